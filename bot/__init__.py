@@ -1,0 +1,1 @@
+"""quizhost: multiple-choice quizzes for Telegram and Discord groups."""

@@ -1,0 +1,1 @@
+"""One module per platform, each filling the ChatAdapter port of bot.ports."""

@@ -1,0 +1,159 @@
+"""The terminal as a chat: type /commands, answer with a letter. Works with piped input too."""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+from typing import IO
+
+from bot import render
+from bot.commands import Caller, Commands, parse
+from bot.i18n import t
+from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+
+PLATFORM = "console"
+_STYLES = {"bold": "1", "dim": "2", "green": "32", "red": "31", "cyan": "36", "yellow": "33"}
+
+
+def wants_colour(stream: IO[str]) -> bool:
+    """Colours only on a terminal that takes them, and never when NO_COLOR is set."""
+    return stream.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+class ConsoleAdapter:
+    platform = PLATFORM
+
+    def __init__(self, out: IO[str] | None = None, colour: bool | None = None, name: str = "You",
+                 queue_answers: bool = False) -> None:
+        self.out = out or sys.stdout
+        self.colour = wants_colour(self.out) if colour is None else colour
+        self.chat = ChatRef(PLATFORM, "terminal", is_private=True, title="terminal")
+        self.player = Player(PLATFORM, name.strip().casefold() or "you", name.strip() or "You")
+        # piped input: a letter read between questions is the answer to the next one
+        self.queue_answers = queue_answers
+        self._card: QuestionCard | None = None
+        self._changed = asyncio.Event()
+        self._buttons: tuple = ()
+
+    # the port --------------------------------------------------------------------------
+
+    async def post_question(self, card: QuestionCard) -> MessageRef:
+        self._card = card
+        self._print("")
+        self._print(render.question_title(card), "bold", "cyan")
+        self._print(card.prompt)
+        self._print("")
+        for option in card.options:
+            self._print(f"  {self._style(option.letter, 'bold')}) {option.text}")
+        self._print(self._style(render.time_limit(card) + " · " + t(card.language, "type a letter"), "dim"))
+        self._notify()
+        return MessageRef(card.chat, f"q{card.run_id}-{card.number}")
+
+    async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        self._card = None
+        self._print("")
+        self._print("✅ " + render.reveal_title(reveal), "bold", "green")
+        self._print(render.reveal_body(reveal))
+        mine = next((a for a in reveal.answers if a.name == self.player.name), None)
+        if mine is not None:
+            lang = reveal.card.language
+            verdict = t(lang, "right") if mine.correct else t(lang, "wrong")
+            self._print(t(lang, "Your answer: {letter} ({verdict}), +{points} points", letter=mine.letter,
+                          verdict=verdict, points=mine.points), "bold", "green" if mine.correct else "red")
+        self._notify()
+
+    async def send(self, chat: ChatRef, reply: Reply) -> None:
+        self.show(reply)
+        self._notify()
+
+    # the chat loop ---------------------------------------------------------------------
+
+    async def serve(self, commands: Commands, lines: "asyncio.Queue[str | None]") -> None:
+        """Read lines until end of input, then let a run in progress finish or stop it."""
+        while (line := await lines.get()) is not None:
+            await self.handle_line(commands, line.strip())
+        await commands.engine.run_due()
+        if commands.engine.run_in(self.chat) is not None:
+            await commands.handle("stop", "", self._caller())
+
+    async def handle_line(self, commands: Commands, line: str) -> None:
+        if not line:
+            return
+        lang = await commands.engine.language_for(self.chat, self.player)
+        if line.startswith("/"):
+            parsed = parse(line)
+            reply = await commands.handle(*parsed, self._caller()) if parsed else None
+            self.show(reply or Reply(t(lang, "Type a letter to answer or a /command. /help lists them."), language=lang))
+        elif line.isdigit() and 0 < int(line) <= len(self._buttons):
+            await self._press(commands, self._buttons[int(line) - 1].data)
+        elif len(line) == 1 and line.upper() in LETTERS:
+            await self._answer(commands, line.upper(), lang)
+        else:
+            self._print(t(lang, "Type a letter to answer or a /command. /help lists them."), "dim")
+
+    async def _answer(self, commands: Commands, letter: str, lang: str) -> None:
+        card = self._card or (await self._next_card(commands) if self.queue_answers else None)
+        if card is None:
+            self._print(t(lang, "No question is open right now."), "dim")
+            return
+        index = LETTERS.index(letter)
+        token = card.options[index].token if index < len(card.options) else f"qa:{card.run_id}:{card.number}:{index}"
+        await self._press(commands, token)
+
+    async def _next_card(self, commands: Commands) -> QuestionCard | None:
+        """Wait for the next question while a run is on (piped input runs ahead of the quiz)."""
+        while self._card is None and commands.engine.run_in(self.chat) is not None:
+            self._changed.clear()
+            await self._changed.wait()
+        return self._card
+
+    async def _press(self, commands: Commands, data: str) -> None:
+        result = await commands.press(data, self._caller())
+        if isinstance(result, Ack):
+            if result.accepted:
+                self._card = None  # the terminal is a private chat: this question is done for us
+            self._print(f"  → {result.text}", "dim" if result.accepted else "yellow")
+        else:
+            self.show(result)
+
+    def _caller(self) -> Caller:
+        return Caller(self.chat, self.player, is_admin=True)
+
+    # output ----------------------------------------------------------------------------
+
+    def show(self, reply: Reply) -> None:
+        self._print("")
+        if reply.title:
+            self._print(reply.title, "bold", "red" if reply.kind == "error" else "cyan")
+        self._print(reply.text, "red" if reply.kind == "error" and not reply.title else "")
+        self._buttons = reply.buttons
+        for number, button in enumerate(reply.buttons, 1):
+            self._print(f"  {self._style(str(number), 'bold')}) {button.label}")
+        if reply.buttons:
+            self._print(self._style(t(reply.language, "type a number to choose"), "dim"))
+
+    def _notify(self) -> None:
+        self._changed.set()
+
+    def _style(self, text: str, *styles: str) -> str:
+        codes = ";".join(_STYLES[s] for s in styles if s)
+        return f"\033[{codes}m{text}\033[0m" if self.colour and codes else text
+
+    def _print(self, text: str, *styles: str) -> None:
+        self.out.write(self._style(text, *styles) + "\n")
+        self.out.flush()
+
+
+def stdin_lines(loop: asyncio.AbstractEventLoop, stream: IO[str] | None = None) -> "asyncio.Queue[str | None]":
+    """Lines of standard input in a queue, None at the end; a daemon thread never blocks exit."""
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    source = stream or sys.stdin
+
+    def pump() -> None:
+        for line in source:
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=pump, name="stdin", daemon=True).start()
+    return queue

@@ -1,0 +1,112 @@
+"""Wiring: settings -> catalog, store, engine, commands and the adapters, in one process."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from collections.abc import AsyncIterator
+
+from bot.adapters.console import ConsoleAdapter, stdin_lines
+from bot.catalog import Catalog, default_quiz_folders
+from bot.clock import Clock, SystemClock
+from bot.commands import Commands
+from bot.config import Settings
+from bot.engine import Engine, EngineSettings
+from storage.sqlite import SqliteStore
+
+log = logging.getLogger("quizhost")
+
+
+def engine_settings(settings: Settings, pause: float | None = None) -> EngineSettings:
+    return EngineSettings(
+        question_seconds=settings.quizhost_question_seconds,
+        pause_seconds=settings.quizhost_pause_seconds if pause is None else pause,
+        default_language=settings.quizhost_language,
+    )
+
+
+@contextlib.asynccontextmanager
+async def open_engine(settings: Settings, clock: Clock | None = None,
+                      pause: float | None = None) -> AsyncIterator[Engine]:
+    catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
+    store = await SqliteStore.open(settings.quizhost_db)
+    try:
+        yield Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))
+    finally:
+        await store.close()
+
+
+async def play(settings: Settings, topic: str, lang: str | None, name: str) -> int:
+    """The terminal chat; with piped input, answers queue up and there is no pause."""
+    piped = not sys.stdin.isatty()
+    async with open_engine(settings, pause=0.0 if piped else None) as engine:
+        console = ConsoleAdapter(name=name, queue_answers=piped)
+        engine.attach(console)
+        commands = Commands(engine)
+        if lang:
+            await engine.update_chat(console.chat, language=lang)
+        await engine.resume()
+        timers = asyncio.create_task(engine.serve())
+        try:
+            first = f"/quiz {topic}" if topic else "/help"
+            await console.handle_line(commands, first)
+            if not topic:
+                await console.handle_line(commands, "/quizzes")
+            await console.serve(commands, stdin_lines(asyncio.get_running_loop()))
+        finally:
+            timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timers
+    return 0
+
+
+def platform_adapters(settings: Settings) -> list:
+    """An adapter for every platform whose token is set."""
+    adapters = []
+    if settings.telegram_bot_token:
+        from bot.adapters.telegram import TelegramAdapter
+
+        adapters.append(TelegramAdapter.from_settings(settings))
+    if settings.discord_bot_token:
+        from bot.adapters.discord import DiscordAdapter
+
+        adapters.append(DiscordAdapter.from_settings(settings))
+    return adapters
+
+
+async def run(settings: Settings) -> int:
+    adapters = platform_adapters(settings)
+    if not adapters:
+        print("quizhost: no platform token is set. Set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
+              "in the environment or in .env (see .env.example), or try a quiz here with `quizhost play`.",
+              file=sys.stderr)
+        return 2
+    async with open_engine(settings) as engine:
+        for adapter in adapters:
+            engine.attach(adapter)
+        resumed = await engine.resume()
+        log.info("resumed %d open run(s)", resumed)
+        await serve_until_signal(engine, adapters)
+    return 0
+
+
+async def serve_until_signal(engine: Engine, adapters: list) -> None:
+    """Run the timers and every adapter until SIGINT/SIGTERM, then stop them all cleanly."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    commands = Commands(engine)
+    tasks = [asyncio.create_task(engine.serve(), name="timers")]
+    tasks += [asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters]
+    stopper = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    for task in [stopper, *tasks]:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for task in done:
+        if task is not stopper and not task.cancelled() and task.exception():
+            raise task.exception()

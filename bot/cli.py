@@ -1,0 +1,99 @@
+"""`quizhost play | run | validate | export`: argument parsing and wiring, nothing else."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from bot.config import Settings, SettingsError, load_settings
+from bot.logs import setup_logging
+from bot.model import LANGUAGES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="quizhost", description="Quizzes for Telegram and Discord groups.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a quiz in this terminal (no token needed)")
+    play.add_argument("topic", nargs="*", help="quiz id, alias, title word or tag")
+    play.add_argument("--lang", choices=LANGUAGES, help="the terminal chat's language")
+    play.add_argument("--as", dest="name", default="You", help="your name on the leaderboard")
+    sub.add_parser("run", help="host quizzes on every platform whose token is set")
+    validate = sub.add_parser("validate", help="check quiz files and report every problem")
+    validate.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the quiz folders)")
+    validate.add_argument("--strict", action="store_true", help="also fail on any missing translation")
+    export = sub.add_parser("export", help="print a quiz as plain data")
+    export.add_argument("topic", nargs="+")
+    export.add_argument("--lang", choices=LANGUAGES, default="en")
+    export.add_argument("--format", choices=["json"], default="json")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        print(f"quizhost: {exc}", file=sys.stderr)
+        return 2
+    secrets = [s.get_secret_value() for s in (settings.telegram_bot_token, settings.discord_bot_token,
+                                               settings.telegram_webhook_secret) if s]
+    setup_logging(settings.log_level if args.command == "run" else "WARNING", secrets)
+    commands = {"play": _play, "run": _run, "validate": _validate, "export": _export}
+    try:
+        return commands[args.command](args, settings)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _play(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import play
+
+    return asyncio.run(play(settings, " ".join(args.topic), args.lang, args.name))
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import run
+
+    return asyncio.run(run(settings))
+
+
+def _validate(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.catalog import default_quiz_folders
+    from bot.validate import validate_paths
+
+    paths = args.paths or default_quiz_folders() + settings.quiz_folders()
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        print("\n".join(f"{p}: no such file or folder" for p in missing))
+        return 1
+    problems = validate_paths(paths, strict=args.strict)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} problem(s) found", file=sys.stderr)
+        return 1
+    files = sorted({f for p in paths for f in ([p] if p.is_file() else [*p.glob("*.yaml"), *p.glob("*.yml")])})
+    print(f"{len(files)} quiz file(s) OK" + (" (strict)" if args.strict else ""))
+    return 0
+
+
+def _export(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.catalog import Catalog, default_quiz_folders
+    from bot.export import export_quiz
+
+    catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
+    topic = " ".join(args.topic)
+    matches = catalog.match(topic)
+    if len(matches) != 1:
+        found = ", ".join(q.id for q in matches) if matches else "none"
+        print(f"quizhost: “{topic}” must match exactly one quiz (matches: {found}); "
+              f"quizzes: {', '.join(q.id for q in catalog.all())}", file=sys.stderr)
+        return 1
+    print(json.dumps(export_quiz(matches[0], args.lang), ensure_ascii=False, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

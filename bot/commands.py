@@ -1,0 +1,202 @@
+"""The commands every platform shares: parse the words, call the engine, answer a Reply.
+
+Adapters turn a platform event into `handle(name, args, caller)` or `press(data, caller)`
+and show what comes back; the wording and the rules live here once.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot import render
+from bot.engine import Engine, StartOutcome
+from bot.i18n import t
+from bot.model import LANGUAGES, Ack, Button, ChatRef, Player, Reply
+
+PERIODS = ("week", "month", "all")
+ALIASES = {"top": "leaderboard", "me": "stats"}
+COMMANDS = ("quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start")
+LANGUAGE_NAMES = {"en": "English", "hi": "हिन्दी", "sn": "chiShona", "ur": "اردو"}
+SECONDS_RANGE = (5, 300)
+PAUSE_RANGE = (0, 60)
+MAX_ARGS = 200
+_COMMAND = re.compile(r"^/([A-Za-z_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?:\s+(.*))?$", re.S)
+
+
+@dataclass(frozen=True)
+class Caller:
+    chat: ChatRef
+    player: Player
+    is_admin: bool = False  # the adapter asks the platform; in a private chat the player is admin
+
+
+def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
+    """'/quiz@Bot pipeline 5' -> ('quiz', 'pipeline 5'); None if not a command for this bot."""
+    match = _COMMAND.match((text or "").strip())
+    if not match:
+        return None
+    name, addressee, args = match.group(1).lower(), match.group(2), (match.group(3) or "").strip()
+    if addressee and bot_name and addressee.lower() != bot_name.lower():
+        return None
+    return ALIASES.get(name, name), args[:MAX_ARGS]
+
+
+class Commands:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    async def handle(self, name: str, args: str, caller: Caller) -> Reply:
+        lang = await self.engine.language_for(caller.chat, caller.player)
+        handler = getattr(self, f"_cmd_{ALIASES.get(name, name)}", None)
+        if name not in COMMANDS and name not in ALIASES or handler is None:
+            return Reply(t(lang, "Unknown command /{name}. /help lists the commands.", name=name[:32]),
+                         language=lang, kind="error")
+        return await handler(args.strip(), caller, lang)
+
+    async def press(self, data: str, caller: Caller) -> Ack | Reply:
+        """A button: an answer token goes to the engine; quiz and language picks are handled here."""
+        if isinstance(data, str) and data.startswith("qp:"):
+            lang = await self.engine.language_for(caller.chat, caller.player)
+            return await self._cmd_quiz(data[3:], caller, lang)
+        if isinstance(data, str) and data.startswith("ql:"):
+            lang = await self.engine.language_for(caller.chat, caller.player)
+            return await self._cmd_language(data[3:], caller, lang)
+        return await self.engine.answer(data, caller.player)
+
+    # /quiz -------------------------------------------------------------------------------
+
+    async def _cmd_quiz(self, args: str, caller: Caller, lang: str) -> Reply:
+        topic, count = _split_count(args)
+        if count is not None and count < 1:
+            return Reply(t(lang, "The number of questions must be at least 1."), language=lang, kind="error")
+        outcome = await self.engine.start(caller.chat, topic, caller.player, count)
+        return self._started(outcome, topic, lang)
+
+    def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
+        if outcome.status == "started":
+            run = outcome.run
+            rl = run.row.language
+            text = t(rl, "{count} questions, {seconds} s each. Get ready!", count=run.total,
+                     seconds=run.row.seconds)
+            return Reply(text, title=f"🎯 {run.quiz.title.get(rl)}", language=rl, kind="start")
+        if outcome.status == "running":
+            title = outcome.run.quiz.title.get(lang)
+            return Reply(t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
+                         language=lang, kind="error")
+        buttons = tuple(Button(q.title.get(lang), f"qp:{q.id}") for q in outcome.quizzes[:20])
+        if outcome.status == "choices":
+            text = t(lang, "Several quizzes match “{topic}”. Pick one:", topic=topic)
+            return Reply(text, buttons=buttons, language=lang)
+        if outcome.status == "catalog":
+            return Reply(t(lang, "Pick a quiz:"), buttons=buttons, language=lang)
+        names = ", ".join(q.id for q in outcome.quizzes) or "-"
+        text = t(lang, "No quiz matches “{topic}”. Available: {names}. /quizzes lists them.",
+                 topic=topic[:60], names=names)
+        return Reply(text, buttons=buttons, language=lang, kind="error")
+
+    async def _cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
+        if args.startswith("quiz_"):  # Telegram deep link t.me/<bot>?start=quiz_<id>
+            return await self._cmd_quiz(args[len("quiz_"):], caller, lang)
+        return await self._cmd_help(args, caller, lang)
+
+    async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:
+        return render.catalog(lang, self.engine.catalog.all())
+
+    # boards --------------------------------------------------------------------------------
+
+    async def _cmd_leaderboard(self, args: str, caller: Caller, lang: str) -> Reply:
+        words = args.split()
+        period = words.pop(0).lower() if words and words[0].lower() in PERIODS else "all"
+        quiz = None
+        if words:
+            matches = self.engine.catalog.match(" ".join(words))
+            if len(matches) != 1:
+                text = t(lang, "No single quiz matches “{topic}”. /quizzes lists them.", topic=" ".join(words)[:60])
+                return Reply(text, language=lang, kind="error")
+            quiz = matches[0]
+        top, mine = await self.engine.leaderboard(caller.chat, period, quiz.id if quiz else None, caller.player)
+        return render.leaderboard(lang, period, quiz.title.get(lang) if quiz else None, top, mine)
+
+    async def _cmd_stats(self, args: str, caller: Caller, lang: str) -> Reply:
+        return render.stats(lang, await self.engine.player_stats(caller.chat, caller.player))
+
+    # control -------------------------------------------------------------------------------
+
+    async def _cmd_stop(self, args: str, caller: Caller, lang: str) -> Reply:
+        outcome = await self.engine.stop(caller.chat, caller.player, caller.is_admin)
+        texts = {
+            "stopped": t(lang, "Quiz stopped by {name}. Answers so far count.", name=caller.player.name),
+            "none": t(lang, "No quiz is running here. Start one with /quiz."),
+            "refused": t(lang, "Only the person who started this quiz or a chat admin can stop it."),
+        }
+        return Reply(texts[outcome.status], language=lang, kind="error" if outcome.status != "stopped" else "text",
+                     private=outcome.status == "refused")
+
+    async def _cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
+        code = args.strip().lower()
+        if not code:
+            buttons = tuple(Button(LANGUAGE_NAMES[c], f"ql:{c}") for c in LANGUAGES)
+            return Reply(t(lang, "Choose the chat's language:"), buttons=buttons, language=lang)
+        if not self._may_configure(caller):
+            return _admins_only(lang)
+        if code not in LANGUAGES:
+            return Reply(t(lang, "Unknown language “{code}”. Choose one of: {codes}.", code=code[:20],
+                           codes=", ".join(LANGUAGES)), language=lang, kind="error")
+        await self.engine.update_chat(caller.chat, language=code)
+        return Reply(t(code, "Language set to {name}.", name=LANGUAGE_NAMES[code]), language=code)
+
+    async def _cmd_settings(self, args: str, caller: Caller, lang: str) -> Reply:
+        words = args.lower().split()
+        if words:
+            if not self._may_configure(caller):
+                return _admins_only(lang)
+            error = await self._apply_settings(words, caller.chat, lang)
+            if error:
+                return Reply(error, language=lang, kind="error")
+        current = await self.engine.chat_settings(caller.chat)
+        seconds = current.question_seconds or self.engine.settings.question_seconds
+        pause = current.pause_seconds if current.pause_seconds is not None else self.engine.settings.pause_seconds
+        text = t(lang, "Question time: {seconds} s · pause between questions: {pause} s", seconds=seconds,
+                 pause=f"{pause:g}")
+        usage = t(lang, "Change them with /settings time 20 or /settings pause 3 (admins).")
+        return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
+
+    async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
+        if len(words) != 2 or words[0] not in ("time", "pause") or not words[1].isdigit():
+            return t(lang, "Usage: /settings time <seconds> or /settings pause <seconds>.")
+        value, (low, high) = int(words[1]), SECONDS_RANGE if words[0] == "time" else PAUSE_RANGE
+        if not low <= value <= high:
+            return t(lang, "{what} must be between {low} and {high} seconds.", what=words[0], low=low, high=high)
+        field = "question_seconds" if words[0] == "time" else "pause_seconds"
+        await self.engine.update_chat(chat, **{field: value})
+        return None
+
+    def _may_configure(self, caller: Caller) -> bool:
+        return caller.chat.is_private or caller.is_admin
+
+    async def _cmd_help(self, args: str, caller: Caller, lang: str) -> Reply:
+        lines = [
+            t(lang, "I host multiple-choice quizzes: press a button to answer, see why the right answer is right, and climb this chat's leaderboard."),
+            "",
+            t(lang, "/quiz [topic] [count]: start a quiz"),
+            t(lang, "/quizzes: the quizzes you can play"),
+            t(lang, "/leaderboard [week|month|all] [topic]: this chat's ranking"),
+            t(lang, "/stats: your record in this chat"),
+            t(lang, "/stop: end the running quiz (its starter or an admin)"),
+            t(lang, "/language [code]: the chat's language (en, hi, sn, ur)"),
+            t(lang, "/settings: question time and pause (admins)"),
+            t(lang, "/help: this message"),
+        ]
+        return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
+
+
+def _split_count(args: str) -> tuple[str, int | None]:
+    """'pipeline 5' -> ('pipeline', 5); a lone trailing number is the question count."""
+    words = args.split()
+    if words and words[-1].isdigit() and len(words[-1]) <= 3:
+        return " ".join(words[:-1]), int(words[-1])
+    return " ".join(words), None
+
+
+def _admins_only(lang: str) -> Reply:
+    return Reply(t(lang, "Only chat admins can change this."), language=lang, kind="error", private=True)

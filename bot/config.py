@@ -1,0 +1,66 @@
+"""Settings from the environment and `.env` (pydantic-settings); nothing is read at import."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class SettingsError(ValueError):
+    """A setting has a wrong value; the message names the variable."""
+
+
+class Settings(BaseSettings):
+    """Every variable listed in `.env.example`, with its default."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
+                                      case_sensitive=False)
+
+    quizhost_db: Path = Path("quizhost.db")
+    quizhost_quizzes: str = ""  # extra quiz folders, separated by os.pathsep (":" on Linux) or ","
+    quizhost_question_seconds: int = Field(30, ge=5, le=300)
+    quizhost_pause_seconds: float = Field(5.0, ge=0, le=60)
+    quizhost_language: Literal["en", "hi", "sn", "ur"] = "en"
+    log_level: LogLevel = "INFO"
+
+    telegram_bot_token: SecretStr | None = None
+    telegram_api_url: str = "https://api.telegram.org/bot"
+    telegram_webhook_url: str = ""
+    telegram_webhook_listen: str = "0.0.0.0:8443"
+    telegram_webhook_secret: SecretStr | None = None
+
+    discord_bot_token: SecretStr | None = None
+    discord_guild_ids: str = ""  # comma-separated server ids for instant command sync
+    discord_shards: str = ""  # "", "auto" or a number
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("telegram_bot_token", "discord_bot_token", "telegram_webhook_secret", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    def quiz_folders(self) -> list[Path]:
+        raw = self.quizhost_quizzes.replace(",", os.pathsep)
+        return [Path(p).expanduser() for p in raw.split(os.pathsep) if p.strip()]
+
+
+def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> Settings:
+    """Read the settings, turning pydantic's errors into one message per wrong variable."""
+    try:
+        return Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+    except ValidationError as exc:
+        lines = []
+        for error in exc.errors():
+            name = str(error["loc"][0]).upper() if error["loc"] else "settings"
+            shown = "" if "TOKEN" in name or "SECRET" in name else f" (got {error.get('input')!r})"
+            lines.append(f"{name}: {error['msg']}{shown}")
+        raise SettingsError("bad settings:\n  " + "\n  ".join(lines)) from None

@@ -1,0 +1,372 @@
+"""The runs of all chats: start, answer, stop, timers, and resuming after a restart."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from datetime import datetime, timedelta, timezone
+from dataclasses import dataclass, field
+
+from bot import render, session
+from bot.catalog import Catalog
+from bot.clock import Clock, SystemClock
+from bot.i18n import normalise
+from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, RunEnd, Standing
+from bot.ports import ChatAdapter
+from bot.session import Refusal, Run
+from bot.tokens import decode
+from storage.records import ChatSettings, RunRow
+from storage.sqlite import SqliteStore
+
+log = logging.getLogger("quizhost.engine")
+
+POST_RETRY_SECONDS = 5.0
+POST_ATTEMPTS = 3
+TOP = 10
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    question_seconds: int = 30
+    pause_seconds: float = 5.0
+    default_language: str = "en"
+
+
+@dataclass(frozen=True)
+class StartOutcome:
+    status: str  # started | running | choices | unknown | catalog
+    run: Run | None = None
+    quizzes: tuple[Quiz, ...] = ()
+
+
+@dataclass(frozen=True)
+class StopOutcome:
+    status: str  # stopped | none | refused
+
+
+@dataclass
+class _Flight:
+    """Work in progress for one run, so a close waits for presses still being stored."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    writes: set[asyncio.Future] = field(default_factory=set)
+    failures: int = 0
+
+
+class Engine:
+    def __init__(
+        self,
+        catalog: Catalog,
+        store: SqliteStore,
+        clock: Clock | None = None,
+        settings: EngineSettings | None = None,
+    ) -> None:
+        self.catalog = catalog
+        self.store = store
+        self.clock = clock or SystemClock()
+        self.settings = settings or EngineSettings()
+        self._adapters: dict[str, ChatAdapter] = {}
+        self._by_chat: dict[str, Run] = {}
+        self._by_id: dict[int, Run] = {}
+        self._flights: dict[int, _Flight] = {}
+        self._chat_settings: dict[str, ChatSettings] = {}
+        self._wake = asyncio.Event()
+        self._tasks: set[asyncio.Task] = set()
+        self._rng = random.Random()
+
+    # wiring -------------------------------------------------------------------------
+
+    def attach(self, adapter: ChatAdapter) -> None:
+        self._adapters[adapter.platform] = adapter
+
+    def run_in(self, chat: ChatRef) -> Run | None:
+        return self._by_chat.get(chat.key)
+
+    def open_runs(self) -> list[Run]:
+        return list(self._by_id.values())
+
+    async def resume(self) -> int:
+        """Load every open run from the store; due ones are handled by the next tick."""
+        for row in await self.store.open_runs():
+            quiz = self.catalog.get(row.quiz_id)
+            if quiz is None or any(not _has(quiz, qid) for qid in row.question_ids):
+                log.warning("run %d: quiz %r is gone; ending it", row.id, row.quiz_id)
+                row.status = RunEnd.STOPPED.value
+                await self.store.save_run(row)
+                continue
+            run = Run(row, quiz)
+            if row.phase == "asking" and row.message_id is None:
+                # the question was never posted: ask it again rather than leave it invisible
+                row.phase, row.index, row.due = "pausing", row.index - 1, self.clock.now()
+            answers = await self.store.run_answers(row.id)
+            names = await self.store.player_names({a.player_key for a in answers})
+            session.restore(run, answers, names)
+            self._track(run)
+        self._wake.set()
+        return len(self._by_id)
+
+    # settings and language ----------------------------------------------------------
+
+    async def chat_settings(self, chat: ChatRef) -> ChatSettings:
+        if chat.key not in self._chat_settings:
+            self._chat_settings[chat.key] = await self.store.chat_settings(chat.key)
+        return self._chat_settings[chat.key]
+
+    async def update_chat(self, chat: ChatRef, **fields: object) -> None:
+        await self.store.update_chat_settings(chat, **fields)
+        self._chat_settings.pop(chat.key, None)
+
+    async def language_for(self, chat: ChatRef, player: Player | None = None) -> str:
+        """The chat's /language, else the user's client language, else the bot's default."""
+        chosen = (await self.chat_settings(chat)).language
+        if chosen:
+            return chosen
+        return normalise(player.language if player else None) or self.settings.default_language
+
+    # commands -----------------------------------------------------------------------
+
+    async def start(self, chat: ChatRef, topic: str, by: Player, count: int | None = None) -> StartOutcome:
+        topic = topic.strip()
+        if not topic:
+            return StartOutcome("catalog", quizzes=tuple(self.catalog.all()))
+        if (running := self._by_chat.get(chat.key)) is not None:
+            return StartOutcome("running", run=running)
+        matches = self.catalog.match(topic)
+        if not matches:
+            return StartOutcome("unknown", quizzes=tuple(self.catalog.all()))
+        if len(matches) > 1:
+            return StartOutcome("choices", quizzes=tuple(matches))
+        return await self.start_quiz(chat, matches[0], by, count)
+
+    async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None) -> StartOutcome:
+        if (running := self._by_chat.get(chat.key)) is not None:
+            return StartOutcome("running", run=running)
+        await self.store.ensure_chat(chat)
+        await self.store.ensure_player(by)
+        settings = await self.chat_settings(chat)
+        now = self.clock.now()
+        pause = settings.pause_seconds if settings.pause_seconds is not None else self.settings.pause_seconds
+        row = RunRow(
+            chat_key=chat.key, chat_id=chat.chat_id, platform=chat.platform, is_private=chat.is_private,
+            quiz_id=quiz.id, language=await self.language_for(chat, by), seed=self._rng.getrandbits(31),
+            question_ids=session.pick_questions(quiz, count, self._rng),
+            seconds=settings.question_seconds or self.settings.question_seconds, pause=pause,
+            started_by=by.key, started_at=now, due=now + min(pause, 3.0),
+        )
+        if self._by_chat.get(chat.key) is not None:  # another start won the race while we awaited
+            return StartOutcome("running", run=self._by_chat[chat.key])
+        row.id = await self.store.create_run(row)
+        run = Run(row, quiz)
+        self._track(run)
+        self._wake.set()
+        return StartOutcome("started", run=run)
+
+    async def answer(self, data: str | bytes | None, player: Player) -> Ack:
+        """Validate a press, store it, and only then acknowledge it."""
+        token = decode(data)
+        run = self._by_id.get(token.run_id) if token else None
+        if token is None:
+            return Ack(render.ack_invalid(self.settings.default_language), False)
+        if run is None:
+            status = await self.store.run_status(token.run_id)
+            lang = self.settings.default_language
+            return Ack(render.ack_ended(lang) if status else render.ack_invalid(lang), False)
+        lang, now = run.row.language, self.clock.now()
+        refusal = session.check_press(run, token, player.key, now)
+        if refusal is Refusal.REPEATED:
+            first = session.option_order(run.row.seed, run.question.id, len(run.question.options))
+            letter = LETTERS[first.index(run.answers[player.key].option)]
+            return Ack(render.ack_repeated(lang, letter), False, lang)
+        if refusal is not None:
+            return Ack(render.ack_refused(lang, refusal), False, lang)
+        answer = session.make_answer(run, token, player.key, now)
+        run.answers[player.key], run.names[player.key] = answer, player.name  # reserve before awaiting
+        flight = self._flights[run.id]
+        write = asyncio.ensure_future(self._store_answer(player, answer))
+        flight.writes.add(write)
+        try:
+            stored = await write
+        finally:
+            flight.writes.discard(write)
+        if not stored:
+            run.answers.pop(player.key, None)
+            return Ack(render.ack_refused(lang, Refusal.REPEATED), False, lang)
+        if session.should_close_early(run):
+            run.row.due = min(run.row.due, now)
+            self._wake.set()
+        return Ack(render.ack_locked(lang, LETTERS[token.choice]), True, lang)
+
+    async def _store_answer(self, player: Player, answer) -> bool:
+        await self.store.ensure_player(player)
+        return await self.store.insert_answer(answer)
+
+    async def stop(self, chat: ChatRef, by: Player, is_admin: bool) -> StopOutcome:
+        run = self._by_chat.get(chat.key)
+        if run is None:
+            return StopOutcome("none")
+        if by.key != run.row.started_by and not is_admin and not chat.is_private:
+            return StopOutcome("refused")
+        async with self._flights[run.id].lock:
+            if run.row.status != "open":
+                return StopOutcome("none")
+            if run.is_asking:
+                await self._close(run, final=RunEnd.STOPPED)
+            else:
+                await self._finish(run, RunEnd.STOPPED)
+        return StopOutcome("stopped")
+
+    # boards -----------------------------------------------------------------------
+
+    async def leaderboard(
+        self, chat: ChatRef, period: str, quiz_id: str | None, player: Player | None = None
+    ) -> tuple[list[Standing], Standing | None]:
+        """The top 10 of the chat for the period, and the caller's own standing."""
+        board = await self.store.leaderboard(chat.key, period_start(period, self.clock.now()), quiz_id)
+        mine = next((s for s in board if player and s.player_key == player.key), None)
+        return board[:TOP], mine
+
+    async def player_stats(self, chat: ChatRef, player: Player) -> PlayerStats:
+        await self.store.ensure_player(player)
+        return await self.store.player_stats(chat.key, player)
+
+    # time ---------------------------------------------------------------------------
+
+    def next_due(self) -> float | None:
+        return min((r.row.due for r in self._by_id.values()), default=None)
+
+    async def run_due(self) -> None:
+        """Advance every run whose time has come, until none is due (tests call this)."""
+        while True:
+            now = self.clock.now()
+            due = [r for r in self._by_id.values() if r.row.due <= now]
+            if not due:
+                return
+            await asyncio.gather(*(self._advance(r) for r in due))
+
+    async def serve(self) -> None:
+        """The timer loop: wake at the next deadline or when a press closes a question early."""
+        try:
+            while True:
+                self._wake.clear()
+                now = self.clock.now()
+                for run in list(self._by_id.values()):
+                    if run.row.due <= now and not self._flights[run.id].lock.locked():
+                        self._spawn(self._advance(run))
+                await self._sleep_until_next(now)
+        finally:
+            for task in list(self._tasks):
+                task.cancel()
+
+    async def _sleep_until_next(self, now: float) -> None:
+        busy = {r.id for r in self._by_id.values() if self._flights[r.id].lock.locked()}
+        pending = [r.row.due for r in self._by_id.values() if r.id not in busy]
+        waits = [asyncio.ensure_future(self._wake.wait())]
+        if pending:
+            waits.append(asyncio.ensure_future(self.clock.sleep(min(pending) - now)))
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waits:
+                w.cancel()
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        self._wake.set()  # a run finished its step: its next due time may be the earliest
+        if not task.cancelled() and task.exception():
+            log.error("run step failed", exc_info=task.exception())
+
+    # one step of a run --------------------------------------------------------------
+
+    async def _advance(self, run: Run) -> None:
+        async with self._flights[run.id].lock:
+            if run.row.status != "open" or run.row.due > self.clock.now():
+                return
+            if run.row.phase == "pausing":
+                await self._ask(run)
+            else:
+                await self._close(run)
+
+    async def _ask(self, run: Run) -> None:
+        session.ask_next(run, self.clock.now())
+        await self.store.save_run(run.row)
+        flight = self._flights[run.id]
+        try:
+            message = await self._adapters[run.row.platform].post_question(session.card(run))
+        except Exception:  # the platform said no or is down: try again shortly, then give up
+            flight.failures += 1
+            log.exception("run %d: posting question %d failed (%d)", run.id, run.row.index + 1, flight.failures)
+            row = run.row
+            row.phase, row.index, row.due = "pausing", row.index - 1, self.clock.now() + POST_RETRY_SECONDS
+            await self.store.save_run(row)
+            if flight.failures >= POST_ATTEMPTS:
+                await self._finish(run, RunEnd.STOPPED, announce=False)
+            return
+        flight.failures = 0
+        run.row.message_id = message.message_id
+        await self.store.save_run(run.row)
+
+    async def _close(self, run: Run, final: RunEnd | None = None) -> None:
+        flight = self._flights[run.id]
+        if flight.writes:  # presses accepted before the close are part of it
+            await asyncio.gather(*flight.writes, return_exceptions=True)
+        reveal = session.close_question(run, self.clock.now())
+        reason = final or _end(session.end_reason(run))
+        if reason is None:
+            await self.store.save_run(run.row)
+        adapter = self._adapters[run.row.platform]
+        message = MessageRef(run.chat, run.row.message_id) if run.row.message_id else None
+        try:
+            await adapter.close_question(message, reveal)
+        except Exception:
+            log.exception("run %d: showing the answer of question %d failed", run.id, run.row.index + 1)
+        if reason is not None:
+            await self._finish(run, reason)
+
+    async def _finish(self, run: Run, reason: RunEnd, announce: bool = True) -> None:
+        run.row.status = reason.value
+        await self.store.save_run(run.row)
+        self._untrack(run)
+        if not announce:
+            return
+        standings = await self.store.run_standings(run.id)
+        podium = Podium(run.chat, run.row.language, run.quiz.title.get(run.row.language), reason,
+                        tuple(standings), run.row.index + 1)
+        try:
+            await self._adapters[run.row.platform].send(run.chat, render.podium(podium))
+        except Exception:
+            log.exception("run %d: posting the podium failed", run.id)
+
+    def _track(self, run: Run) -> None:
+        self._by_chat[run.row.chat_key] = run
+        self._by_id[run.id] = run
+        self._flights.setdefault(run.id, _Flight())
+
+    def _untrack(self, run: Run) -> None:
+        self._by_chat.pop(run.row.chat_key, None)
+        self._by_id.pop(run.id, None)
+        self._flights.pop(run.id, None)  # a caller holding its lock keeps its own reference
+
+
+def period_start(period: str, now: float) -> float | None:
+    """Calendar periods in UTC: the week starts on Monday, the month on the 1st."""
+    if period == "all":
+        return None
+    day = datetime.fromtimestamp(now, timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "week":
+        return (day - timedelta(days=day.weekday())).timestamp()
+    if period == "month":
+        return day.replace(day=1).timestamp()
+    raise ValueError(f"unknown period {period!r}")
+
+
+def _has(quiz: Quiz, question_id: str) -> bool:
+    return any(q.id == question_id for q in quiz.questions)
+
+
+def _end(reason: str | None) -> RunEnd | None:
+    return RunEnd(reason) if reason else None

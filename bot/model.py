@@ -1,0 +1,208 @@
+"""Values shared by the engine, the renderer and the adapters. No chat library here."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Mapping
+
+LANGUAGES: tuple[str, ...] = ("en", "hi", "sn", "ur")
+FALLBACK_LANGUAGE = "en"
+RTL_LANGUAGES = frozenset({"ur"})
+LETTERS = "ABCDEFGHIJ"  # at most 10 options a question
+
+
+@dataclass(frozen=True)
+class LocalText:
+    """A text given per language; English is the fallback for anything untranslated."""
+
+    by_lang: Mapping[str, str]
+
+    def get(self, lang: str) -> str:
+        return self.by_lang.get(lang) or self.by_lang[FALLBACK_LANGUAGE]
+
+    def has(self, lang: str) -> bool:
+        return bool(self.by_lang.get(lang))
+
+    def all(self) -> tuple[str, ...]:
+        return tuple(self.by_lang.values())
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    prompt: LocalText
+    options: tuple[LocalText, ...]
+    answer: int  # index into options, authoring order
+    explanation: LocalText
+
+
+@dataclass(frozen=True)
+class Quiz:
+    id: str
+    title: LocalText
+    description: LocalText
+    questions: tuple[Question, ...]
+    aliases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    difficulty: str = "medium"
+    source: str = ""  # the file it came from, for messages
+
+    def languages(self) -> tuple[str, ...]:
+        """Languages in which every text of the quiz is given."""
+        texts = [self.title, self.description]
+        for q in self.questions:
+            texts += [q.prompt, q.explanation, *q.options]
+        return tuple(lang for lang in LANGUAGES if all(t.has(lang) for t in texts))
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    """A conversation on one platform: a group, a channel or a private chat."""
+
+    platform: str
+    chat_id: str
+    is_private: bool = False
+    title: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.chat_id}"
+
+
+@dataclass(frozen=True)
+class Player:
+    platform: str
+    user_id: str
+    name: str
+    language: str | None = None  # the client's language, where the platform gives one
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.user_id}"
+
+
+@dataclass(frozen=True)
+class MessageRef:
+    """Where a question was posted, so it can be edited on close, even after a restart."""
+
+    chat: ChatRef
+    message_id: str
+
+
+@dataclass(frozen=True)
+class OptionView:
+    letter: str
+    text: str
+    token: str  # button data the adapter sends back on a press
+
+
+@dataclass(frozen=True)
+class QuestionCard:
+    """One question as the players see it, in the run's language and shuffled order."""
+
+    run_id: int
+    chat: ChatRef
+    language: str
+    quiz_title: str
+    number: int  # 1-based
+    total: int
+    prompt: str
+    options: tuple[OptionView, ...]
+    seconds: int
+    deadline: float  # unix time
+
+
+@dataclass(frozen=True)
+class Scorer:
+    name: str
+    letter: str
+    correct: bool
+    points: int
+    seconds: float
+    streak: int
+
+
+@dataclass(frozen=True)
+class Reveal:
+    card: QuestionCard
+    right_letter: str
+    right_text: str
+    explanation: str
+    counts: tuple[int, ...]  # per displayed option
+    answers: tuple[Scorer, ...]  # fastest first
+
+    @property
+    def scorers(self) -> tuple[Scorer, ...]:
+        return tuple(a for a in self.answers if a.correct)
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player_key: str
+    name: str
+    points: int
+    correct: int
+    answered: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+
+class RunEnd(str, Enum):
+    FINISHED = "finished"
+    STOPPED = "stopped"
+    SILENT = "silent"  # two questions in a row with no answer
+
+
+@dataclass(frozen=True)
+class Podium:
+    chat: ChatRef
+    language: str
+    quiz_title: str
+    reason: RunEnd
+    standings: tuple[Standing, ...]
+    questions_asked: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    points: int
+    answered: int
+    correct: int
+    best_streak: int
+    quizzes: int
+    rank: int | None
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    data: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a command or press answers with: text in the chat's language, maybe buttons."""
+
+    text: str
+    title: str = ""
+    buttons: tuple[Button, ...] = ()
+    private: bool = False  # shown only to the caller where the platform allows it
+    language: str = FALLBACK_LANGUAGE
+    kind: str = "text"  # text | leaderboard | stats | help | error: adapters may style them
+
+
+@dataclass(frozen=True)
+class Ack:
+    """The private answer to a button press."""
+
+    text: str
+    accepted: bool
+    language: str = FALLBACK_LANGUAGE

@@ -1,0 +1,190 @@
+"""One quiz run as a pure state machine: ask, record, close, score. No I/O, no awaits."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+
+from bot.model import LETTERS, ChatRef, OptionView, Question, QuestionCard, Quiz, Reveal, Scorer
+from bot.scoring import points_for
+from bot.tokens import AnswerToken
+from storage.records import AnswerRow, RunRow
+
+SILENT_QUESTIONS_TO_END = 2
+
+
+class Refusal(str, Enum):
+    """Why a press changed nothing."""
+
+    CLOSED = "closed"  # not the open question (any more)
+    OUT_OF_RANGE = "out_of_range"
+    REPEATED = "repeated"
+
+
+@dataclass
+class Run:
+    """A run in memory: the stored row plus what the open question has collected."""
+
+    row: RunRow
+    quiz: Quiz
+    answers: dict[str, AnswerRow] = field(default_factory=dict)  # this question, by player key
+    names: dict[str, str] = field(default_factory=dict)  # this question's answerers
+    players: set[str] = field(default_factory=set)  # everyone who answered in this run
+    streaks: dict[str, int] = field(default_factory=dict)  # right answers in a row, as of the last close
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def chat(self) -> ChatRef:
+        r = self.row
+        return ChatRef(r.platform, r.chat_id, r.is_private)
+
+    @property
+    def total(self) -> int:
+        return len(self.row.question_ids)
+
+    @property
+    def question(self) -> Question:
+        return self.quiz_question(self.row.index)
+
+    def quiz_question(self, index: int) -> Question:
+        qid = self.row.question_ids[index]
+        return next(q for q in self.quiz.questions if q.id == qid)
+
+    @property
+    def is_asking(self) -> bool:
+        return self.row.status == "open" and self.row.phase == "asking"
+
+    @property
+    def is_last(self) -> bool:
+        return self.row.index + 1 >= self.total
+
+
+def pick_questions(quiz: Quiz, count: int | None, rng: random.Random) -> tuple[str, ...]:
+    """All questions in authoring order, or a random subset of `count` kept in that order."""
+    ids = [q.id for q in quiz.questions]
+    if count is None or count >= len(ids):
+        return tuple(ids)
+    chosen = set(rng.sample(ids, max(1, count)))
+    return tuple(i for i in ids if i in chosen)
+
+
+def option_order(seed: int, question_id: str, size: int) -> list[int]:
+    """Displayed position -> authoring index; fixed by the run's seed, so it survives a restart."""
+    order = list(range(size))
+    random.Random(f"{seed}:{question_id}").shuffle(order)
+    return order
+
+
+def card(run: Run) -> QuestionCard:
+    row, q = run.row, run.question
+    lang = row.language
+    order = option_order(row.seed, q.id, len(q.options))
+    options = tuple(
+        OptionView(LETTERS[pos], q.options[src].get(lang), AnswerToken(row.id, row.index + 1, pos).encode())
+        for pos, src in enumerate(order)
+    )
+    return QuestionCard(
+        run_id=row.id, chat=run.chat, language=lang, quiz_title=run.quiz.title.get(lang),
+        number=row.index + 1, total=run.total, prompt=q.prompt.get(lang), options=options,
+        seconds=row.seconds, deadline=row.due,
+    )
+
+
+def ask_next(run: Run, now: float) -> None:
+    row = run.row
+    row.index += 1
+    row.phase, row.asked_at, row.due, row.message_id = "asking", now, now + row.seconds, None
+    run.answers.clear()
+    run.names.clear()
+
+
+def check_press(run: Run, token: AnswerToken, player_key: str, now: float) -> Refusal | None:
+    row = run.row
+    if not run.is_asking or token.number != row.index + 1 or now > row.due:
+        return Refusal.CLOSED
+    if token.choice >= len(run.question.options):
+        return Refusal.OUT_OF_RANGE
+    if player_key in run.answers:
+        return Refusal.REPEATED
+    return None
+
+
+def make_answer(run: Run, token: AnswerToken, player_key: str, now: float) -> AnswerRow:
+    """The answer a valid press records, scored now: earlier questions are already closed."""
+    row, q = run.row, run.question
+    chosen = option_order(row.seed, q.id, len(q.options))[token.choice]
+    correct = chosen == q.answer
+    streak = run.streaks.get(player_key, 0) + 1 if correct else 0
+    elapsed = max(0.0, now - row.asked_at)
+    return AnswerRow(
+        run_id=row.id, index=row.index, question_id=q.id, player_key=player_key,
+        chat_key=row.chat_key, quiz_id=row.quiz_id, option=chosen, correct=correct,
+        elapsed=elapsed, points=points_for(correct, elapsed, row.seconds, streak),
+        streak=streak, answered_at=now,
+    )
+
+
+def should_close_early(run: Run) -> bool:
+    """Private chats close at the first answer; groups once every known player has answered.
+
+    The first question of a group run always waits for its deadline: nobody is known yet.
+    """
+    if not run.answers:
+        return False
+    if run.row.is_private:
+        return True
+    veterans = run.players - set(run.answers)
+    return run.row.index > 0 and not veterans and bool(run.players)
+
+
+def close_question(run: Run, now: float) -> Reveal:
+    """Tally the open question, move streaks on, and decide what comes next."""
+    row, q = run.row, run.question
+    shown = card(run)
+    order = option_order(row.seed, q.id, len(q.options))
+    position = {src: pos for pos, src in enumerate(order)}
+    counts = [0] * len(order)
+    for a in run.answers.values():
+        counts[position[a.option]] += 1
+    for key in run.players | set(run.answers):
+        answer = run.answers.get(key)
+        run.streaks[key] = answer.streak if answer else 0
+    run.players |= set(run.answers)
+    row.silent = 0 if run.answers else row.silent + 1
+    row.phase, row.due = "pausing", now + row.pause
+    ordered = sorted(run.answers.values(), key=lambda a: a.elapsed)
+    scorers = tuple(
+        Scorer(run.names.get(a.player_key, a.player_key), LETTERS[position[a.option]], a.correct,
+               a.points, a.elapsed, a.streak)
+        for a in ordered
+    )
+    right = position[q.answer]
+    return Reveal(shown, LETTERS[right], shown.options[right].text, q.explanation.get(row.language),
+                  tuple(counts), scorers)
+
+
+def end_reason(run: Run) -> str | None:
+    """'finished' after the last question, 'silent' after two unanswered ones in a row."""
+    if run.row.silent >= SILENT_QUESTIONS_TO_END:
+        return "silent"
+    if run.is_last:
+        return "finished"
+    return None
+
+
+def restore(run: Run, answers: list[AnswerRow], names: dict[str, str]) -> None:
+    """Rebuild streaks, players and the open question's answers from stored rows."""
+    row = run.row
+    for a in answers:
+        if a.index == row.index and row.phase == "asking":
+            run.answers[a.player_key] = a
+            run.names[a.player_key] = names.get(a.player_key, a.player_key)
+            continue
+        run.players.add(a.player_key)
+    for index in range(row.index + (0 if row.phase == "asking" else 1)):
+        answered = {a.player_key: a for a in answers if a.index == index}
+        for key in run.players:
+            run.streaks[key] = answered[key].streak if key in answered else 0

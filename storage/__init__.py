@@ -1,0 +1,1 @@
+"""Persistence for quizhost: the SQLite store behind the engine's storage port."""

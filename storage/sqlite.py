@@ -1,0 +1,237 @@
+"""The aiosqlite store: WAL, migrations, runs, answers and the leaderboard queries."""
+from __future__ import annotations
+
+import json
+import logging
+import time
+from pathlib import Path
+
+import aiosqlite
+
+from bot.model import ChatRef, Player, PlayerStats, Standing
+from storage.records import AnswerRow, ChatSettings, RunRow
+from storage.schema import MIGRATIONS
+
+log = logging.getLogger("quizhost.storage")
+
+_RUN_COLUMNS = (
+    "id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
+    "started_at, status, phase, idx, asked_at, due, message_id, silent"
+)
+
+
+class SqliteStore:
+    """One SQLite file in WAL mode; every write is committed before its method returns."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+        self._db = db
+        self.path = path
+        self._names: dict[str, str] = {}  # player key -> last stored name, to skip no-op writes
+        self._chats: set[str] = set()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "SqliteStore":
+        db = await aiosqlite.connect(str(path))
+        # WAL lets leaderboard reads run beside answer writes; NORMAL sync in WAL mode
+        # keeps every commit across a process crash (only power loss can cost the last ones).
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db, str(path))
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            (current,) = await cur.fetchone()
+        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            log.info("applying schema migration %d", number)
+            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            return (await cur.fetchone())[0]
+
+    # chats and players -------------------------------------------------------------
+
+    async def ensure_chat(self, chat: ChatRef) -> None:
+        if chat.key in self._chats:
+            return
+        await self._db.execute(
+            "INSERT INTO chats(key, platform, chat_id, title, is_private, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET title=excluded.title",
+            (chat.key, chat.platform, chat.chat_id, chat.title, int(chat.is_private), time.time()),
+        )
+        await self._db.commit()
+        self._chats.add(chat.key)
+
+    async def chat_settings(self, chat_key: str) -> ChatSettings:
+        sql = "SELECT language, question_seconds, pause_seconds FROM chats WHERE key=?"
+        async with self._db.execute(sql, (chat_key,)) as cur:
+            row = await cur.fetchone()
+        return ChatSettings(*row) if row else ChatSettings()
+
+    async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
+        """Set language, question_seconds or pause_seconds of a chat."""
+        allowed = {"language", "question_seconds", "pause_seconds"}
+        if not fields or not set(fields) <= allowed:
+            raise ValueError(f"unknown chat settings: {sorted(set(fields) - allowed)}")
+        await self.ensure_chat(chat)
+        assignments = ", ".join(f"{name}=?" for name in fields)
+        await self._db.execute(f"UPDATE chats SET {assignments} WHERE key=?", (*fields.values(), chat.key))
+        await self._db.commit()
+
+    async def ensure_player(self, player: Player) -> None:
+        """Store the player, keeping the display name current (writes only on a change)."""
+        if self._names.get(player.key) == player.name:
+            return
+        await self._db.execute(
+            "INSERT INTO players(key, platform, user_id, name, updated_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET name=excluded.name, updated_at=excluded.updated_at",
+            (player.key, player.platform, player.user_id, player.name, time.time()),
+        )
+        await self._db.commit()
+        self._names[player.key] = player.name
+
+    async def player_names(self, keys: set[str]) -> dict[str, str]:
+        if not keys:
+            return {}
+        marks = ",".join("?" * len(keys))
+        async with self._db.execute(f"SELECT key, name FROM players WHERE key IN ({marks})", tuple(keys)) as cur:
+            return {key: name for key, name in await cur.fetchall()}
+
+    # runs ---------------------------------------------------------------------------
+
+    async def create_run(self, run: RunRow) -> int:
+        cur = await self._db.execute(
+            "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
+            "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run.chat_key, run.quiz_id, run.language, run.seed, json.dumps(run.question_ids),
+             run.seconds, run.pause, run.started_by, run.started_at, run.status, run.phase,
+             run.index, run.asked_at, run.due, run.message_id, run.silent),
+        )
+        await self._db.commit()
+        return int(cur.lastrowid)
+
+    async def save_run(self, run: RunRow) -> None:
+        """Persist the moving parts of a run: phase, question, deadline, message, status."""
+        ended = time.time() if run.status != "open" else None
+        await self._db.execute(
+            "UPDATE runs SET status=?, phase=?, idx=?, asked_at=?, due=?, message_id=?, silent=?, "
+            "ended_at=COALESCE(ended_at, ?) WHERE id=?",
+            (run.status, run.phase, run.index, run.asked_at, run.due, run.message_id, run.silent,
+             ended, run.id),
+        )
+        await self._db.commit()
+
+    async def open_runs(self) -> list[RunRow]:
+        sql = (
+            f"SELECT {', '.join('r.' + c.strip() for c in _RUN_COLUMNS.split(','))}, "
+            "c.chat_id, c.platform, c.is_private FROM runs r JOIN chats c ON c.key = r.chat_key "
+            "WHERE r.status = 'open' ORDER BY r.id"
+        )
+        async with self._db.execute(sql) as cur:
+            rows = await cur.fetchall()
+        return [_run_from_row(row) for row in rows]
+
+    async def run_status(self, run_id: int) -> str | None:
+        async with self._db.execute("SELECT status FROM runs WHERE id=?", (run_id,)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    # answers ------------------------------------------------------------------------
+
+    async def insert_answer(self, answer: AnswerRow) -> bool:
+        """Store one answer; False when this player already answered this question."""
+        cur = await self._db.execute(
+            "INSERT OR IGNORE INTO answers(run_id, idx, question_id, player_key, chat_key, quiz_id, "
+            "option, correct, elapsed, points, streak, answered_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            _answer_values(answer),
+        )
+        await self._db.commit()
+        return cur.rowcount == 1
+
+    async def run_answers(self, run_id: int) -> list[AnswerRow]:
+        sql = (
+            "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, "
+            "elapsed, points, streak, answered_at FROM answers WHERE run_id=? ORDER BY idx, answered_at"
+        )
+        async with self._db.execute(sql, (run_id,)) as cur:
+            rows = await cur.fetchall()
+        return [AnswerRow(*r[:7], bool(r[7]), *r[8:]) for r in rows]
+
+    # boards -------------------------------------------------------------------------
+
+    async def leaderboard(
+        self, chat_key: str, since: float | None = None, quiz_id: str | None = None
+    ) -> list[Standing]:
+        """Every player of the chat ranked: points, then right answers, then who came first."""
+        where, args = _board_filter(chat_key, since, quiz_id)
+        sql = (
+            "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), "
+            "COUNT(*), MIN(a.answered_at) AS first FROM answers a "
+            f"LEFT JOIN players p ON p.key = a.player_key WHERE {where} "
+            "GROUP BY a.player_key ORDER BY 3 DESC, 4 DESC, first ASC"
+        )
+        async with self._db.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+        return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
+
+    async def run_standings(self, run_id: int) -> list[Standing]:
+        sql = (
+            "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), "
+            "COUNT(*), MIN(a.answered_at) AS first FROM answers a "
+            "LEFT JOIN players p ON p.key = a.player_key WHERE a.run_id=? "
+            "GROUP BY a.player_key ORDER BY 3 DESC, 4 DESC, first ASC"
+        )
+        async with self._db.execute(sql, (run_id,)) as cur:
+            rows = await cur.fetchall()
+        return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
+
+    async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
+        sql = (
+            "SELECT COALESCE(SUM(points), 0), COUNT(*), COALESCE(SUM(correct), 0), "
+            "COALESCE(MAX(streak), 0), COUNT(DISTINCT run_id) FROM answers "
+            "WHERE chat_key=? AND player_key=?"
+        )
+        async with self._db.execute(sql, (chat_key, player.key)) as cur:
+            points, answered, correct, best, quizzes = await cur.fetchone()
+        rank = None
+        if answered:
+            board = await self.leaderboard(chat_key)
+            rank = next((s.rank for s in board if s.player_key == player.key), None)
+        return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
+
+
+def _board_filter(chat_key: str, since: float | None, quiz_id: str | None) -> tuple[str, tuple]:
+    where, args = ["a.chat_key = ?"], [chat_key]
+    if since is not None:
+        where.append("a.answered_at >= ?")
+        args.append(since)
+    if quiz_id is not None:
+        where.append("a.quiz_id = ?")
+        args.append(quiz_id)
+    return " AND ".join(where), tuple(args)
+
+
+def _answer_values(a: AnswerRow) -> tuple:
+    return (a.run_id, a.index, a.question_id, a.player_key, a.chat_key, a.quiz_id, a.option,
+            int(a.correct), a.elapsed, a.points, a.streak, a.answered_at)
+
+
+def _run_from_row(row: tuple) -> RunRow:
+    (run_id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by,
+     started_at, status, phase, idx, asked_at, due, message_id, silent, chat_id, platform,
+     is_private) = row
+    return RunRow(
+        chat_key=chat_key, chat_id=chat_id, platform=platform, is_private=bool(is_private),
+        quiz_id=quiz_id, language=language, seed=seed, question_ids=tuple(json.loads(question_ids)),
+        seconds=seconds, pause=pause, started_by=started_by, started_at=started_at, phase=phase,
+        index=idx, asked_at=asked_at, due=due, message_id=message_id, silent=silent,
+        status=status, id=run_id,
+    )

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+import pytest
+
+from bot.catalog import Catalog
+from bot.clock import FakeClock
+from bot.engine import Engine, EngineSettings
+from storage.sqlite import SqliteStore
+from tests.fakes import RecordingAdapter, make_quiz
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await SqliteStore.open(tmp_path / "quizhost.db")
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def quiz():
+    return make_quiz()
+
+
+@pytest.fixture
+def adapter() -> RecordingAdapter:
+    return RecordingAdapter()
+
+
+@pytest.fixture
+def engine(quiz, store, clock, adapter) -> Engine:
+    catalog = Catalog.from_quizzes([quiz, make_quiz("other", 3, title="Other things", tags=("misc",))])
+    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine.attach(adapter)
+    return engine

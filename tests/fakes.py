@@ -1,0 +1,78 @@
+"""Fakes shared by the tests: a recording chat adapter and small quizzes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.model import ChatRef, LocalText, MessageRef, Player, QuestionCard, Question, Quiz, Reply, Reveal
+
+
+def text(en: str, **others: str) -> LocalText:
+    return LocalText({"en": en, **others})
+
+
+def make_quiz(quiz_id: str = "demo", questions: int = 4, options: int = 4, title: str = "Demo quiz",
+              aliases: tuple[str, ...] = (), tags: tuple[str, ...] = ()) -> Quiz:
+    """A quiz whose right answer is option index (i % options) for question i."""
+    qs = tuple(
+        Question(
+            id=f"q{i + 1}",
+            prompt=text(f"Question {i + 1}?"),
+            options=tuple(text(f"option {i + 1}.{j}") for j in range(options)),
+            answer=i % options,
+            explanation=text(f"Because {i + 1}. It is so."),
+        )
+        for i in range(questions)
+    )
+    return Quiz(quiz_id, text(title), text("A quiz for tests."), qs, aliases, tags, "easy", f"{quiz_id}.yaml")
+
+
+@dataclass
+class RecordingAdapter:
+    """A chat platform that records what the engine shows, as a test would read it."""
+
+    platform: str = "test"
+    questions: list[QuestionCard] = field(default_factory=list)
+    reveals: list[tuple[MessageRef | None, Reveal]] = field(default_factory=list)
+    sent: list[tuple[ChatRef, Reply]] = field(default_factory=list)
+    fail_posts: int = 0
+
+    async def post_question(self, card: QuestionCard) -> MessageRef:
+        if self.fail_posts:
+            self.fail_posts -= 1
+            raise ConnectionError("platform down")
+        self.questions.append(card)
+        return MessageRef(card.chat, f"m{len(self.questions)}")
+
+    async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        self.reveals.append((message, reveal))
+
+    async def send(self, chat: ChatRef, reply: Reply) -> None:
+        self.sent.append((chat, reply))
+
+    def token(self, letter: str, card: QuestionCard | None = None) -> str:
+        card = card or self.questions[-1]
+        return next(o.token for o in card.options if o.letter == letter)
+
+    def right_letter(self, quiz: Quiz, card: QuestionCard | None = None) -> str:
+        """The letter of the right option on a card (tests know the key; players don't)."""
+        card = card or self.questions[-1]
+        question = quiz.questions[[q.prompt.get("en") for q in quiz.questions].index(card.prompt)]
+        right = question.options[question.answer].get(card.language)
+        return next(o.letter for o in card.options if o.text == right)
+
+    def wrong_letter(self, quiz: Quiz, card: QuestionCard | None = None) -> str:
+        card = card or self.questions[-1]
+        right = self.right_letter(quiz, card)
+        return next(o.letter for o in card.options if o.letter != right)
+
+
+def group(chat_id: str = "g1") -> ChatRef:
+    return ChatRef("test", chat_id, is_private=False, title="Group")
+
+
+def private(chat_id: str = "p1") -> ChatRef:
+    return ChatRef("test", chat_id, is_private=True)
+
+
+def player(n: int, name: str | None = None, lang: str | None = None) -> Player:
+    return Player("test", f"u{n}", name or f"Player {n}", lang)

@@ -1,0 +1,52 @@
+"""The other CLI commands: export, validate and run without tokens."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True,
+                          env={**base, "QUIZHOST_DB": str(tmp_path / "x.db"), **(env or {})}, cwd=tmp_path,
+                          timeout=60)
+
+
+def test_export_prints_the_quiz_with_answers_in_authoring_order(tmp_path):
+    result = cli(tmp_path, "export", "pipeline", "--lang", "en", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["id"] == "pipeline" and data["language"] == "en"
+    assert len(data["questions"]) == 8
+    first = data["questions"][0]
+    assert set(first) == {"id", "prompt", "options", "answer", "explanation"}
+    assert "GPU" in first["options"][first["answer"]]
+
+
+def test_export_of_an_unknown_topic_fails_clearly(tmp_path):
+    result = cli(tmp_path, "export", "astrology")
+    assert result.returncode == 1 and "astrology" in result.stderr and "pipeline" in result.stderr
+
+
+def test_validate_is_clean_on_the_shipped_quizzes(tmp_path):
+    result = cli(tmp_path, "validate")
+    assert result.returncode == 0, result.stdout
+    assert "OK" in result.stdout
+
+
+def test_validate_names_file_and_place_and_fails(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\ntitle: Bad\ndescription: d\nquestions:\n  - id: q1\n    prompt: p\n"
+                   "    options: [a, b]\n    answer: 5\n    explanation: e.\n", encoding="utf-8")
+    result = cli(tmp_path, "validate", str(bad))
+    assert result.returncode == 1
+    assert "bad.yaml" in result.stdout and "q1" in result.stdout and "answer" in result.stdout
+
+
+def test_run_without_a_token_points_at_env_example_and_play(tmp_path):
+    result = cli(tmp_path, "run")
+    assert result.returncode == 2
+    assert ".env.example" in result.stderr and "quizhost play" in result.stderr

@@ -1,0 +1,209 @@
+"""The engine with a recording adapter and a fake clock: whole runs as players see them."""
+from __future__ import annotations
+
+from bot.catalog import Catalog
+from bot.engine import Engine, EngineSettings
+from bot.model import RunEnd
+from tests.fakes import RecordingAdapter, group, make_quiz, player, private
+
+
+async def start(engine, chat, quiz_topic="demo", by=None, count=None):
+    outcome = await engine.start(chat, quiz_topic, by or player(1), count)
+    assert outcome.status == "started"
+    engine.clock.advance(3)
+    await engine.run_due()
+    return outcome.run
+
+
+async def test_group_run_with_right_wrong_late_repeated_and_forged_presses(engine, adapter, quiz, clock):
+    chat = group()
+    ann, bob, cy = player(1, "Ann"), player(2, "Bob"), player(3, "Cy")
+    await start(engine, chat)
+    card = adapter.questions[-1]
+    assert (card.number, card.total) == (1, 4)
+
+    right, wrong = adapter.right_letter(quiz), adapter.wrong_letter(quiz)
+    ack = await engine.answer(adapter.token(right), ann)
+    assert ack.accepted and ack.text == f"Locked in: {right}"
+    clock.advance(15)
+    assert (await engine.answer(adapter.token(wrong), bob)).accepted
+    again = await engine.answer(adapter.token(right), bob)
+    assert not again.accepted and again.text == f"You already answered {wrong}"
+    forged = await engine.answer("qa:999:1:0", cy)
+    assert not forged.accepted and "not valid" in forged.text
+    garbage = await engine.answer("drop table answers", cy)
+    assert not garbage.accepted
+    out_of_range = await engine.answer(f"qa:{card.run_id}:1:7", cy)
+    assert not out_of_range.accepted and "not one of the options" in out_of_range.text
+
+    clock.advance(15)  # deadline
+    await engine.run_due()
+    late = await engine.answer(adapter.token(right, card), cy)
+    assert not late.accepted and "closed" in late.text
+
+    _, reveal = adapter.reveals[-1]
+    assert reveal.right_letter == right
+    assert [(s.name, s.points) for s in reveal.scorers] == [("Ann", 1000)]
+    assert sum(reveal.counts) == 2
+    assert reveal.explanation == "Because 1. It is so."
+
+    board, _ = await engine.leaderboard(chat, "all", None)
+    assert [(s.name, s.points, s.correct, s.answered) for s in board] == [("Ann", 1000, 1, 1), ("Bob", 0, 0, 1)]
+
+
+async def test_streak_bonus_across_questions_and_podium(engine, adapter, quiz, clock):
+    chat, ann = group(), player(1, "Ann")
+    await start(engine, chat)
+    for number in range(1, 5):
+        assert adapter.questions[-1].number == number
+        assert (await engine.answer(adapter.token(adapter.right_letter(quiz)), ann)).accepted
+        clock.advance(30 if number == 1 else 0)  # from question 2 on Ann is the whole run: early close
+        await engine.run_due()
+        clock.advance(5)
+        await engine.run_due()
+    points = [r.scorers[0].points for _, r in adapter.reveals]
+    assert points == [1000, 1100, 1200, 1300]
+    chat_sent, podium = adapter.sent[-1]
+    assert podium.kind == "podium" and "Ann" in podium.text and "4600" in podium.text
+    assert engine.run_in(chat) is None
+
+
+async def test_early_close_once_every_player_of_the_run_has_answered(engine, adapter, quiz, clock):
+    chat, ann, bob = group(), player(1), player(2)
+    await start(engine, chat)
+    await engine.answer(adapter.token("A"), ann)
+    await engine.run_due()
+    assert len(adapter.reveals) == 0, "the first question waits for its deadline"
+    await engine.answer(adapter.token("B"), bob)
+    clock.advance(30)
+    await engine.run_due()
+    clock.advance(5)
+    await engine.run_due()
+    assert adapter.questions[-1].number == 2
+    await engine.answer(adapter.token("A"), ann)
+    await engine.run_due()
+    assert len(adapter.reveals) == 1, "Bob has not answered yet"
+    clock.advance(2)
+    await engine.answer(adapter.token("A"), bob)
+    await engine.run_due()
+    assert len(adapter.reveals) == 2
+
+
+async def test_private_chat_closes_at_the_first_answer(engine, adapter, quiz):
+    chat = private()
+    await start(engine, chat)
+    await engine.answer(adapter.token("C"), player(1))
+    await engine.run_due()
+    assert len(adapter.reveals) == 1
+
+
+async def test_two_silent_questions_end_the_run(engine, adapter, clock, store):
+    chat = group()
+    run = await start(engine, chat)
+    for _ in range(2):
+        clock.advance(30)
+        await engine.run_due()
+        clock.advance(5)
+        await engine.run_due()
+    assert len(adapter.questions) == 2 and engine.run_in(chat) is None
+    _, podium = adapter.sent[-1]
+    assert "without answers" in podium.title
+    assert await store.run_status(run.id) == RunEnd.SILENT.value
+
+
+async def test_one_run_per_chat_and_topic_outcomes(engine, adapter):
+    chat = group()
+    assert (await engine.start(chat, "nothing-like-this", player(1))).status == "unknown"
+    assert (await engine.start(chat, "", player(1))).status == "catalog"
+    await start(engine, chat)
+    again = await engine.start(chat, "demo", player(2))
+    assert again.status == "running"
+    assert (await engine.start(group("g2"), "other", player(2))).status == "started"
+
+
+async def test_question_count_plays_a_subset(engine, adapter, clock):
+    chat = private()
+    run = await start(engine, chat, count=2)
+    assert run.total == 2 and adapter.questions[-1].total == 2
+
+
+async def test_stop_only_by_starter_or_admin(engine, adapter):
+    chat, starter, other = group(), player(1), player(2)
+    await start(engine, chat, by=starter)
+    assert (await engine.stop(chat, other, is_admin=False)).status == "refused"
+    assert engine.run_in(chat) is not None
+    assert (await engine.stop(chat, other, is_admin=True)).status == "stopped"
+    assert engine.run_in(chat) is None
+    assert adapter.reveals and "stopped" in adapter.sent[-1][1].title.lower()
+    await start(engine, chat, by=starter)
+    assert (await engine.stop(chat, starter, is_admin=False)).status == "stopped"
+    assert (await engine.stop(chat, starter, is_admin=False)).status == "none"
+
+
+async def test_options_are_shuffled_per_run_and_stable_within_it(engine, adapter, quiz, clock):
+    orders = set()
+    for n in range(12):
+        chat = private(f"p{n}")
+        run = await start(engine, chat)
+        card = adapter.questions[-1]
+        orders.add(tuple(o.text for o in card.options))
+        from bot.session import card as make_card
+        assert tuple(o.text for o in make_card(run).options) == tuple(o.text for o in card.options)
+        await engine.stop(chat, player(1), is_admin=True)
+    assert len(orders) > 1, "twelve runs all showed the same option order"
+
+
+async def test_restart_resumes_the_run_and_old_buttons_still_count(quiz, store, clock, tmp_path):
+    catalog = Catalog.from_quizzes([quiz])
+    first_adapter = RecordingAdapter()
+    first = Engine(catalog, store, clock, EngineSettings())
+    first.attach(first_adapter)
+    chat, ann, bob = group(), player(1, "Ann"), player(2, "Bob")
+    await start(first, chat)
+    old_card = first_adapter.questions[-1]
+    await first.answer(first_adapter.token(first_adapter.right_letter(quiz)), ann)
+
+    # a new engine on the same database: the first is gone without any goodbye
+    second_adapter = RecordingAdapter()
+    second = Engine(catalog, store, clock, EngineSettings())
+    second.attach(second_adapter)
+    assert await second.resume() == 1
+    clock.advance(10)
+    late_press = await second.answer(first_adapter.token(first_adapter.wrong_letter(quiz, old_card), old_card), bob)
+    assert late_press.accepted
+    repeat = await second.answer(first_adapter.token("A", old_card), ann)
+    assert not repeat.accepted
+    clock.advance(20)
+    await second.run_due()
+    _, reveal = second_adapter.reveals[-1]
+    assert reveal.card.number == 1 and sum(reveal.counts) == 2
+    assert [s.name for s in reveal.scorers] == ["Ann"]
+    clock.advance(5)
+    await second.run_due()
+    assert second_adapter.questions[-1].number == 2
+
+
+async def test_deadline_passed_while_down_closes_at_once(quiz, store, clock):
+    catalog = Catalog.from_quizzes([quiz])
+    first = Engine(catalog, store, clock, EngineSettings())
+    first.attach(RecordingAdapter())
+    await start(first, group())
+    clock.advance(120)
+    adapter = RecordingAdapter()
+    second = Engine(catalog, store, clock, EngineSettings())
+    second.attach(adapter)
+    await second.resume()
+    await second.run_due()
+    assert adapter.reveals and adapter.reveals[0][1].card.number == 1
+
+
+async def test_failed_post_is_retried_then_the_run_ends(engine, adapter, clock):
+    chat = group()
+    adapter.fail_posts = 1
+    await engine.start(chat, "demo", player(1))
+    clock.advance(3)
+    await engine.run_due()
+    assert not adapter.questions
+    clock.advance(5)
+    await engine.run_due()
+    assert adapter.questions[-1].number == 1
