@@ -190,6 +190,20 @@ class Commands:
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
 
 
+def descriptions(lang: str) -> dict[str, str]:
+    """One line per command for the platforms' command menus (Telegram setMyCommands, Discord)."""
+    return {
+        "quiz": t(lang, "Start a quiz: /quiz [topic] [count]"),
+        "quizzes": t(lang, "The quizzes you can play"),
+        "leaderboard": t(lang, "This chat's ranking: week, month or all time"),
+        "stats": t(lang, "Your record in this chat"),
+        "stop": t(lang, "End the running quiz"),
+        "language": t(lang, "The chat's language"),
+        "settings": t(lang, "Question time and pause (admins)"),
+        "help": t(lang, "What this bot does"),
+    }
+
+
 def _split_count(args: str) -> tuple[str, int | None]:
     """'pipeline 5' -> ('pipeline', 5); a lone trailing number is the question count."""
     words = args.split()
