@@ -72,6 +72,7 @@ class Engine:
         self._chat_settings: dict[str, ChatSettings] = {}
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
+        self._stepping: set[int] = set()  # runs with a step in progress in the timer loop
         self._rng = random.Random()
 
     # wiring -------------------------------------------------------------------------
@@ -250,16 +251,15 @@ class Engine:
                 self._wake.clear()
                 now = self.clock.now()
                 for run in list(self._by_id.values()):
-                    if run.row.due <= now and not self._flights[run.id].lock.locked():
-                        self._spawn(self._advance(run))
+                    if run.row.due <= now and run.id not in self._stepping:
+                        self._spawn(run)
                 await self._sleep_until_next(now)
         finally:
             for task in list(self._tasks):
                 task.cancel()
 
     async def _sleep_until_next(self, now: float) -> None:
-        busy = {r.id for r in self._by_id.values() if self._flights[r.id].lock.locked()}
-        pending = [r.row.due for r in self._by_id.values() if r.id not in busy]
+        pending = [r.row.due for r in self._by_id.values() if r.id not in self._stepping]
         waits = [asyncio.ensure_future(self._wake.wait())]
         if pending:
             waits.append(asyncio.ensure_future(self.clock.sleep(min(pending) - now)))
@@ -269,13 +269,15 @@ class Engine:
             for w in waits:
                 w.cancel()
 
-    def _spawn(self, coro) -> None:
-        task = asyncio.ensure_future(coro)
+    def _spawn(self, run: Run) -> None:
+        task = asyncio.ensure_future(self._advance(run))
         self._tasks.add(task)
-        task.add_done_callback(self._done)
+        self._stepping.add(run.id)
+        task.add_done_callback(lambda done: self._done(done, run.id))
 
-    def _done(self, task: asyncio.Task) -> None:
+    def _done(self, task: asyncio.Task, run_id: int) -> None:
         self._tasks.discard(task)
+        self._stepping.discard(run_id)
         self._wake.set()  # a run finished its step: its next due time may be the earliest
         if not task.cancelled() and task.exception():
             log.error("run step failed", exc_info=task.exception())

@@ -207,3 +207,33 @@ async def test_failed_post_is_retried_then_the_run_ends(engine, adapter, clock):
     clock.advance(5)
     await engine.run_due()
     assert adapter.questions[-1].number == 1
+
+
+async def eventually(condition, tries: int = 500) -> None:
+    """Let the timer loop run (it shares this event loop) until the condition holds."""
+    import asyncio
+
+    for _ in range(tries):
+        if condition():
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError("the condition never held")
+
+
+async def test_the_timer_loop_closes_at_the_deadline_on_the_injected_clock(engine, adapter, clock):
+    import asyncio
+
+    timers = asyncio.create_task(engine.serve())
+    try:
+        await engine.start(group(), "demo", player(1))
+        clock.advance(3)
+        await eventually(lambda: len(adapter.questions) == 1)
+        clock.advance(29)
+        await asyncio.sleep(0.02)
+        assert not adapter.reveals, "closed before its deadline"
+        clock.advance(1)
+        await eventually(lambda: len(adapter.reveals) == 1)
+        clock.advance(5)
+        await eventually(lambda: len(adapter.questions) == 2)
+    finally:
+        timers.cancel()
