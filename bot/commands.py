@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot import render
+from bot import i18n, render
 from bot.engine import Engine, StartOutcome
-from bot.i18n import t
+from bot.render import t, tn  # message text (isolates for RTL); command menus use i18n.t
 from bot.model import LANGUAGES, Ack, Button, ChatRef, Player, Reply
 
 PERIODS = ("week", "month", "all")
@@ -49,7 +49,7 @@ class Commands:
         lang = await self.engine.language_for(caller.chat, caller.player)
         handler = getattr(self, f"_cmd_{ALIASES.get(name, name)}", None)
         if name not in COMMANDS and name not in ALIASES or handler is None:
-            return Reply(t(lang, "Unknown command /{name}. /help lists the commands.", name=name[:32]),
+            return Reply(t(lang, "Unknown command {command}. /help lists the commands.", command=f"/{name[:32]}"),
                          language=lang, kind="error")
         return await handler(args.strip(), caller, lang)
 
@@ -76,9 +76,9 @@ class Commands:
         if outcome.status == "started":
             run = outcome.run
             rl = run.row.language
-            text = t(rl, "{count} questions, {seconds} s each. Get ready!", count=run.total,
-                     seconds=run.row.seconds)
-            return Reply(text, title=f"🎯 {run.quiz.title.get(rl)}", language=rl, kind="start")
+            text = tn(rl, "{n} question, {seconds} s each. Get ready!",
+                      "{n} questions, {seconds} s each. Get ready!", run.total, seconds=run.row.seconds)
+            return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
         if outcome.status == "running":
             title = outcome.run.quiz.title.get(lang)
             return Reply(t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
@@ -133,7 +133,7 @@ class Commands:
                      private=outcome.status == "refused")
 
     async def _cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
-        code = args.strip().lower()
+        code = i18n.normalise(args.strip()) or args.strip().lower()  # "hi-IN", "UR" name hi, ur
         if not code:
             buttons = tuple(Button(LANGUAGE_NAMES[c], f"ql:{c}") for c in LANGUAGES)
             return Reply(t(lang, "Choose the chat's language:"), buttons=buttons, language=lang)
@@ -166,7 +166,9 @@ class Commands:
             return t(lang, "Usage: /settings time <seconds> or /settings pause <seconds>.")
         value, (low, high) = int(words[1]), SECONDS_RANGE if words[0] == "time" else PAUSE_RANGE
         if not low <= value <= high:
-            return t(lang, "{what} must be between {low} and {high} seconds.", what=words[0], low=low, high=high)
+            if words[0] == "time":
+                return t(lang, "The question time must be between {low} and {high} seconds.", low=low, high=high)
+            return t(lang, "The pause must be between {low} and {high} seconds.", low=low, high=high)
         field = "question_seconds" if words[0] == "time" else "pause_seconds"
         await self.engine.update_chat(chat, **{field: value})
         return None
@@ -193,14 +195,14 @@ class Commands:
 def descriptions(lang: str) -> dict[str, str]:
     """One line per command for the platforms' command menus (Telegram setMyCommands, Discord)."""
     return {
-        "quiz": t(lang, "Start a quiz: /quiz [topic] [count]"),
-        "quizzes": t(lang, "The quizzes you can play"),
-        "leaderboard": t(lang, "This chat's ranking: week, month or all time"),
-        "stats": t(lang, "Your record in this chat"),
-        "stop": t(lang, "End the running quiz"),
-        "language": t(lang, "The chat's language"),
-        "settings": t(lang, "Question time and pause (admins)"),
-        "help": t(lang, "What this bot does"),
+        "quiz": i18n.t(lang, "Start a quiz: /quiz [topic] [count]"),
+        "quizzes": i18n.t(lang, "The quizzes you can play"),
+        "leaderboard": i18n.t(lang, "This chat's ranking: week, month or all time"),
+        "stats": i18n.t(lang, "Your record in this chat"),
+        "stop": i18n.t(lang, "End the running quiz"),
+        "language": i18n.t(lang, "The chat's language"),
+        "settings": i18n.t(lang, "Question time and pause (admins)"),
+        "help": i18n.t(lang, "What this bot does"),
     }
 
 

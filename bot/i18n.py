@@ -1,7 +1,20 @@
 """Bot text per language from gettext catalogs (.po files read with Babel), with plurals.
 
 Source strings are English and use `{name}` placeholders. Mark them with `t(lang, "...")`
-and `tn(lang, "one", "many", n)` so `pybabel extract -k t:2 -k tn:2,3` finds them.
+and `tn(lang, "one", "many", n)` so extraction finds them; after adding or changing one,
+refresh the template and translate the new entries in every catalog:
+
+    pybabel extract -F babel.cfg -k t:2 -k tn:2,3 --no-default-keywords --omit-header \
+        --no-wrap -o bot/locales/quizhost.pot bot/
+    pybabel update -i bot/locales/quizhost.pot -d bot/locales -D quizhost \
+        --no-fuzzy-matching --no-wrap --ignore-obsolete
+
+tests/test_i18n.py fails until every catalog translates every string.
+
+Two `t`s: this one gives plain text, for command menus, button labels and anything a
+platform shows outside a message (Telegram setMyCommands, Discord command localisations).
+`bot.render.t` takes the same arguments and also places directional isolates for
+right-to-left languages: use it for message text. Both are found by the extraction above.
 """
 from __future__ import annotations
 
@@ -41,11 +54,21 @@ def catalog(lang: str) -> _gettext.NullTranslations:
     return _gettext.GNUTranslations(buffer)
 
 
+def template(lang: str, message: str) -> str:
+    """The translation of `message` with its placeholders still in it (English if none)."""
+    return catalog(lang).gettext(message)
+
+
+def plural_template(lang: str, singular: str, plural: str, n: int) -> str:
+    return catalog(lang).ngettext(singular, plural, n)
+
+
 def t(lang: str, message: str, **values: object) -> str:
-    text = catalog(lang).gettext(message)
+    """`message` in `lang`, its `{placeholders}` filled; any msgid works, English if untranslated."""
+    text = template(lang, message)
     return text.format(**values) if values else text
 
 
 def tn(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
-    text = catalog(lang).ngettext(singular, plural, n)
-    return text.format(n=n, **values)
+    """The plural form for `n` (available as `{n}`), per the catalog's Plural-Forms rule."""
+    return plural_template(lang, singular, plural, n).format(n=n, **values)

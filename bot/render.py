@@ -1,14 +1,44 @@
 """Neutral texts in the chat's language: question, reveal, podium, boards, acks.
 
 Plain text with emoji only; each adapter adds its own markup (and escapes these texts).
+Right-to-left languages (Urdu) also get Unicode directional isolates, placed as bot/bidi.py
+explains; left-to-right texts get none.
 """
 from __future__ import annotations
 
-from bot.i18n import t, tn
+from bot import bidi, i18n
 from bot.model import LETTERS, PlayerStats, Podium, QuestionCard, Quiz, Reply, Reveal, RunEnd, Standing
 
 MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10
+
+# Placeholders whose values read left to right as a unit (numbers, letters, ids): in an RTL
+# line each group of them gets LRI…PDI. Quiz texts are embedded; any other value (names,
+# topics, typed codes) is of unknown direction and gets FSI…PDI.
+LTR_VALUES = frozenset({"letter", "number", "total", "n", "count", "seconds", "points", "correct",
+                        "answered", "accuracy", "rank", "streak", "low", "high", "pause", "medal",
+                        "codes", "names", "command"})
+EMBEDDED_VALUES = frozenset({"title", "text", "scope", "verdict"})
+
+
+# message text: the translation, with isolates for RTL languages ---------------------------
+
+def t(lang: str, message: str, **values: object) -> str:
+    """Like `bot.i18n.t`, for message text: RTL translations get RLM and isolates (bot/bidi.py)."""
+    if not bidi.is_rtl(lang):
+        return i18n.t(lang, message, **values)
+    return bidi.line(_rtl_text(i18n.template(lang, message), values))
+
+
+def tn(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
+    if not bidi.is_rtl(lang):
+        return i18n.tn(lang, singular, plural, n, **values)
+    return bidi.line(_rtl_text(i18n.plural_template(lang, singular, plural, n), {"n": n, **values}))
+
+
+def _rtl_text(template: str, values: dict[str, object]) -> str:
+    free = {k: bidi.embed if k in EMBEDDED_VALUES else bidi.auto for k in values if k not in LTR_VALUES}
+    return bidi.format_rtl(template, values, free)
 
 
 # acks: the private answer to a press ---------------------------------------------------
@@ -45,9 +75,20 @@ def question_title(card: QuestionCard) -> str:
              number=card.number, total=card.total, title=card.quiz_title)
 
 
+def prompt(card: QuestionCard) -> str:
+    """The question's prompt as whole lines (Latin runs isolated in an RTL language)."""
+    return bidi.direction(card.language).block(card.prompt)
+
+
+def option_line(lang: str, letter: str, text: str, mark: str = "", suffix: str = "") -> str:
+    """'B) text': in RTL the letter is isolated and ')' stays outside, so it mirrors with the line."""
+    d = bidi.direction(lang)
+    return d.line(f"{mark}{d.ltr(letter)}) {d.embed(text)}{suffix}")
+
+
 def option_lines(card: QuestionCard, marks: dict[str, str] | None = None) -> list[str]:
     marks = marks or {}
-    return [f"{marks.get(o.letter, '')}{o.letter}) {o.text}" for o in card.options]
+    return [option_line(card.language, o.letter, o.text, marks.get(o.letter, "")) for o in card.options]
 
 
 def time_limit(card: QuestionCard) -> str:
@@ -55,26 +96,30 @@ def time_limit(card: QuestionCard) -> str:
 
 
 def question_body(card: QuestionCard) -> str:
-    return "\n".join([card.prompt, "", *option_lines(card), "", time_limit(card)])
+    return "\n".join([prompt(card), "", *option_lines(card), "", time_limit(card)])
 
 
 def closed_body(reveal: Reveal) -> str:
     """The question after it closed: right option marked, the count beside every option."""
     card = reveal.card
-    lines = [card.prompt, ""]
+    d = bidi.direction(card.language)
+    lines = [prompt(card), ""]
     for option, count in zip(card.options, reveal.counts):
         mark = "✅ " if option.letter == reveal.right_letter else "▫️ "
-        lines.append(f"{mark}{option.letter}) {option.text} · {count}")
+        lines.append(option_line(card.language, option.letter, option.text, mark, f" · {d.ltr(str(count))}"))
     lines += ["", t(card.language, "Closed.")]
     return "\n".join(lines)
 
 
 def answer_bars(reveal: Reveal) -> list[str]:
+    """'B ▓▓▓░░ 3'; in RTL the letter stands at the right and the bar grows leftwards."""
+    d = bidi.direction(reveal.card.language)
     total = sum(reveal.counts) or 1
     lines = []
     for option, count in zip(reveal.card.options, reveal.counts):
         filled = round(BAR_WIDTH * count / total)
-        lines.append(f"{option.letter} {'▓' * filled}{'░' * (BAR_WIDTH - filled)} {count}")
+        bar = "▓" * filled + "░" * (BAR_WIDTH - filled)
+        lines.append(d.line(f"{d.ltr(option.letter)} {bar} {d.ltr(str(count))}"))
     return lines
 
 
@@ -85,12 +130,13 @@ def reveal_title(reveal: Reveal) -> str:
 
 def reveal_body(reveal: Reveal) -> str:
     lang = reveal.card.language
-    lines = [reveal.explanation, "", *answer_bars(reveal), ""]
+    d = bidi.direction(lang)
+    lines = [d.block(reveal.explanation), "", *answer_bars(reveal), ""]
     if reveal.scorers:
         lines.append(t(lang, "Scored:"))
         for s in reveal.scorers:
             lines.append(t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points,
-                           seconds=f"{s.seconds:.1f}") + (f" 🔥{s.streak}" if s.streak > 1 else ""))
+                           seconds=f"{s.seconds:.1f}") + (f" 🔥{d.ltr(str(s.streak))}" if s.streak > 1 else ""))
     elif reveal.answers:
         lines.append(t(lang, "Nobody got it right."))
     else:
@@ -120,7 +166,9 @@ def podium(p: Podium) -> Reply:
 
 
 def period_name(lang: str, period: str) -> str:
-    names = {"week": t(lang, "this week"), "month": t(lang, "this month"), "all": t(lang, "all time")}
+    """A fragment of a title: plain text, the title around it places it."""
+    names = {"week": i18n.t(lang, "this week"), "month": i18n.t(lang, "this month"),
+             "all": i18n.t(lang, "all time")}
     return names[period]
 
 
@@ -154,20 +202,30 @@ def stats(lang: str, s: PlayerStats) -> Reply:
 
 
 def quiz_line(lang: str, quiz: Quiz) -> str:
-    count = tn(lang, "{n} question", "{n} questions", len(quiz.questions))
+    d = bidi.direction(lang)
+    n = len(quiz.questions)
+    count = i18n.plural_template(lang, "{n} question", "{n} questions", n).format(n=d.ltr(str(n)))
     langs = ", ".join(quiz.languages()) or "en"
-    return f"• {quiz.title.get(lang)} ({quiz.id}): {count} · {difficulty(lang, quiz.difficulty)} · {langs}"
+    return d.line(f"• {d.embed(quiz.title.get(lang))} ({d.ltr(quiz.id)}): {count} · "
+                  f"{difficulty(lang, quiz.difficulty)} · {d.ltr(langs)}")
+
+
+def quiz_heading(lang: str, title: str) -> str:
+    """The title of the reply that starts a quiz."""
+    d = bidi.direction(lang)
+    return d.line(f"🎯 {d.embed(title)}")
 
 
 def difficulty(lang: str, level: str) -> str:
-    names = {"easy": t(lang, "easy"), "medium": t(lang, "medium"), "hard": t(lang, "hard")}
+    """A fragment of a line: plain text."""
+    names = {"easy": i18n.t(lang, "easy"), "medium": i18n.t(lang, "medium"), "hard": i18n.t(lang, "hard")}
     return names.get(level, level)
 
 
 def catalog(lang: str, quizzes: list[Quiz]) -> Reply:
     lines = [quiz_line(lang, q) for q in quizzes] or [t(lang, "No quizzes are installed.")]
-    lines += ["", t(lang, "Start one with /quiz <topic>, for example /quiz {example}.",
-                    example=quizzes[0].id if quizzes else "pipeline")]
+    lines += ["", t(lang, "Start one with /quiz <topic>, for example {command}.",
+                    command=f"/quiz {quizzes[0].id if quizzes else 'pipeline'}")]
     return Reply("\n".join(lines), title=t(lang, "📚 Quizzes"), language=lang, kind="catalog")
 
 

@@ -7,9 +7,9 @@ import sys
 import threading
 from typing import IO
 
-from bot import render
+from bot import i18n, render
 from bot.commands import Caller, Commands, parse
-from bot.i18n import t
+from bot.render import t
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 
 PLATFORM = "console"
@@ -42,10 +42,10 @@ class ConsoleAdapter:
         self._card = card
         self._print("")
         self._print(render.question_title(card), "bold", "cyan")
-        self._print(card.prompt)
+        self._print(render.prompt(card))
         self._print("")
         for option in card.options:
-            self._print(f"  {self._style(option.letter, 'bold')}) {option.text}")
+            self._print("  " + render.option_line(card.language, self._style(option.letter, "bold"), option.text))
         self._print(self._style(render.time_limit(card) + " · " + t(card.language, "type a letter"), "dim"))
         self._notify()
         return MessageRef(card.chat, f"q{card.run_id}-{card.number}")
@@ -58,7 +58,7 @@ class ConsoleAdapter:
         mine = next((a for a in reveal.answers if a.name == self.player.name), None)
         if mine is not None:
             lang = reveal.card.language
-            verdict = t(lang, "right") if mine.correct else t(lang, "wrong")
+            verdict = i18n.t(lang, "right") if mine.correct else i18n.t(lang, "wrong")  # a fragment: plain
             self._print(t(lang, "Your answer: {letter} ({verdict}), +{points} points", letter=mine.letter,
                           verdict=verdict, points=mine.points), "bold", "green" if mine.correct else "red")
         self._notify()
