@@ -119,9 +119,11 @@ class Engine:
 
     async def language_for(self, chat: ChatRef, player: Player | None = None) -> str:
         """The chat's /language, else the user's client language, else the bot's default."""
-        chosen = (await self.chat_settings(chat)).language
-        if chosen:
-            return chosen
+        chosen = normalise((await self.chat_settings(chat)).language)
+        return chosen or self.client_language(player)
+
+    def client_language(self, player: Player | None) -> str:
+        """The user's client language ("hi-IN" -> "hi") if we speak it, else QUIZHOST_LANGUAGE."""
         return normalise(player.language if player else None) or self.settings.default_language
 
     # commands -----------------------------------------------------------------------
@@ -166,12 +168,13 @@ class Engine:
         """Validate a press, store it, and only then acknowledge it."""
         token = decode(data)
         run = self._by_id.get(token.run_id) if token else None
-        if token is None:
-            return Ack(render.ack_invalid(self.settings.default_language), False)
+        if token is None:  # no run, so no chat language: answer in the presser's own
+            lang = self.client_language(player)
+            return Ack(render.ack_invalid(lang), False, lang)
         if run is None:
             status = await self.store.run_status(token.run_id)
-            lang = self.settings.default_language
-            return Ack(render.ack_ended(lang) if status else render.ack_invalid(lang), False)
+            lang = self.client_language(player)
+            return Ack(render.ack_ended(lang) if status else render.ack_invalid(lang), False, lang)
         lang, now = run.row.language, self.clock.now()
         refusal = session.check_press(run, token, player.key, now)
         if refusal is Refusal.REPEATED:
