@@ -18,7 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a quiz in this terminal (no token needed)")
     play.add_argument("topic", nargs="*", help="quiz id, alias, title word or tag")
     play.add_argument("--lang", choices=LANGUAGES, help="the terminal chat's language")
-    play.add_argument("--as", dest="name", default="You", help="your name on the leaderboard")
+    play.add_argument("--as", dest="name", help="your name on the leaderboard (default: You, in the game's language)")
     sub.add_parser("run", help="host quizzes on every platform whose token is set")
     validate = sub.add_parser("validate", help="check quiz files and report every problem")
     validate.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the quiz folders)")
@@ -50,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
 def _play(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import play
 
-    return asyncio.run(play(settings, " ".join(args.topic), args.lang, args.name))
+    from bot.i18n import t
+
+    name = args.name or t(args.lang or settings.quizhost_language, "You")
+    return asyncio.run(play(settings, " ".join(args.topic), args.lang, name))
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:

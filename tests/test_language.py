@@ -1,17 +1,18 @@
 """Which language a chat gets: /language, else the client's language, else QUIZHOST_LANGUAGE, else English."""
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from bot.app import engine_settings
-from bot.catalog import Catalog
+from bot.catalog import Catalog, default_quiz_folders
 from bot.commands import Caller, Commands
 from bot.config import SettingsError, load_settings
 from bot.engine import Engine, EngineSettings
 from bot.model import Ack, Reply
 from tests.fakes import group, make_quiz, player, private
 
-HELP_TITLES = {"en": "👋 quizhost"}
 PICK = {"en": "Choose the chat's language:", "hi": "चैट की भाषा चुनें:", "sn": "Sarudza mutauro unoshandiswa pano:"}
 SET = {"hi": "भाषा अब हिन्दी है।", "sn": "Mutauro wava chiShona.", "en": "Language set to English."}
 ADMINS_ONLY = {"en": "Only chat admins can change this.", "hi": "इसे केवल चैट के एडमिन बदल सकते हैं।"}
@@ -166,3 +167,43 @@ async def test_a_quiz_runs_in_the_chat_language_and_acks_in_it(engine, adapter, 
 async def test_a_stale_button_answers_in_the_pressers_language(engine):
     ack = await engine.answer("qa:999:1:0", player(1, lang="sn-ZW"))
     assert ack.language == "sn" and ack.text == "Bhatani iri harishandi."
+
+
+# topics in every language, against the shipped quizzes -----------------------------------
+
+@pytest.fixture
+def shipped_engine(store, clock, adapter):
+    engine = Engine(Catalog.load(default_quiz_folders()), store, clock, EngineSettings())
+    engine.attach(adapter)
+    return engine
+
+
+@pytest.mark.parametrize("topic, quiz_id", [
+    ("पाइपलाइन", "pipeline"), ("समांतरता", "pipeline"), ("pombi", "pipeline"), ("Muenzaniso", "pipeline"),
+    ("پائپ لائن", "pipeline"), ("متوازیت", "pipeline"), ("PIPELINE", "pipeline"),
+    ("डीपस्पीड", "training-stacks"), ("मेगाट्रॉन", "training-stacks"), ("ڈیپ اسپیڈ", "training-stacks"),
+    ("میگاٹرون", "training-stacks"), ("زیرو", "training-stacks"), ("zero", "training-stacks"),
+    ("Megatron", "training-stacks")])
+async def test_quiz_finds_the_quiz_from_a_topic_in_any_language(shipped_engine, topic, quiz_id):
+    chat = group(f"topic-{quiz_id}-{len(topic)}")
+    reply = await Commands(shipped_engine).handle("quiz", f"{topic} 2", Caller(chat, player(1, lang="hi")))
+    run = shipped_engine.run_in(chat)
+    assert run is not None and run.quiz.id == quiz_id, reply.text
+    assert run.total == 2 and reply.language == "hi"  # the chat's language, whatever the topic's
+
+
+async def test_a_topic_typed_in_another_unicode_form_still_matches(shipped_engine):
+    decomposed = unicodedata.normalize("NFD", "मेगाट्रॉन")
+    assert [q.id for q in shipped_engine.catalog.match(decomposed)] == ["training-stacks"]
+
+
+async def test_a_word_both_quizzes_share_offers_buttons_in_the_chat_language(shipped_engine):
+    reply = await Commands(shipped_engine).handle("quiz", "کوئز", Caller(group(), player(1, lang="ur")))
+    assert reply.language == "ur" and {b.data for b in reply.buttons} == {"qp:pipeline", "qp:training-stacks"}
+    assert {b.label for b in reply.buttons} == {"ماڈل اور پائپ لائن متوازیت کوئز", "ڈیپ اسپیڈ اور میگاٹرون ٹریننگ اسٹیکس کوئز"}
+
+
+async def test_an_unknown_topic_in_hindi_names_what_exists_in_hindi(shipped_engine):
+    reply = await Commands(shipped_engine).handle("quiz", "ज्योतिष", Caller(group(), player(1, lang="hi")))
+    assert reply.kind == "error" and reply.text.startswith("“ज्योतिष” से कोई प्रश्नोत्तरी मेल नहीं खाती")
+    assert "pipeline" in reply.text and "training-stacks" in reply.text
