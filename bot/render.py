@@ -203,8 +203,7 @@ def stats(lang: str, s: PlayerStats) -> Reply:
 
 def quiz_line(lang: str, quiz: Quiz) -> str:
     d = bidi.direction(lang)
-    n = len(quiz.questions)
-    count = i18n.plural_template(lang, "{n} question", "{n} questions", n).format(n=d.ltr(str(n)))
+    count = tn(lang, "{n} question", "{n} questions", len(quiz.questions)).removeprefix(bidi.RLM)
     langs = ", ".join(quiz.languages()) or "en"
     return d.line(f"• {d.embed(quiz.title.get(lang))} ({d.ltr(quiz.id)}): {count} · "
                   f"{difficulty(lang, quiz.difficulty)} · {d.ltr(langs)}")

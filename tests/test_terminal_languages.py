@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import string
 import subprocess
 import sys
@@ -56,6 +57,18 @@ def english_phrases() -> tuple[tuple[str, str], ...]:
     return tuple(phrases)
 
 
+# Latin words a Hindi or Urdu screen may show: option letters, command names and their
+# keywords, language codes and names, quiz ids
+COMMAND_WORDS = {*"ABCDEFGHIJ", "quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start",
+                 "week", "month", "all", "time", "pause", "en", "hi", "sn", "ur", "quizhost", "English", "chiShona",
+                 "pipeline", "training", "stacks"}
+
+
+def stray_latin(out: str, quiz_texts: str = "") -> set[str]:
+    """Latin words on a Hindi/Urdu screen that are neither commands nor in the quiz texts."""
+    return set(re.findall(r"[A-Za-z]+", out)) - COMMAND_WORDS - set(re.findall(r"[A-Za-z]+", quiz_texts))
+
+
 def leaked_english(out: str, lang: str) -> list[str]:
     leaks = []
     for msgid, phrase in english_phrases():
@@ -87,13 +100,31 @@ def test_a_whole_game_in_the_language(tmp_path, lang, quiz_id):
             assert option.get(lang) in out
     leaks = leaked_english(out, lang)
     assert not leaks, f"English bot text in the {lang} game: {leaks}"
+    if lang != "sn":  # Shona is written in Latin script: the phrase check above covers it
+        texts = " ".join(t.get(lang) for q in quiz.questions for t in (q.prompt, q.explanation, *q.options))
+        assert not stray_latin(out, texts + quiz.title.get(lang)), "untranslated text"
     assert (bidi.RLM in result.stdout) == (lang == "ur"), "only Urdu lines carry directional marks"
+
+
+@pytest.mark.parametrize("lang", ["hi", "sn", "ur"])
+def test_help_catalog_boards_and_settings_in_the_language(tmp_path, lang):
+    """`quizhost play` without a topic shows help and the catalog; then the other commands."""
+    result = play(tmp_path, "--lang", lang, stdin="/leaderboard week\n/stats\n/settings\n/settings time 2\n"
+                                                   "/language\n/language xx\n/nonsense\nhello\nb\n")
+    assert result.returncode == 0, result.stderr
+    out = bidi.strip(result.stdout)
+    for quiz in shipped().all():
+        assert quiz.title.get(lang) in out
+    assert not leaked_english(out, lang), leaked_english(out, lang)
+    if lang != "sn":
+        assert not stray_latin(out, "nonsense xx"), stray_latin(out)  # what the user typed comes back
 
 
 def test_the_english_leak_check_catches_english(tmp_path):
     """The check above can fail: an English game is full of English bot text."""
     out = play(tmp_path, "pipeline", "--lang", "en", stdin="a\n").stdout
     assert "Locked in" in out and {"Locked in", "Question"} <= set(leaked_english(out, "hi"))
+    assert {"Locked", "Question", "Right", "answer"} <= stray_latin(out)
 
 
 # validate --strict and export, per language --------------------------------------------
