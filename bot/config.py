@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -47,6 +48,22 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("telegram_webhook_listen")
+    @classmethod
+    def _listen(cls, value: str) -> str:
+        host, _, port = value.strip().rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError('must be "host:port", for example 0.0.0.0:8443 or [::]:8443')
+        return value.strip()
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        # Telegram accepts 1 to 256 of A-Z, a-z, 0-9, "_" and "-" (setWebhook secret_token)
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
+            raise ValueError("must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
 
     def quiz_folders(self) -> list[Path]:
         raw = self.quizhost_quizzes.replace(",", os.pathsep)

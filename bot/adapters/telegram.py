@@ -1,0 +1,252 @@
+"""Telegram: commands and button presses in, questions, reveals and replies out (PTB 22).
+
+The Application is started by hand (not `run_polling`) so Telegram shares the process, the
+engine and the database with Discord. Inbound, every update becomes a `Commands` call; the
+game rules live in the engine.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from telegram import (BotCommand, CallbackQuery, Chat, LinkPreviewOptions, Message, ReplyParameters, Update,
+                      User)
+from telegram.constants import ChatID, ChatType, ParseMode
+from telegram.error import BadRequest, InvalidToken, TelegramError
+from telegram.ext import Application, CallbackQueryHandler, ContextTypes, MessageHandler, filters
+
+from bot.adapters import telegram_format as fmt
+from bot.adapters.telegram_runtime import AdminCache, Webhook, build_application, with_retries
+from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
+from bot.config import Settings
+from bot.i18n import normalise, t
+from bot.model import LANGUAGES, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+
+log = logging.getLogger("quizhost.telegram")
+
+PLATFORM = "telegram"
+ADMIN_COMMANDS = frozenset({"stop", "language", "settings"})
+ADMIN_PRESSES = ("ql:",)  # a language picked with a button is a /language
+POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+
+
+def chat_ref(chat: Chat) -> ChatRef:
+    return ChatRef(PLATFORM, str(chat.id), chat.type == ChatType.PRIVATE, chat.effective_name or "")
+
+
+def player_of(user: User, sender_chat: Chat | None = None) -> Player:
+    """The player behind a message; an anonymous admin is named after the group it posts as."""
+    name = user.full_name
+    if user.id == ChatID.ANONYMOUS_ADMIN and sender_chat is not None:
+        name = sender_chat.effective_name or name
+    return Player(PLATFORM, str(user.id), fmt.fit(name, 64), user.language_code)
+
+
+def _id(chat: ChatRef) -> int | str:
+    # An int chat id lets the rate limiter tell groups (negative ids) from private chats.
+    return int(chat.chat_id) if chat.chat_id.lstrip("-").isdigit() else chat.chat_id
+
+
+def _trouble(lang: str | None) -> str:
+    return t(normalise(lang) or "en", "Something went wrong. Please try again.")
+
+
+class TelegramAdapter:
+    platform = PLATFORM
+
+    def __init__(self, app: Application, webhook: Webhook | None = None) -> None:
+        self.app = app
+        self.webhook = webhook
+        self.admins = AdminCache()
+        self._commands: Commands | None = None
+        self._ready = asyncio.Event()  # the engine may post before the bot has connected
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> TelegramAdapter:
+        if settings.telegram_bot_token is None:
+            raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+        app = build_application(settings.telegram_bot_token.get_secret_value(), settings.telegram_api_url)
+        return cls(app, Webhook.from_settings(settings))
+
+    # running -------------------------------------------------------------------------
+
+    async def serve(self, commands: Commands) -> None:
+        """Connect, listen until cancelled, then stop polling (or the webhook server) cleanly."""
+        self._commands = commands
+        app = self.app
+        app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))
+        app.add_handler(CallbackQueryHandler(self._on_press))
+        app.add_error_handler(self._on_error)
+        try:
+            await self._connect()
+            await self._set_commands()
+            await app.start()
+            await self._start_updates()
+            self._ready.set()
+            log.info("Telegram: @%s is listening (%s)", app.bot.username, "webhook" if self.webhook else "polling")
+            await asyncio.Event().wait()
+        finally:
+            self._ready.clear()
+            await self._shutdown()
+
+    async def _connect(self) -> None:
+        try:
+            await with_retries(self.app.initialize, "connecting to Telegram")
+        except InvalidToken:
+            # PTB's own message quotes the token; tracebacks are not redacted like the logs
+            log.error("Telegram refused the token: check TELEGRAM_BOT_TOKEN (BotFather: /mybots, API Token)")
+            raise InvalidToken("Telegram refused TELEGRAM_BOT_TOKEN") from None
+
+    async def _start_updates(self) -> None:
+        updater = self.app.updater
+        assert updater is not None
+        if self.webhook is None:
+            await updater.start_polling(timeout=POLL_TIMEOUT, allowed_updates=ALLOWED_UPDATES, bootstrap_retries=3)
+            return
+        hook = self.webhook
+        await updater.start_webhook(listen=hook.host, port=hook.port, url_path=hook.path, webhook_url=hook.url,
+                                    secret_token=hook.secret, allowed_updates=ALLOWED_UPDATES, bootstrap_retries=3)
+
+    async def _shutdown(self) -> None:
+        """Each step on its own: a failing one must not leave the others running."""
+        app = self.app
+        steps = []
+        if app.updater is not None and app.updater.running:
+            steps.append(app.updater.stop)
+        if app.running:
+            steps.append(app.stop)
+        steps.append(app.shutdown)
+        for step in steps:
+            try:
+                await step()
+            except Exception:
+                log.exception("Telegram: stopping failed at %s", step.__name__)
+
+    async def _set_commands(self) -> None:
+        """The command menu in every language, English also for clients in any other language."""
+        bot = self.app.bot
+        menus = [(lang, [BotCommand(n, d) for n, d in descriptions(lang).items()]) for lang in LANGUAGES]
+        menus.append((None, [BotCommand(n, d) for n, d in descriptions("en").items()]))
+        for lang, menu in menus:
+            try:
+                await with_retries(lambda: bot.set_my_commands(menu, language_code=lang), "setMyCommands")
+            except TelegramError as exc:  # a missing menu is cosmetic: keep serving
+                log.warning("setMyCommands (%s) failed: %s", lang or "default", exc)
+
+    # inbound ---------------------------------------------------------------------------
+
+    async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        if message is None or message.from_user is None or self._commands is None:
+            return
+        parsed = parse(message.text or "", self.app.bot.username)
+        if parsed is None:  # /cmd@SomeOtherBot
+            return
+        name, args = parsed
+        chat, player = chat_ref(message.chat), player_of(message.from_user, message.sender_chat)
+        if name not in COMMANDS and not chat.is_private and "@" not in (message.text or "").split()[0]:
+            return  # in a group, an unknown bare /cmd is probably another bot's
+        is_admin = await self._may_configure(message.chat, message.from_user, message) if name in ADMIN_COMMANDS else False
+        try:
+            reply = await self._commands.handle(name, args, Caller(chat, player, is_admin))
+        except Exception:
+            log.exception("/%s failed in %s", name, chat.key)
+            reply = Reply(_trouble(player.language), kind="error")
+        await self._send(chat, reply, reply_to=message.message_id)
+
+    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Every press is answered, whatever happens: an unanswered one leaves the button spinning."""
+        query = update.callback_query
+        if query is None or self._commands is None:
+            return
+        text, alert, follow_up = "", False, None
+        user = query.from_user
+        chat = (chat_ref(query.message.chat) if query.message is not None  # inline messages carry no chat
+                else ChatRef(PLATFORM, str(user.id), True, user.full_name))
+        try:
+            result = await self._commands.press(query.data or "", await self._caller(query, chat))
+            if isinstance(result, Ack):
+                text = result.text
+            elif result.private:  # a refusal: only the presser sees it
+                text, alert = result.text, True
+            else:
+                follow_up = result
+        except Exception:
+            log.exception("a press failed in %s", chat.key)
+            text = _trouble(user.language_code)
+        finally:
+            await self._answer(query, text, alert)
+        if follow_up is not None:
+            await self._send(chat, follow_up)
+
+    async def _caller(self, query: CallbackQuery, chat: ChatRef) -> Caller:
+        # A press on a message that is no longer accessible still carries its chat and token.
+        data, user = query.data or "", query.from_user
+        needs_admin = not chat.is_private and data.startswith(ADMIN_PRESSES) and query.message is not None
+        is_admin = await self._may_configure(query.message.chat, user) if needs_admin else chat.is_private
+        return Caller(chat, player_of(user), is_admin)
+
+    async def _may_configure(self, chat: Chat, user: User, message: Message | None = None) -> bool:
+        if chat.type == ChatType.PRIVATE:
+            return True
+        if user.id == ChatID.ANONYMOUS_ADMIN and message is not None:
+            # Anonymous admins post as the group itself; only admins can be anonymous.
+            return message.sender_chat is not None and message.sender_chat.id == chat.id
+        return await self.admins.is_admin(self.app.bot, chat.id, user.id)
+
+    async def _answer(self, query: CallbackQuery, text: str, alert: bool) -> None:
+        try:
+            await with_retries(lambda: self.app.bot.answer_callback_query(
+                query.id, text=fmt.ack_text(text) or None, show_alert=alert), "answerCallbackQuery")
+        except TelegramError as exc:  # e.g. "query is too old" for a press made while we were down
+            log.warning("could not answer a press: %s", exc)
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("Telegram: handling an update failed", exc_info=context.error)
+
+    # outbound: the port ----------------------------------------------------------------
+
+    async def post_question(self, card: QuestionCard) -> MessageRef:
+        await self._ready.wait()
+        message = await with_retries(lambda: self.app.bot.send_message(
+            _id(card.chat), fmt.question_html(card), parse_mode=ParseMode.HTML,
+            reply_markup=fmt.question_keyboard(card), link_preview_options=NO_PREVIEW), "posting a question")
+        return MessageRef(card.chat, str(message.message_id))
+
+    async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        """Edit the question (no buttons, right option and counts), then reply with the answer."""
+        await self._ready.wait()
+        if message is not None:
+            await self._edit_closed(message, reveal)
+        reply_to = int(message.message_id) if message is not None else None
+        await self._post(reveal.card.chat, fmt.reveal_html(reveal), None, reply_to, "posting an answer")
+
+    async def send(self, chat: ChatRef, reply: Reply) -> None:
+        await self._ready.wait()
+        await self._send(chat, reply)
+
+    async def _edit_closed(self, message: MessageRef, reveal: Reveal) -> None:
+        try:
+            await with_retries(lambda: self.app.bot.edit_message_text(
+                fmt.closed_html(reveal), chat_id=_id(message.chat), message_id=int(message.message_id),
+                parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW), "closing a question")
+        except BadRequest as exc:
+            if "not modified" in str(exc).lower():  # already closed (a close repeated after a restart)
+                return
+            log.warning("could not edit question %s in %s: %s", message.message_id, message.chat.key, exc)
+        except TelegramError as exc:  # the reply below still tells the chat the answer
+            log.warning("could not edit question %s in %s: %s", message.message_id, message.chat.key, exc)
+
+    async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None) -> None:
+        # Telegram has no message only one member sees: in a group, a refusal answers the
+        # command it refuses, so it is clear whom it is for.
+        target = reply_to if reply_to is not None and not chat.is_private else None
+        await self._post(chat, fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons), target, "replying")
+
+    async def _post(self, chat: ChatRef, html: str, keyboard, reply_to: int | None, what: str) -> Message:
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
+        return await with_retries(lambda: self.app.bot.send_message(
+            _id(chat), html, parse_mode=ParseMode.HTML, reply_markup=keyboard, reply_parameters=reply,
+            link_preview_options=NO_PREVIEW), what)

@@ -1,0 +1,121 @@
+"""How the Telegram adapter talks to the Bot API: the Application, retries, admin checks, webhook.
+
+Kept apart from the adapter so the request class (a later aiohttp one) and the retry policy
+change in one place.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+from urllib.parse import urlsplit
+
+from telegram import Bot
+from telegram.constants import ChatMemberStatus, FloodLimit
+from telegram.error import BadRequest, NetworkError, TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+
+from bot.config import Settings
+
+log = logging.getLogger("quizhost.telegram")
+T = TypeVar("T")
+
+# Telegram: about 20 messages a minute in one group, 30 a second overall. AIORateLimiter
+# queues sends to stay inside both and retries a 429 after its retry_after.
+GROUP_MESSAGES_PER_MINUTE: float = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP
+RATE_LIMIT_RETRIES = 3
+# Network errors and 5xx: the request may not have reached Telegram, so send it again.
+RETRY_ATTEMPTS = 3
+RETRY_BASE_SECONDS = 1.0
+ADMIN_TTL_SECONDS = 60.0
+ADMIN_CACHE_SIZE = 10_000
+
+
+def build_application(token: str, api_url: str) -> Application:
+    """The PTB Application with its rate limiter (the one place to swap the request class)."""
+    limiter = AIORateLimiter(group_max_rate=GROUP_MESSAGES_PER_MINUTE, max_retries=RATE_LIMIT_RETRIES)
+    return (
+        ApplicationBuilder()
+        .token(token)
+        .base_url(api_url)  # the token is appended: ".../bot" (self-hosted Bot API servers too)
+        .rate_limiter(limiter)
+        .concurrent_updates(True)  # one slow send must not hold up every other chat's presses
+        .build()
+    )
+
+
+async def with_retries(call: Callable[[], Awaitable[T]], what: str) -> T:
+    """`call()`, again after a network error or a 5xx, with exponential back-off.
+
+    PTB raises BadRequest (a NetworkError subclass) for a 400: that is an answer, not an outage.
+    """
+    for attempt in range(1, RETRY_ATTEMPTS + 1):
+        try:
+            return await call()
+        except NetworkError as exc:
+            if isinstance(exc, BadRequest) or attempt == RETRY_ATTEMPTS:
+                raise
+            delay = RETRY_BASE_SECONDS * 2 ** (attempt - 1)
+            log.warning("%s failed (%s); trying again in %.2f s (%d/%d)", what, exc, delay, attempt,
+                        RETRY_ATTEMPTS)
+            await asyncio.sleep(delay)
+    raise AssertionError("unreachable")
+
+
+class AdminCache:
+    """Who administers a group, asked with getChatMember and remembered briefly.
+
+    Admins change rarely, and asking on every /stop of a busy group would spend the bot's
+    request budget; a minute-old answer is good enough for who may stop a quiz.
+    """
+
+    def __init__(self, ttl: float = ADMIN_TTL_SECONDS, now: Callable[[], float] = time.monotonic) -> None:
+        self.ttl, self._now = ttl, now
+        self._seen: dict[tuple[int, int], tuple[bool, float]] = {}
+
+    async def is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+        key, now = (chat_id, user_id), self._now()
+        hit = self._seen.get(key)
+        if hit is not None and hit[1] > now:
+            return hit[0]
+        try:
+            member = await with_retries(lambda: bot.get_chat_member(chat_id, user_id), "getChatMember")
+        except TelegramError as exc:  # refusing is safe; guessing "admin" is not
+            log.warning("could not check admin rights in chat %s: %s", chat_id, exc)
+            return False
+        admin = member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+        if len(self._seen) >= ADMIN_CACHE_SIZE:
+            self._seen = {k: v for k, v in self._seen.items() if v[1] > now}
+        self._seen[key] = (admin, now + self.ttl)
+        return admin
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Webhook mode: Telegram POSTs updates to `url`; the local server listens on host:port/path."""
+
+    url: str
+    host: str
+    port: int
+    path: str
+    secret: str
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Webhook | None:
+        if not settings.telegram_webhook_url:
+            return None
+        host, _, port = settings.telegram_webhook_listen.rpartition(":")
+        secret = settings.telegram_webhook_secret
+        # Telegram sends the secret in a header with every update; without it anyone who
+        # finds the URL could post fake presses, so one is made up when none is set.
+        return cls(
+            url=settings.telegram_webhook_url,
+            host=host.strip("[]"),
+            port=int(port),
+            path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
+            secret=secret.get_secret_value() if secret else secrets.token_urlsafe(32),
+        )

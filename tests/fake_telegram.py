@@ -1,0 +1,271 @@
+"""A fake Telegram Bot API on 127.0.0.1: the methods quizhost calls, Telegram's limits, and
+hooks for tests to play users (commands, button presses) and to make the network misbehave.
+
+PTB posts form-encoded bodies; nested fields (reply_markup, reply_parameters, commands, ...)
+arrive as JSON strings. Every call is recorded; a call Telegram would refuse gets the same
+400 here, so a test fails where the platform would.
+"""
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import aiohttp
+from aiohttp import web
+
+from tests.fake_telegram_methods import ApiError, BotApiMethods, Call, Press, Sent
+
+ANONYMOUS_ADMIN = 1087968824
+JSON_FIELDS = {"reply_markup", "reply_parameters", "commands", "scope", "allowed_updates",
+               "link_preview_options", "entities"}
+INT_FIELDS = {"chat_id", "message_id", "user_id", "offset", "limit", "timeout", "max_connections"}
+
+
+@dataclass
+class Failure:
+    method: str
+    kind: str  # "429" | "500" | "drop"
+    times: int
+    retry_after: int
+    when: Callable[[dict], bool] | None
+
+
+@dataclass
+class FakeBotApi(BotApiMethods):
+    token: str = "123:TEST"
+    username: str = "QuizHostBot"
+    bot_id: int = 123
+    calls: list[Call] = field(default_factory=list)
+    messages: dict[tuple[int, int], Sent] = field(default_factory=dict)
+    presses: dict[str, Press] = field(default_factory=dict)
+    chats: dict[int, dict] = field(default_factory=dict)
+    admins: dict[int, set[int]] = field(default_factory=dict)
+    commands: dict[str, list[dict]] = field(default_factory=dict)  # language ("" = default) -> menu
+    webhook: dict | None = None
+    expected_refusals: set[str] = field(default_factory=set)  # errors a test provokes on purpose
+
+    def __post_init__(self) -> None:
+        self._updates: list[dict] = []
+        self._update_ids = itertools.count(1)
+        self._press_ids = itertools.count(1)
+        self._last_message_id: dict[int, int] = {}
+        self._questions: dict[int, set[int]] = {}  # chat -> ids of messages with answer buttons
+        self._failures: list[Failure] = []
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # server ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        method = request.match_info["method"]
+        params = await _params(request)
+        call = Call(method, params)
+        self.calls.append(call)
+        failure = self._failure_for(method, params)
+        try:
+            if request.match_info["token"] != self.token:
+                raise ApiError(401, "Unauthorized")
+            if failure is not None:
+                self._fail(failure)
+            handler = getattr(self, f"_m_{method}", None)
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            result = await handler(params)
+            body: dict[str, Any] = {"ok": True, "result": result}
+        except ApiError as exc:
+            call.status, call.error = exc.code, exc.description
+            body = {"ok": False, "error_code": exc.code, "description": exc.description}
+            if exc.parameters:
+                body["parameters"] = exc.parameters
+        except _Drop:
+            call.status, call.error = 0, "connection dropped"
+            request.transport.close()  # type: ignore[union-attr]
+            await self._notify()
+            return web.Response(status=500)
+        await self._notify()
+        return web.json_response(body, status=call.status)
+
+    # making trouble ------------------------------------------------------------------
+
+    def fail(self, method: str, kind: str, times: int = 1, retry_after: int = 1,
+             when: Callable[[dict], bool] | None = None) -> None:
+        """The next `times` calls of `method` (matching `when`) get a 429, a 500 or a dropped connection."""
+        assert kind in ("429", "500", "drop")
+        self._failures.append(Failure(method, kind, times, retry_after, when))
+
+    def _failure_for(self, method: str, params: dict) -> Failure | None:
+        for failure in self._failures:
+            if failure.method == method and failure.times > 0 and (failure.when is None or failure.when(params)):
+                failure.times -= 1
+                return failure
+        return None
+
+    @staticmethod
+    def _fail(failure: Failure) -> None:
+        if failure.kind == "429":
+            raise ApiError(429, f"Too Many Requests: retry after {failure.retry_after}",
+                           {"retry_after": failure.retry_after})
+        if failure.kind == "500":
+            raise ApiError(500, "Internal Server Error")
+        raise _Drop()
+
+    def failures_left(self) -> int:
+        return sum(f.times for f in self._failures)
+
+    # playing users -------------------------------------------------------------------
+
+    @staticmethod
+    def user(user_id: int, first_name: str, last_name: str = "", language: str | None = "en") -> dict:
+        user = {"id": user_id, "is_bot": False, "first_name": first_name}
+        if last_name:
+            user["last_name"] = last_name
+        if language:
+            user["language_code"] = language
+        return user
+
+    def group(self, chat_id: int, title: str = "Quiz group") -> dict:
+        chat = {"id": chat_id, "type": "supergroup", "title": title}
+        self.chats[chat_id] = chat
+        return chat
+
+    def private(self, user: dict) -> dict:
+        chat = {"id": user["id"], "type": "private", "first_name": user["first_name"]}
+        self.chats[user["id"]] = chat
+        return chat
+
+    def make_admin(self, chat: dict, user: dict) -> None:
+        self.admins.setdefault(chat["id"], set()).add(user["id"])
+
+    def text_update(self, chat: dict, user: dict, text: str, sender_chat: dict | None = None) -> dict:
+        """An update for `text` typed by `user` (a /command gets its bot_command entity, as Telegram adds it)."""
+        message = {"message_id": self._next_message_id(chat["id"]), "date": int(time.time()),
+                   "chat": chat, "from": user, "text": text}
+        if text.startswith("/"):
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+        if sender_chat is not None:
+            message["sender_chat"] = sender_chat
+        return {"update_id": next(self._update_ids), "message": message}
+
+    async def send_text(self, chat: dict, user: dict, text: str, sender_chat: dict | None = None) -> int:
+        """A user types `text`; returns the id of their message."""
+        update = self.text_update(chat, user, text, sender_chat)
+        await self._deliver(update)
+        return update["message"]["message_id"]
+
+    async def press(self, chat: dict, user: dict, message_id: int, data: str, inaccessible: bool = False) -> str:
+        """A user presses a button with `data` under message `message_id`; returns the query id."""
+        sent = self.messages.get((chat["id"], message_id))
+        if inaccessible or sent is None:  # Telegram's InaccessibleMessage: date 0
+            message = {"chat": chat, "message_id": message_id, "date": 0}
+        else:
+            message = self._message_json(sent)
+        query_id = f"cb{next(self._press_ids)}"
+        query = {"id": query_id, "from": user, "message": message, "chat_instance": f"ci{chat['id']}", "data": data}
+        update = {"update_id": next(self._update_ids), "callback_query": query}
+        self.presses[query_id] = Press(query_id, update["update_id"])
+        await self._deliver(update)
+        return query_id
+
+    async def _deliver(self, update: dict) -> None:
+        if self.webhook is not None:
+            status = await self.post_to_webhook(update, self.webhook.get("secret_token"))
+            assert status == 200, f"the bot's webhook answered {status}"
+        else:
+            self._updates.append(update)
+            await self._notify()
+
+    async def post_to_webhook(self, update: dict, secret: str | None) -> int:
+        """POST an update to the bot's webhook as Telegram does, retrying while it starts listening."""
+        assert self.webhook is not None, "the bot set no webhook"
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}
+        async with aiohttp.ClientSession() as session:
+            for _ in range(100):
+                try:
+                    async with session.post(self.webhook["url"], json=update, headers=headers) as response:
+                        return response.status
+                except aiohttp.ClientConnectorError:
+                    await asyncio.sleep(0.02)
+        raise AssertionError("the webhook never accepted a connection")
+
+    # waiting and reading -------------------------------------------------------------
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+        """Wait until `predicate()` is truthy (checked after every call the bot makes)."""
+        async def until() -> Any:
+            async with self._changed:
+                while not (value := predicate()):
+                    await self._changed.wait()
+                return value
+        try:
+            return await asyncio.wait_for(until(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"timed out waiting for {what or predicate}; last calls: "
+                                 f"{[(c.method, c.status) for c in self.calls[-8:]]}") from None
+
+    async def answer_of(self, query_id: str) -> Press:
+        press = self.presses[query_id]
+        await self.wait_for(lambda: press.answered, what=f"an answer to {query_id}")
+        return press
+
+    def sent_to(self, chat: dict) -> list[Sent]:
+        return sorted((m for (c, _), m in self.messages.items() if c == chat["id"]), key=lambda m: m.message_id)
+
+    def questions(self, chat: dict) -> list[Sent]:
+        """Question messages (those sent with answer buttons), in order."""
+        return [m for m in self.sent_to(chat) if m.message_id in self._questions.get(chat["id"], set())]
+
+    def unanswered(self) -> list[str]:
+        return [p.id for p in self.presses.values() if not p.answered]
+
+    def refused(self) -> list[Call]:
+        """Calls Telegram would have refused (4xx) that the test did not ask for."""
+        return [c for c in self.calls if 400 <= c.status < 500 and c.status != 429]
+
+    def called(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method and c.status == 200]
+
+
+class _Drop(Exception):
+    """Close the connection without an answer."""
+
+
+async def _params(request: web.Request) -> dict[str, Any]:
+    if request.content_type == "application/json":
+        raw: dict[str, Any] = await request.json()
+    else:
+        raw = dict(await request.post())
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, str) and key in JSON_FIELDS:
+            value = json.loads(value)
+        elif isinstance(value, str) and key in INT_FIELDS and re.fullmatch(r"-?\d+", value):
+            value = int(value)
+        params[key] = value
+    return params

@@ -1,0 +1,218 @@
+"""The Bot API methods of the fake, answered as Telegram answers them, limits included.
+
+A mixin of `FakeBotApi` (tests/fake_telegram.py), which holds the state these methods read
+and change: chats, messages, presses, admins, the update queue.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from tests.fake_telegram_html import HtmlError, parse_html, utf16_len
+
+POLL_CAP = 0.5  # seconds a getUpdates is held open at most, whatever timeout the bot asks for
+MAX_TEXT, MAX_DATA, MAX_ANSWER = 4096, 64, 200
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str, parameters: dict | None = None) -> None:
+        super().__init__(description)
+        self.code, self.description, self.parameters = code, description, parameters
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    status: int = 200
+    error: str = ""
+
+
+@dataclass
+class Sent:
+    """A message the bot sent, as members would see it now (after any edits)."""
+
+    chat_id: int
+    message_id: int
+    html: str
+    text: str  # what Telegram shows: tags applied, entities decoded
+    bold: list[str]
+    keyboard: list[list[dict]]  # rows of {"text", "callback_data"}
+    reply_to: int | None
+    edits: int = 0
+
+    def buttons(self) -> list[dict]:
+        return [b for row in self.keyboard for b in row]
+
+
+@dataclass
+class Press:
+    id: str
+    update_id: int
+    answered: bool = False
+    text: str | None = None
+    show_alert: bool = False
+
+
+class BotApiMethods:
+    """`_m_<method>(params) -> result`, or ApiError with Telegram's status and description."""
+
+    bot_id: int
+    username: str
+    chats: dict[int, dict]
+    admins: dict[int, set[int]]
+    commands: dict[str, list[dict]]
+    webhook: dict | None
+    presses: dict[str, Press]
+    messages: dict[tuple[int, int], Sent]
+    _updates: list[dict]
+    _changed: asyncio.Condition
+    _questions: dict[int, set[int]]
+    _last_message_id: dict[int, int]
+
+    async def _m_getMe(self, p: dict) -> dict:
+        return {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username,
+                "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False}
+
+    async def _m_deleteWebhook(self, p: dict) -> bool:
+        self.webhook = None
+        return True
+
+    async def _m_setWebhook(self, p: dict) -> bool:
+        secret = p.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        self.webhook = {"url": p["url"], "secret_token": secret}
+        return True
+
+    async def _m_getUpdates(self, p: dict) -> list[dict]:
+        offset = p.get("offset") or 0
+        self._updates = [u for u in self._updates if u["update_id"] >= offset]  # confirmed ones go
+        if not self._updates and p.get("timeout"):
+            async with self._changed:
+                try:
+                    await asyncio.wait_for(self._changed.wait_for(lambda: bool(self._updates)),
+                                           min(POLL_CAP, float(p["timeout"])))
+                except TimeoutError:
+                    pass
+        return self._updates[: p.get("limit") or 100]
+
+    async def _m_setMyCommands(self, p: dict) -> bool:
+        for command in p["commands"]:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", command["command"]):
+                raise ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
+            if not 1 <= len(command["description"]) <= 256:
+                raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+        self.commands[p.get("language_code") or ""] = p["commands"]
+        return True
+
+    async def _m_getChatMember(self, p: dict) -> dict:
+        chat_id, user_id = p["chat_id"], p["user_id"]
+        user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
+        if user_id in self.admins.get(chat_id, set()):
+            rights = dict.fromkeys(["can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
+                                    "can_manage_video_chats", "can_restrict_members", "can_promote_members",
+                                    "can_change_info", "can_invite_users", "can_post_stories",
+                                    "can_edit_stories", "can_delete_stories"], False)
+            return {"status": "administrator", "user": user, **rights}
+        return {"status": "member", "user": user}
+
+    async def _m_sendMessage(self, p: dict) -> dict:
+        chat_id = p["chat_id"]
+        if chat_id not in self.chats:
+            raise ApiError(400, "Bad Request: chat not found")
+        text, bold = self._rendered(p)
+        keyboard = self._keyboard(p.get("reply_markup"))
+        reply = p.get("reply_parameters") or {}
+        reply_to = reply.get("message_id")
+        if reply_to is not None and not self._exists(chat_id, reply_to) and not reply.get("allow_sending_without_reply"):
+            raise ApiError(400, "Bad Request: message to be replied not found")
+        sent = Sent(chat_id, self._next_message_id(chat_id), p["text"], text, bold, keyboard, reply_to)
+        self.messages[(chat_id, sent.message_id)] = sent
+        if keyboard and any(b.get("callback_data", "").startswith("qa:") for row in keyboard for b in row):
+            self._questions.setdefault(chat_id, set()).add(sent.message_id)
+        return self._message_json(sent)
+
+    async def _m_editMessageText(self, p: dict) -> dict:
+        sent = self._own_message(p)
+        text, bold = self._rendered(p)
+        keyboard = self._keyboard(p.get("reply_markup"))  # no reply_markup: the keyboard goes
+        if (text, bold, keyboard) == (sent.text, sent.bold, sent.keyboard):
+            raise ApiError(400, "Bad Request: message is not modified: specified new message content and "
+                                "reply markup are exactly the same as a current content and reply markup of the message")
+        sent.html, sent.text, sent.bold, sent.keyboard = p["text"], text, bold, keyboard
+        sent.edits += 1
+        return self._message_json(sent)
+
+    async def _m_editMessageReplyMarkup(self, p: dict) -> dict:
+        sent = self._own_message(p)
+        keyboard = self._keyboard(p.get("reply_markup"))
+        if keyboard == sent.keyboard:
+            raise ApiError(400, "Bad Request: message is not modified")
+        sent.keyboard, sent.edits = keyboard, sent.edits + 1
+        return self._message_json(sent)
+
+    async def _m_answerCallbackQuery(self, p: dict) -> bool:
+        press = self.presses.get(p["callback_query_id"])
+        if press is None or press.answered:
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+        text = p.get("text")
+        if text is not None and utf16_len(text) > MAX_ANSWER:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        press.answered, press.text, press.show_alert = True, text, p.get("show_alert") == "true"
+        return True
+
+    # helpers ---------------------------------------------------------------------------
+
+    def _next_message_id(self, chat_id: int) -> int:
+        self._last_message_id[chat_id] = self._last_message_id.get(chat_id, 0) + 1
+        return self._last_message_id[chat_id]
+
+    def _exists(self, chat_id: int, message_id: int) -> bool:
+        return 0 < message_id <= self._last_message_id.get(chat_id, 0)
+
+    def _own_message(self, p: dict) -> Sent:
+        sent = self.messages.get((p.get("chat_id"), p.get("message_id")))
+        if sent is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        return sent
+
+    @staticmethod
+    def _rendered(p: dict) -> tuple[str, list[str]]:
+        raw = p.get("text") or ""
+        if p.get("parse_mode") == "HTML":
+            try:
+                text, bold = parse_html(raw)
+            except HtmlError as exc:
+                raise ApiError(400, f"Bad Request: can't parse entities: {exc}") from None
+        else:
+            text, bold = raw, []
+        if not text.strip():
+            raise ApiError(400, "Bad Request: message text is empty")
+        if utf16_len(text) > MAX_TEXT:
+            raise ApiError(400, "Bad Request: message is too long")
+        return text, bold
+
+    @staticmethod
+    def _keyboard(markup: dict | None) -> list[list[dict]]:
+        rows = (markup or {}).get("inline_keyboard") or []
+        if sum(len(r) for r in rows) > 100 or any(len(r) > 8 for r in rows):
+            raise ApiError(400, "Bad Request: too many buttons")
+        for button in (b for row in rows for b in row):
+            data = button.get("callback_data")
+            if not button.get("text"):
+                raise ApiError(400, "Bad Request: BUTTON_TEXT_EMPTY")
+            if data is not None and not 1 <= len(data.encode("utf-8")) <= MAX_DATA:
+                raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+        return rows
+
+    def _message_json(self, sent: Sent) -> dict:
+        message = {"message_id": sent.message_id, "date": int(time.time()), "chat": self.chats[sent.chat_id],
+                   "from": {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username},
+                   "text": sent.text}
+        if sent.keyboard:
+            message["reply_markup"] = {"inline_keyboard": sent.keyboard}
+        return message
