@@ -76,29 +76,31 @@ def platform_adapters(settings: Settings) -> list:
     return adapters
 
 
-async def run(settings: Settings) -> int:
+async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Event | None = None) -> int:
+    """`quizhost run`; tests pass a fake clock and their own stop event instead of a signal."""
     adapters = platform_adapters(settings)
     if not adapters:
         print("quizhost: no platform token is set. Set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
               "in the environment or in .env (see .env.example), or try a quiz here with `quizhost play`.",
               file=sys.stderr)
         return 2
-    async with open_engine(settings) as engine:
+    async with open_engine(settings, clock=clock) as engine:
         for adapter in adapters:
             engine.attach(adapter)
         resumed = await engine.resume()
         log.info("resumed %d open run(s)", resumed)
-        await serve_until_signal(engine, adapters)
+        await serve_until_signal(engine, adapters, stop)
     return 0
 
 
-async def serve_until_signal(engine: Engine, adapters: list) -> None:
-    """Run the timers and every adapter until SIGINT/SIGTERM, then stop them all cleanly."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
+async def serve_until_signal(engine: Engine, adapters: list, stop: asyncio.Event | None = None) -> None:
+    """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly."""
+    if stop is None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
     commands = Commands(engine)
     tasks = [asyncio.create_task(engine.serve(), name="timers")]
     tasks += [asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters]
