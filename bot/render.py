@@ -37,6 +37,8 @@ def tn(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
 
 
 def _rtl_text(template: str, values: dict[str, object]) -> str:
+    if not values:  # like i18n.t: a text without values is not formatted
+        return bidi.isolate_template(template)
     free = {k: bidi.embed if k in EMBEDDED_VALUES else bidi.auto for k in values if k not in LTR_VALUES}
     return bidi.format_rtl(template, values, free)
 
