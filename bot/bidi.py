@@ -2,9 +2,9 @@
 
 The Unicode Bidirectional Algorithm (UAX #9) orders a line by the direction of its characters.
 In an Urdu line, Latin letters, digits and neutral signs can land in the wrong place: "+950"
-shows as "950+", "3/8" may split, "A) ..." at the start of a line makes the client lay the
-whole line out left-to-right (Telegram and Discord take a paragraph's direction from its
-first strong character), and a formula like "(p-1)/(m+p-1)" gets its brackets mirrored.
+shows as "950+", "/settings" as "settings/", "A) ..." at the start of a line makes the client
+lay the whole line out left-to-right (clients take a paragraph's direction from its first
+strong character, UAX #9 rules P2-P3), and "(p-1)/(m+p-1)" comes out as "(m+p-1)/(p-1)".
 
 What we insert, and why (only for right-to-left languages; other texts are left untouched):
 
@@ -16,7 +16,8 @@ What we insert, and why (only for right-to-left languages; other texts are left 
 | FSI … PDI (U+2068, U+2069) | text typed by users (player names, topics, language names) | its direction is unknown: the isolate takes the direction of its own first strong character |
 
 Isolates, not the older embeddings (LRE/RLE/PDF): an isolate cannot disturb the text around it.
-`strip()` removes all of these, for comparing rendered text with the source.
+`strip()` removes all of these, for comparing rendered text with the source. tests/test_rtl.py
+checks the exact marks and lays the lines out with a UBA implementation (python-bidi).
 """
 from __future__ import annotations
 
