@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.app import run
+from bot.bidi import strip
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.model import Quiz
@@ -122,20 +123,23 @@ def _asks(message: Sent) -> bool:
 
 def button(message: Sent, letter: str) -> dict:
     """The button of option `letter`: its label is the letter, alone or before the option text."""
-    return next(b for b in message.buttons() if b["text"] == letter or b["text"].startswith(f"{letter} · "))
+    return next(b for b in message.buttons()
+                if strip(b["text"]) == letter or strip(b["text"]).startswith(f"{letter} · "))
 
 
 def right_letter(message: Sent, quiz: Quiz, lang: str = "en") -> str:
     """The letter the right option got in this run's shuffle (a test knows the key; players don't)."""
-    question = next(q for q in quiz.questions if q.prompt.get(lang) in message.text)
+    shown = strip(message.text)  # without the marks that order right-to-left lines
+    question = next(q for q in quiz.questions if q.prompt.get(lang) in shown)
     right = question.options[question.answer].get(lang)
-    return next(m.group(1) for line in message.text.splitlines()
+    return next(m.group(1) for line in shown.splitlines()
                 if (m := re.fullmatch(r"(?:✅ |▫️ )?([A-J])\) (.*?)(?: · \d+)?", line)) and m.group(2) == right)
 
 
 def wrong_letter(message: Sent, quiz: Quiz, lang: str = "en") -> str:
     right = right_letter(message, quiz, lang)
-    return next(b["text"][0] for b in message.buttons() if b["text"][0] != right)
+    letters = [strip(b["text"])[0] for b in message.buttons()]
+    return next(letter for letter in letters if letter != right)
 
 
 async def next_question(fake: FakeBotApi, chat: dict, number: int) -> Sent:

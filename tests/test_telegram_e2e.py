@@ -12,6 +12,7 @@ from telegram.error import InvalidToken
 
 from bot.adapters import telegram_runtime
 from bot.app import run
+from bot.bidi import strip
 from bot.catalog import Catalog, default_quiz_folders
 from bot.clock import FakeClock
 from bot.commands import descriptions
@@ -297,6 +298,24 @@ async def test_quiz_texts_with_html_characters_show_as_written(fake, clock, tmp_
         assert "so the <i>whole</i> & is true." in reveal.text and "<Dev> & co +1000" in reveal.text
         stats = await me.says("/stats")
         assert stats.bold == ["📊 <Dev> & co in this chat"]
+
+
+async def test_an_urdu_speaker_gets_the_quiz_in_urdu_laid_out_right_to_left(fake, clock, tmp_path):
+    quiz = Catalog.load(default_quiz_folders()).get("pipeline")
+    ali = fake.user(81, "Ali", language="ur-PK")  # the client's language picks the run's
+    chat = fake.private(ali)
+    me = Member(fake, chat, ali)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await me.says("/quiz pipeline 2")
+        q1 = await next_question(fake, chat, 1)
+        assert quiz.title.get("ur") in q1.bold[0]
+        # every line opens with a right-to-left mark, so Telegram lays it out from the right
+        assert all(line.startswith("\u200f") for line in q1.text.splitlines() if line)
+        letter = right_letter(q1, quiz, "ur")
+        assert strip((await me.presses(q1, letter)).text).endswith(letter)
+        reveal = await reveal_of(fake, chat, q1)
+        question = next(x for x in quiz.questions if x.prompt.get("ur") in strip(q1.text))
+        assert question.explanation.get("ur") in strip(reveal.text) and "Ali" in reveal.text
 
 
 async def test_a_wrong_token_stops_the_bot_with_a_message_that_does_not_show_it(fake, clock, tmp_path):
