@@ -49,6 +49,26 @@ class Settings(BaseSettings):
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("discord_shards", mode="before")
+    @classmethod
+    def _shards(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        value = value.strip().lower()
+        if value and value != "auto" and not (value.isdigit() and int(value) >= 1):
+            raise ValueError('must be empty, "auto" or a number of shards (1 or more)')
+        return value
+
+    @field_validator("discord_guild_ids", mode="before")
+    @classmethod
+    def _guild_ids(cls, value: object) -> object:
+        if not isinstance(value, str):
+            return value
+        ids = [part.strip() for part in value.split(",") if part.strip()]
+        if any(not part.isdigit() for part in ids):
+            raise ValueError("must be server (guild) ids, numbers separated by commas")
+        return ",".join(ids)
+
     @field_validator("telegram_webhook_listen")
     @classmethod
     def _listen(cls, value: str) -> str:
@@ -64,6 +84,9 @@ class Settings(BaseSettings):
         if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
             raise ValueError("must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
         return value
+
+    def discord_guilds(self) -> list[int]:
+        return [int(part) for part in self.discord_guild_ids.split(",") if part]
 
     def quiz_folders(self) -> list[Path]:
         raw = self.quizhost_quizzes.replace(",", os.pathsep)

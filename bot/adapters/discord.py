@@ -1,0 +1,218 @@
+"""Discord through discord.py: slash commands in, persistent answer buttons and embeds out.
+
+A channel is a chat (its leaderboard is the channel's); a DM channel is a private chat whose
+one player is its admin. The adapter calls only `Commands.handle`/`Commands.press` and shows
+what comes back; every rule of the game lives in the engine.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any
+
+import discord  # the library: absolute imports never resolve to this module
+from discord import app_commands
+
+from bot import render
+from bot.adapters import discord_commands, discord_views as views
+from bot.commands import Caller, Commands
+from bot.config import Settings
+from bot.i18n import t
+from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+
+log = logging.getLogger("quizhost.discord")
+
+PLATFORM = "discord"
+# Discord drops an interaction that is not answered within 3 s; anything slower is deferred
+# (the "thinking…" state) and answered with a follow-up, which may come up to 15 min later.
+DEFER_AFTER = 2.0
+READY_TIMEOUT = 60.0  # how long an engine post waits for the first login
+
+
+class DiscordAdapter:
+    platform = PLATFORM
+
+    def __init__(self, token: str, guild_ids: list[int] | None = None, shards: str = "",
+                 **client_options: Any) -> None:
+        self._token = token
+        self.guild_ids = list(guild_ids or [])
+        self.shards = shards
+        self.client_options = client_options  # extra discord.Client options (a proxy, say)
+        self.client: discord.Client | None = None
+        self._commands: Commands | None = None
+        self._ready = asyncio.Event()
+        self._item = views.press_item(self._on_press)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> DiscordAdapter:
+        if settings.discord_bot_token is None:
+            raise ValueError("DISCORD_BOT_TOKEN is not set")
+        return cls(settings.discord_bot_token.get_secret_value(), settings.discord_guilds(),
+                   settings.discord_shards)
+
+    # lifecycle ---------------------------------------------------------------------------
+
+    async def serve(self, commands: Commands) -> None:
+        """Log in, sync the slash commands, listen on the gateway until cancelled."""
+        self._commands = commands
+        self.client = client = self._make_client()
+        try:
+            await client.start(self._token)
+        except discord.LoginFailure:
+            log.error("Discord refused the token: check DISCORD_BOT_TOKEN (the Bot tab of the developer portal)")
+            raise
+        finally:
+            self._ready.clear()
+            if not client.is_closed():
+                await client.close()
+
+    def _make_client(self) -> discord.Client:
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
+        options: dict[str, Any] = {
+            "intents": discord.Intents.default(),  # slash commands and buttons need no privileged intent
+            "allowed_mentions": discord.AllowedMentions.none(),  # names and quiz text never ping anyone
+            **self.client_options,
+        }
+        if self.shards:
+            options["shard_count"] = None if self.shards == "auto" else int(self.shards)
+            client: discord.Client = discord.AutoShardedClient(**options)
+        else:
+            client = discord.Client(**options)
+        tree = app_commands.CommandTree(
+            client,
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+        )
+        discord_commands.register(tree, self._on_command, self._engine_commands().engine.catalog)
+        client.setup_hook = lambda: self._setup(client, tree)  # type: ignore[method-assign]
+        client.on_interaction = self._on_interaction  # type: ignore[attr-defined]
+        return client
+
+    async def _setup(self, client: discord.Client, tree: app_commands.CommandTree) -> None:
+        """After login, before the gateway: buttons of old messages work again, commands sync."""
+        client.add_dynamic_items(self._item)
+        await tree.set_translator(discord_commands.QuizTranslator())
+        self._ready.set()
+        for guild_id in self.guild_ids:  # instant, for development servers
+            tree.copy_global_to(guild=discord.Object(guild_id))
+        # a failed sync leaves the commands Discord already has: log it and keep serving them
+        for guild_id in self.guild_ids or [None]:  # None: global, may take a while to reach every client
+            where = f"to server {guild_id}" if guild_id else "globally (every server and DMs)"
+            try:
+                synced = await tree.sync(guild=discord.Object(guild_id) if guild_id else None)
+                log.info("synced %d slash commands %s", len(synced), where)
+            except discord.HTTPException as exc:
+                log.error("syncing slash commands %s failed (HTTP %s): is the bot in that server, invited "
+                          "with the applications.commands scope?", where, exc.status)
+
+    def _engine_commands(self) -> Commands:
+        if self._commands is None:
+            raise RuntimeError("serve(commands) has not been called")
+        return self._commands
+
+    async def _client_ready(self) -> discord.Client:
+        await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT)
+        assert self.client is not None
+        return self.client
+
+    # the port: what the engine shows --------------------------------------------------------
+
+    async def post_question(self, card: QuestionCard) -> MessageRef:
+        channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
+        message = await channel.send(embed=views.question_embed(card), view=views.question_view(card, self._item))
+        return MessageRef(card.chat, str(message.id))
+
+    async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        channel = (await self._client_ready()).get_partial_messageable(int(reveal.card.chat.chat_id))
+        if message is not None:
+            try:
+                await channel.get_partial_message(int(message.message_id)).edit(
+                    embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item))
+            except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
+                log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
+        await channel.send(embed=views.reveal_embed(reveal))
+
+    async def send(self, chat: ChatRef, reply: Reply) -> None:
+        channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
+        await channel.send(**views.message_kwargs(reply, self._item))
+
+    # what users do --------------------------------------------------------------------------
+
+    def caller(self, interaction: discord.Interaction, command: str = "") -> Caller:
+        """The chat and player of an interaction; admins manage the server (or, for /stop, its messages)."""
+        user = interaction.user
+        private = interaction.guild_id is None
+        channel = interaction.channel
+        chat = ChatRef(PLATFORM, str(interaction.channel_id), is_private=private,
+                       title="" if private else str(getattr(channel, "name", "") or ""))
+        player = Player(PLATFORM, str(user.id), user.display_name, interaction.locale.value)
+        perms = interaction.permissions  # resolved for this channel, sent with every interaction
+        admin = private or perms.manage_guild or (command == "stop" and perms.manage_messages)
+        return Caller(chat, player, is_admin=bool(admin))
+
+    async def _on_command(self, interaction: discord.Interaction, name: str, *changes: str) -> None:
+        await self._answer(interaction, self._handle(interaction, name, changes or ("",)))
+
+    async def _handle(self, interaction: discord.Interaction, name: str, args: tuple[str, ...]) -> Reply:
+        caller, reply = self.caller(interaction, name), None
+        if name == "quiz" and (refusal := await self._cannot_post(interaction)):
+            return refusal
+        for arg in args:  # /settings time 20 pause 3 is two changes for the commands layer
+            reply = await self._engine_commands().handle(name, arg, caller)
+            if reply.kind == "error":
+                break
+        assert reply is not None
+        return reply
+
+    async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
+        caller = self.caller(interaction, "language" if data.startswith("ql:") else "")
+        await self._answer(interaction, self._press(interaction, data, caller))
+
+    async def _press(self, interaction: discord.Interaction, data: str, caller: Caller) -> Ack | Reply:
+        if data.startswith("qp:") and (refusal := await self._cannot_post(interaction)):
+            return refusal
+        return await self._engine_commands().press(data, caller)
+
+    async def _cannot_post(self, interaction: discord.Interaction) -> Reply | None:
+        """A quiz posts to the channel, not through the interaction: say so now if the bot may not."""
+        if interaction.guild_id is None:
+            return None
+        perms = interaction.app_permissions  # the bot's own, in this channel, sent with every interaction
+        threaded = isinstance(interaction.channel, discord.Thread)
+        may_send = perms.send_messages_in_threads if threaded else perms.send_messages
+        if perms.view_channel and may_send and perms.embed_links:
+            return None
+        lang = await self._engine_commands().engine.language_for(self.caller(interaction).chat)
+        text = t(lang, "I can't post in this channel. Give me View Channel, Send Messages and Embed Links "
+                       "here, then try again.")
+        return Reply(text, language=lang, kind="error", private=True)
+
+    async def _on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button that is not one of ours (or a forged id) still gets a clear answer."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if views.TEMPLATE.fullmatch(custom_id):
+            return  # the persistent item answers it
+        lang = await self._engine_commands().engine.language_for(self.caller(interaction).chat)
+        await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
+
+    async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
+        """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        deferred = not done
+        if deferred:
+            await interaction.response.defer(ephemeral=interaction.type is discord.InteractionType.component,
+                                             thinking=True)
+        try:
+            result = await task
+        except Exception:
+            log.exception("handling a Discord interaction failed")
+            result = Reply(t("en", "Something went wrong. Please try again."), kind="error")
+        kwargs = views.response_kwargs(result, self._item)
+        if deferred:
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)

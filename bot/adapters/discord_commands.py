@@ -1,0 +1,132 @@
+"""The slash commands: Discord options turned into the words bot.commands expects.
+
+No `from __future__ import annotations` here: discord.py reads the callbacks' annotations
+to build the options, and these callbacks are closures whose annotations must be objects.
+"""
+from typing import Awaitable, Callable, List, Optional
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+
+from bot.catalog import Catalog, topic_words
+from bot.commands import LANGUAGE_NAMES, descriptions
+from bot.i18n import normalise, t
+from bot.model import FALLBACK_LANGUAGE, LANGUAGES
+
+RunCommand = Callable[..., Awaitable[None]]  # (interaction, name, *args): one Commands.handle per args
+CHOICES_MAX = 25  # Discord shows at most 25 autocomplete choices
+CHOICE_MAX = 100  # characters in a choice's name and value
+DESCRIPTION_MAX = 100
+
+
+def option_texts(lang: str) -> dict[str, str]:
+    """Slash option descriptions; written out so gettext extraction finds every one."""
+    return {
+        "topic": t(lang, "A quiz id, alias or title word, e.g. pipeline"),
+        "count": t(lang, "How many questions (all when empty)"),
+        "period": t(lang, "week, month or all time"),
+        "board_topic": t(lang, "Only this quiz"),
+        "code": t(lang, "The chat's language"),
+        "time": t(lang, "Seconds to answer a question (5 to 300)"),
+        "pause": t(lang, "Seconds between questions (0 to 60)"),
+    }
+
+
+class QuizTranslator(app_commands.Translator):
+    """Descriptions and choice names in the user's Discord language, from the bot's catalogs.
+
+    Discord has a Hindi locale ("hi") but none for Shona or Urdu: those users see English.
+    Command and option names stay the same words everywhere.
+    """
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> Optional[str]:
+        lang = normalise(locale.value)
+        if lang is None or lang == FALLBACK_LANGUAGE:
+            return None
+        text = t(lang, string.message)
+        return text[:DESCRIPTION_MAX] if text != string.message else None
+
+
+def topic_choices(catalog: Catalog, current: str, lang: str) -> List[Choice[str]]:
+    """Quizzes whose id, alias, title or tag matches what has been typed so far."""
+    quizzes = catalog.all()
+    typed = " ".join(topic_words(current))
+    if typed:
+        matched = catalog.match(current)
+        ids = {q.id for q in matched}
+        matched += [q for q in quizzes if q.id not in ids and typed in _searchable(q)]
+        quizzes = matched
+    return [Choice(name=_choice_name(f"{q.title.get(lang)} ({q.id})"), value=q.id[:CHOICE_MAX])
+            for q in quizzes[:CHOICES_MAX]]
+
+
+def _searchable(quiz) -> str:
+    return " ".join(topic_words(" ".join([quiz.id, *quiz.aliases, *quiz.tags, *quiz.title.all()])))
+
+
+def _choice_name(text: str) -> str:
+    return text if len(text) <= CHOICE_MAX else text[: CHOICE_MAX - 1] + "…"
+
+
+def _words(*parts: object) -> str:
+    return " ".join(str(p) for p in parts if p not in (None, ""))
+
+
+def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) -> None:
+    """Add quizhost's eight commands to the tree (synced later, globally or per server)."""
+    en, opt = descriptions("en"), option_texts("en")
+
+    def d(text: str) -> locale_str:
+        return locale_str(text[:DESCRIPTION_MAX])
+
+    async def complete_topic(interaction: discord.Interaction, current: str) -> List[Choice[str]]:
+        lang = normalise(interaction.locale.value) or FALLBACK_LANGUAGE
+        return topic_choices(catalog, current, lang)
+
+    @tree.command(name="quiz", description=d(en["quiz"]))
+    @app_commands.describe(topic=d(opt["topic"]), count=d(opt["count"]))
+    @app_commands.autocomplete(topic=complete_topic)
+    async def quiz(interaction: discord.Interaction, topic: Optional[str] = None,
+                   count: Optional[app_commands.Range[int, 1, 100]] = None) -> None:
+        await run(interaction, "quiz", _words(topic, count))
+
+    @tree.command(name="quizzes", description=d(en["quizzes"]))
+    async def quizzes(interaction: discord.Interaction) -> None:
+        await run(interaction, "quizzes")
+
+    @tree.command(name="leaderboard", description=d(en["leaderboard"]))
+    @app_commands.describe(period=d(opt["period"]), topic=d(opt["board_topic"]))
+    @app_commands.choices(period=[Choice(name=locale_str("this week"), value="week"),
+                                  Choice(name=locale_str("this month"), value="month"),
+                                  Choice(name=locale_str("all time"), value="all")])
+    @app_commands.autocomplete(topic=complete_topic)
+    async def leaderboard(interaction: discord.Interaction, period: Optional[Choice[str]] = None,
+                          topic: Optional[str] = None) -> None:
+        await run(interaction, "leaderboard", _words(period.value if period else "all", topic))
+
+    @tree.command(name="stats", description=d(en["stats"]))
+    async def stats(interaction: discord.Interaction) -> None:
+        await run(interaction, "stats")
+
+    @tree.command(name="stop", description=d(en["stop"]))
+    async def stop(interaction: discord.Interaction) -> None:
+        await run(interaction, "stop")
+
+    @tree.command(name="language", description=d(en["language"]))
+    @app_commands.describe(code=d(opt["code"]))
+    @app_commands.choices(code=[Choice(name=LANGUAGE_NAMES[c], value=c) for c in LANGUAGES])
+    async def language(interaction: discord.Interaction, code: Optional[Choice[str]] = None) -> None:
+        await run(interaction, "language", code.value if code else "")
+
+    @tree.command(name="settings", description=d(en["settings"]))
+    @app_commands.describe(time=d(opt["time"]), pause=d(opt["pause"]))
+    async def settings(interaction: discord.Interaction, time: Optional[app_commands.Range[int, 5, 300]] = None,
+                       pause: Optional[app_commands.Range[int, 0, 60]] = None) -> None:
+        changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
+        await run(interaction, "settings", *changes)
+
+    @tree.command(name="help", description=d(en["help"]))
+    async def help_(interaction: discord.Interaction) -> None:
+        await run(interaction, "help")

@@ -1,0 +1,174 @@
+"""Discord messages for quizhost: embeds, answer buttons and the persistent button item.
+
+Every text from bot.render is plain; here it is escaped for Discord's markdown and cut to
+Discord's limits (embed title 256, description 4096, content 2000, button label 80,
+custom_id 100).
+"""
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.i18n import t
+from bot.model import RTL_LANGUAGES, Ack, Button, QuestionCard, Reply, Reveal
+
+log = logging.getLogger("quizhost.discord")
+
+PREFIX = "quizhost:"
+CUSTOM_ID_MAX = 100
+LABEL_MAX = 80
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+CONTENT_MAX = 2000
+BUTTONS_MAX = 25  # 5 rows of 5
+# The whole state of a button lives in its custom_id, so a press works after a restart:
+# "quizhost:" + an answer token (qa:run:question:choice), a quiz pick (qp:<id>) or a language pick.
+TEMPLATE = re.compile(r"quizhost:(?P<data>q[apl]:[A-Za-z0-9_:\-]{1,80})")
+RLM = "\u200f"  # right-to-left mark: Urdu lines start right-aligned in every client
+
+COLOURS = {"error": discord.Colour.red(), "podium": discord.Colour.gold(),
+           "leaderboard": discord.Colour.gold(), "question": discord.Colour.blurple(),
+           "right": discord.Colour.green()}
+
+PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
+
+
+def press_item(on_press: PressHandler) -> type[discord.ui.DynamicItem]:
+    """The persistent button class, bound to the adapter that answers its presses."""
+
+    class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+        def __init__(self, data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
+                     disabled: bool = False) -> None:
+            super().__init__(discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data),
+                                               disabled=disabled))
+            self.data = data
+
+        @classmethod
+        async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                                 match: re.Match[str], /) -> "PressButton":
+            return cls(match["data"], label=getattr(item, "label", "") or "")
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            await on_press(interaction, self.data)
+
+    return PressButton
+
+
+def custom_id(data: str) -> str:
+    value = PREFIX + data
+    if len(value) > CUSTOM_ID_MAX or not TEMPLATE.fullmatch(value):
+        raise ValueError(f"button data {data[:40]!r} does not fit a Discord custom_id")
+    return value
+
+
+def fits(data: str) -> bool:
+    return len(PREFIX + data) <= CUSTOM_ID_MAX and TEMPLATE.fullmatch(PREFIX + data) is not None
+
+
+def escape(text: str) -> str:
+    return discord.utils.escape_markdown(text or "")
+
+
+def cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def directed(text: str, lang: str) -> str:
+    if lang not in RTL_LANGUAGES:
+        return text
+    return "\n".join(RLM + line if line and not line.startswith(RLM) else line for line in text.split("\n"))
+
+
+def option_label(letter: str, text: str, suffix: str = "") -> str:
+    """'A) text' when it fits the 80-character label, else just the letter."""
+    full = f"{letter}) {text}{suffix}"
+    return full if len(full) <= LABEL_MAX else cut(f"{letter}{suffix}", LABEL_MAX)
+
+
+# questions and reveals -----------------------------------------------------------------------
+
+def question_embed(card: QuestionCard) -> discord.Embed:
+    body = directed(escape(render.question_body(card)), card.language)
+    # <t:UNIX:R> counts down in every client with no edit from us
+    closes = t(card.language, "Closes {when}", when=f"<t:{int(card.deadline)}:R>")
+    return discord.Embed(title=cut(escape(render.question_title(card)), TITLE_MAX),
+                         description=cut(body, DESCRIPTION_MAX - len(closes) - 2) + "\n\n" + closes,
+                         colour=COLOURS["question"])
+
+
+def question_view(card: QuestionCard, item: type[discord.ui.DynamicItem]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for option in card.options:
+        view.add_item(item(option.token, label=option_label(option.letter, option.text)))
+    return view
+
+
+def closed_embed(reveal: Reveal) -> discord.Embed:
+    card = reveal.card
+    return discord.Embed(title=cut(escape(render.question_title(card)), TITLE_MAX),
+                         description=cut(directed(escape(render.closed_body(reveal)), card.language),
+                                         DESCRIPTION_MAX),
+                         colour=discord.Colour.dark_grey())
+
+
+def closed_view(reveal: Reveal, item: type[discord.ui.DynamicItem]) -> discord.ui.View:
+    """The same buttons, disabled: the right one green, every label with its count."""
+    view = discord.ui.View(timeout=None)
+    for option, count in zip(reveal.card.options, reveal.counts):
+        right = option.letter == reveal.right_letter
+        style = discord.ButtonStyle.success if right else discord.ButtonStyle.secondary
+        label = option_label(option.letter, option.text, f" · {count}")
+        view.add_item(item(option.token, label=label, style=style, disabled=True))
+    return view
+
+
+def reveal_embed(reveal: Reveal) -> discord.Embed:
+    lang = reveal.card.language
+    return discord.Embed(title=cut("✅ " + escape(render.reveal_title(reveal)), TITLE_MAX),
+                         description=cut(directed(escape(render.reveal_body(reveal)), lang), DESCRIPTION_MAX),
+                         colour=COLOURS["right"])
+
+
+# replies and acks ----------------------------------------------------------------------------
+
+def reply_view(buttons: tuple[Button, ...], item: type[discord.ui.DynamicItem]) -> discord.ui.View | None:
+    usable = [b for b in buttons if fits(b.data)]
+    if len(usable) < len(buttons):
+        log.warning("%d button(s) dropped: their data does not fit a custom_id", len(buttons) - len(usable))
+    if not usable:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in usable[:BUTTONS_MAX]:
+        view.add_item(item(button.data, label=cut(button.label, LABEL_MAX), style=discord.ButtonStyle.secondary))
+    return view
+
+
+def message_kwargs(reply: Reply, item: type[discord.ui.DynamicItem]) -> dict[str, Any]:
+    """send()/send_message() arguments for a Reply: an embed when it has a title, else plain content."""
+    text = directed(escape(reply.text), reply.language)
+    kwargs: dict[str, Any] = {}
+    if reply.title:
+        kwargs["embed"] = discord.Embed(title=cut(escape(reply.title), TITLE_MAX), description=cut(text, DESCRIPTION_MAX),
+                                        colour=COLOURS.get(reply.kind, discord.Colour.blurple()))
+    else:
+        kwargs["content"] = cut(text, CONTENT_MAX) or "…"
+    view = reply_view(reply.buttons, item)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+def is_private(result: Ack | Reply) -> bool:
+    """Acks and errors are shown only to the person who pressed or typed."""
+    return isinstance(result, Ack) or result.private or result.kind == "error"
+
+
+def response_kwargs(result: Ack | Reply, item: type[discord.ui.DynamicItem]) -> dict[str, Any]:
+    if isinstance(result, Ack):
+        return {"content": cut(escape(result.text), CONTENT_MAX), "ephemeral": True}
+    return {**message_kwargs(result, item), "ephemeral": is_private(result)}

@@ -1,0 +1,273 @@
+"""The REST half of the fake Discord: the routes discord.py calls, answered as Discord would.
+
+Mixed into `tests.fake_discord.FakeDiscord`, which holds the state these handlers read and write.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from tests import fake_discord_payloads as p
+from tests.fake_discord_payloads import FakeMessage, FakeUser
+
+ANSWER_WITHIN = 3.0  # seconds Discord gives a bot to answer an interaction
+
+
+@dataclass
+class FakeInteraction:
+    id: int
+    token: str
+    payload: dict[str, Any]
+    pushed_at: float
+    callbacks: list[dict[str, Any]] = field(default_factory=list)
+    followups: list[dict[str, Any]] = field(default_factory=list)
+    shown: asyncio.Future = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+    @property
+    def channel_id(self) -> int:
+        return int(self.payload["channel_id"])
+
+
+@dataclass
+class RateLimitRule:
+    method: str
+    path: re.Pattern[str]
+    times: int
+    retry_after: float
+
+
+class RestRoutes:
+    """Handlers for /api/v10; every refusal is also appended to `violations`."""
+
+    token: str
+    application_id: int
+    bot: FakeUser
+    owner: FakeUser
+    shard_count: int
+    guilds: dict[int, dict[str, Any]]
+    channels: dict[int, dict[str, Any]]
+    messages: dict[int, FakeMessage]
+    interactions: dict[int, FakeInteraction]
+    commands: dict[int | None, list[dict[str, Any]]]
+    syncs: list[int | None]
+    requests: list[tuple[str, str, int]]
+    rate_limited: list[tuple[str, str]]
+    violations: list[str]
+    _rate_limits: list[RateLimitRule]
+
+    gateway_url: str
+
+    def new_id(self) -> int:
+        raise NotImplementedError
+
+    def _bump(self) -> None:
+        raise NotImplementedError
+
+    def add_routes(self, app: web.Application) -> None:
+        api = "/api/v10"
+        app.router.add_get(f"{api}/users/@me", self._me)
+        app.router.add_get(f"{api}/oauth2/applications/@me", self._application)
+        app.router.add_get(f"{api}/gateway", self._gateway_url)
+        app.router.add_get(f"{api}/gateway/bot", self._gateway_bot)
+        app.router.add_put(f"{api}/applications/{{app}}/commands", self._sync)
+        app.router.add_put(f"{api}/applications/{{app}}/guilds/{{guild}}/commands", self._sync)
+        app.router.add_post(f"{api}/channels/{{channel}}/messages", self._create_message)
+        app.router.add_patch(f"{api}/channels/{{channel}}/messages/{{message}}", self._edit_message)
+        app.router.add_post(f"{api}/interactions/{{id}}/{{token}}/callback", self._callback)
+        app.router.add_post(f"{api}/webhooks/{{app}}/{{token}}", self._followup)
+        app.router.add_patch(f"{api}/webhooks/{{app}}/{{token}}/messages/{{message}}", self._edit_followup)
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        path = request.path
+        for rule in self._rate_limits:
+            if rule.times > 0 and rule.method == request.method and rule.path.search(path):
+                rule.times -= 1
+                self.rate_limited.append((request.method, path))
+                self.requests.append((request.method, path, 429))
+                return _rate_limited(rule.retry_after)
+        open_route = "/interactions/" in path or "/webhooks/" in path or path == "/gateway"
+        if not open_route and request.headers.get("Authorization") != f"Bot {self.token}":
+            self.requests.append((request.method, path, 401))
+            return _json({"message": "401: Unauthorized", "code": 0}, 401)
+        try:
+            response = await handler(request)
+        except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
+            self.violations.append(f"unknown route {request.method} {path}")
+            response = _json({"message": "404: Not Found", "code": 0}, 404)
+        self.requests.append((request.method, path, response.status))
+        if isinstance(response, web.Response):
+            bucket = request.match_info.route.resource.canonical if request.match_info.route.resource else path
+            response.headers.update({"X-RateLimit-Limit": "50", "X-RateLimit-Remaining": "49",
+                                     "X-RateLimit-Reset-After": "1.000",
+                                     "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+                                     "X-RateLimit-Bucket": f"bucket{abs(hash(bucket)) % 10**8}"})
+        self._bump()
+        return response
+
+    async def _me(self, request: web.Request) -> web.Response:
+        return _json(self.bot.payload())
+
+    async def _gateway_url(self, request: web.Request) -> web.Response:
+        return _json({"url": self.gateway_url})
+
+    async def _application(self, request: web.Request) -> web.Response:
+        return _json({"id": str(self.application_id), "name": "quizhost", "description": "", "icon": None,
+                      "bot_public": True, "bot_require_code_grant": False, "owner": self.owner.payload(),
+                      "verify_key": "0" * 64, "flags": 0, "team": None, "summary": "", "rpc_origins": []})
+
+    async def _gateway_bot(self, request: web.Request) -> web.Response:
+        return _json({"url": self.gateway_url, "shards": self.shard_count,
+                      "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
+                                              "max_concurrency": 1}})
+
+    async def _sync(self, request: web.Request) -> web.Response:
+        guild = request.match_info.get("guild")
+        scope = int(guild) if guild else None
+        if request.match_info["app"] != str(self.application_id) or (scope and scope not in self.guilds):
+            return _json({"message": "Missing Access", "code": 50001}, 403)
+        payload = await request.json()
+        problems = p.command_problems(payload)
+        if problems:
+            return self._invalid(problems)
+        synced = [{**c, "id": str(self.new_id()), "application_id": str(self.application_id), "version": "1",
+                   **({"guild_id": guild} if guild else {})} for c in payload]
+        self.commands[scope] = synced
+        self.syncs.append(scope)
+        return _json(synced)
+
+    async def _create_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self.channels:
+            return _json({"message": "Unknown Channel", "code": 10003}, 404)
+        data = await request.json()
+        problems = p.message_problems(data)
+        if problems:
+            return self._invalid(problems)
+        return _json(self._store(channel_id, data).data)
+
+    async def _edit_message(self, request: web.Request) -> web.Response:
+        stored = self.messages.get(int(request.match_info["message"]))
+        if stored is None or stored.channel_id != int(request.match_info["channel"]):
+            return _json({"message": "Unknown Message", "code": 10008}, 404)
+        data = await request.json()
+        problems = p.message_problems(data, creating=False)
+        if problems:
+            return self._invalid(problems)
+        return _json(self._edit(stored, data).data)
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        interaction = self.interactions.get(int(request.match_info["id"]))
+        if interaction is None or interaction.token != request.match_info["token"]:
+            return _json({"message": "Unknown interaction", "code": 10062}, 404)
+        late = asyncio.get_running_loop().time() - interaction.pushed_at
+        if late > ANSWER_WITHIN:
+            self.violations.append(f"interaction {interaction.id} answered after {late:.1f} s")
+            return _json({"message": "Unknown interaction", "code": 10062}, 404)
+        if interaction.callbacks:
+            self.violations.append(f"interaction {interaction.id} answered twice")
+            return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
+        body = await request.json()
+        kind, data = body["type"], body.get("data") or {}
+        problems = (p.choice_problems(data.get("choices") or []) if kind == 8
+                    else p.message_problems(data, creating=kind == 4) if kind in (4, 7) else [])
+        if problems:
+            return self._invalid(problems)
+        interaction.callbacks.append(body)
+        return _json(self._answer(interaction, kind, data))
+
+    def _answer(self, interaction: FakeInteraction, kind: int, data: dict[str, Any]) -> dict[str, Any]:
+        ephemeral = bool((data.get("flags") or 0) & p.EPHEMERAL)
+        stored = None
+        if kind == 4:  # a message in answer
+            stored = self._store(interaction.channel_id, data, ephemeral, interaction.id)
+            self._show(interaction, {"type": 4, "ephemeral": ephemeral, **stored.data})
+        elif kind == 7:  # the pressed message updated
+            stored = self._edit(self.messages[int(interaction.payload["message"]["id"])], data)
+            self._show(interaction, {"type": 7, "ephemeral": False, **stored.data})
+        elif kind == 8:
+            self._show(interaction, {"type": 8, "choices": data.get("choices") or []})
+        elif kind == 6:
+            self._show(interaction, {"type": 6})
+        answer = {"id": str(interaction.id), "type": interaction.payload["type"],
+                  "response_message_loading": kind == 5, "response_message_ephemeral": ephemeral}
+        resource: dict[str, Any] = {"type": kind}
+        if stored is not None:
+            answer["response_message_id"] = str(stored.id)
+            resource["message"] = stored.data
+        return {"interaction": answer, "resource": resource}
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        interaction = next((i for i in self.interactions.values() if i.token == request.match_info["token"]), None)
+        if interaction is None or not interaction.callbacks:
+            return _json({"message": "Unknown Webhook", "code": 10015}, 404)
+        data = await request.json()
+        problems = p.message_problems(data)
+        if problems:
+            return self._invalid(problems)
+        ephemeral = bool((data.get("flags") or 0) & p.EPHEMERAL)
+        stored = self._store(interaction.channel_id, data, ephemeral, interaction.id)
+        interaction.followups.append(data)
+        self._show(interaction, {"type": 4, "ephemeral": ephemeral, "deferred": True, **stored.data})
+        return _json(stored.data)
+
+    async def _edit_followup(self, request: web.Request) -> web.Response:
+        interaction = next((i for i in self.interactions.values() if i.token == request.match_info["token"]), None)
+        if interaction is None:
+            return _json({"message": "Unknown Webhook", "code": 10015}, 404)
+        data = await request.json()
+        stored = next((m for m in self.messages.values() if m.interaction_id == interaction.id), None)
+        if stored is None:  # the deferred "thinking" message becomes this one
+            stored = self._store(interaction.channel_id, data, False, interaction.id)
+        else:
+            self._edit(stored, data)
+        self._show(interaction, {"type": 4, "ephemeral": stored.ephemeral, "deferred": True, **stored.data})
+        return _json(stored.data)
+
+    def _show(self, interaction: FakeInteraction, shown: dict[str, Any]) -> None:
+        if not interaction.shown.done():
+            interaction.shown.set_result(shown)
+
+    def _store(self, channel_id: int, data: dict[str, Any], ephemeral: bool = False,
+               interaction_id: int | None = None) -> FakeMessage:
+        channel = self.channels[channel_id]
+        guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
+        message_id = self.new_id()
+        payload = p.message(message_id, channel_id, guild_id, self.bot, data, p.EPHEMERAL if ephemeral else 0)
+        stored = FakeMessage(message_id, channel_id, payload, ephemeral, interaction_id, [payload])
+        self.messages[message_id] = stored
+        return stored
+
+    def _edit(self, stored: FakeMessage, data: dict[str, Any]) -> FakeMessage:
+        payload = {**stored.data, **{k: v for k, v in data.items() if k in ("content", "embeds", "components")},
+                   "edited_timestamp": p.now_iso()}
+        stored.data = payload
+        stored.history.append(payload)
+        return stored
+
+    def _invalid(self, problems: list[str]) -> web.Response:
+        self.violations += problems
+        return _json({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py parses a body only when Content-Type is exactly application/json (no charset)
+    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+def _rate_limited(retry_after: float) -> web.Response:
+    body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
+    response = _json(body, 429)
+    # discord.py treats a 429 without Via as a Cloudflare ban rather than a rate limit
+    response.headers.update({"Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))),
+                             "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
+                             "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                             "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+                             "X-RateLimit-Bucket": "ratelimited", "X-RateLimit-Scope": "user"})
+    return response

@@ -1,0 +1,60 @@
+"""The Discord adapter's pure parts: labels, custom ids, autocomplete choices, settings."""
+from __future__ import annotations
+
+import pytest
+
+from bot.adapters import discord_views as views
+from bot.adapters.discord_commands import topic_choices
+from bot.catalog import Catalog
+from bot.config import SettingsError, load_settings
+from bot.model import Reply
+from tests.fakes import make_quiz
+
+
+def test_labels_carry_the_option_text_only_where_it_fits_80_characters():
+    assert views.option_label("A", "Mars") == "A) Mars"
+    assert views.option_label("B", "x" * 77) == "B) " + "x" * 77  # exactly 80
+    assert views.option_label("B", "x" * 78) == "B"
+    assert views.option_label("C", "Mars", " · 3") == "C) Mars · 3"
+    assert views.option_label("D", "y" * 76, " · 12") == "D · 12"
+
+
+def test_custom_ids_carry_the_engine_token_and_never_exceed_100_characters():
+    assert views.custom_id("qa:123456789012:10:9") == "quizhost:qa:123456789012:10:9"
+    assert views.TEMPLATE.fullmatch("quizhost:qp:training-stacks")["data"] == "qp:training-stacks"
+    with pytest.raises(ValueError):
+        views.custom_id("qp:" + "a" * 90)
+    with pytest.raises(ValueError):
+        views.custom_id("qa:1:1:0 drop")
+    assert not views.fits("qp:" + "a" * 90)
+
+
+def test_reply_text_is_escaped_for_discord_markdown_and_cut_to_the_limits():
+    kwargs = views.message_kwargs(Reply("**Ann** _wins_ " + "z" * 5000, title="🏆 `top`"), views.press_item(None))
+    embed = kwargs["embed"]
+    assert embed.title == "🏆 \\`top\\`"
+    assert embed.description.startswith("\\*\\*Ann\\*\\* \\_wins\\_") and len(embed.description) == 4096
+    plain = views.message_kwargs(Reply("@everyone *hi*"), views.press_item(None))
+    assert plain == {"content": "@everyone \\*hi\\*"}  # mentions are off client-wide: no ping
+
+
+def test_autocomplete_offers_at_most_25_quizzes_with_names_discord_accepts():
+    quizzes = [make_quiz(f"quiz-{i}", 2, title="A very long title " * 8) for i in range(30)]
+    choices = topic_choices(Catalog.from_quizzes(quizzes), "", "en")
+    assert len(choices) == 25 and all(len(c.name) <= 100 for c in choices)
+    assert [c.value for c in topic_choices(Catalog.from_quizzes(quizzes), "quiz-7", "en")] == ["quiz-7"]
+
+
+@pytest.mark.parametrize("shards, ok", [("", True), ("auto", True), (" 3 ", True), ("0", False), ("many", False)])
+def test_discord_shards_must_be_auto_or_a_count(shards, ok):
+    if ok:
+        assert load_settings(env_file=None, discord_shards=shards).discord_shards == shards.strip()
+    else:
+        with pytest.raises(SettingsError, match="DISCORD_SHARDS"):
+            load_settings(env_file=None, discord_shards=shards)
+
+
+def test_discord_guild_ids_are_numbers_separated_by_commas():
+    assert load_settings(env_file=None, discord_guild_ids=" 12, 34 ,").discord_guilds() == [12, 34]
+    with pytest.raises(SettingsError, match="DISCORD_GUILD_IDS"):
+        load_settings(env_file=None, discord_guild_ids="12,my-server")
