@@ -22,6 +22,7 @@ log = logging.getLogger("quizhost.engine")
 
 POST_RETRY_SECONDS = 5.0
 POST_ATTEMPTS = 3
+POST_GRACE_SECONDS = 1.0
 TOP = 10
 
 
@@ -225,6 +226,8 @@ class Engine:
         self, chat: ChatRef, period: str, quiz_id: str | None, player: Player | None = None
     ) -> tuple[list[Standing], Standing | None]:
         """The top 10 of the chat for the period, and the caller's own standing."""
+        if player is not None:
+            await self.store.ensure_player(player)  # keep the caller's display name current
         board = await self.store.leaderboard(chat.key, period_start(period, self.clock.now()), quiz_id)
         mine = next((s for s in board if player and s.player_key == player.key), None)
         return board[:TOP], mine
@@ -313,6 +316,12 @@ class Engine:
             return
         flight.failures = 0
         run.row.message_id = message.message_id
+        late = self.clock.now() - run.row.asked_at
+        if late > POST_GRACE_SECONDS:
+            # the platform held the post (rate limits, retries): players get their full time,
+            # counted from when they could first see the question
+            run.row.asked_at += late
+            run.row.due += late
         await self.store.save_run(run.row)
 
     async def _close(self, run: Run, final: RunEnd | None = None) -> None:

@@ -237,3 +237,21 @@ async def test_the_timer_loop_closes_at_the_deadline_on_the_injected_clock(engin
         await eventually(lambda: len(adapter.questions) == 2)
     finally:
         timers.cancel()
+
+
+async def test_a_slow_post_does_not_eat_the_players_time(engine, adapter, clock, quiz):
+    class SlowAdapter(RecordingAdapter):
+        async def post_question(self, card):
+            clock.advance(4)  # the platform held the message (a rate limit, a retry)
+            return await super().post_question(card)
+
+    slow = SlowAdapter()
+    engine.attach(slow)
+    chat = group()
+    await engine.start(chat, "demo", player(1))
+    clock.advance(3)
+    await engine.run_due()
+    clock.advance(28)  # 32 s after the post was asked for, 28 s after players could see it
+    assert (await engine.answer(slow.token("A"), player(1))).accepted
+    await engine.run_due()
+    assert not slow.reveals
