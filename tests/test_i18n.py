@@ -58,11 +58,15 @@ def test_the_source_has_bot_strings_and_plurals():
     assert any(len(forms) == 2 for forms in SOURCE.values())
 
 
-def test_the_template_in_the_repository_is_current():
+def test_the_template_in_the_repository_has_every_string():
+    """Translators work from the template: a string missing there is missing for them.
+
+    (An entry whose string left the source is harmless and goes at the next extraction.)
+    """
     with (ROOT / "bot" / "locales" / "quizhost.pot").open("rb") as fh:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
-    assert pot == set(SOURCE), ("bot/locales/quizhost.pot is stale: re-run the extraction command "
-                                "in bot/i18n.py (missing: %s; gone: %s)" % (set(SOURCE) - pot, pot - set(SOURCE)))
+    missing = set(SOURCE) - pot
+    assert not missing, f"bot/locales/quizhost.pot is stale: re-run the extraction in bot/i18n.py ({missing})"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
