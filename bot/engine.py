@@ -6,6 +6,7 @@ import logging
 import random
 from datetime import datetime, timedelta, timezone
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bot import render, session
 from bot.catalog import Catalog
@@ -14,8 +15,8 @@ from bot.i18n import normalise
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, RunEnd, Standing
 from bot.ports import ChatAdapter
 from bot.session import Refusal, Run
-from bot.tokens import decode
-from storage.records import ChatSettings, RunRow
+from bot.tokens import AnswerToken, decode
+from storage.records import AnswerRow, ChatSettings, RunRow
 from storage.sqlite import SqliteStore
 
 log = logging.getLogger("quizhost.engine")
@@ -45,12 +46,12 @@ class StopOutcome:
     status: str  # stopped | none | refused
 
 
-@dataclass
+@dataclass(slots=True)
 class _Flight:
     """Work in progress for one run, so a close waits for presses still being stored."""
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    writes: set[asyncio.Future] = field(default_factory=set)
+    ticket: int = 0  # the store's ticket of this run's latest answer
     failures: int = 0
 
 
@@ -167,7 +168,7 @@ class Engine:
 
     async def answer(self, data: str | bytes | None, player: Player) -> Ack:
         """Validate a press, store it, and only then acknowledge it."""
-        token = decode(data)
+        token = _decode_text(data) if type(data) is str else decode(data)
         run = self._by_id.get(token.run_id) if token else None
         if token is None:  # no run, so no chat language: answer in the presser's own
             lang = self.client_language(player)
@@ -176,34 +177,39 @@ class Engine:
             status = await self.store.run_status(token.run_id)
             lang = self.client_language(player)
             return Ack(render.ack_ended(lang) if status else render.ack_invalid(lang), False, lang)
-        lang, now = run.row.language, self.clock.now()
-        refusal = session.check_press(run, token, player.key, now)
+        lang, now, key = run.row.language, self.clock.now(), player.key
+        refusal = session.check_press(run, token, key, now)
         if refusal is Refusal.REPEATED:
-            first = session.option_order(run.row.seed, run.question.id, len(run.question.options))
-            letter = LETTERS[first.index(run.answers[player.key].option)]
+            letter = LETTERS[run.order.index(run.answers[key].option)]
             return Ack(render.ack_repeated(lang, letter), False, lang)
         if refusal is not None:
             return Ack(render.ack_refused(lang, refusal), False, lang)
-        answer = session.make_answer(run, token, player.key, now)
-        run.answers[player.key], run.names[player.key] = answer, player.name  # reserve before awaiting
-        flight = self._flights[run.id]
-        write = asyncio.ensure_future(self._store_answer(player, answer))
-        flight.writes.add(write)
-        try:
-            stored = await write
-        finally:
-            flight.writes.discard(write)
-        if not stored:
-            run.answers.pop(player.key, None)
-            return Ack(render.ack_refused(lang, Refusal.REPEATED), False, lang)
+        answer = session.make_answer(run, token, key, now)
+        run.answers[key], run.names[key] = answer, player.name  # reserve before awaiting
+        refused = await self._store_answer(run, answer, player)
+        if refused is not None:
+            return refused
         if session.should_close_early(run):
             run.row.due = min(run.row.due, now)
             self._wake.set()
-        return Ack(render.ack_locked(lang, LETTERS[token.choice]), True, lang)
+        return _locked(lang, LETTERS[token.choice])
 
-    async def _store_answer(self, player: Player, answer) -> bool:
-        await self.store.ensure_player(player)
-        return await self.store.insert_answer(answer)
+    async def _store_answer(self, run: Run, answer: AnswerRow, player: Player) -> Ack | None:
+        """None once the answer is committed; else the Ack saying why not, reservation undone."""
+        # the store commits answers in groups; this press is acknowledged after its group commits
+        write = self.store.submit_answer(answer, player)
+        self._flights[run.id].ticket = self.store.answers_submitted  # the close waits for it
+        lang = run.row.language
+        try:
+            if await write:
+                return None
+            refused = Ack(render.ack_refused(lang, Refusal.REPEATED), False, lang)
+        except Exception as error:  # nothing was stored: the player may press again
+            log.warning("run %d: an answer was not stored: %s", run.id, error)  # the writer logged why
+            refused = Ack(render.ack_not_saved(lang), False, lang)
+        if run.answers.get(answer.player_key) is answer:
+            del run.answers[answer.player_key]
+        return refused
 
     async def stop(self, chat: ChatRef, by: Player, is_admin: bool) -> StopOutcome:
         run = self._by_chat.get(chat.key)
@@ -326,8 +332,10 @@ class Engine:
 
     async def _close(self, run: Run, final: RunEnd | None = None) -> None:
         flight = self._flights[run.id]
-        if flight.writes:  # presses accepted before the close are part of it
-            await asyncio.gather(*flight.writes, return_exceptions=True)
+        waited = 0
+        while flight.ticket != waited:  # presses accepted before the close are part of it,
+            waited = flight.ticket      # those that came while it waited too: the question's
+            await self.store.answers_settled(waited)  # answers are all stored before it closes
         reveal = session.close_question(run, self.clock.now())
         reason = final or _end(session.end_reason(run))
         if reason is None:
@@ -376,6 +384,17 @@ def period_start(period: str, now: float) -> float | None:
     if period == "month":
         return day.replace(day=1).timestamp()
     raise ValueError(f"unknown period {period!r}")
+
+
+@lru_cache(maxsize=4096)
+def _decode_text(data: str) -> AnswerToken | None:
+    """Every player of a question presses one of the same few tokens: parse each once."""
+    return decode(data)
+
+
+@lru_cache(maxsize=1024)
+def _locked(lang: str, letter: str) -> Ack:
+    return Ack(render.ack_locked(lang, letter), True, lang)
 
 
 def _has(quiz: Quiz, question_id: str) -> bool:

@@ -70,6 +70,10 @@ def ack_invalid(lang: str) -> str:
     return t(lang, "This button is not valid.")
 
 
+def ack_not_saved(lang: str) -> str:
+    return t(lang, "Your answer was not saved. Please press again.")
+
+
 # a question and its reveal ---------------------------------------------------------------
 
 def question_title(card: QuestionCard) -> str:

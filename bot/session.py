@@ -21,7 +21,7 @@ class Refusal(str, Enum):
     REPEATED = "repeated"
 
 
-@dataclass
+@dataclass(slots=True)  # slots: thousands of runs can be open at once
 class Run:
     """A run in memory: the stored row plus what the open question has collected."""
 
@@ -31,6 +31,8 @@ class Run:
     names: dict[str, str] = field(default_factory=dict)  # this question's answerers
     players: set[str] = field(default_factory=set)  # everyone who answered in this run
     streaks: dict[str, int] = field(default_factory=dict)  # right answers in a row, as of the last close
+    # (index, question, option order) of the open question: every press needs them
+    _current: tuple[int, Question, tuple[int, ...]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> int:
@@ -47,7 +49,19 @@ class Run:
 
     @property
     def question(self) -> Question:
-        return self.quiz_question(self.row.index)
+        return self._now_asked()[1]
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The current question's options: displayed position -> authoring index."""
+        return self._now_asked()[2]
+
+    def _now_asked(self) -> tuple[int, Question, tuple[int, ...]]:
+        current, index = self._current, self.row.index
+        if current is None or current[0] != index:
+            q = self.quiz_question(index)
+            current = self._current = (index, q, tuple(option_order(self.row.seed, q.id, len(q.options))))
+        return current
 
     def quiz_question(self, index: int) -> Question:
         qid = self.row.question_ids[index]
@@ -81,7 +95,7 @@ def option_order(seed: int, question_id: str, size: int) -> list[int]:
 def card(run: Run) -> QuestionCard:
     row, q = run.row, run.question
     lang = row.language
-    order = option_order(row.seed, q.id, len(q.options))
+    order = run.order
     options = tuple(
         OptionView(LETTERS[pos], q.options[src].get(lang), AnswerToken(row.id, row.index + 1, pos).encode())
         for pos, src in enumerate(order)
@@ -115,7 +129,7 @@ def check_press(run: Run, token: AnswerToken, player_key: str, now: float) -> Re
 def make_answer(run: Run, token: AnswerToken, player_key: str, now: float) -> AnswerRow:
     """The answer a valid press records, scored now: earlier questions are already closed."""
     row, q = run.row, run.question
-    chosen = option_order(row.seed, q.id, len(q.options))[token.choice]
+    chosen = run.order[token.choice]
     correct = chosen == q.answer
     streak = run.streaks.get(player_key, 0) + 1 if correct else 0
     elapsed = max(0.0, now - row.asked_at)
@@ -136,15 +150,16 @@ def should_close_early(run: Run) -> bool:
         return False
     if run.row.is_private:
         return True
-    veterans = run.players - set(run.answers)
-    return run.row.index > 0 and not veterans and bool(run.players)
+    if run.row.index == 0 or not run.players or len(run.answers) < len(run.players):
+        return False  # the cheap test first: this runs on every press
+    return run.players.issubset(run.answers)
 
 
 def close_question(run: Run, now: float) -> Reveal:
     """Tally the open question, move streaks on, and decide what comes next."""
     row, q = run.row, run.question
     shown = card(run)
-    order = option_order(row.seed, q.id, len(q.options))
+    order = run.order
     position = {src: pos for pos, src in enumerate(order)}
     counts = [0] * len(order)
     for a in run.answers.values():

@@ -11,7 +11,7 @@ class ChatSettings:
     pause_seconds: float | None = None
 
 
-@dataclass
+@dataclass(slots=True)  # slots: one per open run, thousands at once
 class RunRow:
     """Everything needed to continue a run after a restart."""
 
@@ -37,7 +37,7 @@ class RunRow:
     id: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: every open question holds one per player
 class AnswerRow:
     run_id: int
     index: int

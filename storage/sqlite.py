@@ -1,8 +1,10 @@
 """The aiosqlite store: WAL, migrations, runs, answers and the leaderboard queries."""
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import sqlite3
 import time
 from pathlib import Path
 
@@ -11,6 +13,11 @@ import aiosqlite
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from storage.records import AnswerRow, ChatSettings, RunRow
 from storage.schema import MIGRATIONS
+from storage import boards
+from storage.checkpoint import Checkpointer
+from storage.writer import UPSERT_PLAYER, AnswerWriter
+
+NAME_CACHE = 100_000  # player names remembered to skip writing unchanged ones
 
 log = logging.getLogger("quizhost.storage")
 
@@ -28,6 +35,8 @@ class SqliteStore:
         self.path = path
         self._names: dict[str, str] = {}  # player key -> last stored name, to skip no-op writes
         self._chats: set[str] = set()
+        self.writer = AnswerWriter(db)  # answers are committed in groups, see storage/writer.py
+        self.checkpointer = Checkpointer(path)
 
     @classmethod
     async def open(cls, path: str | Path) -> "SqliteStore":
@@ -38,12 +47,25 @@ class SqliteStore:
         await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
+        # checkpoints run on their own connection, not inside an answer commit: storage/checkpoint.py
+        await db.execute("PRAGMA wal_autocheckpoint=0")
         store = cls(db, str(path))
         await store._migrate()
+        await store.checkpointer.start()
         return store
 
     async def close(self) -> None:
-        await self._db.close()
+        await self.writer.close()
+        await self.checkpointer.close()
+        await self._db.close()  # the last connection to close checkpoints the rest and drops the WAL
+
+    async def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
+        """One statement and its commit in a single call to the connection's thread.
+
+        One hop instead of two, and no other write can slip in between the statement and
+        its commit (the answer writer's transactions run on the same connection).
+        """
+        return await self._db._execute(_execute_and_commit, self._db._conn, sql, args)
 
     async def _migrate(self) -> None:
         async with self._db.execute("PRAGMA user_version") as cur:
@@ -61,12 +83,11 @@ class SqliteStore:
     async def ensure_chat(self, chat: ChatRef) -> None:
         if chat.key in self._chats:
             return
-        await self._db.execute(
+        await self._write(
             "INSERT INTO chats(key, platform, chat_id, title, is_private, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET title=excluded.title",
             (chat.key, chat.platform, chat.chat_id, chat.title, int(chat.is_private), time.time()),
         )
-        await self._db.commit()
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
@@ -82,20 +103,14 @@ class SqliteStore:
             raise ValueError(f"unknown chat settings: {sorted(set(fields) - allowed)}")
         await self.ensure_chat(chat)
         assignments = ", ".join(f"{name}=?" for name in fields)
-        await self._db.execute(f"UPDATE chats SET {assignments} WHERE key=?", (*fields.values(), chat.key))
-        await self._db.commit()
+        await self._write(f"UPDATE chats SET {assignments} WHERE key=?", (*fields.values(), chat.key))
 
     async def ensure_player(self, player: Player) -> None:
         """Store the player, keeping the display name current (writes only on a change)."""
         if self._names.get(player.key) == player.name:
             return
-        await self._db.execute(
-            "INSERT INTO players(key, platform, user_id, name, updated_at) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT(key) DO UPDATE SET name=excluded.name, updated_at=excluded.updated_at",
-            (player.key, player.platform, player.user_id, player.name, time.time()),
-        )
-        await self._db.commit()
-        self._names[player.key] = player.name
+        await self._write(UPSERT_PLAYER, (player.key, player.platform, player.user_id, player.name, time.time()))
+        self._remember_name(player.key, player.name)
 
     async def player_names(self, keys: set[str]) -> dict[str, str]:
         if not keys:
@@ -107,7 +122,7 @@ class SqliteStore:
     # runs ---------------------------------------------------------------------------
 
     async def create_run(self, run: RunRow) -> int:
-        cur = await self._db.execute(
+        cur = await self._write(
             "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
             "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -115,19 +130,16 @@ class SqliteStore:
              run.seconds, run.pause, run.started_by, run.started_at, run.status, run.phase,
              run.index, run.asked_at, run.due, run.message_id, run.silent),
         )
-        await self._db.commit()
         return int(cur.lastrowid)
 
     async def save_run(self, run: RunRow) -> None:
-        """Persist the moving parts of a run: phase, question, deadline, message, status."""
+        """Persist the moving parts of a run: phase, question, deadline, message, status.
+
+        Committed with the next group of answers (see storage/writer.py) before it returns.
+        """
         ended = time.time() if run.status != "open" else None
-        await self._db.execute(
-            "UPDATE runs SET status=?, phase=?, idx=?, asked_at=?, due=?, message_id=?, silent=?, "
-            "ended_at=COALESCE(ended_at, ?) WHERE id=?",
-            (run.status, run.phase, run.index, run.asked_at, run.due, run.message_id, run.silent,
-             ended, run.id),
-        )
-        await self._db.commit()
+        await self.writer.submit_run((run.status, run.phase, run.index, run.asked_at, run.due, run.message_id,
+                                      run.silent, ended, run.id))
 
     async def open_runs(self) -> list[RunRow]:
         sql = (
@@ -148,13 +160,39 @@ class SqliteStore:
 
     async def insert_answer(self, answer: AnswerRow) -> bool:
         """Store one answer; False when this player already answered this question."""
-        cur = await self._db.execute(
-            "INSERT OR IGNORE INTO answers(run_id, idx, question_id, player_key, chat_key, quiz_id, "
-            "option, correct, elapsed, points, streak, answered_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            _answer_values(answer),
-        )
-        await self._db.commit()
-        return cur.rowcount == 1
+        return await self.submit_answer(answer)
+
+    def submit_answer(self, answer: AnswerRow, player: Player | None = None) -> asyncio.Future:
+        """Queue an answer (and the player's current name) for the next group commit.
+
+        The future is True once the answer is committed, False if this player had already
+        answered this question, and an exception if the commit failed (nothing was stored).
+        """
+        key = answer.player_key  # the same string object as the answer's: one copy in memory
+        changed = player is not None and self._names.get(key) != player.name
+        values = (key, player.platform, player.user_id, player.name) if changed else None
+        future = self.writer.submit(answer, values)
+        if changed:
+            future.add_done_callback(lambda f, name=player.name: self._name_stored(f, key, name))
+        return future
+
+    @property
+    def answers_submitted(self) -> int:
+        """A ticket for every answer submitted so far; see `answers_settled`."""
+        return self.writer.submitted
+
+    async def answers_settled(self, ticket: int) -> None:
+        """Wait until the answers up to `ticket` are committed (or have failed)."""
+        await self.writer.wait_settled(ticket)
+
+    def _name_stored(self, future: asyncio.Future, key: str, name: str) -> None:
+        if not future.cancelled() and future.exception() is None:
+            self._remember_name(key, name)
+
+    def _remember_name(self, key: str, name: str) -> None:
+        if len(self._names) >= NAME_CACHE:  # bounded: a miss only costs one more upsert
+            self._names.clear()
+        self._names[key] = name
 
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         sql = (
@@ -170,14 +208,12 @@ class SqliteStore:
     async def leaderboard(
         self, chat_key: str, since: float | None = None, quiz_id: str | None = None
     ) -> list[Standing]:
-        """Every player of the chat ranked: points, then right answers, then who came first."""
-        where, args = _board_filter(chat_key, since, quiz_id)
-        sql = (
-            "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), "
-            "COUNT(*), MIN(a.answered_at) AS first FROM answers a "
-            f"LEFT JOIN players p ON p.key = a.player_key WHERE {where} "
-            "GROUP BY a.player_key ORDER BY 3 DESC, 4 DESC, first ASC"
-        )
+        """Every player of the chat ranked: points, then right answers, then who came first.
+
+        All-time boards and those from a UTC midnight (week, month) read the summaries of
+        closed questions plus the open question's answers (storage/boards.py).
+        """
+        sql, args = boards.ranked(chat_key, since, quiz_id)
         async with self._db.execute(sql, args) as cur:
             rows = await cur.fetchall()
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
@@ -194,34 +230,28 @@ class SqliteStore:
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
-        sql = (
-            "SELECT COALESCE(SUM(points), 0), COUNT(*), COALESCE(SUM(correct), 0), "
-            "COALESCE(MAX(streak), 0), COUNT(DISTINCT run_id) FROM answers "
-            "WHERE chat_key=? AND player_key=?"
-        )
+        async with self._db.execute(*boards.player_totals(chat_key, player.key)) as cur:
+            points, answered, correct, best, first = await cur.fetchone()
+        # the player's answers index holds run_id (the key of a WITHOUT ROWID table): no table reads
+        sql = "SELECT COUNT(DISTINCT run_id) FROM answers WHERE chat_key=? AND player_key=?"
         async with self._db.execute(sql, (chat_key, player.key)) as cur:
-            points, answered, correct, best, quizzes = await cur.fetchone()
+            (quizzes,) = await cur.fetchone()
         rank = None
         if answered:
-            board = await self.leaderboard(chat_key)
-            rank = next((s.rank for s in board if s.player_key == player.key), None)
+            async with self._db.execute(*boards.rank_of(chat_key, player.key, points, correct, first)) as cur:
+                (rank,) = await cur.fetchone()
         return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
 
 
-def _board_filter(chat_key: str, since: float | None, quiz_id: str | None) -> tuple[str, tuple]:
-    where, args = ["a.chat_key = ?"], [chat_key]
-    if since is not None:
-        where.append("a.answered_at >= ?")
-        args.append(since)
-    if quiz_id is not None:
-        where.append("a.quiz_id = ?")
-        args.append(quiz_id)
-    return " AND ".join(where), tuple(args)
-
-
-def _answer_values(a: AnswerRow) -> tuple:
-    return (a.run_id, a.index, a.question_id, a.player_key, a.chat_key, a.quiz_id, a.option,
-            int(a.correct), a.elapsed, a.points, a.streak, a.answered_at)
+def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple) -> sqlite3.Cursor:
+    """Runs on the connection's thread; a failed statement leaves no transaction open."""
+    try:
+        cur = conn.execute(sql, args)
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+    return cur
 
 
 def _run_from_row(row: tuple) -> RunRow:

@@ -1,0 +1,54 @@
+"""WAL checkpoints on their own connection and thread, off the answer writer's path.
+
+SQLite's automatic checkpoint runs inside the commit that fills the WAL (1,000 pages by
+default): that commit copies the WAL into the database and syncs it, and every press waiting
+on it waits too. Under load that happened every few dozen commits and made the slowest
+acknowledgements slow. Here the store turns the automatic checkpoint off and this task runs
+a PASSIVE checkpoint (it never blocks the writer or readers) every `every` seconds.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import aiosqlite
+
+log = logging.getLogger("quizhost.storage")
+
+EVERY_SECONDS = 0.5
+
+
+class Checkpointer:
+    def __init__(self, path: str | Path, every: float = EVERY_SECONDS) -> None:
+        self._path = str(path)
+        self._every = every
+        self._db: aiosqlite.Connection | None = None
+        self._task: asyncio.Task | None = None
+        self.runs = 0
+
+    async def start(self) -> None:
+        self._db = await aiosqlite.connect(self._path)
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def checkpoint(self) -> None:
+        if self._db is not None:
+            await self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            self.runs += 1
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self._every)
+            try:
+                await self.checkpoint()
+            except Exception:  # noqa: BLE001 - a failed checkpoint is retried next time; data is safe in the WAL
+                log.exception("WAL checkpoint failed")
