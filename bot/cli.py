@@ -27,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("topic", nargs="+")
     export.add_argument("--lang", choices=LANGUAGES, default="en")
     export.add_argument("--format", choices=["json"], default="json")
+    from bot.bench import add_arguments as bench_arguments
+
+    bench_arguments(sub.add_parser("bench", help="load-test the engine and the database; print the figures"))
     return parser
 
 
@@ -40,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     secrets = [s.get_secret_value() for s in (settings.telegram_bot_token, settings.discord_bot_token,
                                                settings.telegram_webhook_secret) if s]
     setup_logging(settings.log_level if args.command == "run" else "WARNING", secrets)
-    commands = {"play": _play, "run": _run, "validate": _validate, "export": _export}
+    commands = {"play": _play, "run": _run, "validate": _validate, "export": _export, "bench": _bench}
     try:
         return commands[args.command](args, settings)
     except KeyboardInterrupt:
@@ -60,6 +63,12 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import run
 
     return asyncio.run(run(settings))
+
+
+def _bench(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.bench import main as bench
+
+    return bench(args)
 
 
 def _validate(args: argparse.Namespace, settings: Settings) -> int:

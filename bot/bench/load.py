@@ -1,0 +1,220 @@
+"""Presses against the real engine and the real SQLite store, through a null chat adapter.
+
+Two ways to press:
+- flat out: every player of every chat presses the open question at once, question after
+  question (a fake clock moves the deadlines), so the engine takes presses as fast as it can;
+- offered rate: the system clock and the engine's own timer loop, presses arriving at R per
+  second on whatever questions are open, as a busy bot sees them.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.catalog import Catalog
+from bot.clock import Clock, FakeClock, SystemClock
+from bot.engine import Engine, EngineSettings
+from bot.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
+from storage.sqlite import SqliteStore
+
+PLATFORM = "bench"
+
+
+@dataclass
+class NullAdapter:
+    """A platform that accepts everything at once and keeps only the open questions."""
+
+    platform: str = PLATFORM
+    open: dict[int, QuestionCard] = field(default_factory=dict)  # run id -> its open question
+    posted: int = 0
+    listener: "_PressPool | None" = None
+
+    async def post_question(self, card: QuestionCard) -> MessageRef:
+        self.open[card.run_id] = card
+        self.posted += 1
+        if self.listener is not None:
+            self.listener.opened(card)
+        return MessageRef(card.chat, str(self.posted))
+
+    async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        self.open.pop(reveal.card.run_id, None)
+        if self.listener is not None:
+            self.listener.closed(reveal.card.run_id)
+
+    async def send(self, chat: ChatRef, reply: Reply) -> None:
+        pass
+
+
+@dataclass
+class LoadResult:
+    presses: int = 0
+    accepted: int = 0
+    seconds: float = 0.0  # wall time spent pressing
+    ack_ms: list[float] = field(default_factory=list)
+    lag_ms: list[float] = field(default_factory=list)  # offered rate: scheduled arrival -> engine
+    chats: int = 0
+    batches: int = 0
+
+
+def players_of(chat: int, count: int) -> list[Player]:
+    return [Player(PLATFORM, f"c{chat}u{j}", f"Player {chat}.{j}") for j in range(count)]
+
+
+async def open_engine(db: Path, catalog: Catalog, clock: Clock, seconds: int, pause: float
+                      ) -> tuple[Engine, NullAdapter]:
+    store = await SqliteStore.open(db)
+    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=seconds, pause_seconds=pause))
+    adapter = NullAdapter()
+    engine.attach(adapter)
+    return engine, adapter
+
+
+async def start_runs(engine: Engine, quiz: Quiz, chats: int, players: int, first: int = 0) -> list[list[Player]]:
+    roster = [players_of(first + i, players) for i in range(chats)]
+    for i, people in enumerate(roster):
+        outcome = await engine.start_quiz(ChatRef(PLATFORM, f"c{first + i}", title="bench"), quiz, people[0])
+        assert outcome.status == "started", outcome.status
+    return roster
+
+
+async def timed_press(engine: Engine, token: str, player: Player, out: LoadResult) -> None:
+    began = time.perf_counter()
+    ack = await engine.answer(token, player)
+    out.ack_ms.append((time.perf_counter() - began) * 1000)
+    out.accepted += ack.accepted
+
+
+async def flat_out(db: Path, catalog: Catalog, quiz: Quiz, chats: int, players: int, window: int = 1000,
+                   seed: int = 1) -> LoadResult:
+    """Every chat plays the whole quiz; each question, all its players press as fast as the
+    engine takes them: `window` presses in flight, the next one as soon as one is acknowledged.
+    The time runs from the first press to the last podium, the closes between questions included."""
+    rng = random.Random(seed)
+    clock = FakeClock(time.time())
+    engine, adapter = await open_engine(db, catalog, clock, seconds=30, pause=5)
+    result = LoadResult(chats=chats)
+    try:
+        roster = await start_runs(engine, quiz, chats, players)
+        by_chat = {f"{PLATFORM}:c{i}": people for i, people in enumerate(roster)}
+        clock.advance(5)
+        await engine.run_due()
+        began = time.perf_counter()  # the clock runs through the closes between questions too
+        while adapter.open:
+            presses = [(rng.choice(card.options).token, p)
+                       for card in adapter.open.values() for p in by_chat[card.chat.key]]
+            rng.shuffle(presses)
+            queue = iter(presses)
+            await asyncio.gather(*(_presser(engine, queue, result) for _ in range(min(window, len(presses)))))
+            result.presses += len(presses)
+            for _ in range(2):  # close (the first question at its deadline), then ask the next one
+                clock.advance(30)
+                await engine.run_due()
+        result.seconds = time.perf_counter() - began
+        result.batches = engine.store.writer.batches
+    finally:
+        await engine.store.close()
+    return result
+
+
+async def _presser(engine: Engine, queue, result: LoadResult) -> None:
+    """One of the `window` players pressing in turn (each press still enters the engine alone)."""
+    for token, player in queue:
+        await timed_press(engine, token, player, result)
+
+
+async def offered_rate(db: Path, catalog: Catalog, quiz: Quiz, rate: float, seconds: float, players: int,
+                       question_seconds: int = 3, pause: float = 1.0, seed: int = 2) -> LoadResult:
+    """Presses arrive at `rate` per second, spread over the open questions of many chats."""
+    # enough chats that open questions never run dry, even while the first ones wait for
+    # their deadline (a group's first question cannot close early)
+    chats = max(1, int(rate * (question_seconds + pause) * 1.5 / players) + 1)
+    rng = random.Random(seed)
+    engine, adapter = await open_engine(db, catalog, SystemClock(), question_seconds, pause)
+    result = LoadResult(chats=chats)
+    timer = asyncio.get_running_loop().create_task(engine.serve())
+    pool = _PressPool(adapter, {}, rng)
+    try:
+        # chats start over one question's cycle, as groups do, so questions open and close all the time
+        starting = asyncio.get_running_loop().create_task(
+            _start_staggered(engine, quiz, chats, players, pool, min(question_seconds + pause, seconds)))
+        while not adapter.open:
+            await asyncio.sleep(0.01)
+        await _offer(engine, pool, rate, seconds, result)
+        await starting
+        result.batches = engine.store.writer.batches
+    finally:
+        timer.cancel()
+        await asyncio.gather(timer, return_exceptions=True)
+        await engine.store.close()
+    return result
+
+
+async def _start_staggered(engine: Engine, quiz: Quiz, chats: int, players: int, pool: "_PressPool",
+                           cycle: float, groups: int = 10) -> None:
+    for group in range(groups):
+        first, last = chats * group // groups, chats * (group + 1) // groups
+        roster = await start_runs(engine, quiz, last - first, players, first)
+        pool.roster.update({f"{PLATFORM}:c{first + i}": people for i, people in enumerate(roster)})
+        await asyncio.sleep(cycle / groups)
+
+
+async def _offer(engine: Engine, pool: "_PressPool", rate: float, seconds: float, result: LoadResult) -> None:
+    """Open loop: press n is due at n / rate after the start, whether earlier ones are done or
+    not. When no question is open nobody can press: that slot passes (no pile-up for later)."""
+    tasks: set[asyncio.Task] = set()
+    began = time.perf_counter()
+    slot = sent = 0
+    while (now := time.perf_counter()) < began + seconds:
+        while began + slot / rate <= now:
+            press = pool.take()
+            if press is not None:
+                task = asyncio.ensure_future(_arrive(engine, press, began + slot / rate, result))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+                sent += 1
+            slot += 1
+        await asyncio.sleep(max(0.0, began + slot / rate - time.perf_counter()))
+    await asyncio.gather(*tasks)
+    result.seconds = time.perf_counter() - began
+    result.presses = sent
+
+
+async def _arrive(engine: Engine, press: tuple[str, Player], arrival: float, result: LoadResult) -> None:
+    result.lag_ms.append((time.perf_counter() - arrival) * 1000)
+    await timed_press(engine, press[0], press[1], result)
+
+
+class _PressPool:
+    """The presses still to come on the open questions, drawn at random across chats."""
+
+    def __init__(self, adapter: NullAdapter, roster: dict[str, list[Player]], rng: random.Random) -> None:
+        self.roster, self._rng = roster, rng
+        self._left: dict[int, tuple[QuestionCard, list[Player]]] = {}  # run id -> its open question
+        self._active: list[int] = []  # run ids that may still have presses to come
+        adapter.listener = self
+        for card in adapter.open.values():
+            self.opened(card)
+
+    def opened(self, card: QuestionCard) -> None:
+        people = list(self.roster[card.chat.key])
+        self._rng.shuffle(people)
+        self._left[card.run_id] = (card, people)
+        self._active.append(card.run_id)
+
+    def closed(self, run_id: int) -> None:
+        self._left.pop(run_id, None)
+
+    def take(self) -> tuple[str, Player] | None:
+        while self._active:
+            i = self._rng.randrange(len(self._active))
+            entry = self._left.get(self._active[i])
+            if entry is None or not entry[1]:  # closed or everybody pressed: drop it (swap-remove)
+                self._active[i] = self._active[-1]
+                self._active.pop()
+                continue
+            card, people = entry
+            return self._rng.choice(card.options).token, people.pop()
+        return None

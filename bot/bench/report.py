@@ -1,0 +1,48 @@
+"""The bench's figures as a table for people (the `--json` object is the same data)."""
+from __future__ import annotations
+
+TARGETS = {  # the issue's targets, checked beside each figure
+    "ratio": ("≥ 0.25", lambda v: v >= 0.25),
+    "ack_p99": ("≤ 10 ms at 5,000/s", lambda v: v <= 10),
+    "board": ("≤ 10 ms at 10^6", lambda v: v <= 10),
+    "kb_per_run": ("≤ 20 KB", lambda v: v <= 20),
+}
+
+
+def table(result: dict) -> str:
+    rows: list[tuple[str, str, str]] = []
+    flat = result["flat_out"]
+    rows.append(("answers_per_s", f"{result['answers_per_s']:,}",
+                 f"{flat['stored']:,} presses stored in {flat['seconds']} s, {flat['commits']} commits"))
+    rows.append(("raw_insert_per_s", f"{result['raw_insert_per_s']:,}",
+                 f"bare table without the board trigger: {result['raw_insert_bare_per_s']:,}"))
+    rows.append(("ratio", f"{result['ratio']}", _mark("ratio", result["ratio"])
+                 + f" (against the bare table: {result['ratio_bare']})"))
+    if "ack_ms" in result:
+        ack = result["ack_ms"]
+        rows.append(("ack_ms p50/p99/max", f"{ack['p50']} / {ack['p99']} / {ack['max']}",
+                     f"offered {ack['offered_per_s']:,.0f}/s, achieved {ack['achieved_per_s']:,}/s over "
+                     f"{ack['chats']} chats; " + _mark("ack_p99", ack["p99"])))
+    fa = flat["ack_ms"]
+    rows.append(("ack_ms flat out", f"{fa['p50']} / {fa['p99']} / {fa['max']}",
+                 "saturated: includes waiting for a place in the commit queue"))
+    for size, boards in result["leaderboard_ms"].items():
+        for name, spread in boards.items():
+            note = _mark("board", spread["p99"]) if name != "stats" and int(size) >= 1_000_000 else ""
+            rows.append((f"leaderboard_ms {name} @ {int(size):,}", f"{spread['p50']} / {spread['p99']}",
+                         ("p50 / p99; " + note) if note else "p50 / p99"))
+    rows.append(("rss_mb", f"{result['rss_mb']}", f"{result['runs']:,} runs open, "
+                 f"{result['answers_per_run']} answers each on the open question"))
+    rows.append(("kb_per_run", f"{result['kb_per_run']}", _mark("kb_per_run", result["kb_per_run"])))
+    start = result["start"]
+    rows.append(("start_ms", f"{start['start_ms']:,}", f"{start['quizzes']:,} quizzes: catalog "
+                 f"{start['catalog_ms']:,} ms, store {start['store_ms']} ms, resume {start['resume_ms']} ms "
+                 f"(imports {start['import_ms']} ms before)"))
+    width = max(len(r[0]) for r in rows)
+    value_width = max(len(r[1]) for r in rows)
+    return "\n".join(f"{name:<{width}}  {value:>{value_width}}  {note}".rstrip() for name, value, note in rows)
+
+
+def _mark(target: str, value: float) -> str:
+    text, ok = TARGETS[target]
+    return f"target {text}: {'met' if ok(value) else 'MISSED'}"

@@ -1,0 +1,129 @@
+"""`quizhost bench`: every phase in order, in a temporary folder, into one result dict."""
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from bot.bench.boards import board_latency, percentile
+from bot.bench.load import LoadResult, flat_out, offered_rate
+from bot.bench.reference import raw_insert_per_s
+from bot.catalog import Catalog, default_quiz_folders
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    chats: int = 100
+    players: int = 50
+    window: int = 1000  # presses in flight in the flat-out phase
+    rate: float = 5000.0  # offered presses per second; 0 skips that phase
+    rate_seconds: float = 4.0
+    board_sizes: tuple[int, ...] = (10_000, 100_000, 1_000_000)
+    board_players: int = 1000
+    board_repeats: int = 50
+    open_runs: int = 10_000
+    open_answers: int = 10  # answers held by each open run's question
+    quiz_files: int = 1000
+    profile: str | None = None  # write a pyinstrument profile of the flat-out phase here
+    folder: str | None = None  # keep the databases here instead of a temporary folder
+
+
+async def bench(options: BenchOptions, progress=lambda text: None) -> dict:
+    catalog = Catalog.load(default_quiz_folders())
+    quiz = max(catalog.all(), key=lambda q: len(q.questions))
+    with tempfile.TemporaryDirectory(prefix="quizhost-bench-") as scratch:
+        folder = Path(options.folder or scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        result: dict = {"config": {**asdict(options), "quiz": quiz.id, "questions": len(quiz.questions),
+                                   "cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+        _fresh_heap()
+        progress(f"flat out: {options.chats} chats x {options.players} players x {len(quiz.questions)} questions")
+        load = await _profiled(options.profile, flat_out(folder / "load.db", catalog, quiz, options.chats,
+                                                          options.players, options.window))
+        result.update(_throughput(load))
+        progress("raw insert reference")
+        raw = await raw_insert_per_s(folder / "load.db", folder / "raw.db")
+        bare = await raw_insert_per_s(folder / "load.db", folder / "bare.db", bare=True)
+        result.update(raw_insert_per_s=round(raw), raw_insert_bare_per_s=round(bare),
+                      ratio=round(result["answers_per_s"] / raw, 3) if raw else None,
+                      ratio_bare=round(result["answers_per_s"] / bare, 3) if bare else None)
+        if options.rate > 0:
+            _fresh_heap()
+            progress(f"offered rate: {options.rate:g} presses/s for {options.rate_seconds:g} s")
+            offered = await offered_rate(folder / "rate.db", catalog, quiz, options.rate, options.rate_seconds,
+                                         options.players)
+            result["ack_ms"] = _rate_figures(offered, options.rate)
+        progress(f"leaderboards at {', '.join(map(str, options.board_sizes))} answers")
+        result["leaderboard_ms"] = await board_latency(folder / "boards.db", catalog, list(options.board_sizes),
+                                                       options.board_players, options.board_repeats)
+        progress(f"memory with {options.open_runs} open runs")
+        result.update(_child("bot.bench.memory", str(folder / "memory.db"), "--runs", str(options.open_runs),
+                             "--players", str(options.open_answers)))
+        progress(f"start-up with {options.quiz_files} quiz files")
+        result["start"] = _start(folder, options.quiz_files)
+        result["start_ms"] = result["start"]["start_ms"]
+    return result
+
+
+def _fresh_heap() -> None:
+    """Leave what earlier phases built out of the garbage collector's work: each timed phase
+    pays for collecting its own objects only, as a bot pays for its own."""
+    gc.collect()
+    gc.freeze()
+
+
+def _throughput(load: LoadResult) -> dict:
+    return {
+        "answers_per_s": round(load.accepted / load.seconds) if load.seconds else 0,
+        "flat_out": {"presses": load.presses, "stored": load.accepted, "seconds": round(load.seconds, 3),
+                     "commits": load.batches, "ack_ms": _spread(load.ack_ms)},
+    }
+
+
+def _rate_figures(load: LoadResult, rate: float) -> dict:
+    return {**_spread(load.ack_ms), "offered_per_s": rate,
+            "achieved_per_s": round(load.presses / load.seconds) if load.seconds else 0,
+            "presses": load.presses, "stored": load.accepted, "chats": load.chats, "commits": load.batches,
+            "arrival_lag_p99": percentile(load.lag_ms, 99)}
+
+
+def _spread(values: list[float]) -> dict:
+    return {"p50": percentile(values, 50), "p99": percentile(values, 99),
+            "max": round(max(values), 3) if values else 0.0}
+
+
+async def _profiled(path: str | None, work):
+    if not path:
+        return await work
+    from pyinstrument import Profiler  # the bench extra; only needed with --profile
+
+    profiler = Profiler(async_mode="enabled")
+    with profiler:
+        outcome = await work
+    Path(path).write_text(profiler.output_text(unicode=True, show_all=False), encoding="utf-8")
+    return outcome
+
+
+def _start(folder: Path, files: int) -> dict:
+    from bot.bench.startup import write_quiz_files
+
+    quizzes = folder / "quizzes"
+    write_quiz_files(quizzes, files)
+    return _child("bot.bench.startup", str(quizzes), str(folder / "start.db"))
+
+
+def _child(module: str, *args: str) -> dict:
+    """A phase that needs a fresh process (clean memory figures, cold start); it prints JSON."""
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{module} failed: {done.stderr.strip()[-2000:]}")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures.setdefault("wall_s", round(time.perf_counter() - began, 1))
+    return figures

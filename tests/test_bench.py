@@ -1,0 +1,41 @@
+"""`quizhost bench`, tiny: it runs every phase against the real engine and store and prints
+every figure (as JSON and as a table). No timing is asserted: this machine is not the bench."""
+from __future__ import annotations
+
+import json
+
+from bot.bench.report import table
+from bot.cli import main
+
+TINY = ["bench", "--chats", "3", "--players", "4", "--window", "5", "--rate", "300", "--rate-seconds", "0.3",
+        "--board-sizes", "200,2000", "--board-players", "20", "--board-repeats", "3", "--open-runs", "30",
+        "--open-answers", "3", "--quiz-files", "4", "--json"]
+
+
+def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
+    assert main([*TINY, "--keep", str(tmp_path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+
+    for name in ("answers_per_s", "raw_insert_per_s", "raw_insert_bare_per_s", "ratio", "rss_mb", "start_ms"):
+        assert isinstance(result[name], (int, float)) and result[name] > 0, name
+    assert isinstance(result["kb_per_run"], float)  # 30 runs barely move the resident memory
+    assert result["flat_out"]["stored"] == 3 * 4 * result["config"]["questions"]
+    assert set(result["ack_ms"]) >= {"p50", "p99", "max", "offered_per_s", "achieved_per_s"}
+    assert result["ack_ms"]["stored"] == result["ack_ms"]["presses"] > 0
+    assert set(result["leaderboard_ms"]) == {"200", "2000"}
+    for boards in result["leaderboard_ms"].values():
+        assert set(boards) == {"all", "week", "stats"}
+        assert all(set(spread) == {"p50", "p99"} for spread in boards.values())
+    assert result["runs"] == 30 and result["start"]["quizzes"] == 4 and result["start"]["problems"] == 0
+
+    shown = table(result)
+    for name in ("answers_per_s", "raw_insert_per_s", "ratio", "ack_ms", "leaderboard_ms all @ 2,000",
+                 "leaderboard_ms week @ 200", "rss_mb", "kb_per_run", "start_ms"):
+        assert name in shown, name
+
+
+def test_bad_bench_flags_get_a_clear_message(capsys):
+    assert main(["bench", "--chats", "0"]) == 2
+    assert "--chats" in capsys.readouterr().err
+    assert main(["bench", "--board-sizes", "many"]) == 2
+    assert "--board-sizes" in capsys.readouterr().err
