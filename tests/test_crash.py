@@ -1,0 +1,92 @@
+"""Never lose a press: a bot process under load is killed with SIGKILL, again and again.
+
+Each cycle starts `tests/crash_bot.py` on the same database (it resumes the runs the last
+one left open and presses on), kills it at a random moment, and checks the database as
+the next start will find it: every acknowledged press is stored, no player got two presses
+acknowledged for one question, the boards equal the stored points, one open run per chat
+at most. Last, a clean start plays every open run to its end.
+"""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from storage import boards
+
+KILLS = 15  # cycles of start, load, SIGKILL; each takes well under a second
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start_bot(db: Path, mode: str, seed: int = 0) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tests.crash_bot", str(db), mode, "--seed", str(seed)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def kill_under_load(db: Path, rng: random.Random, seed: int) -> list[tuple[int, int, str]]:
+    """Run the bot until it has acknowledged a random number of presses, then SIGKILL it."""
+    bot = start_bot(db, "load", seed)
+    wanted, lines = rng.choice((0, rng.randint(1, 40), rng.randint(40, 400))), []
+    try:
+        first = bot.stdout.readline()
+        assert first.startswith("RESUMED"), first + bot.stderr.read()
+        while len(lines) < wanted:
+            line = bot.stdout.readline()
+            assert line, "the bot stopped by itself: " + bot.stderr.read()[-2000:]
+            lines.append(line)
+        time.sleep(rng.uniform(0, 0.02))  # mid-commit, mid-close, mid-print: wherever it is
+    finally:
+        os.kill(bot.pid, signal.SIGKILL)
+        rest, _ = bot.communicate(timeout=10)
+    lines += rest.splitlines(keepends=True)
+    assert bot.returncode == -signal.SIGKILL
+    acks = []
+    for line in lines:
+        if line.startswith("ACK ") and line.endswith("\n"):  # a whole line is a promise made
+            _, run_id, number, player = line.split()
+            acks.append((int(run_id), int(number), player))
+    return acks
+
+
+def check_database(db: Path, acks: list[tuple[int, int, str]]) -> None:
+    with sqlite3.connect(db) as conn:
+        stored = {(run, idx + 1, player) for run, idx, player in
+                  conn.execute("SELECT run_id, idx, player_key FROM answers")}
+        lost = [a for a in acks if a not in stored]
+        assert not lost, f"{len(lost)} acknowledged presses are not stored, e.g. {lost[:3]}"
+        assert len(acks) == len(set(acks)), "a player got two presses acknowledged on one question"
+        assert conn.execute("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM runs WHERE status = 'open' "
+                            "GROUP BY chat_key)").fetchone()[0] in (None, 1)
+        for (chat,) in conn.execute("SELECT DISTINCT chat_key FROM answers"):
+            truth = dict(conn.execute("SELECT player_key, SUM(points) FROM answers WHERE chat_key = ? "
+                                      "GROUP BY player_key", (chat,)).fetchall())
+            for since in (None, 0.0):  # the all-time summaries, the per-day ones
+                source, args = boards.board_source(chat, since)
+                board = dict(conn.execute(f"SELECT player_key, SUM(points) FROM ({source}) GROUP BY player_key",
+                                          args).fetchall())
+                assert board == truth, f"board of {chat} (since {since}) differs from its stored answers"
+
+
+def test_sigkill_at_random_moments_loses_no_acknowledged_press(tmp_path):
+    db = tmp_path / "crash.db"
+    seed = int(os.environ.get("CRASH_SEED", time.time_ns() % 1_000_000))
+    rng = random.Random(seed)
+    acks: list[tuple[int, int, str]] = []
+    for cycle in range(KILLS):
+        acks += kill_under_load(db, rng, seed + cycle)
+        check_database(db, acks)
+    assert len(acks) > KILLS, f"the bot hardly pressed (seed {seed})"
+
+    bot = start_bot(db, "finish")
+    out, err = bot.communicate(timeout=60)
+    assert bot.returncode == 0, err[-2000:]
+    assert out.splitlines()[-1].endswith("OPEN 0"), out
+    check_database(db, acks)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM runs WHERE status = 'open'").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] >= 4  # the chats played
