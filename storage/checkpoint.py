@@ -16,7 +16,7 @@ import aiosqlite
 
 log = logging.getLogger("quizhost.storage")
 
-EVERY_SECONDS = 0.5
+EVERY_SECONDS = 0.25
 
 
 class Checkpointer:

@@ -31,6 +31,7 @@ from storage.records import AnswerRow
 log = logging.getLogger("quizhost.storage")
 
 MAX_BATCH = 2000  # bounds one transaction's time, so a huge burst cannot stall other queries
+MAX_RUNS = 8  # run states per transaction (see AnswerWriter._take_runs)
 
 INSERT_ANSWER = (
     "INSERT OR IGNORE INTO answers(run_id, idx, question_id, player_key, chat_key, quiz_id, "
@@ -84,6 +85,7 @@ class AnswerWriter:
         self._inflight: list[_Pending] = []  # the batch being committed now
         self._runs: dict[int, tuple[tuple, list[asyncio.Future]]] = {}  # run id -> latest state, waiters
         self._wake = asyncio.Event()
+        self._idle = False  # the writer task waits for work
         self._task: asyncio.Task | None = None
         self.batches = 0  # commits made, for the bench and the tests
         self.submitted = 0  # answers queued so far: the ticket of the latest one
@@ -111,9 +113,10 @@ class AnswerWriter:
         return future
 
     def _kick(self) -> None:
-        if self._task is None or self._task.done():
+        if self._task is None:  # cheap checks: this runs on every press
             self._task = asyncio.get_running_loop().create_task(self._serve())
-        self._wake.set()
+        if self._idle:
+            self._wake.set()
 
     async def wait_settled(self, ticket: int) -> None:
         """Wait until the answer with this ticket (and every one before it) is done.
@@ -135,34 +138,50 @@ class AnswerWriter:
 
     async def close(self) -> None:
         await self.flush()
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        task = self._task
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
     async def _serve(self) -> None:
-        while True:
-            if not self._pending and not self._runs:
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            batch = self._inflight = self._pending[: self._max_batch]
-            del self._pending[: self._max_batch]
+        try:
+            while True:
+                await self._write_next()
+        finally:
+            self._task = None  # a later submit starts a new writer
+
+    async def _write_next(self) -> None:
+        if not self._pending and not self._runs:
+            self._wake.clear()
+            self._idle = True
+            await self._wake.wait()
+            self._idle = False
+            return
+        batch = self._inflight = self._pending[: self._max_batch]
+        del self._pending[: self._max_batch]
+        runs = self._take_runs(MAX_RUNS if batch else len(self._runs))
+        try:
+            # the whole batch is one call into the connection's thread: one hop, one commit
+            landed = await self._db._execute(_write_batch, self._db._conn, *_encode(batch, runs))
+        except Exception as error:  # noqa: BLE001 - every waiting caller must hear about it
+            log.error("storing %d answers and %d run states failed: %s", len(batch), len(runs), error)
+            self._resolve(batch, runs, error=error)
+        else:
+            self.batches += 1
+            self._resolve(batch, runs, landed)
+        finally:
+            self._inflight = []
+        self._settle(len(batch))
+
+    def _take_runs(self, limit: int) -> dict[int, tuple[tuple, list[asyncio.Future]]]:
+        """The oldest run states, only a few when presses share the batch: a question's close
+        summarises its answers for the boards (a fraction of a millisecond each), and a whole
+        deadline's worth of closes in one transaction would hold up the presses in it."""
+        if len(self._runs) <= limit:
             runs, self._runs = self._runs, {}
-            try:
-                # the whole batch is one call into the connection's thread: one hop, one commit
-                landed = await self._db._execute(_write_batch, self._db._conn, *_encode(batch, runs))
-            except Exception as error:  # noqa: BLE001 - every waiting caller must hear about it
-                log.error("storing %d answers and %d run states failed: %s", len(batch), len(runs), error)
-                self._resolve(batch, runs, error=error)
-            else:
-                self.batches += 1
-                self._resolve(batch, runs, landed)
-            finally:
-                self._inflight = []
-            self._settle(len(batch))
+            return runs
+        ids = list(self._runs)[:limit]
+        return {run_id: self._runs.pop(run_id) for run_id in ids}
 
     @staticmethod
     def _resolve(batch: list[_Pending], runs: dict, landed: list[bool] | None = None,

@@ -20,6 +20,7 @@ def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
         assert isinstance(result[name], (int, float)) and result[name] > 0, name
     assert isinstance(result["kb_per_run"], float)  # 30 runs barely move the resident memory
     assert result["flat_out"]["stored"] == 3 * 4 * result["config"]["questions"]
+    assert set(result["whole_play"]) == {"answers_per_s", "raw_per_s", "ratio"}
     assert set(result["ack_ms"]) >= {"p50", "p99", "max", "offered_per_s", "achieved_per_s"}
     assert result["ack_ms"]["stored"] == result["ack_ms"]["presses"] > 0
     assert set(result["leaderboard_ms"]) == {"200", "2000"}
@@ -29,7 +30,7 @@ def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
     assert result["runs"] == 30 and result["start"]["quizzes"] == 4 and result["start"]["problems"] == 0
 
     shown = table(result)
-    for name in ("answers_per_s", "raw_insert_per_s", "ratio", "ack_ms", "leaderboard_ms all @ 2,000",
+    for name in ("answers_per_s", "raw_insert_per_s", "ratio", "whole play", "ack_ms", "leaderboard_ms all @ 2,000",
                  "leaderboard_ms week @ 200", "rss_mb", "kb_per_run", "start_ms"):
         assert name in shown, name
 

@@ -13,16 +13,21 @@ def table(result: dict) -> str:
     rows: list[tuple[str, str, str]] = []
     flat = result["flat_out"]
     rows.append(("answers_per_s", f"{result['answers_per_s']:,}",
-                 f"{flat['stored']:,} presses stored in {flat['seconds']} s, {flat['commits']} commits"))
+                 f"{flat['stored']:,} presses stored in {flat['seconds']} s of pressing, {flat['commits']} commits"))
     rows.append(("raw_insert_per_s", f"{result['raw_insert_per_s']:,}",
                  f"bare table without the board trigger: {result['raw_insert_bare_per_s']:,}"))
     rows.append(("ratio", f"{result['ratio']}", _mark("ratio", result["ratio"])
                  + f" (against the bare table: {result['ratio_bare']})"))
+    whole = result["whole_play"]
+    rows.append(("whole play answers_per_s", f"{whole['answers_per_s']:,}",
+                 f"closes and asks included, against inserts plus summaries ({whole['raw_per_s']:,}/s): "
+                 f"ratio {whole['ratio']}"))
     if "ack_ms" in result:
         ack = result["ack_ms"]
+        mark = _mark("ack_p99", ack["p99"]) if ack["offered_per_s"] >= 5000 else "the target is at 5,000/s"
         rows.append(("ack_ms p50/p99/max", f"{ack['p50']} / {ack['p99']} / {ack['max']}",
                      f"offered {ack['offered_per_s']:,.0f}/s, achieved {ack['achieved_per_s']:,}/s over "
-                     f"{ack['chats']} chats; " + _mark("ack_p99", ack["p99"])))
+                     f"{ack['chats']} chats; {mark}"))
     fa = flat["ack_ms"]
     rows.append(("ack_ms flat out", f"{fa['p50']} / {fa['p99']} / {fa['max']}",
                  "saturated: includes waiting for a place in the commit queue"))
