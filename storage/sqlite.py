@@ -36,7 +36,8 @@ class SqliteStore:
         self._names: dict[str, str] = {}  # player key -> last stored name, to skip no-op writes
         self._chats: set[str] = set()
         self.writer = AnswerWriter(db)  # answers are committed in groups, see storage/writer.py
-        self.checkpointer = Checkpointer(path)
+        self.writes = 0  # statements committed outside the writer, for the checkpointer
+        self.checkpointer = Checkpointer(path, lambda: self.writes + self.writer.batches)
 
     @classmethod
     async def open(cls, path: str | Path) -> "SqliteStore":
@@ -65,6 +66,7 @@ class SqliteStore:
         One hop instead of two, and no other write can slip in between the statement and
         its commit (the answer writer's transactions run on the same connection).
         """
+        self.writes += 1
         return await self._db._execute(_execute_and_commit, self._db._conn, sql, args)
 
     async def _migrate(self) -> None:

@@ -31,7 +31,7 @@ from storage.records import AnswerRow
 log = logging.getLogger("quizhost.storage")
 
 MAX_BATCH = 2000  # bounds one transaction's time, so a huge burst cannot stall other queries
-MAX_RUNS = 8  # run states per transaction (see AnswerWriter._take_runs)
+MAX_RUNS = 4  # run states per transaction (see AnswerWriter._take_runs)
 
 INSERT_ANSWER = (
     "INSERT OR IGNORE INTO answers(run_id, idx, question_id, player_key, chat_key, quiz_id, "
