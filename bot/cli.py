@@ -48,21 +48,34 @@ def main(argv: list[str] | None = None) -> int:
         return commands[args.command](args, settings)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `quizhost play | head`: the reader left; nothing more to say
+        sys.stderr.close()
+        return 0
 
 
 def _play(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import play
-
     from bot.i18n import t
 
     name = args.name or t(args.lang or settings.quizhost_language, "You")
     return asyncio.run(play(settings, " ".join(args.topic), args.lang, name))
 
 
+# what the platforms' libraries raise for a token they refuse; the adapter has logged why
+_REFUSED_TOKEN = ("InvalidToken", "LoginFailure")
+
+
 def _run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import run
 
-    return asyncio.run(run(settings))
+    try:
+        return asyncio.run(run(settings))
+    except Exception as exc:
+        if type(exc).__name__ not in _REFUSED_TOKEN:
+            raise
+        print("quizhost: a platform refused its token; check TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN",
+              file=sys.stderr)
+        return 1
 
 
 def _bench(args: argparse.Namespace, settings: Settings) -> int:

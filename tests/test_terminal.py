@@ -68,3 +68,16 @@ def test_bad_setting_names_the_variable(tmp_path):
     result = play(tmp_path, "pipeline", stdin="", extra_env={"QUIZHOST_QUESTION_SECONDS": "soon"})
     assert result.returncode == 2
     assert "QUIZHOST_QUESTION_SECONDS" in result.stderr
+
+
+def test_a_reader_that_leaves_early_ends_nothing_badly(tmp_path):
+    """`quizhost play | head -3`: the game finishes unseen and the answers are still stored."""
+    env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db"), "NO_COLOR": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "pipeline"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(b"a\n" * 8, timeout=60)
+    assert proc.returncode == 0 and b"Traceback" not in err
+    result = play(tmp_path, stdin="/stats\n")
+    assert "Answered: 8" in result.stdout

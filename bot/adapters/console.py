@@ -35,6 +35,7 @@ class ConsoleAdapter:
         self._card: QuestionCard | None = None
         self._changed = asyncio.Event()
         self._buttons: tuple = ()
+        self.out_closed = False
 
     # the port --------------------------------------------------------------------------
 
@@ -141,8 +142,15 @@ class ConsoleAdapter:
         return f"\033[{codes}m{text}\033[0m" if self.colour and codes else text
 
     def _print(self, text: str, *styles: str) -> None:
-        self.out.write(self._style(text, *styles) + "\n")
-        self.out.flush()
+        if self.out_closed:
+            return
+        try:
+            self.out.write(self._style(text, *styles) + "\n")
+            self.out.flush()
+        except BrokenPipeError:
+            # the reader left (`quizhost play | head`): the game goes on unseen until input ends,
+            # as with a closed terminal; answers are stored all the same
+            self.out_closed = True
 
 
 def stdin_lines(loop: asyncio.AbstractEventLoop, stream: IO[str] | None = None) -> "asyncio.Queue[str | None]":
