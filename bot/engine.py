@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import random
 from datetime import datetime, timedelta, timezone
@@ -75,6 +76,7 @@ class Engine:
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
         self._stepping: set[int] = set()  # runs with a step in progress in the timer loop
+        self._due: list[tuple[float, int]] = []  # heap of (due time, run id), with stale entries
         self._rng = random.Random()
 
     # wiring -------------------------------------------------------------------------
@@ -191,7 +193,7 @@ class Engine:
             return refused
         if session.should_close_early(run):
             run.row.due = min(run.row.due, now)
-            self._wake.set()
+            self._schedule(run)
         return _locked(lang, LETTERS[token.choice])
 
     async def _store_answer(self, run: Run, answer: AnswerRow, player: Player) -> Ack | None:
@@ -262,19 +264,34 @@ class Engine:
             while True:
                 self._wake.clear()
                 now = self.clock.now()
-                for run in list(self._by_id.values()):
-                    if run.row.due <= now and run.id not in self._stepping:
-                        self._spawn(run)
+                for run in self._pop_due(now):
+                    self._spawn(run)
                 await self._sleep_until_next(now)
         finally:
             for task in list(self._tasks):
                 task.cancel()
 
+    def _schedule(self, run: Run) -> None:
+        """Note the run's due time; stale entries are skipped when they come up."""
+        heapq.heappush(self._due, (run.row.due, run.id))
+        if self._due[0][1] == run.id:  # the earliest now: the loop may be sleeping past it
+            self._wake.set()
+
+    def _pop_due(self, now: float) -> list[Run]:
+        """Runs whose time has come, from the heap: O(log n) a step, not a scan of every run."""
+        ready = []
+        while self._due and self._due[0][0] <= now:
+            _, run_id = heapq.heappop(self._due)
+            run = self._by_id.get(run_id)
+            if run is not None and run.row.due <= now and run_id not in self._stepping:
+                ready.append(run)
+                self._stepping.add(run_id)  # also dedupes a run pushed twice
+        return ready
+
     async def _sleep_until_next(self, now: float) -> None:
-        pending = [r.row.due for r in self._by_id.values() if r.id not in self._stepping]
         waits = [asyncio.ensure_future(self._wake.wait())]
-        if pending:
-            waits.append(asyncio.ensure_future(self.clock.sleep(min(pending) - now)))
+        if self._due:
+            waits.append(asyncio.ensure_future(self.clock.sleep(self._due[0][0] - now)))
         try:
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -290,20 +307,24 @@ class Engine:
     def _done(self, task: asyncio.Task, run_id: int) -> None:
         self._tasks.discard(task)
         self._stepping.discard(run_id)
-        self._wake.set()  # a run finished its step: its next due time may be the earliest
         if not task.cancelled() and task.exception():
             log.error("run step failed", exc_info=task.exception())
 
     # one step of a run --------------------------------------------------------------
 
     async def _advance(self, run: Run) -> None:
-        async with self._flights[run.id].lock:
-            if run.row.status != "open" or run.row.due > self.clock.now():
-                return
-            if run.row.phase == "pausing":
-                await self._ask(run)
-            else:
-                await self._close(run)
+        try:
+            async with self._flights[run.id].lock:
+                if run.row.status != "open" or run.row.due > self.clock.now():
+                    return
+                if run.row.phase == "pausing":
+                    await self._ask(run)
+                else:
+                    await self._close(run)
+        finally:
+            if run.id in self._by_id:
+                self._stepping.discard(run.id)
+                self._schedule(run)  # whatever the step did to its due time, the loop knows it
 
     async def _ask(self, run: Run) -> None:
         session.ask_next(run, self.clock.now())
@@ -367,6 +388,7 @@ class Engine:
         self._by_chat[run.row.chat_key] = run
         self._by_id[run.id] = run
         self._flights.setdefault(run.id, _Flight())
+        self._schedule(run)
 
     def _untrack(self, run: Run) -> None:
         self._by_chat.pop(run.row.chat_key, None)

@@ -255,3 +255,20 @@ async def test_a_slow_post_does_not_eat_the_players_time(engine, adapter, clock,
     assert (await engine.answer(slow.token("A"), player(1))).accepted
     await engine.run_due()
     assert not slow.reveals
+
+
+async def test_the_timer_loop_serves_many_chats_each_at_its_own_time(engine, adapter, clock):
+    import asyncio
+
+    timers = asyncio.create_task(engine.serve())
+    try:
+        for n in range(60):
+            await engine.start(group(f"g{n}"), "demo", player(1))
+            clock.advance(0.5)  # staggered: every chat has its own deadlines
+        clock.advance(3)
+        await eventually(lambda: len(adapter.questions) == 60)
+        clock.advance(30)
+        await eventually(lambda: len(adapter.reveals) == 60)
+        assert len({r.card.chat.chat_id for _, r in adapter.reveals}) == 60
+    finally:
+        timers.cancel()
