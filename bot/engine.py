@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import heapq
 import logging
 import random
 from datetime import datetime, timedelta, timezone
@@ -16,6 +15,7 @@ from bot.i18n import normalise
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, RunEnd, Standing
 from bot.ports import ChatAdapter
 from bot.session import Refusal, Run
+from bot.timers import Timers
 from bot.tokens import AnswerToken, decode
 from storage.records import AnswerRow, ChatSettings, RunRow
 from storage.sqlite import SqliteStore
@@ -73,10 +73,7 @@ class Engine:
         self._by_id: dict[int, Run] = {}
         self._flights: dict[int, _Flight] = {}
         self._chat_settings: dict[str, ChatSettings] = {}
-        self._wake = asyncio.Event()
-        self._tasks: set[asyncio.Task] = set()
-        self._stepping: set[int] = set()  # runs with a step in progress in the timer loop
-        self._due: list[tuple[float, int]] = []  # heap of (due time, run id), with stale entries
+        self._timers = Timers(self.clock, self._step, self._due_of)
         self._rng = random.Random()
 
     # wiring -------------------------------------------------------------------------
@@ -107,7 +104,6 @@ class Engine:
             names = await self.store.player_names({a.player_key for a in answers})
             session.restore(run, answers, names)
             self._track(run)
-        self._wake.set()
         return len(self._by_id)
 
     # settings and language ----------------------------------------------------------
@@ -165,7 +161,6 @@ class Engine:
         row.id = await self.store.create_run(row)
         run = Run(row, quiz)
         self._track(run)
-        self._wake.set()
         return StartOutcome("started", run=run)
 
     async def answer(self, data: str | bytes | None, player: Player) -> Ack:
@@ -260,55 +255,15 @@ class Engine:
 
     async def serve(self) -> None:
         """The timer loop: wake at the next deadline or when a press closes a question early."""
-        try:
-            while True:
-                self._wake.clear()
-                now = self.clock.now()
-                for run in self._pop_due(now):
-                    self._spawn(run)
-                await self._sleep_until_next(now)
-        finally:
-            for task in list(self._tasks):
-                task.cancel()
+        await self._timers.serve()
 
-    def _schedule(self, run: Run) -> None:
-        """Note the run's due time; stale entries are skipped when they come up."""
-        heapq.heappush(self._due, (run.row.due, run.id))
-        if self._due[0][1] == run.id:  # the earliest now: the loop may be sleeping past it
-            self._wake.set()
+    async def _step(self, run_id: int) -> None:
+        if (run := self._by_id.get(run_id)) is not None:
+            await self._advance(run)
 
-    def _pop_due(self, now: float) -> list[Run]:
-        """Runs whose time has come, from the heap: O(log n) a step, not a scan of every run."""
-        ready = []
-        while self._due and self._due[0][0] <= now:
-            _, run_id = heapq.heappop(self._due)
-            run = self._by_id.get(run_id)
-            if run is not None and run.row.due <= now and run_id not in self._stepping:
-                ready.append(run)
-                self._stepping.add(run_id)  # also dedupes a run pushed twice
-        return ready
-
-    async def _sleep_until_next(self, now: float) -> None:
-        waits = [asyncio.ensure_future(self._wake.wait())]
-        if self._due:
-            waits.append(asyncio.ensure_future(self.clock.sleep(self._due[0][0] - now)))
-        try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for w in waits:
-                w.cancel()
-
-    def _spawn(self, run: Run) -> None:
-        task = asyncio.ensure_future(self._advance(run))
-        self._tasks.add(task)
-        self._stepping.add(run.id)
-        task.add_done_callback(lambda done: self._done(done, run.id))
-
-    def _done(self, task: asyncio.Task, run_id: int) -> None:
-        self._tasks.discard(task)
-        self._stepping.discard(run_id)
-        if not task.cancelled() and task.exception():
-            log.error("run step failed", exc_info=task.exception())
+    def _due_of(self, run_id: int) -> float | None:
+        run = self._by_id.get(run_id)
+        return run.row.due if run is not None else None
 
     # one step of a run --------------------------------------------------------------
 
@@ -323,7 +278,7 @@ class Engine:
                     await self._close(run)
         finally:
             if run.id in self._by_id:
-                self._stepping.discard(run.id)
+                self._timers.done_stepping(run.id)
                 self._schedule(run)  # whatever the step did to its due time, the loop knows it
 
     async def _ask(self, run: Run) -> None:
@@ -383,6 +338,9 @@ class Engine:
             await self._adapters[run.row.platform].send(run.chat, render.podium(podium))
         except Exception:
             log.exception("run %d: posting the podium failed", run.id)
+
+    def _schedule(self, run: Run) -> None:
+        self._timers.schedule(run.id, run.row.due)
 
     def _track(self, run: Run) -> None:
         self._by_chat[run.row.chat_key] = run
