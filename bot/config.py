@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     telegram_webhook_url: str = ""
     telegram_webhook_listen: str = "0.0.0.0:8443"
     telegram_webhook_secret: SecretStr | None = None
+    telegram_webhook_answers: Literal["request", "reply"] = "request"  # see .env.example
+    telegram_http: Literal["aiohttp", "httpx"] = "aiohttp"  # the HTTP client PTB uses (see .env.example)
+    telegram_proxy: str = ""  # http(s) proxy URL for the Bot API; empty = direct
 
     discord_bot_token: SecretStr | None = None
     discord_guild_ids: str = ""  # comma-separated server ids for instant command sync
@@ -69,6 +72,19 @@ class Settings(BaseSettings):
             raise ValueError("must be server (guild) ids, numbers separated by commas")
         return ",".join(ids)
 
+    @field_validator("telegram_http", "telegram_webhook_answers", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("telegram_proxy")
+    @classmethod
+    def _proxy(cls, value: str) -> str:
+        # aiohttp speaks to http(s) proxies only; a proxy URL may hold a password, so it is never echoed
+        if value.strip() and not value.strip().lower().startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// proxy URL, or empty")
+        return value.strip()
+
     @field_validator("telegram_webhook_listen")
     @classmethod
     def _listen(cls, value: str) -> str:
@@ -101,6 +117,7 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> 
         lines = []
         for error in exc.errors():
             name = str(error["loc"][0]).upper() if error["loc"] else "settings"
-            shown = "" if "TOKEN" in name or "SECRET" in name else f" (got {error.get('input')!r})"
+            hidden = any(word in name for word in ("TOKEN", "SECRET", "PROXY"))  # a proxy URL may hold a password
+            shown = "" if hidden else f" (got {error.get('input')!r})"
             lines.append(f"{name}: {error['msg']}{shown}")
         raise SettingsError("bad settings:\n  " + "\n  ".join(lines)) from None

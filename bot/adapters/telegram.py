@@ -7,16 +7,23 @@ game rules live in the engine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
-from telegram import (BotCommand, CallbackQuery, Chat, LinkPreviewOptions, Message, ReplyParameters, Update,
-                      User)
+from telegram import BotCommand, Chat, LinkPreviewOptions, Message, ReplyParameters, Update, User
 from telegram.constants import ChatID, ChatType, ParseMode
 from telegram.error import BadRequest, InvalidToken, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.adapters import telegram_format as fmt
-from bot.adapters.telegram_runtime import AdminCache, Webhook, build_application, with_retries
+from bot.adapters.telegram_presses import Press, chat_ref, press_from_json, press_of
+from bot.adapters.telegram_presses import player_of as _player
+from bot.adapters.telegram_request import UpdatesRequest
+from bot.adapters.telegram_runtime import (CONCURRENT_UPDATES, WEBHOOK_CONNECTIONS, AdminCache, Webhook,
+                                           build_application, updates_request, with_retries)
+from bot.adapters.telegram_webhook import WebhookServer, answer_method
 from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
 from bot.config import Settings
 from bot.i18n import normalise, t
@@ -28,12 +35,9 @@ PLATFORM = "telegram"
 ADMIN_COMMANDS = frozenset({"stop", "language", "settings"})
 ADMIN_PRESSES = ("ql:",)  # a language picked with a button is a /language
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
+SHUTDOWN_GRACE = 5.0  # seconds presses in progress get to answer when the bot stops
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
-
-
-def chat_ref(chat: Chat) -> ChatRef:
-    return ChatRef(PLATFORM, str(chat.id), chat.type == ChatType.PRIVATE, chat.effective_name or "")
 
 
 def player_of(user: User, sender_chat: Chat | None = None) -> Player:
@@ -41,7 +45,7 @@ def player_of(user: User, sender_chat: Chat | None = None) -> Player:
     name = user.full_name
     if user.id == ChatID.ANONYMOUS_ADMIN and sender_chat is not None:
         name = sender_chat.effective_name or name
-    return Player(PLATFORM, str(user.id), fmt.fit(name, 64), user.language_code)
+    return _player(user, name)
 
 
 def _id(chat: ChatRef) -> int | str:
@@ -56,19 +60,26 @@ def _trouble(lang: str | None) -> str:
 class TelegramAdapter:
     platform = PLATFORM
 
-    def __init__(self, app: Application, webhook: Webhook | None = None) -> None:
+    def __init__(self, app: Application, webhook: Webhook | None = None,
+                 updates: UpdatesRequest | None = None) -> None:
         self.app = app
         self.webhook = webhook
+        self.updates = updates  # getUpdates' transport, which hands presses over before PTB parses them
         self.admins = AdminCache()
         self._commands: Commands | None = None
         self._ready = asyncio.Event()  # the engine may post before the bot has connected
+        self._server: WebhookServer | None = None
+        self._tasks: set[asyncio.Task] = set()  # presses taken from getUpdates, replies sent after answers
+        self._press_slots = asyncio.Semaphore(CONCURRENT_UPDATES)  # as many as PTB handles updates at once
 
     @classmethod
     def from_settings(cls, settings: Settings) -> TelegramAdapter:
         if settings.telegram_bot_token is None:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
-        app = build_application(settings.telegram_bot_token.get_secret_value(), settings.telegram_api_url)
-        return cls(app, Webhook.from_settings(settings))
+        updates = updates_request(settings.telegram_http, settings.telegram_proxy)
+        app = build_application(settings.telegram_bot_token.get_secret_value(), settings.telegram_api_url,
+                                settings.telegram_http, settings.telegram_proxy, updates)
+        return cls(app, Webhook.from_settings(settings), updates)
 
     # running -------------------------------------------------------------------------
 
@@ -100,29 +111,49 @@ class TelegramAdapter:
             raise InvalidToken("Telegram refused TELEGRAM_BOT_TOKEN") from None
 
     async def _start_updates(self) -> None:
-        updater = self.app.updater
-        assert updater is not None
         if self.webhook is None:
-            await updater.start_polling(timeout=POLL_TIMEOUT, allowed_updates=ALLOWED_UPDATES, bootstrap_retries=3)
+            assert self.app.updater is not None
+            if self.updates is not None:
+                self.updates.on_press = self._polled_press
+            await self.app.updater.start_polling(timeout=POLL_TIMEOUT, allowed_updates=ALLOWED_UPDATES,
+                                                 bootstrap_retries=3)
             return
         hook = self.webhook
-        await updater.start_webhook(listen=hook.host, port=hook.port, url_path=hook.path, webhook_url=hook.url,
-                                    secret_token=hook.secret, allowed_updates=ALLOWED_UPDATES, bootstrap_retries=3)
+        self._server = WebhookServer(hook, self.app, self._webhook_press)
+        await self._server.start()  # listening before Telegram is told where to post
+        await with_retries(lambda: self.app.bot.set_webhook(
+            hook.url, secret_token=hook.secret, allowed_updates=ALLOWED_UPDATES,
+            max_connections=WEBHOOK_CONNECTIONS), "setWebhook")
 
     async def _shutdown(self) -> None:
         """Each step on its own: a failing one must not leave the others running."""
         app = self.app
+        if self.updates is not None:  # presses in the updater's last call come again at the next start
+            self.updates.on_press = None
         steps = []
+        if self._server is not None:
+            steps.append(self._server.stop)
         if app.updater is not None and app.updater.running:
             steps.append(app.updater.stop)
+        steps.append(self._finish_presses)
         if app.running:
             steps.append(app.stop)
         steps.append(app.shutdown)
+        # a failed initialize (a wrong token) leaves the app "not initialized", so its shutdown
+        # skips the bot; the bot's HTTP sessions are open all the same (a no-op when closed)
+        steps.append(app.bot.shutdown)
         for step in steps:
             try:
                 await step()
             except Exception:
                 log.exception("Telegram: stopping failed at %s", step.__name__)
+
+    async def _finish_presses(self) -> None:
+        """Presses being handled get their answers out before the HTTP sessions close."""
+        if self._tasks:
+            _, late = await asyncio.wait(set(self._tasks), timeout=SHUTDOWN_GRACE)
+            for task in late:
+                task.cancel()
 
     async def _set_commands(self) -> None:
         """The command menu in every language, English also for clients in any other language."""
@@ -157,36 +188,69 @@ class TelegramAdapter:
         await self._send(chat, reply, reply_to=message.message_id)
 
     async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Every press is answered, whatever happens: an unanswered one leaves the button spinning."""
-        query = update.callback_query
-        if query is None or self._commands is None:
-            return
-        text, alert, follow_up = "", False, None
-        user = query.from_user
-        chat = (chat_ref(query.message.chat) if query.message is not None  # inline messages carry no chat
-                else ChatRef(PLATFORM, str(user.id), True, user.full_name))
-        try:
-            result = await self._commands.press(query.data or "", await self._caller(query, chat))
-            if isinstance(result, Ack):
-                text = result.text
-            elif result.private:  # a refusal: only the presser sees it
-                text, alert = result.text, True
-            else:
-                follow_up = result
-        except Exception:
-            log.exception("a press failed in %s", chat.key)
-            text = _trouble(user.language_code)
-        finally:
-            await self._answer(query, text, alert)
-        if follow_up is not None:
-            await self._send(chat, follow_up)
+        """A press PTB parsed (when getUpdates' transport did not take it first)."""
+        if update.callback_query is not None and self._commands is not None:
+            await self._handle_press(press_of(update.callback_query))
 
-    async def _caller(self, query: CallbackQuery, chat: ChatRef) -> Caller:
+    def _polled_press(self, query: dict) -> None:
+        """A press taken from getUpdates' answer as JSON: handled beside the other updates."""
+        press = press_from_json(query)
+        if press is not None and self._commands is not None:
+            self._spawn(self._handle_press(press, self._press_slots))
+
+    async def _handle_press(self, press: Press, slots: asyncio.Semaphore | None = None) -> None:
+        """Every press is answered, whatever happens: an unanswered one leaves the button spinning."""
+        async with slots or contextlib.nullcontext():
+            text, alert, follow_up = await self._outcome(press)
+            await self._answer(press.query_id, text, alert)
+        if follow_up is not None:
+            await self._send(press.chat, follow_up)
+
+    async def _webhook_press(self, query: dict) -> dict | None:
+        """A press from the webhook's JSON: the answer to put in the reply, or None once answered."""
+        press = press_from_json(query)
+        if press is None or self._commands is None:
+            return None
+        if self.webhook is None or self.webhook.answers != "reply":
+            await self._handle_press(press)
+            return None
+        text, alert, follow_up = await self._outcome(press)
+        if follow_up is not None:  # after the answer, which leaves with the reply
+            self._spawn(self._send(press.chat, follow_up))
+        return answer_method(press.query_id, fmt.ack_text(text), alert)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("handling a press failed", exc_info=task.exception())
+
+    async def _outcome(self, press: Press) -> tuple[str, bool, Reply | None]:
+        """The answer's text, whether it is an alert, and a reply for the whole chat."""
+        assert self._commands is not None
+        try:
+            result = await self._commands.press(press.data, await self._caller(press))
+        except Exception:
+            log.exception("a press failed in %s", press.chat.key)
+            return _trouble(press.player.language), False, None
+        if isinstance(result, Ack):
+            return result.text, False, None
+        if result.private:  # a refusal: only the presser sees it
+            return result.text, True, None
+        return "", False, result
+
+    async def _caller(self, press: Press) -> Caller:
         # A press on a message that is no longer accessible still carries its chat and token.
-        data, user = query.data or "", query.from_user
-        needs_admin = not chat.is_private and data.startswith(ADMIN_PRESSES) and query.message is not None
-        is_admin = await self._may_configure(query.message.chat, user) if needs_admin else chat.is_private
-        return Caller(chat, player_of(user), is_admin)
+        needs_admin = press.group_id is not None and press.data.startswith(ADMIN_PRESSES)
+        if needs_admin:
+            is_admin = await self.admins.is_admin(self.app.bot, press.group_id, press.user_id)
+        else:
+            is_admin = press.chat.is_private
+        return Caller(press.chat, press.player, is_admin)
 
     async def _may_configure(self, chat: Chat, user: User, message: Message | None = None) -> bool:
         if chat.type == ChatType.PRIVATE:
@@ -196,10 +260,10 @@ class TelegramAdapter:
             return message.sender_chat is not None and message.sender_chat.id == chat.id
         return await self.admins.is_admin(self.app.bot, chat.id, user.id)
 
-    async def _answer(self, query: CallbackQuery, text: str, alert: bool) -> None:
+    async def _answer(self, query_id: str, text: str, alert: bool) -> None:
         try:
             await with_retries(lambda: self.app.bot.answer_callback_query(
-                query.id, text=fmt.ack_text(text) or None, show_alert=alert), "answerCallbackQuery")
+                query_id, text=fmt.ack_text(text) or None, show_alert=alert), "answerCallbackQuery")
         except TelegramError as exc:  # e.g. "query is too old" for a press made while we were down
             log.warning("could not answer a press: %s", exc)
 

@@ -1,0 +1,85 @@
+"""Telegram's webhook on aiohttp: updates in, a press answered in the reply when asked.
+
+PTB's own webhook server (tornado) queues every update and answers 200 at once. This one
+checks the secret as PTB's does, queues commands and other updates for PTB the same way, and
+takes callback queries itself, from the JSON, without building PTB's objects. The Bot API
+lets the reply to a webhook call carry one method call: with TELEGRAM_WEBHOOK_ANSWERS=reply
+the press is answered there, one request less per press (Telegram does not say whether such
+an answer failed, so the default is a request, whose failure is logged).
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+
+from aiohttp import web
+from telegram import Update
+from telegram.ext import Application, ExtBot
+
+from bot.adapters.telegram_runtime import Webhook
+
+log = logging.getLogger("quizhost.telegram")
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+PressHandler = Callable[[dict], Awaitable["dict | None"]]  # callback query JSON -> a reply method, or None
+
+
+def answer_method(query_id: str, text: str, alert: bool) -> dict:
+    """answerCallbackQuery as a webhook reply: the method's name in `method`, its parameters beside it."""
+    method: dict = {"method": "answerCallbackQuery", "callback_query_id": query_id}
+    if text:
+        method["text"] = text
+    if alert:
+        method["show_alert"] = True
+    return method
+
+
+class WebhookServer:
+    """Listens on the webhook's host:port/path until `stop()`."""
+
+    def __init__(self, hook: Webhook, app: Application, on_press: PressHandler) -> None:
+        self.hook, self.app, self.on_press = hook, app, on_press
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        server = web.Application(client_max_size=1 << 20)  # an update is a few KB; Telegram's files stay on Telegram
+        server.router.add_post("/" + self.hook.path, self._post)
+        # presses are held open until their answer is stored: a short shutdown would cut them off
+        self._runner = web.AppRunner(server, access_log=None, shutdown_timeout=2.0)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.hook.host or None, self.hook.port).start()
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _post(self, request: web.Request) -> web.Response:
+        # as PTB's handler: JSON only, and the secret Telegram was given with setWebhook
+        if request.content_type != "application/json" or not hmac.compare_digest(
+                request.headers.get(SECRET_HEADER, "").encode(), self.hook.secret.encode()):
+            return web.Response(status=HTTPStatus.FORBIDDEN)
+        try:
+            data = json.loads(await request.read())
+        except ValueError:
+            return web.Response(status=HTTPStatus.BAD_REQUEST, text="not JSON")
+        if not isinstance(data, dict):
+            return web.Response(status=HTTPStatus.BAD_REQUEST, text="not an update")
+        if "callback_query" in data:
+            method = await self.on_press(data["callback_query"])
+            return web.json_response(method) if method else web.Response()
+        return await self._queue(data)
+
+    async def _queue(self, data: dict) -> web.Response:
+        try:
+            update = Update.de_json(data, self.app.bot)
+        except Exception:  # as PTB's handler: logged, and a 400 for Telegram
+            log.exception("a webhook update could not be read; it is dropped")
+            return web.Response(status=HTTPStatus.BAD_REQUEST, text="update could not be processed")
+        if isinstance(self.app.bot, ExtBot):
+            self.app.bot.insert_callback_data(update)
+        await self.app.update_queue.put(update)
+        return web.Response()
