@@ -42,7 +42,6 @@ class DiscordAdapter:
         self.client: discord.Client | None = None
         self._commands: Commands | None = None
         self._ready = asyncio.Event()
-        self._item = views.press_item(self._on_press)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DiscordAdapter:
@@ -90,8 +89,7 @@ class DiscordAdapter:
         return client
 
     async def _setup(self, client: discord.Client, tree: app_commands.CommandTree) -> None:
-        """After login, before the gateway: buttons of old messages work again, commands sync."""
-        client.add_dynamic_items(self._item)
+        """After login, before the gateway: commands sync (buttons need nothing: see _on_interaction)."""
         await tree.set_translator(discord_commands.QuizTranslator())
         self._ready.set()
         for guild_id in self.guild_ids:  # instant, for development servers
@@ -120,7 +118,7 @@ class DiscordAdapter:
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
-        message = await channel.send(embed=views.question_embed(card), view=views.question_view(card, self._item))
+        message = await channel.send(embed=views.question_embed(card), view=views.question_view(card))
         return MessageRef(card.chat, str(message.id))
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
@@ -128,14 +126,14 @@ class DiscordAdapter:
         if message is not None:
             try:
                 await channel.get_partial_message(int(message.message_id)).edit(
-                    embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item))
+                    embed=views.closed_embed(reveal), view=views.closed_view(reveal))
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
         await channel.send(embed=views.reveal_embed(reveal))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
-        await channel.send(**views.message_kwargs(reply, self._item))
+        await channel.send(**views.message_kwargs(reply))
 
     # what users do --------------------------------------------------------------------------
 
@@ -189,30 +187,42 @@ class DiscordAdapter:
         return Reply(text, language=lang, kind="error", private=True)
 
     async def _on_interaction(self, interaction: discord.Interaction) -> None:
-        """A button that is not one of ours (or a forged id) still gets a clear answer."""
+        """Every button press, by its custom_id: ours (of any message, from before a restart too)
+        go to the engine; any other (a forged id) still gets a clear answer.
+
+        Routing here rather than with a registered DynamicItem spares discord.py rebuilding the
+        message's whole view for every press (see views.unrouted)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if views.TEMPLATE.fullmatch(custom_id):
-            return  # the persistent item answers it
+        match = views.TEMPLATE.fullmatch(str((interaction.data or {}).get("custom_id", "")))
+        if match is not None:
+            await self._on_press(interaction, match["data"])
+            return
         lang = await self._engine_commands().engine.language_for(self.caller(interaction).chat)
         await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
 
     async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
-        """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up."""
-        task = asyncio.ensure_future(work)
-        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
-        deferred = not done
-        if deferred:
-            await interaction.response.defer(ephemeral=interaction.type is discord.InteractionType.component,
-                                             thinking=True)
+        """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up.
+
+        A timer starts the deferral only when it is due; nearly every press is answered long
+        before, and a timer costs less than running the work as a task of its own to wait on."""
+        deferral: list[asyncio.Task] = []
+        ephemeral = interaction.type is discord.InteractionType.component
+
+        def defer() -> None:
+            deferral.append(asyncio.ensure_future(interaction.response.defer(ephemeral=ephemeral, thinking=True)))
+
+        timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
         try:
-            result = await task
+            result = await work
         except Exception:
             log.exception("handling a Discord interaction failed")
             result = Reply(t("en", "Something went wrong. Please try again."), kind="error")
-        kwargs = views.response_kwargs(result, self._item)
-        if deferred:
+        finally:
+            timer.cancel()
+        kwargs = views.response_kwargs(result)
+        if deferral:
+            await deferral[0]
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)

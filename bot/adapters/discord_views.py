@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from typing import Any
 
 import discord
@@ -38,25 +39,27 @@ COLOURS = {"error": discord.Colour.red(), "podium": discord.Colour.gold(),
 PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
 
 
-def press_item(on_press: PressHandler) -> type[discord.ui.DynamicItem]:
-    """The persistent button class, bound to the adapter that answers its presses."""
+class PressButton(discord.ui.Button):
+    """An answer, quiz or language button. Its whole state is its custom_id, so a press works
+    after a restart; the adapter routes presses by custom_id (DiscordAdapter._on_interaction)."""
 
-    class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
-        def __init__(self, data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                     disabled: bool = False) -> None:
-            super().__init__(discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data),
-                                               disabled=disabled))
-            self.data = data
+    def __init__(self, data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
+                 disabled: bool = False) -> None:
+        super().__init__(label=label or None, style=style, custom_id=custom_id(data), disabled=disabled)
+        self.data = data
 
-        @classmethod
-        async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                                 match: re.Match[str], /) -> "PressButton":
-            return cls(match["data"], label=getattr(item, "label", "") or "")
 
-        async def callback(self, interaction: discord.Interaction) -> None:
-            await on_press(interaction, self.data)
-
+def press_item(on_press: PressHandler | None = None) -> type[PressButton]:
+    """The button class. `on_press` is not needed any more: presses are routed by custom_id."""
     return PressButton
+
+
+def unrouted(view: discord.ui.View) -> discord.ui.View:
+    """A view discord.py does not keep for dispatching (stopped): the adapter routes every press
+    by its custom_id. Kept views cost memory per message, and a DynamicItem makes discord.py
+    rebuild the whole view from the message for every press, a tenth of a press's time."""
+    view.stop()
+    return view
 
 
 def custom_id(data: str) -> str:
@@ -101,11 +104,11 @@ def question_embed(card: QuestionCard) -> discord.Embed:
                          colour=COLOURS["question"])
 
 
-def question_view(card: QuestionCard, item: type[discord.ui.DynamicItem]) -> discord.ui.View:
+def question_view(card: QuestionCard, item: type[PressButton] = PressButton) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for option in card.options:
         view.add_item(item(option.token, label=option_label(option.letter, option.text)))
-    return view
+    return unrouted(view)
 
 
 def closed_embed(reveal: Reveal) -> discord.Embed:
@@ -116,7 +119,7 @@ def closed_embed(reveal: Reveal) -> discord.Embed:
                          colour=discord.Colour.dark_grey())
 
 
-def closed_view(reveal: Reveal, item: type[discord.ui.DynamicItem]) -> discord.ui.View:
+def closed_view(reveal: Reveal, item: type[PressButton] = PressButton) -> discord.ui.View:
     """The same buttons, disabled: the right one green, every label with its count."""
     view = discord.ui.View(timeout=None)
     for option, count in zip(reveal.card.options, reveal.counts):
@@ -124,7 +127,7 @@ def closed_view(reveal: Reveal, item: type[discord.ui.DynamicItem]) -> discord.u
         style = discord.ButtonStyle.success if right else discord.ButtonStyle.secondary
         label = option_label(option.letter, option.text, f" · {count}")
         view.add_item(item(option.token, label=label, style=style, disabled=True))
-    return view
+    return unrouted(view)
 
 
 def reveal_embed(reveal: Reveal) -> discord.Embed:
@@ -136,7 +139,7 @@ def reveal_embed(reveal: Reveal) -> discord.Embed:
 
 # replies and acks ----------------------------------------------------------------------------
 
-def reply_view(buttons: tuple[Button, ...], item: type[discord.ui.DynamicItem]) -> discord.ui.View | None:
+def reply_view(buttons: tuple[Button, ...], item: type[PressButton] = PressButton) -> discord.ui.View | None:
     usable = [b for b in buttons if fits(b.data)]
     if len(usable) < len(buttons):
         log.warning("%d button(s) dropped: their data does not fit a custom_id", len(buttons) - len(usable))
@@ -145,10 +148,10 @@ def reply_view(buttons: tuple[Button, ...], item: type[discord.ui.DynamicItem]) 
     view = discord.ui.View(timeout=None)
     for button in usable[:BUTTONS_MAX]:
         view.add_item(item(button.data, label=cut(button.label, LABEL_MAX), style=discord.ButtonStyle.secondary))
-    return view
+    return unrouted(view)
 
 
-def message_kwargs(reply: Reply, item: type[discord.ui.DynamicItem]) -> dict[str, Any]:
+def message_kwargs(reply: Reply, item: type[PressButton] = PressButton) -> dict[str, Any]:
     """send()/send_message() arguments for a Reply: an embed when it has a title, else plain content."""
     text = directed(escape(reply.text), reply.language)
     kwargs: dict[str, Any] = {}
@@ -168,7 +171,13 @@ def is_private(result: Ack | Reply) -> bool:
     return isinstance(result, Ack) or result.private or result.kind == "error"
 
 
-def response_kwargs(result: Ack | Reply, item: type[discord.ui.DynamicItem]) -> dict[str, Any]:
+def response_kwargs(result: Ack | Reply, item: type[PressButton] = PressButton) -> dict[str, Any]:
     if isinstance(result, Ack):
-        return {"content": cut(escape(result.text), CONTENT_MAX), "ephemeral": True}
+        return dict(_ack_kwargs(result.text))
     return {**message_kwargs(result, item), "ephemeral": is_private(result)}
+
+
+@lru_cache(maxsize=1024)
+def _ack_kwargs(text: str) -> dict[str, Any]:
+    """Nearly every press gets one of a few acks ("Locked in: B"): escape each once."""
+    return {"content": cut(escape(text), CONTENT_MAX), "ephemeral": True}
