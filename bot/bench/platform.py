@@ -1,0 +1,325 @@
+"""`quizhost bench --platform telegram|discord`: presses through the real adapters.
+
+The bot is the real `quizhost run` wiring (`bot.app.run`: engine, SQLite, the adapter and its
+library) in this process; the fake platform of the end-to-end tests runs in another process on
+127.0.0.1 (bot/bench/platform_fake.py) and plays players in many chats. Phases:
+
+1. flat out: every player of every chat presses the open first question, `--window` presses
+   waiting for their acknowledgement at any time;
+2. offered rate: `--rate` presses a second for `--rate-seconds`, whatever the bot keeps up with;
+3. the reference: a bare aiohttp client acknowledging as many presses directly, 16 at a time;
+4. with `--ptb-default-request` (Telegram), phase 1 again on PTB's default request class.
+
+Every latency is measured by the fake: press made visible to the bot -> acknowledgement received.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import resource
+import socket
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from platform import python_version
+from typing import Any, TypeVar
+
+from bot.bench.platform_process import FakeProcess
+
+T = TypeVar("T")
+PLATFORM_RATE = 500.0  # presses a second offered with --platform unless --rate says otherwise
+TOPIC = "pipeline"
+START_TIMEOUT = 300.0  # Telegram's flood limits pace the first messages: about 30 a second in all
+QUESTION_SECONDS = 300  # the first question of a group waits for its deadline: it stays open throughout
+RAW_RUNS = 3  # the reference is measured this many times at least; the median counts
+RAW_CHUNK = 2000  # the fake Discord refuses callbacks later than 3 s after the interaction was made
+
+
+class _DefaultRate(float):
+    """The engine bench's --rate default, marked so that --platform can tell it was not given."""
+
+
+def add_platform_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("presses through the real adapters (--platform)")
+    group.add_argument("--platform", choices=["telegram", "discord"],
+                       help="bench the real `quizhost run` wiring against the fake platform in another process: "
+                            "--chats x --players presses flat out (--window in flight), then --rate presses/s "
+                            f"(default {PLATFORM_RATE:g} here) for --rate-seconds, then a bare aiohttp client")
+    group.add_argument("--ptb-default-request", action="store_true",
+                       help="telegram: also run the flat-out phase on PTB's default (httpx) request class")
+    group.add_argument("--webhook-answers", choices=["reply", "request"], default="reply",
+                       help="telegram, webhook pass: answer presses in the webhook's reply (default) or with a "
+                            "request (TELEGRAM_WEBHOOK_ANSWERS)")
+    group.add_argument("--raw-concurrency", type=int, default=16, help="requests in flight for the bare client")
+    rate = parser._option_string_actions.get("--rate")  # the engine bench's flag, shared
+    if rate is not None and isinstance(rate.default, float):
+        rate.default = _DefaultRate(rate.default)  # still a float for the engine bench
+
+
+@dataclass(frozen=True)
+class PlatformOptions:
+    platform: str
+    chats: int = 100
+    players: int = 50
+    window: int = 1000
+    rate: float = PLATFORM_RATE  # 0 skips the offered-rate phase
+    rate_seconds: float = 4.0
+    raw_concurrency: int = 16
+    ptb_default_request: bool = False
+    webhook_answers: str = "reply"  # telegram's webhook pass: "reply" or "request"
+    profile: str | None = None
+    folder: str | None = None
+
+
+def options_from(args: argparse.Namespace) -> PlatformOptions:
+    rate = PLATFORM_RATE if isinstance(args.rate, _DefaultRate) else args.rate
+    return PlatformOptions(platform=args.platform, chats=args.chats, players=args.players, window=args.window,
+                           rate=rate, rate_seconds=args.rate_seconds, raw_concurrency=args.raw_concurrency,
+                           ptb_default_request=args.ptb_default_request, webhook_answers=args.webhook_answers,
+                           profile=args.profile, folder=args.keep)
+
+
+def main(args: argparse.Namespace) -> int:
+    from bot.bench.platform_report import table
+
+    options = options_from(args)
+    problem = _problem(options)
+    if problem:
+        print(f"quizhost bench: {problem}", file=sys.stderr)
+        return 2
+    progress = (lambda text: print(f"… {text}", file=sys.stderr, flush=True))
+    result = asyncio.run(bench_platform(options, progress))
+    print(json.dumps(result) if args.json else table(result))
+    return 0
+
+
+def _problem(options: PlatformOptions) -> str | None:
+    small = [name for name, value in (("--chats", options.chats), ("--players", options.players),
+                                      ("--window", options.window), ("--raw-concurrency", options.raw_concurrency))
+             if value < 1]
+    if small or options.rate < 0 or options.rate_seconds <= 0:
+        return f"these must be positive: {', '.join(small) or '--rate/--rate-seconds'}"
+    if options.ptb_default_request and options.platform != "telegram":
+        return "--ptb-default-request is for --platform telegram"
+    return None
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One `quizhost run` against the fake, configured one way."""
+
+    mode: str  # polling | webhook | gateway
+    http: str = "aiohttp"  # telegram: the request class
+    webhook: str | None = None  # telegram webhook: "reply" or "request", how presses are answered
+    rate: float = 0.0  # 0: no offered-rate phase
+
+
+def passes(options: PlatformOptions) -> list[Pass]:
+    if options.platform == "discord":
+        return [Pass("gateway", rate=options.rate)]
+    chosen = [Pass("polling", rate=options.rate), Pass("webhook", webhook=options.webhook_answers, rate=options.rate)]
+    if options.ptb_default_request:  # the request class is all that differs: long polling, as the first
+        chosen.append(Pass("polling", http="httpx"))
+    return chosen
+
+
+async def bench_platform(options: PlatformOptions, progress: Callable[[str], None] = lambda text: None) -> dict:
+    with tempfile.TemporaryDirectory(prefix="quizhost-platform-bench-") as scratch:
+        folder = Path(options.folder or scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        async with await FakeProcess.spawn(options.platform) as fake:
+            result: dict[str, Any] = {"config": {**asdict(options), **_versions(options.platform), "topic": TOPIC},
+                                      "modes": {}}
+            raws: list[dict] = []
+            chosen = passes(options)
+            for n, bench in enumerate(chosen):
+                figures = await _bot_pass(fake, options, bench, folder / f"bot-{n}.db", progress)
+                if bench.http == "httpx":
+                    result["httpx"] = figures
+                else:
+                    result["modes"][bench.mode] = figures
+                # the reference after every pass, and at least RAW_RUNS times: on a shared machine
+                # one run of it can be half another; the median of several, spread out, is steadier
+                for _ in range(RAW_RUNS - len(chosen) + 1 if n == len(chosen) - 1 else 1):
+                    progress(f"bare aiohttp client, {options.raw_concurrency} at a time")
+                    raws.append(await _raw(fake, options, options.chats * options.players))
+            result["raw"] = _median_raw(raws)
+            for figures in result["modes"].values():
+                figures["ratio"] = _ratio(figures["flat_out"]["per_s"], result["raw"]["per_s"])
+            if "httpx" in result:
+                result["aiohttp_over_httpx"] = _ratio(result["modes"]["polling"]["flat_out"]["per_s"],
+                                                      result["httpx"]["flat_out"]["per_s"])
+    return result
+
+
+async def _bot_pass(fake: FakeProcess, options: PlatformOptions, bench: Pass, db: Path,
+                    progress: Callable[[str], None]) -> dict:
+    """One `quizhost run` against the fake: start the quizzes, flat out, then the offered rate."""
+    from bot.app import run
+
+    rate_chats = math.ceil(bench.rate * options.rate_seconds / options.players) if bench.rate else 0
+    chats = await fake.ask("setup", chats=options.chats + rate_chats, players=options.players)
+    stop = asyncio.Event()
+    result: dict[str, Any] = {"mode": _describe(bench)}
+    settings = _settings(options.platform, fake.info, chats, db, bench.http, bench.webhook)
+    with _pointed_at(fake.info if options.platform == "discord" else None):
+        bot = asyncio.create_task(run(settings, stop=stop))
+        try:
+            progress(f"{result['mode']}: /quiz {TOPIC} in {options.chats + rate_chats} chats")
+            result["start"] = await _while(bot, fake.ask("start", topic=TOPIC, timeout=START_TIMEOUT))
+            presses = options.chats * options.players
+            progress(f"flat out: {presses:,} presses, {options.window} in flight")
+            cpu = _cpu()
+            profile = _profile_path(options, bench)
+            result["flat_out"] = await _profiled(profile, _while(bot, fake.ask("flat", presses=presses,
+                                                                              window=options.window)))
+            result["bot_cpu_us_per_press"] = _per_press(_cpu() - cpu, result["flat_out"]["acked"])
+            if bench.rate:
+                progress(f"offered rate: {bench.rate:g} presses/s for {options.rate_seconds:g} s")
+                result["offered"] = await _while(bot, fake.ask("rate", rate=bench.rate, seconds=options.rate_seconds))
+                result["offered"]["offered_per_s"] = bench.rate
+        finally:
+            stop.set()
+            await asyncio.wait_for(asyncio.gather(bot, return_exceptions=True), 30)
+    return result
+
+
+def _describe(bench: Pass) -> str:
+    if bench.mode == "gateway":
+        return "discord.py on the gateway"
+    client = "aiohttp request class" if bench.http == "aiohttp" else "PTB's default request class (httpx)"
+    if bench.webhook:
+        return f"webhook, answers in {'the reply' if bench.webhook == 'reply' else 'requests'}, {client}"
+    return f"long polling, {client}"
+
+
+def _profile_path(options: PlatformOptions, bench: Pass) -> str | None:
+    if not options.profile or bench.http != "aiohttp":
+        return None
+    if options.platform == "discord":
+        return options.profile
+    path = Path(options.profile)
+    return str(path.with_name(f"{path.stem}.{bench.mode}{path.suffix}"))
+
+
+async def _raw(fake: FakeProcess, options: PlatformOptions, count: int) -> dict:
+    from bot.bench.platform_raw import acknowledge_all, discord_request, telegram_request
+
+    make = telegram_request if options.platform == "telegram" else discord_request
+    seconds, statuses, done = 0.0, {}, 0
+    while done < count:
+        chunk = min(RAW_CHUNK, count - done)
+        targets = await fake.ask("raw", count=chunk)
+        took, counted = await acknowledge_all([make(targets["url"], t) for t in targets["ids"]],
+                                              options.raw_concurrency)
+        seconds, done = seconds + took, done + chunk
+        for status, n in counted.items():
+            statuses[str(status)] = statuses.get(str(status), 0) + n
+    accepted = (await fake.ask("raw_answered"))["result"]
+    return {"acked": accepted, "seconds": round(seconds, 3), "per_s": round(accepted / seconds) if seconds else 0,
+            "statuses": statuses, "concurrency": options.raw_concurrency}
+
+
+def _median_raw(raws: list[dict]) -> dict:
+    """The median run, with every run's rate beside it."""
+    ordered = sorted(raws, key=lambda r: r["per_s"])
+    return {**ordered[len(ordered) // 2], "runs_per_s": [r["per_s"] for r in raws]}
+
+
+def _settings(platform: str, info: dict, chats: dict, db: Path, http: str, webhook: str | None = None):
+    """The bot's settings, all given here: no token or .env of this machine may start anything else."""
+    from bot.config import Settings
+
+    values: dict[str, Any] = dict(
+        quizhost_db=db, quizhost_quizzes="", quizhost_question_seconds=QUESTION_SECONDS, quizhost_pause_seconds=0,
+        log_level="WARNING", telegram_bot_token=None, telegram_webhook_url="", telegram_proxy="",
+        telegram_http=http, discord_bot_token=None, discord_guild_ids="", discord_shards="")
+    if platform == "telegram":
+        values.update(telegram_bot_token=info["token"], telegram_api_url=info["api_url"])
+        if webhook:
+            port = _free_port()
+            values.update(telegram_webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
+                          telegram_webhook_listen=f"127.0.0.1:{port}", telegram_webhook_answers=webhook)
+    else:
+        values.update(discord_bot_token=info["token"], discord_guild_ids=",".join(map(str, chats["guild_ids"])))
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def _pointed_at(info: dict | None) -> Iterator[None]:
+    """discord.py at the fake (class attributes, as in the end-to-end tests); Telegram needs none."""
+    if info is None:
+        yield
+        return
+    import discord
+    import yarl
+
+    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = info["api_base"]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(info["gateway_url"])
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+async def _while(bot: asyncio.Task, work: Awaitable[T]) -> T:
+    """`work`, unless the bot stops first (its error is the bench's)."""
+    task = asyncio.ensure_future(work)
+    await asyncio.wait({bot, task}, return_when=asyncio.FIRST_COMPLETED)
+    if not task.done():
+        task.cancel()
+        bot.result()  # raises what stopped the bot
+        raise RuntimeError("quizhost run stopped during the bench")
+    return task.result()
+
+
+async def _profiled(path: str | None, work: Awaitable[T]) -> T:
+    if not path:
+        return await work
+    from pyinstrument import Profiler  # the bench extra
+
+    # the whole event loop (every task of the bot), not one coroutine's awaits
+    profiler = Profiler(interval=0.0005, async_mode="disabled")
+    with profiler:
+        outcome = await work
+    Path(path).write_text(profiler.output_text(unicode=True, show_all=False), encoding="utf-8")
+    if profiler.last_session is not None:  # for `pyinstrument --load FILE.pyisession --show-all`
+        profiler.last_session.save(f"{path}.pyisession")
+    return outcome
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)  # every thread of the bot, SQLite's included
+    return usage.ru_utime + usage.ru_stime
+
+
+def _per_press(seconds: float, presses: int) -> float:
+    return round(seconds / presses * 1e6) if presses else 0.0
+
+
+def _ratio(value: float, reference: float) -> float | None:
+    return round(value / reference, 3) if reference else None
+
+
+def _versions(platform: str) -> dict:
+    if platform == "telegram":
+        import telegram as library
+    else:
+        import discord as library  # type: ignore[no-redef]
+    name = "python-telegram-bot" if platform == "telegram" else "discord.py"
+    return {"library": f"{name} {library.__version__}", "cpus": os.cpu_count(),
+            "python": python_version(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}

@@ -1,0 +1,81 @@
+"""The fake platform's process, seen from the bench: spawn it, send commands, read answers."""
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import os
+import sys
+from typing import Any
+
+from bot.bench.platform_fake import repository_root
+
+LINE_LIMIT = 1 << 26  # the raw reference's ids arrive on one line
+
+
+class FakeProcessError(RuntimeError):
+    """The fake's process failed; the message carries the end of its stderr."""
+
+
+class FakeProcess:
+    """`python -m bot.bench.platform_fake <platform>` on 127.0.0.1, driven over stdin/stdout."""
+
+    def __init__(self, process: asyncio.subprocess.Process, info: dict) -> None:
+        self.process, self.info = process, info
+        self._stderr: collections.deque[str] = collections.deque(maxlen=40)
+        self._drain = asyncio.ensure_future(self._read_stderr())
+
+    @classmethod
+    async def spawn(cls, platform: str) -> FakeProcess:
+        root = repository_root()
+        if not (root / "tests" / "fake_telegram.py").exists():
+            raise FakeProcessError(f"the platform bench uses the fakes in tests/ of a repository checkout; "
+                                   f"none found under {root}")
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.bench.platform_fake", platform, cwd=str(root), env=env,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            limit=LINE_LIMIT)
+        fake = cls(process, {})
+        fake.info = await fake._answer()
+        return fake
+
+    async def ask(self, command: str, **arguments: Any) -> dict:
+        assert self.process.stdin is not None
+        self.process.stdin.write((json.dumps({"cmd": command, **arguments}) + "\n").encode())
+        await self.process.stdin.drain()
+        return await self._answer()
+
+    async def _answer(self) -> dict:
+        assert self.process.stdout is not None
+        line = await self.process.stdout.readline()
+        if not line:
+            await self.process.wait()
+            await asyncio.sleep(0.05)  # the last of stderr
+            raise FakeProcessError("the fake platform's process ended:\n" + "".join(self._stderr))
+        answer = json.loads(line)
+        if "error" in answer:
+            raise FakeProcessError(f"the fake platform said: {answer['error']}")
+        return answer
+
+    async def _read_stderr(self) -> None:
+        assert self.process.stderr is not None
+        while line := await self.process.stderr.readline():
+            self._stderr.append(line.decode(errors="replace"))
+
+    async def close(self) -> None:
+        if self.process.returncode is None:
+            try:
+                await asyncio.wait_for(self.ask("quit"), 10)
+                await asyncio.wait_for(self.process.wait(), 10)
+            except (FakeProcessError, TimeoutError, BrokenPipeError, ConnectionResetError):
+                self.process.kill()
+                await self.process.wait()
+        await asyncio.gather(self._drain, return_exceptions=True)
+
+    async def __aenter__(self) -> FakeProcess:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

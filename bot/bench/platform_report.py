@@ -1,0 +1,76 @@
+"""The figures of `quizhost bench --platform` as a table (`--json` prints the same data)."""
+from __future__ import annotations
+
+RATIO_TARGETS = {"telegram": 0.5, "discord": 0.2}  # of the bare client's rate, from issue #7
+HTTPX_FACTOR = 10.0
+ACK_P99_MS, ACK_P99_AT = 50.0, 500.0
+
+Row = tuple[str, str, str]
+
+
+def table(result: dict) -> str:
+    config, raw = result["config"], result["raw"]
+    platform = config["platform"]
+    rows: list[Row] = [("platform", platform, f"{config['library']}; {config['cpus']} CPUs, "
+                                              f"Python {config['python']}; {config['chats']} chats x "
+                                              f"{config['players']} players")]
+    for mode, figures in result["modes"].items():
+        rows += _mode_rows(mode, figures, config, RATIO_TARGETS[platform])
+    runs = ", ".join(f"{r:,}" for r in raw["runs_per_s"])
+    rows.append(("raw_aiohttp_per_s", f"{raw['per_s']:,}", f"bare aiohttp client, {raw['concurrency']} at a time, "
+                                                           f"{raw['acked']:,} acks straight to the same fake; median "
+                                                           f"of {len(raw['runs_per_s'])} runs in this run ({runs})"))
+    if "httpx" in result:
+        httpx = result["httpx"]
+        rows.append(("httpx presses_per_s", f"{httpx['flat_out']['per_s']:,}",
+                     f"{httpx['mode']}; {_flat_note(httpx['flat_out'], config)}"))
+        factor = result["aiohttp_over_httpx"]
+        rows.append(("aiohttp / httpx", f"{factor}",
+                     "long polling both; " + _mark(factor, HTTPX_FACTOR, f"≥ {HTTPX_FACTOR:g}")))
+    width = max(len(r[0]) for r in rows)
+    value_width = max(len(r[1]) for r in rows)
+    return "\n".join(f"{name:<{width}}  {value:>{value_width}}  {note}".rstrip() for name, value, note in rows)
+
+
+def _mode_rows(mode: str, figures: dict, config: dict, target: float) -> list[Row]:
+    flat = figures["flat_out"]
+    rows: list[Row] = [
+        (f"{mode} presses_per_s", f"{flat['per_s']:,}", f"{figures['mode']}; {_flat_note(flat, config)}"),
+        (f"{mode} ack_ms flat out", _ms(flat["ack_ms"]), "p50 / p99 / max, press sent -> ack received, both at "
+                                                         "the fake; saturated: mostly waiting in line"),
+        (f"{mode} ratio", f"{figures['ratio']}",
+         "of raw_aiohttp_per_s; " + _mark(figures["ratio"], target, f"≥ {target}")),
+    ]
+    if "offered" in figures:
+        offered = figures["offered"]
+        note = (f"offered {offered['offered_per_s']:,.0f}/s for {offered['seconds']} s, acknowledged "
+                f"{offered['per_s']:,}/s{_lost(offered)}; the fake's lag behind its schedule p99 "
+                f"{offered['lag_ms']['p99']} ms")
+        if offered["offered_per_s"] >= ACK_P99_AT:
+            note += "; " + _mark(offered["ack_ms"]["p99"], ACK_P99_MS, f"p99 ≤ {ACK_P99_MS:g} ms", below=True)
+        rows.append((f"{mode} ack_ms offered", _ms(offered["ack_ms"]), note))
+    rows.append((f"{mode} bot_cpu_us", f"{figures['bot_cpu_us_per_press']:,}",
+                 "CPU time of the bot's process per press (every thread), flat out"))
+    return rows
+
+
+def _flat_note(flat: dict, config: dict) -> str:
+    return f"{flat['acked']:,} acknowledged in {flat['seconds']} s, {config['window']} in flight{_lost(flat)}"
+
+
+def _ms(spread: dict) -> str:
+    return f"{spread['p50']} / {spread['p99']} / {spread['max']}"
+
+
+def _lost(phase: dict) -> str:
+    notes = []
+    if phase["missing"]:
+        notes.append(f"{phase['missing']:,} NEVER ACKNOWLEDGED")
+    if phase["locked"] != phase["acked"]:
+        notes.append(f"{phase['acked'] - phase['locked']:,} acks other than 'Locked in'")
+    return ("; " + ", ".join(notes)) if notes else ""
+
+
+def _mark(value: float | None, target: float, text: str, below: bool = False) -> str:
+    met = value is not None and (value <= target if below else value >= target)
+    return f"target {text}: {'met' if met else 'MISSED'}"

@@ -1,0 +1,74 @@
+"""`quizhost bench --platform ...` end to end with tiny numbers: every figure is printed and every
+press was acknowledged. No timing is asserted: these runs only prove the tool works."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ["--chats", "2", "--players", "3", "--window", "4", "--rate", "20", "--rate-seconds", "0.3"]
+MODE_ROWS = ["presses_per_s", "ack_ms flat out", "ratio", "ack_ms offered", "bot_cpu_us"]
+NUMBER = r"-?[\d,]+(?:\.\d+)?"
+
+
+@pytest.fixture
+def bench(tmp_path):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        code = "import sys; from bot.cli import main; sys.exit(main(sys.argv[1:]))"
+        # no token or .env of this machine reaches it (the bench gives the bot every setting anyway)
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
+        return subprocess.run([sys.executable, "-c", code, "bench", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120, check=False)
+    return run
+
+
+def rows(table: str) -> dict[str, tuple[str, str]]:
+    """name -> (value, note) of every line of the table."""
+    found = {}
+    for line in table.splitlines():
+        name, value, note = re.match(r"(\S+(?: \S+)*?)\s{2,}(\S+(?: / \S+)*)\s*(.*)$", line).groups()
+        found[name] = (value, note)
+    return found
+
+
+def figures_of(found: dict[str, tuple[str, str]], mode: str, presses: int) -> None:
+    for row in MODE_ROWS:
+        value, note = found[f"{mode} {row}"]
+        assert all(re.fullmatch(NUMBER, part) for part in value.split(" / ")), (row, value)
+        assert "NEVER" not in note and "other than" not in note, note
+    assert f"{presses} acknowledged" in found[f"{mode} presses_per_s"][1]
+    assert "target ≥" in found[f"{mode} ratio"][1]
+
+
+def test_telegram_prints_every_figure_for_polling_webhook_and_httpx(bench):
+    done = bench("--platform", "telegram", "--ptb-default-request", *TINY)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = rows(done.stdout)
+    for mode in ("polling", "webhook"):
+        figures_of(found, mode, presses=6)
+    assert "answers in the reply" in found["webhook presses_per_s"][1]  # acknowledged only through the reply
+    assert re.fullmatch(NUMBER, found["raw_aiohttp_per_s"][0]) and "median of 3 runs" in found["raw_aiohttp_per_s"][1]
+    assert "6 acknowledged" in found["httpx presses_per_s"][1] and "httpx" in found["httpx presses_per_s"][1]
+    assert re.fullmatch(NUMBER, found["aiohttp / httpx"][0]) and "target ≥ 10" in found["aiohttp / httpx"][1]
+
+
+def test_discord_prints_every_figure(bench):
+    done = bench("--platform", "discord", *TINY)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = rows(done.stdout)
+    figures_of(found, "gateway", presses=6)
+    assert re.fullmatch(NUMBER, found["raw_aiohttp_per_s"][0])
+    assert set(found) == {"platform", "raw_aiohttp_per_s"} | {f"gateway {row}" for row in MODE_ROWS}
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--platform", "discord", "--ptb-default-request"], "--ptb-default-request is for --platform telegram"),
+    (["--platform", "telegram", "--players", "0"], "these must be positive: --players"),
+])
+def test_wrong_options_get_a_clear_message_and_run_nothing(bench, args, says):
+    done = bench(*args)
+    assert done.returncode == 2 and says in done.stderr and done.stdout == ""
