@@ -4,11 +4,13 @@ The bot is the real `quizhost run` wiring (`bot.app.run`: engine, SQLite, the ad
 library) in this process; the fake platform of the end-to-end tests runs in another process on
 127.0.0.1 (bot/bench/platform_fake.py) and plays players in many chats. Phases:
 
-1. flat out: every player of every chat presses the open first question, `--window` presses
-   waiting for their acknowledgement at any time;
+1. flat out: `--chats` x `--players` presses on the open first questions, `--window` of them
+   waiting for their acknowledgement at any time (after a warm-up round of `--window` presses);
 2. offered rate: `--rate` presses a second for `--rate-seconds`, whatever the bot keeps up with;
-3. the reference: a bare aiohttp client acknowledging as many presses directly, 16 at a time;
-4. with `--ptb-default-request` (Telegram), phase 1 again on PTB's default request class.
+3. the reference: a bare aiohttp client acknowledging as many presses directly, 16 at a time.
+
+Telegram runs twice, long polling and webhook; with `--ptb-default-request` a third time, long
+polling on PTB's default request class (phase 1 only).
 
 Every latency is measured by the fake: press made visible to the bot -> acknowledgement received.
 """
@@ -164,17 +166,23 @@ async def _bot_pass(fake: FakeProcess, options: PlatformOptions, bench: Pass, db
     """One `quizhost run` against the fake: start the quizzes, flat out, then the offered rate."""
     from bot.app import run
 
+    presses = options.chats * options.players
+    # a warm-up round first: connection pools fill (discord.py opens one per interaction in
+    # flight) and caches warm, as in a bot that has been up for a while
+    warm = min(options.window, presses)
     rate_chats = math.ceil(bench.rate * options.rate_seconds / options.players) if bench.rate else 0
-    chats = await fake.ask("setup", chats=options.chats + rate_chats, players=options.players)
+    extra = rate_chats + math.ceil(warm / options.players)
+    chats = await fake.ask("setup", chats=options.chats + extra, players=options.players)
     stop = asyncio.Event()
     result: dict[str, Any] = {"mode": _describe(bench)}
     settings = _settings(options.platform, fake.info, chats, db, bench.http, bench.webhook)
     with _pointed_at(fake.info if options.platform == "discord" else None):
         bot = asyncio.create_task(run(settings, stop=stop))
         try:
-            progress(f"{result['mode']}: /quiz {TOPIC} in {options.chats + rate_chats} chats")
+            progress(f"{result['mode']}: /quiz {TOPIC} in {options.chats + extra} chats")
             result["start"] = await _while(bot, fake.ask("start", topic=TOPIC, timeout=START_TIMEOUT))
-            presses = options.chats * options.players
+            progress(f"warm-up: {warm:,} presses")
+            result["warm_up"] = await _while(bot, fake.ask("flat", presses=warm, window=options.window))
             progress(f"flat out: {presses:,} presses, {options.window} in flight")
             cpu = _cpu()
             profile = _profile_path(options, bench)
