@@ -7,10 +7,7 @@ game rules live in the engine.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Coroutine
-from typing import Any
 
 from telegram import BotCommand, Chat, LinkPreviewOptions, Message, ReplyParameters, Update, User
 from telegram.constants import ChatID, ChatType, ParseMode
@@ -18,24 +15,21 @@ from telegram.error import BadRequest, InvalidToken, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.adapters import telegram_format as fmt
-from bot.adapters.telegram_presses import Press, chat_ref, press_from_json, press_of
+from bot.adapters.telegram_presses import PressHandling, chat_ref, trouble
 from bot.adapters.telegram_presses import player_of as _player
 from bot.adapters.telegram_request import UpdatesRequest
 from bot.adapters.telegram_runtime import (CONCURRENT_UPDATES, WEBHOOK_CONNECTIONS, AdminCache, Webhook,
                                            build_application, updates_request, with_retries)
-from bot.adapters.telegram_webhook import WebhookServer, answer_method
+from bot.adapters.telegram_webhook import WebhookServer
 from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
 from bot.config import Settings
-from bot.i18n import normalise, t
-from bot.model import LANGUAGES, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 
 log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
 ADMIN_COMMANDS = frozenset({"stop", "language", "settings"})
-ADMIN_PRESSES = ("ql:",)  # a language picked with a button is a /language
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
-SHUTDOWN_GRACE = 5.0  # seconds presses in progress get to answer when the bot stops
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
 
@@ -53,11 +47,7 @@ def _id(chat: ChatRef) -> int | str:
     return int(chat.chat_id) if chat.chat_id.lstrip("-").isdigit() else chat.chat_id
 
 
-def _trouble(lang: str | None) -> str:
-    return t(normalise(lang) or "en", "Something went wrong. Please try again.")
-
-
-class TelegramAdapter:
+class TelegramAdapter(PressHandling):
     platform = PLATFORM
 
     def __init__(self, app: Application, webhook: Webhook | None = None,
@@ -148,13 +138,6 @@ class TelegramAdapter:
             except Exception:
                 log.exception("Telegram: stopping failed at %s", step.__name__)
 
-    async def _finish_presses(self) -> None:
-        """Presses being handled get their answers out before the HTTP sessions close."""
-        if self._tasks:
-            _, late = await asyncio.wait(set(self._tasks), timeout=SHUTDOWN_GRACE)
-            for task in late:
-                task.cancel()
-
     async def _set_commands(self) -> None:
         """The command menu in every language, English also for clients in any other language."""
         bot = self.app.bot
@@ -184,73 +167,8 @@ class TelegramAdapter:
             reply = await self._commands.handle(name, args, Caller(chat, player, is_admin))
         except Exception:
             log.exception("/%s failed in %s", name, chat.key)
-            reply = Reply(_trouble(player.language), kind="error")
+            reply = Reply(trouble(player.language), kind="error")
         await self._send(chat, reply, reply_to=message.message_id)
-
-    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A press PTB parsed (when getUpdates' transport did not take it first)."""
-        if update.callback_query is not None and self._commands is not None:
-            await self._handle_press(press_of(update.callback_query))
-
-    def _polled_press(self, query: dict) -> None:
-        """A press taken from getUpdates' answer as JSON: handled beside the other updates."""
-        press = press_from_json(query)
-        if press is not None and self._commands is not None:
-            self._spawn(self._handle_press(press, self._press_slots))
-
-    async def _handle_press(self, press: Press, slots: asyncio.Semaphore | None = None) -> None:
-        """Every press is answered, whatever happens: an unanswered one leaves the button spinning."""
-        async with slots or contextlib.nullcontext():
-            text, alert, follow_up = await self._outcome(press)
-            await self._answer(press.query_id, text, alert)
-        if follow_up is not None:
-            await self._send(press.chat, follow_up)
-
-    async def _webhook_press(self, query: dict) -> dict | None:
-        """A press from the webhook's JSON: the answer to put in the reply, or None once answered."""
-        press = press_from_json(query)
-        if press is None or self._commands is None:
-            return None
-        if self.webhook is None or self.webhook.answers != "reply":
-            await self._handle_press(press)
-            return None
-        text, alert, follow_up = await self._outcome(press)
-        if follow_up is not None:  # after the answer, which leaves with the reply
-            self._spawn(self._send(press.chat, follow_up))
-        return answer_method(press.query_id, fmt.ack_text(text), alert)
-
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-
-    def _task_done(self, task: asyncio.Task) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("handling a press failed", exc_info=task.exception())
-
-    async def _outcome(self, press: Press) -> tuple[str, bool, Reply | None]:
-        """The answer's text, whether it is an alert, and a reply for the whole chat."""
-        assert self._commands is not None
-        try:
-            result = await self._commands.press(press.data, await self._caller(press))
-        except Exception:
-            log.exception("a press failed in %s", press.chat.key)
-            return _trouble(press.player.language), False, None
-        if isinstance(result, Ack):
-            return result.text, False, None
-        if result.private:  # a refusal: only the presser sees it
-            return result.text, True, None
-        return "", False, result
-
-    async def _caller(self, press: Press) -> Caller:
-        # A press on a message that is no longer accessible still carries its chat and token.
-        needs_admin = press.group_id is not None and press.data.startswith(ADMIN_PRESSES)
-        if needs_admin:
-            is_admin = await self.admins.is_admin(self.app.bot, press.group_id, press.user_id)
-        else:
-            is_admin = press.chat.is_private
-        return Caller(press.chat, press.player, is_admin)
 
     async def _may_configure(self, chat: Chat, user: User, message: Message | None = None) -> bool:
         if chat.type == ChatType.PRIVATE:
@@ -259,13 +177,6 @@ class TelegramAdapter:
             # Anonymous admins post as the group itself; only admins can be anonymous.
             return message.sender_chat is not None and message.sender_chat.id == chat.id
         return await self.admins.is_admin(self.app.bot, chat.id, user.id)
-
-    async def _answer(self, query_id: str, text: str, alert: bool) -> None:
-        try:
-            await with_retries(lambda: self.app.bot.answer_callback_query(
-                query_id, text=fmt.ack_text(text) or None, show_alert=alert), "answerCallbackQuery")
-        except TelegramError as exc:  # e.g. "query is too old" for a press made while we were down
-            log.warning("could not answer a press: %s", exc)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("Telegram: handling an update failed", exc_info=context.error)

@@ -1,23 +1,40 @@
-"""A Telegram button press as quizhost needs it: from PTB's objects, or straight from the JSON.
+"""Telegram button presses: read from PTB's objects or straight from the JSON, then answered.
 
 Building PTB's objects for a callback query costs about 140 µs (its message comes whole, text,
-keyboard and all), the largest single cost of a press on two cores. The webhook takes presses
-from the update's JSON instead; polling gets them from PTB. Both give the same `Press`, which
-the adapter handles one way.
+keyboard and all), the largest single cost of a press after its HTTP request. So getUpdates'
+transport and the webhook hand presses over as JSON; PTB's handler takes any left to it. Both
+give the same `Press`, handled one way: every press is answered, whatever happens.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from telegram import CallbackQuery, Chat, User
+from telegram import CallbackQuery, Chat, Update, User
 from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
 
 from bot.adapters import telegram_format as fmt
-from bot.model import ChatRef, Player
+from bot.adapters.telegram_runtime import AdminCache, Webhook, with_retries
+from bot.adapters.telegram_webhook import answer_method
+from bot.commands import Caller, Commands
+from bot.i18n import normalise, t
+from bot.model import Ack, ChatRef, Player, Reply
+
+if TYPE_CHECKING:
+    from telegram.ext import Application
+
+log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
 NAME_MAX = 64
+ADMIN_PRESSES = ("ql:",)  # a language picked with a button is a /language
+SHUTDOWN_GRACE = 5.0  # seconds presses in progress get to answer when the bot stops
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,3 +90,100 @@ def press_from_json(query: Any) -> Press | None:
         title = chat.get("title") or full_name(chat.get("first_name"), chat.get("last_name")) or ""
         ref, group = ChatRef(PLATFORM, str(chat["id"]), private, title), None if private else chat["id"]
     return Press(str(query["id"]), str(query.get("data") or ""), ref, player, user["id"], group)
+
+
+def trouble(lang: str | None) -> str:
+    return t(normalise(lang) or "en", "Something went wrong. Please try again.")
+
+
+class PressHandling:
+    """The press half of TelegramAdapter (a mixin: it uses the adapter's app, admins and sends)."""
+
+    app: Application
+    webhook: Webhook | None
+    admins: AdminCache
+    _commands: Commands | None
+    _tasks: set[asyncio.Task]
+    _press_slots: asyncio.Semaphore
+
+    async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None) -> None:
+        raise NotImplementedError
+
+    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A press PTB parsed (when getUpdates' transport did not take it first)."""
+        if update.callback_query is not None and self._commands is not None:
+            await self._handle_press(press_of(update.callback_query))
+
+    def _polled_press(self, query: dict) -> None:
+        """A press taken from getUpdates' answer as JSON: handled beside the other updates."""
+        press = press_from_json(query)
+        if press is not None and self._commands is not None:
+            self._spawn(self._handle_press(press, self._press_slots))
+
+    async def _handle_press(self, press: Press, slots: asyncio.Semaphore | None = None) -> None:
+        """Every press is answered, whatever happens: an unanswered one leaves the button spinning."""
+        async with slots or contextlib.nullcontext():
+            text, alert, follow_up = await self._outcome(press)
+            await self._answer(press.query_id, text, alert)
+        if follow_up is not None:
+            await self._send(press.chat, follow_up)
+
+    async def _webhook_press(self, query: dict) -> dict | None:
+        """A press from the webhook's JSON: the answer to put in the reply, or None once answered."""
+        press = press_from_json(query)
+        if press is None or self._commands is None:
+            return None
+        if self.webhook is None or self.webhook.answers != "reply":
+            await self._handle_press(press)
+            return None
+        text, alert, follow_up = await self._outcome(press)
+        if follow_up is not None:  # after the answer, which leaves with the reply
+            self._spawn(self._send(press.chat, follow_up))
+        return answer_method(press.query_id, fmt.ack_text(text), alert)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("handling a press failed", exc_info=task.exception())
+
+    async def _outcome(self, press: Press) -> tuple[str, bool, Reply | None]:
+        """The answer's text, whether it is an alert, and a reply for the whole chat."""
+        assert self._commands is not None
+        try:
+            result = await self._commands.press(press.data, await self._caller(press))
+        except Exception:
+            log.exception("a press failed in %s", press.chat.key)
+            return trouble(press.player.language), False, None
+        if isinstance(result, Ack):
+            return result.text, False, None
+        if result.private:  # a refusal: only the presser sees it
+            return result.text, True, None
+        return "", False, result
+
+    async def _caller(self, press: Press) -> Caller:
+        # A press on a message that is no longer accessible still carries its chat and token.
+        needs_admin = press.group_id is not None and press.data.startswith(ADMIN_PRESSES)
+        if needs_admin:
+            is_admin = await self.admins.is_admin(self.app.bot, press.group_id, press.user_id)
+        else:
+            is_admin = press.chat.is_private
+        return Caller(press.chat, press.player, is_admin)
+
+    async def _answer(self, query_id: str, text: str, alert: bool) -> None:
+        try:
+            await with_retries(lambda: self.app.bot.answer_callback_query(
+                query_id, text=fmt.ack_text(text) or None, show_alert=alert), "answerCallbackQuery")
+        except TelegramError as exc:  # e.g. "query is too old" for a press made while we were down
+            log.warning("could not answer a press: %s", exc)
+
+    async def _finish_presses(self) -> None:
+        """Presses being handled get their answers out before the HTTP sessions close."""
+        if self._tasks:
+            _, late = await asyncio.wait(set(self._tasks), timeout=SHUTDOWN_GRACE)
+            for task in late:
+                task.cancel()

@@ -18,30 +18,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import math
 import os
 import resource
-import socket
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from platform import python_version
 from typing import Any, TypeVar
 
-from bot.bench.platform_process import FakeProcess
+from bot.bench.platform_process import FakeProcess, bot_settings, pointed_at
 
 T = TypeVar("T")
 PLATFORM_RATE = 500.0  # presses a second offered with --platform unless --rate says otherwise
 TOPIC = "pipeline"
 START_TIMEOUT = 300.0  # Telegram's flood limits pace the first messages: about 30 a second in all
-QUESTION_SECONDS = 300  # the first question of a group waits for its deadline: it stays open throughout
 RAW_RUNS = 3  # the reference is measured this many times at least; the median counts
-RAW_CHUNK = 2000  # the fake Discord refuses callbacks later than 3 s after the interaction was made
 
 
 class _DefaultRate(float):
@@ -133,6 +129,7 @@ def passes(options: PlatformOptions) -> list[Pass]:
 
 
 async def bench_platform(options: PlatformOptions, progress: Callable[[str], None] = lambda text: None) -> dict:
+    from bot.bench.platform_raw import median_run, raw_rate  # aiohttp: not imported to build the CLI
     with tempfile.TemporaryDirectory(prefix="quizhost-platform-bench-") as scratch:
         folder = Path(options.folder or scratch)
         folder.mkdir(parents=True, exist_ok=True)
@@ -151,8 +148,9 @@ async def bench_platform(options: PlatformOptions, progress: Callable[[str], Non
                 # one run of it can be half another; the median of several, spread out, is steadier
                 for _ in range(RAW_RUNS - len(chosen) + 1 if n == len(chosen) - 1 else 1):
                     progress(f"bare aiohttp client, {options.raw_concurrency} at a time")
-                    raws.append(await _raw(fake, options, options.chats * options.players))
-            result["raw"] = _median_raw(raws)
+                    raws.append(await raw_rate(fake, options.platform, options.chats * options.players,
+                                               options.raw_concurrency))
+            result["raw"] = median_run(raws)
             for figures in result["modes"].values():
                 figures["ratio"] = _ratio(figures["flat_out"]["per_s"], result["raw"]["per_s"])
             if "httpx" in result:
@@ -175,8 +173,8 @@ async def _bot_pass(fake: FakeProcess, options: PlatformOptions, bench: Pass, db
     chats = await fake.ask("setup", chats=options.chats + extra, players=options.players)
     stop = asyncio.Event()
     result: dict[str, Any] = {"mode": _describe(bench)}
-    settings = _settings(options.platform, fake.info, chats, db, bench.http, bench.webhook)
-    with _pointed_at(fake.info if options.platform == "discord" else None):
+    settings = bot_settings(options.platform, fake.info, chats, db, bench.http, bench.webhook)
+    with pointed_at(fake.info if options.platform == "discord" else None):
         bot = asyncio.create_task(run(settings, stop=stop))
         try:
             progress(f"{result['mode']}: /quiz {TOPIC} in {options.chats + extra} chats")
@@ -215,73 +213,6 @@ def _profile_path(options: PlatformOptions, bench: Pass) -> str | None:
         return options.profile
     path = Path(options.profile)
     return str(path.with_name(f"{path.stem}.{bench.mode}{path.suffix}"))
-
-
-async def _raw(fake: FakeProcess, options: PlatformOptions, count: int) -> dict:
-    from bot.bench.platform_raw import acknowledge_all, discord_request, telegram_request
-
-    make = telegram_request if options.platform == "telegram" else discord_request
-    seconds, statuses, done = 0.0, {}, 0
-    while done < count:
-        chunk = min(RAW_CHUNK, count - done)
-        targets = await fake.ask("raw", count=chunk)
-        took, counted = await acknowledge_all([make(targets["url"], t) for t in targets["ids"]],
-                                              options.raw_concurrency)
-        seconds, done = seconds + took, done + chunk
-        for status, n in counted.items():
-            statuses[str(status)] = statuses.get(str(status), 0) + n
-    accepted = (await fake.ask("raw_answered"))["result"]
-    return {"acked": accepted, "seconds": round(seconds, 3), "per_s": round(accepted / seconds) if seconds else 0,
-            "statuses": statuses, "concurrency": options.raw_concurrency}
-
-
-def _median_raw(raws: list[dict]) -> dict:
-    """The median run, with every run's rate beside it."""
-    ordered = sorted(raws, key=lambda r: r["per_s"])
-    return {**ordered[len(ordered) // 2], "runs_per_s": [r["per_s"] for r in raws]}
-
-
-def _settings(platform: str, info: dict, chats: dict, db: Path, http: str, webhook: str | None = None):
-    """The bot's settings, all given here: no token or .env of this machine may start anything else."""
-    from bot.config import Settings
-
-    values: dict[str, Any] = dict(
-        quizhost_db=db, quizhost_quizzes="", quizhost_question_seconds=QUESTION_SECONDS, quizhost_pause_seconds=0,
-        log_level="WARNING", telegram_bot_token=None, telegram_webhook_url="", telegram_proxy="",
-        telegram_http=http, discord_bot_token=None, discord_guild_ids="", discord_shards="")
-    if platform == "telegram":
-        values.update(telegram_bot_token=info["token"], telegram_api_url=info["api_url"])
-        if webhook:
-            port = _free_port()
-            values.update(telegram_webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
-                          telegram_webhook_listen=f"127.0.0.1:{port}", telegram_webhook_answers=webhook)
-    else:
-        values.update(discord_bot_token=info["token"], discord_guild_ids=",".join(map(str, chats["guild_ids"])))
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def _pointed_at(info: dict | None) -> Iterator[None]:
-    """discord.py at the fake (class attributes, as in the end-to-end tests); Telegram needs none."""
-    if info is None:
-        yield
-        return
-    import discord
-    import yarl
-
-    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    discord.http.Route.BASE = info["api_base"]
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(info["gateway_url"])
-    try:
-        yield
-    finally:
-        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
 
 
 async def _while(bot: asyncio.Task, work: Awaitable[T]) -> T:

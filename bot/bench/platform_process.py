@@ -1,16 +1,22 @@
-"""The fake platform's process, seen from the bench: spawn it, send commands, read answers."""
+"""The fake platform's process, seen from the bench: spawn it, send commands, read answers;
+and the bot's settings that point it there."""
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import os
+import socket
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from bot.bench.platform_fake import repository_root
 
 LINE_LIMIT = 1 << 26  # the raw reference's ids arrive on one line
+QUESTION_SECONDS = 300  # the first question of a group waits for its deadline: it stays open throughout
 
 
 class FakeProcessError(RuntimeError):
@@ -79,3 +85,46 @@ class FakeProcess:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+def bot_settings(platform: str, info: dict, chats: dict, db: Path, http: str, webhook: str | None = None):
+    """The bot's settings, all given here: no token or .env of this machine may start anything else."""
+    from bot.config import Settings
+
+    values: dict[str, Any] = dict(
+        quizhost_db=db, quizhost_quizzes="", quizhost_question_seconds=QUESTION_SECONDS, quizhost_pause_seconds=0,
+        log_level="WARNING", telegram_bot_token=None, telegram_webhook_url="", telegram_proxy="",
+        telegram_http=http, discord_bot_token=None, discord_guild_ids="", discord_shards="")
+    if platform == "telegram":
+        values.update(telegram_bot_token=info["token"], telegram_api_url=info["api_url"])
+        if webhook:
+            port = free_port()
+            values.update(telegram_webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
+                          telegram_webhook_listen=f"127.0.0.1:{port}", telegram_webhook_answers=webhook)
+    else:
+        values.update(discord_bot_token=info["token"], discord_guild_ids=",".join(map(str, chats["guild_ids"])))
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def pointed_at(info: dict | None) -> Iterator[None]:
+    """discord.py at the fake (class attributes, as in the end-to-end tests); Telegram needs none."""
+    if info is None:
+        yield
+        return
+    import discord
+    import yarl
+
+    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = info["api_base"]
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(info["gateway_url"])
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved

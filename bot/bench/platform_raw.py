@@ -15,7 +15,10 @@ from typing import Any
 
 import aiohttp
 
+from bot.bench.platform_process import FakeProcess
+
 ACK_TEXT = "Locked in: B"
+CHUNK = 2000  # the fake Discord refuses callbacks later than 3 s after the interaction was made
 
 
 def telegram_request(url: str, query_id: str) -> tuple[str, dict[str, Any]]:
@@ -44,3 +47,25 @@ async def acknowledge_all(requests: list[tuple[str, dict[str, Any]]], concurrenc
         began = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         return time.perf_counter() - began, statuses
+
+
+async def raw_rate(fake: FakeProcess, platform: str, count: int, concurrency: int) -> dict:
+    """`count` presses the bot never sees, made by the fake and acknowledged here; the rate the
+    fake accepted acknowledgements at."""
+    make = telegram_request if platform == "telegram" else discord_request
+    seconds, statuses, done = 0.0, Counter(), 0
+    while done < count:
+        chunk = min(CHUNK, count - done)
+        targets = await fake.ask("raw", count=chunk)
+        took, counted = await acknowledge_all([make(targets["url"], t) for t in targets["ids"]], concurrency)
+        seconds, done = seconds + took, done + chunk
+        statuses.update(counted)
+    accepted = (await fake.ask("raw_answered"))["result"]
+    return {"acked": accepted, "seconds": round(seconds, 3), "per_s": round(accepted / seconds) if seconds else 0,
+            "statuses": {str(k): v for k, v in statuses.items()}, "concurrency": concurrency}
+
+
+def median_run(runs: list[dict]) -> dict:
+    """The median run, with every run's rate beside it."""
+    ordered = sorted(runs, key=lambda r: r["per_s"])
+    return {**ordered[len(ordered) // 2], "runs_per_s": [r["per_s"] for r in runs]}
