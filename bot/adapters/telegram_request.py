@@ -71,7 +71,7 @@ class AiohttpRequest(BaseRequest):
             # limit_per_host=0: the pool is for one host (the Bot API) and the whole limit is its
             connector = aiohttp.TCPConnector(limit=self._pool_size, limit_per_host=0, enable_cleanup_closed=True)
             self._session = aiohttp.ClientSession(
-                connector=connector, proxy=self._proxy, headers={"User-Agent": self.USER_AGENT},
+                connector=connector, headers={"User-Agent": self.USER_AGENT},
                 timeout=aiohttp.ClientTimeout(total=None), auto_decompress=True, trust_env=False)
 
     async def shutdown(self) -> None:
@@ -95,7 +95,8 @@ class AiohttpRequest(BaseRequest):
         timeout = self._timeout(read_timeout, connect_timeout, pool_timeout)
         body, headers = _body(request_data)
         try:
-            async with session.request(method, url, data=body, headers=headers, timeout=timeout) as response:
+            async with session.request(method, url, data=body, headers=headers, timeout=timeout,
+                                       proxy=self._proxy) as response:
                 return response.status, await response.read()
         except TimeoutError as exc:  # aiohttp's ServerTimeoutError is one too
             raise TimedOut(f"aiohttp.{type(exc).__name__}: {exc}" if str(exc) else None) from exc
