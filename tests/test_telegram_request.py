@@ -169,6 +169,19 @@ async def test_connection_errors_are_network_errors(api, request_class, where):
     assert not isinstance(raised.value, TimedOut)
 
 
+async def test_the_press_answer_fast_path_says_only_whether_it_landed(api):
+    """200 for an answer Telegram took; anything else (an error, no network) goes PTB's way."""
+    tiny, url = api
+    async with AiohttpRequest(read_timeout=0.1) as request:
+        fields = {"callback_query_id": "77", "text": "Locked in: B & more"}
+        assert await request.post_form(f"{url}/answerCallbackQuery", fields) == 200
+        assert tiny.seen[-1] == ("answerCallbackQuery", "application/x-www-form-urlencoded", fields)
+        assert await request.post_form(f"{url}/status429", fields) == 429
+        assert await request.post_form(f"{url}/drop", fields) == 0
+        assert await request.post_form(f"{url}/slow", fields) == 0  # timed out, not hung
+        assert await request.post_form(f"http://127.0.0.1:{closed_port()}/bot{TOKEN}/x", fields) == 0
+
+
 async def test_the_pool_holds_at_most_its_size_and_a_full_pool_times_out_unsent(api):
     tiny, url = api
     async with AiohttpRequest(connection_pool_size=2, pool_timeout=0.1, connect_timeout=0.1) as request:
