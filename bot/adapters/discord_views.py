@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot import render
+from bot import bidi, render
 from bot.i18n import t
 from bot.model import RTL_LANGUAGES, Ack, Button, QuestionCard, Reply, Reveal
 
@@ -30,7 +30,6 @@ BUTTONS_MAX = 25  # 5 rows of 5
 # The whole state of a button lives in its custom_id, so a press works after a restart:
 # "quizhost:" + an answer token (qa:run:question:choice), a quiz pick (qp:<id>) or a language pick.
 TEMPLATE = re.compile(r"quizhost:(?P<data>q[apl]:[A-Za-z0-9_:\-]{1,80})")
-RLM = "\u200f"  # right-to-left mark: Urdu lines start right-aligned in every client
 
 COLOURS = {"error": discord.Colour.red(), "podium": discord.Colour.gold(),
            "leaderboard": discord.Colour.gold(), "question": discord.Colour.blurple(),
@@ -82,9 +81,8 @@ def cut(text: str, limit: int) -> str:
 
 
 def directed(text: str, lang: str) -> str:
-    if lang not in RTL_LANGUAGES:
-        return text
-    return "\n".join(RLM + line if line and not line.startswith(RLM) else line for line in text.split("\n"))
+    """Every Urdu line starts with an RLM (bot/bidi.py), also once escaped for markdown."""
+    return bidi.line(text) if lang in RTL_LANGUAGES else text
 
 
 def option_label(letter: str, text: str, suffix: str = "") -> str:
