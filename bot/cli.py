@@ -71,11 +71,21 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         return asyncio.run(run(settings))
     except Exception as exc:
-        if type(exc).__name__ not in _REFUSED_TOKEN:
+        if type(exc).__name__ in _REFUSED_TOKEN:
+            print("quizhost: a platform refused its token; check TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN",
+                  file=sys.stderr)
+            return 1
+        if not _is_platform_trouble(exc):
             raise
-        print("quizhost: a platform refused its token; check TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN",
-              file=sys.stderr)
+        # the platform could not be reached even after retries: say so in one line (the log
+        # above has the attempts); a supervisor such as systemd starts the bot again later
+        print(f"quizhost: could not reach the platform: {exc}", file=sys.stderr)
         return 1
+
+
+def _is_platform_trouble(exc: BaseException) -> bool:
+    module = type(exc).__module__.split(".")[0]
+    return module in ("telegram", "discord", "aiohttp") or isinstance(exc, OSError)
 
 
 def _bench(args: argparse.Namespace, settings: Settings) -> int:

@@ -50,3 +50,17 @@ def test_run_without_a_token_points_at_env_example_and_play(tmp_path):
     result = cli(tmp_path, "run")
     assert result.returncode == 2
     assert ".env.example" in result.stderr and "quizhost play" in result.stderr
+
+
+def test_run_with_the_platform_unreachable_says_so_in_one_line(tmp_path):
+    import socket
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    token = "123456:SECRET-token-value"
+    result = cli(tmp_path, "run", env={"TELEGRAM_BOT_TOKEN": token,
+                                        "TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot"})
+    assert result.returncode == 1
+    assert "could not reach the platform" in result.stderr
+    assert "Traceback" not in result.stderr and token not in result.stderr + result.stdout
