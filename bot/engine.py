@@ -165,7 +165,8 @@ class Engine:
 
     async def answer(self, data: str | bytes | None, player: Player) -> Ack:
         """Validate a press, store it, and only then acknowledge it."""
-        token = _decode_text(data) if type(data) is str else decode(data)
+        # the cache holds only what could be a token: a flood of long junk must not fill memory
+        token = _decode_text(data) if type(data) is str and len(data) <= 64 else decode(data)
         run = self._by_id.get(token.run_id) if token else None
         if token is None:  # no run, so no chat language: answer in the presser's own
             lang = self.client_language(player)
