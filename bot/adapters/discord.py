@@ -42,6 +42,7 @@ class DiscordAdapter:
         self.client: discord.Client | None = None
         self._commands: Commands | None = None
         self._ready = asyncio.Event()
+        self._item = views.press_item(self._on_press)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DiscordAdapter:
@@ -89,7 +90,8 @@ class DiscordAdapter:
         return client
 
     async def _setup(self, client: discord.Client, tree: app_commands.CommandTree) -> None:
-        """After login, before the gateway: commands sync (buttons need nothing: see _on_interaction)."""
+        """After login, before the gateway: buttons of old messages work again, commands sync."""
+        client.add_dynamic_items(self._item)
         await tree.set_translator(discord_commands.QuizTranslator())
         self._ready.set()
         for guild_id in self.guild_ids:  # instant, for development servers
@@ -118,7 +120,7 @@ class DiscordAdapter:
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
-        message = await channel.send(embed=views.question_embed(card), view=views.question_view(card))
+        message = await channel.send(embed=views.question_embed(card), view=views.question_view(card, self._item))
         return MessageRef(card.chat, str(message.id))
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
@@ -126,14 +128,14 @@ class DiscordAdapter:
         if message is not None:
             try:
                 await channel.get_partial_message(int(message.message_id)).edit(
-                    embed=views.closed_embed(reveal), view=views.closed_view(reveal))
+                    embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item))
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
         await channel.send(embed=views.reveal_embed(reveal))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
-        await channel.send(**views.message_kwargs(reply))
+        await channel.send(**views.message_kwargs(reply, self._item))
 
     # what users do --------------------------------------------------------------------------
 
@@ -187,17 +189,11 @@ class DiscordAdapter:
         return Reply(text, language=lang, kind="error", private=True)
 
     async def _on_interaction(self, interaction: discord.Interaction) -> None:
-        """Every button press, by its custom_id: ours (of any message, from before a restart too)
-        go to the engine; any other (a forged id) still gets a clear answer.
-
-        Routing here rather than with a registered DynamicItem spares discord.py rebuilding the
-        message's whole view for every press (see views.unrouted)."""
+        """A button that is not one of ours (or a forged id) still gets a clear answer."""
         if interaction.type is not discord.InteractionType.component:
             return
-        match = views.TEMPLATE.fullmatch(str((interaction.data or {}).get("custom_id", "")))
-        if match is not None:
-            await self._on_press(interaction, match["data"])
-            return
+        if views.TEMPLATE.fullmatch(str((interaction.data or {}).get("custom_id", ""))):
+            return  # the persistent item answers it
         lang = await self._engine_commands().engine.language_for(self.caller(interaction).chat)
         await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
 
@@ -220,7 +216,7 @@ class DiscordAdapter:
             result = Reply(t("en", "Something went wrong. Please try again."), kind="error")
         finally:
             timer.cancel()
-        kwargs = views.response_kwargs(result)
+        kwargs = views.response_kwargs(result, self._item)
         if deferral:
             await deferral[0]
             await interaction.followup.send(**kwargs)

@@ -38,25 +38,36 @@ COLOURS = {"error": discord.Colour.red(), "podium": discord.Colour.gold(),
 PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
 
 
-class PressButton(discord.ui.Button):
-    """An answer, quiz or language button. Its whole state is its custom_id, so a press works
-    after a restart; the adapter routes presses by custom_id (DiscordAdapter._on_interaction)."""
-
-    def __init__(self, data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                 disabled: bool = False) -> None:
-        super().__init__(label=label or None, style=style, custom_id=custom_id(data), disabled=disabled)
-        self.data = data
+PressItem = type[discord.ui.DynamicItem]
 
 
-def press_item(on_press: PressHandler | None = None) -> type[PressButton]:
-    """The button class. `on_press` is not needed any more: presses are routed by custom_id."""
+def press_item(on_press: PressHandler | None) -> PressItem:
+    """The persistent button class (answer, quiz or language), bound to the adapter that answers
+    its presses. Its whole state is its custom_id, which its template parses: registered with
+    `add_dynamic_items` at start-up, it answers presses on messages sent before a restart too."""
+
+    class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+        def __init__(self, data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
+                     disabled: bool = False) -> None:
+            super().__init__(discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data),
+                                               disabled=disabled))
+            self.data = data
+
+        @classmethod
+        async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                                 match: re.Match[str], /) -> "PressButton":
+            return cls(match["data"])
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            if on_press is not None:
+                await on_press(interaction, self.data)
+
     return PressButton
 
 
-def unrouted(view: discord.ui.View) -> discord.ui.View:
-    """A view discord.py does not keep for dispatching (stopped): the adapter routes every press
-    by its custom_id. Kept views cost memory per message, and a DynamicItem makes discord.py
-    rebuild the whole view from the message for every press, a tenth of a press's time."""
+def unkept(view: discord.ui.View) -> discord.ui.View:
+    """A view discord.py does not keep (stopped): the registered dynamic item answers every
+    press by its custom_id, so a view kept per sent message would only cost memory."""
     view.stop()
     return view
 
@@ -102,11 +113,11 @@ def question_embed(card: QuestionCard) -> discord.Embed:
                          colour=COLOURS["question"])
 
 
-def question_view(card: QuestionCard, item: type[PressButton] = PressButton) -> discord.ui.View:
+def question_view(card: QuestionCard, item: PressItem) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for option in card.options:
         view.add_item(item(option.token, label=option_label(option.letter, option.text)))
-    return unrouted(view)
+    return unkept(view)
 
 
 def closed_embed(reveal: Reveal) -> discord.Embed:
@@ -117,7 +128,7 @@ def closed_embed(reveal: Reveal) -> discord.Embed:
                          colour=discord.Colour.dark_grey())
 
 
-def closed_view(reveal: Reveal, item: type[PressButton] = PressButton) -> discord.ui.View:
+def closed_view(reveal: Reveal, item: PressItem) -> discord.ui.View:
     """The same buttons, disabled: the right one green, every label with its count."""
     view = discord.ui.View(timeout=None)
     for option, count in zip(reveal.card.options, reveal.counts):
@@ -125,7 +136,7 @@ def closed_view(reveal: Reveal, item: type[PressButton] = PressButton) -> discor
         style = discord.ButtonStyle.success if right else discord.ButtonStyle.secondary
         label = option_label(option.letter, option.text, f" · {count}")
         view.add_item(item(option.token, label=label, style=style, disabled=True))
-    return unrouted(view)
+    return unkept(view)
 
 
 def reveal_embed(reveal: Reveal) -> discord.Embed:
@@ -137,7 +148,7 @@ def reveal_embed(reveal: Reveal) -> discord.Embed:
 
 # replies and acks ----------------------------------------------------------------------------
 
-def reply_view(buttons: tuple[Button, ...], item: type[PressButton] = PressButton) -> discord.ui.View | None:
+def reply_view(buttons: tuple[Button, ...], item: PressItem) -> discord.ui.View | None:
     usable = [b for b in buttons if fits(b.data)]
     if len(usable) < len(buttons):
         log.warning("%d button(s) dropped: their data does not fit a custom_id", len(buttons) - len(usable))
@@ -146,10 +157,10 @@ def reply_view(buttons: tuple[Button, ...], item: type[PressButton] = PressButto
     view = discord.ui.View(timeout=None)
     for button in usable[:BUTTONS_MAX]:
         view.add_item(item(button.data, label=cut(button.label, LABEL_MAX), style=discord.ButtonStyle.secondary))
-    return unrouted(view)
+    return unkept(view)
 
 
-def message_kwargs(reply: Reply, item: type[PressButton] = PressButton) -> dict[str, Any]:
+def message_kwargs(reply: Reply, item: PressItem) -> dict[str, Any]:
     """send()/send_message() arguments for a Reply: an embed when it has a title, else plain content."""
     text = directed(escape(reply.text), reply.language)
     kwargs: dict[str, Any] = {}
@@ -169,7 +180,7 @@ def is_private(result: Ack | Reply) -> bool:
     return isinstance(result, Ack) or result.private or result.kind == "error"
 
 
-def response_kwargs(result: Ack | Reply, item: type[PressButton] = PressButton) -> dict[str, Any]:
+def response_kwargs(result: Ack | Reply, item: PressItem) -> dict[str, Any]:
     if isinstance(result, Ack):
         return dict(_ack_kwargs(result.text))
     return {**message_kwargs(result, item), "ephemeral": is_private(result)}
