@@ -182,11 +182,12 @@ def close_question(run: Run, now: float) -> Reveal:
 
 
 def end_reason(run: Run) -> str | None:
-    """'finished' after the last question, 'silent' after two unanswered ones in a row."""
-    if run.row.silent >= SILENT_QUESTIONS_TO_END:
-        return "silent"
+    """'finished' after the last question (whoever answered it), else 'silent' after two
+    unanswered ones in a row."""
     if run.is_last:
         return "finished"
+    if run.row.silent >= SILENT_QUESTIONS_TO_END:
+        return "silent"
     return None
 
 

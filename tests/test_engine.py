@@ -272,3 +272,16 @@ async def test_the_timer_loop_serves_many_chats_each_at_its_own_time(engine, ada
         assert len({r.card.chat.chat_id for _, r in adapter.reveals}) == 60
     finally:
         timers.cancel()
+
+
+async def test_a_quiz_whose_last_two_questions_go_unanswered_is_over_not_abandoned(engine, adapter, clock, quiz):
+    chat, ann = group(), player(1)
+    await start(engine, chat, count=3)
+    await engine.answer(adapter.token(adapter.right_letter(quiz)), ann)
+    for _ in range(3):
+        clock.advance(30)
+        await engine.run_due()
+        clock.advance(5)
+        await engine.run_due()
+    _, podium = adapter.sent[-1]
+    assert len(adapter.questions) == 3 and podium.title.startswith("🏁")
