@@ -126,6 +126,24 @@ class Engine:
         """The user's client language ("hi-IN" -> "hi") if we speak it, else QUIZHOST_LANGUAGE."""
         return normalise(player.language if player else None) or self.settings.default_language
 
+    async def move_chat(self, old: ChatRef, new: ChatRef) -> None:
+        """A chat got a new id (a Telegram group upgraded to a supergroup): its quiz in progress,
+        settings and leaderboard carry on under the new one. Moving twice changes nothing."""
+        run = self._by_chat.get(old.key)
+        if run is not None and self._by_chat.get(new.key) is None:
+            flight, settled = self._flights[run.id], -1
+            while flight.ticket != settled:  # presses stored under the old key land first...
+                settled = flight.ticket
+                await self.store.answers_settled(settled)
+            del self._by_chat[old.key]  # ...and from here on they carry the new one
+            run.row.chat_key, run.row.chat_id = new.key, new.chat_id
+            run.row.message_id = None  # the open question's message stays behind in the old chat
+            self._by_chat[new.key] = run
+        await self.store.move_chat(old.key, new)
+        self._chat_settings.pop(old.key, None)
+        self._chat_settings.pop(new.key, None)
+        log.info("chat %s is now %s", old.key, new.key)
+
     # commands -----------------------------------------------------------------------
 
     async def start(self, chat: ChatRef, topic: str, by: Player, count: int | None = None) -> StartOutcome:

@@ -13,7 +13,7 @@ import aiosqlite
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from storage.records import AnswerRow, ChatSettings, RunRow
 from storage.schema import MIGRATIONS
-from storage import boards
+from storage import boards, moves
 from storage.checkpoint import Checkpointer
 from storage.writer import UPSERT_PLAYER, AnswerWriter
 
@@ -106,6 +106,12 @@ class SqliteStore:
         await self.ensure_chat(chat)
         assignments = ", ".join(f"{name}=?" for name in fields)
         await self._write(f"UPDATE chats SET {assignments} WHERE key=?", (*fields.values(), chat.key))
+
+    async def move_chat(self, old_key: str, new: ChatRef) -> None:
+        """The chat got a new id: its runs, answers, boards and settings go with it."""
+        self.writes += 1
+        await self._db._execute(moves.move_chat, self._db._conn, old_key, new.key, new.chat_id)
+        self._chats.discard(old_key)
 
     async def ensure_player(self, player: Player) -> None:
         """Store the player, keeping the display name current (writes only on a change)."""

@@ -325,3 +325,30 @@ async def test_a_wrong_token_stops_the_bot_with_a_message_that_does_not_show_it(
         await asyncio.wait_for(run(settings, clock=clock, stop=asyncio.Event()), 10)
     shown = "".join(traceback.format_exception(refused.value))
     assert "TELEGRAM_BOT_TOKEN" in shown and "WRONG-secret-token" not in shown
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_quiz_and_leaderboard(fake, clock, tmp_path):
+    """Telegram gives an upgraded group a new id and tells the bot with a service message."""
+    quiz = tiny(tmp_path)
+    old = {"id": -1051, "type": "group", "title": "Upgraded"}
+    fake.chats[old["id"]] = old
+    new = fake.group(-1001051, "Upgraded")
+    ann_user = fake.user(51, "Ann")
+    ann_old, ann_new = Member(fake, old, ann_user), Member(fake, new, ann_user)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await ann_old.says("/quiz tiny")
+        first = await next_question(fake, old, 1)
+        assert (await ann_old.presses(first, right_letter(first, quiz))).text.startswith("Locked in")
+        migrated = fake.text_update(old, ann_user, "")
+        del migrated["message"]["text"]
+        migrated["message"]["migrate_to_chat_id"] = new["id"]
+        await fake._deliver(migrated)
+        await fake.wait_for(lambda: any(c.method == "getUpdates" and c.params.get("offset", 0) >
+                                        migrated["update_id"] for c in fake.calls), what="the migration handled")
+        clock.advance(30)  # question 1's deadline: the answer and question 2 go to the new id
+        second = await next_question(fake, new, 1)
+        assert "Question 2/3" in strip(second.text)
+        assert any("+1000" in m.text for m in fake.sent_to(new)), "the reveal of question 1"
+        assert (await ann_new.presses(second, right_letter(second, quiz))).text.startswith("Locked in")
+        board = await ann_new.says("/leaderboard")
+        assert "🥇 Ann" in board.text and "2/2" in board.text

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from telegram import BotCommand, Chat, LinkPreviewOptions, Message, ReplyParameters, Update, User
 from telegram.constants import ChatID, ChatType, ParseMode
-from telegram.error import BadRequest, InvalidToken, TelegramError
+from telegram.error import BadRequest, ChatMigrated, InvalidToken, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.adapters import telegram_format as fmt
@@ -25,6 +27,7 @@ from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
 from bot.config import Settings
 from bot.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 
+T = TypeVar("T")
 log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
@@ -79,6 +82,7 @@ class TelegramAdapter(PressHandling):
         app = self.app
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))
         app.add_handler(CallbackQueryHandler(self._on_press))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_error_handler(self._on_error)
         try:
             await self._connect()
@@ -185,10 +189,38 @@ class TelegramAdapter(PressHandling):
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         await self._ready.wait()
-        message = await with_retries(lambda: self.app.bot.send_message(
-            _id(card.chat), fmt.question_html(card), parse_mode=ParseMode.HTML,
-            reply_markup=fmt.question_keyboard(card), link_preview_options=NO_PREVIEW), "posting a question")
-        return MessageRef(card.chat, str(message.message_id))
+
+        async def post(chat: ChatRef) -> MessageRef:
+            message = await with_retries(lambda: self.app.bot.send_message(
+                _id(chat), fmt.question_html(card), parse_mode=ParseMode.HTML,
+                reply_markup=fmt.question_keyboard(card), link_preview_options=NO_PREVIEW), "posting a question")
+            return MessageRef(chat, str(message.message_id))
+
+        return await self._following_moves(card.chat, post)
+
+    async def _following_moves(self, chat: ChatRef, send: Callable[[ChatRef], Awaitable[T]]) -> T:
+        """Send to `chat`; when Telegram says the group became a supergroup, move it and send there."""
+        try:
+            return await send(chat)
+        except ChatMigrated as moved:
+            new = ChatRef(chat.platform, str(moved.new_chat_id), chat.is_private, chat.title)
+            await self._move(chat, new)
+            return await send(new)
+
+    async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group upgraded to a supergroup gets a new id: its quiz and leaderboard move with it."""
+        message = update.effective_message
+        if message is None:
+            return
+        old, new = ((message.chat.id, message.migrate_to_chat_id) if message.migrate_to_chat_id
+                    else (message.migrate_from_chat_id, message.chat.id))
+        if old and new:
+            title = message.chat.title or ""
+            await self._move(ChatRef(PLATFORM, str(old), False, title), ChatRef(PLATFORM, str(new), False, title))
+
+    async def _move(self, old: ChatRef, new: ChatRef) -> None:
+        assert self._commands is not None
+        await self._commands.engine.move_chat(old, new)
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
         """Edit the question (no buttons, right option and counts), then reply with the answer."""
@@ -196,7 +228,9 @@ class TelegramAdapter(PressHandling):
         if message is not None:
             await self._edit_closed(message, reveal)
         reply_to = int(message.message_id) if message is not None else None
-        await self._post(reveal.card.chat, fmt.reveal_html(reveal), None, reply_to, "posting an answer")
+        html = fmt.reveal_html(reveal)
+        await self._following_moves(reveal.card.chat, lambda to: self._post(
+            to, html, None, reply_to if to == reveal.card.chat else None, "posting an answer"))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         await self._ready.wait()
@@ -218,7 +252,8 @@ class TelegramAdapter(PressHandling):
         # Telegram has no message only one member sees: in a group, a refusal answers the
         # command it refuses, so it is clear whom it is for.
         target = reply_to if reply_to is not None and not chat.is_private else None
-        await self._post(chat, fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons), target, "replying")
+        html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons)
+        await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying"))
 
     async def _post(self, chat: ChatRef, html: str, keyboard, reply_to: int | None, what: str) -> Message:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
