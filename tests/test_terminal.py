@@ -81,3 +81,10 @@ def test_a_reader_that_leaves_early_ends_nothing_badly(tmp_path):
     assert proc.returncode == 0 and b"Traceback" not in err
     result = play(tmp_path, stdin="/stats\n")
     assert "Answered: 8" in result.stdout
+
+
+def test_a_letter_past_the_last_option_is_refused_and_the_question_stays_open(tmp_path):
+    result = play(tmp_path, "pipeline", "1", stdin="e\nb\n")
+    assert result.returncode == 0, result.stderr
+    assert "That is not one of the options." in result.stdout
+    assert "Locked in: B" in result.stdout and "Quiz over" in result.stdout

@@ -11,6 +11,7 @@ from bot import i18n, render
 from bot.commands import Caller, Commands, parse
 from bot.render import t
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.tokens import AnswerToken
 
 PLATFORM = "console"
 _STYLES = {"bold": "1", "dim": "2", "green": "32", "red": "31", "cyan": "36", "yellow": "33"}
@@ -99,7 +100,8 @@ class ConsoleAdapter:
             self._print(t(lang, "No question is open right now."), "dim")
             return
         index = LETTERS.index(letter)
-        token = card.options[index].token if index < len(card.options) else f"qa:{card.run_id}:{card.number}:{index}"
+        # a letter past the last option still goes to the engine, which says it is not an option
+        token = AnswerToken(card.run_id, card.number, index).encode()
         await self._press(commands, token)
 
     async def _next_card(self, commands: Commands) -> QuestionCard | None:
