@@ -297,6 +297,8 @@ class Engine:
                     await self._close(run)
         finally:
             if run.id in self._by_id:
+                # no longer stepping *before* rescheduling: the loop may pop the new entry
+                # before this task's done-callback runs, and must not skip it as in progress
                 self._timers.done_stepping(run.id)
                 self._schedule(run)  # whatever the step did to its due time, the loop knows it
 
