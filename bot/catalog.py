@@ -205,7 +205,8 @@ def _texts(quiz: Quiz) -> Iterator[tuple[str, LocalText]]:
 
 
 def default_quiz_folders() -> list[Path]:
-    return [Path(__file__).resolve().parent.parent / "quizzes"]
+    """The shipped quizzes: package data beside this module, so an installed copy finds them too."""
+    return [Path(__file__).resolve().parent / "quizzes"]
 
 
 def find_quiz_files(paths: Sequence[Path]) -> tuple[list[Path], list[QuizProblem]]:

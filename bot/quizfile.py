@@ -310,7 +310,7 @@ def _wrong_size(kind: str, value: Any, ctx: dict[str, Any]) -> str:
 
 
 def schema_json() -> str:
-    """The JSON Schema shipped as quizzes/quiz.schema.json (editors validate YAML with it)."""
+    """The JSON Schema shipped as bot/quizzes/quiz.schema.json (editors validate YAML with it)."""
     return json.dumps(QuizFile.model_json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 

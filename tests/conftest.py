@@ -3,10 +3,10 @@ from __future__ import annotations
 import pytest
 
 from bot.catalog import Catalog
-from bot.clock import FakeClock
 from bot.engine import Engine, EngineSettings
+from bot.testing.clock import FakeClock
+from bot.testing.fakes import RecordingAdapter, make_quiz
 from storage.sqlite import SqliteStore
-from tests.fakes import RecordingAdapter, make_quiz
 
 
 @pytest.fixture

@@ -21,11 +21,11 @@ import time
 
 from bot import session
 from bot.catalog import Catalog
-from bot.clock import FakeClock
 from bot.engine import Engine, EngineSettings
 from bot.model import ChatRef, Player
+from bot.testing.clock import FakeClock
+from bot.testing.fakes import RecordingAdapter, make_quiz
 from storage.sqlite import SqliteStore
-from tests.fakes import RecordingAdapter, make_quiz
 
 CHATS = 4
 PLAYERS = 6

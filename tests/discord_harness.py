@@ -15,10 +15,10 @@ import pytest
 import yarl
 
 from bot.app import run
-from bot.clock import FakeClock
 from bot.config import Settings, load_settings
-from tests.fake_discord import FakeDiscord
-from tests.fake_discord_payloads import FakeMessage
+from bot.testing.clock import FakeClock
+from bot.testing.fake_discord import FakeDiscord
+from bot.testing.fake_discord_payloads import FakeMessage
 
 TINY_QUIZ = """\
 id: tiny

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from bot.app import run
 from bot.bidi import strip
-from bot.clock import FakeClock
 from bot.config import Settings
 from bot.model import Quiz
-from tests.fake_telegram import FakeBotApi, Press, Sent
+from bot.testing.clock import FakeClock
+from bot.testing.fake_telegram import FakeBotApi, Press, Sent
 
 # Every text has a character Telegram's HTML mode would choke on unless escaped.
 TINY_QUIZ = """\

@@ -169,7 +169,7 @@ def test_broken_file_beside_a_good_one(tmp_path: Path, caplog: pytest.LogCapture
 def test_shipped_quizzes_load_without_problems() -> None:
     files = sorted([*SHIPPED.glob("*.yaml"), *SHIPPED.glob("*.yml")])
     if not files:
-        pytest.skip("no quiz files in quizzes/ yet")
+        pytest.skip("no quiz files in bot/quizzes/ yet")
     for path in files:
         quiz, problems = load_quiz_file(path)
         assert problems == [], "\n".join(map(str, problems))
@@ -270,7 +270,7 @@ def test_paths_missing_or_named_twice(tmp_path: Path) -> None:
 
 def test_shipped_schema_equals_generated() -> None:
     shipped = json.loads((SHIPPED / "quiz.schema.json").read_text(encoding="utf-8"))
-    assert shipped == QuizFile.model_json_schema(), "run: python -m bot.quizfile --schema > quizzes/quiz.schema.json"
+    assert shipped == QuizFile.model_json_schema(), "run: python -m bot.quizfile --schema > bot/quizzes/quiz.schema.json"
     printed = subprocess.run([sys.executable, "-m", "bot.quizfile", "--schema"], capture_output=True,
                              text=True, check=True, cwd=Path(__file__).parent.parent).stdout
     assert printed == schema_json()

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from bot.model import ChatRef
-from tests.fakes import player
+from bot.testing.fakes import player
 
 
 async def test_a_quiz_in_progress_and_the_leaderboard_follow_the_chat_to_its_new_id(engine, adapter, quiz, clock):

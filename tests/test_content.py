@@ -1,9 +1,9 @@
-"""Content checks for the shipped quizzes (quizzes/pipeline.yaml, quizzes/training-stacks.yaml).
+"""Content checks for the shipped quizzes (bot/quizzes/pipeline.yaml, bot/quizzes/training-stacks.yaml).
 
 These tests read the YAML directly (not through the bot's loader) and check the product's
 content rules: 8 questions of 4 options, every text in en/hi/sn/ur, 2 to 4 sentences per
 explanation, the seed texts kept as their authors wrote them (minus the typo fixes listed
-below and in quizzes/TRANSLATION_NOTES.md), and the answer key.
+below and in bot/quizzes/TRANSLATION_NOTES.md), and the answer key.
 """
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-QUIZ_DIR = ROOT / "quizzes"
+from bot.catalog import default_quiz_folders
+
+QUIZ_DIR = default_quiz_folders()[0]
 SEED_DIR = Path(__file__).resolve().parent / "fixtures" / "seeds"
 
 LANGS = ("en", "hi", "sn", "ur")
@@ -58,7 +59,7 @@ ANSWER_KEY = {
 }
 
 # Plain typo fixes applied to seed texts: seed text -> text used in the quiz.
-# Each one is explained in quizzes/TRANSLATION_NOTES.md.
+# Each one is explained in bot/quizzes/TRANSLATION_NOTES.md.
 TYPO_FIXES = {
     # Seed 000 (Hindi), q1 option 3: "ग्रेजुएट्स" (graduates) is a garbled "ग्रेडिएंट्स"
     # (gradients); the seed itself spells the word ग्रेडिएंट in q3 option 4.

@@ -13,9 +13,9 @@ import pytest
 
 from bot import i18n
 from bot.app import run
+from bot.testing.fake_discord_payloads import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS
 from tests.discord_harness import (button_id, fake, is_question, make_settings, question_stored,  # noqa: F401
                                    right_letter, running_bot, server, wrong_letter)
-from tests.fake_discord_payloads import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS
 
 
 async def test_three_members_play_a_whole_quiz_in_a_channel(fake, clock, server, tmp_path):

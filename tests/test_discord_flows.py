@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.testing.fake_discord_payloads import MANAGE_GUILD, MEMBER_PERMISSIONS
 from tests.discord_harness import fake, is_question, make_settings, running_bot, server  # noqa: F401
-from tests.fake_discord_payloads import MANAGE_GUILD, MEMBER_PERMISSIONS
 
 
 async def test_quiz_and_language_picks_are_persistent_buttons_too(fake, clock, server, tmp_path):

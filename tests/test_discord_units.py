@@ -8,7 +8,7 @@ from bot.adapters.discord_commands import topic_choices
 from bot.catalog import Catalog
 from bot.config import SettingsError, load_settings
 from bot.model import Reply
-from tests.fakes import make_quiz
+from bot.testing.fakes import make_quiz
 
 
 def test_labels_carry_the_option_text_only_where_it_fits_80_characters():

@@ -4,7 +4,7 @@ from __future__ import annotations
 from bot.catalog import Catalog
 from bot.engine import Engine, EngineSettings
 from bot.model import RunEnd
-from tests.fakes import RecordingAdapter, group, make_quiz, player, private
+from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
 
 
 async def start(engine, chat, quiz_topic="demo", by=None, count=None):

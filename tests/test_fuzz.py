@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import Catalog
-from bot.clock import FakeClock
 from bot.commands import ALIASES, COMMANDS, MAX_ARGS, PAUSE_RANGE, SECONDS_RANGE, Caller, Commands, parse
 from bot.engine import Engine, EngineSettings
 from bot.model import LANGUAGES, Ack, Reply
+from bot.testing.clock import FakeClock
+from bot.testing.fakes import group, make_quiz, player, private
 from bot.tokens import decode
 from storage.sqlite import SqliteStore
-from tests.fakes import group, make_quiz, player, private
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 junk = st.one_of(st.text(max_size=120), st.binary(max_size=120).map(lambda b: b.decode("latin-1")),

@@ -11,7 +11,7 @@ from bot.commands import Caller, Commands
 from bot.config import SettingsError, load_settings
 from bot.engine import Engine, EngineSettings
 from bot.model import Ack, Reply
-from tests.fakes import group, make_quiz, player, private
+from bot.testing.fakes import group, make_quiz, player, private
 
 PICK = {"en": "Choose the chat's language:", "hi": "चैट की भाषा चुनें:", "sn": "Sarudza mutauro unoshandiswa pano:"}
 SET = {"hi": "भाषा अब हिन्दी है।", "sn": "Mutauro wava chiShona.", "en": "Language set to English."}

@@ -16,12 +16,12 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from bot import session
 from bot.catalog import Catalog
-from bot.clock import FakeClock
 from bot.engine import Engine, EngineSettings, period_start
 from bot.model import ChatRef, Player, Quiz
 from bot.scoring import points_for
+from bot.testing.clock import FakeClock
+from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
 from storage.sqlite import SqliteStore
-from tests.fakes import RecordingAdapter, group, make_quiz, player, private
 
 CHATS = (group("g1"), group("g2"), private("p1"))
 PLAYERS = tuple(player(n, f"P{n}") for n in range(1, 6))

@@ -14,9 +14,9 @@ from bot.adapters import telegram_runtime
 from bot.app import run
 from bot.bidi import strip
 from bot.catalog import Catalog, default_quiz_folders
-from bot.clock import FakeClock
 from bot.commands import descriptions
-from tests.fake_telegram import ANONYMOUS_ADMIN, FakeBotApi
+from bot.testing.clock import FakeClock
+from bot.testing.fake_telegram import ANONYMOUS_ADMIN, FakeBotApi
 from tests.telegram_harness import (Member, button, clean_environment, next_question, quiz_folder, reveal_of,
                                     right_letter, running_bot, settings_for, wrong_letter)
 

@@ -17,8 +17,8 @@ from bot.adapters.telegram_runtime import AdminCache, Webhook, with_retries
 from bot.app import open_engine
 from bot.commands import Commands
 from bot.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal
-from tests.fake_telegram import FakeBotApi
-from tests.fake_telegram_html import parse_html, utf16_len
+from bot.testing.fake_telegram import FakeBotApi
+from bot.testing.fake_telegram_html import parse_html, utf16_len
 from tests.telegram_harness import clean_environment, settings_for
 
 

@@ -6,10 +6,10 @@ import asyncio
 import sqlite3
 
 from bot.engine import period_start
+from bot.testing.fakes import group, player
 from storage.records import AnswerRow, RunRow
 from storage.schema import MIGRATIONS
 from storage.sqlite import SqliteStore
-from tests.fakes import group, player
 
 NOT_SAVED = "Your answer was not saved. Please press again."
 

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 from bot.catalog import Catalog
-from bot.clock import FakeClock
 from bot.engine import Engine
 from bot.model import ChatRef, Player
+from bot.testing.clock import FakeClock
 from storage.schema import BOARD_BACKFILL
 from storage.sqlite import SqliteStore
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.catalog import Catalog
-from bot.clock import Clock, FakeClock, SystemClock
+from bot.clock import Clock, SystemClock
 from bot.engine import Engine, EngineSettings
 from bot.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
+from bot.testing.clock import FakeClock
 from storage.sqlite import SqliteStore
 
 PLATFORM = "bench"

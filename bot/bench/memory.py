@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 from bot.catalog import Catalog, default_quiz_folders
-from bot.clock import FakeClock
 from bot.engine import Engine, EngineSettings
 from bot.model import ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.testing.clock import FakeClock
 
 CHUNK = 500  # runs started together: the store's thread never waits for the next request
 

@@ -12,7 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.bench.platform_fake import Candidate, Driver
-from tests.fake_discord import FakeDiscord, FakeInteraction, FakeMessage
+from bot.testing.fake_discord import FakeDiscord, FakeInteraction, FakeMessage
 
 CHANNELS_PER_SERVER = 500  # Discord's limit on channels in one server
 QUESTION_PREFIX = "quizhost:qa:"

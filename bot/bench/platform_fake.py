@@ -1,7 +1,7 @@
 """The fake platform of `quizhost bench --platform`, in a process of its own.
 
 `python -m bot.bench.platform_fake telegram|discord` starts the fake server of the end-to-end
-tests (tests/fake_telegram.py or tests/fake_discord.py, imported from the repository checkout)
+tests (bot/testing/fake_telegram.py or bot/testing/fake_discord.py, shipped with the package)
 on 127.0.0.1 and plays the players: it presses buttons of open questions from many players in
 many chats and timestamps each press when the fake makes it visible to the bot and when the
 bot's acknowledgement reaches the fake. Both timestamps are taken here, on one clock.
@@ -19,7 +19,6 @@ import sys
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 STALL_SECONDS = 15.0  # a phase gives up when no acknowledgement arrives for this long
@@ -224,13 +223,7 @@ def reply(data: dict) -> None:
     sys.stdout.flush()
 
 
-def repository_root() -> Path:
-    """The checkout this module runs from: the fakes live in its tests/ folder."""
-    return Path(__file__).resolve().parents[2]
-
-
 async def main(platform: str) -> None:
-    sys.path.insert(0, str(repository_root()))
     if platform == "telegram":
         from bot.bench.platform_telegram import TelegramDriver
 

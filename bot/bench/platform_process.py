@@ -6,14 +6,11 @@ import asyncio
 import collections
 import contextlib
 import json
-import os
 import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-from bot.bench.platform_fake import repository_root
 
 LINE_LIMIT = 1 << 26  # the raw reference's ids arrive on one line
 QUESTION_SECONDS = 300  # the first question of a group waits for its deadline: it stays open throughout
@@ -33,14 +30,9 @@ class FakeProcess:
 
     @classmethod
     async def spawn(cls, platform: str) -> FakeProcess:
-        root = repository_root()
-        if not (root / "tests" / "fake_telegram.py").exists():
-            raise FakeProcessError(f"the platform bench uses the fakes in tests/ of a repository checkout; "
-                                   f"none found under {root}")
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
+        # the same interpreter finds the same bot package (and its shipped fakes), installed or not
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.bench.platform_fake", platform, cwd=str(root), env=env,
+            sys.executable, "-m", "bot.bench.platform_fake", platform,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             limit=LINE_LIMIT)
         fake = cls(process, {})

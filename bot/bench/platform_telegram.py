@@ -14,8 +14,8 @@ from typing import Any
 import aiohttp
 
 from bot.bench.platform_fake import Candidate, Driver
-from tests.fake_telegram import FakeBotApi
-from tests.fake_telegram_methods import ApiError, Call, Press
+from bot.testing.fake_telegram import FakeBotApi
+from bot.testing.fake_telegram_methods import ApiError, Call, Press
 
 FIRST_CHAT = -1_001_000_000_000  # supergroup ids are negative
 FIRST_USER = 10_000_000

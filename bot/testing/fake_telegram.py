@@ -18,7 +18,7 @@ from typing import Any, Callable
 import aiohttp
 from aiohttp import web
 
-from tests.fake_telegram_methods import ApiError, BotApiMethods, Call, Press, Sent
+from bot.testing.fake_telegram_methods import ApiError, BotApiMethods, Call, Press, Sent
 
 ANONYMOUS_ADMIN = 1087968824
 JSON_FIELDS = {"reply_markup", "reply_parameters", "commands", "scope", "allowed_updates",

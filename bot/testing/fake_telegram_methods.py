@@ -1,6 +1,6 @@
 """The Bot API methods of the fake, answered as Telegram answers them, limits included.
 
-A mixin of `FakeBotApi` (tests/fake_telegram.py), which holds the state these methods read
+A mixin of `FakeBotApi` (bot/testing/fake_telegram.py), which holds the state these methods read
 and change: chats, messages, presses, admins, the update queue.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tests.fake_telegram_html import HtmlError, parse_html, utf16_len
+from bot.testing.fake_telegram_html import HtmlError, parse_html, utf16_len
 
 POLL_CAP = 0.5  # seconds a getUpdates is held open at most, whatever timeout the bot asks for
 MAX_TEXT, MAX_DATA, MAX_ANSWER = 4096, 64, 200

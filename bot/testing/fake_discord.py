@@ -21,9 +21,9 @@ from typing import Any, Callable
 
 from aiohttp import WSMsgType, web
 
-from tests import fake_discord_payloads as p
-from tests.fake_discord_payloads import FakeMessage, FakeUser
-from tests.fake_discord_rest import ANSWER_WITHIN, FakeInteraction, RestRoutes, RateLimitRule
+from bot.testing import fake_discord_payloads as p
+from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
+from bot.testing.fake_discord_rest import ANSWER_WITHIN, FakeInteraction, RestRoutes, RateLimitRule
 
 __all__ = ["ANSWER_WITHIN", "FakeDiscord", "FakeInteraction", "FakeMessage", "FakeUser"]
 DISCORD_EPOCH_MS = 1_420_070_400_000

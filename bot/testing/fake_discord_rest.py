@@ -1,6 +1,6 @@
 """The REST half of the fake Discord: the routes discord.py calls, answered as Discord would.
 
-Mixed into `tests.fake_discord.FakeDiscord`, which holds the state these handlers read and write.
+Mixed into `bot.testing.fake_discord.FakeDiscord`, which holds the state these handlers read and write.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from aiohttp import web
 
-from tests import fake_discord_payloads as p
-from tests.fake_discord_payloads import FakeMessage, FakeUser
+from bot.testing import fake_discord_payloads as p
+from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 
 ANSWER_WITHIN = 3.0  # seconds Discord gives a bot to answer an interaction
 

@@ -1,0 +1,28 @@
+"""A clock for tests and the bench: time moves only when told, so nothing waits for real seconds."""
+from __future__ import annotations
+
+import asyncio
+
+
+class FakeClock:
+    """A clock that moves only when told; sleepers wake when their time has come."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self._now = start
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._sleepers.append((self._now + max(0.0, seconds), fut))
+        await fut
+
+    def advance(self, seconds: float) -> None:
+        self._now += seconds
+        due = [(t, f) for t, f in self._sleepers if t <= self._now]
+        self._sleepers = [(t, f) for t, f in self._sleepers if t > self._now]
+        for _, fut in due:
+            if not fut.done():
+                fut.set_result(None)
