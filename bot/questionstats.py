@@ -1,0 +1,172 @@
+"""Question statistics for authors: how a question was answered and whether it needs fixing.
+
+Pure rules over a tally. A tally is what a store can sum up per question without keeping
+every answer at hand: per player, how often each option was chosen; per answer time (in
+tenths of a second), how many answers took it; per player, the total score in the quiz.
+`tally` builds one from plain answer facts (the tests and any small source use it); the
+stores build the same shape by query.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Iterable, Mapping
+
+GROUP_SHARE = 0.27  # top and bottom groups of the discrimination index
+TOO_EASY = 0.90
+TOO_HARD = 0.20
+DEAD_OPTION_ATTEMPTS = 30
+TENTHS = 10  # answer times are counted in tenths of a second
+
+
+@dataclass(frozen=True)
+class AnswerFact:
+    question_id: str
+    player_key: str
+    option: int  # authoring-order index
+    correct: bool
+    elapsed: float  # seconds
+    points: int
+
+
+@dataclass(frozen=True)
+class QuestionTally:
+    choices: Mapping[str, tuple[int, ...]]  # player -> answers per option (authoring order)
+    tenths: Mapping[int, int]  # answer time in tenths of a second -> answers
+
+
+@dataclass(frozen=True)
+class QuizTally:
+    totals: Mapping[str, int]  # player -> total points in the quiz
+    questions: Mapping[str, QuestionTally] = field(default_factory=dict)
+
+
+class Flag(str, Enum):
+    TOO_EASY = "too_easy"
+    TOO_HARD = "too_hard"
+    CHECK_KEY = "check_key"
+    DEAD_OPTION = "dead_option"
+
+
+@dataclass(frozen=True)
+class FlagNote:
+    flag: Flag
+    option: int | None = None  # the option it is about (authoring order), if any
+
+
+@dataclass(frozen=True)
+class QuestionStats:
+    question_id: str
+    answer: int  # the right option, authoring order
+    attempts: int
+    right: int
+    median_seconds: float | None
+    split: tuple[int, ...]  # answers per option, authoring order
+    discrimination: float | None  # share right, top group minus bottom group
+    flags: tuple[FlagNote, ...]
+
+    @property
+    def share_right(self) -> float | None:
+        return self.right / self.attempts if self.attempts else None
+
+
+def tally(facts: Iterable[AnswerFact], option_counts: Mapping[str, int]) -> QuizTally:
+    """Sum answer facts of one quiz; `option_counts` gives each question's number of options."""
+    totals: dict[str, int] = {}
+    choices: dict[str, dict[str, list[int]]] = {}
+    tenths: dict[str, dict[int, int]] = {}
+    for f in facts:
+        totals[f.player_key] = totals.get(f.player_key, 0) + f.points
+        size = option_counts[f.question_id]
+        row = choices.setdefault(f.question_id, {}).setdefault(f.player_key, [0] * size)
+        row[f.option] += 1
+        bucket = tenths.setdefault(f.question_id, {})
+        bucket[to_tenths(f.elapsed)] = bucket.get(to_tenths(f.elapsed), 0) + 1
+    questions = {
+        qid: QuestionTally({p: tuple(c) for p, c in by_player.items()}, tenths[qid])
+        for qid, by_player in choices.items()
+    }
+    return QuizTally(totals, questions)
+
+
+def to_tenths(seconds: float) -> int:
+    return round(max(seconds, 0.0) * TENTHS)
+
+
+def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally) -> QuestionStats:
+    """The figures and flags of one question (`options` of them, `answer` the right one)."""
+    t = quiz.questions.get(question_id, QuestionTally({}, {}))
+    split = _sum_rows(t.choices.values(), options)
+    attempts = sum(split)
+    top, bottom = groups(list(t.choices), quiz.totals)
+    top_split = _sum_rows((t.choices[p] for p in top), options)
+    stats = QuestionStats(
+        question_id=question_id, answer=answer, attempts=attempts, right=split[answer],
+        median_seconds=median_seconds(t.tenths), split=split,
+        discrimination=_discrimination(t, top, bottom, answer), flags=(),
+    )
+    return replace(stats, flags=flags(stats, top_split))
+
+
+def groups(players: list[str], totals: Mapping[str, int]) -> tuple[list[str], list[str]]:
+    """The top and bottom 27% (at least one each) of the players who answered the question,
+    ranked by their total score in the quiz; none when fewer than two players answered."""
+    if len(players) < 2:
+        return [], []
+    ranked = sorted(players, key=lambda p: (-totals.get(p, 0), p))
+    size = max(1, int(GROUP_SHARE * len(ranked) + 0.5))
+    return ranked[:size], ranked[-size:]
+
+
+def median_seconds(tenths: Mapping[int, int]) -> float | None:
+    n = sum(tenths.values())
+    if n == 0:
+        return None
+    middle = (_nth(tenths, (n - 1) // 2) + _nth(tenths, n // 2)) / 2
+    return middle / TENTHS
+
+
+def _nth(tenths: Mapping[int, int], index: int) -> int:
+    """The `index`-th smallest time (0-based) in a histogram."""
+    seen = 0
+    for value in sorted(tenths):
+        seen += tenths[value]
+        if index < seen:
+            return value
+    raise IndexError(index)
+
+
+def _sum_rows(rows: Iterable[tuple[int, ...]], size: int) -> tuple[int, ...]:
+    total = [0] * size
+    for row in rows:
+        for i, count in enumerate(row[:size]):
+            total[i] += count
+    return tuple(total)
+
+
+def _share_right(t: QuestionTally, players: list[str], answer: int) -> float:
+    rows = [t.choices[p] for p in players]
+    return sum(r[answer] for r in rows) / sum(sum(r) for r in rows)
+
+
+def _discrimination(t: QuestionTally, top: list[str], bottom: list[str], answer: int) -> float | None:
+    if not top:
+        return None
+    return _share_right(t, top, answer) - _share_right(t, bottom, answer)
+
+
+def flags(stats: QuestionStats, top_split: tuple[int, ...]) -> tuple[FlagNote, ...]:
+    share = stats.share_right
+    if share is None:
+        return ()
+    notes: list[FlagNote] = []
+    if share >= TOO_EASY:
+        notes.append(FlagNote(Flag.TOO_EASY))
+    if share <= TOO_HARD:
+        notes.append(FlagNote(Flag.TOO_HARD))
+    rival = max((i for i in range(len(top_split)) if i != stats.answer), key=lambda i: top_split[i], default=None)
+    if rival is not None and top_split[rival] > top_split[stats.answer]:
+        notes.append(FlagNote(Flag.CHECK_KEY, rival))
+    if stats.attempts >= DEAD_OPTION_ATTEMPTS:
+        notes += [FlagNote(Flag.DEAD_OPTION, i) for i, count in enumerate(stats.split) if count == 0]
+    return tuple(notes)
