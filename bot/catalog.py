@@ -189,9 +189,12 @@ def _question_label(data: dict[str, Any], index: int) -> str:
 
 
 def strict_problems(quiz: Quiz) -> list[QuizProblem]:
-    """Every text not yet translated into some language (English stands in meanwhile)."""
-    return [QuizProblem(quiz.source, f"{quiz.id}: {place}", f"missing '{lang}' translation")
-            for place, text in _texts(quiz) for lang in LANGUAGES if not text.has(lang)]
+    """Every question without an explanation, and every text not yet translated into some
+    language (English stands in meanwhile)."""
+    unexplained = [QuizProblem(quiz.source, f"{quiz.id}: question '{q.id}'", "no explanation: the reveal "
+                               "shows only the right answer and the split") for q in quiz.questions if not q.explanation]
+    return unexplained + [QuizProblem(quiz.source, f"{quiz.id}: {place}", f"missing '{lang}' translation")
+                          for place, text in _texts(quiz) for lang in LANGUAGES if not text.has(lang)]
 
 
 def _texts(quiz: Quiz) -> Iterator[tuple[str, LocalText]]:
@@ -201,7 +204,8 @@ def _texts(quiz: Quiz) -> Iterator[tuple[str, LocalText]]:
         yield f"question '{q.id}' prompt", q.prompt
         for i, option in enumerate(q.options):
             yield f"question '{q.id}' options[{i}]", option
-        yield f"question '{q.id}' explanation", q.explanation
+        if q.explanation:
+            yield f"question '{q.id}' explanation", q.explanation
 
 
 def default_quiz_folders() -> list[Path]:

@@ -1,4 +1,4 @@
-"""`quizhost play | run | validate | export`: argument parsing and wiring, nothing else."""
+"""`quizhost play | run | validate | export | import | bench`: argument parsing and wiring, nothing else."""
 from __future__ import annotations
 
 import argparse
@@ -27,6 +27,15 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("topic", nargs="+")
     export.add_argument("--lang", choices=LANGUAGES, default="en")
     export.add_argument("--format", choices=["json"], default="json")
+    imports = sub.add_parser("import", help="turn a GIFT, Aiken, Open Trivia DB, Kahoot or Quizizz file into a quiz")
+    imports.add_argument("file", type=Path)
+    imports.add_argument("--format", dest="source_format", default="auto",
+                         choices=["auto", "gift", "aiken", "opentdb", "kahoot", "quizizz"],
+                         help="the file's format (default: from its extension and content)")
+    imports.add_argument("--id", dest="quiz_id", help="the quiz id (default: from the file name)")
+    imports.add_argument("--title", help="the quiz title (default: from the file)")
+    imports.add_argument("--lang", choices=LANGUAGES, default="en", help="the language the texts are in")
+    imports.add_argument("-o", dest="out", type=Path, help="write the quiz here (default: standard output)")
     from bot.bench import add_arguments as bench_arguments
 
     bench_arguments(sub.add_parser("bench", help="load-test the engine and the database; print the figures"))
@@ -43,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     secrets = [s.get_secret_value() for s in (settings.telegram_bot_token, settings.discord_bot_token,
                                                settings.telegram_webhook_secret) if s]
     setup_logging(settings.log_level if args.command == "run" else "WARNING", secrets)
-    commands = {"play": _play, "run": _run, "validate": _validate, "export": _export, "bench": _bench}
+    commands = {"play": _play, "run": _run, "validate": _validate, "export": _export, "bench": _bench,
+                "import": _import}
     try:
         return commands[args.command](args, settings)
     except KeyboardInterrupt:
@@ -127,6 +137,33 @@ def _export(args: argparse.Namespace, settings: Settings) -> int:
               f"quizzes: {', '.join(q.id for q in catalog.all())}", file=sys.stderr)
         return 1
     print(json.dumps(export_quiz(matches[0], args.lang), ensure_ascii=False, indent=2))
+    return 0
+
+
+def _import(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.importers import Malformed, import_quiz, to_yaml
+
+    try:
+        imported = import_quiz(args.file.read_bytes(), args.file.name, args.source_format,
+                               quiz_id=args.quiz_id, title=args.title, lang=args.lang)
+    except OSError as exc:
+        print(f"{args.file}: cannot read it: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except Malformed as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return 1
+    for skipped in imported.skipped:
+        print(f"{args.file}: {skipped.where}: skipped: {skipped.reason}", file=sys.stderr)
+    if imported.quiz is None:
+        print(f"{args.file}: no question could be imported", file=sys.stderr)
+        return 1
+    text = to_yaml(imported)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    print(f"{args.file}: {imported.count} question(s) imported as '{imported.quiz.id}', "
+          f"{len(imported.skipped)} skipped" + (f", written to {args.out}" if args.out else ""), file=sys.stderr)
     return 0
 
 

@@ -15,7 +15,8 @@ def export_quiz(quiz: Quiz, lang: str) -> dict:
                 "prompt": q.prompt.get(lang),
                 "options": [o.get(lang) for o in q.options],
                 "answer": q.answer,
-                "explanation": q.explanation.get(lang),
+                "explanation": q.explanation.get(lang) if q.explanation else None,
+                **({"seconds": q.seconds} if q.seconds else {}),
             }
             for q in quiz.questions
         ],

@@ -9,6 +9,12 @@ LANGUAGES: tuple[str, ...] = ("en", "hi", "sn", "ur")
 FALLBACK_LANGUAGE = "en"
 RTL_LANGUAGES = frozenset({"ur"})
 LETTERS = "ABCDEFGHIJ"  # at most 10 options a question
+MIN_SECONDS, MAX_SECONDS = 5, 300  # a question's time limit, whether a chat or a quiz file sets it
+
+
+def clamp_seconds(seconds: int | None) -> int | None:
+    """A source file's time limit brought into the range a run supports (None: no limit given)."""
+    return None if not seconds or seconds <= 0 else min(MAX_SECONDS, max(MIN_SECONDS, seconds))
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,8 @@ class Question:
     prompt: LocalText
     options: tuple[LocalText, ...]
     answer: int  # index into options, authoring order
-    explanation: LocalText
+    explanation: LocalText | None = None  # imported quizzes often have none: the reveal does without
+    seconds: int | None = None  # this question's own time limit, else the chat's
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,7 @@ class Quiz:
         """Languages in which every text of the quiz is given."""
         texts = [self.title, self.description]
         for q in self.questions:
-            texts += [q.prompt, q.explanation, *q.options]
+            texts += [q.prompt, *q.options, *([q.explanation] if q.explanation else [])]
         return tuple(lang for lang in LANGUAGES if all(t.has(lang) for t in texts))
 
 

@@ -17,7 +17,7 @@ from pydantic import (BaseModel, ConfigDict, Field, StrictInt, StrictStr, String
                       ValidationError, ValidationInfo, create_model, field_validator, model_validator)
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from bot.model import LANGUAGES, LETTERS, LocalText, Question, Quiz
+from bot.model import LANGUAGES, LETTERS, MAX_SECONDS, MIN_SECONDS, LocalText, Question, Quiz
 
 LANGUAGE_NAMES = {"en": "English", "hi": "Hindi", "sn": "Shona", "ur": "Urdu"}
 assert set(LANGUAGE_NAMES) == set(LANGUAGES), "describe every language of bot.model"
@@ -29,6 +29,7 @@ HEADER_ALLOWANCE = 200
 PER_OPTION_ALLOWANCE = 4
 TITLE_MAX, DESCRIPTION_MAX, PROMPT_MAX, OPTION_MAX = 100, 1000, 1500, 300
 MAX_OPTIONS = len(LETTERS)  # one letter per option
+MAX_QUESTIONS = 500  # a quiz file, shipped, imported or uploaded
 ID_PATTERN = r"^[a-z0-9-]{1,40}$"
 
 Loc = tuple[str | int, ...]
@@ -132,7 +133,12 @@ class QuestionModel(BaseModel):
         "2 to 10 options in authoring order (the bot shuffles them per run)"))
     answer: StrictInt = Field(ge=0, lt=MAX_OPTIONS, description=(
         "0-based index into options of the one right answer, the same for every language"))
-    explanation: ExplanationText = Field(description="Why the right answer is right")
+    explanation: ExplanationText | None = Field(None, description=(
+        "Why the right answer is right. Optional (imported quizzes often lack it): the reveal then "
+        "shows the right answer and the split; `quizhost validate --strict` lists such questions"))
+    seconds: StrictInt | None = Field(None, ge=MIN_SECONDS, le=MAX_SECONDS, description=(
+        f"This question's time limit in seconds ({MIN_SECONDS} to {MAX_SECONDS}); "
+        "without it the chat's setting applies"))
 
     @field_validator("answer")
     @classmethod
@@ -154,7 +160,8 @@ class QuestionModel(BaseModel):
     def to_question(self) -> Question:
         return Question(id=self.id, prompt=self.prompt.to_local_text(),
                         options=tuple(o.to_local_text() for o in self.options),
-                        answer=self.answer, explanation=self.explanation.to_local_text())
+                        answer=self.answer, seconds=self.seconds,
+                        explanation=self.explanation.to_local_text() if self.explanation else None)
 
 
 def _oversized_messages(q: QuestionModel) -> list[str]:
@@ -164,8 +171,8 @@ def _oversized_messages(q: QuestionModel) -> list[str]:
     if HEADER_ALLOWANCE + PROMPT_MAX + len(q.options) * (OPTION_MAX + PER_OPTION_ALLOWANCE) > MESSAGE_LIMIT:
         asked = {lang: HEADER_ALLOWANCE + len(q.prompt.get(lang)) + sum(
             len(o.get(lang)) + PER_OPTION_ALLOWANCE for o in q.options) for lang in LANGUAGES}
-    revealed = {lang: HEADER_ALLOWANCE + len(q.options[q.answer].get(lang)) + len(q.explanation.get(lang))
-                for lang in LANGUAGES}
+    revealed = {lang: HEADER_ALLOWANCE + len(q.options[q.answer].get(lang)) + (
+        len(q.explanation.get(lang)) if q.explanation else 0) for lang in LANGUAGES}
     return [f"the {what} message would be about {max(sizes.values())} characters "
             f"(in {', '.join(over)}), over Telegram's {MESSAGE_LIMIT}: shorten {fix}"
             for what, sizes, fix in (("question", asked, "the prompt or the options"),
@@ -195,7 +202,8 @@ class QuizFile(BaseModel):
     difficulty: Literal["easy", "medium", "hard"] = Field("medium", description="How hard it is")
     title: TitleText = Field(description="The quiz title")
     description: DescriptionText = Field(description="One or two sentences on what it covers")
-    questions: list[QuestionModel] = Field(min_length=1, max_length=100, description="1 to 100 questions")
+    questions: list[QuestionModel] = Field(min_length=1, max_length=MAX_QUESTIONS, description=(
+        f"1 to {MAX_QUESTIONS} questions"))
 
     def to_quiz(self, source: str = "") -> Quiz:
         return Quiz(id=self.id, title=self.title.to_local_text(),
@@ -264,6 +272,8 @@ def friendly_message(error: ErrorDetails) -> str:
         return _wrong_size(kind, value, error.get("ctx", {}))
     if kind == "string_pattern_mismatch":
         return f"'{value}' is not a valid id: use 1 to 40 of a-z, 0-9 and '-'"
+    if kind in ("greater_than_equal", "less_than_equal") and loc[-1] == "seconds":
+        return f"{value} is out of range: a time limit is {MIN_SECONDS} to {MAX_SECONDS} seconds"
     if kind in ("greater_than_equal", "less_than"):
         return f"{value} is out of range: an option index is 0 to {MAX_OPTIONS - 1} (0-based)"
     if kind == "literal_error":

@@ -137,7 +137,9 @@ def reveal_title(reveal: Reveal) -> str:
 def reveal_body(reveal: Reveal) -> str:
     lang = reveal.card.language
     d = bidi.direction(lang)
-    lines = [d.block(reveal.explanation), "", *answer_bars(reveal), ""]
+    # an imported question may have no explanation: the right answer (the title) and the split do
+    lines = [d.block(reveal.explanation), ""] if reveal.explanation else []
+    lines += [*answer_bars(reveal), ""]
     if reveal.scorers:
         lines.append(t(lang, "Scored:"))
         for s in reveal.scorers:

@@ -103,14 +103,19 @@ def card(run: Run) -> QuestionCard:
     return QuestionCard(
         run_id=row.id, chat=run.chat, language=lang, quiz_title=run.quiz.title.get(lang),
         number=row.index + 1, total=run.total, prompt=q.prompt.get(lang), options=options,
-        seconds=row.seconds, deadline=row.due,
+        seconds=time_limit(run), deadline=row.due,
     )
+
+
+def time_limit(run: Run) -> int:
+    """The open question's time limit: its own when the quiz file gives one, else the run's."""
+    return run.question.seconds or run.row.seconds
 
 
 def ask_next(run: Run, now: float) -> None:
     row = run.row
     row.index += 1
-    row.phase, row.asked_at, row.due, row.message_id = "asking", now, now + row.seconds, None
+    row.phase, row.asked_at, row.due, row.message_id = "asking", now, now + time_limit(run), None
     run.answers.clear()
     run.names.clear()
 
@@ -136,7 +141,7 @@ def make_answer(run: Run, token: AnswerToken, player_key: str, now: float) -> An
     return AnswerRow(
         run_id=row.id, index=row.index, question_id=q.id, player_key=player_key,
         chat_key=row.chat_key, quiz_id=row.quiz_id, option=chosen, correct=correct,
-        elapsed=elapsed, points=points_for(correct, elapsed, row.seconds, streak),
+        elapsed=elapsed, points=points_for(correct, elapsed, time_limit(run), streak),
         streak=streak, answered_at=now,
     )
 
@@ -177,7 +182,8 @@ def close_question(run: Run, now: float) -> Reveal:
         for a in ordered
     )
     right = position[q.answer]
-    return Reveal(shown, LETTERS[right], shown.options[right].text, q.explanation.get(row.language),
+    explanation = q.explanation.get(row.language) if q.explanation else ""
+    return Reveal(shown, LETTERS[right], shown.options[right].text, explanation,
                   tuple(counts), scorers)
 
 

@@ -54,8 +54,10 @@ SECOND_QUESTION = """\
 MALFORMED = [
     ("yaml syntax", {"q.yaml": edit("[right, wrong]", "[right, wrong")},
      "q.yaml", "YAML syntax", "did not find expected ',' or ']'", 8),
-    ("missing field", {"q.yaml": edit("    explanation: Because.\n", "")},
-     "q.yaml", "question 'first' explanation", "'explanation' is missing", 5),
+    ("missing field", {"q.yaml": edit("    answer: 0\n", "")},
+     "q.yaml", "question 'first' answer", "'answer' is missing", 5),
+    ("time limit out of range", {"q.yaml": edit("answer: 0", "answer: 0\n    seconds: 3")},
+     "q.yaml", "question 'first' seconds", "a time limit is 5 to 300 seconds", 9),
     ("missing question id", {"q.yaml": edit("  - id: first\n    prompt", "  - prompt")},
      "q.yaml", "questions[0] id", "'id' is missing", 5),
     ("missing english", {"q.yaml": edit("title: Sample quiz", "title: {hi: नमूना}")},

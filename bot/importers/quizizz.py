@@ -1,0 +1,52 @@
+"""Quizizz's question spreadsheet (.xlsx): `Multiple Choice` rows, options 1 to 5.
+
+Under the header the template has a row of instructions ("Text of the question (required)"),
+which is not a question. `Correct Answer` is the option number; `Checkbox` rows (several right
+options) and the other kinds are skipped with the reason.
+"""
+from __future__ import annotations
+
+from bot.importers.common import Collector, Draft, Parsed
+from bot.importers.sheets import Row, column, find_header, numbers, one_right, rows, whole_number
+from bot.model import clamp_seconds
+
+OPTIONS = 5
+MULTIPLE_CHOICE = "multiple choice"
+KNOWN_KINDS = (MULTIPLE_CHOICE, "checkbox", "fill-in-the-blank", "open-ended", "poll", "draw", "reorder",
+               "match", "drag and drop", "dropdown")
+COLUMNS = ("question text", "question type", "correct answer", "time in seconds", "answer explanation")
+
+
+def is_header(row: Row) -> bool:
+    return all(column(row, name) is not None for name in ("question text", "option 1", "correct answer"))
+
+
+def _is_instructions(row: Row, kind: str, correct: str) -> bool:
+    """The template's row that explains each column: its Correct Answer is prose, not a number."""
+    return bool(correct) and numbers(correct) is None and kind.casefold() not in KNOWN_KINDS
+
+
+def parse(data: bytes) -> Parsed:
+    sheet = rows(data)
+    header = find_header(sheet, is_header, "Question Text, Option 1 ... Option 5, Correct Answer")
+    at = {name: column(header, name) for name in COLUMNS}
+    option_at = [column(header, f"option {n}") for n in range(1, OPTIONS + 1)]
+    found = Collector()
+    for row in sheet:
+        kind, correct = row.get(at["question type"]), row.get(at["correct answer"])
+        if not any(row.cells) or (row.number == header.number + 1 and _is_instructions(row, kind, correct)):
+            continue
+        kind = kind or "Multiple Choice"  # the template's default
+        options = [(n, row.get(i)) for n, i in enumerate(option_at, start=1) if row.get(i)]
+        right = one_right(options, correct, "Correct Answer", OPTIONS)
+        if kind.casefold() != MULTIPLE_CHOICE:
+            several = " (several right options)" if kind.casefold() == "checkbox" else ""
+            found.skip(row.where, f"a question of type {kind}{several}: only Multiple Choice is imported")
+        elif not row.get(at["question text"]):
+            found.skip(row.where, "no question text")
+        elif isinstance(right, str):
+            found.skip(row.where, right)
+        else:
+            found.keep(Draft(row.where, row.get(at["question text"]), tuple(text for _, text in options), right,
+                             row.get(at["answer explanation"]), clamp_seconds(whole_number(row.get(at["time in seconds"])))))
+    return found.parsed()
