@@ -8,7 +8,7 @@ from bot import render
 from bot.catalog import Catalog
 from bot.engine import Engine, EngineSettings
 from bot.importers import import_quiz
-from tests.fakes import group, player
+from bot.testing.fakes import group, player
 
 GIFT = b"Fast one?{=right ~wrong}\n\nSlow one?{=yes ~no ####Because.}\n"
 
