@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -13,8 +14,9 @@ from bot.adapters.console import ConsoleAdapter, stdin_lines
 from bot.catalog import Catalog, default_quiz_folders
 from bot.clock import Clock, SystemClock
 from bot.commands import Commands
-from bot.config import Settings
+from bot.config import Settings, SettingsError
 from bot.engine import Engine, EngineSettings
+from bot.ports import Store
 from storage.sqlite import SqliteStore
 
 log = logging.getLogger("quizhost")
@@ -32,11 +34,32 @@ def engine_settings(settings: Settings, pause: float | None = None) -> EngineSet
 async def open_engine(settings: Settings, clock: Clock | None = None,
                       pause: float | None = None) -> AsyncIterator[Engine]:
     catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
-    store = await SqliteStore.open(settings.quizhost_db)
+    store = await open_store(settings.quizhost_db)
     try:
         yield Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))
     finally:
         await store.close()
+
+
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+async def open_store(target: str) -> Store:
+    """QUIZHOST_DB -> the store it names: the one place that picks a storage implementation.
+
+    A file path or sqlite:///path (SQLAlchemy's spelling: sqlite:////abs/path for an absolute
+    one) is SQLite. A database URL may hold a password: no message here ever shows one.
+    """
+    match = _SCHEME.match(target)
+    scheme = match.group(1).lower() if match else None
+    if scheme is None or scheme == "sqlite":
+        return await SqliteStore.open(target[len("sqlite:///"):] if scheme else target)
+    if scheme in ("postgresql", "postgres"):
+        # the PostgreSQL store plugs in here: `return await PostgresStore.open(target)`
+        raise SettingsError("QUIZHOST_DB names a PostgreSQL database, but this quizhost stores in SQLite only: "
+                            "set QUIZHOST_DB to a file path or sqlite:///path")
+    raise SettingsError(f"QUIZHOST_DB: unknown kind of database {scheme}://; give a file path, "
+                        "sqlite:///path or postgresql://…")
 
 
 async def play(settings: Settings, topic: str, lang: str | None, name: str) -> int:

@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
                 "import": _import}
     try:
         return commands[args.command](args, settings)
+    except SettingsError as exc:  # a setting found wrong only when used (QUIZHOST_DB's kind of database)
+        print(f"quizhost: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `quizhost play | head`: the reader left; nothing more to say

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from bot import i18n, render
-from bot.engine import Engine, StartOutcome
+from bot.engine import Engine, StartOutcome, StartStatus, StopStatus
 from bot.render import t, tn  # message text (isolates for RTL); command menus use i18n.t
 from bot.model import LANGUAGES, Ack, Button, ChatRef, Player, Reply
 
@@ -73,21 +73,21 @@ class Commands:
         return self._started(outcome, topic, lang)
 
     def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
-        if outcome.status == "started":
+        if outcome.status is StartStatus.STARTED:
             run = outcome.run
             rl = run.row.language
             text = tn(rl, "{n} question, {seconds} s each. Get ready!",
                       "{n} questions, {seconds} s each. Get ready!", run.total, seconds=run.row.seconds)
             return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
-        if outcome.status == "running":
+        if outcome.status is StartStatus.RUNNING:
             title = outcome.run.quiz.title.get(lang)
             return Reply(t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
                          language=lang, kind="error")
         buttons = tuple(Button(q.title.get(lang), f"qp:{q.id}") for q in outcome.quizzes[:20])
-        if outcome.status == "choices":
+        if outcome.status is StartStatus.CHOICES:
             text = t(lang, "Several quizzes match “{topic}”. Pick one:", topic=topic)
             return Reply(text, buttons=buttons, language=lang)
-        if outcome.status == "catalog":
+        if outcome.status is StartStatus.CATALOG:
             return Reply(t(lang, "Pick a quiz:"), buttons=buttons, language=lang)
         names = ", ".join(q.id for q in outcome.quizzes) or "-"
         text = t(lang, "No quiz matches “{topic}”. Available: {names}. /quizzes lists them.",
@@ -125,12 +125,13 @@ class Commands:
     async def _cmd_stop(self, args: str, caller: Caller, lang: str) -> Reply:
         outcome = await self.engine.stop(caller.chat, caller.player, caller.is_admin)
         texts = {
-            "stopped": t(lang, "Quiz stopped by {name}. Answers so far count.", name=caller.player.name),
-            "none": t(lang, "No quiz is running here. Start one with /quiz."),
-            "refused": t(lang, "Only the person who started this quiz or a chat admin can stop it."),
+            StopStatus.STOPPED: t(lang, "Quiz stopped by {name}. Answers so far count.", name=caller.player.name),
+            StopStatus.NONE: t(lang, "No quiz is running here. Start one with /quiz."),
+            StopStatus.REFUSED: t(lang, "Only the person who started this quiz or a chat admin can stop it."),
         }
-        return Reply(texts[outcome.status], language=lang, kind="error" if outcome.status != "stopped" else "text",
-                     private=outcome.status == "refused")
+        stopped = outcome.status is StopStatus.STOPPED
+        return Reply(texts[outcome.status], language=lang, kind="text" if stopped else "error",
+                     private=outcome.status is StopStatus.REFUSED)
 
     async def _cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
         code = i18n.normalise(args.strip()) or args.strip().lower()  # "hi-IN", "UR" name hi, ur

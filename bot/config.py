@@ -22,7 +22,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
                                       case_sensitive=False)
 
-    quizhost_db: Path = Path("quizhost.db")
+    quizhost_db: str = "quizhost.db"  # a file path, sqlite:///path or a database URL: bot/app.py open_store
     quizhost_quizzes: str = ""  # extra quiz folders, separated by os.pathsep (":" on Linux) or ","
     quizhost_question_seconds: int = Field(30, ge=5, le=300)
     quizhost_pause_seconds: float = Field(5.0, ge=0, le=60)
@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     discord_bot_token: SecretStr | None = None
     discord_guild_ids: str = ""  # comma-separated server ids for instant command sync
     discord_shards: str = ""  # "", "auto" or a number
+
+    @field_validator("quizhost_db", mode="before")
+    @classmethod
+    def _db_path(cls, value: object) -> object:
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -6,6 +6,7 @@ import logging
 import random
 from datetime import datetime, timedelta, timezone
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 
 from bot import render, session
@@ -13,12 +14,11 @@ from bot.catalog import Catalog
 from bot.clock import Clock, SystemClock
 from bot.i18n import normalise
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, RunEnd, Standing
-from bot.ports import ChatAdapter
+from bot.ports import ChatAdapter, Store
+from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
 from bot.session import Refusal, Run
 from bot.timers import Timers
 from bot.tokens import AnswerToken, decode
-from storage.records import AnswerRow, ChatSettings, RunRow
-from storage.sqlite import SqliteStore
 
 log = logging.getLogger("quizhost.engine")
 
@@ -35,16 +35,30 @@ class EngineSettings:
     default_language: str = "en"
 
 
+class StartStatus(StrEnum):
+    STARTED = "started"
+    RUNNING = "running"  # the chat already has a run: `run` is that one
+    CHOICES = "choices"  # several quizzes match the topic: `quizzes`
+    UNKNOWN = "unknown"  # none matches: `quizzes` lists them all
+    CATALOG = "catalog"  # no topic given: `quizzes` lists them all
+
+
 @dataclass(frozen=True)
 class StartOutcome:
-    status: str  # started | running | choices | unknown | catalog
+    status: StartStatus
     run: Run | None = None
     quizzes: tuple[Quiz, ...] = ()
 
 
+class StopStatus(StrEnum):
+    STOPPED = "stopped"
+    NONE = "none"  # no run in this chat
+    REFUSED = "refused"  # neither its starter nor an admin
+
+
 @dataclass(frozen=True)
 class StopOutcome:
-    status: str  # stopped | none | refused
+    status: StopStatus
 
 
 @dataclass(slots=True)
@@ -60,7 +74,7 @@ class Engine:
     def __init__(
         self,
         catalog: Catalog,
-        store: SqliteStore,
+        store: Store,
         clock: Clock | None = None,
         settings: EngineSettings | None = None,
     ) -> None:
@@ -93,13 +107,13 @@ class Engine:
             quiz = self.catalog.get(row.quiz_id)
             if quiz is None or any(not _has(quiz, qid) for qid in row.question_ids):
                 log.warning("run %d: quiz %r is gone; ending it", row.id, row.quiz_id)
-                row.status = RunEnd.STOPPED.value
+                row.status = RunStatus.STOPPED
                 await self.store.save_run(row)
                 continue
             run = Run(row, quiz)
-            if row.phase == "asking" and row.message_id is None:
+            if row.phase == Phase.ASKING and row.message_id is None:
                 # the question was never posted: ask it again rather than leave it invisible
-                row.phase, row.index, row.due = "pausing", row.index - 1, self.clock.now()
+                row.phase, row.index, row.due = Phase.PAUSING, row.index - 1, self.clock.now()
             answers = await self.store.run_answers(row.id)
             names = await self.store.player_names({a.player_key for a in answers})
             session.restore(run, answers, names)
@@ -149,19 +163,19 @@ class Engine:
     async def start(self, chat: ChatRef, topic: str, by: Player, count: int | None = None) -> StartOutcome:
         topic = topic.strip()
         if not topic:
-            return StartOutcome("catalog", quizzes=tuple(self.catalog.all()))
+            return StartOutcome(StartStatus.CATALOG, quizzes=tuple(self.catalog.all()))
         if (running := self._by_chat.get(chat.key)) is not None:
-            return StartOutcome("running", run=running)
+            return StartOutcome(StartStatus.RUNNING, run=running)
         matches = self.catalog.match(topic)
         if not matches:
-            return StartOutcome("unknown", quizzes=tuple(self.catalog.all()))
+            return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))
         if len(matches) > 1:
-            return StartOutcome("choices", quizzes=tuple(matches))
+            return StartOutcome(StartStatus.CHOICES, quizzes=tuple(matches))
         return await self.start_quiz(chat, matches[0], by, count)
 
     async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None) -> StartOutcome:
         if (running := self._by_chat.get(chat.key)) is not None:
-            return StartOutcome("running", run=running)
+            return StartOutcome(StartStatus.RUNNING, run=running)
         await self.store.ensure_chat(chat)
         await self.store.ensure_player(by)
         settings = await self.chat_settings(chat)
@@ -175,11 +189,11 @@ class Engine:
             started_by=by.key, started_at=now, due=now + min(pause, 3.0),
         )
         if self._by_chat.get(chat.key) is not None:  # another start won the race while we awaited
-            return StartOutcome("running", run=self._by_chat[chat.key])
+            return StartOutcome(StartStatus.RUNNING, run=self._by_chat[chat.key])
         row.id = await self.store.create_run(row)
         run = Run(row, quiz)
         self._track(run)
-        return StartOutcome("started", run=run)
+        return StartOutcome(StartStatus.STARTED, run=run)
 
     async def answer(self, data: str | bytes | None, player: Player) -> Ack:
         """Validate a press, store it, and only then acknowledge it."""
@@ -230,17 +244,17 @@ class Engine:
     async def stop(self, chat: ChatRef, by: Player, is_admin: bool) -> StopOutcome:
         run = self._by_chat.get(chat.key)
         if run is None:
-            return StopOutcome("none")
+            return StopOutcome(StopStatus.NONE)
         if by.key != run.row.started_by and not is_admin and not chat.is_private:
-            return StopOutcome("refused")
+            return StopOutcome(StopStatus.REFUSED)
         async with self._flights[run.id].lock:
-            if run.row.status != "open":
-                return StopOutcome("none")
+            if run.row.status != RunStatus.OPEN:
+                return StopOutcome(StopStatus.NONE)
             if run.is_asking:
                 await self._close(run, final=RunEnd.STOPPED)
             else:
                 await self._finish(run, RunEnd.STOPPED)
-        return StopOutcome("stopped")
+        return StopOutcome(StopStatus.STOPPED)
 
     # boards -----------------------------------------------------------------------
 
@@ -289,9 +303,9 @@ class Engine:
     async def _advance(self, run: Run) -> None:
         try:
             async with self._flights[run.id].lock:
-                if run.row.status != "open" or run.row.due > self.clock.now():
+                if run.row.status != RunStatus.OPEN or run.row.due > self.clock.now():
                     return
-                if run.row.phase == "pausing":
+                if run.row.phase == Phase.PAUSING:
                     await self._ask(run)
                 else:
                     await self._close(run)
@@ -312,7 +326,7 @@ class Engine:
             flight.failures += 1
             log.exception("run %d: posting question %d failed (%d)", run.id, run.row.index + 1, flight.failures)
             row = run.row
-            row.phase, row.index, row.due = "pausing", row.index - 1, self.clock.now() + POST_RETRY_SECONDS
+            row.phase, row.index, row.due = Phase.PAUSING, row.index - 1, self.clock.now() + POST_RETRY_SECONDS
             await self.store.save_run(row)
             if flight.failures >= POST_ATTEMPTS:
                 await self._finish(run, RunEnd.STOPPED, announce=False)
@@ -334,7 +348,7 @@ class Engine:
             waited = flight.ticket      # those that came while it waited too: the question's
             await self.store.answers_settled(waited)  # answers are all stored before it closes
         reveal = session.close_question(run, self.clock.now())
-        reason = final or _end(session.end_reason(run))
+        reason = final or session.end_reason(run)
         if reason is None:
             await self.store.save_run(run.row)
         adapter = self._adapters[run.row.platform]
@@ -347,7 +361,7 @@ class Engine:
             await self._finish(run, reason)
 
     async def _finish(self, run: Run, reason: RunEnd, announce: bool = True) -> None:
-        run.row.status = reason.value
+        run.row.status = RunStatus(reason.value)
         await self.store.save_run(run.row)
         self._untrack(run)
         if not announce:
@@ -400,7 +414,3 @@ def _locked(lang: str, letter: str) -> Ack:
 
 def _has(quiz: Quiz, question_id: str) -> bool:
     return any(q.id == question_id for q in quiz.questions)
-
-
-def _end(reason: str | None) -> RunEnd | None:
-    return RunEnd(reason) if reason else None

@@ -1,9 +1,18 @@
-"""The port an adapter fills: how the engine reaches a chat platform."""
+"""The ports the application needs filled: a chat platform (ChatAdapter) and storage (Store).
+
+Adapters (bot/adapters/*) and stores (storage/*) implement these; the engine and the
+commands see nothing else of them. The docstrings are the contract: every implementation
+keeps the semantics they state, and tests/storage_contract/ checks them on each one.
+"""
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Protocol
 
-from bot.model import ChatRef, MessageRef, QuestionCard, Reply, Reveal
+from bot.model import ChatRef, MessageRef, Player, PlayerStats, QuestionCard, Reply, Reveal, Standing
+from bot.records import AnswerRow, ChatSettings, RunRow, RunStatus
+
+CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds"})  # what update_chat_settings sets
 
 
 class ChatAdapter(Protocol):
@@ -17,3 +26,120 @@ class ChatAdapter(Protocol):
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         """Post a message the engine decides on its own (the podium, an ended run)."""
+
+
+class RunAlreadyOpen(Exception):
+    """create_run for a chat that has an open run: one run per chat, whatever the engine believes."""
+
+
+class Store(Protocol):
+    """Everything the engine, the commands and the bench keep: chats, players, runs, answers,
+    and the leaderboards computed from them.
+
+    Common rules:
+    - A write is committed (durable across a crash of the process) before its awaitable resolves;
+      a failed write raises and leaves nothing of itself behind.
+    - Times are unix seconds (floats) as the engine's clock gives them; keys are `ChatRef.key`
+      and `Player.key` strings.
+    - Calls may overlap freely on one event loop: the store orders them itself.
+    - Opening (connecting, migrating) is the implementation's own constructor, picked by the
+      wiring (bot/app.py); `close` commits what was submitted and releases everything.
+    """
+
+    async def close(self) -> None:
+        """Wait for every submitted answer and run state to be committed, then release the store."""
+
+    async def schema_version(self) -> int:
+        """How many schema migrations have run; opening a store runs the missing ones, once."""
+
+    # chats and players -------------------------------------------------------------
+
+    async def ensure_chat(self, chat: ChatRef) -> None:
+        """Store the chat if it is new; cheap when called again (for every start)."""
+
+    async def chat_settings(self, chat_key: str) -> ChatSettings:
+        """The chat's stored settings; all None for a chat never configured or never seen."""
+
+    async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
+        """Set some of CHAT_SETTINGS (None clears one), creating the chat if needed.
+
+        An unknown name raises ValueError and changes nothing.
+        """
+
+    async def move_chat(self, old_key: str, new: ChatRef) -> None:
+        """The chat got a new id: its settings, runs, answers and boards move to `new.key` in
+        one transaction. A run already open under the new key stays and the old one stays
+        behind under the old key. Moving twice (or a chat never seen) changes nothing."""
+
+    async def ensure_player(self, player: Player) -> None:
+        """Store the player and keep their display name current (the latest call wins)."""
+
+    async def player_names(self, keys: set[str]) -> dict[str, str]:
+        """Stored display names of those keys; unknown keys are left out."""
+
+    # runs ---------------------------------------------------------------------------
+
+    async def create_run(self, run: RunRow) -> int:
+        """Store a new run (its chat was ensured) and return its id, a positive integer.
+
+        Raises RunAlreadyOpen when the chat already has a run with status OPEN.
+        """
+
+    async def save_run(self, run: RunRow) -> None:
+        """Persist a run's moving parts: status, phase, index, asked_at, due, message_id, silent.
+
+        Resolves only after the state is committed. States of many runs may share one
+        transaction with answers (group commit); a later state of the same run replaces a
+        queued one. Moving a run past a question (phase, index or status) makes that
+        question's answers part of the boards' summaries in the same transaction.
+        """
+
+    async def open_runs(self) -> list[RunRow]:
+        """Every run with status OPEN, oldest first, with its chat's id, platform and privacy."""
+
+    async def run_status(self, run_id: int) -> RunStatus | None:
+        """The run's status, None for an id never stored."""
+
+    # answers ------------------------------------------------------------------------
+
+    async def insert_answer(self, answer: AnswerRow) -> bool:
+        """`submit_answer` without a player, awaited: True stored, False already answered."""
+
+    def submit_answer(self, answer: AnswerRow, player: Player | None = None) -> Awaitable[bool]:
+        """Queue an answer (and the player's current display name) for the next group commit.
+
+        Called without awaiting, once per press: it must not block. The awaitable resolves
+        only after the answer is committed: True once stored, False if this player already
+        answered this question of this run (first answer wins, nothing changes), and raises
+        if the commit failed (then nothing of it was stored and the player may press again).
+        """
+
+    @property
+    def answers_submitted(self) -> int:
+        """A ticket for every answer submitted so far (a count); see `answers_settled`."""
+
+    async def answers_settled(self, ticket: int) -> None:
+        """Wait until every answer submitted up to `ticket` is committed or has failed, even
+        when the caller who submitted one stopped waiting for it (a cancelled press)."""
+
+    async def run_answers(self, run_id: int) -> list[AnswerRow]:
+        """The run's stored answers, by question index, then by time of answer."""
+
+    @property
+    def commits(self) -> int:
+        """Transactions committed so far that carried answers or run states (for the bench)."""
+
+    # boards -------------------------------------------------------------------------
+
+    async def leaderboard(self, chat_key: str, since: float | None = None,
+                          quiz_id: str | None = None) -> list[Standing]:
+        """Every player of the chat with an answer at or after `since` (None: all time), maybe of
+        one quiz, ranked by points, then right answers, then the earlier first answer, then
+        key. Ranks start at 1. The open question's answers count as soon as they are stored."""
+
+    async def run_standings(self, run_id: int) -> list[Standing]:
+        """The players of one run ranked as the leaderboard ranks them."""
+
+    async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
+        """The player's all-time record in the chat: points, answers, right ones, best streak,
+        runs played in, and their rank on the all-time board (None before a first answer)."""

@@ -5,10 +5,10 @@ import random
 from dataclasses import dataclass, field
 from enum import Enum
 
-from bot.model import LETTERS, ChatRef, OptionView, Question, QuestionCard, Quiz, Reveal, Scorer
+from bot.model import LETTERS, ChatRef, OptionView, Question, QuestionCard, Quiz, Reveal, RunEnd, Scorer
 from bot.scoring import points_for
 from bot.tokens import AnswerToken
-from storage.records import AnswerRow, RunRow
+from bot.records import AnswerRow, Phase, RunRow, RunStatus
 
 SILENT_QUESTIONS_TO_END = 2
 
@@ -69,7 +69,7 @@ class Run:
 
     @property
     def is_asking(self) -> bool:
-        return self.row.status == "open" and self.row.phase == "asking"
+        return self.row.status == RunStatus.OPEN and self.row.phase == Phase.ASKING
 
     @property
     def is_last(self) -> bool:
@@ -115,7 +115,7 @@ def time_limit(run: Run) -> int:
 def ask_next(run: Run, now: float) -> None:
     row = run.row
     row.index += 1
-    row.phase, row.asked_at, row.due, row.message_id = "asking", now, now + time_limit(run), None
+    row.phase, row.asked_at, row.due, row.message_id = Phase.ASKING, now, now + time_limit(run), None
     run.answers.clear()
     run.names.clear()
 
@@ -174,7 +174,7 @@ def close_question(run: Run, now: float) -> Reveal:
         run.streaks[key] = answer.streak if answer else 0
     run.players |= set(run.answers)
     row.silent = 0 if run.answers else row.silent + 1
-    row.phase, row.due = "pausing", now + row.pause
+    row.phase, row.due = Phase.PAUSING, now + row.pause
     ordered = sorted(run.answers.values(), key=lambda a: a.elapsed)
     scorers = tuple(
         Scorer(run.names.get(a.player_key, a.player_key), LETTERS[position[a.option]], a.correct,
@@ -187,13 +187,13 @@ def close_question(run: Run, now: float) -> Reveal:
                   tuple(counts), scorers)
 
 
-def end_reason(run: Run) -> str | None:
-    """'finished' after the last question (whoever answered it), else 'silent' after two
+def end_reason(run: Run) -> RunEnd | None:
+    """FINISHED after the last question (whoever answered it), else SILENT after two
     unanswered ones in a row."""
     if run.is_last:
-        return "finished"
+        return RunEnd.FINISHED
     if run.row.silent >= SILENT_QUESTIONS_TO_END:
-        return "silent"
+        return RunEnd.SILENT
     return None
 
 
@@ -201,12 +201,12 @@ def restore(run: Run, answers: list[AnswerRow], names: dict[str, str]) -> None:
     """Rebuild streaks, players and the open question's answers from stored rows."""
     row = run.row
     for a in answers:
-        if a.index == row.index and row.phase == "asking":
+        if a.index == row.index and row.phase == Phase.ASKING:
             run.answers[a.player_key] = a
             run.names[a.player_key] = names.get(a.player_key, a.player_key)
             continue
         run.players.add(a.player_key)
-    for index in range(row.index + (0 if row.phase == "asking" else 1)):
+    for index in range(row.index + (0 if row.phase == Phase.ASKING else 1)):
         answered = {a.player_key: a for a in answers if a.index == index}
         for key in run.players:
             run.streaks[key] = answered[key].streak if key in answered else 0

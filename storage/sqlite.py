@@ -1,4 +1,4 @@
-"""The aiosqlite store: WAL, migrations, runs, answers and the leaderboard queries."""
+"""The SQLite implementation of the Store port (bot/ports.py): WAL, migrations, runs, answers, boards."""
 from __future__ import annotations
 
 import asyncio
@@ -11,7 +11,8 @@ from pathlib import Path
 import aiosqlite
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
-from storage.records import AnswerRow, ChatSettings, RunRow
+from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
+from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
 from storage.schema import MIGRATIONS
 from storage import boards, moves
 from storage.checkpoint import Checkpointer
@@ -28,7 +29,7 @@ _RUN_COLUMNS = (
 
 
 class SqliteStore:
-    """One SQLite file in WAL mode; every write is committed before its method returns."""
+    """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
@@ -100,9 +101,8 @@ class SqliteStore:
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set language, question_seconds or pause_seconds of a chat."""
-        allowed = {"language", "question_seconds", "pause_seconds"}
-        if not fields or not set(fields) <= allowed:
-            raise ValueError(f"unknown chat settings: {sorted(set(fields) - allowed)}")
+        if not fields or not set(fields) <= CHAT_SETTINGS:
+            raise ValueError(f"unknown chat settings: {sorted(set(fields) - CHAT_SETTINGS)}")
         await self.ensure_chat(chat)
         assignments = ", ".join(f"{name}=?" for name in fields)
         await self._write(f"UPDATE chats SET {assignments} WHERE key=?", (*fields.values(), chat.key))
@@ -130,14 +130,19 @@ class SqliteStore:
     # runs ---------------------------------------------------------------------------
 
     async def create_run(self, run: RunRow) -> int:
-        cur = await self._write(
-            "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
-            "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run.chat_key, run.quiz_id, run.language, run.seed, json.dumps(run.question_ids),
-             run.seconds, run.pause, run.started_by, run.started_at, run.status, run.phase,
-             run.index, run.asked_at, run.due, run.message_id, run.silent),
-        )
+        try:
+            cur = await self._write(
+                "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
+                "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run.chat_key, run.quiz_id, run.language, run.seed, json.dumps(run.question_ids),
+                 run.seconds, run.pause, run.started_by, run.started_at, run.status, run.phase,
+                 run.index, run.asked_at, run.due, run.message_id, run.silent),
+            )
+        except sqlite3.IntegrityError as error:
+            if "runs.chat_key" in str(error):  # the index runs_one_open_per_chat
+                raise RunAlreadyOpen(run.chat_key) from error
+            raise
         return int(cur.lastrowid)
 
     async def save_run(self, run: RunRow) -> None:
@@ -145,7 +150,7 @@ class SqliteStore:
 
         Committed with the next group of answers (see storage/writer.py) before it returns.
         """
-        ended = time.time() if run.status != "open" else None
+        ended = time.time() if run.status != RunStatus.OPEN else None
         await self.writer.submit_run((run.status, run.phase, run.index, run.asked_at, run.due, run.message_id,
                                       run.silent, ended, run.id))
 
@@ -159,10 +164,10 @@ class SqliteStore:
             rows = await cur.fetchall()
         return [_run_from_row(row) for row in rows]
 
-    async def run_status(self, run_id: int) -> str | None:
+    async def run_status(self, run_id: int) -> RunStatus | None:
         async with self._db.execute("SELECT status FROM runs WHERE id=?", (run_id,)) as cur:
             row = await cur.fetchone()
-        return row[0] if row else None
+        return RunStatus(row[0]) if row else None
 
     # answers ------------------------------------------------------------------------
 
@@ -183,6 +188,10 @@ class SqliteStore:
         if changed:
             future.add_done_callback(lambda f, name=player.name: self._name_stored(f, key, name))
         return future
+
+    @property
+    def commits(self) -> int:
+        return self.writer.batches
 
     @property
     def answers_submitted(self) -> int:
@@ -231,7 +240,7 @@ class SqliteStore:
             "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), "
             "COUNT(*), MIN(a.answered_at) AS first FROM answers a "
             "LEFT JOIN players p ON p.key = a.player_key WHERE a.run_id=? "
-            "GROUP BY a.player_key ORDER BY 3 DESC, 4 DESC, first ASC"
+            "GROUP BY a.player_key ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key"
         )
         async with self._db.execute(sql, (run_id,)) as cur:
             rows = await cur.fetchall()
@@ -269,7 +278,7 @@ def _run_from_row(row: tuple) -> RunRow:
     return RunRow(
         chat_key=chat_key, chat_id=chat_id, platform=platform, is_private=bool(is_private),
         quiz_id=quiz_id, language=language, seed=seed, question_ids=tuple(json.loads(question_ids)),
-        seconds=seconds, pause=pause, started_by=started_by, started_at=started_at, phase=phase,
+        seconds=seconds, pause=pause, started_by=started_by, started_at=started_at, phase=Phase(phase),
         index=idx, asked_at=asked_at, due=due, message_id=message_id, silent=silent,
-        status=status, id=run_id,
+        status=RunStatus(status), id=run_id,
     )

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from storage.records import AnswerRow
+from bot.records import AnswerRow
 
 log = logging.getLogger("quizhost.storage")
 

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
+from bot.engine import Engine, EngineSettings, StartStatus, StopStatus
 from bot.model import RunEnd
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
 
 
 async def start(engine, chat, quiz_topic="demo", by=None, count=None):
     outcome = await engine.start(chat, quiz_topic, by or player(1), count)
-    assert outcome.status == "started"
+    assert outcome.status is StartStatus.STARTED
     engine.clock.advance(3)
     await engine.run_due()
     return outcome.run
@@ -113,12 +113,12 @@ async def test_two_silent_questions_end_the_run(engine, adapter, clock, store):
 
 async def test_one_run_per_chat_and_topic_outcomes(engine, adapter):
     chat = group()
-    assert (await engine.start(chat, "nothing-like-this", player(1))).status == "unknown"
-    assert (await engine.start(chat, "", player(1))).status == "catalog"
+    assert (await engine.start(chat, "nothing-like-this", player(1))).status is StartStatus.UNKNOWN
+    assert (await engine.start(chat, "", player(1))).status is StartStatus.CATALOG
     await start(engine, chat)
     again = await engine.start(chat, "demo", player(2))
-    assert again.status == "running"
-    assert (await engine.start(group("g2"), "other", player(2))).status == "started"
+    assert again.status is StartStatus.RUNNING
+    assert (await engine.start(group("g2"), "other", player(2))).status is StartStatus.STARTED
 
 
 async def test_question_count_plays_a_subset(engine, adapter, clock):
@@ -130,14 +130,14 @@ async def test_question_count_plays_a_subset(engine, adapter, clock):
 async def test_stop_only_by_starter_or_admin(engine, adapter):
     chat, starter, other = group(), player(1), player(2)
     await start(engine, chat, by=starter)
-    assert (await engine.stop(chat, other, is_admin=False)).status == "refused"
+    assert (await engine.stop(chat, other, is_admin=False)).status is StopStatus.REFUSED
     assert engine.run_in(chat) is not None
-    assert (await engine.stop(chat, other, is_admin=True)).status == "stopped"
+    assert (await engine.stop(chat, other, is_admin=True)).status is StopStatus.STOPPED
     assert engine.run_in(chat) is None
     assert adapter.reveals and "stopped" in adapter.sent[-1][1].title.lower()
     await start(engine, chat, by=starter)
-    assert (await engine.stop(chat, starter, is_admin=False)).status == "stopped"
-    assert (await engine.stop(chat, starter, is_admin=False)).status == "none"
+    assert (await engine.stop(chat, starter, is_admin=False)).status is StopStatus.STOPPED
+    assert (await engine.stop(chat, starter, is_admin=False)).status is StopStatus.NONE
 
 
 async def test_options_are_shuffled_per_run_and_stable_within_it(engine, adapter, quiz, clock):

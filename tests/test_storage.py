@@ -5,9 +5,12 @@ import asyncio
 import sqlite3
 from datetime import datetime, timezone
 
+import pytest
+
 from bot.engine import period_start
 from bot.model import ChatRef, Player
-from storage.records import AnswerRow, RunRow
+from bot.ports import RunAlreadyOpen
+from bot.records import AnswerRow, RunRow
 from storage.schema import version
 from storage.sqlite import SqliteStore
 
@@ -51,12 +54,8 @@ async def test_one_answer_per_player_per_question_under_concurrent_presses(store
 async def test_only_one_open_run_per_chat(store):
     await store.ensure_chat(CHAT)
     await store.create_run(run_row())
-    try:
+    with pytest.raises(RunAlreadyOpen):
         await store.create_run(run_row())
-    except sqlite3.IntegrityError:
-        pass
-    else:
-        raise AssertionError("a second open run in the same chat was stored")
 
 
 async def test_display_names_stay_current(store):

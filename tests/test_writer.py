@@ -6,8 +6,8 @@ import asyncio
 import sqlite3
 
 from bot.engine import period_start
+from bot.records import AnswerRow, Phase, RunRow
 from bot.testing.fakes import group, player
-from storage.records import AnswerRow, RunRow
 from storage.schema import MIGRATIONS
 from storage.sqlite import SqliteStore
 
@@ -23,10 +23,10 @@ async def start_and_ask(engine, clock, chat=None):
 
 async def test_many_presses_share_few_commits_and_each_is_stored_before_its_ack(engine, adapter, clock, store):
     await start_and_ask(engine, clock)
-    commits = store.writer.batches
+    commits = store.commits
     acks = await asyncio.gather(*(engine.answer(adapter.token("A"), player(n)) for n in range(1, 41)))
     assert all(a.accepted for a in acks)
-    assert store.writer.batches - commits < 10, "forty presses, each committed alone"
+    assert store.commits - commits < 10, "forty presses, each committed alone"
     assert len(await store.run_answers(adapter.questions[-1].run_id)) == 40
 
 
@@ -64,12 +64,12 @@ async def test_run_states_from_many_closes_share_commits(store):
         row = _run_row(chat)
         row.id = await store.create_run(row)
         chat_rows.append(row)
-    commits = store.writer.batches
+    commits = store.commits
     for row in chat_rows:
-        row.phase, row.index = "asking", 0
+        row.phase, row.index = Phase.ASKING, 0
     await asyncio.gather(*(store.save_run(row) for row in chat_rows))
-    assert store.writer.batches - commits < 5
-    assert {r.phase for r in await store.open_runs()} == {"asking"}
+    assert store.commits - commits < 5
+    assert {r.phase for r in await store.open_runs()} == {Phase.ASKING}
 
 
 async def test_boards_count_live_answers_and_closed_ones_once(engine, adapter, clock, store):
@@ -105,7 +105,7 @@ async def test_migration_2_summarises_an_old_database_but_not_its_open_question(
         with sqlite3.connect(path) as db:  # run 2's open question (idx 1) is live, not summarised
             assert db.execute("SELECT SUM(points) FROM board_totals").fetchone()[0] == 2100
         row = next(r for r in await store.open_runs() if r.id == 2)
-        row.phase, row.due = "pausing", 100.0
+        row.phase, row.due = Phase.PAUSING, 100.0
         await store.save_run(row)  # the question closes
         assert await _points(store, group("g1")) == {"test:a": 2000, "test:b": 700}
         with sqlite3.connect(path) as db:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.catalog import Catalog
 from bot.clock import Clock, SystemClock
-from bot.engine import Engine, EngineSettings
+from bot.engine import Engine, EngineSettings, StartStatus
 from bot.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
 from bot.testing.clock import FakeClock
 from storage.sqlite import SqliteStore
@@ -78,7 +78,7 @@ async def start_runs(engine: Engine, quiz: Quiz, chats: int, players: int, first
     roster = [players_of(first + i, players) for i in range(chats)]
     for i, people in enumerate(roster):
         outcome = await engine.start_quiz(ChatRef(PLATFORM, f"c{first + i}", title="bench"), quiz, people[0])
-        assert outcome.status == "started", outcome.status
+        assert outcome.status is StartStatus.STARTED, outcome.status
     return roster
 
 
@@ -118,7 +118,7 @@ async def flat_out(db: Path, catalog: Catalog, quiz: Quiz, chats: int, players: 
                 clock.advance(30)
                 await engine.run_due()
         result.whole_seconds = time.perf_counter() - began
-        result.batches = engine.store.writer.batches
+        result.batches = engine.store.commits
     finally:
         await engine.store.close()
     return result
@@ -149,7 +149,7 @@ async def offered_rate(db: Path, catalog: Catalog, quiz: Quiz, rate: float, seco
             await asyncio.sleep(0.01)
         await _offer(engine, pool, rate, seconds, result)
         await starting
-        result.batches = engine.store.writer.batches
+        result.batches = engine.store.commits
     finally:
         timer.cancel()
         await asyncio.gather(timer, return_exceptions=True)

@@ -1,7 +1,29 @@
-"""Rows the store reads and writes: plain values, no SQL and no chat library."""
+"""The rows the domain keeps and every store persists: plain values and their states.
+
+No SQL, no driver, no chat library: a store (storage/*) maps these to its tables, the
+session and the engine change them. The enums are strings (StrEnum), so a store writes
+them as the text it always wrote and reads them back with `Phase(text)`.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    """Where an open run is between its deadlines (`RunRow.due`)."""
+
+    PAUSING = "pausing"  # the next question is asked at `due`
+    ASKING = "asking"  # the current question closes at `due`
+
+
+class RunStatus(StrEnum):
+    """Open until the run ends; the three ends are those of `bot.model.RunEnd`."""
+
+    OPEN = "open"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+    SILENT = "silent"  # two questions in a row with no answer
 
 
 @dataclass(frozen=True)
@@ -27,14 +49,14 @@ class RunRow:
     pause: float
     started_by: str
     started_at: float
-    phase: str = "pausing"  # pausing: next question at `due`; asking: closes at `due`
+    phase: Phase = Phase.PAUSING
     index: int = -1  # the current question, 0-based into question_ids
     asked_at: float = 0.0
     due: float = 0.0
     message_id: str | None = None
-    silent: int = 0
-    status: str = "open"  # open | finished | stopped | silent
-    id: int = 0
+    silent: int = 0  # questions in a row that nobody answered
+    status: RunStatus = RunStatus.OPEN
+    id: int = 0  # given by the store's create_run
 
 
 @dataclass(frozen=True, slots=True)  # slots: every open question holds one per player
