@@ -179,7 +179,7 @@ def shipped_engine(store, clock, adapter):
 
 
 @pytest.mark.parametrize("topic, quiz_id", [
-    ("पाइपलाइन", "pipeline"), ("समांतरता", "pipeline"), ("pombi", "pipeline"), ("Muenzaniso", "pipeline"),
+    ("पाइपलाइन", "pipeline"), ("समांतरता", "pipeline"), ("pombi", "pipeline"),
     ("پائپ لائن", "pipeline"), ("متوازیت", "pipeline"), ("PIPELINE", "pipeline"),
     ("डीपस्पीड", "training-stacks"), ("मेगाट्रॉन", "training-stacks"), ("ڈیپ اسپیڈ", "training-stacks"),
     ("میگاٹرون", "training-stacks"), ("زیرو", "training-stacks"), ("zero", "training-stacks"),
