@@ -5,7 +5,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -17,6 +16,8 @@ from bot.commands import Commands
 from bot.config import Settings, SettingsError
 from bot.engine import Engine, EngineSettings
 from bot.ports import Store
+from storage.dburl import Kind
+from storage.dburl import parse as parse_database
 from storage.sqlite import SqliteStore
 
 log = logging.getLogger("quizhost")
@@ -41,25 +42,22 @@ async def open_engine(settings: Settings, clock: Clock | None = None,
         await store.close()
 
 
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
-
-
 async def open_store(target: str) -> Store:
     """QUIZHOST_DB -> the store it names: the one place that picks a storage implementation.
 
     A file path or sqlite:///path (SQLAlchemy's spelling: sqlite:////abs/path for an absolute
-    one) is SQLite. A database URL may hold a password: no message here ever shows one.
+    one) is SQLite; postgresql:// or postgres:// is PostgreSQL (asyncpg is imported only then).
+    A database URL may hold a password: no message here ever shows one.
     """
-    match = _SCHEME.match(target)
-    scheme = match.group(1).lower() if match else None
-    if scheme is None or scheme == "sqlite":
-        return await SqliteStore.open(target[len("sqlite:///"):] if scheme else target)
-    if scheme in ("postgresql", "postgres"):
-        # the PostgreSQL store plugs in here: `return await PostgresStore.open(target)`
-        raise SettingsError("QUIZHOST_DB names a PostgreSQL database, but this quizhost stores in SQLite only: "
-                            "set QUIZHOST_DB to a file path or sqlite:///path")
-    raise SettingsError(f"QUIZHOST_DB: unknown kind of database {scheme}://; give a file path, "
-                        "sqlite:///path or postgresql://…")
+    try:
+        chosen = parse_database(target)
+    except ValueError as exc:
+        raise SettingsError(f"QUIZHOST_DB: {exc}") from None
+    if chosen.kind is Kind.POSTGRES:
+        from storage.postgres import PostgresStore
+
+        return await PostgresStore.open(chosen.location)
+    return await SqliteStore.open(chosen.location)
 
 
 async def play(settings: Settings, topic: str, lang: str | None, name: str) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.config import Settings, SettingsError, load_settings
 from bot.logs import setup_logging
 from bot.model import LANGUAGES
+from storage.dburl import StoreUnavailable
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:  # a setting found wrong only when used (QUIZHOST_DB's kind of database)
         print(f"quizhost: {exc}", file=sys.stderr)
         return 2
+    except StoreUnavailable as exc:  # QUIZHOST_DB names a database that cannot be used: one line
+        print(f"quizhost: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `quizhost play | head`: the reader left; nothing more to say

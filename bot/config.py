@@ -122,7 +122,8 @@ def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> 
         lines = []
         for error in exc.errors():
             name = str(error["loc"][0]).upper() if error["loc"] else "settings"
-            hidden = any(word in name for word in ("TOKEN", "SECRET", "PROXY"))  # a proxy URL may hold a password
+            # a proxy URL or a database URL may hold a password
+            hidden = any(word in name for word in ("TOKEN", "SECRET", "PROXY", "QUIZHOST_DB"))
             shown = "" if hidden else f" (got {error.get('input')!r})"
             lines.append(f"{name}: {error['msg']}{shown}")
         raise SettingsError("bad settings:\n  " + "\n  ".join(lines)) from None

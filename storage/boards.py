@@ -24,18 +24,18 @@ _ANSWERS = ("SELECT player_key, quiz_id, points, correct, 1 AS answered, answere
 
 _RANKED = (
     "SELECT b.player_key, COALESCE(p.name, b.player_key), SUM(b.points), SUM(b.correct), "
-    "SUM(b.answered), MIN(b.first_at) AS first FROM ({source}) b "
+    "SUM(b.answered), MIN(b.first_at) AS first FROM ({source}) AS b "
     "LEFT JOIN players p ON p.key = b.player_key "
-    "GROUP BY b.player_key ORDER BY 3 DESC, 4 DESC, first ASC, b.player_key"
+    "GROUP BY b.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, b.player_key"
 )
 _PLAYER = (
     "SELECT COALESCE(SUM(points), 0), COALESCE(SUM(answered), 0), COALESCE(SUM(correct), 0), "
-    "COALESCE(MAX(streak), 0), MIN(first_at) FROM ({source}) WHERE player_key = :player"
+    "COALESCE(MAX(streak), 0), MIN(first_at) FROM ({source}) AS s WHERE player_key = :player"
 )
 # 1 + the players ahead in the leaderboard's order, without building the board
 _RANK = (
     "SELECT COUNT(*) + 1 FROM (SELECT player_key, SUM(points) AS pts, SUM(correct) AS ok, "
-    "MIN(first_at) AS first FROM ({source}) GROUP BY player_key) "
+    "MIN(first_at) AS first FROM ({source}) AS s GROUP BY player_key) AS t "
     "WHERE pts > :pts OR (pts = :pts AND (ok > :ok OR (ok = :ok AND (first < :first OR "
     "(first = :first AND player_key < :player)))))"
 )
@@ -48,12 +48,12 @@ def board_source(chat_key: str, since: float | None = None, quiz_id: str | None 
         source = f"{_TOTALS} UNION ALL {_LIVE}"
     elif since >= 0 and since % DAY == 0:  # the week and month boards start at UTC midnight
         source = f"{_DAYS} UNION ALL {_LIVE} AND a.answered_at >= :since"
-        args.update(day=int(since // DAY), since=since)
+        args.update(day=int(since // DAY), since=float(since))  # PostgreSQL compares times as floats
     else:  # any other instant: the answers themselves, one row each
         source = _ANSWERS
-        args["since"] = since
+        args["since"] = float(since)
     if quiz_id is not None:
-        source = f"SELECT * FROM ({source}) WHERE quiz_id = :quiz"
+        source = f"SELECT * FROM ({source}) AS q WHERE quiz_id = :quiz"
         args["quiz"] = quiz_id
     return source, args
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 # Where a run's summarised answers end: its questions before `idx` while it asks question `idx`,
 # up to `idx` itself while it pauses after it, all of them once the run is over. The answers
 # of the open question are "live": the boards add them from the answers table.
-def _boundary(run: str) -> str:
+def boundary(run: str) -> str:
     return (f"(CASE WHEN {run}.status <> 'open' THEN 2147483647 WHEN {run}.phase = 'asking' "
             f"THEN {run}.idx ELSE {run}.idx + 1 END)")
 
@@ -31,8 +31,8 @@ def _summarise(answers: str) -> str:
 
 
 # every answer already past its run's boundary (migration 2; the bench loads answers this way)
-BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {_boundary('r')}")
-LIVE_BOUNDARY = _boundary("r")  # for the boards' live part, over `runs r`
+BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
+LIVE_BOUNDARY = boundary("r")  # for the boards' live part, over `runs r`
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
@@ -127,14 +127,14 @@ MIGRATIONS: tuple[str, ...] = (
     {BOARD_BACKFILL}
     -- a run moving past a question (or ending) summarises the answers it leaves behind
     CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
-    WHEN {_boundary("new")} > {_boundary("old")} BEGIN
-        {_summarise(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {_boundary('old')} "
-                    f"AND a.idx < {_boundary('new')}")}
+    WHEN {boundary("new")} > {boundary("old")} BEGIN
+        {_summarise(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
+                    f"AND a.idx < {boundary('new')}")}
     END;
     -- an answer stored after its question was summarised (only direct writes do that) goes
     -- straight in; answers of the open question cost this one lookup of their run
     CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
-    WHEN new.idx < (SELECT {_boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
         {_summarise("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
                     "AND a.player_key = new.player_key")}
     END;

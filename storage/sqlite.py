@@ -16,9 +16,9 @@ from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
 from storage.schema import MIGRATIONS
 from storage import boards, moves
 from storage.checkpoint import Checkpointer
+from storage.group_commit import StoredNames, run_state
 from storage.writer import UPSERT_PLAYER, AnswerWriter
 
-NAME_CACHE = 100_000  # player names remembered to skip writing unchanged ones
 
 log = logging.getLogger("quizhost.storage")
 
@@ -34,7 +34,7 @@ class SqliteStore:
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
         self.path = path
-        self._names: dict[str, str] = {}  # player key -> last stored name, to skip no-op writes
+        self._names = StoredNames()  # to skip writing unchanged player names
         self._chats: set[str] = set()
         self.writer = AnswerWriter(db)  # answers are committed in groups, see storage/writer.py
         self.writes = 0  # statements committed outside the writer, for the checkpointer
@@ -115,10 +115,10 @@ class SqliteStore:
 
     async def ensure_player(self, player: Player) -> None:
         """Store the player, keeping the display name current (writes only on a change)."""
-        if self._names.get(player.key) == player.name:
+        if self._names.is_current(player):
             return
         await self._write(UPSERT_PLAYER, (player.key, player.platform, player.user_id, player.name, time.time()))
-        self._remember_name(player.key, player.name)
+        self._names.remember(player.key, player.name)
 
     async def player_names(self, keys: set[str]) -> dict[str, str]:
         if not keys:
@@ -150,9 +150,7 @@ class SqliteStore:
 
         Committed with the next group of answers (see storage/writer.py) before it returns.
         """
-        ended = time.time() if run.status != RunStatus.OPEN else None
-        await self.writer.submit_run((run.status, run.phase, run.index, run.asked_at, run.due, run.message_id,
-                                      run.silent, ended, run.id))
+        await self.writer.submit_run(run_state(run))
 
     async def open_runs(self) -> list[RunRow]:
         sql = (
@@ -181,13 +179,7 @@ class SqliteStore:
         The future is True once the answer is committed, False if this player had already
         answered this question, and an exception if the commit failed (nothing was stored).
         """
-        key = answer.player_key  # the same string object as the answer's: one copy in memory
-        changed = player is not None and self._names.get(key) != player.name
-        values = (key, player.platform, player.user_id, player.name) if changed else None
-        future = self.writer.submit(answer, values)
-        if changed:
-            future.add_done_callback(lambda f, name=player.name: self._name_stored(f, key, name))
-        return future
+        return self._names.submit(self.writer, answer, player)
 
     @property
     def commits(self) -> int:
@@ -201,15 +193,6 @@ class SqliteStore:
     async def answers_settled(self, ticket: int) -> None:
         """Wait until the answers up to `ticket` are committed (or have failed)."""
         await self.writer.wait_settled(ticket)
-
-    def _name_stored(self, future: asyncio.Future, key: str, name: str) -> None:
-        if not future.cancelled() and future.exception() is None:
-            self._remember_name(key, name)
-
-    def _remember_name(self, key: str, name: str) -> None:
-        if len(self._names) >= NAME_CACHE:  # bounded: a miss only costs one more upsert
-            self._names.clear()
-        self._names[key] = name
 
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         sql = (
@@ -240,7 +223,7 @@ class SqliteStore:
             "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), "
             "COUNT(*), MIN(a.answered_at) AS first FROM answers a "
             "LEFT JOIN players p ON p.key = a.player_key WHERE a.run_id=? "
-            "GROUP BY a.player_key ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key"
+            "GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key"
         )
         async with self._db.execute(sql, (run_id,)) as cur:
             rows = await cur.fetchall()

@@ -7,6 +7,15 @@ from bot.engine import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
 from storage.sqlite import SqliteStore
+from tests.pg_fixtures import add_option, deselect_postgres, postgres_cluster, postgres_url  # noqa: F401
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_option(parser)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    deselect_postgres(config, items)
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 
-def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, input=stdin,
                           env={**base, "QUIZHOST_DB": str(tmp_path / "x.db"), **(env or {})}, cwd=tmp_path,
                           timeout=60)
 

@@ -1,5 +1,6 @@
-"""QUIZHOST_DB picks the store: a file path or sqlite:/// URL is SQLite; a database URL that
-this version cannot serve fails in one line that names the setting and never its password."""
+"""QUIZHOST_DB picks the store: a file path or sqlite:/// URL is SQLite, postgresql:// is
+PostgreSQL; a database that cannot be used fails in one line that names the setting and never
+its password."""
 from __future__ import annotations
 
 import os
@@ -11,6 +12,7 @@ import pytest
 from bot.app import open_store
 from bot.config import SettingsError
 from bot.model import ChatRef
+from bot.testing.postgres import free_port
 
 CHAT = ChatRef("test", "g1")
 
@@ -44,13 +46,13 @@ async def test_an_unknown_kind_of_database_is_refused_without_its_password(tmp_p
     assert "hunter2" not in str(caught.value)
 
 
-def test_a_postgresql_url_fails_in_one_line_naming_the_setting_not_the_password(tmp_path):
-    env = {**{k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")},
-           "QUIZHOST_DB": "postgresql://quiz:hunter2@localhost:5432/quiz"}
+def test_a_postgresql_server_that_is_not_there_fails_in_one_line_naming_the_setting_not_the_password(tmp_path):
+    url = f"postgresql://quiz:hunter2@127.0.0.1:{free_port()}/quiz"  # nothing listens there
+    env = {**{k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}, "QUIZHOST_DB": url}
     done = subprocess.run([sys.executable, "-m", "bot.cli", "play", "pipeline"], capture_output=True, text=True,
                           env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=60)
-    assert done.returncode == 2
+    assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "QUIZHOST_DB" in lines[0] and "PostgreSQL" in lines[0], done.stderr
+    assert len(lines) == 1 and lines[0].startswith("quizhost: QUIZHOST_DB: ") and "PostgreSQL" in lines[0], done.stderr
     assert "hunter2" not in done.stderr + done.stdout
     assert not list(tmp_path.iterdir()), "nothing was created"

@@ -1,0 +1,146 @@
+"""A throwaway PostgreSQL 15 cluster in a temporary folder, for the tests and for trying things.
+
+`initdb` into a fresh folder, `postgres` on a free loopback port with its unix socket in that
+folder, one database, and everything removed on stop. PostgreSQL refuses to run as root, so
+as root every server command runs as the `postgres` user (`runuser`), which owns the folder.
+
+    python -m bot.testing.postgres     # prints a postgresql:// URL; Ctrl-C (or end of input) removes it
+"""
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+USER = "quizhost"
+PASSWORD = "quizhost-test"  # a throwaway cluster on loopback; the tests also try a wrong one
+DATABASE = "quizhost"
+SEARCHED_BINS = ("/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/17/bin")
+START_SECONDS = 60
+
+
+class ClusterError(RuntimeError):
+    """PostgreSQL could not be set up; the message says which step and why."""
+
+
+def server_bin() -> Path:
+    """The folder of initdb and pg_ctl: QUIZHOST_PG_BIN, else the Debian folders, else PATH."""
+    chosen = os.environ.get("QUIZHOST_PG_BIN")
+    candidates = [chosen] if chosen else list(SEARCHED_BINS)
+    for folder in candidates:
+        if (Path(folder) / "initdb").is_file():
+            return Path(folder)
+    found = shutil.which("initdb")
+    if found and not chosen:
+        return Path(found).parent
+    raise ClusterError(f"initdb not found (looked in {', '.join(candidates)} and PATH); "
+                       "install PostgreSQL 15 or set QUIZHOST_PG_BIN")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Cluster:
+    folder: Path
+    port: int
+    bin: Path
+
+    @property
+    def data(self) -> Path:
+        return self.folder / "data"
+
+    def url(self, database: str = DATABASE, password: str = PASSWORD) -> str:
+        return f"postgresql://{USER}:{password}@127.0.0.1:{self.port}/{database}"
+
+    def _run(self, *args: str) -> None:
+        # as root, as the postgres user; never waits on a terminal (CI has no stdin)
+        prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        try:
+            done = subprocess.run([*prefix, *args], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=START_SECONDS, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise ClusterError(f"{Path(args[0]).name} failed: {exc}") from None
+        if done.returncode != 0:
+            log = self.folder / "server.log"
+            tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
+            raise ClusterError(f"{Path(args[0]).name} failed ({done.returncode}): "
+                               f"{(done.stderr or done.stdout).strip()[-1500:]}\n{tail}".rstrip())
+
+    def init(self) -> None:
+        password_file = self.folder / "password"
+        password_file.write_text(PASSWORD + "\n")
+        self._chown()
+        # sockets trust the local user; TCP wants the password, so a wrong one is refused
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", USER, "--pwfile", str(password_file),
+                  "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
+
+    def start(self, durable: bool) -> None:
+        # tests throw the data away: no fsync; `durable` keeps PostgreSQL's defaults (the bench)
+        speed = "" if durable else " -c fsync=off -c full_page_writes=off"
+        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+                   + speed)
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"),
+                  "-w", "-t", str(START_SECONDS), "-o", options, "start")
+        self._run(str(self.bin / "createdb"), "-h", str(self.folder), "-p", str(self.port), "-U", USER, DATABASE)
+
+    def stop(self) -> None:
+        if (self.data / "postmaster.pid").exists():
+            try:
+                self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            except ClusterError as exc:
+                print(f"warning: {exc}", file=sys.stderr)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _chown(self) -> None:
+        if os.geteuid() != 0:
+            return
+        try:
+            owner = pwd.getpwnam("postgres")
+        except KeyError:
+            raise ClusterError("running as root and there is no `postgres` user to run the server as") from None
+        for path in (self.folder, *self.folder.iterdir()):
+            os.chown(path, owner.pw_uid, owner.pw_gid)
+
+
+def start_cluster(durable: bool = False) -> Cluster:
+    """A running cluster with database `quizhost`; stop() removes it. Raises ClusterError."""
+    folder = Path(tempfile.mkdtemp(prefix="quizhost-pg-"))
+    cluster = Cluster(folder, free_port(), Path("/"))
+    try:
+        cluster.bin = server_bin()
+        cluster.init()
+        cluster.start(durable)
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster
+
+
+def main() -> int:
+    try:
+        cluster = start_cluster(durable="--durable" in sys.argv)
+    except ClusterError as exc:
+        print(f"PostgreSQL could not start: {exc}", file=sys.stderr)
+        return 1
+    print(cluster.url(), flush=True)
+    try:
+        sys.stdin.read()  # until end of input or Ctrl-C
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cluster.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

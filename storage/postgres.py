@@ -1,0 +1,244 @@
+"""The asyncpg store: the same operations and behaviour as the SQLite store, on PostgreSQL.
+
+Writes of answers and run states go through group commit (storage/pg_writer.py); the other
+writes are single statements, committed before they return. The boards run the SQL of
+storage/boards.py, its named parameters numbered for PostgreSQL.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+
+import asyncpg
+
+from bot.model import ChatRef, Player, PlayerStats, Standing
+from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
+from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
+from storage import boards, pg_moves
+from storage.dburl import SETTING, StoreUnavailable, masked, scrub
+from storage.group_commit import StoredNames, run_state
+from storage.pg_schema import MIGRATIONS
+from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
+
+POOL_SIZE = 10
+CONNECT_SECONDS = 10
+MIGRATION_LOCK = 0x71756978  # advisory lock id: workers starting together migrate one at a time
+
+log = logging.getLogger("quizhost.storage")
+
+_RUN_COLUMNS = ("r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
+                "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
+                "r.silent, c.chat_id, c.platform, c.is_private")
+
+
+class PostgresStore:
+    """One PostgreSQL database through an asyncpg pool."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.shown = masked(url)
+        self._names = StoredNames()  # to skip writing unchanged player names
+        self._chats: set[str] = set()
+        self.writer = PgAnswerWriter(pool)  # answers are committed in groups
+
+    @classmethod
+    async def open(cls, url: str) -> "PostgresStore":
+        """Connect and migrate; any failure to reach the database is one StoreUnavailable line."""
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS)
+        except Exception as exc:  # noqa: BLE001 - every way of failing becomes the same one clear line
+            raise StoreUnavailable(f"{SETTING}: cannot use {masked(url)}: {scrub(_why(exc), url)}") from None
+        store = cls(pool, url)
+        try:
+            await store._migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self.writer.close()
+        await self._pool.close()
+
+    async def _migrate(self) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                               "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+            current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+                log.info("applying schema migration %d", number)
+                await conn.execute(script)
+                await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
+
+    async def schema_version(self) -> int:
+        return await self._pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+
+    # chats and players -------------------------------------------------------------
+
+    async def ensure_chat(self, chat: ChatRef) -> None:
+        if chat.key in self._chats:
+            return
+        await self._pool.execute(
+            "INSERT INTO chats(key, platform, chat_id, title, is_private, created_at) VALUES ($1, $2, $3, $4, $5, $6) "
+            "ON CONFLICT (key) DO UPDATE SET title = excluded.title",
+            chat.key, chat.platform, chat.chat_id, chat.title, chat.is_private, time.time())
+        self._chats.add(chat.key)
+
+    async def chat_settings(self, chat_key: str) -> ChatSettings:
+        row = await self._pool.fetchrow(
+            "SELECT language, question_seconds, pause_seconds FROM chats WHERE key = $1", chat_key)
+        return ChatSettings(*row) if row else ChatSettings()
+
+    async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
+        """Set language, question_seconds or pause_seconds of a chat."""
+        if not fields or not set(fields) <= CHAT_SETTINGS:
+            raise ValueError(f"unknown chat settings: {sorted(set(fields) - CHAT_SETTINGS)}")
+        await self.ensure_chat(chat)
+        assignments = ", ".join(f"{name} = ${n}" for n, name in enumerate(fields, 2))
+        await self._pool.execute(f"UPDATE chats SET {assignments} WHERE key = $1", chat.key, *fields.values())
+
+    async def move_chat(self, old_key: str, new: ChatRef) -> None:
+        """The chat got a new id: its runs, answers, boards and settings go with it."""
+        async with self._pool.acquire() as conn:
+            await pg_moves.move_chat(conn, old_key, new.key, new.chat_id)
+        self._chats.discard(old_key)
+
+    async def ensure_player(self, player: Player) -> None:
+        """Store the player, keeping the display name current (writes only on a change)."""
+        if self._names.is_current(player):
+            return
+        await self._pool.execute(UPSERT_PLAYER, player.key, player.platform, player.user_id, player.name,
+                                 time.time())
+        self._names.remember(player.key, player.name)
+
+    async def player_names(self, keys: set[str]) -> dict[str, str]:
+        if not keys:
+            return {}
+        rows = await self._pool.fetch("SELECT key, name FROM players WHERE key = ANY($1::text[])", list(keys))
+        return {row["key"]: row["name"] for row in rows}
+
+    # runs ---------------------------------------------------------------------------
+
+    async def create_run(self, run: RunRow) -> int:
+        try:
+            return await self._pool.fetchval(
+                "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
+                "started_at, status, phase, idx, asked_at, due, message_id, silent) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id",
+                run.chat_key, run.quiz_id, run.language, run.seed, list(run.question_ids), run.seconds, run.pause,
+                run.started_by, run.started_at, run.status, run.phase, run.index, run.asked_at, run.due,
+                run.message_id, run.silent)
+        except asyncpg.UniqueViolationError as error:
+            if error.constraint_name == "runs_one_open_per_chat":
+                raise RunAlreadyOpen(run.chat_key) from error
+            raise
+
+    async def save_run(self, run: RunRow) -> None:
+        """Persist the moving parts of a run; committed with the next group of answers."""
+        await self.writer.submit_run(run_state(run))
+
+    async def open_runs(self) -> list[RunRow]:
+        rows = await self._pool.fetch(
+            f"SELECT {_RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key "
+            "WHERE r.status = 'open' ORDER BY r.id")
+        return [_run_from_row(row) for row in rows]
+
+    async def run_status(self, run_id: int) -> RunStatus | None:
+        status = await self._pool.fetchval("SELECT status FROM runs WHERE id = $1", run_id)
+        return RunStatus(status) if status is not None else None
+
+    # answers ------------------------------------------------------------------------
+
+    async def insert_answer(self, answer: AnswerRow) -> bool:
+        """Store one answer; False when this player already answered this question."""
+        return await self.submit_answer(answer)
+
+    def submit_answer(self, answer: AnswerRow, player: Player | None = None) -> asyncio.Future:
+        """Queue an answer (and the player's current name) for the next group commit: True once
+        committed, False if this player had already answered, an exception if the commit failed."""
+        return self._names.submit(self.writer, answer, player)
+
+    @property
+    def commits(self) -> int:
+        return self.writer.batches
+
+    @property
+    def answers_submitted(self) -> int:
+        return self.writer.submitted
+
+    async def answers_settled(self, ticket: int) -> None:
+        await self.writer.wait_settled(ticket)
+
+    async def run_answers(self, run_id: int) -> list[AnswerRow]:
+        rows = await self._pool.fetch(
+            "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, "
+            "streak, answered_at FROM answers WHERE run_id = $1 ORDER BY idx, answered_at", run_id)
+        return [AnswerRow(*r[:7], bool(r[7]), *r[8:]) for r in rows]
+
+    # boards -------------------------------------------------------------------------
+
+    async def leaderboard(self, chat_key: str, since: float | None = None,
+                          quiz_id: str | None = None) -> list[Standing]:
+        """Every player of the chat ranked, from the summaries plus the open question (boards.py)."""
+        rows = await self._pool.fetch(*numbered(*boards.ranked(chat_key, since, quiz_id)))
+        return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
+
+    async def run_standings(self, run_id: int) -> list[Standing]:
+        rows = await self._pool.fetch(
+            "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), COUNT(*), "
+            "MIN(a.answered_at) AS first FROM answers a LEFT JOIN players p ON p.key = a.player_key "
+            "WHERE a.run_id = $1 GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key", run_id)
+        return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
+
+    async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
+        points, answered, correct, best, first = await self._pool.fetchrow(
+            *numbered(*boards.player_totals(chat_key, player.key)))
+        quizzes = await self._pool.fetchval(
+            "SELECT COUNT(DISTINCT run_id) FROM answers WHERE chat_key = $1 AND player_key = $2",
+            chat_key, player.key)
+        rank = None
+        if answered:
+            rank = await self._pool.fetchval(
+                *numbered(*boards.rank_of(chat_key, player.key, points, correct, first)))
+        return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
+
+
+def numbered(sql: str, args: dict) -> tuple:
+    """SQLite's `:name` parameters as PostgreSQL's `$n`, and the values in that order."""
+    order: list[str] = []
+
+    def number(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in order:
+            order.append(name)
+        return f"${order.index(name) + 1}"
+
+    text = re.sub(r"(?<![:\w]):(\w+)", number, sql)
+    return (text, *(args[name] for name in order))
+
+
+def _run_from_row(row: asyncpg.Record) -> RunRow:
+    return RunRow(
+        chat_key=row["chat_key"], chat_id=row["chat_id"], platform=row["platform"],
+        is_private=row["is_private"], quiz_id=row["quiz_id"], language=row["language"], seed=row["seed"],
+        question_ids=tuple(row["question_ids"]), seconds=row["seconds"], pause=row["pause"],
+        started_by=row["started_by"], started_at=row["started_at"], phase=Phase(row["phase"]), index=row["idx"],
+        asked_at=row["asked_at"], due=row["due"], message_id=row["message_id"], silent=row["silent"],
+        status=RunStatus(row["status"]), id=row["id"],
+    )
+
+
+def _why(exc: BaseException) -> str:
+    """What went wrong connecting, in words an operator can act on."""
+    if isinstance(exc, asyncpg.InvalidPasswordError):
+        return "the server refused the user name or password"
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        return "that database does not exist on the server"
+    if isinstance(exc, (ConnectionRefusedError, asyncio.TimeoutError, TimeoutError)):
+        return "no PostgreSQL server answered there (connection refused or timed out)"
+    if isinstance(exc, OSError):
+        return f"could not connect ({exc.strerror or exc})"
+    return f"{type(exc).__name__}: {exc}"
