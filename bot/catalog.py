@@ -15,6 +15,7 @@ import yaml
 
 from bot.model import LANGUAGES, LocalText, Quiz
 from bot.quizfile import UNQUOTED, Issue, Loc, check_quiz_data
+from bot.yamlguard import check_budget
 
 log = logging.getLogger("quizhost.catalog")
 QUIZ_SUFFIXES = (".yaml", ".yml")
@@ -88,6 +89,9 @@ def _parse(path: Path, shown: str) -> tuple[yaml.Node, dict[str, Any], list[tupl
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeError) as error:
         raise _Unreadable(QuizProblem(shown, "file", f"cannot read it: {error}")) from None
+    over = check_budget(text)  # before any tree is built: an alias bomb is refused here
+    if over is not None:
+        raise _Unreadable(QuizProblem(shown, "file", f"refused: {over.message}", over.line))
     loader = _Loader(text)
     try:  # one parse gives both the nodes (for line numbers) and the data
         root = loader.get_single_node()
@@ -153,19 +157,26 @@ def _line_of(root: yaml.Node, loc: Loc) -> tuple[int, yaml.Node | None]:
     return line + 1, node
 
 
-def _path_to(node: yaml.Node, target: yaml.Node, loc: Loc = ()) -> Loc | None:
-    """Where `target` sits under `node` (only searched for the rare repeated key)."""
-    if node is target:
-        return loc
-    children: Iterable[tuple[str | int, yaml.Node]] = ()
-    if isinstance(node, yaml.MappingNode):
-        children = ((k.value, v) for k, v in node.value)
-    elif isinstance(node, yaml.SequenceNode):
-        children = enumerate(node.value)
-    for part, child in children:
-        found = _path_to(child, target, (*loc, part))
-        if found is not None:
-            return found
+def _path_to(root: yaml.Node, target: yaml.Node) -> Loc | None:
+    """Where `target` first sits under `root` (only searched for the rare repeated key).
+
+    Each node is visited once: an alias shares its anchor's node, and walking every path
+    through shared nodes would be walking the alias-expanded tree."""
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, Loc]] = [(root, ())]
+    while stack:
+        node, loc = stack.pop()
+        if node is target:
+            return loc
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        children: Iterable[tuple[str | int, yaml.Node]] = ()
+        if isinstance(node, yaml.MappingNode):
+            children = ((k.value, v) for k, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            children = enumerate(node.value)
+        stack.extend(reversed([(child, (*loc, part)) for part, child in children]))
     return None
 
 

@@ -113,21 +113,22 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
 
 def _validate(args: argparse.Namespace, settings: Settings) -> int:
     from bot.catalog import default_quiz_folders
-    from bot.validate import validate_paths
+    from bot.validate import validate
 
     paths = args.paths or default_quiz_folders() + settings.quiz_folders()
     missing = [p for p in paths if not p.exists()]
     if missing:
         print("\n".join(f"{p}: no such file or folder" for p in missing))
         return 1
-    problems = validate_paths(paths, strict=args.strict)
-    for problem in problems:
+    found = validate(paths, strict=args.strict)
+    for problem in found.problems:
         print(problem)
-    if problems:
-        print(f"{len(problems)} problem(s) found", file=sys.stderr)
+    summary = f"{found.files} quiz file(s): {found.loaded} loaded, {found.failed} failed"
+    if found.problems:
+        print(f"{summary}; {len(found.problems)} problem(s) found" + (" (strict)" if args.strict else ""),
+              file=sys.stderr)
         return 1
-    files = sorted({f for p in paths for f in ([p] if p.is_file() else [*p.glob("*.yaml"), *p.glob("*.yml")])})
-    print(f"{len(files)} quiz file(s) OK" + (" (strict)" if args.strict else ""))
+    print(f"{summary}: OK" + (" (strict)" if args.strict else ""))
     return 0
 
 
