@@ -61,7 +61,7 @@ class Commands:
         if isinstance(data, str) and data.startswith("ql:"):
             lang = await self.engine.language_for(caller.chat, caller.player)
             return await self._cmd_language(data[3:], caller, lang)
-        return await self.engine.answer(data, caller.player)
+        return await self.engine.answer(data, caller.player, caller.chat)
 
     # /quiz -------------------------------------------------------------------------------
 
@@ -80,7 +80,8 @@ class Commands:
                       "{n} questions, {seconds} s each. Get ready!", run.total, seconds=run.row.seconds)
             return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
         if outcome.status is StartStatus.RUNNING:
-            title = outcome.run.quiz.title.get(lang)
+            quiz = outcome.run.quiz if outcome.run is not None else outcome.quizzes[0]
+            title = quiz.title.get(lang)
             return Reply(t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
                          language=lang, kind="error")
         buttons = tuple(Button(q.title.get(lang), f"qp:{q.id}") for q in outcome.quizzes[:20])

@@ -37,7 +37,7 @@ class EngineSettings:
 
 class StartStatus(StrEnum):
     STARTED = "started"
-    RUNNING = "running"  # the chat already has a run: `run` is that one
+    RUNNING = "running"  # the chat already has a run: `run` is that one (None: it is being set up, `quizzes[0]`)
     CHOICES = "choices"  # several quizzes match the topic: `quizzes`
     UNKNOWN = "unknown"  # none matches: `quizzes` lists them all
     CATALOG = "catalog"  # no topic given: `quizzes` lists them all
@@ -87,6 +87,7 @@ class Engine:
         self._by_id: dict[int, Run] = {}
         self._flights: dict[int, _Flight] = {}
         self._chat_settings: dict[str, ChatSettings] = {}
+        self._starting: dict[str, Quiz] = {}  # chat key -> the quiz whose run is being created there
         self._timers = Timers(self.clock, self._step, self._due_of)
         self._rng = random.Random()
 
@@ -176,6 +177,15 @@ class Engine:
     async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None) -> StartOutcome:
         if (running := self._by_chat.get(chat.key)) is not None:
             return StartOutcome(StartStatus.RUNNING, run=running)
+        if (starting := self._starting.get(chat.key)) is not None:  # another /quiz here is being set up
+            return StartOutcome(StartStatus.RUNNING, quizzes=(starting,))
+        self._starting[chat.key] = quiz
+        try:
+            return await self._create_run(chat, quiz, by, count)
+        finally:
+            del self._starting[chat.key]
+
+    async def _create_run(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None) -> StartOutcome:
         await self.store.ensure_chat(chat)
         await self.store.ensure_player(by)
         settings = await self.chat_settings(chat)
@@ -188,15 +198,16 @@ class Engine:
             seconds=settings.question_seconds or self.settings.question_seconds, pause=pause,
             started_by=by.key, started_at=now, due=now + min(pause, 3.0),
         )
-        if self._by_chat.get(chat.key) is not None:  # another start won the race while we awaited
-            return StartOutcome(StartStatus.RUNNING, run=self._by_chat[chat.key])
         row.id = await self.store.create_run(row)
         run = Run(row, quiz)
         self._track(run)
         return StartOutcome(StartStatus.STARTED, run=run)
 
-    async def answer(self, data: str | bytes | None, player: Player) -> Ack:
-        """Validate a press, store it, and only then acknowledge it."""
+    async def answer(self, data: str | bytes | None, player: Player, chat: ChatRef | None = None) -> Ack:
+        """Validate a press, store it, and only then acknowledge it.
+
+        `chat`: where the pressed message is, as the platform says; a press counts only in its
+        run's chat (button data copied elsewhere is refused). The adapters always give it."""
         # the cache holds only what could be a token: a flood of long junk must not fill memory
         token = _decode_text(data) if type(data) is str and len(data) <= 64 else decode(data)
         run = self._by_id.get(token.run_id) if token else None
@@ -207,6 +218,10 @@ class Engine:
             status = await self.store.run_status(token.run_id)
             lang = self.client_language(player)
             return Ack(render.ack_ended(lang) if status else render.ack_invalid(lang), False, lang)
+        if chat is not None and chat.key != run.row.chat_key:
+            log.warning("run %d: a press from %s refused: the run is in %s", run.id, chat.key, run.row.chat_key)
+            lang = self.client_language(player)
+            return Ack(render.ack_invalid(lang), False, lang)
         lang, now, key = run.row.language, self.clock.now(), player.key
         refusal = session.check_press(run, token, key, now)
         if refusal is Refusal.REPEATED:

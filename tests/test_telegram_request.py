@@ -279,7 +279,7 @@ async def test_get_updates_hands_presses_over_and_leaves_ptb_their_ids(inner):
     answer = {"ok": True, "result": [message, {"update_id": 8, "callback_query": QUERIES[0]}]}
     payload = json.dumps(answer).encode()
     assert request.parse_json_payload(payload) == answer  # nobody listening yet: PTB gets everything
-    request.on_press = taken.append
+    request.on_press = lambda update_id, query: taken.append(query)
     parsed = request.parse_json_payload(payload)
     assert parsed["result"] == [message, {"update_id": 8}] and taken == [QUERIES[0]]  # 8: the offset moves on
     answer["result"] = [{"update_id": 9, "callback_query": QUERIES[1]}, message | {"update_id": 10}]

@@ -20,6 +20,7 @@ from bot.commands import Caller, Commands
 from bot.config import Settings
 from bot.i18n import t
 from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.textcut import clean
 
 log = logging.getLogger("quizhost.discord")
 
@@ -145,8 +146,8 @@ class DiscordAdapter:
         private = interaction.guild_id is None
         channel = interaction.channel
         chat = ChatRef(PLATFORM, str(interaction.channel_id), is_private=private,
-                       title="" if private else str(getattr(channel, "name", "") or ""))
-        player = Player(PLATFORM, str(user.id), user.display_name, interaction.locale.value)
+                       title="" if private else clean(getattr(channel, "name", "")))
+        player = Player(PLATFORM, str(user.id), clean(user.display_name), interaction.locale.value)
         perms = interaction.permissions  # resolved for this channel, sent with every interaction
         admin = private or perms.manage_guild or (command == "stop" and perms.manage_messages)
         return Caller(chat, player, is_admin=bool(admin))
@@ -190,6 +191,12 @@ class DiscordAdapter:
 
     async def _on_interaction(self, interaction: discord.Interaction) -> None:
         """A button that is not one of ours (or a forged id) still gets a clear answer."""
+        try:
+            await self._answer_foreign(interaction)
+        except Exception:  # this interaction's alone: the gateway and every other one go on
+            log.exception("Discord: handling interaction %s failed", interaction.id)
+
+    async def _answer_foreign(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
         if views.TEMPLATE.fullmatch(str((interaction.data or {}).get("custom_id", ""))):
@@ -212,7 +219,7 @@ class DiscordAdapter:
         try:
             result = await work
         except Exception:
-            log.exception("handling a Discord interaction failed")
+            log.exception("Discord: handling interaction %s failed", interaction.id)
             result = Reply(t("en", "Something went wrong. Please try again."), kind="error")
         finally:
             timer.cancel()

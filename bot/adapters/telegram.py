@@ -183,7 +183,9 @@ class TelegramAdapter(PressHandling):
         return await self.admins.is_admin(self.app.bot, chat.id, user.id)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        log.error("Telegram: handling an update failed", exc_info=context.error)
+        update_id = update.update_id if isinstance(update, Update) else None
+        log.error("Telegram: handling update %s failed; it is acknowledged, the others go on", update_id,
+                  exc_info=context.error)
 
     # outbound: the port ----------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit, MessageLimit
 
-from bot import render
+from bot import render, textcut
 from bot.model import Button, QuestionCard, Reply, Reveal
 
 log = logging.getLogger("quizhost.telegram")
@@ -38,16 +38,9 @@ def units(text: str) -> int:
 
 
 def fit(text: str, room: int) -> str:
-    """Cut plain text to `room` UTF-16 units, marking the cut (before escaping, so no entity breaks)."""
-    if units(text) <= room:
-        return text
-    kept, used = [], 0
-    for ch in text:
-        used += 2 if ord(ch) > 0xFFFF else 1
-        if used > room - 1:  # one unit left for the ellipsis
-            break
-        kept.append(ch)
-    return "".join(kept) + ELLIPSIS
+    """Cut plain text to `room` UTF-16 units at a grapheme boundary, marking the cut (before
+    escaping, so no entity breaks)."""
+    return textcut.cut(text, room, units, ELLIPSIS)
 
 
 def titled(title: str, body: str) -> str:

@@ -21,10 +21,12 @@ from telegram.ext import ContextTypes
 
 from bot.adapters import telegram_format as fmt
 from bot.adapters.telegram_request import AiohttpRequest
-from bot.adapters.telegram_runtime import AdminCache, Webhook, with_retries
+from bot.adapters.telegram_runtime import ANSWER_WINDOW, AdminCache, Webhook, within_window
 from bot.adapters.telegram_webhook import answer_method
 from bot.commands import Caller, Commands
+from bot import render
 from bot.i18n import normalise, t
+from bot.textcut import clean
 from bot.model import Ack, ChatRef, Player, Reply
 
 if TYPE_CHECKING:
@@ -42,10 +44,11 @@ SHUTDOWN_GRACE = 5.0  # seconds presses in progress get to answer when the bot s
 class Press:
     query_id: str
     data: str
-    chat: ChatRef  # the chat of the pressed message; the presser's own for an inline message
+    chat: ChatRef | None  # the chat of the pressed message; None when it came without one
     player: Player
     user_id: int
     group_id: int | None  # the (super)group to ask about admin rights; None in private chats
+    update_id: int | None = None  # for the log, when handling it fails
 
 
 def full_name(first: str | None, last: str | None) -> str | None:
@@ -56,41 +59,53 @@ def full_name(first: str | None, last: str | None) -> str | None:
 
 
 def chat_ref(chat: Chat) -> ChatRef:
-    return ChatRef(PLATFORM, str(chat.id), chat.type == ChatType.PRIVATE, chat.effective_name or "")
+    return ChatRef(PLATFORM, str(chat.id), chat.type == ChatType.PRIVATE, clean(chat.effective_name))
 
 
 def player_of(user: User, name: str | None = None) -> Player:
-    return Player(PLATFORM, str(user.id), fmt.fit(name or user.full_name, NAME_MAX), user.language_code)
+    return Player(PLATFORM, str(user.id), fmt.fit(clean(name or user.full_name), NAME_MAX),
+                  _language(user.language_code))
 
 
 def press_of(query: CallbackQuery) -> Press:
     """The press in a callback query PTB has parsed."""
     user, message = query.from_user, query.message
-    if message is None:  # an inline message carries no chat: the presser's own stands in
-        chat, group = ChatRef(PLATFORM, str(user.id), True, user.full_name), None
+    if message is None:  # an inline message carries no chat: the press belongs to no run
+        chat, group = None, None
     else:
         chat = chat_ref(message.chat)
         group = None if chat.is_private else message.chat.id
-    return Press(query.id, query.data or "", chat, player_of(user), user.id, group)
+    return Press(query.id, clean(query.data), chat, player_of(user), user.id, group)
 
 
-def press_from_json(query: Any) -> Press | None:
-    """The press in a callback query as Telegram sends it; None when it is not one."""
+def press_from_json(query: Any, update_id: int | None = None) -> Press | None:
+    """The press in a callback query as Telegram sends it; None when it is not one.
+
+    Every field is checked for the type Telegram documents and every text cleaned
+    (bot/textcut.py): a malformed press is refused, it must not fail the presses around it."""
     if not isinstance(query, dict):
         return None
     user, message = query.get("from"), query.get("message")
-    if not isinstance(user, dict) or not isinstance(user.get("id"), int) or not query.get("id"):
+    if not isinstance(user, dict) or type(user.get("id")) is not int or not isinstance(query.get("id"), str):
         return None
-    name = full_name(user.get("first_name"), user.get("last_name")) or ""
-    player = Player(PLATFORM, str(user["id"]), fmt.fit(name, NAME_MAX), user.get("language_code"))
+    name = full_name(_text(user, "first_name"), _text(user, "last_name")) or ""
+    player = Player(PLATFORM, str(user["id"]), fmt.fit(name, NAME_MAX), _language(user.get("language_code")))
     chat = message.get("chat") if isinstance(message, dict) else None
-    if not isinstance(chat, dict) or not isinstance(chat.get("id"), int):
-        ref, group = ChatRef(PLATFORM, str(user["id"]), True, name), None
-    else:
+    ref, group = None, None  # no message, no chat: the press belongs to no run
+    if isinstance(chat, dict) and type(chat.get("id")) is int:
         private = chat.get("type") == ChatType.PRIVATE
-        title = chat.get("title") or full_name(chat.get("first_name"), chat.get("last_name")) or ""
+        title = _text(chat, "title") or full_name(_text(chat, "first_name"), _text(chat, "last_name")) or ""
         ref, group = ChatRef(PLATFORM, str(chat["id"]), private, title), None if private else chat["id"]
-    return Press(str(query["id"]), str(query.get("data") or ""), ref, player, user["id"], group)
+    return Press(clean(query["id"]), _text(query, "data") or "", ref, player, user["id"], group, update_id)
+
+
+def _text(fields: dict, name: str) -> str | None:
+    value = fields.get(name)
+    return clean(value) if isinstance(value, str) else None
+
+
+def _language(code: Any) -> str | None:
+    return code if isinstance(code, str) and code.isascii() else None
 
 
 def trouble(lang: str | None) -> str:
@@ -115,9 +130,9 @@ class PressHandling:
         if update.callback_query is not None and self._commands is not None:
             await self._handle_press(press_of(update.callback_query))
 
-    def _polled_press(self, query: dict) -> None:
+    def _polled_press(self, update_id: int, query: dict) -> None:
         """A press taken from getUpdates' answer as JSON: handled beside the other updates."""
-        press = press_from_json(query)
+        press = press_from_json(query, update_id)
         if press is not None and self._commands is not None:
             self._spawn(self._handle_press(press, self._press_slots))
 
@@ -126,19 +141,19 @@ class PressHandling:
         async with slots or contextlib.nullcontext():
             text, alert, follow_up = await self._outcome(press)
             await self._answer(press.query_id, text, alert)
-        if follow_up is not None:
+        if follow_up is not None and press.chat is not None:
             await self._send(press.chat, follow_up)
 
-    async def _webhook_press(self, query: dict) -> dict | None:
+    async def _webhook_press(self, update_id: int, query: dict) -> dict | None:
         """A press from the webhook's JSON: the answer to put in the reply, or None once answered."""
-        press = press_from_json(query)
+        press = press_from_json(query, update_id)
         if press is None or self._commands is None:
             return None
         if self.webhook is None or self.webhook.answers != "reply":
             await self._handle_press(press)
             return None
         text, alert, follow_up = await self._outcome(press)
-        if follow_up is not None:  # after the answer, which leaves with the reply
+        if follow_up is not None and press.chat is not None:  # after the answer, which leaves with the reply
             self._spawn(self._send(press.chat, follow_up))
         return answer_method(press.query_id, fmt.ack_text(text), alert)
 
@@ -155,10 +170,12 @@ class PressHandling:
     async def _outcome(self, press: Press) -> tuple[str, bool, Reply | None]:
         """The answer's text, whether it is an alert, and a reply for the whole chat."""
         assert self._commands is not None
+        if press.chat is None:  # a button on a message of no chat (inline mode) answers no quiz
+            return render.ack_invalid(normalise(press.player.language) or "en"), False, None
         try:
-            result = await self._commands.press(press.data, await self._caller(press))
+            result = await self._commands.press(press.data, await self._caller(press.chat, press))
         except Exception:
-            log.exception("a press failed in %s", press.chat.key)
+            log.exception("update %s: a press failed in %s", press.update_id, press.chat.key)
             return trouble(press.player.language), False, None
         if isinstance(result, Ack):
             return result.text, False, None
@@ -166,21 +183,21 @@ class PressHandling:
             return result.text, True, None
         return "", False, result
 
-    async def _caller(self, press: Press) -> Caller:
+    async def _caller(self, chat: ChatRef, press: Press) -> Caller:
         # A press on a message that is no longer accessible still carries its chat and token.
         needs_admin = press.group_id is not None and press.data.startswith(ADMIN_PRESSES)
         if needs_admin:
             is_admin = await self.admins.is_admin(self.app.bot, press.group_id, press.user_id)
         else:
-            is_admin = press.chat.is_private
-        return Caller(press.chat, press.player, is_admin)
+            is_admin = chat.is_private
+        return Caller(chat, press.player, is_admin)
 
     async def _answer(self, query_id: str, text: str, alert: bool) -> None:
         if await self._answer_fast(query_id, text, alert):
             return
         try:
-            await with_retries(lambda: self.app.bot.answer_callback_query(
-                query_id, text=fmt.ack_text(text) or None, show_alert=alert), "answerCallbackQuery")
+            await within_window(lambda: self.app.bot.answer_callback_query(
+                query_id, text=fmt.ack_text(text) or None, show_alert=alert), ANSWER_WINDOW, "answerCallbackQuery")
         except TelegramError as exc:  # e.g. "query is too old" for a press made while we were down
             log.warning("could not answer a press: %s", exc)
 

@@ -23,6 +23,8 @@ from telegram._utils.types import JSONDict, ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from bot.adapters.telegram_updates import UpdateGate
+
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 _quoted = lru_cache(maxsize=4096)(quote_plus)
 DEFAULT_POOL_SIZE = 256  # what PTB 22.4+ gives its own class: one connection per concurrent update
@@ -171,11 +173,13 @@ class UpdatesRequest(BaseRequest):
     the last update it is given, so the next call starts after the same one as before.
     """
 
-    __slots__ = ("inner", "on_press")
+    __slots__ = ("gate", "inner", "on_press")
 
     def __init__(self, inner: BaseRequest) -> None:
         self.inner = inner
-        self.on_press: Callable[[dict], None] | None = None  # set by the adapter once it serves
+        # set by the adapter once it serves: (update id, callback query as Telegram sent it)
+        self.on_press: Callable[[int, dict], None] | None = None
+        self.gate = UpdateGate()  # each update once; one that cannot be read does not stop the rest
 
     @property
     def read_timeout(self) -> float | None:
@@ -200,13 +204,5 @@ class UpdatesRequest(BaseRequest):
         on_press, updates = self.on_press, data.get("result")
         if on_press is None or not data.get("ok") or not isinstance(updates, list):
             return data
-        kept = []
-        for update in updates:
-            if isinstance(update, dict) and "callback_query" in update and "update_id" in update:
-                on_press(update["callback_query"])
-            else:
-                kept.append(update)
-        if updates and kept[-1:] != updates[-1:]:  # the updater confirms up to the last id it is given
-            kept.append({"update_id": updates[-1]["update_id"]})
-        data["result"] = kept
+        data["result"] = self.gate.sift(updates, on_press)
         return data

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from telegram import Bot
 from telegram.constants import ChatMemberStatus, FloodLimit
-from telegram.error import BadRequest, NetworkError, TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
 from telegram.request import HTTPXRequest
 
@@ -33,6 +33,9 @@ RATE_LIMIT_RETRIES = 3
 # Network errors and 5xx: the request may not have reached Telegram, so send it again.
 RETRY_ATTEMPTS = 3
 RETRY_BASE_SECONDS = 1.0
+# Telegram takes the answer to a button press for about 15 s: retry within that, with room to spare
+ANSWER_WINDOW = 14.0
+ANSWER_RETRY_SECONDS = 0.25
 ADMIN_TTL_SECONDS = 60.0
 ADMIN_CACHE_SIZE = 10_000
 # Telegram keeps at most this many webhook calls open at once (its default is 40): a press is
@@ -94,6 +97,33 @@ async def with_retries(call: Callable[[], Awaitable[T]], what: str) -> T:
                         RETRY_ATTEMPTS)
             await asyncio.sleep(delay)
     raise AssertionError("unreachable")
+
+
+async def within_window(call: Callable[[], Awaitable[T]], window: float, what: str) -> T:
+    """`call()`, again after a network error, a 5xx or a 429, until `window` seconds have passed.
+
+    For answers to presses: Telegram takes one for about 15 s after the press, and a button
+    spins until then, so a failed answer is worth trying again for all of that time, not 3 s.
+    """
+    loop = asyncio.get_running_loop()
+    deadline, delay = loop.time() + window, ANSWER_RETRY_SECONDS
+    while True:
+        try:
+            return await call()
+        except (NetworkError, RetryAfter) as exc:
+            wait = _retry_after(exc) or delay
+            if isinstance(exc, BadRequest) or loop.time() + wait >= deadline:
+                raise
+            log.warning("%s failed (%s); trying again in %.2f s", what, exc, wait)
+            await asyncio.sleep(wait)
+            delay = min(delay * 2, 4.0)
+
+
+def _retry_after(exc: TelegramError) -> float | None:
+    if not isinstance(exc, RetryAfter):
+        return None
+    after = exc.retry_after
+    return after.total_seconds() if hasattr(after, "total_seconds") else float(after)
 
 
 class AdminCache:

@@ -20,11 +20,13 @@ from telegram import Update
 from telegram.ext import Application, ExtBot
 
 from bot.adapters.telegram_runtime import Webhook
+from bot.adapters.telegram_updates import UpdateGate, update_id_of
 
 log = logging.getLogger("quizhost.telegram")
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-PressHandler = Callable[[dict], Awaitable["dict | None"]]  # callback query JSON -> a reply method, or None
+# (update id, callback query JSON) -> a reply method, or None
+PressHandler = Callable[[int, dict], Awaitable["dict | None"]]
 
 
 def answer_method(query_id: str, text: str, alert: bool) -> dict:
@@ -43,6 +45,7 @@ class WebhookServer:
     def __init__(self, hook: Webhook, app: Application, on_press: PressHandler) -> None:
         self.hook, self.app, self.on_press = hook, app, on_press
         self._runner: web.AppRunner | None = None
+        self.gate = UpdateGate()  # Telegram posts an update again when it missed our answer
 
     async def start(self) -> None:
         server = web.Application(client_max_size=1 << 20)  # an update is a few KB; Telegram's files stay on Telegram
@@ -66,19 +69,26 @@ class WebhookServer:
             data = json.loads(await request.read())
         except ValueError:
             return web.Response(status=HTTPStatus.BAD_REQUEST, text="not JSON")
-        if not isinstance(data, dict):
+        update_id = update_id_of(data)
+        if update_id is None:
             return web.Response(status=HTTPStatus.BAD_REQUEST, text="not an update")
-        if "callback_query" in data:
-            method = await self.on_press(data["callback_query"])
-            return web.json_response(method) if method else web.Response()
-        return await self._queue(data)
+        if not self.gate.first_time(update_id):
+            return web.Response()
+        try:
+            if "callback_query" in data:
+                method = await self.on_press(update_id, data["callback_query"])
+                return web.json_response(method) if method else web.Response()
+            return await self._queue(update_id, data)
+        except Exception:  # acknowledged all the same: Telegram would post it again and again
+            log.exception("update %d could not be handled; it is acknowledged and dropped", update_id)
+            return web.Response()
 
-    async def _queue(self, data: dict) -> web.Response:
+    async def _queue(self, update_id: int, data: dict) -> web.Response:
         try:
             update = Update.de_json(data, self.app.bot)
-        except Exception:  # as PTB's handler: logged, and a 400 for Telegram
-            log.exception("a webhook update could not be read; it is dropped")
-            return web.Response(status=HTTPStatus.BAD_REQUEST, text="update could not be processed")
+        except Exception:  # logged, and acknowledged: a 4xx would only make Telegram post it again
+            log.exception("update %d could not be read; it is acknowledged and dropped", update_id)
+            return web.Response()
         if isinstance(self.app.bot, ExtBot):
             self.app.bot.insert_callback_data(update)
         await self.app.update_queue.put(update)

@@ -1,0 +1,39 @@
+"""Text from platforms made safe to store and cut where a reader sees a character end.
+
+`clean`: platforms hand over JSON, and JSON can carry a lone UTF-16 surrogate ("\\ud800"),
+which no UTF-8 encoder takes: one such name in a group commit would fail every press in it.
+`cut`: a user-perceived character (a grapheme cluster: a flag, a family emoji, a letter with
+its combining marks) is several code points; cutting between them shows a broken glyph.
+Grapheme boundaries come from the `regex` package's `\\X` (Unicode's extended grapheme
+clusters, kept current with each Unicode release by its maintainer), not a home-made table.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import regex
+
+_GRAPHEME = regex.compile(r"\X")
+ELLIPSIS = "…"
+
+
+def clean(value: object) -> str:
+    """`value` as text, with every lone surrogate replaced by U+FFFD (pairs are joined)."""
+    text = value if isinstance(value, str) else "" if value is None else str(value)
+    if text.isascii():
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def cut(text: str, room: int, measure: Callable[[str], int] = len, mark: str = ELLIPSIS) -> str:
+    """`text` if it fits `room` (as `measure` counts), else its longest run of whole graphemes
+    that fits with `mark` after it."""
+    if measure(text) <= room:
+        return text
+    left, kept = room - measure(mark), []
+    for grapheme in _GRAPHEME.findall(text):
+        left -= measure(grapheme)
+        if left < 0:
+            break
+        kept.append(grapheme)
+    return "".join(kept) + mark
