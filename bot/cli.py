@@ -123,12 +123,13 @@ def _validate(args: argparse.Namespace, settings: Settings) -> int:
     found = validate(paths, strict=args.strict)
     for problem in found.problems:
         print(problem)
-    summary = f"{found.files} quiz file(s): {found.loaded} loaded, {found.failed} failed"
     if found.problems:
-        print(f"{summary}; {len(found.problems)} problem(s) found" + (" (strict)" if args.strict else ""),
-              file=sys.stderr)
+        print(f"{found.files} quiz file(s): {found.loaded} loaded, {found.failed} failed; "
+              f"{len(found.problems)} problem(s) found" + (" (strict)" if args.strict else ""), file=sys.stderr)
         return 1
-    print(f"{summary}: OK" + (" (strict)" if args.strict else ""))
+    # "N quiz file(s) OK" first: scripts grep for it
+    print(f"{found.files} quiz file(s) OK" + (" (strict)" if args.strict else "")
+          + f": {found.loaded} loaded, {found.failed} failed")
     return 0
 
 

@@ -164,7 +164,7 @@ class Commands:
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
-        if len(words) != 2 or words[0] not in ("time", "pause") or not words[1].isdigit():
+        if len(words) != 2 or words[0] not in ("time", "pause") or not words[1].isdecimal():
             return t(lang, "Usage: /settings time <seconds> or /settings pause <seconds>.")
         value, (low, high) = int(words[1]), SECONDS_RANGE if words[0] == "time" else PAUSE_RANGE
         if not low <= value <= high:
@@ -211,7 +211,7 @@ def descriptions(lang: str) -> dict[str, str]:
 def _split_count(args: str) -> tuple[str, int | None]:
     """'pipeline 5' -> ('pipeline', 5); a lone trailing number is the question count."""
     words = args.split()
-    if words and words[-1].isdigit() and len(words[-1]) <= 3:
+    if words and words[-1].isdecimal() and len(words[-1]) <= 3:
         return " ".join(words[:-1]), int(words[-1])
     return " ".join(words), None
 

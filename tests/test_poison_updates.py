@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bot.adapters import telegram_runtime
-from bot.clock import FakeClock
-from tests.fake_telegram import FakeBotApi
-from tests.fake_telegram_methods import Press as FakePress
+from bot.testing.clock import FakeClock
+from bot.testing.fake_telegram import FakeBotApi
+from bot.testing.fake_telegram_methods import Press as FakePress
 from tests.telegram_harness import Member, button, clean_environment, next_question, running_bot, settings_for
 
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"

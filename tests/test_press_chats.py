@@ -7,10 +7,10 @@ import asyncio
 import pytest
 
 from bot.adapters import telegram_runtime
-from bot.clock import FakeClock
+from bot.testing.clock import FakeClock
 from bot.commands import Caller, Commands
-from tests.fake_telegram import FakeBotApi
-from tests.fakes import group, player
+from bot.testing.fake_telegram import FakeBotApi
+from bot.testing.fakes import group, player
 from tests.telegram_harness import Member, button, clean_environment, next_question, running_bot, settings_for
 
 

@@ -161,7 +161,7 @@ questions:
 def test_validate_strict_passes_on_the_shipped_quizzes(tmp_path):
     result = cli(tmp_path, "validate", "--strict")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 quiz file(s): 2 loaded, 0 failed: OK (strict)" in result.stdout
+    assert "2 quiz file(s) OK (strict): 2 loaded, 0 failed" in result.stdout
 
 
 def test_validate_strict_names_the_missing_translation(tmp_path):
