@@ -101,7 +101,7 @@ def test_play_runs_a_quiz_from_piped_input(installed):
     assert done.returncode == 0, done.stderr
     assert "Question 1/8 · Model and Pipeline Parallelism" in done.stdout
     assert "Locked in: B" in done.stdout
-    assert "Right answer: B)" in done.stdout
+    assert re.search(r"Right answer: [A-D]\) ", done.stdout)  # options are shuffled per run
     assert (installed.folder / "quizhost.db").is_file()  # the database is made where it runs
 
 
