@@ -5,11 +5,9 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--chats", "2", "--players", "3", "--window", "4", "--rate", "20", "--rate-seconds", "0.3"]
 MODE_ROWS = ["presses_per_s", "ack_ms flat out", "ratio", "ack_ms offered", "bot_cpu_us"]
 NUMBER = r"-?[\d,]+(?:\.\d+)?"
@@ -19,8 +17,9 @@ NUMBER = r"-?[\d,]+(?:\.\d+)?"
 def bench(tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
         code = "import sys; from bot.cli import main; sys.exit(main(sys.argv[1:]))"
-        # no token or .env of this machine reaches it (the bench gives the bot every setting anyway)
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
+        # no token or .env of this machine reaches it (the bench gives the bot every setting anyway);
+        # the bot and its fakes come from the installed package, not from a path into the checkout
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
         return subprocess.run([sys.executable, "-c", code, "bench", *args], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=120, check=False)
     return run
