@@ -4,10 +4,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
 import logging
+import os
 import signal
 import sys
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 from bot.adapters.console import ConsoleAdapter, stdin_lines
 from bot.catalog import Catalog, default_quiz_folders
@@ -31,10 +34,25 @@ def engine_settings(settings: Settings, pause: float | None = None) -> EngineSet
     )
 
 
+def catalog_cache(settings: Settings) -> Path:
+    """The catalog index: beside an SQLite database (the bot's own writable place), else in
+    the user's cache folder, one index per set of quiz folders."""
+    try:
+        chosen = parse_database(settings.quizhost_db)
+    except ValueError:  # open_store says what is wrong with it
+        chosen = None
+    if chosen is not None and chosen.kind is Kind.SQLITE:
+        db = Path(chosen.location)
+        return db.with_name(db.name + ".catalog.json")
+    folders = "\n".join(str(p.resolve()) for p in default_quiz_folders() + settings.quiz_folders())
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return home / "quizhost" / f"catalog-{hashlib.sha256(folders.encode()).hexdigest()[:16]}.json"
+
+
 @contextlib.asynccontextmanager
 async def open_engine(settings: Settings, clock: Clock | None = None,
                       pause: float | None = None) -> AsyncIterator[Engine]:
-    catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
+    catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders(), cache=catalog_cache(settings))
     store = await open_store(settings.quizhost_db)
     try:
         yield Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))

@@ -9,11 +9,11 @@ import logging
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence, TypeVar
 
 import yaml
 
-from bot.model import LANGUAGES, LocalText, Quiz
+from bot.model import LANGUAGES, LocalText, Quiz, QuizInfo
 from bot.quizfile import UNQUOTED, Issue, Loc, check_quiz_data
 from bot.yamlguard import check_budget
 
@@ -57,11 +57,11 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
 
 def load_quiz_file(path: Path) -> tuple[Quiz | None, list[QuizProblem]]:
     """The quiz in `path`, or None and every problem found in it."""
-    quiz, problems, _ = _load(path)
+    quiz, problems, _ = load_with_id_line(path)
     return quiz, problems
 
 
-def _load(path: Path) -> tuple[Quiz | None, list[QuizProblem], int | None]:
+def load_with_id_line(path: Path) -> tuple[Quiz | None, list[QuizProblem], int | None]:
     """The quiz, its problems, and the line of its id (for a clash with another file)."""
     shown = str(path)  # as the caller gave it: relative stays short, absolute stays clickable
     try:
@@ -243,10 +243,18 @@ def find_quiz_files(paths: Sequence[Path]) -> tuple[list[Path], list[QuizProblem
 
 def load_quiz_files(files: Sequence[Path]) -> tuple[dict[str, Quiz], list[QuizProblem]]:
     """Every good quiz by id, in file order; a second file with a taken id is skipped."""
-    quizzes: dict[str, Quiz] = {}
+    return first_of_each_id(load_with_id_line(path) for path in files)
+
+
+Info = TypeVar("Info", bound=QuizInfo)
+
+
+def first_of_each_id(loaded: Iterable[tuple[Info | None, list[QuizProblem], int | None]]
+                     ) -> tuple[dict[str, Info], list[QuizProblem]]:
+    """Quizzes by id from (quiz, problems, line of its id) in file order: the first file keeps an id."""
+    quizzes: dict[str, Info] = {}
     problems: list[QuizProblem] = []
-    for path in files:
-        quiz, found, id_line = _load(path)
+    for quiz, found, id_line in loaded:
         problems += found
         if quiz is None:
             continue
@@ -291,21 +299,51 @@ def _title_words(text: str) -> set[str]:
     return words
 
 
-class Catalog:
-    """The loaded quizzes and the problems met loading them; answers /quiz topics."""
+class MatchKeys(NamedTuple):
+    """What /quiz topics match against, per quiz: computed once, kept in the catalog index."""
 
-    def __init__(self, quizzes: dict[str, Quiz], problems: Sequence[QuizProblem] = ()) -> None:
-        self.quizzes: dict[str, Quiz] = dict(quizzes)
+    names: tuple[str, ...]  # id and aliases: an exact hit wins outright
+    words: tuple[str, ...]  # title words, whole and split
+    tags: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, joined: Sequence[str]) -> MatchKeys:
+        names, words, tags = (tuple(part.split("\n")) if part else () for part in joined)
+        return cls(names, words, tags)
+
+
+def match_keys(quiz: QuizInfo) -> MatchKeys:
+    names = {" ".join(topic_words(n)) for n in (quiz.id, *quiz.aliases)} - {""}
+    words = set().union(*(_title_words(t) for t in quiz.title.all()))
+    return MatchKeys(tuple(sorted(names)), tuple(sorted(words)),
+                     tuple(sorted({" ".join(topic_words(t)) for t in quiz.tags})))
+
+
+class Catalog:
+    """The quizzes and the problems met loading them; answers /quiz topics.
+
+    A quiz may be listed by its summary alone (from the catalog index): its questions are read
+    from its file the first time it is asked for, and the topic index is built on first use.
+    """
+
+    def __init__(self, quizzes: dict[str, QuizInfo] | dict[str, Quiz], problems: Sequence[QuizProblem] = (), *,
+                 keys: dict[str, MatchKeys] | None = None, files: dict[str, Path] | None = None) -> None:
+        self.quizzes: dict[str, QuizInfo] = dict(quizzes)
         self.problems: list[QuizProblem] = list(problems)
+        self._keys = dict(keys or {})
+        self._files = dict(files or {})
         self._names: dict[str, list[str]] = {}  # id and aliases: an exact hit wins outright
         self._words: dict[str, set[str]] = {}  # equal-word hits: names, title words, tags
         self._prefixes: list[tuple[str, str]] = []  # (key, quiz id), sorted for bisect
-        for quiz in self.quizzes.values():
-            self._index(quiz)
-        self._prefixes.sort()
+        self._indexed = False
 
     @classmethod
-    def load(cls, folders: Sequence[Path]) -> Catalog:
+    def load(cls, folders: Sequence[Path], cache: Path | None = None) -> Catalog:
+        """Every quiz file in `folders`; with a `cache` file, only changed files are read now."""
+        if cache is not None:
+            from bot.catalog_index import load_catalog
+
+            return load_catalog(folders, cache)
         files, problems = find_quiz_files(folders)
         quizzes, found = load_quiz_files(files)
         for problem in problems + found:
@@ -323,26 +361,41 @@ class Catalog:
                 by_id[quiz.id] = quiz
         return cls(by_id, problems)
 
-    def _index(self, quiz: Quiz) -> None:
-        names = {" ".join(topic_words(n)) for n in (quiz.id, *quiz.aliases)} - {""}
-        words = set().union(*(_title_words(t) for t in quiz.title.all()))
-        for name in names:
-            self._names.setdefault(name, []).append(quiz.id)
-        for key in names | words | {" ".join(topic_words(t)) for t in quiz.tags}:
-            self._words.setdefault(key, set()).add(quiz.id)
-        self._prefixes += [(key, quiz.id) for key in names | words]
+    def _index(self) -> None:
+        if self._indexed:
+            return
+        for quiz in self.quizzes.values():
+            names, words, tags = self._keys.get(quiz.id) or match_keys(quiz)
+            for name in names:
+                self._names.setdefault(name, []).append(quiz.id)
+            for key in (*names, *words, *tags):
+                self._words.setdefault(key, set()).add(quiz.id)
+            self._prefixes += [(key, quiz.id) for key in {*names, *words}]
+        self._prefixes.sort()
+        self._indexed = True
 
     def get(self, quiz_id: str) -> Quiz | None:
-        return self.quizzes.get(quiz_id)
+        """The whole quiz, read from its file the first time when only its summary is known."""
+        info = self.quizzes.get(quiz_id)
+        if info is None or isinstance(info, Quiz):
+            return info
+        quiz, problems = load_quiz_file(self._files[quiz_id])
+        for problem in problems:  # changed since the index was made, and broken now
+            log.warning("%s", problem)
+        if quiz is None or quiz.id != quiz_id:
+            return None
+        self.quizzes[quiz_id] = quiz
+        return quiz
 
-    def all(self) -> list[Quiz]:
+    def all(self) -> list[QuizInfo]:
         return list(self.quizzes.values())
 
     def __len__(self) -> int:
         return len(self.quizzes)
 
-    def match(self, topic: str) -> list[Quiz]:
+    def match(self, topic: str) -> list[QuizInfo]:
         """Quizzes for a /quiz topic: an exact id or alias alone, else every word must match."""
+        self._index()
         words = topic_words(topic)
         if not words:
             return []

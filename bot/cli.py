@@ -145,7 +145,9 @@ def _export(args: argparse.Namespace, settings: Settings) -> int:
         print(f"quizhost: “{topic}” must match exactly one quiz (matches: {found}); "
               f"quizzes: {', '.join(q.id for q in catalog.all())}", file=sys.stderr)
         return 1
-    print(json.dumps(export_quiz(matches[0], args.lang), ensure_ascii=False, indent=2))
+    quiz = catalog.get(matches[0].id)
+    assert quiz is not None  # loaded in full just now
+    print(json.dumps(export_quiz(quiz, args.lang), ensure_ascii=False, indent=2))
     return 0
 
 

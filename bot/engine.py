@@ -13,7 +13,8 @@ from bot import render, session
 from bot.catalog import Catalog
 from bot.clock import Clock, SystemClock
 from bot.i18n import normalise
-from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, RunEnd, Standing
+from bot.model import (LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, QuizInfo, RunEnd,
+                       Standing)
 from bot.ports import ChatAdapter, Store
 from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
 from bot.session import Refusal, Run
@@ -47,7 +48,7 @@ class StartStatus(StrEnum):
 class StartOutcome:
     status: StartStatus
     run: Run | None = None
-    quizzes: tuple[Quiz, ...] = ()
+    quizzes: tuple[QuizInfo, ...] = ()
 
 
 class StopStatus(StrEnum):
@@ -172,7 +173,10 @@ class Engine:
             return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))
         if len(matches) > 1:
             return StartOutcome(StartStatus.CHOICES, quizzes=tuple(matches))
-        return await self.start_quiz(chat, matches[0], by, count)
+        quiz = self.catalog.get(matches[0].id)
+        if quiz is None:  # its file broke since the catalog was indexed
+            return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))
+        return await self.start_quiz(chat, quiz, by, count)
 
     async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None) -> StartOutcome:
         if (running := self._by_chat.get(chat.key)) is not None:

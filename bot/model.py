@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping
+from typing import Mapping, Protocol
 
 LANGUAGES: tuple[str, ...] = ("en", "hi", "sn", "ur")
 FALLBACK_LANGUAGE = "en"
@@ -54,12 +54,58 @@ class Quiz:
     difficulty: str = "medium"
     source: str = ""  # the file it came from, for messages
 
+    @property
+    def question_count(self) -> int:
+        return len(self.questions)
+
     def languages(self) -> tuple[str, ...]:
         """Languages in which every text of the quiz is given."""
         texts = [self.title, self.description]
         for q in self.questions:
             texts += [q.prompt, *q.options, *([q.explanation] if q.explanation else [])]
         return tuple(lang for lang in LANGUAGES if all(t.has(lang) for t in texts))
+
+
+class QuizInfo(Protocol):
+    """What a catalog listing and topic matching need of a quiz, without its questions."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def title(self) -> LocalText: ...
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def difficulty(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def question_count(self) -> int: ...
+    def languages(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class QuizSummary:
+    """A quiz as a catalog lists it; the questions load from its file when it is played."""
+
+    id: str
+    title: LocalText
+    aliases: tuple[str, ...]
+    tags: tuple[str, ...]
+    difficulty: str
+    source: str
+    question_count: int
+    complete_in: tuple[str, ...]  # Quiz.languages() of the full quiz
+
+    @classmethod
+    def of(cls, quiz: Quiz) -> QuizSummary:
+        return cls(quiz.id, quiz.title, quiz.aliases, quiz.tags, quiz.difficulty, quiz.source,
+                   quiz.question_count, quiz.languages())
+
+    def languages(self) -> tuple[str, ...]:
+        return self.complete_in
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ explains; left-to-right texts get none.
 from __future__ import annotations
 
 from bot import bidi, i18n
-from bot.model import LETTERS, PlayerStats, Podium, QuestionCard, Quiz, Reply, Reveal, RunEnd, Standing
+from bot.model import LETTERS, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, RunEnd, Standing
 
 MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10
@@ -209,9 +209,9 @@ def stats(lang: str, s: PlayerStats) -> Reply:
     return Reply("\n".join(lines), title=title, language=lang, kind="stats")
 
 
-def quiz_line(lang: str, quiz: Quiz) -> str:
+def quiz_line(lang: str, quiz: QuizInfo) -> str:
     d = bidi.direction(lang)
-    count = tn(lang, "{n} question", "{n} questions", len(quiz.questions)).removeprefix(bidi.RLM)
+    count = tn(lang, "{n} question", "{n} questions", quiz.question_count).removeprefix(bidi.RLM)
     langs = ", ".join(quiz.languages()) or "en"
     return d.line(f"• {d.embed(quiz.title.get(lang))} ({d.ltr(quiz.id)}): {count} · "
                   f"{difficulty(lang, quiz.difficulty)} · {d.ltr(langs)}")
@@ -229,7 +229,7 @@ def difficulty(lang: str, level: str) -> str:
     return names.get(level, level)
 
 
-def catalog(lang: str, quizzes: list[Quiz]) -> Reply:
+def catalog(lang: str, quizzes: list[QuizInfo]) -> Reply:
     lines = [quiz_line(lang, q) for q in quizzes] or [t(lang, "No quizzes are installed.")]
     lines += ["", t(lang, "Start one with /quiz <topic>, for example {command}.",
                     command=f"/quiz {quizzes[0].id if quizzes else 'pipeline'}")]

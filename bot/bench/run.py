@@ -124,12 +124,27 @@ async def _profiled(path: str | None, work):
     return outcome
 
 
+WARM_STARTS = 3  # the median of these is the figure: one start is at the mercy of the machine
+
+
 def _start(folder: Path, files: int) -> dict:
+    """Start-up with `files` quiz files beside start-up with one, each in fresh processes.
+
+    The first start with a catalog reads every file and writes the catalog index (`cold_ms`);
+    the figures are the median of the starts after it, as a bot restarts.
+    """
     from bot.bench.startup import write_quiz_files
 
-    quizzes = folder / "quizzes"
-    write_quiz_files(quizzes, files)
-    return _child("bot.bench.startup", str(quizzes), str(folder / "start.db"))
+    figures = []
+    for count in (1, files):
+        quizzes = folder / f"quizzes-{count}"
+        write_quiz_files(quizzes, count)
+        starts = [_child("bot.bench.startup", str(quizzes), str(folder / f"start-{count}.db"))
+                  for _ in range(1 + WARM_STARTS)]
+        warm = sorted(starts[1:], key=lambda s: s["total_ms"])[len(starts[1:]) // 2]
+        figures.append({**warm, "cold_ms": starts[0]["total_ms"]})
+    one, many = figures
+    return {**many, "one_file": one, "ratio": round(many["total_ms"] / one["total_ms"], 2)}
 
 
 def _child(module: str, *args: str) -> dict:
