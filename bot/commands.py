@@ -8,17 +8,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot import i18n, render
+from bot import i18n, render, tokens
 from bot.engine import Engine, StartOutcome, StartStatus, StopStatus
 from bot.render import t, tn  # message text (isolates for RTL); command menus use i18n.t
-from bot.model import LANGUAGES, Ack, Button, ChatRef, Player, Reply
+from bot.model import (LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, Ack, Button, ChatRef, Player,
+                       Reply, SettingRange)
 
 PERIODS = ("week", "month", "all")
 ALIASES = {"top": "leaderboard", "me": "stats"}
 COMMANDS = ("quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start")
-LANGUAGE_NAMES = {"en": "English", "hi": "हिन्दी", "sn": "chiShona", "ur": "اردو"}
-SECONDS_RANGE = (5, 300)
-PAUSE_RANGE = (0, 60)
+# /settings words -> (the chat setting, its range)
+SETTINGS: dict[str, tuple[str, SettingRange]] = {"time": ("question_seconds", QUESTION_SECONDS),
+                                                 "pause": ("pause_seconds", PAUSE_SECONDS)}
 MAX_ARGS = 200
 _COMMAND = re.compile(r"^/([A-Za-z_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?:\s+(.*))?$", re.S)
 
@@ -55,13 +56,13 @@ class Commands:
 
     async def press(self, data: str, caller: Caller) -> Ack | Reply:
         """A button: an answer token goes to the engine; quiz and language picks are handled here."""
-        if isinstance(data, str) and data.startswith("qp:"):
-            lang = await self.engine.language_for(caller.chat, caller.player)
-            return await self._cmd_quiz(data[3:], caller, lang)
-        if isinstance(data, str) and data.startswith("ql:"):
-            lang = await self.engine.language_for(caller.chat, caller.player)
-            return await self._cmd_language(data[3:], caller, lang)
-        return await self.engine.answer(data, caller.player, caller.chat)
+        picked = tokens.pick(data)
+        if picked is None:
+            return await self.engine.answer(data, caller.player, caller.chat)
+        lang = await self.engine.language_for(caller.chat, caller.player)
+        if picked.kind is tokens.Kind.QUIZ:
+            return await self._cmd_quiz(picked.value, caller, lang)
+        return await self._cmd_language(picked.value, caller, lang)
 
     # /quiz -------------------------------------------------------------------------------
 
@@ -84,7 +85,7 @@ class Commands:
             title = quiz.title.get(lang)
             return Reply(t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
                          language=lang, kind="error")
-        buttons = tuple(Button(q.title.get(lang), f"qp:{q.id}") for q in outcome.quizzes[:20])
+        buttons = tuple(Button(q.title.get(lang), tokens.quiz_pick(q.id)) for q in outcome.quizzes[:20])
         if outcome.status is StartStatus.CHOICES:
             text = t(lang, "Several quizzes match “{topic}”. Pick one:", topic=topic)
             return Reply(text, buttons=buttons, language=lang)
@@ -137,7 +138,7 @@ class Commands:
     async def _cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
         code = i18n.normalise(args.strip()) or args.strip().lower()  # "hi-IN", "UR" name hi, ur
         if not code:
-            buttons = tuple(Button(LANGUAGE_NAMES[c], f"ql:{c}") for c in LANGUAGES)
+            buttons = tuple(Button(LANGUAGE_NAMES[c], tokens.language_pick(c)) for c in LANGUAGES)
             return Reply(t(lang, "Choose the chat's language:"), buttons=buttons, language=lang)
         if not self._may_configure(caller):
             return _admins_only(lang)
@@ -164,14 +165,14 @@ class Commands:
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
-        if len(words) != 2 or words[0] not in ("time", "pause") or not words[1].isdecimal():
+        if len(words) != 2 or words[0] not in SETTINGS or not words[1].isdecimal():
             return t(lang, "Usage: /settings time <seconds> or /settings pause <seconds>.")
-        value, (low, high) = int(words[1]), SECONDS_RANGE if words[0] == "time" else PAUSE_RANGE
-        if not low <= value <= high:
+        (field, allowed), value = SETTINGS[words[0]], int(words[1])
+        if value not in allowed:
             if words[0] == "time":
-                return t(lang, "The question time must be between {low} and {high} seconds.", low=low, high=high)
-            return t(lang, "The pause must be between {low} and {high} seconds.", low=low, high=high)
-        field = "question_seconds" if words[0] == "time" else "pause_seconds"
+                return t(lang, "The question time must be between {low} and {high} seconds.",
+                         low=allowed.low, high=allowed.high)
+            return t(lang, "The pause must be between {low} and {high} seconds.", low=allowed.low, high=allowed.high)
         await self.engine.update_chat(chat, **{field: value})
         return None
 
@@ -187,7 +188,7 @@ class Commands:
             t(lang, "/leaderboard [week|month|all] [topic]: this chat's ranking"),
             t(lang, "/stats: your record in this chat"),
             t(lang, "/stop: end the running quiz (its starter or an admin)"),
-            t(lang, "/language [code]: the chat's language (en, hi, sn, ur)"),
+            t(lang, "/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES)),
             t(lang, "/settings: question time and pause (admins)"),
             t(lang, "/help: this message"),
         ]

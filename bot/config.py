@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.model import FALLBACK_LANGUAGE, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS
+
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
@@ -24,9 +26,10 @@ class Settings(BaseSettings):
 
     quizhost_db: str = "quizhost.db"  # a file path, sqlite:///path or a database URL: bot/app.py open_store
     quizhost_quizzes: str = ""  # extra quiz folders, separated by os.pathsep (":" on Linux) or ","
-    quizhost_question_seconds: int = Field(30, ge=5, le=300)
-    quizhost_pause_seconds: float = Field(5.0, ge=0, le=60)
-    quizhost_language: Literal["en", "hi", "sn", "ur"] = "en"
+    quizhost_question_seconds: int = Field(QUESTION_SECONDS.default, ge=QUESTION_SECONDS.low,
+                                           le=QUESTION_SECONDS.high)
+    quizhost_pause_seconds: float = Field(PAUSE_SECONDS.default, ge=PAUSE_SECONDS.low, le=PAUSE_SECONDS.high)
+    quizhost_language: str = FALLBACK_LANGUAGE
     log_level: LogLevel = "INFO"
 
     telegram_bot_token: SecretStr | None = None
@@ -51,6 +54,13 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("quizhost_language")
+    @classmethod
+    def _spoken(cls, value: str) -> str:
+        if value not in LANGUAGES:
+            raise ValueError(f"must be one of {', '.join(LANGUAGES)}")
+        return value
 
     @field_validator("telegram_bot_token", "discord_bot_token", "telegram_webhook_secret", mode="before")
     @classmethod

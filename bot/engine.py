@@ -19,7 +19,7 @@ from bot.ports import ChatAdapter, Store
 from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
 from bot.session import Refusal, Run
 from bot.timers import Timers
-from bot.tokens import AnswerToken, decode
+from bot.tokens import MAX_BYTES, AnswerToken, decode
 
 log = logging.getLogger("quizhost.engine")
 
@@ -213,7 +213,7 @@ class Engine:
         `chat`: where the pressed message is, as the platform says; a press counts only in its
         run's chat (button data copied elsewhere is refused). The adapters always give it."""
         # the cache holds only what could be a token: a flood of long junk must not fill memory
-        token = _decode_text(data) if type(data) is str and len(data) <= 64 else decode(data)
+        token = _decode_text(data) if type(data) is str and len(data) <= MAX_BYTES else decode(data)
         run = self._by_id.get(token.run_id) if token else None
         if token is None:  # no run, so no chat language: answer in the presser's own
             lang = self.client_language(player)

@@ -5,16 +5,53 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping, Protocol
 
-LANGUAGES: tuple[str, ...] = ("en", "hi", "sn", "ur")
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    native_name: str  # what a /language button shows
+    english_name: str  # what the quiz file schema says
+    rtl: bool = False
+
+
+# Every language the bot speaks: catalogs, quiz texts, /language, QUIZHOST_LANGUAGE, --lang.
+SPOKEN = (
+    Language("en", "English", "English"),
+    Language("hi", "हिन्दी", "Hindi"),
+    Language("sn", "chiShona", "Shona"),
+    Language("ur", "اردو", "Urdu", rtl=True),
+)
+LANGUAGES: tuple[str, ...] = tuple(lang.code for lang in SPOKEN)
+LANGUAGE_NAMES = {lang.code: lang.native_name for lang in SPOKEN}
 FALLBACK_LANGUAGE = "en"
-RTL_LANGUAGES = frozenset({"ur"})
+RTL_LANGUAGES = frozenset(lang.code for lang in SPOKEN if lang.rtl)
 LETTERS = "ABCDEFGHIJ"  # at most 10 options a question
-MIN_SECONDS, MAX_SECONDS = 5, 300  # a question's time limit, whether a chat or a quiz file sets it
+QUIZ_ID = "[a-z0-9-]{1,40}"  # a quiz's id: in its file, in /quiz, in button data
+
+
+@dataclass(frozen=True)
+class SettingRange:
+    """The values a chat setting may take (whole seconds), and its default."""
+
+    low: int
+    high: int
+    default: int
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, (int, float)) and self.low <= value <= self.high
+
+
+# /settings, QUIZHOST_QUESTION_SECONDS / QUIZHOST_PAUSE_SECONDS, a quiz file's per-question limit
+# and the help texts read these
+QUESTION_SECONDS = SettingRange(5, 300, default=30)
+PAUSE_SECONDS = SettingRange(0, 60, default=5)
 
 
 def clamp_seconds(seconds: int | None) -> int | None:
     """A source file's time limit brought into the range a run supports (None: no limit given)."""
-    return None if not seconds or seconds <= 0 else min(MAX_SECONDS, max(MIN_SECONDS, seconds))
+    if not seconds or seconds <= 0:
+        return None
+    return min(QUESTION_SECONDS.high, max(QUESTION_SECONDS.low, seconds))
 
 
 @dataclass(frozen=True)

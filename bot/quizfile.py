@@ -17,10 +17,9 @@ from pydantic import (BaseModel, ConfigDict, Field, StrictInt, StrictStr, String
                       ValidationError, ValidationInfo, create_model, field_validator, model_validator)
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from bot.model import LANGUAGES, LETTERS, MAX_SECONDS, MIN_SECONDS, LocalText, Question, Quiz
+from bot.model import LANGUAGES, LETTERS, QUESTION_SECONDS, QUIZ_ID, SPOKEN, LocalText, Question, Quiz
 
-LANGUAGE_NAMES = {"en": "English", "hi": "Hindi", "sn": "Shona", "ur": "Urdu"}
-assert set(LANGUAGE_NAMES) == set(LANGUAGES), "describe every language of bot.model"
+ENGLISH_NAMES = {lang.code: lang.english_name for lang in SPOKEN}  # schema titles are in English
 
 # Telegram refuses messages over 4096 characters. The renderer adds a header ("Question
 # 3/8", the title, the time limit) and a letter and spacing per option: we budget for both.
@@ -30,7 +29,7 @@ PER_OPTION_ALLOWANCE = 4
 TITLE_MAX, DESCRIPTION_MAX, PROMPT_MAX, OPTION_MAX = 100, 1000, 1500, 300
 MAX_OPTIONS = len(LETTERS)  # one letter per option
 MAX_QUESTIONS = 500  # a quiz file, shipped, imported or uploaded
-ID_PATTERN = r"^[a-z0-9-]{1,40}$"
+ID_PATTERN = f"^{QUIZ_ID}$"
 
 Loc = tuple[str | int, ...]
 
@@ -107,8 +106,8 @@ def _text_model(name: str, doc: str, max_chars: int | None = None) -> type[_Loca
     """A text model whose strings all have the same length limit (shown in editors)."""
     chars = Annotated[Text, Field(max_length=max_chars)] if max_chars else Text
     fields: dict[str, Any] = {
-        lang: (chars, Field(... if lang == "en" else None, title=LANGUAGE_NAMES[lang],
-                            description=f"{LANGUAGE_NAMES[lang]} text" + (
+        lang: (chars, Field(... if lang == "en" else None, title=ENGLISH_NAMES[lang],
+                            description=f"{ENGLISH_NAMES[lang]} text" + (
                                 " (required: the fallback)" if lang == "en" else ""),
                             json_schema_extra=None if lang == "en" else _drop_default))
         for lang in LANGUAGES}
@@ -136,8 +135,8 @@ class QuestionModel(BaseModel):
     explanation: ExplanationText | None = Field(None, description=(
         "Why the right answer is right. Optional (imported quizzes often lack it): the reveal then "
         "shows the right answer and the split; `quizhost validate --strict` lists such questions"))
-    seconds: StrictInt | None = Field(None, ge=MIN_SECONDS, le=MAX_SECONDS, description=(
-        f"This question's time limit in seconds ({MIN_SECONDS} to {MAX_SECONDS}); "
+    seconds: StrictInt | None = Field(None, ge=QUESTION_SECONDS.low, le=QUESTION_SECONDS.high, description=(
+        f"This question's time limit in seconds ({QUESTION_SECONDS.low} to {QUESTION_SECONDS.high}); "
         "without it the chat's setting applies"))
 
     @field_validator("answer")
@@ -273,7 +272,7 @@ def friendly_message(error: ErrorDetails) -> str:
     if kind == "string_pattern_mismatch":
         return f"'{value}' is not a valid id: use 1 to 40 of a-z, 0-9 and '-'"
     if kind in ("greater_than_equal", "less_than_equal") and loc[-1] == "seconds":
-        return f"{value} is out of range: a time limit is {MIN_SECONDS} to {MAX_SECONDS} seconds"
+        return f"{value} is out of range: a time limit is {QUESTION_SECONDS.low} to {QUESTION_SECONDS.high} seconds"
     if kind in ("greater_than_equal", "less_than"):
         return f"{value} is out of range: an option index is 0 to {MAX_OPTIONS - 1} (0-based)"
     if kind == "literal_error":

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.catalog import Catalog
-from bot.commands import ALIASES, COMMANDS, MAX_ARGS, PAUSE_RANGE, SECONDS_RANGE, Caller, Commands, parse
+from bot.commands import ALIASES, COMMANDS, MAX_ARGS, Caller, Commands, parse
 from bot.engine import Engine, EngineSettings
-from bot.model import LANGUAGES, Ack, Reply
+from bot.model import LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, Ack, Reply
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import group, make_quiz, player, private
 from bot.tokens import decode
@@ -131,5 +131,5 @@ def _check_changes(before: dict, after: dict, reply, caller: Caller, name: str, 
         assert caller.chat.is_private or caller.is_admin, "a settings change by a member"
         language, seconds, pause = after["settings"][key]
         assert language in (None, *LANGUAGES)
-        assert seconds is None or SECONDS_RANGE[0] <= seconds <= SECONDS_RANGE[1]
-        assert pause is None or PAUSE_RANGE[0] <= pause <= PAUSE_RANGE[1]
+        assert seconds is None or seconds in QUESTION_SECONDS
+        assert pause is None or pause in PAUSE_SECONDS

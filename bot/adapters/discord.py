@@ -14,7 +14,7 @@ from typing import Any
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
-from bot import render
+from bot import render, tokens
 from bot.adapters import discord_commands, discord_views as views
 from bot.commands import Caller, Commands
 from bot.config import Settings
@@ -167,11 +167,11 @@ class DiscordAdapter:
         return reply
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
-        caller = self.caller(interaction, "language" if data.startswith("ql:") else "")
+        caller = self.caller(interaction, "language" if tokens.needs_admin(data) else "")
         await self._answer(interaction, self._press(interaction, data, caller))
 
     async def _press(self, interaction: discord.Interaction, data: str, caller: Caller) -> Ack | Reply:
-        if data.startswith("qp:") and (refusal := await self._cannot_post(interaction)):
+        if tokens.kind_of(data) is tokens.Kind.QUIZ and (refusal := await self._cannot_post(interaction)):
             return refusal
         return await self._engine_commands().press(data, caller)
 

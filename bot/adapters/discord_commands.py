@@ -10,9 +10,9 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.catalog import Catalog, topic_words
-from bot.commands import LANGUAGE_NAMES, descriptions
+from bot.commands import descriptions
 from bot.i18n import normalise, t
-from bot.model import FALLBACK_LANGUAGE, LANGUAGES
+from bot.model import FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS
 
 RunCommand = Callable[..., Awaitable[None]]  # (interaction, name, *args): one Commands.handle per args
 CHOICES_MAX = 25  # Discord shows at most 25 autocomplete choices
@@ -28,8 +28,9 @@ def option_texts(lang: str) -> dict[str, str]:
         "period": t(lang, "week, month or all time"),
         "board_topic": t(lang, "Only this quiz"),
         "code": t(lang, "The chat's language"),
-        "time": t(lang, "Seconds to answer a question (5 to 300)"),
-        "pause": t(lang, "Seconds between questions (0 to 60)"),
+        "time": t(lang, "Seconds to answer a question ({low} to {high})",
+                  low=QUESTION_SECONDS.low, high=QUESTION_SECONDS.high),
+        "pause": t(lang, "Seconds between questions ({low} to {high})", low=PAUSE_SECONDS.low, high=PAUSE_SECONDS.high),
     }
 
 
@@ -45,7 +46,8 @@ class QuizTranslator(app_commands.Translator):
         lang = normalise(locale.value)
         if lang is None or lang == FALLBACK_LANGUAGE:
             return None
-        text = t(lang, string.message)
+        option = string.extras.get("option")  # an option text with its values filled in: look it up by key
+        text = option_texts(lang)[option] if option else t(lang, string.message)
         return text[:DESCRIPTION_MAX] if text != string.message else None
 
 
@@ -81,12 +83,15 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) 
     def d(text: str) -> locale_str:
         return locale_str(text[:DESCRIPTION_MAX])
 
+    def o(key: str) -> locale_str:
+        return locale_str(opt[key][:DESCRIPTION_MAX], option=key)
+
     async def complete_topic(interaction: discord.Interaction, current: str) -> List[Choice[str]]:
         lang = normalise(interaction.locale.value) or FALLBACK_LANGUAGE
         return topic_choices(catalog, current, lang)
 
     @tree.command(name="quiz", description=d(en["quiz"]))
-    @app_commands.describe(topic=d(opt["topic"]), count=d(opt["count"]))
+    @app_commands.describe(topic=o("topic"), count=o("count"))
     @app_commands.autocomplete(topic=complete_topic)
     async def quiz(interaction: discord.Interaction, topic: Optional[str] = None,
                    count: Optional[app_commands.Range[int, 1, 100]] = None) -> None:
@@ -97,7 +102,7 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) 
         await run(interaction, "quizzes")
 
     @tree.command(name="leaderboard", description=d(en["leaderboard"]))
-    @app_commands.describe(period=d(opt["period"]), topic=d(opt["board_topic"]))
+    @app_commands.describe(period=o("period"), topic=o("board_topic"))
     @app_commands.choices(period=[Choice(name=locale_str("this week"), value="week"),
                                   Choice(name=locale_str("this month"), value="month"),
                                   Choice(name=locale_str("all time"), value="all")])
@@ -115,15 +120,16 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) 
         await run(interaction, "stop")
 
     @tree.command(name="language", description=d(en["language"]))
-    @app_commands.describe(code=d(opt["code"]))
+    @app_commands.describe(code=o("code"))
     @app_commands.choices(code=[Choice(name=LANGUAGE_NAMES[c], value=c) for c in LANGUAGES])
     async def language(interaction: discord.Interaction, code: Optional[Choice[str]] = None) -> None:
         await run(interaction, "language", code.value if code else "")
 
     @tree.command(name="settings", description=d(en["settings"]))
-    @app_commands.describe(time=d(opt["time"]), pause=d(opt["pause"]))
-    async def settings(interaction: discord.Interaction, time: Optional[app_commands.Range[int, 5, 300]] = None,
-                       pause: Optional[app_commands.Range[int, 0, 60]] = None) -> None:
+    @app_commands.describe(time=o("time"), pause=o("pause"))
+    async def settings(interaction: discord.Interaction,
+                       time: Optional[app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high]] = None,
+                       pause: Optional[app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high]] = None) -> None:
         changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
         await run(interaction, "settings", *changes)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot import bidi, render
+from bot import bidi, render, tokens
 from bot.i18n import t
 from bot.model import RTL_LANGUAGES, Ack, Button, QuestionCard, Reply, Reveal
 
@@ -28,8 +28,8 @@ DESCRIPTION_MAX = 4096
 CONTENT_MAX = 2000
 BUTTONS_MAX = 25  # 5 rows of 5
 # The whole state of a button lives in its custom_id, so a press works after a restart:
-# "quizhost:" + an answer token (qa:run:question:choice), a quiz pick (qp:<id>) or a language pick.
-TEMPLATE = re.compile(r"quizhost:(?P<data>q[apl]:[A-Za-z0-9_:\-]{1,80})")
+# "quizhost:" + the button data of bot.tokens (an answer, a quiz pick or a language pick).
+TEMPLATE = re.compile(f"{PREFIX}(?P<data>{tokens.PATTERN})")
 
 COLOURS = {"error": discord.Colour.red(), "podium": discord.Colour.gold(),
            "leaderboard": discord.Colour.gold(), "question": discord.Colour.blurple(),
@@ -73,14 +73,13 @@ def unkept(view: discord.ui.View) -> discord.ui.View:
 
 
 def custom_id(data: str) -> str:
-    value = PREFIX + data
-    if len(value) > CUSTOM_ID_MAX or not TEMPLATE.fullmatch(value):
+    if not fits(data):
         raise ValueError(f"button data {data[:40]!r} does not fit a Discord custom_id")
-    return value
+    return PREFIX + data
 
 
 def fits(data: str) -> bool:
-    return len(PREFIX + data) <= CUSTOM_ID_MAX and TEMPLATE.fullmatch(PREFIX + data) is not None
+    return len(PREFIX + data) <= CUSTOM_ID_MAX and tokens.is_valid(data)
 
 
 def escape(text: str) -> str:

@@ -19,6 +19,7 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot import tokens
 from bot.adapters import telegram_format as fmt
 from bot.adapters.telegram_request import AiohttpRequest
 from bot.adapters.telegram_runtime import ANSWER_WINDOW, AdminCache, Webhook, within_window
@@ -36,7 +37,6 @@ log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
 NAME_MAX = 64
-ADMIN_PRESSES = ("ql:",)  # a language picked with a button is a /language
 SHUTDOWN_GRACE = 5.0  # seconds presses in progress get to answer when the bot stops
 
 
@@ -185,7 +185,7 @@ class PressHandling:
 
     async def _caller(self, chat: ChatRef, press: Press) -> Caller:
         # A press on a message that is no longer accessible still carries its chat and token.
-        needs_admin = press.group_id is not None and press.data.startswith(ADMIN_PRESSES)
+        needs_admin = press.group_id is not None and tokens.needs_admin(press.data)
         if needs_admin:
             is_admin = await self.admins.is_admin(self.app.bot, press.group_id, press.user_id)
         else:

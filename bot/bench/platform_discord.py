@@ -11,11 +11,13 @@ from typing import Any
 
 from aiohttp import web
 
+from bot import tokens
+from bot.adapters import discord_views as views
 from bot.bench.platform_fake import Candidate, Driver
 from bot.testing.fake_discord import FakeDiscord, FakeInteraction, FakeMessage
 
 CHANNELS_PER_SERVER = 500  # Discord's limit on channels in one server
-QUESTION_PREFIX = "quizhost:qa:"
+QUESTION_PREFIX = views.PREFIX + tokens.Kind.ANSWER.prefix
 
 
 class BenchDiscord(FakeDiscord):
