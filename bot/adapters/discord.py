@@ -31,6 +31,27 @@ DEFER_AFTER = 2.0
 READY_TIMEOUT = 60.0  # how long an engine post waits for the first login
 
 
+class _QuizHooks:
+    """quizhost's hooks on discord.py's client, overridden in a subclass as its examples do."""
+
+    adapter: DiscordAdapter
+    tree: app_commands.CommandTree
+
+    async def setup_hook(self) -> None:
+        await self.adapter._setup(self.tree)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await self.adapter._on_interaction(interaction)
+
+
+class QuizClient(_QuizHooks, discord.Client):
+    pass
+
+
+class ShardedQuizClient(_QuizHooks, discord.AutoShardedClient):
+    pass
+
+
 class DiscordAdapter:
     platform = PLATFORM
 
@@ -68,31 +89,31 @@ class DiscordAdapter:
             if not client.is_closed():
                 await client.close()
 
-    def _make_client(self) -> discord.Client:
+    def _make_client(self) -> QuizClient | ShardedQuizClient:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
         options: dict[str, Any] = {
             "intents": discord.Intents.default(),  # slash commands and buttons need no privileged intent
             "allowed_mentions": discord.AllowedMentions.none(),  # names and quiz text never ping anyone
             **self.client_options,
         }
+        client: QuizClient | ShardedQuizClient
         if self.shards:
             options["shard_count"] = None if self.shards == "auto" else int(self.shards)
-            client: discord.Client = discord.AutoShardedClient(**options)
+            client = ShardedQuizClient(**options)
         else:
-            client = discord.Client(**options)
-        tree = app_commands.CommandTree(
+            client = QuizClient(**options)
+        client.adapter = self
+        client.tree = tree = app_commands.CommandTree(
             client,
             allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
         discord_commands.register(tree, self._on_command, self._engine_commands().engine.catalog)
-        client.setup_hook = lambda: self._setup(client, tree)  # type: ignore[method-assign]
-        client.on_interaction = self._on_interaction  # type: ignore[attr-defined]
         return client
 
-    async def _setup(self, client: discord.Client, tree: app_commands.CommandTree) -> None:
+    async def _setup(self, tree: app_commands.CommandTree) -> None:
         """After login, before the gateway: buttons of old messages work again, commands sync."""
-        client.add_dynamic_items(self._item)
+        tree.client.add_dynamic_items(self._item)
         await tree.set_translator(discord_commands.QuizTranslator())
         self._ready.set()
         for guild_id in self.guild_ids:  # instant, for development servers

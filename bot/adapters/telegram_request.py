@@ -14,17 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 from urllib.parse import quote_plus
 
 import aiohttp
 
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import JSONDict, ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 from bot.adapters.telegram_updates import UpdateGate
 
+# A timeout argument of `do_request`: seconds, None (no limit) or `BaseRequest.DEFAULT_NONE`
+# ("not given": this class's own). PTB's name for the type (ODVInput) lives in a private
+# module, so the alias is our own, as loose as the values PTB may pass.
+TimeoutArg = Any
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 _quoted = lru_cache(maxsize=4096)(quote_plus)
 DEFAULT_POOL_SIZE = 256  # what PTB 22.4+ gives its own class: one connection per concurrent update
@@ -86,10 +89,10 @@ class AiohttpRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        read_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+        write_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+        connect_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+        pool_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         session = self._session
         if session is None or session.closed:
@@ -125,11 +128,10 @@ class AiohttpRequest(BaseRequest):
         except (TimeoutError, aiohttp.ClientError):
             return 0
 
-    def _timeout(self, read: ODVInput[float], connect: ODVInput[float],
-                 pool: ODVInput[float]) -> aiohttp.ClientTimeout:
-        read = self._read_timeout if isinstance(read, DefaultValue) else read
-        connect = self._connect_timeout if isinstance(connect, DefaultValue) else connect
-        pool = self._pool_timeout if isinstance(pool, DefaultValue) else pool
+    def _timeout(self, read_arg: TimeoutArg, connect_arg: TimeoutArg, pool_arg: TimeoutArg) -> aiohttp.ClientTimeout:
+        read = _seconds(read_arg, self._read_timeout)
+        connect = _seconds(connect_arg, self._connect_timeout)
+        pool = _seconds(pool_arg, self._pool_timeout)
         key = (read, connect, pool)
         timeout = self._timeouts.get(key)
         if timeout is None:
@@ -140,6 +142,14 @@ class AiohttpRequest(BaseRequest):
             if len(self._timeouts) < 64:
                 self._timeouts[key] = timeout
         return timeout
+
+
+def _seconds(given: TimeoutArg, default: float | None) -> float | None:
+    """A timeout the caller gave, else ours: anything but a number or None (PTB's DEFAULT_NONE
+    or another of its default markers) means "not given", as for PTB's own class."""
+    if given is None or (isinstance(given, (int, float)) and not isinstance(given, bool)):
+        return given
+    return default
 
 
 def _body(request_data: RequestData | None) -> tuple[bytes | aiohttp.FormData | None, dict[str, str] | None]:
@@ -192,14 +202,14 @@ class UpdatesRequest(BaseRequest):
         await self.inner.shutdown()
 
     async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
-                         read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-                         write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-                         connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-                         pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE) -> tuple[int, bytes]:
+                         read_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+                         write_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+                         connect_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+                         pool_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE) -> tuple[int, bytes]:
         return await self.inner.do_request(url, method, request_data, read_timeout, write_timeout,
                                            connect_timeout, pool_timeout)
 
-    def parse_json_payload(self, payload: bytes) -> JSONDict:
+    def parse_json_payload(self, payload: bytes) -> dict[str, Any]:
         data = self.inner.parse_json_payload(payload)
         on_press, updates = self.on_press, data.get("result")
         if on_press is None or not data.get("ok") or not isinstance(updates, list):
