@@ -12,12 +12,14 @@ import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-from bot.adapters.console import ConsoleAdapter, stdin_lines
+from bot import session
+from bot.adapters.console import TERMINAL, ConsoleAdapter, stdin_lines
 from bot.catalog import Catalog, default_quiz_folders
 from bot.clock import Clock, SystemClock
 from bot.commands import Commands
 from bot.config import Settings, SettingsError
 from bot.engine import Engine, EngineSettings
+from bot.i18n import t
 from bot.ports import Store
 from storage.dburl import Kind
 from storage.dburl import parse as parse_database
@@ -78,28 +80,41 @@ async def open_store(target: str) -> Store:
     return await SqliteStore.open(chosen.location)
 
 
-async def play(settings: Settings, topic: str, lang: str | None, name: str) -> int:
+async def play(settings: Settings, topic: str, lang: str | None, name: str | None) -> int:
     """The terminal chat; with piped input, answers queue up and there is no pause."""
     piped = not sys.stdin.isatty()
     async with open_engine(settings, pause=0.0 if piped else None) as engine:
+        if name is None:  # "You" in the language the chat will have: the same player every game
+            name = t(lang or await engine.language_for(TERMINAL), "You")
         console = ConsoleAdapter(name=name, queue_answers=piped)
         engine.attach(console)
         commands = Commands(engine)
-        if lang:
-            await engine.update_chat(console.chat, language=lang)
         await engine.resume()
         timers = asyncio.create_task(engine.serve())
         try:
-            first = f"/quiz {topic}" if topic else "/help"
-            await console.handle_line(commands, first)
-            if not topic:
-                await console.handle_line(commands, "/quizzes")
+            await open_terminal(commands, console, topic, lang)
             await console.serve(commands, stdin_lines(asyncio.get_running_loop()))
         finally:
             timers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await timers
     return 0
+
+
+async def open_terminal(commands: Commands, console: ConsoleAdapter, topic: str, lang: str | None) -> None:
+    """The first lines of `quizhost play`: --lang, set as /language sets it (kept for later games);
+    the quiz asked for, or the help and the quizzes; and a quiz still open from a terminal that
+    was closed shows its open question again at once (not only when it closes)."""
+    if lang:
+        await console.handle_line(commands, f"/language {lang}")
+    engine = commands.engine
+    resumed = engine.run_in(console.chat)
+    if resumed is None or topic:  # with a quiz running, /quiz <topic> says so
+        await console.handle_line(commands, f"/quiz {topic}" if topic else "/help")
+        if not topic:
+            await console.handle_line(commands, "/quizzes")
+    if resumed is not None and resumed.is_asking and engine.clock.now() < resumed.row.due:
+        await console.post_question(session.card(resumed))
 
 
 def platform_adapters(settings: Settings) -> list:

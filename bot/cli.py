@@ -18,8 +18,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a quiz in this terminal (no token needed)")
     play.add_argument("topic", nargs="*", help="quiz id, alias, title word or tag")
-    play.add_argument("--lang", choices=LANGUAGES, help="the terminal chat's language")
-    play.add_argument("--as", dest="name", help="your name on the leaderboard (default: You, in the game's language)")
+    play.add_argument("--lang", choices=LANGUAGES,
+                      help="the terminal chat's language; like /language, it is kept for the next games")
+    play.add_argument("--as", dest="name", help="your name on the leaderboard (default: You, in the chat's language)")
     sub.add_parser("run", help="host quizzes on every platform whose token is set")
     validate = sub.add_parser("validate", help="check quiz files and report every problem")
     validate.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the quiz folders)")
@@ -72,10 +73,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _play(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import play
-    from bot.i18n import t
 
-    name = args.name or t(args.lang or settings.quizhost_language, "You")
-    return asyncio.run(play(settings, " ".join(args.topic), args.lang, name))
+    return asyncio.run(play(settings, " ".join(args.topic), args.lang, args.name))
 
 
 # what the platforms' libraries raise for a token they refuse; the adapter has logged why

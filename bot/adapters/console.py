@@ -14,6 +14,7 @@ from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, R
 from bot.tokens import AnswerToken
 
 PLATFORM = "console"
+TERMINAL = ChatRef(PLATFORM, "terminal", is_private=True, title="terminal")  # the one chat of `quizhost play`
 _STYLES = {"bold": "1", "dim": "2", "green": "32", "red": "31", "cyan": "36", "yellow": "33"}
 
 
@@ -29,7 +30,7 @@ class ConsoleAdapter:
                  queue_answers: bool = False) -> None:
         self.out = out or sys.stdout
         self.colour = wants_colour(self.out) if colour is None else colour
-        self.chat = ChatRef(PLATFORM, "terminal", is_private=True, title="terminal")
+        self.chat = TERMINAL
         self.player = Player(PLATFORM, name.strip().casefold() or "you", name.strip() or "You")
         # piped input: a letter read between questions is the answer to the next one
         self.queue_answers = queue_answers
