@@ -34,6 +34,9 @@ def _summarise(answers: str) -> str:
     """
 
 
+# every answer already past its run's boundary (migration 2; the bench loads answers this way)
+BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: chats, players, runs, answers
     f"""
@@ -118,7 +121,7 @@ MIGRATIONS: tuple[str, ...] = (
         best_streak INTEGER NOT NULL,
         PRIMARY KEY (chat_key, player_key, quiz_id)
     );
-    {_summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")}
+    {BOARD_BACKFILL}
     -- a run moving past a question (or ending) summarises the answers it leaves behind
     CREATE FUNCTION runs_summarise_answers() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN

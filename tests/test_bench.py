@@ -2,7 +2,11 @@
 every figure (as JSON and as a table). No timing is asserted: this machine is not the bench."""
 from __future__ import annotations
 
+import asyncio
 import json
+
+import asyncpg
+import pytest
 
 from bot.bench.report import table
 from bot.cli import main
@@ -14,8 +18,34 @@ TINY = ["bench", "--chats", "3", "--players", "4", "--window", "5", "--rate", "3
 
 def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
     assert main([*TINY, "--keep", str(tmp_path)]) == 0
-    result = json.loads(capsys.readouterr().out)
+    check_every_figure(json.loads(capsys.readouterr().out))
 
+
+@pytest.mark.postgres
+def test_a_tiny_bench_on_postgresql_prints_the_same_figures_and_leaves_no_schema_behind(capsys, postgres_url):
+    assert main([*TINY, "--db", postgres_url]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["config"]["database"] == "postgresql"
+    check_every_figure(result)
+    assert "database" in table(result) and "copy_records_to_table" in table(result)
+    assert asyncio.run(_bench_schemas(postgres_url)) == []
+
+
+def test_bench_on_a_database_that_is_not_postgresql_is_refused_without_its_password(capsys):
+    assert main(["bench", "--db", "mysql://u:hunter2@db/quiz"]) == 2
+    err = capsys.readouterr().err
+    assert "--db" in err and "hunter2" not in err
+
+
+async def _bench_schemas(url: str) -> list[str]:
+    conn = await asyncpg.connect(url)
+    try:
+        return [r[0] for r in await conn.fetch("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'quizhost_bench%'")]
+    finally:
+        await conn.close()
+
+
+def check_every_figure(result: dict) -> None:
     for name in ("answers_per_s", "raw_insert_per_s", "raw_insert_bare_per_s", "ratio", "rss_mb", "start_ms"):
         assert isinstance(result[name], (int, float)) and result[name] > 0, name
     assert isinstance(result["kb_per_run"], float)  # 30 runs barely move the resident memory

@@ -26,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiz-files", type=int, default=1000, help="quiz files for the start-up figure")
     parser.add_argument("--profile", metavar="FILE", help="write a pyinstrument profile of the flat-out phase")
     parser.add_argument("--keep", metavar="FOLDER", help="keep the bench databases in FOLDER")
+    parser.add_argument("--db", metavar="URL", help="bench on PostgreSQL: a postgresql:// URL (each phase "
+                        "uses a schema of its own there, dropped after); default: SQLite files")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     # --platform telegram|discord: presses through the real adapters (bot/bench/platform.py)
     from bot.bench.platform import add_platform_arguments
@@ -59,9 +61,24 @@ def main(args: argparse.Namespace) -> int:
         chats=args.chats, players=args.players, window=args.window, rate=args.rate,
         rate_seconds=args.rate_seconds, board_sizes=sizes, board_players=args.board_players,
         board_repeats=args.board_repeats, open_runs=args.open_runs, open_answers=args.open_answers,
-        quiz_files=args.quiz_files, profile=args.profile, folder=args.keep,
+        quiz_files=args.quiz_files, profile=args.profile, folder=args.keep, db=args.db,
     )
+    if args.db is not None and (problem := _not_postgres(args.db)):
+        print(f"quizhost bench: --db {problem}", file=sys.stderr)
+        return 2
     progress = (lambda text: print(f"… {text}", file=sys.stderr, flush=True))
     result = asyncio.run(bench(options, progress))
     print(json.dumps(result) if args.json else table(result))
     return 0
+
+
+def _not_postgres(url: str) -> str | None:
+    """Why `url` is no PostgreSQL URL (its password never shown), or None."""
+    from storage.dburl import Kind, parse
+
+    try:
+        if parse(url).kind is Kind.POSTGRES:
+            return None
+    except ValueError as exc:
+        return str(exc)
+    return "wants a postgresql:// URL; without --db the bench uses SQLite files"

@@ -1,8 +1,8 @@
 """Leaderboard and /stats latency on one busy chat with 10^4, 10^5 and 10^6 stored answers.
 
 The chat's history: `players` members, runs of 8 questions spread evenly over the last year,
-each run answered by 20 of them, 60 % right. Answers are bulk-loaded with sqlite3 and the
-board summaries rebuilt the way migration 2 backfills them (the same rows the answer trigger
+each run answered by 20 of them, 60 % right. Answers are bulk-loaded (sqlite3, or COPY on
+PostgreSQL: bot/bench/boards_pg.py) and the board summaries rebuilt the way migration 2 backfills them (the same rows the answer trigger
 would have made, much faster to load); then the real engine reads the boards.
 """
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
-from pathlib import Path
 
+from bot.app import open_store
 from bot.catalog import Catalog
 from bot.engine import Engine
 from bot.model import ChatRef, Player
 from bot.testing.clock import FakeClock
 from storage.schema import BOARD_BACKFILL
-from storage.sqlite import SqliteStore
+from storage.dburl import Kind, parse
 
 CHAT = ChatRef("bench", "board", title="busy group")
 QUESTIONS = 8
@@ -25,36 +25,57 @@ PER_RUN = 20  # players answering each run
 YEAR = 365 * 86400
 
 
-async def board_latency(db: Path, catalog: Catalog, sizes: list[int], players: int, repeats: int
+async def board_latency(db: str, catalog: Catalog, sizes: list[int], players: int, repeats: int
                         ) -> dict[str, dict[str, dict[str, float]]]:
     """{size: {"all": {p50, p99}, "week": {...}, "stats": {...}}} in milliseconds."""
     now = time.time()
-    store = await SqliteStore.open(db)
+    store = await open_store(db)
     await store.ensure_chat(CHAT)
     await store.close()
     quiz_ids = [q.id for q in catalog.all()] or ["quiz"]
-    loaded, result = 0, {}
+    loaded, stored_runs, result = 0, 0, {}
     for size in sorted(sizes):
-        _load(db, loaded, size, players, quiz_ids, now)
+        runs = history(loaded, size, players, quiz_ids, now, stored_runs + 1)
+        stored_runs += len(runs)
+        if parse(db).kind is Kind.POSTGRES:
+            from bot.bench.boards_pg import load
+
+            await load(db, players, runs)
+        else:
+            _load(db, players, runs)
         loaded = size
         result[str(size)] = await _measure(db, catalog, now, players, repeats)
     return result
 
 
-def _load(db: Path, have: int, want: int, players: int, quiz_ids: list[str], now: float) -> None:
+def history(have: int, want: int, players: int, quiz_ids: list[str], now: float, first_id: int
+            ) -> list[tuple[tuple, list[tuple]]]:
+    """The runs that take the chat from `have` stored answers to `want`: (run, its answers) each,
+    the run as (id, quiz_id, when) and the answers as rows of the answers table."""
     rng = random.Random(want)
+    runs_total = -(-1_000_000 // (QUESTIONS * PER_RUN))  # the whole year's runs, as for 10^6
+    made = []
+    for start in range(have // (QUESTIONS * PER_RUN), -(-want // (QUESTIONS * PER_RUN))):
+        when = now - YEAR + YEAR * ((start * 7919) % runs_total) / runs_total  # spread over the year
+        made.append(_one_run(rng, start, first_id + len(made), when, players, quiz_ids))
+    return made
+
+
+def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
     conn = sqlite3.connect(db)
     try:
         conn.execute("BEGIN")
         conn.executemany("INSERT OR IGNORE INTO players(key, platform, user_id, name, updated_at) "
-                         "VALUES (?, 'bench', ?, ?, 0)",
-                         ((f"bench:m{i}", f"m{i}", f"Member {i}") for i in range(players)))
+                         "VALUES (?, 'bench', ?, ?, 0)", member_rows(players))
         trigger = conn.execute("SELECT sql FROM sqlite_master WHERE name='answers_late_to_boards'").fetchone()[0]
         conn.execute("DROP TRIGGER answers_late_to_boards")
-        runs_total = -(-1_000_000 // (QUESTIONS * PER_RUN))  # the whole year's runs, as for 10^6
-        for start in range(have // (QUESTIONS * PER_RUN), -(-want // (QUESTIONS * PER_RUN))):
-            when = now - YEAR + YEAR * ((start * 7919) % runs_total) / runs_total  # spread over the year
-            _one_run(conn, rng, start, when, players, quiz_ids)
+        conn.executemany(
+            "INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
+            "started_at, status, phase, idx, asked_at, due, silent, ended_at) "
+            "VALUES (?, ?, ?, 'en', 1, '[]', 30, 5, 'bench:m0', ?, 'finished', 'pausing', 7, ?, ?, 0, ?)",
+            ((run_id, CHAT.key, quiz_id, when, when, when, when + 300) for (run_id, quiz_id, when), _ in runs))
+        for _, rows in runs:
+            conn.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         conn.execute("DELETE FROM board_days")
         conn.execute("DELETE FROM board_totals")
         conn.executescript(BOARD_BACKFILL)  # executescript commits the loaded answers first
@@ -64,15 +85,13 @@ def _load(db: Path, have: int, want: int, players: int, quiz_ids: list[str], now
         conn.close()
 
 
-def _one_run(conn: sqlite3.Connection, rng: random.Random, n: int, when: float, players: int,
-             quiz_ids: list[str]) -> None:
+def member_rows(players: int) -> list[tuple[str, str, str]]:
+    return [(f"bench:m{i}", f"m{i}", f"Member {i}") for i in range(players)]
+
+
+def _one_run(rng: random.Random, n: int, run_id: int, when: float, players: int, quiz_ids: list[str]
+             ) -> tuple[tuple, list[tuple]]:
     quiz_id = quiz_ids[n % len(quiz_ids)]
-    cur = conn.execute(
-        "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-        "started_at, status, phase, idx, asked_at, due, silent, ended_at) "
-        "VALUES (?, ?, 'en', 1, '[]', 30, 5, 'bench:m0', ?, 'finished', 'pausing', 7, ?, ?, 0, ?)",
-        (CHAT.key, quiz_id, when, when, when, when + 300))
-    run_id = cur.lastrowid
     rows = []
     for member in rng.sample(range(players), min(PER_RUN, players)):
         streak = 0
@@ -83,12 +102,12 @@ def _one_run(conn: sqlite3.Connection, rng: random.Random, n: int, when: float, 
             points = round(1000 * (1 - elapsed / 60)) + min(100 * max(streak - 1, 0), 500) if right else 0
             rows.append((run_id, index, f"q{index}", f"bench:m{member}", CHAT.key, quiz_id, 0, int(right),
                          elapsed, points, streak, when + 35 * index + elapsed))
-    conn.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+    return (run_id, quiz_id, when), rows
 
 
-async def _measure(db: Path, catalog: Catalog, now: float, players: int, repeats: int
+async def _measure(db: str, catalog: Catalog, now: float, players: int, repeats: int
                    ) -> dict[str, dict[str, float]]:
-    store = await SqliteStore.open(db)
+    store = await open_store(db)
     engine = Engine(catalog, store, FakeClock(now))
     member = Player("bench", f"m{players // 2}", "Member")
     calls = {

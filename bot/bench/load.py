@@ -1,4 +1,4 @@
-"""Presses against the real engine and the real SQLite store, through a null chat adapter.
+"""Presses against the real engine and the real store (SQLite, or PostgreSQL with --db), through a null chat adapter.
 
 Two ways to press:
 - flat out: every player of every chat presses the open question at once, question after
@@ -12,14 +12,13 @@ import asyncio
 import random
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from bot.app import open_store
 from bot.catalog import Catalog
 from bot.clock import Clock, SystemClock
 from bot.engine import Engine, EngineSettings, StartStatus
 from bot.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
 from bot.testing.clock import FakeClock
-from storage.sqlite import SqliteStore
 
 PLATFORM = "bench"
 
@@ -65,9 +64,9 @@ def players_of(chat: int, count: int) -> list[Player]:
     return [Player(PLATFORM, f"c{chat}u{j}", f"Player {chat}.{j}") for j in range(count)]
 
 
-async def open_engine(db: Path, catalog: Catalog, clock: Clock, seconds: int, pause: float
+async def open_engine(db: str, catalog: Catalog, clock: Clock, seconds: int, pause: float
                       ) -> tuple[Engine, NullAdapter]:
-    store = await SqliteStore.open(db)
+    store = await open_store(db)
     engine = Engine(catalog, store, clock, EngineSettings(question_seconds=seconds, pause_seconds=pause))
     adapter = NullAdapter()
     engine.attach(adapter)
@@ -89,7 +88,7 @@ async def timed_press(engine: Engine, token: str, player: Player, out: LoadResul
     out.accepted += ack.accepted
 
 
-async def flat_out(db: Path, catalog: Catalog, quiz: Quiz, chats: int, players: int, window: int = 1000,
+async def flat_out(db: str, catalog: Catalog, quiz: Quiz, chats: int, players: int, window: int = 1000,
                    seed: int = 1) -> LoadResult:
     """Every chat plays the whole quiz; each question, all its players press as fast as the
     engine takes them: `window` presses in flight, the next one as soon as one is acknowledged.
@@ -130,7 +129,7 @@ async def _presser(engine: Engine, queue, result: LoadResult) -> None:
         await timed_press(engine, token, player, result)
 
 
-async def offered_rate(db: Path, catalog: Catalog, quiz: Quiz, rate: float, seconds: float, players: int,
+async def offered_rate(db: str, catalog: Catalog, quiz: Quiz, rate: float, seconds: float, players: int,
                        question_seconds: int = 3, pause: float = 1.0, seed: int = 2) -> LoadResult:
     """Presses arrive at `rate` per second, spread over the open questions of many chats."""
     # enough chats that open questions never run dry, even while the first ones wait for

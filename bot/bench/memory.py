@@ -14,7 +14,6 @@ import os
 import resource
 import sys
 import time
-from pathlib import Path
 
 from bot.catalog import Catalog, default_quiz_folders
 from bot.engine import Engine, EngineSettings
@@ -53,13 +52,13 @@ def rss_mb() -> float:
         return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
-async def open_runs(db: Path, runs: int, players: int) -> dict[str, float]:
-    from storage.sqlite import SqliteStore
+async def open_runs(db: str, runs: int, players: int) -> dict[str, float]:
+    from bot.app import open_store
 
     catalog = Catalog.load(default_quiz_folders())
     quiz = catalog.all()[0]
     clock = FakeClock(time.time())
-    store = await SqliteStore.open(db)
+    store = await open_store(db)
     # an hour per question: every run stays open on its first question while the others start
     engine = Engine(catalog, store, clock, EngineSettings(question_seconds=3600, pause_seconds=5))
     adapter = _TokenAdapter()
@@ -98,7 +97,7 @@ async def _open(engine: Engine, clock: FakeClock, adapter: _TokenAdapter, quiz, 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench.memory")
-    parser.add_argument("db", type=Path)
+    parser.add_argument("db", help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=10)
     args = parser.parse_args(argv)

@@ -62,8 +62,12 @@ def _copy_everything_but_answers(source: Path, target: Path, bare: bool) -> list
         db.commit()
     finally:
         db.close()
-    # the order the bench pressed them in: question by question, chats and players mixed
-    # (key order would flatter the reference: appending to a B-tree is cheaper than inserting)
+    return by_question(rows)
+
+
+def by_question(rows: list[tuple]) -> list[tuple[int, list[tuple]]]:
+    """Answer rows in the order the bench pressed them: question by question, chats and players
+    mixed (key order would flatter the reference: appending to a B-tree is cheaper than inserting)."""
     rng = random.Random(3)
     rounds: dict[int, list[tuple]] = {}
     for row in rows:

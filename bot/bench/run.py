@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from bot.bench.boards import board_latency, percentile
+from bot.bench.databases import BenchDatabases
 from bot.bench.load import LoadResult, flat_out, offered_rate
 from bot.bench.reference import raw_insert_per_s
 from bot.catalog import Catalog, default_quiz_folders
@@ -32,6 +33,7 @@ class BenchOptions:
     quiz_files: int = 1000
     profile: str | None = None  # write a pyinstrument profile of the flat-out phase here
     folder: str | None = None  # keep the databases here instead of a temporary folder
+    db: str | None = None  # a postgresql:// URL: every phase in a schema of its own there
 
 
 async def bench(options: BenchOptions, progress=lambda text: None) -> dict:
@@ -40,33 +42,52 @@ async def bench(options: BenchOptions, progress=lambda text: None) -> dict:
     with tempfile.TemporaryDirectory(prefix="quizhost-bench-") as scratch:
         folder = Path(options.folder or scratch)
         folder.mkdir(parents=True, exist_ok=True)
-        result: dict = {"config": {**asdict(options), "quiz": quiz.id, "questions": len(quiz.questions),
-                                   "cpus": os.cpu_count(), "python": sys.version.split()[0]}}
+        dbs = BenchDatabases(folder, options.db, keep=options.folder is not None)
+        try:
+            return await _phases(options, dbs, catalog, quiz, progress)
+        finally:
+            await dbs.cleanup()
+
+
+async def _phases(options: BenchOptions, dbs: BenchDatabases, catalog: Catalog, quiz, progress) -> dict:
+    result: dict = {"config": {**asdict(options), "database": dbs.kind, "quiz": quiz.id,
+                               "questions": len(quiz.questions), "cpus": os.cpu_count(),
+                               "python": sys.version.split()[0]}}
+    _fresh_heap()
+    progress(f"flat out: {options.chats} chats x {options.players} players x {len(quiz.questions)} questions "
+             f"on {dbs.kind}")
+    load = await _profiled(options.profile, flat_out(await dbs.fresh("load"), catalog, quiz, options.chats,
+                                                      options.players, options.window))
+    result.update(_throughput(load))
+    progress("raw insert reference")
+    result.update(_reference(result, await _raw_reference(dbs)))
+    if options.rate > 0:
         _fresh_heap()
-        progress(f"flat out: {options.chats} chats x {options.players} players x {len(quiz.questions)} questions")
-        load = await _profiled(options.profile, flat_out(folder / "load.db", catalog, quiz, options.chats,
-                                                          options.players, options.window))
-        result.update(_throughput(load))
-        progress("raw insert reference")
-        raw = {mode: await raw_insert_per_s(folder / "load.db", folder / f"raw-{mode}.db", mode)
-               for mode in ("insert", "bare", "summarise")}
-        result.update(_reference(result, raw))
-        if options.rate > 0:
-            _fresh_heap()
-            progress(f"offered rate: {options.rate:g} presses/s for {options.rate_seconds:g} s")
-            offered = await offered_rate(folder / "rate.db", catalog, quiz, options.rate, options.rate_seconds,
-                                         options.players)
-            result["ack_ms"] = _rate_figures(offered, options.rate)
-        progress(f"leaderboards at {', '.join(map(str, options.board_sizes))} answers")
-        result["leaderboard_ms"] = await board_latency(folder / "boards.db", catalog, list(options.board_sizes),
-                                                       options.board_players, options.board_repeats)
-        progress(f"memory with {options.open_runs} open runs")
-        result.update(_child("bot.bench.memory", str(folder / "memory.db"), "--runs", str(options.open_runs),
-                             "--players", str(options.open_answers)))
-        progress(f"start-up with {options.quiz_files} quiz files")
-        result["start"] = _start(folder, options.quiz_files)
-        result["start_ms"] = result["start"]["start_ms"]
+        progress(f"offered rate: {options.rate:g} presses/s for {options.rate_seconds:g} s")
+        offered = await offered_rate(await dbs.fresh("rate"), catalog, quiz, options.rate, options.rate_seconds,
+                                     options.players)
+        result["ack_ms"] = _rate_figures(offered, options.rate)
+    progress(f"leaderboards at {', '.join(map(str, options.board_sizes))} answers")
+    result["leaderboard_ms"] = await board_latency(await dbs.fresh("boards"), catalog, list(options.board_sizes),
+                                                   options.board_players, options.board_repeats)
+    progress(f"memory with {options.open_runs} open runs")
+    result.update(_child("bot.bench.memory", await dbs.fresh("memory"), "--runs", str(options.open_runs),
+                         "--players", str(options.open_answers)))
+    progress(f"start-up with {options.quiz_files} quiz files")
+    result["start"] = await _start(dbs, options.quiz_files)
+    result["start_ms"] = result["start"]["start_ms"]
     return result
+
+
+async def _raw_reference(dbs: BenchDatabases) -> dict[str, float]:
+    """The same rows as the flat-out phase stored, by the database's own fastest batched path."""
+    modes = ("insert", "bare", "summarise")
+    if dbs.url is not None:
+        from bot.bench.reference_pg import raw_copy_per_s
+
+        return {mode: await raw_copy_per_s(dbs, "load", mode) for mode in modes}
+    return {mode: await raw_insert_per_s(Path(dbs.target("load")), Path(await dbs.fresh(f"raw-{mode}")), mode)
+            for mode in modes}
 
 
 def _fresh_heap() -> None:
@@ -127,20 +148,21 @@ async def _profiled(path: str | None, work):
 WARM_STARTS = 3  # the median of these is the figure: one start is at the mercy of the machine
 
 
-def _start(folder: Path, files: int) -> dict:
+async def _start(dbs: BenchDatabases, files: int) -> dict:
     """Start-up with `files` quiz files beside start-up with one, each in fresh processes.
 
     The first start with a catalog reads every file and writes the catalog index (`cold_ms`);
     the figures are the median of the starts after it, as a bot restarts.
     """
-    from bot.bench.startup import write_quiz_files
+    from bot.bench.startup import catalog_index, write_quiz_files
 
     figures = []
     for count in (1, files):
-        quizzes = folder / f"quizzes-{count}"
+        quizzes = dbs.folder / f"quizzes-{count}"
         write_quiz_files(quizzes, count)
-        starts = [_child("bot.bench.startup", str(quizzes), str(folder / f"start-{count}.db"))
-                  for _ in range(1 + WARM_STARTS)]
+        catalog_index(quizzes).unlink(missing_ok=True)  # the first start is a cold one
+        db = await dbs.fresh(f"start_{count}")
+        starts = [_child("bot.bench.startup", str(quizzes), db) for _ in range(1 + WARM_STARTS)]
         warm = sorted(starts[1:], key=lambda s: s["total_ms"])[len(starts[1:]) // 2]
         figures.append({**warm, "cold_ms": starts[0]["total_ms"]})
     one, many = figures

@@ -20,7 +20,7 @@ from pathlib import Path  # noqa: E402
 from bot.catalog import Catalog, default_quiz_folders  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
 from bot.engine import Engine  # noqa: E402
-from storage.sqlite import SqliteStore  # noqa: E402
+from bot.app import open_store  # noqa: E402
 
 _IMPORTED = time.perf_counter()
 
@@ -38,11 +38,16 @@ def write_quiz_files(folder: Path, count: int) -> int:
     return count
 
 
-async def ready(folder: Path, db: Path) -> dict[str, float]:
+def catalog_index(quizzes: Path) -> Path:
+    """Beside the quiz folder: a PostgreSQL database has no folder to put it beside."""
+    return quizzes.with_name(quizzes.name + ".catalog.json")
+
+
+async def ready(folder: Path, db: str) -> dict[str, float]:
     began = time.perf_counter()
-    catalog = Catalog.load([folder], cache=db.with_name(db.name + ".catalog.json"))
+    catalog = Catalog.load([folder], cache=catalog_index(folder))
     loaded = time.perf_counter()
-    store = await SqliteStore.open(db)
+    store = await open_store(db)
     opened = time.perf_counter()
     try:
         resumed = await Engine(catalog, store, SystemClock()).resume()
@@ -65,7 +70,7 @@ async def ready(folder: Path, db: Path) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.bench.startup")
     parser.add_argument("folder", type=Path)
-    parser.add_argument("db", type=Path)
+    parser.add_argument("db", help="a SQLite file or a postgresql:// URL")
     args = parser.parse_args(argv)
     print(json.dumps(asyncio.run(ready(args.folder, args.db))))
     return 0
