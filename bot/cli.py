@@ -38,6 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     imports.add_argument("--title", help="the quiz title (default: from the file)")
     imports.add_argument("--lang", choices=LANGUAGES, default="en", help="the language the texts are in")
     imports.add_argument("-o", dest="out", type=Path, help="write the quiz here (default: standard output)")
+    move = sub.add_parser("migrate-db", help="copy a SQLite database into an empty PostgreSQL one")
+    move.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path) of the database")
+    move.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host:5432/db, empty")
     from bot.bench import add_arguments as bench_arguments
 
     bench_arguments(sub.add_parser("bench", help="load-test the engine and the database; print the figures"))
@@ -55,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
                                                settings.telegram_webhook_secret) if s]
     setup_logging(settings.log_level if args.command == "run" else "WARNING", secrets)
     commands = {"play": _play, "run": _run, "validate": _validate, "export": _export, "bench": _bench,
-                "import": _import}
+                "import": _import, "migrate-db": _migrate_db}
     try:
         return commands[args.command](args, settings)
     except SettingsError as exc:  # a setting found wrong only when used (QUIZHOST_DB's kind of database)
@@ -102,6 +105,18 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
 def _is_platform_trouble(exc: BaseException) -> bool:
     module = type(exc).__module__.split(".")[0]
     return module in ("telegram", "discord", "aiohttp") or isinstance(exc, OSError)
+
+
+def _migrate_db(args: argparse.Namespace, settings: Settings) -> int:
+    from storage.migrate import MigrationRefused, describe, migrate
+
+    try:
+        copied = asyncio.run(migrate(args.source, args.target))
+    except MigrationRefused as exc:
+        print(f"quizhost migrate-db: {exc}", file=sys.stderr)
+        return 1
+    print(describe(copied))
+    return 0
 
 
 def _bench(args: argparse.Namespace, settings: Settings) -> int:

@@ -44,12 +44,13 @@ class PostgresStore:
         self.writer = PgAnswerWriter(pool)  # answers are committed in groups
 
     @classmethod
-    async def open(cls, url: str) -> "PostgresStore":
-        """Connect and migrate; any failure to reach the database is one StoreUnavailable line."""
+    async def open(cls, url: str, setting: str = SETTING) -> "PostgresStore":
+        """Connect and migrate; any failure to reach the database is one StoreUnavailable line
+        that names `setting` (where the URL came from) and never the password."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS)
         except Exception as exc:  # noqa: BLE001 - every way of failing becomes the same one clear line
-            raise StoreUnavailable(f"{SETTING}: cannot use {masked(url)}: {scrub(_why(exc), url)}") from None
+            raise StoreUnavailable(f"{setting}: cannot use {masked(url)}: {scrub(_why(exc), url)}") from None
         store = cls(pool, url)
         try:
             await store._migrate()
