@@ -178,6 +178,9 @@ async def serve_until_signal(engine: Engine, adapters: list, stop: asyncio.Event
     commands = Commands(engine)
     tasks = [asyncio.create_task(engine.serve(), name="timers")]
     tasks += [asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters]
+    watch = getattr(engine.store, "watch", None)  # SQLite: stop when the file is deleted or replaced
+    if watch is not None:
+        tasks.append(asyncio.create_task(watch(), name="database"))
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)
     for task in [stopper, *tasks]:

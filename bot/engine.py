@@ -26,6 +26,8 @@ log = logging.getLogger("quizhost.engine")
 POST_RETRY_SECONDS = 5.0
 POST_ATTEMPTS = 3
 POST_GRACE_SECONDS = 1.0
+STORE_RETRY_SECONDS = 0.5  # a run state the store refused is tried again after this, doubling...
+STORE_RETRY_MAX_SECONDS = 10.0  # ...up to this
 TOP = 10
 
 
@@ -337,7 +339,7 @@ class Engine:
 
     async def _ask(self, run: Run) -> None:
         session.ask_next(run, self.clock.now())
-        await self.store.save_run(run.row)
+        await self._save(run)
         flight = self._flights[run.id]
         try:
             message = await self._adapters[run.row.platform].post_question(session.card(run))
@@ -346,7 +348,7 @@ class Engine:
             log.exception("run %d: posting question %d failed (%d)", run.id, run.row.index + 1, flight.failures)
             row = run.row
             row.phase, row.index, row.due = Phase.PAUSING, row.index - 1, self.clock.now() + POST_RETRY_SECONDS
-            await self.store.save_run(row)
+            await self._save(run)
             if flight.failures >= POST_ATTEMPTS:
                 await self._finish(run, RunEnd.STOPPED, announce=False)
             return
@@ -358,7 +360,7 @@ class Engine:
             # counted from when they could first see the question
             run.row.asked_at += late
             run.row.due += late
-        await self.store.save_run(run.row)
+        await self._save(run)
 
     async def _close(self, run: Run, final: RunEnd | None = None) -> None:
         flight = self._flights[run.id]
@@ -369,7 +371,7 @@ class Engine:
         reveal = session.close_question(run, self.clock.now())
         reason = final or session.end_reason(run)
         if reason is None:
-            await self.store.save_run(run.row)
+            await self._save(run)
         adapter = self._adapters[run.row.platform]
         message = MessageRef(run.chat, run.row.message_id) if run.row.message_id else None
         try:
@@ -381,7 +383,7 @@ class Engine:
 
     async def _finish(self, run: Run, reason: RunEnd, announce: bool = True) -> None:
         run.row.status = RunStatus(reason.value)
-        await self.store.save_run(run.row)
+        await self._save(run)
         self._untrack(run)
         if not announce:
             return
@@ -392,6 +394,21 @@ class Engine:
             await self._adapters[run.row.platform].send(run.chat, render.podium(podium))
         except Exception:
             log.exception("run %d: posting the podium failed", run.id)
+
+    async def _save(self, run: Run) -> None:
+        """Store the run's state, trying again while the store refuses (a full disk): the run
+        pauses, no message for this state goes out before it is stored, and the run goes on
+        by itself once the store takes it."""
+        delay = STORE_RETRY_SECONDS
+        while True:
+            try:
+                await self.store.save_run(run.row)
+                return
+            except Exception as error:  # noqa: BLE001 - whatever it was, the state is not stored
+                log.warning("run %d: its state was not stored (%s); the run waits and tries again in %.1f s",
+                            run.id, error, delay)
+            await asyncio.sleep(delay)  # storage back-off in real time: the game clock may be fake
+            delay = min(delay * 2, STORE_RETRY_MAX_SECONDS)
 
     def _schedule(self, run: Run) -> None:
         self._timers.schedule(run.id, run.row.due)

@@ -14,7 +14,7 @@ from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
 from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
 from storage.schema import MIGRATIONS
-from storage import boards, moves
+from storage import boards, moves, sqlite_guard as guard
 from storage.checkpoint import Checkpointer
 from storage.group_commit import StoredNames, run_state
 from storage.writer import UPSERT_PLAYER, AnswerWriter
@@ -31,9 +31,11 @@ _RUN_COLUMNS = (
 class SqliteStore:
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, db: aiosqlite.Connection, path: str, lock: guard.ProcessLock | None = None) -> None:
         self._db = db
         self.path = path
+        self._lock = lock  # one process per file (storage/sqlite_guard.py)
+        self._identity = guard.FileIdentity.of(path) if guard.is_file_database(path) else None
         self._names = StoredNames()  # to skip writing unchanged player names
         self._chats: set[str] = set()
         self.writer = AnswerWriter(db)  # answers are committed in groups, see storage/writer.py
@@ -42,7 +44,36 @@ class SqliteStore:
 
     @classmethod
     async def open(cls, path: str | Path) -> "SqliteStore":
-        db = await aiosqlite.connect(str(path))
+        """Open (and migrate) the file; StoreUnavailable, in one line naming QUIZHOST_DB, when it
+        cannot be used: garbage, unwritable, from a newer quizhost, or held by another process."""
+        path = str(path)
+        lock = guard.ProcessLock(path) if guard.is_file_database(path) else None
+        if lock is not None:
+            lock.acquire()
+        try:
+            return await cls._open(path, lock)
+        except (sqlite3.Error, OSError) as exc:
+            if lock is not None:
+                lock.release()
+            raise guard.opening_problem(path, exc) from None
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+
+    @classmethod
+    async def _open(cls, path: str, lock: guard.ProcessLock | None) -> "SqliteStore":
+        db = await aiosqlite.connect(path)
+        try:
+            store = await cls._prepare(db, path, lock)
+            await store.checkpointer.start()
+        except BaseException:
+            await db.close()  # its thread must not keep the process alive
+            raise
+        return store
+
+    @classmethod
+    async def _prepare(cls, db: aiosqlite.Connection, path: str, lock: guard.ProcessLock | None) -> "SqliteStore":
         # WAL lets leaderboard reads run beside answer writes; NORMAL sync in WAL mode
         # keeps every commit across a process crash (only power loss can cost the last ones).
         await db.execute("PRAGMA journal_mode=WAL")
@@ -51,15 +82,25 @@ class SqliteStore:
         await db.execute("PRAGMA busy_timeout=5000")
         # checkpoints run on their own connection, not inside an answer commit: storage/checkpoint.py
         await db.execute("PRAGMA wal_autocheckpoint=0")
-        store = cls(db, str(path))
+        store = cls(db, path, lock)
         await store._migrate()
-        await store.checkpointer.start()
         return store
 
     async def close(self) -> None:
-        await self.writer.close()
-        await self.checkpointer.close()
-        await self._db.close()  # the last connection to close checkpoints the rest and drops the WAL
+        try:
+            await self.writer.close()
+            await self.checkpointer.close()
+            await self._db.close()  # the last connection to close checkpoints the rest and drops the WAL
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+
+    async def watch(self) -> None:
+        """Return never; raise StoreUnavailable when the file is deleted or replaced (the wiring
+        runs this beside the bot, which then stops with that one line)."""
+        if self._identity is None:
+            await asyncio.Event().wait()
+        await guard.watch(self.path, self._identity)
 
     async def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
         """One statement and its commit in a single call to the connection's thread.
@@ -73,6 +114,8 @@ class SqliteStore:
     async def _migrate(self) -> None:
         async with self._db.execute("PRAGMA user_version") as cur:
             (current,) = await cur.fetchone()
+        if current > len(MIGRATIONS):
+            raise guard.newer_schema(self.path, current, len(MIGRATIONS))
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             log.info("applying schema migration %d", number)
             await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
