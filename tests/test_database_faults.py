@@ -55,11 +55,6 @@ def test_a_database_from_a_newer_quizhost_is_refused_and_left_alone(tmp_path):
         assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) + 5
 
 
-def test_a_missing_folder_is_named(tmp_path):
-    line = one_line_naming_the_setting(quizhost(tmp_path, str(tmp_path / "nowhere" / "q.db"), "play", "pipeline"))
-    assert "nowhere" in line and "does not exist" in line
-
-
 @contextlib.contextmanager
 def tmpfs(where: Path, size: str):
     """A real, small filesystem (root only: skipped elsewhere)."""
