@@ -65,15 +65,30 @@ def load_with_id_line(path: Path) -> tuple[Quiz | None, list[QuizProblem], int |
     """The quiz, its problems, and the line of its id (for a clash with another file)."""
     shown = str(path)  # as the caller gave it: relative stays short, absolute stays clickable
     try:
-        root, data, repeated_keys = _parse(path, shown)
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeError) as error:
+        return None, [QuizProblem(shown, "file", f"cannot read it: {error}")], None
+    quiz, problems, id_line, _ = _checked(text, shown)
+    return quiz, problems, id_line
+
+
+def load_quiz_text(text: str, shown: str) -> tuple[Quiz | None, list[QuizProblem], dict[str, Any] | None]:
+    """A quiz file's text (an upload): the quiz or its problems, and the data it holds."""
+    quiz, problems, _, data = _checked(text, shown)
+    return quiz, problems, data
+
+
+def _checked(text: str, shown: str) -> tuple[Quiz | None, list[QuizProblem], int | None, dict[str, Any] | None]:
+    try:
+        root, data, repeated_keys = _parse(text, shown)
     except _Unreadable as unreadable:
-        return None, [unreadable.problem], None
+        return None, [unreadable.problem], None, None
     parsed, issues = check_quiz_data(data)
     problems = [_problem(shown, root, data, issue) for issue in issues]
     problems += [_repeated_key(shown, root, data, mapping, key) for mapping, key in repeated_keys]
     problems.sort(key=lambda p: p.line or 0)  # file order reads best; sort is stable
     quiz = parsed.to_quiz(source=shown) if parsed is not None and not problems else None
-    return quiz, problems, _line_of(root, ("id",))[0]
+    return quiz, problems, _line_of(root, ("id",))[0], data
 
 
 class _Unreadable(Exception):
@@ -84,11 +99,7 @@ class _Unreadable(Exception):
         self.problem = problem
 
 
-def _parse(path: Path, shown: str) -> tuple[yaml.Node, dict[str, Any], list[tuple[yaml.MappingNode, yaml.Node]]]:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeError) as error:
-        raise _Unreadable(QuizProblem(shown, "file", f"cannot read it: {error}")) from None
+def _parse(text: str, shown: str) -> tuple[yaml.Node, dict[str, Any], list[tuple[yaml.MappingNode, yaml.Node]]]:
     over = check_budget(text)  # before any tree is built: an alias bomb is refused here
     if over is not None:
         raise _Unreadable(QuizProblem(shown, "file", f"refused: {over.message}", over.line))
@@ -373,6 +384,12 @@ class Catalog:
             self._prefixes += [(key, quiz.id) for key in {*names, *words}]
         self._prefixes.sort()
         self._indexed = True
+
+    def named(self, name: str) -> QuizInfo | None:
+        """The quiz whose id or alias is `name` (as /quiz reads it), if any."""
+        self._index()
+        ids = self._names.get(" ".join(topic_words(name)))
+        return self.quizzes[ids[0]] if ids else None
 
     def get(self, quiz_id: str) -> Quiz | None:
         """The whole quiz, read from its file the first time when only its summary is known."""

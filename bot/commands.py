@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot import i18n, render, tokens
+from bot import i18n, render, tokens, upload_replies
 from bot.engine import Engine, StartOutcome, StartStatus, StopStatus
 from bot.render import t, tn  # message text (isolates for RTL); command menus use i18n.t
 from bot.model import (LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, Ack, Button, ChatRef, Player,
@@ -16,7 +16,8 @@ from bot.model import (LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECOND
 
 PERIODS = ("week", "month", "all")
 ALIASES = {"top": "leaderboard", "me": "stats"}
-COMMANDS = ("quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start")
+COMMANDS = ("quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start", "upload",
+            "remove")
 # /settings words -> (the chat setting, its range)
 SETTINGS: dict[str, tuple[str, SettingRange]] = {"time": ("question_seconds", QUESTION_SECONDS),
                                                  "pause": ("pause_seconds", PAUSE_SECONDS)}
@@ -102,7 +103,37 @@ class Commands:
         return await self._cmd_help(args, caller, lang)
 
     async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:
-        return render.catalog(lang, self.engine.catalog.all())
+        own = await self.engine.chat_quizzes.all(caller.chat.key)
+        return render.catalog(lang, self.engine.catalog.all(), own)
+
+    # chat quizzes --------------------------------------------------------------------------
+
+    def may_upload(self, caller: Caller) -> bool:
+        """Adapters ask before they download anything: only admins add quizzes."""
+        return self._may_configure(caller)
+
+    async def upload(self, caller: Caller, name: str, data: bytes, size: int | None = None) -> Reply:
+        """A file sent with /upload: stored as this chat's quiz, or every reason it was not.
+
+        `size` is the file's size when the adapter did not fetch a file too big to accept."""
+        lang = await self.engine.language_for(caller.chat, caller.player)
+        if not self.may_upload(caller):
+            return upload_replies.admins_only(lang)
+        outcome = await self.engine.chat_quizzes.upload(caller.chat, caller.player, name, data, size)
+        return upload_replies.outcome(lang, name, outcome)
+
+    async def _cmd_upload(self, args: str, caller: Caller, lang: str) -> Reply:
+        """/upload with no file attached (an adapter handles the ones with a file)."""
+        if not self.may_upload(caller):
+            return upload_replies.admins_only(lang)
+        return upload_replies.usage(lang)
+
+    async def _cmd_remove(self, args: str, caller: Caller, lang: str) -> Reply:
+        if not self._may_configure(caller):
+            return upload_replies.admins_only(lang)
+        quiz_id = args.strip().casefold()
+        removed = bool(quiz_id) and await self.engine.chat_quizzes.remove(caller.chat.key, quiz_id)
+        return upload_replies.removed(lang, quiz_id, removed)
 
     # boards --------------------------------------------------------------------------------
 
@@ -111,7 +142,8 @@ class Commands:
         period = words.pop(0).lower() if words and words[0].lower() in PERIODS else "all"
         quiz = None
         if words:
-            matches = self.engine.catalog.match(" ".join(words))
+            own = await self.engine.chat_quizzes.get(caller.chat.key, " ".join(words).casefold())
+            matches = [own] if own else self.engine.catalog.match(" ".join(words))
             if len(matches) != 1:
                 text = t(lang, "No single quiz matches “{topic}”. /quizzes lists them.", topic=" ".join(words)[:60])
                 return Reply(text, language=lang, kind="error")
@@ -190,6 +222,8 @@ class Commands:
             t(lang, "/stop: end the running quiz (its starter or an admin)"),
             t(lang, "/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES)),
             t(lang, "/settings: question time and pause (admins)"),
+            t(lang, "/upload: add a quiz file to this chat (admins)"),
+            t(lang, "/remove <quiz>: delete one of this chat's quizzes (admins)"),
             t(lang, "/help: this message"),
         ]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
@@ -205,6 +239,8 @@ def descriptions(lang: str) -> dict[str, str]:
         "stop": i18n.t(lang, "End the running quiz"),
         "language": i18n.t(lang, "The chat's language"),
         "settings": i18n.t(lang, "Question time and pause (admins)"),
+        "upload": i18n.t(lang, "Add a quiz file to this chat (admins)"),
+        "remove": i18n.t(lang, "Delete one of this chat's quizzes (admins)"),
         "help": i18n.t(lang, "What this bot does"),
     }
 

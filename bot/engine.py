@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from bot import render, session
 from bot.catalog import Catalog
+from bot.chatquizzes import ChatQuizzes
 from bot.clock import Clock, SystemClock
 from bot.i18n import normalise
 from bot.model import (LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, QuizInfo, RunEnd,
@@ -84,6 +85,7 @@ class Engine:
         self.catalog = catalog
         self.store = store
         self.clock = clock or SystemClock()
+        self.chat_quizzes = ChatQuizzes(store, catalog, self.clock)
         self.settings = settings or EngineSettings()
         self._adapters: dict[str, ChatAdapter] = {}
         self._by_chat: dict[str, Run] = {}
@@ -108,7 +110,7 @@ class Engine:
     async def resume(self) -> int:
         """Load every open run from the store; due ones are handled by the next tick."""
         for row in await self.store.open_runs():
-            quiz = self.catalog.get(row.quiz_id)
+            quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat_key, row.quiz_id)
             if quiz is None or any(not _has(quiz, qid) for qid in row.question_ids):
                 log.warning("run %d: quiz %r is gone; ending it", row.id, row.quiz_id)
                 row.status = RunStatus.STOPPED
@@ -170,6 +172,9 @@ class Engine:
             return StartOutcome(StartStatus.CATALOG, quizzes=tuple(self.catalog.all()))
         if (running := self._by_chat.get(chat.key)) is not None:
             return StartOutcome(StartStatus.RUNNING, run=running)
+        own = await self.chat_quizzes.get(chat.key, topic.casefold())  # its id: shipped ids cannot clash
+        if own is not None:
+            return await self.start_quiz(chat, own, by, count)
         matches = self.catalog.match(topic)
         if not matches:
             return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))

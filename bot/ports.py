@@ -10,7 +10,7 @@ from collections.abc import Awaitable
 from typing import Protocol
 
 from bot.model import ChatRef, MessageRef, Player, PlayerStats, QuestionCard, Reply, Reveal, Standing
-from bot.records import AnswerRow, ChatSettings, RunRow, RunStatus
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, RunRow, RunStatus
 
 CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds"})  # what update_chat_settings sets
 
@@ -143,3 +143,19 @@ class Store(Protocol):
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
         """The player's all-time record in the chat: points, answers, right ones, best streak,
         runs played in, and their rank on the all-time board (None before a first answer)."""
+
+    # chat quizzes -------------------------------------------------------------------
+    # Added with uploads (issue #12) to both stores; a new Store implementation needs them too:
+    # one table keyed by (chat_key, quiz_id), and move_chat takes a chat's quizzes along.
+
+    async def save_chat_quiz(self, quiz: ChatQuizRow) -> None:
+        """Store a chat's quiz, replacing the one with the same chat and id (an upload again)."""
+
+    async def chat_quiz(self, chat_key: str, quiz_id: str) -> ChatQuizRow | None:
+        """That chat's quiz of that id; None when the chat has none by that id (whatever other chats have)."""
+
+    async def chat_quizzes(self, chat_key: str) -> list[ChatQuizRow]:
+        """Every quiz of that chat, by id; never another chat's."""
+
+    async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
+        """Delete that chat's quiz: True if there was one. Answers and boards of it stay."""

@@ -27,6 +27,17 @@ class RunStatus(StrEnum):
 
 
 @dataclass(frozen=True)
+class ChatQuizRow:
+    """A quiz a chat's admin uploaded: it belongs to that chat alone."""
+
+    chat_key: str
+    quiz_id: str
+    content: str  # the quiz file's data as JSON (bot/quizfile.py checks it)
+    uploaded_by: str  # a Player.key
+    uploaded_at: float
+
+
+@dataclass(frozen=True)
 class ChatSettings:
     language: str | None = None  # set with /language; None: decide per user/default
     question_seconds: int | None = None  # None: the bot's default

@@ -6,6 +6,8 @@ explains; left-to-right texts get none.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot import bidi, i18n
 from bot.model import LETTERS, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, RunEnd, Standing
 
@@ -229,8 +231,11 @@ def difficulty(lang: str, level: str) -> str:
     return names.get(level, level)
 
 
-def catalog(lang: str, quizzes: list[QuizInfo]) -> Reply:
+def catalog(lang: str, quizzes: list[QuizInfo], own: Sequence[QuizInfo] = ()) -> Reply:
+    """The shipped quizzes, then this chat's own (uploaded) ones, marked."""
     lines = [quiz_line(lang, q) for q in quizzes] or [t(lang, "No quizzes are installed.")]
+    if own:
+        lines += ["", t(lang, "📎 This chat's own quizzes:"), *(quiz_line(lang, q) for q in own)]
     lines += ["", t(lang, "Start one with /quiz <topic>, for example {command}.",
                     command=f"/quiz {quizzes[0].id if quizzes else 'pipeline'}")]
     return Reply("\n".join(lines), title=t(lang, "📚 Quizzes"), language=lang, kind="catalog")

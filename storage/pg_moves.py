@@ -17,6 +17,10 @@ STATEMENTS = (
     "UPDATE runs SET chat_key = $2 WHERE chat_key = $1 AND NOT (status = 'open' AND EXISTS "
     "(SELECT 1 FROM runs o WHERE o.chat_key = $2 AND o.status = 'open'))",
     "UPDATE answers SET chat_key = $2 WHERE chat_key = $1",
+    # the chat's own quizzes go too; one the new chat already has by that id stays its own
+    "UPDATE chat_quizzes SET chat_key = $2 WHERE chat_key = $1 AND quiz_id NOT IN "
+    "(SELECT quiz_id FROM chat_quizzes WHERE chat_key = $2)",
+    "DELETE FROM chat_quizzes WHERE chat_key = $1",
     "INSERT INTO board_days AS b(chat_key, day, player_key, quiz_id, points, correct, answered, first_at) "
     "SELECT $2, day, player_key, quiz_id, points, correct, answered, first_at FROM board_days "
     f"WHERE chat_key = $1 ON CONFLICT (chat_key, day, player_key, quiz_id) DO UPDATE SET {_BOARD_SUMS}",

@@ -141,6 +141,17 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers REFERENCING NEW TABLE AS inserted
         FOR EACH STATEMENT EXECUTE FUNCTION answers_late_to_boards();
     """,
+    # chat quizzes: uploaded by a chat's admin, played only there (bot/chatquizzes.py)
+    """
+    CREATE TABLE chat_quizzes (
+        chat_key TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        content TEXT NOT NULL,  -- the quiz file's data as JSON, checked before it was stored
+        uploaded_by TEXT NOT NULL,
+        uploaded_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (chat_key, quiz_id)
+    );
+    """,
 )
 
 

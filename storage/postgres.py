@@ -15,8 +15,9 @@ import asyncpg
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
-from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, Phase, RunRow, RunStatus
 from storage import boards, pg_moves
+from storage.schema import CHAT_QUIZ_COLUMNS
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.group_commit import StoredNames, run_state
 from storage.pg_schema import MIGRATIONS
@@ -205,6 +206,30 @@ class PostgresStore:
             rank = await self._pool.fetchval(
                 *numbered(*boards.rank_of(chat_key, player.key, points, correct, first)))
         return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
+
+    # chat quizzes -------------------------------------------------------------------
+
+    async def save_chat_quiz(self, quiz: ChatQuizRow) -> None:
+        await self._pool.execute(
+            "INSERT INTO chat_quizzes(chat_key, quiz_id, content, uploaded_by, uploaded_at) "
+            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chat_key, quiz_id) DO UPDATE SET content = excluded.content, "
+            "uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at",
+            quiz.chat_key, quiz.quiz_id, quiz.content, quiz.uploaded_by, quiz.uploaded_at)
+
+    async def chat_quiz(self, chat_key: str, quiz_id: str) -> ChatQuizRow | None:
+        row = await self._pool.fetchrow(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes "
+                                        "WHERE chat_key = $1 AND quiz_id = $2", chat_key, quiz_id)
+        return ChatQuizRow(*row) if row else None
+
+    async def chat_quizzes(self, chat_key: str) -> list[ChatQuizRow]:
+        rows = await self._pool.fetch(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key = $1 "
+                                      "ORDER BY quiz_id", chat_key)
+        return [ChatQuizRow(*row) for row in rows]
+
+    async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
+        status = await self._pool.execute("DELETE FROM chat_quizzes WHERE chat_key = $1 AND quiz_id = $2",
+                                          chat_key, quiz_id)
+        return status != "DELETE 0"
 
 
 def numbered(sql: str, args: dict) -> tuple:

@@ -34,6 +34,8 @@ def _summarise(answers: str) -> str:
 BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
 LIVE_BOUNDARY = boundary("r")  # for the boards' live part, over `runs r`
 
+CHAT_QUIZ_COLUMNS = "chat_key, quiz_id, content, uploaded_by, uploaded_at"  # ChatQuizRow's order, both stores
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema
     """
@@ -142,6 +144,17 @@ MIGRATIONS: tuple[str, ...] = (
     -- write (a third of an answer's insert time, measured). A board from an arbitrary instant
     -- still finds the chat's answers by answers_by_player (chat_key, player_key).
     DROP INDEX answers_by_chat_time;
+    """,
+    # chat quizzes: uploaded by a chat's admin, played only there (bot/chatquizzes.py)
+    """
+    CREATE TABLE chat_quizzes (
+        chat_key TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        content TEXT NOT NULL,  -- the quiz file's data as JSON, checked before it was stored
+        uploaded_by TEXT NOT NULL,
+        uploaded_at REAL NOT NULL,
+        PRIMARY KEY (chat_key, quiz_id)
+    );
     """,
 )
 

@@ -12,8 +12,8 @@ import aiosqlite
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
-from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
-from storage.schema import MIGRATIONS
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, Phase, RunRow, RunStatus
+from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
 from storage import boards, moves, sqlite_guard as guard
 from storage.checkpoint import Checkpointer
 from storage.group_commit import StoredNames, run_state
@@ -284,6 +284,30 @@ class SqliteStore:
             async with self._db.execute(*boards.rank_of(chat_key, player.key, points, correct, first)) as cur:
                 (rank,) = await cur.fetchone()
         return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
+
+    # chat quizzes -------------------------------------------------------------------
+
+    async def save_chat_quiz(self, quiz: ChatQuizRow) -> None:
+        await self._write(
+            "INSERT INTO chat_quizzes(chat_key, quiz_id, content, uploaded_by, uploaded_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(chat_key, quiz_id) DO UPDATE SET content=excluded.content, "
+            "uploaded_by=excluded.uploaded_by, uploaded_at=excluded.uploaded_at",
+            (quiz.chat_key, quiz.quiz_id, quiz.content, quiz.uploaded_by, quiz.uploaded_at))
+
+    async def chat_quiz(self, chat_key: str, quiz_id: str) -> ChatQuizRow | None:
+        async with self._db.execute(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key=? AND quiz_id=?",
+                                    (chat_key, quiz_id)) as cur:
+            row = await cur.fetchone()
+        return ChatQuizRow(*row) if row else None
+
+    async def chat_quizzes(self, chat_key: str) -> list[ChatQuizRow]:
+        async with self._db.execute(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key=? ORDER BY quiz_id",
+                                    (chat_key,)) as cur:
+            return [ChatQuizRow(*row) for row in await cur.fetchall()]
+
+    async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
+        cursor = await self._write("DELETE FROM chat_quizzes WHERE chat_key=? AND quiz_id=?", (chat_key, quiz_id))
+        return cursor.rowcount > 0
 
 
 def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple) -> sqlite3.Cursor:

@@ -88,3 +88,14 @@ def test_a_letter_past_the_last_option_is_refused_and_the_question_stays_open(tm
     assert result.returncode == 0, result.stderr
     assert "That is not one of the options." in result.stdout
     assert "Locked in: B" in result.stdout and "Quiz over" in result.stdout
+
+
+def test_upload_in_the_terminal_is_playable_at_once(tmp_path):
+    quiz_file = tmp_path / "capitals.txt"
+    quiz_file.write_text("Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n", encoding="utf-8")
+    result = play(tmp_path, stdin=f"/upload {quiz_file}\n/quizzes\n/quiz capitals\nb\n/upload {tmp_path}/nope.gift\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Saved capitals: 1 question." in out and "• capitals (capitals): 1 question" in out
+    assert "Capital of France?" in out and "Right answer: " in out
+    assert f"Cannot read {tmp_path}/nope.gift" in out

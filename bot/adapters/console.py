@@ -5,10 +5,12 @@ import asyncio
 import os
 import sys
 import threading
+from pathlib import Path
 from typing import IO
 
 from bot import i18n, render
 from bot.commands import Caller, Commands, parse
+from bot.importers.common import MAX_FILE_BYTES
 from bot.render import t
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.tokens import AnswerToken
@@ -86,6 +88,9 @@ class ConsoleAdapter:
         lang = await commands.engine.language_for(self.chat, self.player)
         if line.startswith("/"):
             parsed = parse(line)
+            if parsed and parsed[0] == "upload" and parsed[1]:
+                self.show(await self._upload(commands, Path(parsed[1]).expanduser(), lang))
+                return
             reply = await commands.handle(*parsed, self._caller()) if parsed else None
             self.show(reply or Reply(t(lang, "Type a letter to answer or a /command. /help lists them."), language=lang))
         elif line.isdigit() and 0 < int(line) <= len(self._buttons):
@@ -94,6 +99,16 @@ class ConsoleAdapter:
             await self._answer(commands, line.upper(), lang)
         else:
             self._print(t(lang, "Type a letter to answer or a /command. /help lists them."), "dim")
+
+    async def _upload(self, commands: Commands, path: Path, lang: str) -> Reply:
+        """`/upload PATH`: the terminal's way of sending a file to the chat."""
+        try:
+            size = path.stat().st_size
+            data = path.read_bytes() if size <= MAX_FILE_BYTES else b""  # too big: refused unread
+        except OSError as error:
+            return Reply(t(lang, "Cannot read {path}: {error}", path=str(path), error=error.strerror or str(error)),
+                         language=lang, kind="error")
+        return await commands.upload(self._caller(), path.name, data, size=size)
 
     async def _answer(self, commands: Commands, letter: str, lang: str) -> None:
         card = self._card or (await self._next_card(commands) if self.queue_answers else None)
