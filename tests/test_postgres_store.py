@@ -12,7 +12,9 @@ from storage.dburl import StoreUnavailable
 from storage.pg_schema import version
 from storage.postgres import PostgresStore
 from tests.test_cli import cli
+from bot.testing.fakes import player
 from tests.test_storage import CHAT, answer, run_row
+from tests.test_writer import NOT_SAVED, start_and_ask
 
 pytestmark = pytest.mark.postgres
 
@@ -100,5 +102,59 @@ async def _count(url: str, sql: str) -> int:
     conn = await asyncpg.connect(url)
     try:
         return await conn.fetchval(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+async def store(postgres_url):
+    store = await PostgresStore.open(postgres_url)
+    yield store
+    await store.close()
+
+
+async def test_a_refused_commit_tells_every_waiting_player_and_they_can_press_again(engine, adapter, clock,
+                                                                                  postgres_url):
+    await start_and_ask(engine, clock)
+    await _execute(postgres_url, REFUSE)
+    acks = await asyncio.gather(*(engine.answer(adapter.token("B"), player(n)) for n in range(1, 4)))
+    assert [(a.accepted, a.text) for a in acks] == [(False, NOT_SAVED)] * 3
+    await _execute(postgres_url, "DROP TRIGGER refuse ON answers")
+    again = await engine.answer(adapter.token("B"), player(1))
+    assert again.accepted and again.text == "Locked in: B"
+    clock.advance(30)
+    await engine.run_due()
+    assert [s.name for s in adapter.reveals[-1][1].answers] == ["Player 1"]
+
+
+async def test_a_lost_connection_costs_only_the_presses_in_flight_and_no_acknowledged_answer(
+        engine, adapter, clock, store, postgres_url):
+    run = await start_and_ask(engine, clock)
+    acked = []
+    for wave in range(3):
+        players = [player(n) for n in range(wave * 10 + 1, wave * 10 + 11)]
+        presses = [engine.answer(adapter.token("A"), p) for p in players]
+        if wave == 1:  # the server drops every connection of the bot while these are in flight
+            *acks, killed = await asyncio.gather(*presses, _count(postgres_url, KILL_OTHERS))
+            assert killed >= 1
+        else:
+            acks = await asyncio.gather(*presses)
+        retried = [await engine.answer(adapter.token("A"), p) for p, a in zip(players, acks) if not a.accepted]
+        assert all(a.accepted for a in retried), "after a lost connection, pressing again works"
+        acked += [p.key for p in players]
+    stored = {a.player_key for a in await store.run_answers(run.id)}
+    assert stored == set(acked) and len(acked) == 30
+
+
+KILL_OTHERS = ("SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+               "WHERE datname = current_database() AND pid <> pg_backend_pid()) AS killed")
+REFUSE = ("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; "
+          "END $$; CREATE TRIGGER refuse BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION refuse()")
+
+
+async def _execute(url: str, sql: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(sql)
     finally:
         await conn.close()

@@ -160,8 +160,9 @@ async def _start_staggered(engine: Engine, quiz: Quiz, chats: int, players: int,
                            cycle: float, groups: int = 10) -> None:
     for group in range(groups):
         first, last = chats * group // groups, chats * (group + 1) // groups
-        roster = await start_runs(engine, quiz, last - first, players, first)
-        pool.roster.update({f"{PLATFORM}:c{first + i}": people for i, people in enumerate(roster)})
+        # the roster first: on a slower store the first runs of a group ask before the last one starts
+        pool.roster.update({f"{PLATFORM}:c{n}": players_of(n, players) for n in range(first, last)})
+        await start_runs(engine, quiz, last - first, players, first)
         await asyncio.sleep(cycle / groups)
 
 
