@@ -70,6 +70,9 @@ class PostgresStore:
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
                                "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
             current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            if current > len(MIGRATIONS):
+                raise StoreUnavailable(f"{SETTING}: {self.shown} was written by a newer quizhost (schema version "
+                                       f"{current}; this one knows up to {len(MIGRATIONS)}): upgrade quizhost")
             for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
                 log.info("applying schema migration %d", number)
                 await conn.execute(script)

@@ -36,6 +36,15 @@ async def test_migrations_run_on_an_empty_database_once_even_when_workers_start_
     assert {"chats", "players", "runs", "answers", "board_totals", "board_days"} <= tables
 
 
+async def test_a_database_from_a_newer_quizhost_is_refused_in_one_line(postgres_url):
+    await (await PostgresStore.open(postgres_url)).close()
+    await _execute(postgres_url, f"INSERT INTO schema_version(version) VALUES ({version() + 1})")
+    with pytest.raises(StoreUnavailable) as caught:
+        await PostgresStore.open(postgres_url)
+    assert str(caught.value).startswith("QUIZHOST_DB: ") and "newer quizhost" in str(caught.value)
+    assert PASSWORD not in str(caught.value)
+
+
 async def test_an_answer_is_committed_before_its_press_resolves(postgres_url):
     store = await PostgresStore.open(postgres_url)
     try:
