@@ -7,9 +7,10 @@ from __future__ import annotations
 import bisect
 import logging
 import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, NamedTuple, Sequence, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import yaml
 
@@ -214,7 +215,8 @@ def strict_problems(quiz: Quiz) -> list[QuizProblem]:
     """Every question without an explanation, and every text not yet translated into some
     language (English stands in meanwhile)."""
     unexplained = [QuizProblem(quiz.source, f"{quiz.id}: question '{q.id}'", "no explanation: the reveal "
-                               "shows only the right answer and the split") for q in quiz.questions if not q.explanation]
+                               "shows only the right answer and the split")
+                   for q in quiz.questions if not q.explanation]
     return unexplained + [QuizProblem(quiz.source, f"{quiz.id}: {place}", f"missing '{lang}' translation")
                           for place, text in _texts(quiz) for lang in LANGUAGES if not text.has(lang)]
 

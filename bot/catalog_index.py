@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from bot.catalog import QUIZ_SUFFIXES, Catalog, MatchKeys, QuizProblem, first_of_each_id, load_with_id_line, match_keys
 from bot.model import LocalText, QuizInfo, QuizSummary
@@ -42,7 +43,8 @@ def scan(paths: Sequence[Path]) -> tuple[list[QuizFileStat], list[QuizProblem]]:
             with os.scandir(path) as entries:
                 found = [(e.name, e.stat()) for e in entries if e.name.endswith(QUIZ_SUFFIXES) and e.is_file()]
             real = path.resolve()  # once a folder, not once a file
-            files += [(real / name, QuizFileStat(path / name, st.st_size, st.st_mtime_ns)) for name, st in sorted(found)]
+            files += [(real / name, QuizFileStat(path / name, st.st_size, st.st_mtime_ns))
+                      for name, st in sorted(found)]
         elif path.is_file():
             st = path.stat()
             files.append((path.resolve(), QuizFileStat(path, st.st_size, st.st_mtime_ns)))

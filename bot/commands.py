@@ -10,9 +10,19 @@ from dataclasses import dataclass
 
 from bot import i18n, render, tokens, upload_replies
 from bot.engine import Engine, StartOutcome, StartStatus, StopStatus
+from bot.model import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    PAUSE_SECONDS,
+    QUESTION_SECONDS,
+    Ack,
+    Button,
+    ChatRef,
+    Player,
+    Reply,
+    SettingRange,
+)
 from bot.render import t, tn  # message text (isolates for RTL); command menus use i18n.t
-from bot.model import (LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, Ack, Button, ChatRef, Player,
-                       Reply, SettingRange)
 
 PERIODS = ("week", "month", "all")
 ALIASES = {"top": "leaderboard", "me": "stats"}
@@ -50,7 +60,7 @@ class Commands:
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
         handler = getattr(self, f"_cmd_{ALIASES.get(name, name)}", None)
-        if name not in COMMANDS and name not in ALIASES or handler is None:
+        if (name not in COMMANDS and name not in ALIASES) or handler is None:
             return Reply(t(lang, "Unknown command {command}. /help lists the commands.", command=f"/{name[:32]}"),
                          language=lang, kind="error")
         return await handler(args.strip(), caller, lang)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from datetime import datetime, timedelta, timezone
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from functools import lru_cache
 
@@ -14,8 +14,7 @@ from bot.catalog import Catalog
 from bot.chatquizzes import ChatQuizzes
 from bot.clock import Clock, SystemClock
 from bot.i18n import normalise
-from bot.model import (LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, QuizInfo, RunEnd,
-                       Standing)
+from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, QuizInfo, RunEnd, Standing
 from bot.ports import ChatAdapter, Store
 from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
 from bot.session import Refusal, Run
@@ -409,7 +408,7 @@ class Engine:
             try:
                 await self.store.save_run(run.row)
                 return
-            except Exception as error:  # noqa: BLE001 - whatever it was, the state is not stored
+            except Exception as error:
                 log.warning("run %d: its state was not stored (%s); the run waits and tries again in %.1f s",
                             run.id, error, delay)
             await asyncio.sleep(delay)  # storage back-off in real time: the game clock may be fake
@@ -434,7 +433,7 @@ def period_start(period: str, now: float) -> float | None:
     """Calendar periods in UTC: the week starts on Monday, the month on the 1st."""
     if period == "all":
         return None
-    day = datetime.fromtimestamp(now, timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     if period == "week":
         return (day - timedelta(days=day.weekday())).timestamp()
     if period == "month":

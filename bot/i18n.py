@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from babel.messages.mofile import write_mo
@@ -40,7 +40,7 @@ def normalise(code: str | None) -> str | None:
     return base if base in LANGUAGES else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> _gettext.NullTranslations:
     """The compiled catalog of `lang` (English text itself when there is none)."""
     po = LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"

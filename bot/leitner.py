@@ -8,8 +8,8 @@ asks it again (a review session asks each card at most once, so it does not loop
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 DAY = 86_400.0
 WAIT_DAYS: tuple[int, ...] = (0, 1, 3, 7, 14, 30)  # box 1 .. box 6

@@ -1,9 +1,10 @@
 """Values shared by the engine, the renderer and the adapters. No chat library here."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import Enum
-from typing import Mapping, Protocol
+from typing import Protocol
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ stores build the same shape by query.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Iterable, Mapping
 
 GROUP_SHARE = 0.27  # top and bottom groups of the discrimination index
 TOO_EASY = 0.90

@@ -13,8 +13,19 @@ import sys
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import (BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints,
-                      ValidationError, ValidationInfo, create_model, field_validator, model_validator)
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from bot.model import LANGUAGES, LETTERS, QUESTION_SECONDS, QUIZ_ID, SPOKEN, LocalText, Question, Quiz

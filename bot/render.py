@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import bidi, i18n
-from bot.model import LETTERS, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, RunEnd, Standing
+from bot.model import PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, RunEnd, Standing
 
 MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.model import LETTERS, ChatRef, OptionView, Question, QuestionCard, Quiz, Reveal, RunEnd, Scorer
+from bot.records import AnswerRow, Phase, RunRow, RunStatus
 from bot.scoring import points_for
 from bot.tokens import AnswerToken
-from bot.records import AnswerRow, Phase, RunRow, RunStatus
 
 SILENT_QUESTIONS_TO_END = 2
 

@@ -1,12 +1,11 @@
 """`quizhost validate`: every problem in the given quiz files, without starting a bot."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
-from bot.catalog import (QuizProblem, default_quiz_folders, find_quiz_files, load_quiz_files,
-                         strict_problems)
+from bot.catalog import QuizProblem, default_quiz_folders, find_quiz_files, load_quiz_files, strict_problems
 
 
 @dataclass(frozen=True)

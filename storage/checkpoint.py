@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import aiosqlite
 
@@ -60,5 +60,5 @@ class Checkpointer:
             self._checked = self._writes()
             try:
                 await self.checkpoint()
-            except Exception:  # noqa: BLE001 - a failed checkpoint is retried next time; data is safe in the WAL
+            except Exception:
                 log.exception("WAL checkpoint failed")

@@ -132,7 +132,7 @@ class GroupCommit:
         try:
             landed = await self.commit([p.values for p in batch], _players(batch),
                                        [values for values, _ in runs.values()])
-        except Exception as error:  # noqa: BLE001 - every waiting caller must hear about it
+        except Exception as error:
             log.error("storing %d answers and %d run states failed: %s", len(batch), len(runs), error)
             self._resolve(batch, runs, error=error)
         else:

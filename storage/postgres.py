@@ -17,11 +17,11 @@ from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
 from bot.records import AnswerRow, ChatQuizRow, ChatSettings, Phase, RunRow, RunStatus
 from storage import boards, pg_moves
-from storage.schema import CHAT_QUIZ_COLUMNS
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.group_commit import StoredNames, run_state
 from storage.pg_schema import MIGRATIONS
 from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
+from storage.schema import CHAT_QUIZ_COLUMNS
 
 POOL_SIZE = 10
 CONNECT_SECONDS = 10
@@ -45,12 +45,12 @@ class PostgresStore:
         self.writer = PgAnswerWriter(pool)  # answers are committed in groups
 
     @classmethod
-    async def open(cls, url: str, setting: str = SETTING) -> "PostgresStore":
+    async def open(cls, url: str, setting: str = SETTING) -> PostgresStore:
         """Connect and migrate; any failure to reach the database is one StoreUnavailable line
         that names `setting` (where the URL came from) and never the password."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS)
-        except Exception as exc:  # noqa: BLE001 - every way of failing becomes the same one clear line
+        except Exception as exc:
             raise StoreUnavailable(f"{setting}: cannot use {masked(url)}: {scrub(_why(exc), url)}") from None
         store = cls(pool, url)
         try:
@@ -195,7 +195,8 @@ class PostgresStore:
         rows = await self._pool.fetch(
             "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), COUNT(*), "
             "MIN(a.answered_at) AS first FROM answers a LEFT JOIN players p ON p.key = a.player_key "
-            "WHERE a.run_id = $1 GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key", run_id)
+            "WHERE a.run_id = $1 GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key",
+            run_id)
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:

@@ -1,6 +1,7 @@
 """The SQLite schema as numbered migrations; PRAGMA user_version says which have run."""
 from __future__ import annotations
 
+
 # Where a run's summarised answers end: its questions before `idx` while it asks question `idx`,
 # up to `idx` itself while it pauses after it, all of them once the run is over. The answers
 # of the open question are "live": the boards add them from the answers table.

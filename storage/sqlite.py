@@ -13,12 +13,12 @@ import aiosqlite
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
 from bot.records import AnswerRow, ChatQuizRow, ChatSettings, Phase, RunRow, RunStatus
-from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
-from storage import boards, moves, sqlite_guard as guard
+from storage import boards, moves
+from storage import sqlite_guard as guard
 from storage.checkpoint import Checkpointer
 from storage.group_commit import StoredNames, run_state
+from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
 from storage.writer import UPSERT_PLAYER, AnswerWriter
-
 
 log = logging.getLogger("quizhost.storage")
 
@@ -43,7 +43,7 @@ class SqliteStore:
         self.checkpointer = Checkpointer(path, lambda: self.writes + self.writer.batches)
 
     @classmethod
-    async def open(cls, path: str | Path) -> "SqliteStore":
+    async def open(cls, path: str | Path) -> SqliteStore:
         """Open (and migrate) the file; StoreUnavailable, in one line naming QUIZHOST_DB, when it
         cannot be used: garbage, unwritable, from a newer quizhost, or held by another process."""
         path = str(path)
@@ -62,7 +62,7 @@ class SqliteStore:
             raise
 
     @classmethod
-    async def _open(cls, path: str, lock: guard.ProcessLock | None) -> "SqliteStore":
+    async def _open(cls, path: str, lock: guard.ProcessLock | None) -> SqliteStore:
         db = await aiosqlite.connect(path)
         try:
             store = await cls._prepare(db, path, lock)
@@ -73,7 +73,7 @@ class SqliteStore:
         return store
 
     @classmethod
-    async def _prepare(cls, db: aiosqlite.Connection, path: str, lock: guard.ProcessLock | None) -> "SqliteStore":
+    async def _prepare(cls, db: aiosqlite.Connection, path: str, lock: guard.ProcessLock | None) -> SqliteStore:
         # WAL lets leaderboard reads run beside answer writes; NORMAL sync in WAL mode
         # keeps every commit across a process crash (only power loss can cost the last ones).
         await db.execute("PRAGMA journal_mode=WAL")
@@ -168,7 +168,7 @@ class SqliteStore:
             return {}
         marks = ",".join("?" * len(keys))
         async with self._db.execute(f"SELECT key, name FROM players WHERE key IN ({marks})", tuple(keys)) as cur:
-            return {key: name for key, name in await cur.fetchall()}
+            return dict(await cur.fetchall())
 
     # runs ---------------------------------------------------------------------------
 

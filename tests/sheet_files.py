@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 import zipfile
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from openpyxl import Workbook
 
@@ -22,7 +23,8 @@ QUIZIZZ_INSTRUCTIONS = ("Text of the question (required)", "Question Type (defau
                         "Text for option 2 (required in all cases except open-ended & draw questions)",
                         "Text for option 3 (optional)", "Text for option 4 (optional)", "Text for option 5 (optional)",
                         "The correct option choice (between 1-5). Leave blank for \"Open-Ended\", \"Poll\", "
-                        "\"Draw\" and \"Fill-in-the-Blank\".", "Time in seconds (optional, default value is 30 seconds)",
+                        "\"Draw\" and \"Fill-in-the-Blank\".",
+                        "Time in seconds (optional, default value is 30 seconds)",
                         "Link of the image (optional)", "Answer explanation (optional)")
 
 # (sheet row, cells): rows the tests name by number

@@ -272,7 +272,8 @@ def test_paths_missing_or_named_twice(tmp_path: Path) -> None:
 
 def test_shipped_schema_equals_generated() -> None:
     shipped = json.loads((SHIPPED / "quiz.schema.json").read_text(encoding="utf-8"))
-    assert shipped == QuizFile.model_json_schema(), "run: python -m bot.quizfile --schema > bot/quizzes/quiz.schema.json"
+    regenerate = "run: python -m bot.quizfile --schema > bot/quizzes/quiz.schema.json"
+    assert shipped == QuizFile.model_json_schema(), regenerate
     printed = subprocess.run([sys.executable, "-m", "bot.quizfile", "--schema"], capture_output=True,
                              text=True, check=True, cwd=Path(__file__).parent.parent).stdout
     assert printed == schema_json()

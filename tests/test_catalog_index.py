@@ -21,7 +21,8 @@ def folder(tmp_path: Path) -> Path:
 
 
 def listing(catalog: Catalog) -> list[tuple]:
-    return [(q.id, q.title.by_lang, q.aliases, q.tags, q.question_count, q.languages(), q.source) for q in catalog.all()]
+    return [(q.id, q.title.by_lang, q.aliases, q.tags, q.question_count, q.languages(), q.source)
+            for q in catalog.all()]
 
 
 def test_an_indexed_catalog_lists_matches_and_plays_like_a_full_load(tmp_path):
@@ -75,8 +76,8 @@ def test_a_taken_id_is_skipped_from_the_index_as_from_the_files(tmp_path):
     shutil.copy(quizzes / "pipeline.yaml", quizzes / "z-again.yaml")
     Catalog.load([quizzes], cache=cache)
     catalog = Catalog.load([quizzes], cache=cache)
-    assert [p.message for p in catalog.problems] == [f"quiz id 'pipeline' is already used by {quizzes / 'pipeline.yaml'}: "
-                                                     "this file is skipped"]
+    used = f"quiz id 'pipeline' is already used by {quizzes / 'pipeline.yaml'}: this file is skipped"
+    assert [p.message for p in catalog.problems] == [used]
     assert catalog.get("pipeline").source == str(quizzes / "pipeline.yaml")
 
 

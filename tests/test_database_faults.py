@@ -133,7 +133,8 @@ async def test_a_full_disk_tells_presses_they_were_not_saved_and_the_run_waits_f
     with tmpfs(tmp_path / "disk", "2m") as disk:
         store = await SqliteStore.open(disk / "q.db")
         quiz, adapter, clock = make_quiz(), RecordingAdapter(), FakeClock()
-        engine = Engine(Catalog.from_quizzes([quiz]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+        settings = EngineSettings(question_seconds=30, pause_seconds=5)
+        engine = Engine(Catalog.from_quizzes([quiz]), store, clock, settings)
         engine.attach(adapter)
         try:
             await engine.start(group(), "demo", player(1))

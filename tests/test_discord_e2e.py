@@ -14,8 +14,17 @@ import pytest
 from bot import i18n
 from bot.app import run
 from bot.testing.fake_discord_payloads import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS
-from tests.discord_harness import (button_id, fake, is_question, make_settings, question_stored,  # noqa: F401
-                                   right_letter, running_bot, server, wrong_letter)
+from tests.discord_harness import (  # noqa: F401
+    button_id,
+    fake,
+    is_question,
+    make_settings,
+    question_stored,
+    right_letter,
+    running_bot,
+    server,
+    wrong_letter,
+)
 
 
 async def test_three_members_play_a_whole_quiz_in_a_channel(fake, clock, server, tmp_path):
@@ -92,7 +101,8 @@ async def test_a_dm_quiz_on_the_shipped_pipeline_quiz_closes_at_each_first_answe
             assert len(question.buttons()) == 4
             await fake.press(dee, question.id, question.buttons()[0]["custom_id"])
             # no clock move: a private chat closes as soon as its one player has answered
-            await fake.wait_for(lambda: all(b.get("disabled") for b in fake.messages[question.id].buttons()))
+            closed = fake.messages[question.id]
+            await fake.wait_for(lambda closed=closed: all(b.get("disabled") for b in closed.buttons()))
         podium = await fake.wait_message(dm, lambda m: "Quiz over" in m.text)
         assert "Dee:" in podium.text
         changed = await fake.slash(dee, dm, "settings", time=20)  # in a DM the player is the admin

@@ -4,7 +4,7 @@ from __future__ import annotations
 from bot.catalog import Catalog
 from bot.engine import Engine, EngineSettings, StartStatus, StopStatus
 from bot.model import RunEnd
-from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
+from bot.testing.fakes import RecordingAdapter, group, player, private
 
 
 async def start(engine, chat, quiz_topic="demo", by=None, count=None):
@@ -63,7 +63,7 @@ async def test_streak_bonus_across_questions_and_podium(engine, adapter, quiz, c
         await engine.run_due()
     points = [r.scorers[0].points for _, r in adapter.reveals]
     assert points == [1000, 1100, 1200, 1300]
-    chat_sent, podium = adapter.sent[-1]
+    _chat, podium = adapter.sent[-1]
     assert podium.kind == "podium" and "Ann" in podium.text and "4600" in podium.text
     assert engine.run_in(chat) is None
 

@@ -111,8 +111,8 @@ def _snapshot(db: Path) -> dict:
         return {
             "runs": conn.execute("SELECT id, chat_key, status FROM runs ORDER BY id").fetchall(),
             "answers": conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0],
-            "settings": dict((k, (lang, sec, pause)) for k, lang, sec, pause in conn.execute(
-                "SELECT key, language, question_seconds, pause_seconds FROM chats")),
+            "settings": {k: (lang, sec, pause) for k, lang, sec, pause in conn.execute(
+                "SELECT key, language, question_seconds, pause_seconds FROM chats")},
         }
 
 

@@ -2,10 +2,10 @@
 one clear problem naming the budget it broke, before any tree is built from it."""
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import yaml
 
@@ -18,7 +18,7 @@ LEVELS = "abcdefghi"
 def alias_bomb(repeated_key: bool = True) -> str:
     """Nine anchors, each nine of the one before: 9**9 (387 million) values in about 300 bytes."""
     lines = ["id: bomb", "a: &a [x, x, x, x, x, x, x, x, x]"]
-    for before, name in zip(LEVELS, LEVELS[1:]):
+    for before, name in itertools.pairwise(LEVELS):
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{before}"] * 9) + "]")
     if repeated_key:
         lines.append("id: bomb-again")  # a repeated key: locating it used to walk the expanded tree

@@ -20,7 +20,7 @@ from bot.commands import COMMANDS, descriptions
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = ("hi", "sn", "ur")
 KEYWORDS = {"t": (2,), "tn": (2, 3)}  # the same as `pybabel extract -k t:2 -k tn:2,3`
-COMMAND_WORD = re.compile(r"/(" + "|".join(sorted(COMMANDS + ("leaderboard", "stats"), key=len, reverse=True)) + r")\b")
+COMMAND_WORD = re.compile(r"/(" + "|".join(sorted((*COMMANDS, "leaderboard", "stats"), key=len, reverse=True)) + r")\b")
 PLURAL_FORMS = {"hi": "nplurals=2; plural=(n > 1);", "sn": "nplurals=2; plural=(n != 1);",
                 "ur": "nplurals=2; plural=(n != 1);"}
 
@@ -28,7 +28,7 @@ PLURAL_FORMS = {"hi": "nplurals=2; plural=(n > 1);", "sn": "nplurals=2; plural=(
 def source_messages() -> dict[str, tuple[str, ...]]:
     """msgid -> (singular, plural?) of every t()/tn() call under bot/."""
     found: dict[str, tuple[str, ...]] = {}
-    for filename, _line, message, _comments, _context in extract_from_dir(
+    for _filename, _line, message, _comments, _context in extract_from_dir(
             ROOT / "bot", method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=()):
         forms = message if isinstance(message, tuple) else (message,)
         if all(isinstance(f, str) and f for f in forms):

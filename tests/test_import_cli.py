@@ -145,7 +145,7 @@ def test_binary_file_with_a_quiz_extension(tmp_path, capsys, name):
 
 def test_markup_stays_text_in_the_quiz(tmp_path, capsys):
     path = source(tmp_path, "kahoot.xlsx")
-    code, out, _ = run(capsys, str(path))
+    _code, out, _ = run(capsys, str(path))
     question = next(q for q in yaml.safe_load(out)["questions"] if "bold" in q["prompt"])
     assert question["prompt"] == "What is <b>bold</b> & what is not?"
     assert question["options"][0] == "<script>alert(1)</script>"

@@ -88,7 +88,7 @@ def test_zip_bomb_is_refused_before_openpyxl_unpacks_it():
 
 
 def test_binary_file_with_a_spreadsheet_extension():
-    with pytest.raises(Malformed, match="not an .xlsx spreadsheet"):
+    with pytest.raises(Malformed, match=r"not an \.xlsx spreadsheet"):
         import_quiz(bytes(range(256)) * 10, "quiz.xlsx")
 
 

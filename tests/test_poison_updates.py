@@ -11,7 +11,8 @@ import copy
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.adapters import telegram_runtime
 from bot.testing.clock import FakeClock

@@ -12,8 +12,8 @@ from tests.test_chat_moves import (  # noqa: F401
     test_a_quiz_in_progress_and_the_leaderboard_follow_the_chat_to_its_new_id,
     test_moving_into_a_chat_with_its_own_history_adds_the_boards_up,
 )
-from tests.test_chat_quiz_store import *  # noqa: F401,F403
-from tests.test_engine import *  # noqa: F401,F403
+from tests.test_chat_quiz_store import *  # noqa: F403
+from tests.test_engine import *  # noqa: F403
 from tests.test_storage import (  # noqa: F401
     test_display_names_stay_current,
     test_leaderboards_by_week_month_all_time_and_quiz,

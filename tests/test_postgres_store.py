@@ -7,12 +7,12 @@ import asyncio
 import asyncpg
 import pytest
 
+from bot.testing.fakes import player
 from bot.testing.postgres import PASSWORD
 from storage.dburl import StoreUnavailable
 from storage.pg_schema import version
 from storage.postgres import PostgresStore
 from tests.test_cli import cli
-from bot.testing.fakes import player
 from tests.test_storage import CHAT, answer, run_row
 from tests.test_writer import NOT_SAVED, start_and_ask
 

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from bot.adapters import telegram_runtime
-from bot.testing.clock import FakeClock
 from bot.commands import Caller, Commands
+from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fakes import group, player
 from tests.telegram_harness import Member, button, clean_environment, next_question, running_bot, settings_for

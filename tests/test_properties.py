@@ -221,7 +221,7 @@ async def _check_boards(world: World, chat: ChatRef, rows: list[sqlite3.Row]) ->
         assert {s.player_key: s.points for s in board} == truth, f"{period} board of {chat.key}"
         assert [s.rank for s in board] == list(range(1, len(board) + 1))
     players = {a["player_key"] for a in rows if a["chat_key"] == chat.key}
-    for who in [p for p in PLAYERS if p.key in players][:2] + [PLAYERS[-1]]:
+    for who in [*[p for p in PLAYERS if p.key in players][:2], PLAYERS[-1]]:
         stats = await world.engine.store.player_stats(chat.key, who)
         mine = [a for a in rows if a["chat_key"] == chat.key and a["player_key"] == who.key]
         assert (stats.points, stats.answered) == (sum(a["points"] for a in mine), len(mine))

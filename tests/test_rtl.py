@@ -9,8 +9,7 @@ import pytest
 
 from bot import bidi, render
 from bot.bidi import FSI, LRI, PDI, RLI, RLM
-from bot.model import (ChatRef, OptionView, PlayerStats, Podium, QuestionCard, Reveal, RunEnd, Scorer,
-                       Standing)
+from bot.model import ChatRef, OptionView, PlayerStats, Podium, QuestionCard, Reveal, RunEnd, Scorer, Standing
 
 CHAT = ChatRef("test", "g1")
 CONTROLS = set(bidi.CONTROLS)

@@ -1,5 +1,5 @@
 """Schedule times: wall-clock times in the chat's zone, across daylight saving changes."""
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -10,7 +10,7 @@ BERLIN = zones.zone("Europe/Berlin")
 
 
 def utc(*parts: int) -> float:
-    return datetime(*parts, tzinfo=timezone.utc).timestamp()
+    return datetime(*parts, tzinfo=UTC).timestamp()
 
 
 def fires(rule: Rule, after: float, zone, count: int) -> list[float]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -65,9 +65,9 @@ async def test_display_names_stay_current(store):
 
 
 async def test_leaderboards_by_week_month_all_time_and_quiz(store):
-    now = datetime(2026, 11, 26, 12, tzinfo=timezone.utc).timestamp()  # a Thursday
-    last_week = datetime(2026, 11, 20, tzinfo=timezone.utc).timestamp()
-    last_month = datetime(2026, 10, 15, tzinfo=timezone.utc).timestamp()
+    now = datetime(2026, 11, 26, 12, tzinfo=UTC).timestamp()  # a Thursday
+    last_week = datetime(2026, 11, 20, tzinfo=UTC).timestamp()
+    last_month = datetime(2026, 10, 15, tzinfo=UTC).timestamp()
     await store.ensure_chat(CHAT)
     other_chat = ChatRef("test", "g2")
     await store.ensure_chat(other_chat)

@@ -17,8 +17,18 @@ from bot.catalog import Catalog, default_quiz_folders
 from bot.commands import descriptions
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import ANONYMOUS_ADMIN, FakeBotApi
-from tests.telegram_harness import (Member, button, clean_environment, next_question, quiz_folder, reveal_of,
-                                    right_letter, running_bot, settings_for, wrong_letter)
+from tests.telegram_harness import (
+    Member,
+    button,
+    clean_environment,
+    next_question,
+    quiz_folder,
+    reveal_of,
+    right_letter,
+    running_bot,
+    settings_for,
+    wrong_letter,
+)
 
 
 @pytest.fixture
@@ -223,9 +233,11 @@ async def test_429_5xx_and_dropped_connections_lose_nothing(fake, clock, tmp_pat
             await reveal_of(fake, group, q)
         await podium_of(fake, group)
     assert fake.failures_left() == 0
-    assert [c.status for c in fake.calls if c.method == "sendMessage" and "Question 1/3" in c.params["text"]] == [429, 200]
+    first_posts = [c for c in fake.calls if c.method == "sendMessage" and "Question 1/3" in c.params["text"]]
+    assert [c.status for c in first_posts] == [429, 200]
     sent = fake.sent_to(group)
-    assert [m.text.splitlines()[0] for m in fake.questions(group)] == [f"Question {n}/3 · Tiny <Quiz> & Co" for n in (1, 2, 3)]
+    titles = [m.text.splitlines()[0] for m in fake.questions(group)]
+    assert titles == [f"Question {n}/3 · Tiny <Quiz> & Co" for n in (1, 2, 3)]
     assert [q.edits for q in fake.questions(group)] == [1, 1, 1]
     assert sum("Right answer" in m.text for m in sent) == 3 and sum("Quiz over" in m.text for m in sent) == 1
 

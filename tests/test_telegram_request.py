@@ -11,8 +11,16 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 from telegram import Bot, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, InputFile
-from telegram.error import (BadRequest, ChatMigrated, Conflict, Forbidden, InvalidToken, NetworkError, RetryAfter,
-                            TimedOut)
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Conflict,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TimedOut,
+)
 from telegram.request import HTTPXRequest, RequestData
 from telegram.request._requestparameter import RequestParameter
 

@@ -13,7 +13,8 @@ from bot.catalog import Catalog, default_quiz_folders
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def play(tmp_path: Path, *args: str, stdin: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def play(tmp_path: Path, *args: str, stdin: str,
+         extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db"), "NO_COLOR": "1", **(extra_env or {})}
     env.pop("QUIZHOST_QUIZZES", None)
     return subprocess.run([sys.executable, "-m", "bot.cli", "play", *args], input=stdin, capture_output=True,

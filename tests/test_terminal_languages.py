@@ -11,7 +11,7 @@ import re
 import string
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
@@ -38,7 +38,7 @@ def play(tmp_path: Path, *args: str, stdin: str) -> subprocess.CompletedProcess:
                           text=True, env=env, cwd=tmp_path, timeout=60)
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped():
     return Catalog.load(default_quiz_folders())
 
@@ -59,8 +59,9 @@ def english_phrases() -> tuple[tuple[str, str], ...]:
 
 # Latin words a Hindi or Urdu screen may show: option letters, command names and their
 # keywords, language codes and names, quiz ids
-COMMAND_WORDS = {*"ABCDEFGHIJ", "quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start",
-                 "upload", "remove", "week", "month", "all", "time", "pause", "en", "hi", "sn", "ur", "quizhost", "English", "chiShona",
+COMMAND_WORDS = {*"ABCDEFGHIJ", "quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help",
+                 "start", "upload", "remove", "week", "month", "all", "time", "pause", "en", "hi", "sn", "ur",
+                 "quizhost", "English", "chiShona",
                  "pipeline", "training", "stacks"}
 
 
@@ -137,7 +138,7 @@ def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def four(en: str) -> str:
-    return "{en: '%s', hi: 'हि %s', sn: 'sn %s', ur: 'اردو %s'}" % (en, en, en, en)
+    return f"{{en: '{en}', hi: 'हि {en}', sn: 'sn {en}', ur: 'اردو {en}'}}"
 
 
 ALMOST = f"""\

@@ -11,8 +11,8 @@ from typing import IO
 from bot import i18n, render
 from bot.commands import Caller, Commands, parse
 from bot.importers.common import MAX_FILE_BYTES
-from bot.render import t
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.render import t
 from bot.tokens import AnswerToken
 
 PLATFORM = "console"
@@ -74,7 +74,7 @@ class ConsoleAdapter:
 
     # the chat loop ---------------------------------------------------------------------
 
-    async def serve(self, commands: Commands, lines: "asyncio.Queue[str | None]") -> None:
+    async def serve(self, commands: Commands, lines: asyncio.Queue[str | None]) -> None:
         """Read lines until end of input, then let a run in progress finish or stop it."""
         while (line := await lines.get()) is not None:
             await self.handle_line(commands, line.strip())
@@ -89,10 +89,11 @@ class ConsoleAdapter:
         if line.startswith("/"):
             parsed = parse(line)
             if parsed and parsed[0] == "upload" and parsed[1]:
-                self.show(await self._upload(commands, Path(parsed[1]).expanduser(), lang))
+                self.show(await self._upload(commands, Path(parsed[1]), lang))
                 return
             reply = await commands.handle(*parsed, self._caller()) if parsed else None
-            self.show(reply or Reply(t(lang, "Type a letter to answer or a /command. /help lists them."), language=lang))
+            hint = t(lang, "Type a letter to answer or a /command. /help lists them.")
+            self.show(reply or Reply(hint, language=lang))
         elif line.isdigit() and 0 < int(line) <= len(self._buttons):
             await self._press(commands, self._buttons[int(line) - 1].data)
         elif len(line) == 1 and line.upper() in LETTERS:
@@ -102,9 +103,8 @@ class ConsoleAdapter:
 
     async def _upload(self, commands: Commands, path: Path, lang: str) -> Reply:
         """`/upload PATH`: the terminal's way of sending a file to the chat."""
-        try:
-            size = path.stat().st_size
-            data = path.read_bytes() if size <= MAX_FILE_BYTES else b""  # too big: refused unread
+        try:  # in a thread: a file on a slow disk must not hold up the quiz's timers
+            size, data = await asyncio.to_thread(_read_upload, path)
         except OSError as error:
             return Reply(t(lang, "Cannot read {path}: {error}", path=str(path), error=error.strerror or str(error)),
                          language=lang, kind="error")
@@ -171,7 +171,14 @@ class ConsoleAdapter:
             self.out_closed = True
 
 
-def stdin_lines(loop: asyncio.AbstractEventLoop, stream: IO[str] | None = None) -> "asyncio.Queue[str | None]":
+def _read_upload(path: Path) -> tuple[int, bytes]:
+    """The file's size and bytes; a file over MAX_FILE_BYTES is refused unread."""
+    path = path.expanduser()
+    size = path.stat().st_size
+    return size, path.read_bytes() if size <= MAX_FILE_BYTES else b""
+
+
+def stdin_lines(loop: asyncio.AbstractEventLoop, stream: IO[str] | None = None) -> asyncio.Queue[str | None]:
     """Lines of standard input in a queue, None at the end; a daemon thread never blocks exit."""
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     source = stream or sys.stdin

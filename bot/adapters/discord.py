@@ -15,7 +15,8 @@ import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
 from bot import render, tokens
-from bot.adapters import discord_commands, discord_views as views
+from bot.adapters import discord_commands
+from bot.adapters import discord_views as views
 from bot.commands import Caller, Commands
 from bot.config import Settings
 from bot.i18n import t

@@ -3,7 +3,7 @@
 No `from __future__ import annotations` here: discord.py reads the callbacks' annotations
 to build the options, and these callbacks are closures whose annotations must be objects.
 """
-from typing import Awaitable, Callable, List, Optional
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -42,7 +42,7 @@ class QuizTranslator(app_commands.Translator):
     """
 
     async def translate(self, string: locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> Optional[str]:
+                        context: app_commands.TranslationContextTypes) -> str | None:
         lang = normalise(locale.value)
         if lang is None or lang == FALLBACK_LANGUAGE:
             return None
@@ -51,7 +51,7 @@ class QuizTranslator(app_commands.Translator):
         return text[:DESCRIPTION_MAX] if text != string.message else None
 
 
-def topic_choices(catalog: Catalog, current: str, lang: str) -> List[Choice[str]]:
+def topic_choices(catalog: Catalog, current: str, lang: str) -> list[Choice[str]]:
     """Quizzes whose id, alias, title or tag matches what has been typed so far."""
     quizzes = catalog.all()
     typed = " ".join(topic_words(current))
@@ -86,15 +86,15 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) 
     def o(key: str) -> locale_str:
         return locale_str(opt[key][:DESCRIPTION_MAX], option=key)
 
-    async def complete_topic(interaction: discord.Interaction, current: str) -> List[Choice[str]]:
+    async def complete_topic(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         lang = normalise(interaction.locale.value) or FALLBACK_LANGUAGE
         return topic_choices(catalog, current, lang)
 
     @tree.command(name="quiz", description=d(en["quiz"]))
     @app_commands.describe(topic=o("topic"), count=o("count"))
     @app_commands.autocomplete(topic=complete_topic)
-    async def quiz(interaction: discord.Interaction, topic: Optional[str] = None,
-                   count: Optional[app_commands.Range[int, 1, 100]] = None) -> None:
+    async def quiz(interaction: discord.Interaction, topic: str | None = None,
+                   count: app_commands.Range[int, 1, 100] | None = None) -> None:
         await run(interaction, "quiz", _words(topic, count))
 
     @tree.command(name="quizzes", description=d(en["quizzes"]))
@@ -107,8 +107,8 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) 
                                   Choice(name=locale_str("this month"), value="month"),
                                   Choice(name=locale_str("all time"), value="all")])
     @app_commands.autocomplete(topic=complete_topic)
-    async def leaderboard(interaction: discord.Interaction, period: Optional[Choice[str]] = None,
-                          topic: Optional[str] = None) -> None:
+    async def leaderboard(interaction: discord.Interaction, period: Choice[str] | None = None,
+                          topic: str | None = None) -> None:
         await run(interaction, "leaderboard", _words(period.value if period else "all", topic))
 
     @tree.command(name="stats", description=d(en["stats"]))
@@ -122,14 +122,14 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) 
     @tree.command(name="language", description=d(en["language"]))
     @app_commands.describe(code=o("code"))
     @app_commands.choices(code=[Choice(name=LANGUAGE_NAMES[c], value=c) for c in LANGUAGES])
-    async def language(interaction: discord.Interaction, code: Optional[Choice[str]] = None) -> None:
+    async def language(interaction: discord.Interaction, code: Choice[str] | None = None) -> None:
         await run(interaction, "language", code.value if code else "")
 
     @tree.command(name="settings", description=d(en["settings"]))
     @app_commands.describe(time=o("time"), pause=o("pause"))
     async def settings(interaction: discord.Interaction,
-                       time: Optional[app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high]] = None,
-                       pause: Optional[app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high]] = None) -> None:
+                       time: app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high] | None = None,
+                       pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None) -> None:
         changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
         await run(interaction, "settings", *changes)
 

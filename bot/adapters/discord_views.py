@@ -55,7 +55,7 @@ def press_item(on_press: PressHandler | None) -> PressItem:
 
         @classmethod
         async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                                 match: re.Match[str], /) -> "PressButton":
+                                 match: re.Match[str], /) -> PressButton:
             return cls(match["data"])
 
         async def callback(self, interaction: discord.Interaction) -> None:
@@ -164,7 +164,8 @@ def message_kwargs(reply: Reply, item: PressItem) -> dict[str, Any]:
     text = directed(escape(reply.text), reply.language)
     kwargs: dict[str, Any] = {}
     if reply.title:
-        kwargs["embed"] = discord.Embed(title=cut(escape(reply.title), TITLE_MAX), description=cut(text, DESCRIPTION_MAX),
+        kwargs["embed"] = discord.Embed(title=cut(escape(reply.title), TITLE_MAX),
+                                        description=cut(text, DESCRIPTION_MAX),
                                         colour=COLOURS.get(reply.kind, discord.Colour.blurple()))
     else:
         kwargs["content"] = cut(text, CONTENT_MAX) or "…"

@@ -20,8 +20,15 @@ from bot.adapters import telegram_format as fmt
 from bot.adapters.telegram_presses import PressHandling, chat_ref, trouble
 from bot.adapters.telegram_presses import player_of as _player
 from bot.adapters.telegram_request import UpdatesRequest
-from bot.adapters.telegram_runtime import (CONCURRENT_UPDATES, WEBHOOK_CONNECTIONS, AdminCache, Webhook,
-                                           build_application, updates_request, with_retries)
+from bot.adapters.telegram_runtime import (
+    CONCURRENT_UPDATES,
+    WEBHOOK_CONNECTIONS,
+    AdminCache,
+    Webhook,
+    build_application,
+    updates_request,
+    with_retries,
+)
 from bot.adapters.telegram_webhook import WebhookServer
 from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
 from bot.config import Settings
@@ -149,7 +156,8 @@ class TelegramAdapter(PressHandling):
         menus.append((None, [BotCommand(n, d) for n, d in descriptions("en").items()]))
         for lang, menu in menus:
             try:
-                await with_retries(lambda: bot.set_my_commands(menu, language_code=lang), "setMyCommands")
+                await with_retries(lambda menu=menu, lang=lang: bot.set_my_commands(menu, language_code=lang),
+                                   "setMyCommands")
             except TelegramError as exc:  # a missing menu is cosmetic: keep serving
                 log.warning("setMyCommands (%s) failed: %s", lang or "default", exc)
 
@@ -166,7 +174,7 @@ class TelegramAdapter(PressHandling):
         chat, player = chat_ref(message.chat), player_of(message.from_user, message.sender_chat)
         if name not in COMMANDS and not chat.is_private and "@" not in (message.text or "").split()[0]:
             return  # in a group, an unknown bare /cmd is probably another bot's
-        is_admin = await self._may_configure(message.chat, message.from_user, message) if name in ADMIN_COMMANDS else False
+        is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, message.from_user, message)
         try:
             reply = await self._commands.handle(name, args, Caller(chat, player, is_admin))
         except Exception:

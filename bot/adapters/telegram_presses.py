@@ -19,16 +19,15 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot import tokens
+from bot import render, tokens
 from bot.adapters import telegram_format as fmt
 from bot.adapters.telegram_request import AiohttpRequest
 from bot.adapters.telegram_runtime import ANSWER_WINDOW, AdminCache, Webhook, within_window
 from bot.adapters.telegram_webhook import answer_method
 from bot.commands import Caller, Commands
-from bot import render
 from bot.i18n import normalise, t
-from bot.textcut import clean
 from bot.model import Ack, ChatRef, Player, Reply
+from bot.textcut import clean
 
 if TYPE_CHECKING:
     from telegram.ext import Application

@@ -18,7 +18,6 @@ from typing import Any
 from urllib.parse import quote_plus
 
 import aiohttp
-
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 

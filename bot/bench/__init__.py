@@ -66,7 +66,10 @@ def main(args: argparse.Namespace) -> int:
     if args.db is not None and (problem := _not_postgres(args.db)):
         print(f"quizhost bench: --db {problem}", file=sys.stderr)
         return 2
-    progress = (lambda text: print(f"… {text}", file=sys.stderr, flush=True))
+
+    def progress(text: str) -> None:
+        print(f"… {text}", file=sys.stderr, flush=True)
+
     result = asyncio.run(bench(options, progress))
     print(json.dumps(result) if args.json else table(result))
     return 0

@@ -2,8 +2,9 @@
 
 The chat's history: `players` members, runs of 8 questions spread evenly over the last year,
 each run answered by 20 of them, 60 % right. Answers are bulk-loaded (sqlite3, or COPY on
-PostgreSQL: bot/bench/boards_pg.py) and the board summaries rebuilt the way migration 2 backfills them (the same rows the answer trigger
-would have made, much faster to load); then the real engine reads the boards.
+PostgreSQL: bot/bench/boards_pg.py) and the board summaries rebuilt the way migration 2 backfills
+them (the same rows the answer trigger would have made, much faster to load); then the real
+engine reads the boards.
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from bot.catalog import Catalog
 from bot.engine import Engine
 from bot.model import ChatRef, Player
 from bot.testing.clock import FakeClock
-from storage.schema import BOARD_BACKFILL
 from storage.dburl import Kind, parse
+from storage.schema import BOARD_BACKFILL
 
 CHAT = ChatRef("bench", "board", title="busy group")
 QUESTIONS = 8

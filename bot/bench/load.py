@@ -30,7 +30,7 @@ class NullAdapter:
     platform: str = PLATFORM
     open: dict[int, QuestionCard] = field(default_factory=dict)  # run id -> its open question
     posted: int = 0
-    listener: "_PressPool | None" = None
+    listener: _PressPool | None = None
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         self.open[card.run_id] = card
@@ -156,7 +156,7 @@ async def offered_rate(db: str, catalog: Catalog, quiz: Quiz, rate: float, secon
     return result
 
 
-async def _start_staggered(engine: Engine, quiz: Quiz, chats: int, players: int, pool: "_PressPool",
+async def _start_staggered(engine: Engine, quiz: Quiz, chats: int, players: int, pool: _PressPool,
                            cycle: float, groups: int = 10) -> None:
     for group in range(groups):
         first, last = chats * group // groups, chats * (group + 1) // groups
@@ -166,7 +166,7 @@ async def _start_staggered(engine: Engine, quiz: Quiz, chats: int, players: int,
         await asyncio.sleep(cycle / groups)
 
 
-async def _offer(engine: Engine, pool: "_PressPool", rate: float, seconds: float, result: LoadResult) -> None:
+async def _offer(engine: Engine, pool: _PressPool, rate: float, seconds: float, result: LoadResult) -> None:
     """Open loop: press n is due at n / rate after the start, whether earlier ones are done or
     not. When no question is open nobody can press: that slot passes (no pile-up for later)."""
     tasks: set[asyncio.Task] = set()

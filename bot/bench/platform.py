@@ -92,7 +92,10 @@ def main(args: argparse.Namespace) -> int:
     if problem:
         print(f"quizhost bench: {problem}", file=sys.stderr)
         return 2
-    progress = (lambda text: print(f"… {text}", file=sys.stderr, flush=True))
+
+    def progress(text: str) -> None:
+        print(f"… {text}", file=sys.stderr, flush=True)
+
     result = asyncio.run(bench_platform(options, progress))
     print(json.dumps(result) if args.json else table(result))
     return 0

@@ -17,10 +17,10 @@ import re  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from bot.app import open_store  # noqa: E402
 from bot.catalog import Catalog, default_quiz_folders  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
 from bot.engine import Engine  # noqa: E402
-from bot.app import open_store  # noqa: E402
 
 _IMPORTED = time.perf_counter()
 
@@ -33,7 +33,7 @@ def write_quiz_files(folder: Path, count: int) -> int:
         source = shipped[i % len(shipped)]
         text = source.read_text(encoding="utf-8")
         if i >= len(shipped):
-            text = re.sub(r"(?m)^id: (\S+)$", lambda m: f"id: {m.group(1)}-copy-{i}", text, count=1)
+            text = re.sub(r"(?m)^id: (\S+)$", lambda m, i=i: f"id: {m.group(1)}-copy-{i}", text, count=1)
         (folder / f"{i:05d}-{source.name}").write_text(text, encoding="utf-8")
     return count
 

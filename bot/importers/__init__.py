@@ -7,9 +7,10 @@ cannot be read as its format raises `Malformed` naming the place.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 

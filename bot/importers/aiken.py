@@ -74,7 +74,8 @@ def _finish(question: _Question, letter: str, found: Collector) -> None:
     where = f"line {question.line}"
     if not MIN_OPTIONS <= len(question.options) <= MAX_OPTIONS:
         count = len(question.options)
-        found.skip(where, f"{count} option{'' if count == 1 else 's'}: Aiken questions need {MIN_OPTIONS} to {MAX_OPTIONS}")
+        found.skip(where, f"{count} option{'' if count == 1 else 's'}: "
+                          f"Aiken questions need {MIN_OPTIONS} to {MAX_OPTIONS}")
     elif len(letter) != 1 or letter.upper() not in question.letters:
         found.skip(where, f"ANSWER '{letter}' is not one of the options ({', '.join(question.letters)})")
     else:

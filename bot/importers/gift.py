@@ -8,8 +8,8 @@ and a `[html]`, `[markdown]`, `[plain]` or `[moodle]` prefix gives a text's form
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from bot.importers.common import Collector, Draft, Parsed, decode_text
 from bot.importers.markup import html_to_text, markdown_to_text, tidy
@@ -163,6 +163,6 @@ def _multichoice(answers: str, style: str, where: str, found: Collector) -> Draf
 
 def _true_false(answers: str, style: str) -> Draft:
     # {TRUE#feedback for a wrong answer#feedback for a right one}, as Moodle reads it
-    key, wrong, right = [*answers.split("#", 2), "", ""][:3]
+    key, _wrong, right = [*answers.split("#", 2), "", ""][:3]
     is_true = _TRUE_FALSE[key.strip()]
     return Draft("", "", ("True", "False"), 0 if is_true else 1, _with_format(right, style)[0])

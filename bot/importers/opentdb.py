@@ -9,7 +9,8 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import unquote_plus
 
 from bot.importers.common import Collector, Draft, Malformed, Parsed, decode_text

@@ -47,6 +47,7 @@ def parse(data: bytes) -> Parsed:
         elif isinstance(right, str):
             found.skip(row.where, right)
         else:
+            seconds = clamp_seconds(whole_number(row.get(at["time in seconds"])))
             found.keep(Draft(row.where, row.get(at["question text"]), tuple(text for _, text in options), right,
-                             row.get(at["answer explanation"]), clamp_seconds(whole_number(row.get(at["time in seconds"])))))
+                             row.get(at["answer explanation"]), seconds))
     return found.parsed()

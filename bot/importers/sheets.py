@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime
 import io
 import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from openpyxl import load_workbook
 

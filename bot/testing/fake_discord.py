@@ -13,17 +13,19 @@ standalone too (a benchmark in another process): `await FakeDiscord().start(port
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from bot.testing import fake_discord_payloads as p
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
-from bot.testing.fake_discord_rest import ANSWER_WITHIN, FakeInteraction, RestRoutes, RateLimitRule
+from bot.testing.fake_discord_rest import ANSWER_WITHIN, FakeInteraction, RateLimitRule, RestRoutes
 
 __all__ = ["ANSWER_WITHIN", "FakeDiscord", "FakeInteraction", "FakeMessage", "FakeUser"]
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -43,6 +45,7 @@ class FakeDiscord(RestRoutes):
         self.interactions: dict[int, FakeInteraction] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # server id (None: global) -> synced
         self.syncs: list[int | None] = []
+        self._sending: set[asyncio.Task[None]] = set()  # events on their way to the bot
         self.identifies: list[dict[str, Any]] = []
         self.requests: list[tuple[str, str, int]] = []  # method, path, status
         self.rate_limited: list[tuple[str, str]] = []
@@ -130,10 +133,8 @@ class FakeDiscord(RestRoutes):
             changed, left = self._changed, deadline - loop.time()
             if left <= 0:
                 raise TimeoutError(f"fake Discord: gave up waiting for {what or predicate}")
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), left)
-            except TimeoutError:
-                pass
         return result
 
     @property
@@ -163,7 +164,7 @@ class FakeDiscord(RestRoutes):
 
     def push_slash(self, user: FakeUser, channel_id: int, name: str, focused: str | None = None,
                    **options: Any) -> FakeInteraction:
-        command, guild_id = self._command(name, channel_id)
+        command, _guild_id = self._command(name, channel_id)
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1, "options": []}
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
@@ -306,6 +307,8 @@ class FakeDiscord(RestRoutes):
         """Send an event on the connection of the shard that owns the server (DMs: shard 0)."""
         for ws, (shard_id, count) in self._sockets:
             if shard_id == ((guild_id >> 22) % count if guild_id else 0):
-                asyncio.ensure_future(self._send(ws, event, data))
+                task = asyncio.ensure_future(self._send(ws, event, data))
+                self._sending.add(task)
+                task.add_done_callback(self._sending.discard)
                 return
         raise AssertionError(f"no gateway connection for {event} (is the bot connected?)")

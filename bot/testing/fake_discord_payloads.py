@@ -76,7 +76,7 @@ class FakeMessage:
 
 
 def now_iso() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat()
+    return dt.datetime.now(dt.UTC).isoformat()
 
 
 def visible_text(data: dict[str, Any]) -> str:

@@ -12,8 +12,9 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import aiohttp
 from aiohttp import web

@@ -53,7 +53,8 @@ def _tag(name: str, closing: bool, out: list[str], open_tags: list[tuple[str, in
         open_tags.append((name, len("".join(out))))
         return
     if not open_tags or open_tags[-1][0] != name:
-        raise HtmlError(f"unmatched end tag at byte offset {at}, expected \"</{open_tags[-1][0] if open_tags else ''}>\"")
+        expected = open_tags[-1][0] if open_tags else ""
+        raise HtmlError(f"unmatched end tag at byte offset {at}, expected \"</{expected}>\"")
     _, start = open_tags.pop()
     if name in BOLD:
         bold.append("".join(out)[start:])

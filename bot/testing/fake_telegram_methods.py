@@ -6,12 +6,16 @@ and change: chats, messages, presses, admins, the update queue.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from bot.testing.fake_telegram_html import HtmlError, parse_html, utf16_len
+from bot.tokens import Kind
+
+ANSWER = Kind.ANSWER.prefix  # a message with answer buttons is a question (the bench waits for them)
 
 POLL_CAP = 0.5  # seconds a getUpdates is held open at most, whatever timeout the bot asks for
 MAX_TEXT, MAX_DATA, MAX_ANSWER = 4096, 64, 200
@@ -93,11 +97,9 @@ class BotApiMethods:
         self._updates = [u for u in self._updates if u["update_id"] >= offset]  # confirmed ones go
         if not self._updates and p.get("timeout"):
             async with self._changed:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._changed.wait_for(lambda: bool(self._updates)),
                                            min(POLL_CAP, float(p["timeout"])))
-                except TimeoutError:
-                    pass
         return self._updates[: p.get("limit") or 100]
 
     async def _m_setMyCommands(self, p: dict) -> bool:
@@ -128,11 +130,12 @@ class BotApiMethods:
         keyboard = self._keyboard(p.get("reply_markup"))
         reply = p.get("reply_parameters") or {}
         reply_to = reply.get("message_id")
-        if reply_to is not None and not self._exists(chat_id, reply_to) and not reply.get("allow_sending_without_reply"):
+        missing = reply_to is not None and not self._exists(chat_id, reply_to)
+        if missing and not reply.get("allow_sending_without_reply"):
             raise ApiError(400, "Bad Request: message to be replied not found")
         sent = Sent(chat_id, self._next_message_id(chat_id), p["text"], text, bold, keyboard, reply_to)
         self.messages[(chat_id, sent.message_id)] = sent
-        if keyboard and any(b.get("callback_data", "").startswith("qa:") for row in keyboard for b in row):
+        if keyboard and any(b.get("callback_data", "").startswith(ANSWER) for row in keyboard for b in row):
             self._questions.setdefault(chat_id, set()).add(sent.message_id)
         return self._message_json(sent)
 
@@ -141,8 +144,8 @@ class BotApiMethods:
         text, bold = self._rendered(p)
         keyboard = self._keyboard(p.get("reply_markup"))  # no reply_markup: the keyboard goes
         if (text, bold, keyboard) == (sent.text, sent.bold, sent.keyboard):
-            raise ApiError(400, "Bad Request: message is not modified: specified new message content and "
-                                "reply markup are exactly the same as a current content and reply markup of the message")
+            raise ApiError(400, "Bad Request: message is not modified: specified new message content and reply "
+                                "markup are exactly the same as a current content and reply markup of the message")
         sent.html, sent.text, sent.bold, sent.keyboard = p["text"], text, bold, keyboard
         sent.edits += 1
         return self._message_json(sent)

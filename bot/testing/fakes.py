@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.model import ChatRef, LocalText, MessageRef, Player, QuestionCard, Question, Quiz, Reply, Reveal
+from bot.model import ChatRef, LocalText, MessageRef, Player, Question, QuestionCard, Quiz, Reply, Reveal
 
 
 def text(en: str, **others: str) -> LocalText:
