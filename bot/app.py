@@ -11,6 +11,7 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import session
 from bot.adapters.console import TERMINAL, ConsoleAdapter, stdin_lines
@@ -21,6 +22,12 @@ from bot.config import Settings, SettingsError
 from bot.engine import Engine, EngineSettings
 from bot.i18n import t
 from bot.ports import Store
+
+if TYPE_CHECKING:  # imported when their token is set: a bot for one platform never loads the other's library
+    from bot.adapters.discord import DiscordAdapter
+    from bot.adapters.telegram import TelegramAdapter
+
+    PlatformAdapter = TelegramAdapter | DiscordAdapter
 from storage.dburl import Kind
 from storage.dburl import parse as parse_database
 from storage.sqlite import SqliteStore
@@ -117,9 +124,9 @@ async def open_terminal(commands: Commands, console: ConsoleAdapter, topic: str,
         await console.post_question(session.card(resumed))
 
 
-def platform_adapters(settings: Settings) -> list:
+def platform_adapters(settings: Settings) -> list[PlatformAdapter]:
     """An adapter for every platform whose token is set."""
-    adapters = []
+    adapters: list[PlatformAdapter] = []
     if settings.telegram_bot_token:
         from bot.adapters.telegram import TelegramAdapter
 
@@ -167,7 +174,8 @@ def long_lived_heap() -> Iterator[None]:
         gc.unfreeze()  # collectable again, for a process that goes on (the tests run many bots)
 
 
-async def serve_until_signal(engine: Engine, adapters: list, stop: asyncio.Event | None = None) -> None:
+async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter],
+                             stop: asyncio.Event | None = None) -> None:
     """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly."""
     if stop is None:
         stop = asyncio.Event()
@@ -187,5 +195,6 @@ async def serve_until_signal(engine: Engine, adapters: list, stop: asyncio.Event
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     for task in done:
-        if task is not stopper and not task.cancelled() and task.exception():
-            raise task.exception()
+        failure = None if task is stopper or task.cancelled() else task.exception()
+        if failure is not None:
+            raise failure

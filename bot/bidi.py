@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from bot.model import RTL_LANGUAGES
@@ -140,7 +140,7 @@ def _runs(text: str) -> list[tuple[int, int]]:
     return [piece for start, end in joined for piece in _balanced(text, start, end)]
 
 
-def _tokens(text: str):
+def _tokens(text: str) -> Iterator[tuple[int, int] | None]:
     i = 0
     while i < len(text):
         if not _in_run(text[i]):

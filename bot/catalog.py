@@ -39,7 +39,7 @@ class QuizProblem:
         return ": ".join(p for p in (where, self.place, self.message) if p)
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):  # type: ignore[misc]
     """Safe YAML that also notes repeated keys, which PyYAML silently resolves to the last."""
 
     def __init__(self, stream: str) -> None:

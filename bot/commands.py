@@ -85,8 +85,7 @@ class Commands:
         return self._started(outcome, topic, lang)
 
     def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
-        if outcome.status is StartStatus.STARTED:
-            run = outcome.run
+        if outcome.status is StartStatus.STARTED and (run := outcome.run) is not None:
             rl = run.row.language
             text = tn(rl, "{n} question, {seconds} s each. Get ready!",
                       "{n} questions, {seconds} s each. Get ready!", run.total, seconds=run.row.seconds)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -124,7 +124,7 @@ class Settings(BaseSettings):
         return [Path(p).expanduser() for p in raw.split(os.pathsep) if p.strip()]
 
 
-def load_settings(env_file: str | Path | None = ".env", **overrides: object) -> Settings:
+def load_settings(env_file: str | Path | None = ".env", **overrides: Any) -> Settings:
     """Read the settings, turning pydantic's errors into one message per wrong variable."""
     try:
         return Settings(_env_file=env_file, **overrides)  # type: ignore[call-arg]

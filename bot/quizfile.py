@@ -11,7 +11,7 @@ import difflib
 import json
 import sys
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -79,6 +79,8 @@ class _LocalizedText(BaseModel):
     """A text: a plain string (English) or a mapping of language code to string."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    if TYPE_CHECKING:  # the language fields are added per model by _text_model; English is always there
+        en: str
 
     @model_validator(mode="before")
     @classmethod
@@ -125,11 +127,18 @@ def _text_model(name: str, doc: str, max_chars: int | None = None) -> type[_Loca
     return create_model(name, __base__=_LocalizedText, __doc__=doc, **fields)
 
 
-TitleText = _text_model("TitleText", "The quiz title, per language.", TITLE_MAX)
-DescriptionText = _text_model("DescriptionText", "What the quiz covers, per language.", DESCRIPTION_MAX)
-PromptText = _text_model("PromptText", "The question, per language.", PROMPT_MAX)
-OptionText = _text_model("OptionText", "One answer option, per language.", OPTION_MAX)
-ExplanationText = _text_model("ExplanationText", "Why the right answer is right, per language.")
+if TYPE_CHECKING:  # built at run time (their limits differ); to a type checker each is a _LocalizedText
+    TitleText = _LocalizedText
+    DescriptionText = _LocalizedText
+    PromptText = _LocalizedText
+    OptionText = _LocalizedText
+    ExplanationText = _LocalizedText
+else:
+    TitleText = _text_model("TitleText", "The quiz title, per language.", TITLE_MAX)
+    DescriptionText = _text_model("DescriptionText", "What the quiz covers, per language.", DESCRIPTION_MAX)
+    PromptText = _text_model("PromptText", "The question, per language.", PROMPT_MAX)
+    OptionText = _text_model("OptionText", "One answer option, per language.", OPTION_MAX)
+    ExplanationText = _text_model("ExplanationText", "Why the right answer is right, per language.")
 
 
 class QuestionModel(BaseModel):

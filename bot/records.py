@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, Protocol
 
 
 class Phase(StrEnum):
@@ -70,6 +71,12 @@ class RunRow:
     id: int = 0  # given by the store's create_run
 
 
+class StoredRow(Protocol):
+    """A row as a database driver gives it (sqlite3.Row, asyncpg.Record, a tuple): columns by position."""
+
+    def __getitem__(self, index: int, /) -> Any: ...
+
+
 @dataclass(frozen=True, slots=True)  # slots: every open question holds one per player
 class AnswerRow:
     run_id: int
@@ -84,3 +91,8 @@ class AnswerRow:
     points: int
     streak: int  # consecutive right answers in this run, this one included (0 if wrong)
     answered_at: float
+
+    @classmethod
+    def from_values(cls, r: StoredRow) -> AnswerRow:
+        """An answer from a stored row, its columns in field order (`correct` stored as 0/1)."""
+        return cls(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9], r[10], r[11])

@@ -10,6 +10,7 @@ import asyncio
 import heapq
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.clock import Clock
 
@@ -59,7 +60,7 @@ class Timers:
         return ready
 
     async def _sleep_until_next(self, now: float) -> None:
-        waits = [asyncio.ensure_future(self._wake.wait())]
+        waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._wake.wait())]
         if self._heap:
             waits.append(asyncio.ensure_future(self._clock.sleep(self._heap[0][0] - now)))
         try:

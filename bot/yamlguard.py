@@ -72,7 +72,7 @@ def check_events(events: Iterable[yaml.Event], budget: Budget = DEFAULT_BUDGET) 
             aliases += 1
             if aliases > budget.max_aliases:
                 return OverBudget(f"more than {budget.max_aliases:,} aliases (*name)", _line(event))
-            nodes = sizes.get(event.anchor, 1)  # an unknown anchor is the loader's error to report
+            nodes = sizes.get(event.anchor or "", 1)  # an unknown anchor is the loader's error to report
             _grow(open_sizes, nodes)
         elif isinstance(event, yaml.ScalarEvent):
             nodes = 1

@@ -161,8 +161,12 @@ class GroupCommit:
     def _resolve(batch: list[_Pending], runs: dict, landed: list[bool] | None = None,
                  error: Exception | None = None) -> None:
         for i, item in enumerate(batch):
-            if not item.future.done():
-                item.future.set_exception(error) if error else item.future.set_result(landed[i])
+            if item.future.done():
+                continue
+            if error is not None or landed is None:
+                item.future.set_exception(error or RuntimeError("a batch ended with neither result nor error"))
+            else:
+                item.future.set_result(landed[i])
         for _, futures in runs.values():
             for future in futures:
                 if not future.done():
@@ -202,11 +206,11 @@ class StoredNames:
     def submit(self, writer: GroupCommit, answer: AnswerRow, player: Player | None) -> asyncio.Future:
         """Queue the answer, with the player's name when it changed; remember it once stored."""
         key = answer.player_key  # the same string object as the answer's: one copy in memory
-        changed = player is not None and self._names.get(key) != player.name
-        values = (key, player.platform, player.user_id, player.name) if changed else None
-        future = writer.submit(answer, values)
-        if changed:
-            future.add_done_callback(lambda f, name=player.name: self._stored(f, key, name))
+        if player is None or self._names.get(key) == player.name:
+            return writer.submit(answer, None)
+        name = player.name
+        future = writer.submit(answer, (key, player.platform, player.user_id, name))
+        future.add_done_callback(lambda f: self._stored(f, key, name))
         return future
 
     def _stored(self, future: asyncio.Future, key: str, name: str) -> None:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 
@@ -118,7 +120,7 @@ async def _copy_table(lite: sqlite3.Connection, conn: asyncpg.Connection, name: 
     return copied
 
 
-def _converter(pg_type: str):
+def _converter(pg_type: str) -> Callable[[Any], Any]:
     """SQLite's value as the PostgreSQL column wants it (asyncpg encodes strictly by type)."""
     if pg_type == "boolean":
         return lambda v: None if v is None else bool(v)

@@ -34,7 +34,8 @@ STATEMENTS = (
 )
 
 
-async def move_chat(conn: asyncpg.Connection, old_key: str, new_key: str, new_chat_id: str) -> None:
+async def move_chat(conn: asyncpg.Connection | asyncpg.pool.PoolConnectionProxy, old_key: str, new_key: str,
+                    new_chat_id: str) -> None:
     """All or nothing. Moving a chat twice changes nothing."""
     async with conn.transaction():
         for statement in STATEMENTS:

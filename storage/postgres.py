@@ -181,7 +181,7 @@ class PostgresStore:
         rows = await self._pool.fetch(
             "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, "
             "streak, answered_at FROM answers WHERE run_id = $1 ORDER BY idx, answered_at", run_id)
-        return [AnswerRow(*r[:7], bool(r[7]), *r[8:]) for r in rows]
+        return [AnswerRow.from_values(r) for r in rows]
 
     # boards -------------------------------------------------------------------------
 
@@ -200,8 +200,9 @@ class PostgresStore:
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
-        points, answered, correct, best, first = await self._pool.fetchrow(
-            *numbered(*boards.player_totals(chat_key, player.key)))
+        totals = await self._pool.fetchrow(*numbered(*boards.player_totals(chat_key, player.key)))
+        assert totals is not None  # an aggregate: always one row
+        points, answered, correct, best, first = totals
         quizzes = await self._pool.fetchval(
             "SELECT COUNT(DISTINCT run_id) FROM answers WHERE chat_key = $1 AND player_key = $2",
             chat_key, player.key)

@@ -6,7 +6,9 @@ import json
 import logging
 import sqlite3
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -111,9 +113,16 @@ class SqliteStore:
         self.writes += 1
         return await self._db._execute(_execute_and_commit, self._db._conn, sql, args)
 
+    async def _one(self, sql: str, args: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row:
+        """The row of a query that always has one (an aggregate, a PRAGMA)."""
+        async with self._db.execute(sql, args) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise RuntimeError(f"no row from {sql[:60]!r}")
+        return row
+
     async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            (current,) = await cur.fetchone()
+        (current,) = await self._one("PRAGMA user_version")
         if current > len(MIGRATIONS):
             raise guard.newer_schema(self.path, current, len(MIGRATIONS))
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
@@ -121,8 +130,7 @@ class SqliteStore:
             await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        return int((await self._one("PRAGMA user_version"))[0])
 
     # chats and players -------------------------------------------------------------
 
@@ -168,7 +176,7 @@ class SqliteStore:
             return {}
         marks = ",".join("?" * len(keys))
         async with self._db.execute(f"SELECT key, name FROM players WHERE key IN ({marks})", tuple(keys)) as cur:
-            return dict(await cur.fetchall())
+            return {key: name for key, name in await cur.fetchall()}  # noqa: C416 (rows are not tuples to mypy)
 
     # runs ---------------------------------------------------------------------------
 
@@ -186,7 +194,8 @@ class SqliteStore:
             if "runs.chat_key" in str(error):  # the index runs_one_open_per_chat
                 raise RunAlreadyOpen(run.chat_key) from error
             raise
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
+        return cur.lastrowid
 
     async def save_run(self, run: RunRow) -> None:
         """Persist the moving parts of a run: phase, question, deadline, message, status.
@@ -244,7 +253,7 @@ class SqliteStore:
         )
         async with self._db.execute(sql, (run_id,)) as cur:
             rows = await cur.fetchall()
-        return [AnswerRow(*r[:7], bool(r[7]), *r[8:]) for r in rows]
+        return [AnswerRow.from_values(r) for r in rows]
 
     # boards -------------------------------------------------------------------------
 
@@ -273,16 +282,13 @@ class SqliteStore:
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
-        async with self._db.execute(*boards.player_totals(chat_key, player.key)) as cur:
-            points, answered, correct, best, first = await cur.fetchone()
+        points, answered, correct, best, first = await self._one(*boards.player_totals(chat_key, player.key))
         # the player's answers index holds run_id (the key of a WITHOUT ROWID table): no table reads
         sql = "SELECT COUNT(DISTINCT run_id) FROM answers WHERE chat_key=? AND player_key=?"
-        async with self._db.execute(sql, (chat_key, player.key)) as cur:
-            (quizzes,) = await cur.fetchone()
+        (quizzes,) = await self._one(sql, (chat_key, player.key))
         rank = None
         if answered:
-            async with self._db.execute(*boards.rank_of(chat_key, player.key, points, correct, first)) as cur:
-                (rank,) = await cur.fetchone()
+            (rank,) = await self._one(*boards.rank_of(chat_key, player.key, points, correct, first))
         return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
 
     # chat quizzes -------------------------------------------------------------------
@@ -321,7 +327,7 @@ def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple) -> sqli
     return cur
 
 
-def _run_from_row(row: tuple) -> RunRow:
+def _run_from_row(row: Sequence[Any]) -> RunRow:
     (run_id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by,
      started_at, status, phase, idx, asked_at, due, message_id, silent, chat_id, platform,
      is_private) = row

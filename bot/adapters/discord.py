@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, cast
 
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
@@ -114,16 +114,18 @@ class DiscordAdapter:
 
     async def _setup(self, tree: app_commands.CommandTree) -> None:
         """After login, before the gateway: buttons of old messages work again, commands sync."""
-        tree.client.add_dynamic_items(self._item)
+        # registered as the DynamicItem class it is (views.PressItem types only how it is called)
+        tree.client.add_dynamic_items(cast(type[discord.ui.DynamicItem[Any]], self._item))
         await tree.set_translator(discord_commands.QuizTranslator())
         self._ready.set()
         for guild_id in self.guild_ids:  # instant, for development servers
             tree.copy_global_to(guild=discord.Object(guild_id))
         # a failed sync leaves the commands Discord already has: log it and keep serving them
-        for guild_id in self.guild_ids or [None]:  # None: global, may take a while to reach every client
-            where = f"to server {guild_id}" if guild_id else "globally (every server and DMs)"
+        targets: list[int | None] = [*self.guild_ids] or [None]  # None: global, may take a while to reach all
+        for target in targets:
+            where = f"to server {target}" if target else "globally (every server and DMs)"
             try:
-                synced = await tree.sync(guild=discord.Object(guild_id) if guild_id else None)
+                synced = await tree.sync(guild=discord.Object(target) if target else None)
                 log.info("synced %d slash commands %s", len(synced), where)
             except discord.HTTPException as exc:
                 log.error("syncing slash commands %s failed (HTTP %s): is the bot in that server, invited "
@@ -221,7 +223,7 @@ class DiscordAdapter:
     async def _answer_foreign(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        if views.TEMPLATE.fullmatch(str((interaction.data or {}).get("custom_id", ""))):
+        if views.TEMPLATE.fullmatch(str(dict(interaction.data or {}).get("custom_id", ""))):
             return  # the persistent item answers it
         lang = await self._engine_commands().engine.language_for(self.caller(interaction).chat)
         await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)

@@ -12,7 +12,7 @@ from discord.app_commands import Choice, locale_str
 from bot.catalog import Catalog, topic_words
 from bot.commands import descriptions
 from bot.i18n import normalise, t
-from bot.model import FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS
+from bot.model import FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, QuizInfo
 
 RunCommand = Callable[..., Awaitable[None]]  # (interaction, name, *args): one Commands.handle per args
 CHOICES_MAX = 25  # Discord shows at most 25 autocomplete choices
@@ -64,7 +64,7 @@ def topic_choices(catalog: Catalog, current: str, lang: str) -> list[Choice[str]
             for q in quizzes[:CHOICES_MAX]]
 
 
-def _searchable(quiz) -> str:
+def _searchable(quiz: QuizInfo) -> str:
     return " ".join(topic_words(" ".join([quiz.id, *quiz.aliases, *quiz.tags, *quiz.title.all()])))
 
 

@@ -10,7 +10,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
@@ -38,7 +38,11 @@ COLOURS = {"error": discord.Colour.red(), "podium": discord.Colour.gold(),
 PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
 
 
-PressItem = type[discord.ui.DynamicItem]
+class PressItem(Protocol):
+    """The button class press_item makes: called with button data (and looks), one button of ours."""
+
+    def __call__(self, data: str, label: str = "", style: discord.ButtonStyle = ...,
+                 disabled: bool = False) -> discord.ui.DynamicItem[discord.ui.Button[Any]]: ...
 
 
 def press_item(on_press: PressHandler | None) -> PressItem:
@@ -46,7 +50,7 @@ def press_item(on_press: PressHandler | None) -> PressItem:
     its presses. Its whole state is its custom_id, which its template parses: registered with
     `add_dynamic_items` at start-up, it answers presses on messages sent before a restart too."""
 
-    class PressButton(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):
+    class PressButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
         def __init__(self, data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
                      disabled: bool = False) -> None:
             super().__init__(discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data),

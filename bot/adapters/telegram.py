@@ -7,11 +7,12 @@ game rules live in the engine.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram import BotCommand, Chat, LinkPreviewOptions, Message, ReplyParameters, Update, User
+from telegram import BotCommand, Chat, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters, Update, User
 from telegram.constants import ChatID, ChatType, ParseMode
 from telegram.error import BadRequest, ChatMigrated, InvalidToken, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, MessageHandler, filters
@@ -152,12 +153,12 @@ class TelegramAdapter(PressHandling):
     async def _set_commands(self) -> None:
         """The command menu in every language, English also for clients in any other language."""
         bot = self.app.bot
-        menus = [(lang, [BotCommand(n, d) for n, d in descriptions(lang).items()]) for lang in LANGUAGES]
+        menus: list[tuple[str | None, list[BotCommand]]] = [
+            (lang, [BotCommand(n, d) for n, d in descriptions(lang).items()]) for lang in LANGUAGES]
         menus.append((None, [BotCommand(n, d) for n, d in descriptions("en").items()]))
         for lang, menu in menus:
             try:
-                await with_retries(lambda menu=menu, lang=lang: bot.set_my_commands(menu, language_code=lang),
-                                   "setMyCommands")
+                await with_retries(functools.partial(bot.set_my_commands, menu, language_code=lang), "setMyCommands")
             except TelegramError as exc:  # a missing menu is cosmetic: keep serving
                 log.warning("setMyCommands (%s) failed: %s", lang or "default", exc)
 
@@ -265,7 +266,8 @@ class TelegramAdapter(PressHandling):
         html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons)
         await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying"))
 
-    async def _post(self, chat: ChatRef, html: str, keyboard, reply_to: int | None, what: str) -> Message:
+    async def _post(self, chat: ChatRef, html: str, keyboard: InlineKeyboardMarkup | None, reply_to: int | None,
+                    what: str) -> Message:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
         return await with_retries(lambda: self.app.bot.send_message(
             _id(chat), html, parse_mode=ParseMode.HTML, reply_markup=keyboard, reply_parameters=reply,

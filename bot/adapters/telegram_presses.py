@@ -184,8 +184,7 @@ class PressHandling:
 
     async def _caller(self, chat: ChatRef, press: Press) -> Caller:
         # A press on a message that is no longer accessible still carries its chat and token.
-        needs_admin = press.group_id is not None and tokens.needs_admin(press.data)
-        if needs_admin:
+        if press.group_id is not None and tokens.needs_admin(press.data):
             is_admin = await self.admins.is_admin(self.app.bot, press.group_id, press.user_id)
         else:
             is_admin = chat.is_private

@@ -163,12 +163,12 @@ def _body(request_data: RequestData | None) -> tuple[bytes | aiohttp.FormData | 
     if not request_data.contains_files:
         form = "&".join(f"{_quoted(k)}={_quoted(v)}" for k, v in request_data.json_parameters.items())
         return form.encode(), FORM
-    form = aiohttp.FormData(quote_fields=False)
+    multipart = aiohttp.FormData(quote_fields=False)
     for name, value in request_data.json_parameters.items():
-        form.add_field(name, value)
+        multipart.add_field(name, value)
     for name, (filename, content, mimetype) in request_data.multipart_data.items():
-        form.add_field(name, content, filename=filename or name, content_type=mimetype)
-    return form, None
+        multipart.add_field(name, content, filename=filename or name, content_type=mimetype)
+    return multipart, None
 
 
 class UpdatesRequest(BaseRequest):
@@ -208,7 +208,8 @@ class UpdatesRequest(BaseRequest):
         return await self.inner.do_request(url, method, request_data, read_timeout, write_timeout,
                                            connect_timeout, pool_timeout)
 
-    def parse_json_payload(self, payload: bytes) -> dict[str, Any]:
+    # PTB declares it static and calls it on the instance; this one needs the instance's on_press
+    def parse_json_payload(self, payload: bytes) -> dict[str, Any]:  # type: ignore[override]
         data = self.inner.parse_json_payload(payload)
         on_press, updates = self.on_press, data.get("result")
         if on_press is None or not data.get("ok") or not isinstance(updates, list):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 
 from bot.app import open_store
 from bot.catalog import Catalog
@@ -55,7 +56,7 @@ def history(have: int, want: int, players: int, quiz_ids: list[str], now: float,
     the run as (id, quiz_id, when) and the answers as rows of the answers table."""
     rng = random.Random(want)
     runs_total = -(-1_000_000 // (QUESTIONS * PER_RUN))  # the whole year's runs, as for 10^6
-    made = []
+    made: list[tuple[tuple, list[tuple]]] = []
     for start in range(have // (QUESTIONS * PER_RUN), -(-want // (QUESTIONS * PER_RUN))):
         when = now - YEAR + YEAR * ((start * 7919) % runs_total) / runs_total  # spread over the year
         made.append(_one_run(rng, start, first_id + len(made), when, players, quiz_ids))
@@ -111,7 +112,7 @@ async def _measure(db: str, catalog: Catalog, now: float, players: int, repeats:
     store = await open_store(db)
     engine = Engine(catalog, store, FakeClock(now))
     member = Player("bench", f"m{players // 2}", "Member")
-    calls = {
+    calls: dict[str, Callable[[], Awaitable[object]]] = {
         "all": lambda: engine.leaderboard(CHAT, "all", None, member),
         "week": lambda: engine.leaderboard(CHAT, "week", None, member),
         "stats": lambda: engine.player_stats(CHAT, member),

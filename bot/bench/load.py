@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bot.app import open_store
@@ -123,7 +124,7 @@ async def flat_out(db: str, catalog: Catalog, quiz: Quiz, chats: int, players: i
     return result
 
 
-async def _presser(engine: Engine, queue, result: LoadResult) -> None:
+async def _presser(engine: Engine, queue: Iterator[tuple[str, Player]], result: LoadResult) -> None:
     """One of the `window` players pressing in turn (each press still enters the engine alone)."""
     for token, player in queue:
         await timed_press(engine, token, player, result)

@@ -18,6 +18,7 @@ import random
 import sys
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -209,8 +210,10 @@ class Driver(ABC):
                 reply({"ok": True})
                 return
             try:
-                handler = {"setup": self.setup, "start": self.start, "flat": self.flat, "rate": self.rate,
-                           "raw": self.raw_targets, "raw_answered": self.raw_answered}[name]
+                handlers: dict[str, Callable[..., Any]] = {
+                    "setup": self.setup, "start": self.start, "flat": self.flat, "rate": self.rate,
+                    "raw": self.raw_targets, "raw_answered": self.raw_answered}
+                handler = handlers[name]
                 result = handler(**command)
                 result = await result if asyncio.iscoroutine(result) else result
                 reply(result if isinstance(result, dict) else {"result": result})

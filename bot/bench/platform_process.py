@@ -10,7 +10,10 @@ import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 LINE_LIMIT = 1 << 26  # the raw reference's ids arrive on one line
 QUESTION_SECONDS = 300  # the first question of a group waits for its deadline: it stays open throughout
@@ -79,7 +82,8 @@ class FakeProcess:
         await self.close()
 
 
-def bot_settings(platform: str, info: dict, chats: dict, db: Path, http: str, webhook: str | None = None):
+def bot_settings(platform: str, info: dict, chats: dict, db: Path, http: str,
+                 webhook: str | None = None) -> Settings:
     """The bot's settings, all given here: no token or .env of this machine may start anything else."""
     from bot.config import Settings
 

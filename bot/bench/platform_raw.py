@@ -53,7 +53,7 @@ async def raw_rate(fake: FakeProcess, platform: str, count: int, concurrency: in
     """`count` presses the bot never sees, made by the fake and acknowledged here; the rate the
     fake accepted acknowledgements at."""
     make = telegram_request if platform == "telegram" else discord_request
-    seconds, statuses, done = 0.0, Counter(), 0
+    seconds, statuses, done = 0.0, Counter[int](), 0
     while done < count:
         chunk = min(CHUNK, count - done)
         targets = await fake.ask("raw", count=chunk)

@@ -1,7 +1,9 @@
 """The bench's figures as a table for people (the `--json` object is the same data)."""
 from __future__ import annotations
 
-TARGETS = {  # the issue's targets, checked beside each figure
+from collections.abc import Callable
+
+TARGETS: dict[str, tuple[str, Callable[[float], bool]]] = {  # the issue's targets, checked beside each figure
     "ratio": ("≥ 0.25", lambda v: v >= 0.25),
     "ack_p99": ("≤ 10 ms at 5,000/s", lambda v: v <= 10),
     "board": ("≤ 10 ms at 10^6", lambda v: v <= 10),

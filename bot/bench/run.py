@@ -8,14 +8,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from bot.bench.boards import board_latency, percentile
 from bot.bench.databases import BenchDatabases
 from bot.bench.load import LoadResult, flat_out, offered_rate
 from bot.bench.reference import raw_insert_per_s
 from bot.catalog import Catalog, default_quiz_folders
+from bot.model import Quiz
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -36,9 +41,13 @@ class BenchOptions:
     db: str | None = None  # a postgresql:// URL: every phase in a schema of its own there
 
 
-async def bench(options: BenchOptions, progress=lambda text: None) -> dict:
-    catalog = Catalog.load(default_quiz_folders())
-    quiz = max(catalog.all(), key=lambda q: len(q.questions))
+def _quiet(text: str) -> None:
+    pass
+
+
+async def bench(options: BenchOptions, progress: Callable[[str], None] = _quiet) -> dict:
+    catalog = Catalog.load(default_quiz_folders())  # without a cache every quiz is loaded whole
+    quiz = max((q for q in catalog.all() if isinstance(q, Quiz)), key=lambda q: len(q.questions))
     with tempfile.TemporaryDirectory(prefix="quizhost-bench-") as scratch:
         folder = Path(options.folder or scratch)
         folder.mkdir(parents=True, exist_ok=True)
@@ -49,7 +58,8 @@ async def bench(options: BenchOptions, progress=lambda text: None) -> dict:
             await dbs.cleanup()
 
 
-async def _phases(options: BenchOptions, dbs: BenchDatabases, catalog: Catalog, quiz, progress) -> dict:
+async def _phases(options: BenchOptions, dbs: BenchDatabases, catalog: Catalog, quiz: Quiz,
+                  progress: Callable[[str], None]) -> dict:
     result: dict = {"config": {**asdict(options), "database": dbs.kind, "quiz": quiz.id,
                                "questions": len(quiz.questions), "cpus": os.cpu_count(),
                                "python": sys.version.split()[0]}}
@@ -133,7 +143,7 @@ def _spread(values: list[float]) -> dict:
             "max": round(max(values), 3) if values else 0.0}
 
 
-async def _profiled(path: str | None, work):
+async def _profiled(path: str | None, work: Awaitable[T]) -> T:
     if not path:
         return await work
     from pyinstrument import Profiler  # the bench extra; only needed with --profile

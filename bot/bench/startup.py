@@ -33,7 +33,7 @@ def write_quiz_files(folder: Path, count: int) -> int:
         source = shipped[i % len(shipped)]
         text = source.read_text(encoding="utf-8")
         if i >= len(shipped):
-            text = re.sub(r"(?m)^id: (\S+)$", lambda m, i=i: f"id: {m.group(1)}-copy-{i}", text, count=1)
+            text = re.sub(r"(?m)^id: (\S+)$", rf"id: \g<1>-copy-{i}", text, count=1)
         (folder / f"{i:05d}-{source.name}").write_text(text, encoding="utf-8")
     return count
 

@@ -58,7 +58,7 @@ def _results(document: Any) -> tuple[list[Any], str]:
 
 def _decoder(results: list[Any]) -> Decoder:
     """The encoding the request asked for, recognised from the questions themselves."""
-    kinds = [r.get("type") for r in results if isinstance(r, dict) and isinstance(r.get("type"), str)]
+    kinds = [str(r["type"]) for r in results if isinstance(r, dict) and isinstance(r.get("type"), str)]
     if kinds and all(k not in KINDS and _base64(k) in KINDS for k in kinds):
         return _base64
     questions = [r["question"] for r in results if isinstance(r, dict) and isinstance(r.get("question"), str)]

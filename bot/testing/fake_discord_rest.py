@@ -61,7 +61,9 @@ class RestRoutes:
     violations: list[str]
     _rate_limits: list[RateLimitRule]
 
-    gateway_url: str
+    @property
+    def gateway_url(self) -> str:
+        raise NotImplementedError
 
     def new_id(self) -> int:
         raise NotImplementedError

@@ -185,7 +185,7 @@ class FakeBotApi(BotApiMethods):
             message = self._message_json(sent)
         query_id = f"cb{next(self._press_ids)}"
         query = {"id": query_id, "from": user, "message": message, "chat_instance": f"ci{chat['id']}", "data": data}
-        update = {"update_id": next(self._update_ids), "callback_query": query}
+        update: dict[str, Any] = {"update_id": next(self._update_ids), "callback_query": query}
         self.presses[query_id] = Press(query_id, update["update_id"])
         await self._deliver(update)
         return query_id

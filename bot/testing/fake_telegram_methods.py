@@ -10,7 +10,7 @@ import contextlib
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from bot.testing.fake_telegram_html import HtmlError, parse_html, utf16_len
 from bot.tokens import Kind
@@ -178,7 +178,9 @@ class BotApiMethods:
         return 0 < message_id <= self._last_message_id.get(chat_id, 0)
 
     def _own_message(self, p: dict) -> Sent:
-        sent = self.messages.get((p.get("chat_id"), p.get("message_id")))
+        # whatever the bot sent: a wrong key finds nothing
+        key = cast(tuple[int, int], (p.get("chat_id"), p.get("message_id")))
+        sent = self.messages.get(key)
         if sent is None:
             raise ApiError(400, "Bad Request: message to edit not found")
         return sent
