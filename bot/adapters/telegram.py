@@ -18,6 +18,7 @@ from telegram.error import BadRequest, ChatMigrated, InvalidToken, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.adapters import telegram_format as fmt
+from bot.adapters import telegram_uploads as uploads
 from bot.adapters.telegram_presses import PressHandling, chat_ref, trouble
 from bot.adapters.telegram_presses import player_of as _player
 from bot.adapters.telegram_request import UpdatesRequest
@@ -39,7 +40,7 @@ T = TypeVar("T")
 log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
-ADMIN_COMMANDS = frozenset({"stop", "language", "settings"})
+ADMIN_COMMANDS = frozenset({"stop", "language", "settings", "upload", "remove"})
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -89,6 +90,9 @@ class TelegramAdapter(PressHandling):
         self._commands = commands
         app = self.app
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))
+        # a file sent with a command as its caption (/upload)
+        app.add_handler(MessageHandler(filters.Document.ALL & filters.CaptionRegex(r"^/") & filters.UpdateType.MESSAGE,
+                                       self._on_command))
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_error_handler(self._on_error)
@@ -168,16 +172,20 @@ class TelegramAdapter(PressHandling):
         message = update.message
         if message is None or message.from_user is None or self._commands is None:
             return
-        parsed = parse(message.text or "", self.app.bot.username)
+        parsed = parse(message.text or message.caption or "", self.app.bot.username)
         if parsed is None:  # /cmd@SomeOtherBot
             return
         name, args = parsed
         chat, player = chat_ref(message.chat), player_of(message.from_user, message.sender_chat)
-        if name not in COMMANDS and not chat.is_private and "@" not in (message.text or "").split()[0]:
+        if name not in COMMANDS and not chat.is_private and "@" not in (message.text or message.caption or "").split()[0]:
             return  # in a group, an unknown bare /cmd is probably another bot's
         is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, message.from_user, message)
         try:
-            reply = await self._commands.handle(name, args, Caller(chat, player, is_admin))
+            caller = Caller(chat, player, is_admin)
+            if name == "upload":
+                reply = await uploads.upload(self.app.bot, self._commands, caller, uploads.document_of(message))
+            else:
+                reply = await self._commands.handle(name, args, caller)
         except Exception:
             log.exception("/%s failed in %s", name, chat.key)
             reply = Reply(trouble(player.language), kind="error")

@@ -55,6 +55,12 @@ def updates_request(http: str = "aiohttp", proxy: str = "") -> UpdatesRequest:
     return UpdatesRequest(HTTPXRequest(connection_pool_size=1, proxy=proxy or None))
 
 
+def file_url(api_url: str) -> str:
+    """`…/bot` -> `…/file/bot`: where the Bot API serves the files getFile names (uploads)."""
+    base = api_url.rstrip("/")
+    return (base[: -len("/bot")] if base.endswith("/bot") else base) + "/file/bot"
+
+
 def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: str = "",
                       updates: UpdatesRequest | None = None) -> Application:
     """The PTB Application with its rate limiter and HTTP client (the one place to swap either).
@@ -68,6 +74,7 @@ def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: st
         ApplicationBuilder()
         .token(token)
         .base_url(api_url)  # the token is appended: ".../bot" (self-hosted Bot API servers too)
+        .base_file_url(file_url(api_url))  # uploads: ".../file/bot", beside it
         .rate_limiter(limiter)
         # a press waits for its answer's group commit: many presses must be in flight at once,
         # and one slow send must not hold up every other chat's presses

@@ -60,12 +60,16 @@ class FakeBotApi(BotApiMethods):
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.messages_sent_by_users: dict[tuple[int, int], dict] = {}
+        self.files: dict[str, bytes] = {}  # file_id -> content, for getFile and the download
+        self.downloads: list[str] = []  # file paths the bot fetched
 
     # server ---------------------------------------------------------------------------
 
     async def start(self) -> None:
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)  # where getFile's file_path points
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -108,6 +112,15 @@ class FakeBotApi(BotApiMethods):
             return web.Response(status=500)
         await self._notify()
         return web.json_response(body, status=call.status)
+
+    async def _download(self, request: web.Request) -> web.StreamResponse:
+        """The Bot API's file address: {api}/file/bot<token>/<file_path>."""
+        if request.match_info["token"] != self.token:
+            return web.Response(status=401)
+        path = request.match_info["path"]
+        self.downloads.append(path)
+        data = self.files.get(path.rsplit("/", 1)[-1])
+        return web.Response(body=data) if data is not None else web.Response(status=404)
 
     # making trouble ------------------------------------------------------------------
 
@@ -159,6 +172,32 @@ class FakeBotApi(BotApiMethods):
 
     def make_admin(self, chat: dict, user: dict) -> None:
         self.admins.setdefault(chat["id"], set()).add(user["id"])
+
+    def add_file(self, name: str, data: bytes, size: int | None = None) -> dict:
+        """A document as a message carries it; `size` may claim another size than the data's."""
+        file_id = f"doc{len(self.files) + 1}"
+        self.files[file_id] = data
+        return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_name": name,
+                "mime_type": "application/octet-stream", "file_size": len(data) if size is None else size}
+
+    async def send_document(self, chat: dict, user: dict, document: dict, caption: str = "") -> int:
+        """A user sends a file, maybe with a caption (a /command in it gets its entity)."""
+        message: dict[str, Any] = {"message_id": self._next_message_id(chat["id"]), "date": int(time.time()),
+                                   "chat": chat, "from": user, "document": document}
+        if caption:
+            message["caption"] = caption
+            if caption.startswith("/"):
+                message["caption_entities"] = [{"type": "bot_command", "offset": 0, "length": len(caption.split()[0])}]
+        self.messages_sent_by_users[(chat["id"], message["message_id"])] = message
+        await self._deliver({"update_id": next(self._update_ids), "message": message})
+        return message["message_id"]
+
+    async def reply_text(self, chat: dict, user: dict, text: str, to_message_id: int) -> int:
+        """A user replies `text` to an earlier message of theirs (a document, say)."""
+        update = self.text_update(chat, user, text)
+        update["message"]["reply_to_message"] = self.messages_sent_by_users[(chat["id"], to_message_id)]
+        await self._deliver(update)
+        return update["message"]["message_id"]
 
     def text_update(self, chat: dict, user: dict, text: str, sender_chat: dict | None = None) -> dict:
         """An update for `text` typed by `user` (a /command gets its bot_command entity, as Telegram adds it)."""

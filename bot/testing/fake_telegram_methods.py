@@ -76,6 +76,7 @@ class BotApiMethods:
     _changed: asyncio.Condition
     _questions: dict[int, set[int]]
     _last_message_id: dict[int, int]
+    files: dict[str, bytes]
 
     async def _m_getMe(self, p: dict) -> dict:
         return {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username,
@@ -110,6 +111,15 @@ class BotApiMethods:
                 raise ApiError(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
         self.commands[p.get("language_code") or ""] = p["commands"]
         return True
+
+    async def _m_getFile(self, p: dict) -> dict:
+        file_id = str(p.get("file_id", ""))
+        if file_id not in self.files:
+            raise ApiError(400, "Bad Request: invalid file_id")
+        if len(self.files[file_id]) > 20_000_000:  # bots may fetch files up to 20 MB
+            raise ApiError(400, "Bad Request: file is too big")
+        return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(self.files[file_id]),
+                "file_path": f"documents/{file_id}"}
 
     async def _m_getChatMember(self, p: dict) -> dict:
         chat_id, user_id = p["chat_id"], p["user_id"]
