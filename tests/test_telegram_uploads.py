@@ -2,8 +2,6 @@
 with getFile and a download from the file address beside TELEGRAM_API_URL."""
 from __future__ import annotations
 
-import pytest
-
 from bot.adapters.telegram_runtime import file_url
 from bot.testing.fake_telegram import FakeBotApi, Sent
 from tests.telegram_harness import Member, next_question, reveal_of, right_letter, running_bot, settings_for

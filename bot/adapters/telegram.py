@@ -172,12 +172,13 @@ class TelegramAdapter(PressHandling):
         message = update.message
         if message is None or message.from_user is None or self._commands is None:
             return
-        parsed = parse(message.text or message.caption or "", self.app.bot.username)
+        parsed = parse(message.text or message.caption or "", self.app.bot.username)  # caption: a file's /upload
         if parsed is None:  # /cmd@SomeOtherBot
             return
         name, args = parsed
         chat, player = chat_ref(message.chat), player_of(message.from_user, message.sender_chat)
-        if name not in COMMANDS and not chat.is_private and "@" not in (message.text or message.caption or "").split()[0]:
+        typed = message.text or message.caption or ""
+        if name not in COMMANDS and not chat.is_private and "@" not in typed.split()[0]:
             return  # in a group, an unknown bare /cmd is probably another bot's
         is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, message.from_user, message)
         try:
