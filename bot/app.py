@@ -22,15 +22,16 @@ from bot.config import Settings, SettingsError
 from bot.engine import Engine, EngineSettings
 from bot.i18n import t
 from bot.ports import Store
+from bot.workers import LeaseKeeper
+from storage.dburl import Kind
+from storage.dburl import parse as parse_database
+from storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:  # imported when their token is set: a bot for one platform never loads the other's library
     from bot.adapters.discord import DiscordAdapter
     from bot.adapters.telegram import TelegramAdapter
 
     PlatformAdapter = TelegramAdapter | DiscordAdapter
-from storage.dburl import Kind
-from storage.dburl import parse as parse_database
-from storage.sqlite import SqliteStore
 
 log = logging.getLogger("quizhost")
 
@@ -149,7 +150,8 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
     async with open_engine(settings, clock=clock) as engine:
         for adapter in adapters:
             engine.attach(adapter)
-        resumed = await engine.resume()
+        keeper = LeaseKeeper.of(engine)  # several workers on PostgreSQL: only the runs nobody holds
+        resumed = await (keeper.start() if keeper else engine.resume())
         log.info("resumed %d open run(s)", resumed)
         with long_lived_heap():
             await serve_until_signal(engine, adapters, stop)
@@ -189,6 +191,9 @@ async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter],
     watch = getattr(engine.store, "watch", None)  # SQLite: stop when the file is deleted or replaced
     if watch is not None:
         tasks.append(asyncio.create_task(watch(), name="database"))
+    keeper = LeaseKeeper.of(engine)  # PostgreSQL: renew this worker's leases, take over a dead one's runs
+    if keeper is not None:
+        tasks.append(asyncio.create_task(keeper.serve(), name="leases"))
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)
     for task in [stopper, *tasks]:

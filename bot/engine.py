@@ -108,7 +108,14 @@ class Engine:
 
     async def resume(self) -> int:
         """Load every open run from the store; due ones are handled by the next tick."""
-        for row in await self.store.open_runs():
+        return await self.adopt(await self.store.open_runs())
+
+    async def adopt(self, rows: list[RunRow]) -> int:
+        """Continue these stored runs here (a restart, or runs taken over from a worker that
+        died); runs already here are left as they are. Returns how many runs are here now."""
+        for row in rows:
+            if row.id in self._by_id:
+                continue
             quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat_key, row.quiz_id)
             if quiz is None or any(not _has(quiz, qid) for qid in row.question_ids):
                 log.warning("run %d: quiz %r is gone; ending it", row.id, row.quiz_id)
@@ -124,6 +131,14 @@ class Engine:
             session.restore(run, answers, names)
             self._track(run)
         return len(self._by_id)
+
+    def drop(self, run_ids: set[int]) -> None:
+        """Stop running these runs here: another worker owns them now (its lease, not ours)."""
+        for run_id in run_ids:
+            run = self._by_id.get(run_id)
+            if run is not None:
+                log.warning("run %d: another worker has taken it over; it continues there", run_id)
+                self._untrack(run)
 
     # settings and language ----------------------------------------------------------
 

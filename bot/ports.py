@@ -7,7 +7,7 @@ keeps the semantics they state, and tests/storage_contract/ checks them on each 
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.model import ChatRef, MessageRef, Player, PlayerStats, QuestionCard, Reply, Reveal, Standing
 from bot.records import AnswerRow, ChatQuizRow, ChatSettings, RunRow, RunStatus
@@ -159,3 +159,18 @@ class Store(Protocol):
 
     async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
         """Delete that chat's quiz: True if there was one. Answers and boards of it stay."""
+
+
+@runtime_checkable
+class RunLeases(Protocol):
+    """A store that several workers share (PostgreSQL): each open run is leased to one worker,
+    by the database's clock, and a run whose worker died is claimed by another (bot/workers.py)."""
+
+    async def claim_runs(self) -> list[RunRow]:
+        """Open runs nobody holds (lease run out or let go), leased to this worker now."""
+
+    async def renew_leases(self, run_ids: set[int]) -> set[int]:
+        """Extend this worker's leases; the ids left out are not this worker's any more."""
+
+    async def release_leases(self) -> None:
+        """Let every open run of this worker go, for another worker to claim at once."""

@@ -152,6 +152,12 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (chat_key, quiz_id)
     );
     """,
+    # 4: several workers on one database: each open run has an owner and a lease, by the
+    # database's clock (storage/pg_leases.py)
+    """
+    ALTER TABLE runs ADD COLUMN owner TEXT, ADD COLUMN lease_until TIMESTAMPTZ;
+    CREATE INDEX runs_open_by_lease ON runs(lease_until) WHERE status = 'open';
+    """,
 )
 
 

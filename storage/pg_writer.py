@@ -31,7 +31,10 @@ UPDATE_RUNS = (
     "UPDATE runs SET status = j.status, phase = j.phase, idx = j.idx, asked_at = j.asked_at, due = j.due, "
     "message_id = j.message_id, silent = j.silent, ended_at = COALESCE(runs.ended_at, j.ended_at) "
     f"FROM unnest({_arrays(('text', 'text', 'int', 'float8', 'float8', 'text', 'int', 'float8', 'bigint'))}) "
-    "AS j(status, phase, idx, asked_at, due, message_id, silent, ended_at, id) WHERE runs.id = j.id"
+    "AS j(status, phase, idx, asked_at, due, message_id, silent, ended_at, id) WHERE runs.id = j.id "
+    # only the run's owner writes its state (storage/pg_leases.py): a worker that lost the run
+    # and does not know it yet cannot undo what the new owner stored
+    "AND (runs.owner IS NULL OR runs.owner = $10)"
 )
 UPSERT_PLAYER = (
     "INSERT INTO players(key, platform, user_id, name, updated_at) VALUES ($1, $2, $3, $4, $5) "
@@ -52,9 +55,10 @@ def columns(rows: list[tuple], width: int) -> list[list]:
 class PgAnswerWriter(GroupCommit):
     """The single writer of answers, on connections from the store's pool."""
 
-    def __init__(self, pool: asyncpg.Pool, max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, pool: asyncpg.Pool, owner: str, max_batch: int = MAX_BATCH) -> None:
         super().__init__(max_batch)
         self._pool = pool
+        self._owner = owner
 
     async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple]) -> list[bool]:
         fresh, first = _first_of_each_key(rows)
@@ -62,7 +66,7 @@ class PgAnswerWriter(GroupCommit):
             if players:
                 await conn.execute(UPSERT_PLAYERS, *columns(players, 4), time.time())
             if runs:
-                await conn.execute(UPDATE_RUNS, *columns(runs, 9))
+                await conn.execute(UPDATE_RUNS, *columns(runs, 9), self._owner)
             landed = set()
             if fresh:
                 stored = await conn.fetch(INSERT_ANSWERS, *columns(fresh, len(ANSWER_COLUMNS)))

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 
 import asyncpg
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
-from bot.records import AnswerRow, ChatQuizRow, ChatSettings, Phase, RunRow, RunStatus
-from storage import boards, pg_moves
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, RunRow, RunStatus
+from storage import boards, pg_leases, pg_moves
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.group_commit import StoredNames, run_state
+from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.pg_schema import MIGRATIONS
 from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.schema import CHAT_QUIZ_COLUMNS
@@ -29,9 +29,6 @@ MIGRATION_LOCK = 0x71756978  # advisory lock id: workers starting together migra
 
 log = logging.getLogger("quizhost.storage")
 
-_RUN_COLUMNS = ("r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
-                "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
-                "r.silent, c.chat_id, c.platform, c.is_private")
 
 
 class PostgresStore:
@@ -42,7 +39,9 @@ class PostgresStore:
         self.shown = masked(url)
         self._names = StoredNames()  # to skip writing unchanged player names
         self._chats: set[str] = set()
-        self.writer = PgAnswerWriter(pool)  # answers are committed in groups
+        self.owner = pg_leases.worker_id()  # this worker, in the runs it leases
+        self.lease_seconds = pg_leases.LEASE_SECONDS
+        self.writer = PgAnswerWriter(pool, self.owner)  # answers are committed in groups
 
     @classmethod
     async def open(cls, url: str, setting: str = SETTING) -> PostgresStore:
@@ -50,8 +49,8 @@ class PostgresStore:
         that names `setting` (where the URL came from) and never the password."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS)
-        except Exception as exc:
-            raise StoreUnavailable(f"{setting}: cannot use {masked(url)}: {scrub(_why(exc), url)}") from None
+        except Exception as exc:  # every way of failing becomes the same one clear line
+            raise StoreUnavailable(f"{setting}: cannot use {masked(url)}: {scrub(connect_problem(exc), url)}") from None
         store = cls(pool, url)
         try:
             await store._migrate()
@@ -61,8 +60,15 @@ class PostgresStore:
         return store
 
     async def close(self) -> None:
+        """Commit what was submitted, let this worker's runs go (another worker claims them at
+        once rather than after their leases ran out), disconnect."""
+        if self._pool.is_closing():
+            return
         await self.writer.close()
-        await self._pool.close()
+        try:
+            await pg_leases.release(self._pool, self.owner)
+        finally:
+            await self._pool.close()
 
     async def _migrate(self) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
@@ -131,11 +137,12 @@ class PostgresStore:
         try:
             return await self._pool.fetchval(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-                "started_at, status, phase, idx, asked_at, due, message_id, silent) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id",
+                "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
+                "now() + make_interval(secs => $18)) RETURNING id",
                 run.chat_key, run.quiz_id, run.language, run.seed, list(run.question_ids), run.seconds, run.pause,
                 run.started_by, run.started_at, run.status, run.phase, run.index, run.asked_at, run.due,
-                run.message_id, run.silent)
+                run.message_id, run.silent, self.owner, self.lease_seconds)
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "runs_one_open_per_chat":
                 raise RunAlreadyOpen(run.chat_key) from error
@@ -147,9 +154,29 @@ class PostgresStore:
 
     async def open_runs(self) -> list[RunRow]:
         rows = await self._pool.fetch(
-            f"SELECT {_RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key "
+            f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key "
             "WHERE r.status = 'open' ORDER BY r.id")
-        return [_run_from_row(row) for row in rows]
+        return [run_from_row(row) for row in rows]
+
+    # leases: several workers on one database (storage/pg_leases.py) ------------------
+
+    async def claim_runs(self) -> list[RunRow]:
+        """Open runs nobody holds (their worker died or stopped), now leased to this worker."""
+        ids = await pg_leases.claim(self._pool, self.owner, self.lease_seconds)
+        if not ids:
+            return []
+        rows = await self._pool.fetch(
+            f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key "
+            "WHERE r.id = ANY($1::bigint[]) AND r.status = 'open' ORDER BY r.id", ids)
+        return [run_from_row(row) for row in rows]
+
+    async def renew_leases(self, run_ids: set[int]) -> set[int]:
+        """Extend this worker's leases on these runs; the ones missing from the answer are not
+        this worker's any more (taken over, or over)."""
+        return await pg_leases.renew(self._pool, self.owner, self.lease_seconds, run_ids)
+
+    async def release_leases(self) -> None:
+        await pg_leases.release(self._pool, self.owner)
 
     async def run_status(self, run_id: int) -> RunStatus | None:
         status = await self._pool.fetchval("SELECT status FROM runs WHERE id = $1", run_id)
@@ -235,41 +262,3 @@ class PostgresStore:
         status = await self._pool.execute("DELETE FROM chat_quizzes WHERE chat_key = $1 AND quiz_id = $2",
                                           chat_key, quiz_id)
         return status != "DELETE 0"
-
-
-def numbered(sql: str, args: dict) -> tuple:
-    """SQLite's `:name` parameters as PostgreSQL's `$n`, and the values in that order."""
-    order: list[str] = []
-
-    def number(match: re.Match) -> str:
-        name = match.group(1)
-        if name not in order:
-            order.append(name)
-        return f"${order.index(name) + 1}"
-
-    text = re.sub(r"(?<![:\w]):(\w+)", number, sql)
-    return (text, *(args[name] for name in order))
-
-
-def _run_from_row(row: asyncpg.Record) -> RunRow:
-    return RunRow(
-        chat_key=row["chat_key"], chat_id=row["chat_id"], platform=row["platform"],
-        is_private=row["is_private"], quiz_id=row["quiz_id"], language=row["language"], seed=row["seed"],
-        question_ids=tuple(row["question_ids"]), seconds=row["seconds"], pause=row["pause"],
-        started_by=row["started_by"], started_at=row["started_at"], phase=Phase(row["phase"]), index=row["idx"],
-        asked_at=row["asked_at"], due=row["due"], message_id=row["message_id"], silent=row["silent"],
-        status=RunStatus(row["status"]), id=row["id"],
-    )
-
-
-def _why(exc: BaseException) -> str:
-    """What went wrong connecting, in words an operator can act on."""
-    if isinstance(exc, asyncpg.InvalidPasswordError):
-        return "the server refused the user name or password"
-    if isinstance(exc, asyncpg.InvalidCatalogNameError):
-        return "that database does not exist on the server"
-    if isinstance(exc, (ConnectionRefusedError, asyncio.TimeoutError, TimeoutError)):
-        return "no PostgreSQL server answered there (connection refused or timed out)"
-    if isinstance(exc, OSError):
-        return f"could not connect ({exc.strerror or exc})"
-    return f"{type(exc).__name__}: {exc}"

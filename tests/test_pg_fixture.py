@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ONE_PG_TEST = "tests/test_postgres_store.py::test_migrations_run_on_an_empty_database_once_even_when_workers_start_together"
+ONE_PG_TEST = (
+    "tests/test_postgres_store.py::test_migrations_run_on_an_empty_database_once_even_when_workers_start_together")
 ONE_SQLITE_TEST = "tests/test_store_selection.py::test_sqlite_url_with_four_slashes_is_an_absolute_path"
 
 

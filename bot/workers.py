@@ -1,0 +1,54 @@
+"""Several workers on one database: keep this worker's leases and take over the runs of a
+worker that died.
+
+Only with a store that leases runs (PostgreSQL, bot/ports.py RunLeases). The worker claims the
+open runs nobody holds when it starts, then every few seconds renews the leases of the runs it
+runs (a run another worker took over is dropped here) and claims runs whose worker stopped
+renewing: those continue here as after a restart, from their stored state.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.engine import Engine
+from bot.ports import RunLeases
+
+log = logging.getLogger("quizhost.workers")
+
+RENEW_SECONDS = 5.0  # a third of the lease: two renewals may fail before a lease runs out
+
+
+class LeaseKeeper:
+    def __init__(self, engine: Engine, leases: RunLeases, every: float = RENEW_SECONDS) -> None:
+        self.engine = engine
+        self.leases = leases
+        self.every = every
+        self.taken_over = 0  # runs claimed after the first round: a dead or stopped worker's
+
+    @classmethod
+    def of(cls, engine: Engine) -> LeaseKeeper | None:
+        """A keeper when the engine's store leases runs; None for a single-process store."""
+        return cls(engine, engine.store) if isinstance(engine.store, RunLeases) else None
+
+    async def start(self) -> int:
+        """Claim the runs nobody holds and run them here; how many runs are here."""
+        return await self.engine.adopt(await self.leases.claim_runs())
+
+    async def tick(self) -> None:
+        held = {run.id for run in self.engine.open_runs()}
+        kept = await self.leases.renew_leases(held)
+        self.engine.drop(held - kept)
+        claimed = await self.leases.claim_runs()
+        if claimed:
+            log.info("taking over %d run(s) whose worker stopped: %s", len(claimed), [r.id for r in claimed])
+            self.taken_over += len(claimed)
+            await self.engine.adopt(claimed)
+
+    async def serve(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.tick()
+            except Exception:  # the database may be away a moment; a lease outlasts a missed renewal
+                log.exception("renewing leases failed; trying again in %.0f s", self.every)

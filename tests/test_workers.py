@@ -1,0 +1,122 @@
+"""Several workers on one PostgreSQL database: a worker that dies loses no quiz (another takes
+its runs over when their leases run out, by the database's clock), a worker that stops cleanly
+hands its runs over at once, and a worker that lost a run cannot overwrite it."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+
+import pytest
+
+from bot.catalog import Catalog
+from bot.engine import Engine, EngineSettings
+from bot.records import Phase
+from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
+from bot.workers import LeaseKeeper
+from storage.postgres import PostgresStore
+
+pytestmark = pytest.mark.postgres
+
+LEASE = 0.5  # seconds; a real worker holds 15
+QUIZ = make_quiz()
+CHATS = [group("g1"), group("g2")]
+
+
+@dataclass
+class Worker:
+    engine: Engine
+    adapter: RecordingAdapter
+    keeper: LeaseKeeper
+    store: PostgresStore
+
+
+async def start_worker(url: str, clock) -> Worker:
+    store = await PostgresStore.open(url)
+    store.lease_seconds = LEASE
+    engine = Engine(Catalog.from_quizzes([QUIZ]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    adapter = RecordingAdapter()
+    engine.attach(adapter)
+    keeper = LeaseKeeper.of(engine)
+    assert keeper is not None, "a PostgreSQL store leases its runs"
+    await keeper.start()
+    return Worker(engine, adapter, keeper, store)
+
+
+async def press_everyone(worker: Worker, players: range) -> int:
+    """Each player presses the right answer in every chat's open question; acknowledged presses."""
+    acked = 0
+    for card in worker.adapter.questions[-len(CHATS):]:
+        for n in players:
+            ack = await worker.engine.answer(worker.adapter.token(worker.adapter.right_letter(QUIZ, card), card),
+                                             player(n))
+            acked += ack.accepted
+    return acked
+
+
+@pytest.fixture
+async def workers(postgres_url, clock):
+    """Two workers on one database, A started first."""
+    pair = (await start_worker(postgres_url, clock), await start_worker(postgres_url, clock))
+    yield pair
+    for worker in pair:
+        await worker.store.close()
+
+
+async def test_a_dead_workers_quizzes_are_taken_over_and_finish_with_every_acknowledged_press(workers, clock):
+    a, b = workers
+    for chat in CHATS:
+        await a.engine.start(chat, "demo", player(1))
+    clock.advance(5)
+    await a.engine.run_due()  # question 1 in both chats, posted by A
+    assert await press_everyone(a, range(1, 4)) == 6
+
+    # A dies here: it never renews again. B holds nothing until A's leases run out.
+    await b.keeper.tick()
+    assert b.engine.open_runs() == []
+    await asyncio.sleep(LEASE * 3)  # by the database's clock
+    await b.keeper.tick()
+    assert len(b.engine.open_runs()) == 2 and b.keeper.taken_over == 2
+
+    clock.advance(30)
+    await b.engine.run_due()  # B closes question 1 over the answers A acknowledged
+    assert [len(reveal.answers) for _, reveal in b.adapter.reveals] == [3, 3]
+    for _ in range(len(QUIZ.questions) - 1):
+        clock.advance(5)
+        await b.engine.run_due()
+        assert await press_everyone(b, range(1, 4)) == 6
+        clock.advance(30)
+        await b.engine.run_due()
+    assert b.engine.open_runs() == [] and len(b.adapter.questions) == 2 * (len(QUIZ.questions) - 1)
+    for chat in CHATS:  # every acknowledged press counted once
+        board = await b.store.leaderboard(chat.key)
+        assert [(s.player_key, s.answered) for s in board] == [
+            (player(n).key, len(QUIZ.questions)) for n in (1, 2, 3)]
+
+    await a.keeper.tick()  # A, back from the dead, learns the runs are not its own any more
+    assert a.engine.open_runs() == []
+
+
+async def test_a_worker_that_stops_cleanly_hands_its_quizzes_over_at_once(workers, clock):
+    a, b = workers
+    await a.engine.start(CHATS[0], "demo", player(1))
+    await b.keeper.tick()
+    assert b.engine.open_runs() == [], "A holds its run"
+    await a.store.close()  # a deploy: SIGTERM, the store lets A's runs go
+    await b.keeper.tick()
+    assert [r.row.chat_key for r in b.engine.open_runs()] == [CHATS[0].key]
+    clock.advance(5)
+    await b.engine.run_due()
+    assert b.adapter.questions[-1].number == 1, "B asks the first question"
+
+
+async def test_a_worker_that_lost_a_run_cannot_overwrite_its_state(workers, clock):
+    a, b = workers
+    await a.engine.start(CHATS[0], "demo", player(1))
+    stale = replace(a.engine.open_runs()[0].row)
+    await asyncio.sleep(LEASE * 3)
+    await b.keeper.tick()
+    clock.advance(5)
+    await b.engine.run_due()  # B asks question 1 and stores that
+    await a.store.save_run(stale)  # A still believes it is pausing before question 1
+    (row,) = await b.store.open_runs()
+    assert (row.phase, row.index) == (Phase.ASKING, 0)
