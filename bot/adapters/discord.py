@@ -20,6 +20,7 @@ from bot.adapters import discord_views as views
 from bot.commands import Caller, Commands
 from bot.config import Settings
 from bot.i18n import t
+from bot.importers.common import MAX_FILE_BYTES
 from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.textcut import clean
 
@@ -109,7 +110,7 @@ class DiscordAdapter:
             allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
-        discord_commands.register(tree, self._on_command, self._engine_commands().engine.catalog)
+        discord_commands.register(tree, self._on_command, self._engine_commands().engine.catalog, self._on_upload)
         return client
 
     async def _setup(self, tree: app_commands.CommandTree) -> None:
@@ -189,6 +190,18 @@ class DiscordAdapter:
                 break
         assert reply is not None
         return reply
+
+    async def _on_upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> None:
+        await self._answer(interaction, self._upload(interaction, attachment))
+
+    async def _upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> Reply:
+        """/upload file: an admin's attachment, fetched only when it may be accepted (1 MB)."""
+        commands, caller = self._engine_commands(), self.caller(interaction, "upload")
+        if not commands.may_upload(caller):
+            return await commands.upload(caller, attachment.filename, b"")  # the refusal, nothing fetched
+        if attachment.size > MAX_FILE_BYTES:
+            return await commands.upload(caller, attachment.filename, b"", size=attachment.size)
+        return await commands.upload(caller, attachment.filename, await attachment.read())
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
         caller = self.caller(interaction, "language" if tokens.needs_admin(data) else "")

@@ -15,6 +15,7 @@ from bot.i18n import normalise, t
 from bot.model import FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, QuizInfo
 
 RunCommand = Callable[..., Awaitable[None]]  # (interaction, name, *args): one Commands.handle per args
+Upload = Callable[[discord.Interaction, discord.Attachment], Awaitable[None]]
 CHOICES_MAX = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_MAX = 100  # characters in a choice's name and value
 DESCRIPTION_MAX = 100
@@ -31,6 +32,8 @@ def option_texts(lang: str) -> dict[str, str]:
         "time": t(lang, "Seconds to answer a question ({low} to {high})",
                   low=QUESTION_SECONDS.low, high=QUESTION_SECONDS.high),
         "pause": t(lang, "Seconds between questions ({low} to {high})", low=PAUSE_SECONDS.low, high=PAUSE_SECONDS.high),
+        "file": t(lang, "A quiz file: YAML, GIFT, Aiken, Open Trivia DB JSON, Kahoot or Quizizz .xlsx"),
+        "quiz": t(lang, "The id of one of this chat's own quizzes"),
     }
 
 
@@ -76,8 +79,8 @@ def _words(*parts: object) -> str:
     return " ".join(str(p) for p in parts if p not in (None, ""))
 
 
-def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) -> None:
-    """Add quizhost's eight commands to the tree (synced later, globally or per server)."""
+def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, upload: Upload) -> None:
+    """Add quizhost's commands to the tree (synced later, globally or per server)."""
     en, opt = descriptions("en"), option_texts("en")
 
     def d(text: str) -> locale_str:
@@ -132,6 +135,16 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog) 
                        pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None) -> None:
         changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
         await run(interaction, "settings", *changes)
+
+    @tree.command(name="upload", description=d(en["upload"]))
+    @app_commands.describe(file=o("file"))
+    async def upload_(interaction: discord.Interaction, file: discord.Attachment) -> None:
+        await upload(interaction, file)
+
+    @tree.command(name="remove", description=d(en["remove"]))
+    @app_commands.describe(quiz=o("quiz"))
+    async def remove(interaction: discord.Interaction, quiz: str) -> None:
+        await run(interaction, "remove", quiz)
 
     @tree.command(name="help", description=d(en["help"]))
     async def help_(interaction: discord.Interaction) -> None:

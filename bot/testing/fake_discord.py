@@ -58,6 +58,8 @@ class FakeDiscord(RestRoutes):
         self._watchdogs: list[asyncio.TimerHandle] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.attachments: dict[int, tuple[dict[str, Any], bytes]] = {}  # id -> (payload, content)
+        self.cdn_fetches: list[int] = []  # attachment ids the bot downloaded
 
     # set-up ------------------------------------------------------------------------------
 
@@ -67,6 +69,7 @@ class FakeDiscord(RestRoutes):
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> FakeDiscord:
         app = web.Application(middlewares=[self._middleware])
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{channel}/{id}/{name}", self._attachment)  # the CDN, on loopback
         self.add_routes(app)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -162,6 +165,22 @@ class FakeDiscord(RestRoutes):
 
     # interactions a test pushes -------------------------------------------------------------
 
+    def attach(self, channel_id: int, filename: str, data: bytes, size: int | None = None) -> int:
+        """A file a user attaches to a slash command option; `size` may claim another size."""
+        attachment_id = self.new_id()
+        url = f"http://127.0.0.1:{self.port}/attachments/{channel_id}/{attachment_id}/{filename}"
+        payload = {"id": str(attachment_id), "filename": filename, "size": len(data) if size is None else size,
+                   "url": url, "proxy_url": url, "content_type": "application/octet-stream", "ephemeral": True}
+        self.attachments[attachment_id] = (payload, data)
+        return attachment_id
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        attachment_id = int(request.match_info["id"])
+        if attachment_id not in self.attachments:
+            return web.Response(status=404)
+        self.cdn_fetches.append(attachment_id)
+        return web.Response(body=self.attachments[attachment_id][1])
+
     def push_slash(self, user: FakeUser, channel_id: int, name: str, focused: str | None = None,
                    **options: Any) -> FakeInteraction:
         command, _guild_id = self._command(name, channel_id)
@@ -172,6 +191,10 @@ class FakeDiscord(RestRoutes):
             if option["name"] in options and (options[option["name"]] is not None or option["name"] == focused):
                 value = options.pop(option["name"])
                 entry = {"name": option["name"], "type": option["type"], "value": value}
+                if option["type"] == 11:  # an attachment: its id, with the file under data.resolved
+                    entry["value"] = str(value)
+                    data.setdefault("resolved", {}).setdefault("attachments", {})[str(value)] = \
+                        self.attachments[value][0]
                 if option["name"] == focused:
                     entry["focused"] = True
                 data["options"].append(entry)
