@@ -14,7 +14,21 @@ from bot.catalog import Catalog
 from bot.chatquizzes import ChatQuizzes
 from bot.clock import Clock, SystemClock
 from bot.i18n import normalise
-from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, PlayerStats, Podium, Quiz, QuizInfo, RunEnd, Standing
+from bot.model import (
+    LETTERS,
+    PAUSE_SECONDS,
+    QUESTION_SECONDS,
+    Ack,
+    ChatRef,
+    MessageRef,
+    Player,
+    PlayerStats,
+    Podium,
+    Quiz,
+    QuizInfo,
+    RunEnd,
+    Standing,
+)
 from bot.ports import ChatAdapter, Store
 from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
 from bot.session import Refusal, Run
@@ -33,8 +47,8 @@ TOP = 10
 
 @dataclass(frozen=True)
 class EngineSettings:
-    question_seconds: int = 30
-    pause_seconds: float = 5.0
+    question_seconds: int = QUESTION_SECONDS.default
+    pause_seconds: float = PAUSE_SECONDS.default
     default_language: str = "en"
 
 
