@@ -17,17 +17,19 @@ from urllib.parse import urlsplit
 from telegram import Bot
 from telegram.constants import ChatMemberStatus, FloodLimit
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder
+from telegram.ext import Application, ApplicationBuilder
 from telegram.request import HTTPXRequest
 
+from bot.adapters.telegram_limits import SlidingWindowLimiter
 from bot.adapters.telegram_request import AiohttpRequest, UpdatesRequest
 from bot.config import Settings
 
 log = logging.getLogger("quizhost.telegram")
 T = TypeVar("T")
 
-# Telegram: about 20 messages a minute in one group, 30 a second overall. AIORateLimiter
-# queues sends to stay inside both and retries a 429 after its retry_after.
+# Telegram: about 20 messages a minute in one group, 30 a second overall. SlidingWindowLimiter
+# (telegram_limits.py) queues sends to stay inside both at every instant and retries a 429
+# after its retry_after.
 GROUP_MESSAGES_PER_MINUTE: float = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP
 RATE_LIMIT_RETRIES = 3
 # Network errors and 5xx: the request may not have reached Telegram, so send it again.
@@ -69,7 +71,7 @@ def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: st
     on the same machine) or "httpx" (PTB's default, kept for comparison and as a fallback).
     """
     updates = updates or updates_request(http, proxy)
-    limiter = AIORateLimiter(group_max_rate=GROUP_MESSAGES_PER_MINUTE, max_retries=RATE_LIMIT_RETRIES)
+    limiter = SlidingWindowLimiter(group_per_minute=GROUP_MESSAGES_PER_MINUTE, max_retries=RATE_LIMIT_RETRIES)
     builder = (
         ApplicationBuilder()
         .token(token)

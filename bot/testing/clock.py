@@ -19,6 +19,10 @@ class FakeClock:
         self._sleepers.append((self._now + max(0.0, seconds), fut))
         await fut
 
+    def next_wake(self) -> float | None:
+        """When the earliest sleeper wakes (None: nobody sleeps)."""
+        return min((t for t, f in self._sleepers if not f.done()), default=None)
+
     def advance(self, seconds: float) -> None:
         self._now += seconds
         due = [(t, f) for t, f in self._sleepers if t <= self._now]

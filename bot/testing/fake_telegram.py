@@ -49,6 +49,7 @@ class FakeBotApi(BotApiMethods):
     commands: dict[str, list[dict]] = field(default_factory=dict)  # language ("" = default) -> menu
     webhook: dict | None = None
     expected_refusals: set[str] = field(default_factory=set)  # errors a test provokes on purpose
+    stamp: Callable[[], float] = time.monotonic  # the clock calls are stamped with (a test's fake one)
 
     def __post_init__(self) -> None:
         self._updates: list[dict] = []
@@ -87,7 +88,7 @@ class FakeBotApi(BotApiMethods):
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         method = request.match_info["method"]
         params = await _params(request)
-        call = Call(method, params)
+        call = Call(method, params, at=self.stamp())
         self.calls.append(call)
         failure = self._failure_for(method, params)
         try:

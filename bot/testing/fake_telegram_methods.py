@@ -33,6 +33,7 @@ class Call:
     params: dict[str, Any]
     status: int = 200
     error: str = ""
+    at: float = 0.0  # when the fake received it, on the fake's `stamp` clock
 
 
 @dataclass
