@@ -8,11 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 from telegram.error import BadRequest, NetworkError, TimedOut
-from telegram.ext import AIORateLimiter
 
 from bot.adapters import telegram_format as fmt
 from bot.adapters import telegram_runtime
 from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.telegram_limits import SlidingWindowLimiter
 from bot.adapters.telegram_runtime import AdminCache, Webhook, with_retries
 from bot.app import open_engine
 from bot.commands import Commands
@@ -133,8 +133,7 @@ async def test_admin_rights_are_cached_briefly_and_a_failed_check_refuses():
 def test_sends_go_through_the_rate_limiter_with_telegrams_group_limit(tmp_path, monkeypatch):
     clean_environment(monkeypatch)
     limiter = TelegramAdapter.from_settings(settings_for(FakeBotApi(), tmp_path)).app.bot.rate_limiter
-    assert isinstance(limiter, AIORateLimiter)
-    assert (limiter._group_max_rate, limiter._group_time_period, limiter._max_retries) == (20, 60, 3)
+    assert isinstance(limiter, SlidingWindowLimiter)  # its limits: tests/test_send_limits.py
 
 
 # webhook settings -----------------------------------------------------------------------
