@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING
 
 from bot import session
 from bot.adapters.console import TERMINAL, ConsoleAdapter, stdin_lines
+from bot.adapters.ops_http import OpsServer
 from bot.catalog import Catalog, default_quiz_folders
 from bot.clock import Clock, SystemClock
 from bot.commands import Commands
 from bot.config import Settings, SettingsError
 from bot.engine import Engine, EngineSettings
 from bot.i18n import t
+from bot.metrics import Operations
 from bot.ports import Store
 from bot.workers import LeaseKeeper
 from storage.dburl import Kind
@@ -154,7 +156,7 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
         resumed = await (keeper.start() if keeper else engine.resume())
         log.info("resumed %d open run(s)", resumed)
         with long_lived_heap():
-            await serve_until_signal(engine, adapters, stop)
+            await serve_until_signal(engine, adapters, stop, keeper, settings.quizhost_ops_listen)
     return 0
 
 
@@ -176,9 +178,12 @@ def long_lived_heap() -> Iterator[None]:
         gc.unfreeze()  # collectable again, for a process that goes on (the tests run many bots)
 
 
-async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter],
-                             stop: asyncio.Event | None = None) -> None:
-    """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly."""
+async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], stop: asyncio.Event | None = None,
+                             keeper: LeaseKeeper | None = None, ops_listen: str = "") -> None:
+    """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly.
+
+    `keeper` (PostgreSQL) renews this worker's leases and takes over a dead worker's runs;
+    `ops_listen` ("host:port") serves /healthz and /metrics."""
     if stop is None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -191,9 +196,12 @@ async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter],
     watch = getattr(engine.store, "watch", None)  # SQLite: stop when the file is deleted or replaced
     if watch is not None:
         tasks.append(asyncio.create_task(watch(), name="database"))
-    keeper = LeaseKeeper.of(engine)  # PostgreSQL: renew this worker's leases, take over a dead one's runs
     if keeper is not None:
         tasks.append(asyncio.create_task(keeper.serve(), name="leases"))
+    if ops_listen:
+        host, _, port = ops_listen.rpartition(":")
+        ops = OpsServer(Operations(engine, keeper), host.strip("[]"), int(port))
+        tasks.append(asyncio.create_task(ops.serve(), name="ops"))
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)
     for task in [stopper, *tasks]:

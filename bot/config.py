@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.model import FALLBACK_LANGUAGE, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS
@@ -36,6 +36,7 @@ class Settings(BaseSettings):
     telegram_api_url: str = "https://api.telegram.org/bot"
     telegram_webhook_url: str = ""
     telegram_webhook_listen: str = "0.0.0.0:8443"
+    quizhost_ops_listen: str = ""  # "host:port" for /healthz and /metrics; empty: not served
     telegram_webhook_secret: SecretStr | None = None
     telegram_webhook_answers: Literal["request", "reply"] = "request"  # see .env.example
     telegram_http: Literal["aiohttp", "httpx"] = "aiohttp"  # the HTTP client PTB uses (see .env.example)
@@ -100,9 +101,11 @@ class Settings(BaseSettings):
             raise ValueError("must be an http:// or https:// proxy URL, or empty")
         return value.strip()
 
-    @field_validator("telegram_webhook_listen")
+    @field_validator("telegram_webhook_listen", "quizhost_ops_listen")
     @classmethod
-    def _listen(cls, value: str) -> str:
+    def _listen(cls, value: str, info: ValidationInfo) -> str:
+        if not value.strip() and info.field_name == "quizhost_ops_listen":
+            return ""
         host, _, port = value.strip().rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
             raise ValueError('must be "host:port", for example 0.0.0.0:8443 or [::]:8443')

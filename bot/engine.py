@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -108,6 +109,7 @@ class Engine:
         self._starting: dict[str, Quiz] = {}  # chat key -> the quiz whose run is being created there
         self._timers = Timers(self.clock, self._step, self._due_of)
         self._rng = random.Random()
+        self.press_outcomes: Counter[str] = Counter()  # for /metrics (bot/metrics.py)
 
     # wiring -------------------------------------------------------------------------
 
@@ -252,17 +254,22 @@ class Engine:
         run = self._by_id.get(token.run_id) if token else None
         if token is None:  # no run, so no chat language: answer in the presser's own
             lang = self.client_language(player)
+            self.press_outcomes["invalid"] += 1
             return Ack(render.ack_invalid(lang), False, lang)
         if run is None:
             status = await self.store.run_status(token.run_id)
             lang = self.client_language(player)
+            self.press_outcomes["ended" if status else "invalid"] += 1
             return Ack(render.ack_ended(lang) if status else render.ack_invalid(lang), False, lang)
         if chat is not None and chat.key != run.row.chat_key:
             log.warning("run %d: a press from %s refused: the run is in %s", run.id, chat.key, run.row.chat_key)
             lang = self.client_language(player)
+            self.press_outcomes["invalid"] += 1
             return Ack(render.ack_invalid(lang), False, lang)
         lang, now, key = run.row.language, self.clock.now(), player.key
         refusal = session.check_press(run, token, key, now)
+        if refusal is not None:
+            self.press_outcomes[refusal.value] += 1
         if refusal is Refusal.REPEATED:
             letter = LETTERS[run.order.index(run.answers[key].option)]
             return Ack(render.ack_repeated(lang, letter), False, lang)
@@ -272,7 +279,9 @@ class Engine:
         run.answers[key], run.names[key] = answer, player.name  # reserve before awaiting
         refused = await self._store_answer(run, answer, player)
         if refused is not None:
+            self.press_outcomes["not_saved"] += 1
             return refused
+        self.press_outcomes["accepted"] += 1
         if session.should_close_early(run):
             run.row.due = min(run.row.due, now)
             self._schedule(run)

@@ -57,6 +57,7 @@ class GroupCommit:
         self._idle = False  # the writer task waits for work
         self._task: asyncio.Task | None = None
         self.batches = 0  # commits made, for the bench and the tests
+        self.times = CommitTimes()  # how long each batch's commit took, for /metrics
         self.submitted = 0  # answers queued so far: the ticket of the latest one
         self.settled = 0  # answers whose batch is done (committed or failed), in queue order
         self._settle_waiters: list[tuple[int, asyncio.Future]] = []
@@ -129,6 +130,7 @@ class GroupCommit:
         batch = self._inflight = self._pending[: self._max_batch]
         del self._pending[: self._max_batch]
         runs = self._take_runs(MAX_RUNS if batch else len(self._runs))
+        began = time.perf_counter()
         try:
             landed = await self.commit([p.values for p in batch], _players(batch),
                                        [values for values, _ in runs.values()])
@@ -137,6 +139,7 @@ class GroupCommit:
             self._resolve(batch, runs, error=error)
         else:
             self.batches += 1
+            self.times.add(time.perf_counter() - began)
             self._resolve(batch, runs, landed)
         finally:
             self._inflight = []
@@ -186,6 +189,34 @@ class GroupCommit:
 def _players(batch: list[_Pending]) -> list[tuple]:
     """The changed names in the batch, the latest per player (an upsert touches a row once)."""
     return list({p.player[0]: p.player for p in batch if p.player is not None}.values())
+
+
+class CommitTimes:
+    """A histogram of commit durations in seconds, as Prometheus buckets it (cumulative counts
+    per upper bound), kept here so the store needs no metrics library."""
+
+    BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+    def __init__(self) -> None:
+        self.counts = [0] * len(self.BOUNDS)  # commits at or under each bound (not cumulative)
+        self.count = 0
+        self.total = 0.0
+
+    def add(self, seconds: float) -> None:
+        self.count += 1
+        self.total += seconds
+        for i, bound in enumerate(self.BOUNDS):
+            if seconds <= bound:
+                self.counts[i] += 1
+                break
+
+    def buckets(self) -> list[tuple[str, int]]:
+        """(upper bound, commits at or under it) cumulative, ending with +Inf."""
+        running, out = 0, []
+        for bound, n in zip(self.BOUNDS, self.counts):
+            running += n
+            out.append((repr(bound), running))
+        return [*out, ("+Inf", self.count)]
 
 
 class StoredNames:
