@@ -319,9 +319,13 @@ class MatchKeys(NamedTuple):
     words: tuple[str, ...]  # title words, whole and split
     tags: tuple[str, ...]
 
+    def join(self) -> str:
+        """One string for the catalog index (a topic word never holds a newline or a \\x1d)."""
+        return "\x1d".join("\n".join(keys) for keys in self)
+
     @classmethod
-    def parse(cls, joined: Sequence[str]) -> MatchKeys:
-        names, words, tags = (tuple(part.split("\n")) if part else () for part in joined)
+    def parse(cls, joined: str) -> MatchKeys:
+        names, words, tags = (tuple(part.split("\n")) if part else () for part in joined.split("\x1d"))
         return cls(names, words, tags)
 
 
@@ -340,11 +344,11 @@ class Catalog:
     """
 
     def __init__(self, quizzes: dict[str, QuizInfo] | dict[str, Quiz], problems: Sequence[QuizProblem] = (), *,
-                 keys: dict[str, MatchKeys] | None = None, files: dict[str, Path] | None = None) -> None:
+                 keys: dict[str, str] | None = None, files: dict[str, str] | None = None) -> None:
         self.quizzes: dict[str, QuizInfo] = dict(quizzes)
         self.problems: list[QuizProblem] = list(problems)
-        self._keys = dict(keys or {})
-        self._files = dict(files or {})
+        self._keys = dict(keys or {})  # MatchKeys, joined (see MatchKeys.parse): parsed on first use
+        self._files = dict(files or {})  # id -> the file of a quiz known by its summary alone
         self._names: dict[str, list[str]] = {}  # id and aliases: an exact hit wins outright
         self._words: dict[str, set[str]] = {}  # equal-word hits: names, title words, tags
         self._prefixes: list[tuple[str, str]] = []  # (key, quiz id), sorted for bisect
@@ -378,7 +382,8 @@ class Catalog:
         if self._indexed:
             return
         for quiz in self.quizzes.values():
-            names, words, tags = self._keys.get(quiz.id) or match_keys(quiz)
+            joined = self._keys.get(quiz.id)
+            names, words, tags = MatchKeys.parse(joined) if joined else match_keys(quiz)
             for name in names:
                 self._names.setdefault(name, []).append(quiz.id)
             for key in (*names, *words, *tags):
@@ -398,7 +403,7 @@ class Catalog:
         info = self.quizzes.get(quiz_id)
         if info is None or isinstance(info, Quiz):
             return info
-        quiz, problems = load_quiz_file(self._files[quiz_id])
+        quiz, problems = load_quiz_file(Path(self._files[quiz_id]))
         for problem in problems:  # changed since the index was made, and broken now
             log.warning("%s", problem)
         if quiz is None or quiz.id != quiz_id:

@@ -25,7 +25,7 @@ _CODE = [Path(__file__).with_name(name) for name in ("catalog.py", "catalog_inde
 
 @dataclass(frozen=True)
 class QuizFileStat:
-    path: Path
+    path: str  # as found (a folder joined with the name): strings, as a thousand Paths cost milliseconds
     size: int
     mtime_ns: int
 
@@ -36,24 +36,22 @@ class QuizFileStat:
 
 def scan(paths: Sequence[Path]) -> tuple[list[QuizFileStat], list[QuizProblem]]:
     """What find_quiz_files finds, with the stat the cache is keyed by (one call a file)."""
-    files: list[tuple[Path, QuizFileStat]] = []
+    files: dict[str, QuizFileStat] = {}  # by real path: a file named twice (a folder and its file) is one quiz
     problems: list[QuizProblem] = []
     for path in paths:
         if path.is_dir():
             with os.scandir(path) as entries:
-                found = [(e.name, e.stat()) for e in entries if e.name.endswith(QUIZ_SUFFIXES) and e.is_file()]
-            real = path.resolve()  # once a folder, not once a file
-            files += [(real / name, QuizFileStat(path / name, st.st_size, st.st_mtime_ns))
-                      for name, st in sorted(found)]
+                found = sorted((e.name, e.stat()) for e in entries if e.name.endswith(QUIZ_SUFFIXES) and e.is_file())
+            shown, real = str(path), str(path.resolve())  # once a folder, not once a file
+            for name, st in found:
+                files.setdefault(os.path.join(real, name),
+                                 QuizFileStat(os.path.join(shown, name), st.st_size, st.st_mtime_ns))
         elif path.is_file():
             st = path.stat()
-            files.append((path.resolve(), QuizFileStat(path, st.st_size, st.st_mtime_ns)))
+            files.setdefault(str(path.resolve()), QuizFileStat(str(path), st.st_size, st.st_mtime_ns))
         else:
             problems.append(QuizProblem(str(path), "file", "no such file or folder"))
-    unique: dict[Path, QuizFileStat] = {}  # a file named twice (a folder and its file) is one quiz
-    for real_path, file in files:
-        unique.setdefault(real_path, file)
-    return list(unique.values()), problems
+    return list(files.values()), problems
 
 
 def _code_key() -> list[int]:
@@ -80,19 +78,55 @@ def _write(cache: Path, files: dict[str, Any]) -> None:
 
 
 def _entry(file: QuizFileStat) -> dict[str, Any]:
-    quiz, problems, id_line = load_with_id_line(file.path)
+    quiz, problems, id_line = load_with_id_line(Path(file.path))
+    listed = None if quiz is None else json.dumps(
+        [dict(quiz.title.by_lang), list(quiz.aliases), list(quiz.tags), quiz.difficulty, quiz.question_count,
+         list(quiz.languages())], ensure_ascii=False)
+    # the listing and the match keys stay strings in the index: a thousand quizzes' titles and
+    # words as JSON objects would be most of the start-up; they are parsed when first used
     return {"key": file.key, "problems": [[p.place, p.message, p.line] for p in problems], "id_line": id_line,
-            "quiz": None if quiz is None else {
-                "id": quiz.id, "title": dict(quiz.title.by_lang), "aliases": list(quiz.aliases),
-                "tags": list(quiz.tags), "difficulty": quiz.difficulty, "count": quiz.question_count,
-                "languages": list(quiz.languages()),
-                # one string per kind of key: a thousand quizzes' keys as lists would be most of the load
-                "keys": ["\n".join(k) for k in match_keys(quiz)]}}
+            "quiz": None if quiz is None else [quiz.id, listed, MatchKeys.join(match_keys(quiz))]}
 
 
-def _summary(shown: str, data: dict[str, Any]) -> QuizSummary:
-    return QuizSummary(data["id"], LocalText(data["title"]), tuple(data["aliases"]), tuple(data["tags"]),
-                       data["difficulty"], shown, data["count"], tuple(data["languages"]))
+class IndexedQuiz:
+    """A quiz as the catalog index lists it: its id at once, the rest parsed on first use."""
+
+    __slots__ = ("_listed", "_summary", "id", "source")
+
+    def __init__(self, quiz_id: str, source: str, listed: str) -> None:
+        self.id, self.source, self._listed = quiz_id, source, listed
+        self._summary: QuizSummary | None = None
+
+    @property
+    def summary(self) -> QuizSummary:
+        if self._summary is None:
+            title, aliases, tags, difficulty, count, languages = json.loads(self._listed)
+            self._summary = QuizSummary(self.id, LocalText(title), tuple(aliases), tuple(tags), difficulty,
+                                        self.source, count, tuple(languages))
+        return self._summary
+
+    @property
+    def title(self) -> LocalText:
+        return self.summary.title
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        return self.summary.aliases
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return self.summary.tags
+
+    @property
+    def difficulty(self) -> str:
+        return self.summary.difficulty
+
+    @property
+    def question_count(self) -> int:
+        return self.summary.question_count
+
+    def languages(self) -> tuple[str, ...]:
+        return self.summary.languages()
 
 
 def load_catalog(folders: Sequence[Path], cache: Path) -> Catalog:
@@ -100,22 +134,25 @@ def load_catalog(folders: Sequence[Path], cache: Path) -> Catalog:
     files, problems = scan(folders)
     known = _read(cache)
     entries: dict[str, Any] = {}
+    changed = len(files) != len(known)
     for file in files:
-        shown = str(file.path)
+        shown = file.path
         hit = known.get(shown)
-        entries[shown] = hit if hit is not None and hit["key"] == file.key else _entry(file)
-    if entries != known:
+        if hit is None or hit["key"] != file.key:
+            hit, changed = _entry(file), True
+        entries[shown] = hit
+    if changed:  # (comparing the whole index instead would cost more than reading it)
         _write(cache, entries)
     found: list[tuple[QuizInfo | None, list[QuizProblem], int | None]] = []
-    keys: dict[str, MatchKeys] = {}
-    paths: dict[str, Path] = {}
+    keys: dict[str, str] = {}
+    paths: dict[str, str] = {}
     for file in files:
-        entry, shown = entries[str(file.path)], str(file.path)
-        info = _summary(shown, entry["quiz"]) if entry["quiz"] else None
+        entry, shown = entries[file.path], file.path
+        info = IndexedQuiz(entry["quiz"][0], shown, entry["quiz"][1]) if entry["quiz"] else None
         found.append((info, [QuizProblem(shown, place, message, line) for place, message, line in entry["problems"]],
                       entry["id_line"]))
         if info is not None and info.id not in paths:
-            keys[info.id] = MatchKeys.parse(entry["quiz"]["keys"])
+            keys[info.id] = entry["quiz"][2]
             paths[info.id] = file.path
     quizzes, more = first_of_each_id(found)
     for problem in problems + more:

@@ -155,7 +155,7 @@ async def _profiled(path: str | None, work: Awaitable[T]) -> T:
     return outcome
 
 
-WARM_STARTS = 3  # the median of these is the figure: one start is at the mercy of the machine
+WARM_STARTS = 5  # the median of these is the figure: one start is at the mercy of the machine
 
 
 async def _start(dbs: BenchDatabases, files: int) -> dict:
@@ -166,16 +166,22 @@ async def _start(dbs: BenchDatabases, files: int) -> dict:
     """
     from bot.bench.startup import catalog_index, write_quiz_files
 
-    figures = []
-    for count in (1, files):
-        quizzes = dbs.folder / f"quizzes-{count}"
-        write_quiz_files(quizzes, count)
-        catalog_index(quizzes).unlink(missing_ok=True)  # the first start is a cold one
-        db = await dbs.fresh(f"start_{count}")
-        starts = [_child("bot.bench.startup", str(quizzes), db) for _ in range(1 + WARM_STARTS)]
-        warm = sorted(starts[1:], key=lambda s: s["total_ms"])[len(starts[1:]) // 2]
-        figures.append({**warm, "cold_ms": starts[0]["total_ms"]})
-    one, many = figures
+    counts, dbs_of = (1, files), {}
+    for count in counts:
+        write_quiz_files(dbs.folder / f"quizzes-{count}", count)
+        catalog_index(dbs.folder / f"quizzes-{count}").unlink(missing_ok=True)  # the first start is a cold one
+        dbs_of[count] = await dbs.fresh(f"start_{count}")
+
+    def start(count: int) -> dict:
+        return _child("bot.bench.startup", str(dbs.folder / f"quizzes-{count}"), dbs_of[count])
+
+    cold = {count: start(count) for count in counts}
+    warm: dict[int, list[dict]] = {count: [] for count in counts}
+    for _ in range(WARM_STARTS):  # one of each in turn: a busy machine slows both alike
+        for count in counts:
+            warm[count].append(start(count))
+    one, many = ({**sorted(warm[c], key=lambda s: s["total_ms"])[WARM_STARTS // 2], "cold_ms": cold[c]["total_ms"]}
+                 for c in counts)
     return {**many, "one_file": one, "ratio": round(many["total_ms"] / one["total_ms"], 2)}
 
 
