@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-import aiosqlite
+from storage.connection import SqliteThread
 
 log = logging.getLogger("quizhost.storage")
 
@@ -30,13 +30,12 @@ class Checkpointer:
         self._writes = writes  # a count that moves when something is written: idle bots sleep
         self._checked = -1
         self._every = every
-        self._db: aiosqlite.Connection | None = None
-        self._task: asyncio.Task | None = None
+        self._db: SqliteThread | None = None
+        self._task: asyncio.Task[None] | None = None
         self.runs = 0
 
     async def start(self) -> None:
-        self._db = await aiosqlite.connect(self._path)
-        await self._db.execute("PRAGMA busy_timeout=5000")
+        self._db = await SqliteThread.open(self._path, "busy_timeout=5000")
         self._task = asyncio.get_running_loop().create_task(self._loop())
 
     async def checkpoint(self) -> None:

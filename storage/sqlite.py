@@ -7,10 +7,9 @@ import logging
 import sqlite3
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import aiosqlite
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
@@ -18,6 +17,7 @@ from bot.records import AnswerRow, ChatQuizRow, ChatSettings, Phase, RunRow, Run
 from storage import boards, moves
 from storage import sqlite_guard as guard
 from storage.checkpoint import Checkpointer
+from storage.connection import SqliteThread
 from storage.group_commit import StoredNames, run_state
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
 from storage.writer import UPSERT_PLAYER, AnswerWriter
@@ -33,7 +33,7 @@ _RUN_COLUMNS = (
 class SqliteStore:
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
-    def __init__(self, db: aiosqlite.Connection, path: str, lock: guard.ProcessLock | None = None) -> None:
+    def __init__(self, db: SqliteThread, path: str, lock: guard.ProcessLock | None = None) -> None:
         self._db = db
         self.path = path
         self._lock = lock  # one process per file (storage/sqlite_guard.py)
@@ -65,27 +65,19 @@ class SqliteStore:
 
     @classmethod
     async def _open(cls, path: str, lock: guard.ProcessLock | None) -> SqliteStore:
-        db = await aiosqlite.connect(path)
+        # WAL lets leaderboard reads run beside answer writes; NORMAL sync in WAL mode
+        # keeps every commit across a process crash (only power loss can cost the last ones).
+        # Checkpoints run on their own connection, not inside an answer commit (wal_autocheckpoint=0):
+        # storage/checkpoint.py
+        db = await SqliteThread.open(path, "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON",
+                                     "busy_timeout=5000", "wal_autocheckpoint=0")
         try:
-            store = await cls._prepare(db, path, lock)
+            store = cls(db, path, lock)
+            await store._migrate()
             await store.checkpointer.start()
         except BaseException:
             await db.close()  # its thread must not keep the process alive
             raise
-        return store
-
-    @classmethod
-    async def _prepare(cls, db: aiosqlite.Connection, path: str, lock: guard.ProcessLock | None) -> SqliteStore:
-        # WAL lets leaderboard reads run beside answer writes; NORMAL sync in WAL mode
-        # keeps every commit across a process crash (only power loss can cost the last ones).
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        # checkpoints run on their own connection, not inside an answer commit: storage/checkpoint.py
-        await db.execute("PRAGMA wal_autocheckpoint=0")
-        store = cls(db, path, lock)
-        await store._migrate()
         return store
 
     async def close(self) -> None:
@@ -104,19 +96,18 @@ class SqliteStore:
             await asyncio.Event().wait()
         await guard.watch(self.path, self._identity)
 
-    async def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
+    async def _write(self, sql: str, args: tuple[Any, ...]) -> Written:
         """One statement and its commit in a single call to the connection's thread.
 
         One hop instead of two, and no other write can slip in between the statement and
         its commit (the answer writer's transactions run on the same connection).
         """
         self.writes += 1
-        return await self._db._execute(_execute_and_commit, self._db._conn, sql, args)
+        return await self._db.call(_execute_and_commit, sql, args)
 
-    async def _one(self, sql: str, args: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row:
+    async def _one(self, sql: str, args: tuple[Any, ...] | dict[str, Any] = ()) -> tuple[Any, ...]:
         """The row of a query that always has one (an aggregate, a PRAGMA)."""
-        async with self._db.execute(sql, args) as cur:
-            row = await cur.fetchone()
+        row = await self._db.fetchone(sql, args)
         if row is None:
             raise RuntimeError(f"no row from {sql[:60]!r}")
         return row
@@ -146,8 +137,7 @@ class SqliteStore:
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         sql = "SELECT language, question_seconds, pause_seconds FROM chats WHERE key=?"
-        async with self._db.execute(sql, (chat_key,)) as cur:
-            row = await cur.fetchone()
+        row = await self._db.fetchone(sql, (chat_key,))
         return ChatSettings(*row) if row else ChatSettings()
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
@@ -161,7 +151,7 @@ class SqliteStore:
     async def move_chat(self, old_key: str, new: ChatRef) -> None:
         """The chat got a new id: its runs, answers, boards and settings go with it."""
         self.writes += 1
-        await self._db._execute(moves.move_chat, self._db._conn, old_key, new.key, new.chat_id)
+        await self._db.call(moves.move_chat, old_key, new.key, new.chat_id)
         self._chats.discard(old_key)
 
     async def ensure_player(self, player: Player) -> None:
@@ -175,14 +165,14 @@ class SqliteStore:
         if not keys:
             return {}
         marks = ",".join("?" * len(keys))
-        async with self._db.execute(f"SELECT key, name FROM players WHERE key IN ({marks})", tuple(keys)) as cur:
-            return {key: name for key, name in await cur.fetchall()}  # noqa: C416 (rows are not tuples to mypy)
+        rows = await self._db.fetchall(f"SELECT key, name FROM players WHERE key IN ({marks})", tuple(keys))
+        return dict(rows)
 
     # runs ---------------------------------------------------------------------------
 
     async def create_run(self, run: RunRow) -> int:
         try:
-            cur = await self._write(
+            written = await self._write(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
                 "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -194,8 +184,8 @@ class SqliteStore:
             if "runs.chat_key" in str(error):  # the index runs_one_open_per_chat
                 raise RunAlreadyOpen(run.chat_key) from error
             raise
-        assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
-        return cur.lastrowid
+        assert written.rowid is not None
+        return written.rowid
 
     async def save_run(self, run: RunRow) -> None:
         """Persist the moving parts of a run: phase, question, deadline, message, status.
@@ -210,13 +200,10 @@ class SqliteStore:
             "c.chat_id, c.platform, c.is_private FROM runs r JOIN chats c ON c.key = r.chat_key "
             "WHERE r.status = 'open' ORDER BY r.id"
         )
-        async with self._db.execute(sql) as cur:
-            rows = await cur.fetchall()
-        return [_run_from_row(row) for row in rows]
+        return [_run_from_row(row) for row in await self._db.fetchall(sql)]
 
     async def run_status(self, run_id: int) -> RunStatus | None:
-        async with self._db.execute("SELECT status FROM runs WHERE id=?", (run_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._db.fetchone("SELECT status FROM runs WHERE id=?", (run_id,))
         return RunStatus(row[0]) if row else None
 
     # answers ------------------------------------------------------------------------
@@ -251,8 +238,7 @@ class SqliteStore:
             "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, "
             "elapsed, points, streak, answered_at FROM answers WHERE run_id=? ORDER BY idx, answered_at"
         )
-        async with self._db.execute(sql, (run_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._db.fetchall(sql, (run_id,))
         return [AnswerRow.from_values(r) for r in rows]
 
     # boards -------------------------------------------------------------------------
@@ -265,9 +251,7 @@ class SqliteStore:
         All-time boards and those from a UTC midnight (week, month) read the summaries of
         closed questions plus the open question's answers (storage/boards.py).
         """
-        sql, args = boards.ranked(chat_key, since, quiz_id)
-        async with self._db.execute(sql, args) as cur:
-            rows = await cur.fetchall()
+        rows = await self._db.fetchall(*boards.ranked(chat_key, since, quiz_id))
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
     async def run_standings(self, run_id: int) -> list[Standing]:
@@ -277,8 +261,7 @@ class SqliteStore:
             "LEFT JOIN players p ON p.key = a.player_key WHERE a.run_id=? "
             "GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key"
         )
-        async with self._db.execute(sql, (run_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._db.fetchall(sql, (run_id,))
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
@@ -301,22 +284,27 @@ class SqliteStore:
             (quiz.chat_key, quiz.quiz_id, quiz.content, quiz.uploaded_by, quiz.uploaded_at))
 
     async def chat_quiz(self, chat_key: str, quiz_id: str) -> ChatQuizRow | None:
-        async with self._db.execute(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key=? AND quiz_id=?",
-                                    (chat_key, quiz_id)) as cur:
-            row = await cur.fetchone()
+        row = await self._db.fetchone(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key=? AND quiz_id=?",
+                                      (chat_key, quiz_id))
         return ChatQuizRow(*row) if row else None
 
     async def chat_quizzes(self, chat_key: str) -> list[ChatQuizRow]:
-        async with self._db.execute(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key=? ORDER BY quiz_id",
-                                    (chat_key,)) as cur:
-            return [ChatQuizRow(*row) for row in await cur.fetchall()]
+        sql = f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key=? ORDER BY quiz_id"
+        rows = await self._db.fetchall(sql, (chat_key,))
+        return [ChatQuizRow(*row) for row in rows]
 
     async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
-        cursor = await self._write("DELETE FROM chat_quizzes WHERE chat_key=? AND quiz_id=?", (chat_key, quiz_id))
-        return cursor.rowcount > 0
+        written = await self._write("DELETE FROM chat_quizzes WHERE chat_key=? AND quiz_id=?", (chat_key, quiz_id))
+        return written.rows > 0
 
 
-def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple) -> sqlite3.Cursor:
+@dataclass(frozen=True, slots=True)
+class Written:
+    rowid: int | None  # of the row an INSERT made
+    rows: int  # rows the statement changed
+
+
+def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> Written:
     """Runs on the connection's thread; a failed statement leaves no transaction open."""
     try:
         cur = conn.execute(sql, args)
@@ -324,7 +312,7 @@ def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple) -> sqli
     except BaseException:
         conn.rollback()
         raise
-    return cur
+    return Written(cur.lastrowid, cur.rowcount)
 
 
 def _run_from_row(row: Sequence[Any]) -> RunRow:

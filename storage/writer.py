@@ -4,9 +4,8 @@ A batch goes to SQLite as one JSON parameter (`json_each`), not through `execute
 sqlite3 module takes the GIL back after every row's step, and with the event loop busy on the
 other thread each take can wait for the interpreter's switch interval (5 ms). Profiling showed
 the loop idle a third of the time waiting for commits slowed that way; one statement per
-batch takes the GIL back once. The batch runs as one function on aiosqlite's thread through
-`Connection._execute`, aiosqlite's own (private) way to do that: pinned by `aiosqlite~=0.21`
-in pyproject.toml, and every test that stores an answer goes through it.
+batch takes the GIL back once. The batch runs as one function on the connection's own
+thread (storage/connection.py): one hop there and back per commit.
 """
 from __future__ import annotations
 
@@ -14,8 +13,7 @@ import json
 import sqlite3
 import time
 
-import aiosqlite
-
+from storage.connection import SqliteThread
 from storage.group_commit import MAX_BATCH, GroupCommit
 
 INSERT_ANSWER = (
@@ -49,15 +47,15 @@ UPSERT_PLAYERS_JSON = (
 
 
 class AnswerWriter(GroupCommit):
-    """The single writer of answers on one aiosqlite connection."""
+    """The single writer of answers on one connection."""
 
-    def __init__(self, db: aiosqlite.Connection, max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, db: SqliteThread, max_batch: int = MAX_BATCH) -> None:
         super().__init__(max_batch)
         self._db = db
 
     async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple]) -> list[bool]:
         # the whole batch is one call into the connection's thread: one hop, one commit
-        return await self._db._execute(_write_batch, self._db._conn, *_encode(rows, players, runs))
+        return await self._db.call(_write_batch, *_encode(rows, players, runs))
 
 
 def _encode(rows: list[tuple], players: list[tuple], runs: list[tuple]
@@ -69,8 +67,8 @@ def _encode(rows: list[tuple], players: list[tuple], runs: list[tuple]
 
 def _write_batch(conn: sqlite3.Connection, rows_json: str, players_json: str | None, runs_json: str | None,
                  rows: list[tuple]) -> list[bool]:
-    """Runs on the aiosqlite thread: players, run states and answers in one transaction."""
-    if conn.in_transaction:  # another method's single statement awaiting its commit: keep it
+    """Runs on the connection's thread: players, run states and answers in one transaction."""
+    if conn.in_transaction:  # every call commits what it began; should one not, its work is not undone here
         conn.commit()
     try:
         _write_players_and_runs(conn, players_json, runs_json)
