@@ -6,7 +6,7 @@ import asyncio
 import sqlite3
 
 from bot.engine import period_start
-from bot.records import AnswerRow, Phase, RunRow
+from bot.records import Phase, RunRow
 from bot.testing.fakes import group, player
 from storage.schema import MIGRATIONS
 from storage.sqlite import SqliteStore
@@ -44,16 +44,6 @@ async def test_a_failed_commit_tells_every_waiting_player_and_lets_them_press_ag
     clock.advance(30)
     await engine.run_due()  # the close does not wait for the failed writes forever
     assert [s.name for s in adapter.reveals[-1][1].answers] == ["Player 1"]
-
-
-async def test_duplicates_in_one_batch_are_told_apart(store):
-    chat = group()
-    await store.ensure_chat(chat)
-    run_id = await store.create_run(_run_row(chat))
-    rows = [_answer(run_id, f"test:u{n % 3}", 1.0 + n) for n in range(6)]  # u0 u1 u2 u0 u1 u2
-    landed = await asyncio.gather(*(store.insert_answer(r) for r in rows))
-    assert landed == [True, True, True, False, False, False]
-    assert sorted(a.answered_at for a in await store.run_answers(run_id)) == [1.0, 2.0, 3.0]
 
 
 async def test_run_states_from_many_closes_share_commits(store):
@@ -133,7 +123,3 @@ def _run_row(chat) -> RunRow:
     return RunRow(chat_key=chat.key, chat_id=chat.chat_id, platform=chat.platform, is_private=False,
                   quiz_id="demo", language="en", seed=7, question_ids=("q1", "q2"), seconds=30, pause=5,
                   started_by="test:u1", started_at=0.0)
-
-
-def _answer(run_id: int, who: str, at: float) -> AnswerRow:
-    return AnswerRow(run_id, 0, "q1", who, "test:g1", "demo", 0, True, 3.0, 900, 1, at)
