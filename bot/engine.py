@@ -341,8 +341,10 @@ class Engine:
         return min((r.row.due for r in self._by_id.values()), default=None)
 
     async def run_due(self) -> None:
-        """Advance every run whose time has come, until none is due (tests call this)."""
+        """Advance every run whose time has come, until none is due and no step the timer loop
+        started is still going (tests call this, and the terminal at the end of its input)."""
         while True:
+            await self._timers.steps_ended()  # a finishing run has left the open ones already
             now = self.clock.now()
             due = [r for r in self._by_id.values() if r.row.due <= now]
             if not due:

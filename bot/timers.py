@@ -37,6 +37,11 @@ class Timers:
     def done_stepping(self, run_id: int) -> None:
         self._stepping.discard(run_id)
 
+    async def steps_ended(self) -> None:
+        """Wait for the steps the loop has started (a close sending its podium) to end."""
+        while self._tasks:
+            await asyncio.wait(list(self._tasks))
+
     async def serve(self) -> None:
         try:
             while True:
