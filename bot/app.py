@@ -65,19 +65,20 @@ def catalog_cache(settings: Settings) -> Path:
 async def open_engine(settings: Settings, clock: Clock | None = None,
                       pause: float | None = None) -> AsyncIterator[Engine]:
     catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders(), cache=catalog_cache(settings))
-    store = await open_store(settings.quizhost_db)
+    store = await open_store(settings.quizhost_db, settings.quizhost_worker)
     try:
         yield Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))
     finally:
         await store.close()
 
 
-async def open_store(target: str) -> Store:
+async def open_store(target: str, worker: str = "") -> Store:
     """QUIZHOST_DB -> the store it names: the one place that picks a storage implementation.
 
     A file path or sqlite:///path (SQLAlchemy's spelling: sqlite:////abs/path for an absolute
     one) is SQLite; postgresql:// or postgres:// is PostgreSQL (asyncpg is imported only then).
-    A database URL may hold a password: no message here ever shows one.
+    A database URL may hold a password: no message here ever shows one. `worker`: this
+    process's name in the runs it leases on PostgreSQL (QUIZHOST_WORKER; default the host's).
     """
     try:
         chosen = parse_database(target)
@@ -86,7 +87,7 @@ async def open_store(target: str) -> Store:
     if chosen.kind is Kind.POSTGRES:
         from storage.postgres import PostgresStore
 
-        return await PostgresStore.open(chosen.location)
+        return await PostgresStore.open(chosen.location, owner=worker)
     return await SqliteStore.open(chosen.location)
 
 

@@ -10,9 +10,7 @@ and does not know it yet cannot overwrite what the new owner stored.
 """
 from __future__ import annotations
 
-import os
 import socket
-import uuid
 
 import asyncpg
 
@@ -22,23 +20,26 @@ CLAIM_LIMIT = 500  # runs claimed per round: a big takeover spreads over rounds 
 _EXPIRES = "now() + make_interval(secs => $2)"
 
 CLAIM = (
-    f"WITH free AS (SELECT id FROM runs WHERE status = 'open' AND (lease_until IS NULL OR lease_until < now()) "
+    f"WITH free AS (SELECT id FROM runs WHERE status = 'open' "
+    f"AND (lease_until IS NULL OR lease_until < now() OR owner = $1) "
     f"ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) "
     f"UPDATE runs r SET owner = $1, lease_until = {_EXPIRES} FROM free WHERE r.id = free.id RETURNING r.id"
 )
 RENEW = (f"UPDATE runs SET lease_until = {_EXPIRES} WHERE id = ANY($3::bigint[]) AND owner = $1 "
          "AND status = 'open' RETURNING id")
 RELEASE = "UPDATE runs SET lease_until = NULL WHERE owner = $1 AND status = 'open'"
-TAKE_NEW = f"UPDATE runs SET owner = $1, lease_until = {_EXPIRES} WHERE id = $3"
 
 
-def worker_id() -> str:
-    """This process, readable in the runs table: host, pid and a random part (pids repeat)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+def worker_id(chosen: str = "") -> str:
+    """This worker's name in the runs table: QUIZHOST_WORKER, else the host's name. The same
+    after a restart, so a worker restarted on its machine takes its own runs back at once
+    (theirs are claimable whatever their lease); several workers on one machine need
+    QUIZHOST_WORKER each."""
+    return chosen.strip() or socket.gethostname()
 
 
 async def claim(pool: asyncpg.Pool, owner: str, seconds: float, limit: int = CLAIM_LIMIT) -> list[int]:
-    """Take open runs nobody holds; their ids, oldest first."""
+    """Take open runs nobody holds, and our own from before a restart; their ids, oldest first."""
     rows = await pool.fetch(CLAIM, owner, seconds, limit)
     return sorted(row["id"] for row in rows)
 

@@ -34,24 +34,25 @@ log = logging.getLogger("quizhost.storage")
 class PostgresStore:
     """One PostgreSQL database through an asyncpg pool."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
         self._pool = pool
         self.shown = masked(url)
         self._names = StoredNames()  # to skip writing unchanged player names
         self._chats: set[str] = set()
-        self.owner = pg_leases.worker_id()  # this worker, in the runs it leases
+        self.owner = pg_leases.worker_id(owner)  # this worker, in the runs it leases
         self.lease_seconds = pg_leases.LEASE_SECONDS
         self.writer = PgAnswerWriter(pool, self.owner)  # answers are committed in groups
 
     @classmethod
-    async def open(cls, url: str, setting: str = SETTING) -> PostgresStore:
+    async def open(cls, url: str, setting: str = SETTING, owner: str = "") -> PostgresStore:
         """Connect and migrate; any failure to reach the database is one StoreUnavailable line
-        that names `setting` (where the URL came from) and never the password."""
+        that names `setting` (where the URL came from) and never the password. `owner`: this
+        worker's name in the runs it leases (default: the host's name)."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS)
         except Exception as exc:  # every way of failing becomes the same one clear line
             raise StoreUnavailable(f"{setting}: cannot use {masked(url)}: {scrub(connect_problem(exc), url)}") from None
-        store = cls(pool, url)
+        store = cls(pool, url, owner)
         try:
             await store._migrate()
         except BaseException:

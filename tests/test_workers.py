@@ -30,8 +30,8 @@ class Worker:
     store: PostgresStore
 
 
-async def start_worker(url: str, clock) -> Worker:
-    store = await PostgresStore.open(url)
+async def start_worker(url: str, clock, name: str) -> Worker:
+    store = await PostgresStore.open(url, owner=name)
     store.lease_seconds = LEASE
     engine = Engine(Catalog.from_quizzes([QUIZ]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
     adapter = RecordingAdapter()
@@ -56,7 +56,7 @@ async def press_everyone(worker: Worker, players: range) -> int:
 @pytest.fixture
 async def workers(postgres_url, clock):
     """Two workers on one database, A started first."""
-    pair = (await start_worker(postgres_url, clock), await start_worker(postgres_url, clock))
+    pair = (await start_worker(postgres_url, clock, "worker-a"), await start_worker(postgres_url, clock, "worker-b"))
     yield pair
     for worker in pair:
         await worker.store.close()
@@ -120,3 +120,13 @@ async def test_a_worker_that_lost_a_run_cannot_overwrite_its_state(workers, cloc
     await a.store.save_run(stale)  # A still believes it is pausing before question 1
     (row,) = await b.store.open_runs()
     assert (row.phase, row.index) == (Phase.ASKING, 0)
+
+
+async def test_a_worker_restarted_under_its_name_takes_its_quizzes_back_at_once(workers, postgres_url, clock):
+    a, _ = workers
+    await a.engine.start(CHATS[0], "demo", player(1))
+    again = await start_worker(postgres_url, clock, "worker-a")  # A killed and started again: the lease holds
+    try:
+        assert [r.row.chat_key for r in again.engine.open_runs()] == [CHATS[0].key]
+    finally:
+        await again.store.close()
