@@ -1,6 +1,6 @@
 """A bot process for the kill test: `python -m tests.crash_bot DB load|finish [--seed N]`.
 
-load: the real engine and SQLite store with a recording adapter; resumes whatever runs the
+load: the real engine and store (SQLite or PostgreSQL) with a recording adapter; resumes whatever runs the
 database holds, keeps CHATS chats playing, and has their players press as fast as the
 engine takes them. Every press the engine acknowledged is printed (and flushed) as
 `ACK <run id> <question number> <player key>` only after its Ack came back, so a line on
@@ -25,7 +25,7 @@ from bot.engine import Engine, EngineSettings
 from bot.model import ChatRef, Player
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
-from storage.sqlite import SqliteStore
+from bot.app import open_store
 
 CHATS = 4
 PLAYERS = 6
@@ -39,7 +39,7 @@ def catalog() -> Catalog:
 
 async def open_engine(db: str) -> tuple[Engine, FakeClock, RecordingAdapter]:
     clock = FakeClock(time.time())
-    store = await SqliteStore.open(db)
+    store = await open_store(db)  # a SQLite file or a postgresql:// URL
     engine = Engine(catalog(), store, clock, EngineSettings(question_seconds=SECONDS, pause_seconds=PAUSE))
     adapter = RecordingAdapter()
     engine.attach(adapter)

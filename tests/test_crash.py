@@ -1,6 +1,6 @@
 """Never lose a press: a bot process under load is killed with SIGKILL, again and again.
 
-Each cycle starts `tests/crash_bot.py` on the same database (it resumes the runs the last
+Each cycle starts `tests/crash_bot.py` on the same database (a SQLite file, or PostgreSQL) (it resumes the runs the last
 one left open and presses on), kills it at a random moment, and checks the database as
 the next start will find it: every acknowledged press is stored, no player got two presses
 acknowledged for one question, the boards equal the stored points, one open run per chat
@@ -8,6 +8,7 @@ at most. Last, a clean start plays every open run to its end.
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -17,18 +18,50 @@ import sys
 import time
 from pathlib import Path
 
+import asyncpg
+import pytest
+
 from storage import boards
+from storage.pg_rows import numbered
 
 KILLS = 15  # cycles of start, load, SIGKILL; each takes well under a second
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def start_bot(db: Path, mode: str, seed: int = 0) -> subprocess.Popen:
+class Database:
+    """The killed bot's database, SQLite file or PostgreSQL URL, read as the next start finds it."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.postgres = target.startswith("postgresql://")
+
+    def rows(self, sql: str, args: dict | None = None) -> list[tuple]:
+        """`sql` with :named parameters."""
+        if self.postgres:
+            return asyncio.run(self._pg_rows(sql, args or {}))
+        with sqlite3.connect(self.target) as conn:
+            return conn.execute(sql, args or {}).fetchall()
+
+    async def _pg_rows(self, sql: str, args: dict) -> list[tuple]:
+        conn = await asyncpg.connect(self.target)
+        try:
+            return [tuple(r) for r in await conn.fetch(*numbered(sql, args))]
+        finally:
+            await conn.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    return Database(str(tmp_path / "crash.db") if request.param == "sqlite"
+                    else request.getfixturevalue("postgres_url"))
+
+
+def start_bot(db: str, mode: str, seed: int = 0) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "tests.crash_bot", str(db), mode, "--seed", str(seed)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def kill_under_load(db: Path, rng: random.Random, seed: int) -> list[tuple[int, int, str]]:
+def kill_under_load(db: str, rng: random.Random, seed: int) -> list[tuple[int, int, str]]:
     """Run the bot until it has acknowledged a random number of presses, then SIGKILL it."""
     bot = start_bot(db, "load", seed)
     wanted, lines = rng.choice((0, rng.randint(1, 40), rng.randint(40, 400))), []
@@ -53,40 +86,35 @@ def kill_under_load(db: Path, rng: random.Random, seed: int) -> list[tuple[int, 
     return acks
 
 
-def check_database(db: Path, acks: list[tuple[int, int, str]]) -> None:
-    with sqlite3.connect(db) as conn:
-        stored = {(run, idx + 1, player) for run, idx, player in
-                  conn.execute("SELECT run_id, idx, player_key FROM answers")}
-        lost = [a for a in acks if a not in stored]
-        assert not lost, f"{len(lost)} acknowledged presses are not stored, e.g. {lost[:3]}"
-        assert len(acks) == len(set(acks)), "a player got two presses acknowledged on one question"
-        assert conn.execute("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM runs WHERE status = 'open' "
-                            "GROUP BY chat_key)").fetchone()[0] in (None, 1)
-        for (chat,) in conn.execute("SELECT DISTINCT chat_key FROM answers"):
-            truth = dict(conn.execute("SELECT player_key, SUM(points) FROM answers WHERE chat_key = ? "
-                                      "GROUP BY player_key", (chat,)).fetchall())
-            for since in (None, 0.0):  # the all-time summaries, the per-day ones
-                source, args = boards.board_source(chat, since)
-                board = dict(conn.execute(f"SELECT player_key, SUM(points) FROM ({source}) GROUP BY player_key",
-                                          args).fetchall())
-                assert board == truth, f"board of {chat} (since {since}) differs from its stored answers"
+def check_database(db: Database, acks: list[tuple[int, int, str]]) -> None:
+    stored = {(run, idx + 1, player) for run, idx, player in db.rows("SELECT run_id, idx, player_key FROM answers")}
+    lost = [a for a in acks if a not in stored]
+    assert not lost, f"{len(lost)} acknowledged presses are not stored, e.g. {lost[:3]}"
+    assert len(acks) == len(set(acks)), "a player got two presses acknowledged on one question"
+    assert db.rows("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM runs WHERE status = 'open' "
+                   "GROUP BY chat_key) AS open_runs")[0][0] in (None, 1)
+    for (chat,) in db.rows("SELECT DISTINCT chat_key FROM answers"):
+        truth = dict(db.rows("SELECT player_key, SUM(points) FROM answers WHERE chat_key = :chat "
+                             "GROUP BY player_key", {"chat": chat}))
+        for since in (None, 0.0):  # the all-time summaries, the per-day ones
+            source, args = boards.board_source(chat, since)
+            board = dict(db.rows(f"SELECT player_key, SUM(points) FROM ({source}) AS b GROUP BY player_key", args))
+            assert board == truth, f"board of {chat} (since {since}) differs from its stored answers"
 
 
-def test_sigkill_at_random_moments_loses_no_acknowledged_press(tmp_path):
-    db = tmp_path / "crash.db"
+def test_sigkill_at_random_moments_loses_no_acknowledged_press(database):
     seed = int(os.environ.get("CRASH_SEED", time.time_ns() % 1_000_000))
     rng = random.Random(seed)
     acks: list[tuple[int, int, str]] = []
     for cycle in range(KILLS):
-        acks += kill_under_load(db, rng, seed + cycle)
-        check_database(db, acks)
+        acks += kill_under_load(database.target, rng, seed + cycle)
+        check_database(database, acks)
     assert len(acks) > KILLS, f"the bot hardly pressed (seed {seed})"
 
-    bot = start_bot(db, "finish")
+    bot = start_bot(database.target, "finish")
     out, err = bot.communicate(timeout=60)
     assert bot.returncode == 0, err[-2000:]
     assert out.splitlines()[-1].endswith("OPEN 0"), out
-    check_database(db, acks)
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM runs WHERE status = 'open'").fetchone()[0] == 0
-        assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] >= 4  # the chats played
+    check_database(database, acks)
+    assert database.rows("SELECT COUNT(*) FROM runs WHERE status = 'open'")[0][0] == 0
+    assert database.rows("SELECT COUNT(*) FROM runs")[0][0] >= 4  # the chats played
