@@ -20,12 +20,12 @@ import sys
 import time
 
 from bot import session
+from bot.app import open_store
 from bot.catalog import Catalog
 from bot.engine import Engine, EngineSettings
 from bot.model import ChatRef, Player
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
-from bot.app import open_store
 
 CHATS = 4
 PLAYERS = 6
