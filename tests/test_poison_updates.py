@@ -118,9 +118,11 @@ async def test_poisoned_updates_never_stop_another_chats_presses(fake, tmp_path,
             for update in poison:
                 update["update_id"] = next(fake._update_ids)
             await deliver(fake, *poison)
-            player = Member(fake, good_group, fake.user(next(players), "Player"))
-            answer = await player.presses(question, "B")
+            user = fake.user(next(players), "Player")
+            answer = await Member(fake, good_group, user).presses(question, "B")
             assert answer.text and "B" in answer.text  # answered, and counted
+            # and commands are still read (in a private chat: a group gets 20 messages a minute)
+            assert "ranking" in (await Member(fake, fake.private(user), user).says("/help")).text
 
         @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
         @given(st.lists(st.sampled_from(real).flatmap(poisoned), min_size=1, max_size=4))
