@@ -1,8 +1,8 @@
-"""The engine, writer, chat-move and chat-quiz tests, run again with the PostgreSQL store.
+"""The engine, writer and chat-move tests, run again with the PostgreSQL store.
 
 What every store must do is the contract suite (tests/storage_contract/, run on both stores);
-this module collects the tests that go through the engine (and those not yet moved into the
-contract) a second time with its own `store` fixture, so they are checked on PostgreSQL too.
+this module collects the tests that go through the engine a second time with its own `store`
+fixture, so they are checked on PostgreSQL too.
 """
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from tests.test_chat_moves import (  # noqa: F401
     test_a_quiz_in_progress_and_the_leaderboard_follow_the_chat_to_its_new_id,
     test_moving_into_a_chat_with_its_own_history_adds_the_boards_up,
 )
-from tests.test_chat_quiz_store import *  # noqa: F403
 from tests.test_engine import *  # noqa: F403
 from tests.test_writer import (  # noqa: F401
     test_many_presses_share_few_commits_and_each_is_stored_before_its_ack,
