@@ -109,6 +109,7 @@ async def play(settings: Settings, topic: str, lang: str | None, name: str | Non
             timers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await timers
+            await engine.sender.flush_due()  # the terminal always takes them: show them all
     return 0
 
 
@@ -192,8 +193,8 @@ async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], st
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
     commands = Commands(engine)
-    tasks = [asyncio.create_task(engine.serve(), name="timers")]
-    tasks += [asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters]
+    timers = asyncio.create_task(engine.serve(), name="timers")
+    tasks = [timers, *(asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters)]
     watch = getattr(engine.store, "watch", None)  # SQLite: stop when the file is deleted or replaced
     if watch is not None:
         tasks.append(asyncio.create_task(watch(), name="database"))
@@ -205,8 +206,13 @@ async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], st
         tasks.append(asyncio.create_task(ops.serve(), name="ops"))
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)
-    for task in [stopper, *tasks]:
-        task.cancel()
+    # no new steps; messages in flight get DRAIN_SECONDS while the platforms are still connected;
+    # what is left stays in the outbox for the next start
+    stopper.cancel()
+    timers.cancel()
+    await engine.stop_sending() if stopper in done else await engine.stop_sending(0.0)  # a task failed: no wait
+    for running in tasks:
+        running.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     for task in done:
         failure = None if task is stopper or task.cancelled() else task.exception()

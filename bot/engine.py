@@ -5,12 +5,13 @@ import asyncio
 import logging
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from functools import lru_cache
 
-from bot import render, session
+from bot import owed, render, session
 from bot.catalog import Catalog
 from bot.chatquizzes import ChatQuizzes
 from bot.clock import Clock, SystemClock
@@ -27,20 +28,22 @@ from bot.model import (
     Podium,
     Quiz,
     QuizInfo,
+    Reply,
     RunEnd,
     Standing,
 )
 from bot.ports import ChatAdapter, Store
-from bot.records import AnswerRow, ChatSettings, Phase, RunRow, RunStatus
+from bot.records import AnswerRow, ChatSettings, MessageKind, OutboxMessage, Phase, RunRow, RunStatus
+from bot.sender import DRAIN_SECONDS, Sender
 from bot.session import Refusal, Run
 from bot.timers import Timers
 from bot.tokens import MAX_BYTES, AnswerToken, decode
 
 log = logging.getLogger("quizhost.engine")
 
-POST_RETRY_SECONDS = 5.0
-POST_ATTEMPTS = 3
-POST_GRACE_SECONDS = 1.0
+# A question that cannot be posted for this long ends its run (with a word once the platform
+# is back); until then the run waits, and no clock runs until players can see the question.
+GIVE_UP_SECONDS = 600.0
 STORE_RETRY_SECONDS = 0.5  # a run state the store refused is tried again after this, doubling...
 STORE_RETRY_MAX_SECONDS = 10.0  # ...up to this
 TOP = 10
@@ -85,7 +88,6 @@ class _Flight:
 
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ticket: int = 0  # the store's ticket of this run's latest answer
-    failures: int = 0
 
 
 class Engine:
@@ -108,6 +110,7 @@ class Engine:
         self._chat_settings: dict[str, ChatSettings] = {}
         self._starting: dict[str, Quiz] = {}  # chat key -> the quiz whose run is being created there
         self._timers = Timers(self.clock, self._step, self._due_of)
+        self.sender = Sender(store, self.clock, self._adapters, self._posted)
         self._rng = random.Random()
         self.press_outcomes: Counter[str] = Counter()  # for /metrics (bot/metrics.py)
 
@@ -123,12 +126,15 @@ class Engine:
         return list(self._by_id.values())
 
     async def resume(self) -> int:
-        """Load every open run from the store; due ones are handled by the next tick."""
-        return await self.adopt(await self.store.open_runs())
+        """Load every open run from the store; due ones are handled by the next tick. What the
+        last process owed goes out first, the messages of runs that ended since too."""
+        return await self.adopt(await self.store.open_runs(), ended_runs_too=True)
 
-    async def adopt(self, rows: list[RunRow]) -> int:
+    async def adopt(self, rows: list[RunRow], ended_runs_too: bool = False) -> int:
         """Continue these stored runs here (a restart, or runs taken over from a worker that
-        died); runs already here are left as they are. Returns how many runs are here now."""
+        died), with the messages they owe; runs already here are left as they are. Returns how
+        many runs are here now."""
+        adopted: set[int] = set()
         for row in rows:
             if row.id in self._by_id:
                 continue
@@ -146,10 +152,26 @@ class Engine:
             names = await self.store.player_names({a.player_key for a in answers})
             session.restore(run, answers, names)
             self._track(run)
+            adopted.add(run.id)
+        await self._load_owed(adopted, ended_runs_too)
+        for run in self.open_runs():
+            if run.row.phase == Phase.POSTING and not self.sender.has(owed.key(run, MessageKind.QUESTION)):
+                await self._save(run, [owed.question(run, self.clock.now())])  # stored by an older quizhost
         return len(self._by_id)
+
+    async def _load_owed(self, run_ids: set[int], ended_runs_too: bool) -> None:
+        """Queue the stored messages of these runs (and of ended runs: at a start). Another
+        worker's open runs keep theirs: it sends them."""
+        status: dict[int, RunStatus | None] = {}
+        for m in await self.store.outbox():
+            if m.run_id not in run_ids and ended_runs_too and m.run_id not in status:
+                status[m.run_id] = await self.store.run_status(m.run_id)
+            if m.run_id in run_ids or (ended_runs_too and status[m.run_id] is not RunStatus.OPEN):
+                self.sender.add([m])
 
     def drop(self, run_ids: set[int]) -> None:
         """Stop running these runs here: another worker owns them now (its lease, not ours)."""
+        self.sender.forget_runs(run_ids)  # their messages too: the new owner sends them
         for run_id in run_ids:
             run = self._by_id.get(run_id)
             if run is not None:
@@ -317,6 +339,7 @@ class Engine:
                 await self._close(run, final=RunEnd.STOPPED)
             else:
                 await self._finish(run, RunEnd.STOPPED)
+        await self.sender.push(run.row.chat_key)
         return StopOutcome(StopStatus.STOPPED)
 
     # boards -----------------------------------------------------------------------
@@ -341,8 +364,10 @@ class Engine:
         return min((r.row.due for r in self._by_id.values()), default=None)
 
     async def run_due(self) -> None:
-        """Advance every run whose time has come, until none is due and no step the timer loop
-        started is still going (tests call this, and the terminal at the end of its input)."""
+        """Send what is owed and advance every run whose time has come, until none is due and
+        no step the timer loop started is still going (tests call this, and the terminal at the
+        end of its input)."""
+        await self.sender.flush_due()
         while True:
             await self._timers.steps_ended()  # a finishing run has left the open ones already
             now = self.clock.now()
@@ -352,8 +377,13 @@ class Engine:
             await asyncio.gather(*(self._advance(r) for r in due))
 
     async def serve(self) -> None:
-        """The timer loop: wake at the next deadline or when a press closes a question early."""
-        await self._timers.serve()
+        """The timer loop (wake at the next deadline or when a press closes a question early)
+        and the sender of the outbox."""
+        await asyncio.gather(self._timers.serve(), self.sender.serve())
+
+    async def stop_sending(self, seconds: float = DRAIN_SECONDS) -> int:
+        """For a clean stop: wait a bounded time for messages in flight; the rest stay stored."""
+        return await self.sender.drain(seconds)
 
     async def _step(self, run_id: int) -> None:
         if (run := self._by_id.get(run_id)) is not None:
@@ -372,6 +402,8 @@ class Engine:
                     return
                 if run.row.phase == Phase.PAUSING:
                     await self._ask(run)
+                elif run.row.phase == Phase.POSTING:
+                    await self._give_up(run)
                 else:
                     await self._close(run)
         finally:
@@ -380,31 +412,36 @@ class Engine:
                 # before this task's done-callback runs, and must not skip it as in progress
                 self._timers.done_stepping(run.id)
                 self._schedule(run)  # whatever the step did to its due time, the loop knows it
+        await self.sender.push(run.row.chat_key)  # outside the lock: a posted question takes it
 
     async def _ask(self, run: Run) -> None:
-        session.ask_next(run, self.clock.now())
-        await self._save(run)
-        flight = self._flights[run.id]
-        try:
-            message = await self._adapters[run.row.platform].post_question(session.card(run))
-        except Exception:  # the platform said no or is down: try again shortly, then give up
-            flight.failures += 1
-            log.exception("run %d: posting question %d failed (%d)", run.id, run.row.index + 1, flight.failures)
-            row = run.row
-            row.phase, row.index, row.due = Phase.PAUSING, row.index - 1, self.clock.now() + POST_RETRY_SECONDS
-            await self._save(run)
-            if flight.failures >= POST_ATTEMPTS:
-                await self._finish(run, RunEnd.STOPPED, announce=False)
+        """Store the next question with its post in the outbox; its clock starts once posted."""
+        session.ask_next(run, self.clock.now(), GIVE_UP_SECONDS)
+        await self._save(run, [owed.question(run, self.clock.now())])
+
+    async def _posted(self, message: OutboxMessage, ref: MessageRef | None) -> None:
+        """The sender delivered a question (ref None: it may have arrived, nobody knows where)."""
+        run = self._by_id.get(message.run_id)
+        flight = self._flights.get(message.run_id)
+        if run is None or flight is None:
+            await self.store.outbox_remove([message.key])
             return
-        flight.failures = 0
-        run.row.message_id = message.message_id
-        late = self.clock.now() - run.row.asked_at
-        if late > POST_GRACE_SECONDS:
-            # the platform held the post (rate limits, retries): players get their full time,
-            # counted from when they could first see the question
-            run.row.asked_at += late
-            run.row.due += late
-        await self._save(run)
+        async with flight.lock:
+            if run.row.phase != Phase.POSTING or message.key != owed.key(run, MessageKind.QUESTION):
+                await self.store.outbox_remove([message.key])  # the run moved on (stopped, gave up)
+                return
+            session.shown(run, ref.message_id if ref else None, self.clock.now())
+            await self._save(run, done=[message.key])
+        self._schedule(run)
+
+    async def _give_up(self, run: Run) -> None:
+        """The question could not be posted for GIVE_UP_SECONDS: end the run; the chat hears it
+        once the platform is back."""
+        log.warning("run %d: question %d could not be posted for %d s; the run ends", run.id,
+                    run.row.index + 1, GIVE_UP_SECONDS)
+        minutes = round(GIVE_UP_SECONDS / 60)
+        reply = Reply(render.not_posted(run.row.language, run.row.index + 1, minutes), language=run.row.language)
+        await self._finish(run, RunEnd.STOPPED, before=[owed.notice(run, reply, self.clock.now())])
 
     async def _close(self, run: Run, final: RunEnd | None = None) -> None:
         flight = self._flights[run.id]
@@ -412,47 +449,44 @@ class Engine:
         while flight.ticket != waited:  # presses accepted before the close are part of it,
             waited = flight.ticket      # those that came while it waited too: the question's
             await self.store.answers_settled(waited)  # answers are all stored before it closes
+        message = MessageRef(run.chat, run.row.message_id) if run.row.message_id else None
         reveal = session.close_question(run, self.clock.now())
+        close = owed.close(run, message, reveal, self.clock.now())
         reason = final or session.end_reason(run)
         if reason is None:
-            await self._save(run)
-        adapter = self._adapters[run.row.platform]
-        message = MessageRef(run.chat, run.row.message_id) if run.row.message_id else None
-        try:
-            await adapter.close_question(message, reveal)
-        except Exception:
-            log.exception("run %d: showing the answer of question %d failed", run.id, run.row.index + 1)
-        if reason is not None:
-            await self._finish(run, reason)
+            await self._save(run, [close])
+        else:
+            await self._finish(run, reason, before=[close])
 
-    async def _finish(self, run: Run, reason: RunEnd, announce: bool = True) -> None:
-        run.row.status = RunStatus(reason.value)
-        await self._save(run)
-        self._untrack(run)
-        if not announce:
-            return
+    async def _finish(self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = ()) -> None:
+        """End the run; its last messages and the podium are owed in the same transaction."""
         standings = await self.store.run_standings(run.id)
         podium = Podium(run.chat, run.row.language, run.quiz.title.get(run.row.language), reason,
                         tuple(standings), run.row.index + 1)
-        try:
-            await self._adapters[run.row.platform].send(run.chat, render.podium(podium))
-        except Exception:
-            log.exception("run %d: posting the podium failed", run.id)
+        # a question still waiting to be posted is not posted any more
+        unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()
+        run.row.status = RunStatus(reason.value)
+        await self._save(run, [*before, owed.podium(run, render.podium(podium), self.clock.now())], unposted)
+        self._untrack(run)
 
-    async def _save(self, run: Run) -> None:
-        """Store the run's state, trying again while the store refuses (a full disk): the run
-        pauses, no message for this state goes out before it is stored, and the run goes on
-        by itself once the store takes it."""
+    async def _save(self, run: Run, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
+        """Store the run's state with the messages it makes due (and the outbox keys it settles)
+        in one transaction, then queue the messages. While the store refuses (a full disk) it
+        tries again: the run pauses, no message for this state goes out before it is stored,
+        and the run goes on by itself once the store takes it."""
         delay = STORE_RETRY_SECONDS
         while True:
             try:
-                await self.store.save_run(run.row)
-                return
+                await self.store.save_run(run.row, send, done)
+                break
             except Exception as error:
                 log.warning("run %d: its state was not stored (%s); the run waits and tries again in %.1f s",
                             run.id, error, delay)
             await asyncio.sleep(delay)  # storage back-off in real time: the game clock may be fake
             delay = min(delay * 2, STORE_RETRY_MAX_SECONDS)
+        for key in done:
+            self.sender.discard(key)
+        self.sender.add(send)
 
     def _schedule(self, run: Run) -> None:
         self._timers.schedule(run.id, run.row.due)

@@ -6,16 +6,25 @@ keeps the semantics they state, and tests/storage_contract/ checks them on each 
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Protocol, runtime_checkable
 
 from bot.model import ChatRef, MessageRef, Player, PlayerStats, QuestionCard, Reply, Reveal, Standing
-from bot.records import AnswerRow, ChatQuizRow, ChatSettings, RunRow, RunStatus
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus
 
 CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds"})  # what update_chat_settings sets
 
 
+class DeliveryUncertain(Exception):
+    """A send failed in a way that leaves open whether the platform acted on it (the reply was
+    lost or timed out after the request went out). Any other exception from a ChatAdapter send
+    means the platform certainly did not: an error status, a refused connection."""
+
+
 class ChatAdapter(Protocol):
+    """The chat platform. The three sends below raise DeliveryUncertain when the platform may
+    have acted although the call failed, anything else when it certainly did not."""
+
     platform: str
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
@@ -85,14 +94,35 @@ class Store(Protocol):
         Raises RunAlreadyOpen when the chat already has a run with status OPEN.
         """
 
-    async def save_run(self, run: RunRow) -> None:
+    async def save_run(self, run: RunRow, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
         """Persist a run's moving parts: status, phase, index, asked_at, due, message_id, silent.
 
         Resolves only after the state is committed. States of many runs may share one
         transaction with answers (group commit); a later state of the same run replaces a
         queued one. Moving a run past a question (phase, index or status) makes that
         question's answers part of the boards' summaries in the same transaction.
+
+        The outbox rides along: `send` adds messages, `done` removes the messages with those
+        keys, both in the same transaction as this state (all or nothing). A message whose key
+        is already in the outbox is left as stored; a key not there is ignored in `done`. When a
+        later state replaces a queued one, the `send` and `done` of both are kept and applied
+        in the order they were given.
         """
+
+    # outbox: messages the runs owe their chats ---------------------------------------
+
+    async def outbox(self) -> list[OutboxMessage]:
+        """Every message added and not yet removed, in the order added (oldest first), with the
+        tries, failed and not_before last stored for it."""
+
+    async def outbox_update(self, message: OutboxMessage) -> None:
+        """Store `tries`, `failed` and `not_before` of the message with that key (absolute
+        values; nothing else changes; a key not in the outbox is ignored). Committed before it
+        resolves: the sender records a try here before it starts it."""
+
+    async def outbox_remove(self, keys: Sequence[str]) -> None:
+        """Remove the messages with those keys (delivered or given up); unknown keys are ignored.
+        Committed before it resolves."""
 
     async def open_runs(self) -> list[RunRow]:
         """Every run with status OPEN, oldest first, with its chat's id, platform and privacy."""

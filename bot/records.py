@@ -15,6 +15,7 @@ class Phase(StrEnum):
     """Where an open run is between its deadlines (`RunRow.due`)."""
 
     PAUSING = "pausing"  # the next question is asked at `due`
+    POSTING = "posting"  # the question waits in the outbox; at `due` the run gives up posting it
     ASKING = "asking"  # the current question closes at `due`
 
 
@@ -96,3 +97,37 @@ class AnswerRow:
     def from_values(cls, r: StoredRow) -> AnswerRow:
         """An answer from a stored row, its columns in field order (`correct` stored as 0/1)."""
         return cls(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9], r[10], r[11])
+
+
+class MessageKind(StrEnum):
+    """What an outbox message is; each maps to one ChatAdapter call."""
+
+    QUESTION = "question"  # post_question: its delivery starts the question's clock
+    CLOSE = "close"  # close_question: the closing edit and the reveal
+    PODIUM = "podium"  # send: the run's final standings
+    NOTICE = "notice"  # send: anything else a run tells its chat
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    """A message a run owes its chat, stored with the run state that made it due.
+
+    `payload` is opaque to stores (the application encodes it, bot/outbox_codec.py). `tries`
+    counts sends started, `failed` those that certainly did not reach the platform: the
+    difference is how many may have (at most one more send is allowed after that).
+    """
+
+    key: str  # unique: the same message recorded twice is stored once
+    run_id: int
+    chat_key: str
+    kind: MessageKind
+    payload: str
+    created_at: float
+    tries: int = 0
+    failed: int = 0
+    not_before: float = 0.0  # the next send waits until then (back-off)
+
+    @property
+    def uncertain(self) -> int:
+        """Sends that may have reached the platform although none was confirmed."""
+        return self.tries - self.failed

@@ -175,6 +175,12 @@ def podium(p: Podium) -> Reply:
     return Reply("\n".join(lines), title=titles[p.reason], language=lang, kind="podium")
 
 
+def not_posted(lang: str, number: int, minutes: int) -> str:
+    """Why a run ended by itself: the platform would not take its question for too long."""
+    return t(lang, "⚠️ The quiz has ended: question {number} could not be posted for {minutes} minutes. "
+                   "Start it again with /quiz.", number=number, minutes=minutes)
+
+
 def period_name(lang: str, period: str) -> str:
     """A fragment of a title: plain text, the title around it places it."""
     names = {"week": i18n.t(lang, "this week"), "month": i18n.t(lang, "this month"),

@@ -103,7 +103,7 @@ def card(run: Run) -> QuestionCard:
     return QuestionCard(
         run_id=row.id, chat=run.chat, language=lang, quiz_title=run.quiz.title.get(lang),
         number=row.index + 1, total=run.total, prompt=q.prompt.get(lang), options=options,
-        seconds=time_limit(run), deadline=row.due,
+        seconds=time_limit(run), deadline=row.asked_at + time_limit(run),
     )
 
 
@@ -112,12 +112,19 @@ def time_limit(run: Run) -> int:
     return run.question.seconds or run.row.seconds
 
 
-def ask_next(run: Run, now: float) -> None:
+def ask_next(run: Run, now: float, give_up_after: float) -> None:
+    """Move to the next question, waiting to be posted: its clock starts when it is shown."""
     row = run.row
     row.index += 1
-    row.phase, row.asked_at, row.due, row.message_id = Phase.ASKING, now, now + time_limit(run), None
+    row.phase, row.asked_at, row.due, row.message_id = Phase.POSTING, now, now + give_up_after, None
     run.answers.clear()
     run.names.clear()
+
+
+def shown(run: Run, message_id: str | None, now: float) -> None:
+    """The platform shows the question from `now`: players get its whole time from there."""
+    row = run.row
+    row.phase, row.asked_at, row.due, row.message_id = Phase.ASKING, now, now + time_limit(run), message_id
 
 
 def check_press(run: Run, token: AnswerToken, player_key: str, now: float) -> Refusal | None:
@@ -200,13 +207,14 @@ def end_reason(run: Run) -> RunEnd | None:
 def restore(run: Run, answers: list[AnswerRow], names: dict[str, str]) -> None:
     """Rebuild streaks, players and the open question's answers from stored rows."""
     row = run.row
+    open_question = row.phase != Phase.PAUSING  # asked, or waiting to be posted: not closed yet
     for a in answers:
-        if a.index == row.index and row.phase == Phase.ASKING:
+        if a.index == row.index and open_question:
             run.answers[a.player_key] = a
             run.names[a.player_key] = names.get(a.player_key, a.player_key)
             continue
         run.players.add(a.player_key)
-    for index in range(row.index + (0 if row.phase == Phase.ASKING else 1)):
+    for index in range(row.index + (0 if open_question else 1)):
         answered = {a.player_key: a for a in answers if a.index == index}
         for key in run.players:
             run.streaks[key] = answered[key].streak if key in answered else 0

@@ -65,14 +65,7 @@ class Timers:
         return ready
 
     async def _sleep_until_next(self, now: float) -> None:
-        waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._wake.wait())]
-        if self._heap:
-            waits.append(asyncio.ensure_future(self._clock.sleep(self._heap[0][0] - now)))
-        try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for wait in waits:
-                wait.cancel()
+        await sleep_or_wake(self._clock, self._wake, self._heap[0][0] - now if self._heap else None)
 
     def _spawn(self, run_id: int) -> None:
         task = asyncio.ensure_future(self._step(run_id))
@@ -84,3 +77,15 @@ class Timers:
         self._stepping.discard(run_id)
         if not task.cancelled() and task.exception():
             log.error("run %d: a step failed", run_id, exc_info=task.exception())
+
+
+async def sleep_or_wake(clock: Clock, wake: asyncio.Event, seconds: float | None) -> None:
+    """Sleep `seconds` on the clock (None: no limit), or less if `wake` is set meanwhile."""
+    waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(wake.wait())]
+    if seconds is not None:
+        waits.append(asyncio.ensure_future(clock.sleep(seconds)))
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()

@@ -8,17 +8,19 @@ the store's `commit` (one transaction), and only then resolves each press's futu
 batch commits, the next one gathers by itself: no timer, so a lone press is written at once.
 Run states (`save_run`) ride in the same transactions: a thousand questions closing at one
 deadline cost a few commits, not a thousand, and the presses queued behind them do not wait
-for each one.
+for each one. Outbox messages (`bot.records.OutboxMessage`) ride with the run state that
+makes them due, and the sender's bookkeeping of them rides in the next batch.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.model import Player
-from bot.records import AnswerRow, RunRow, RunStatus
+from bot.records import AnswerRow, OutboxMessage, RunRow, RunStatus
 
 log = logging.getLogger("quizhost.storage")
 
@@ -38,6 +40,19 @@ def run_state(run: RunRow) -> tuple:
     return (run.status, run.phase, run.index, run.asked_at, run.due, run.message_id, run.silent, ended, run.id)
 
 
+# Outbox operations as every store's `commit` applies them, in order:
+#   ("add", key, run_id, chat_key, kind, payload, created_at)  - kept as stored if the key is there
+#   ("update", key, tries, failed, not_before)                  - absolute values
+#   ("remove", key)
+def outbox_ops(send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> list[tuple]:
+    ops = [("add", m.key, m.run_id, m.chat_key, str(m.kind), m.payload, m.created_at) for m in send]
+    return ops + [("remove", key) for key in done]
+
+
+def outbox_update(m: OutboxMessage) -> tuple:
+    return ("update", m.key, m.tries, m.failed, m.not_before)
+
+
 @dataclass(slots=True)
 class _Pending:
     values: tuple  # the answer row's column values
@@ -52,7 +67,8 @@ class GroupCommit:
         self._max_batch = max_batch
         self._pending: list[_Pending] = []
         self._inflight: list[_Pending] = []  # the batch being committed now
-        self._runs: dict[int, tuple[tuple, list[asyncio.Future]]] = {}  # run id -> latest state, waiters
+        self._runs: dict[int, tuple[tuple, list[asyncio.Future], list[tuple]]] = {}  # id -> state, waiters, ops
+        self._outbox: list[tuple[list[tuple], asyncio.Future]] = []  # outbox ops of no run state
         self._wake = asyncio.Event()
         self._idle = False  # the writer task waits for work
         self._task: asyncio.Task | None = None
@@ -70,15 +86,23 @@ class GroupCommit:
         self._kick()
         return future
 
-    def submit_run(self, values: tuple) -> asyncio.Future:
-        """Queue a run's state (`run_state`); done once committed.
+    def submit_run(self, values: tuple, ops: list[tuple] | None = None) -> asyncio.Future:
+        """Queue a run's state (`run_state`) and the outbox ops it makes due; done once committed.
 
-        A later state of the same run replaces a queued one: the update sets absolute values.
+        A later state of the same run replaces a queued one (the update sets absolute values);
+        the ops of both are kept, in order.
         """
         future = asyncio.get_running_loop().create_future()
-        _, waiters = self._runs.get(values[-1], ((), []))
+        _, waiters, queued = self._runs.get(values[-1], ((), [], []))
         waiters.append(future)
-        self._runs[values[-1]] = (values, waiters)
+        self._runs[values[-1]] = (values, waiters, queued + (ops or []))
+        self._kick()
+        return future
+
+    def submit_outbox(self, ops: list[tuple]) -> asyncio.Future:
+        """Queue outbox ops of no run state for the next batch; done once committed."""
+        future = asyncio.get_running_loop().create_future()
+        self._outbox.append((ops, future))
         self._kick()
         return future
 
@@ -102,7 +126,8 @@ class GroupCommit:
     async def flush(self) -> None:
         """Wait until everything submitted so far is committed (or has failed)."""
         waiting = [p.future for p in (*self._inflight, *self._pending)]
-        waiting += [f for _, futures in self._runs.values() for f in futures]
+        waiting += [f for _, futures, _ in self._runs.values() for f in futures]
+        waiting += [f for _, f in self._outbox]
         if waiting:
             await asyncio.gather(*waiting, return_exceptions=True)
 
@@ -121,7 +146,7 @@ class GroupCommit:
             self._task = None  # a later submit starts a new writer
 
     async def _write_next(self) -> None:
-        if not self._pending and not self._runs:
+        if not self._pending and not self._runs and not self._outbox:
             self._wake.clear()
             self._idle = True
             await self._wake.wait()
@@ -131,26 +156,29 @@ class GroupCommit:
         del self._pending[: self._max_batch]
         runs = self._take_runs(MAX_RUNS if batch else len(self._runs))
         began = time.perf_counter()
+        outbox, self._outbox = self._outbox, []
+        ops = [op for _, _, run_ops in runs.values() for op in run_ops] + [op for own, _ in outbox for op in own]
         try:
             landed = await self.commit([p.values for p in batch], _players(batch),
-                                       [values for values, _ in runs.values()])
+                                       [values for values, _, _ in runs.values()], ops)
         except Exception as error:
             log.error("storing %d answers and %d run states failed: %s", len(batch), len(runs), error)
-            self._resolve(batch, runs, error=error)
+            self._resolve(batch, runs, outbox, error=error)
         else:
             self.batches += 1
             self.times.add(time.perf_counter() - began)
-            self._resolve(batch, runs, landed)
+            self._resolve(batch, runs, outbox, landed)
         finally:
             self._inflight = []
         self._settle(len(batch))
 
-    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple]) -> list[bool]:
-        """Store the answer rows, player names and run states in one transaction; per row,
-        True if it landed, False if that player had already answered that question."""
+    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple],
+                     outbox: list[tuple]) -> list[bool]:
+        """Store the answer rows, player names, run states and outbox ops (`outbox_ops`) in one
+        transaction; per row, True if it landed, False if that player had already answered."""
         raise NotImplementedError
 
-    def _take_runs(self, limit: int) -> dict[int, tuple[tuple, list[asyncio.Future]]]:
+    def _take_runs(self, limit: int) -> dict[int, tuple[tuple, list[asyncio.Future], list[tuple]]]:
         """The oldest run states, only a few when presses share the batch: a question's close
         summarises its answers for the boards (a fraction of a millisecond each), and a whole
         deadline's worth of closes in one transaction would hold up the presses in it."""
@@ -161,7 +189,7 @@ class GroupCommit:
         return {run_id: self._runs.pop(run_id) for run_id in ids}
 
     @staticmethod
-    def _resolve(batch: list[_Pending], runs: dict, landed: list[bool] | None = None,
+    def _resolve(batch: list[_Pending], runs: dict, outbox: list, landed: list[bool] | None = None,
                  error: Exception | None = None) -> None:
         for i, item in enumerate(batch):
             if item.future.done():
@@ -170,10 +198,10 @@ class GroupCommit:
                 item.future.set_exception(error or RuntimeError("a batch ended with neither result nor error"))
             else:
                 item.future.set_result(landed[i])
-        for _, futures in runs.values():
-            for future in futures:
-                if not future.done():
-                    future.set_exception(error) if error else future.set_result(None)
+        others = [f for _, futures, _ in runs.values() for f in futures] + [f for _, f in outbox]
+        for future in others:
+            if not future.done():
+                future.set_exception(error) if error else future.set_result(None)
 
     def _settle(self, count: int) -> None:
         # after the presses' own futures: a waiting close runs after those presses resumed

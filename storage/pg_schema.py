@@ -158,6 +158,21 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE runs ADD COLUMN owner TEXT, ADD COLUMN lease_until TIMESTAMPTZ;
     CREATE INDEX runs_open_by_lease ON runs(lease_until) WHERE status = 'open';
     """,
+    # the outbox, as SQLite's
+    """
+    CREATE TABLE outbox (
+        id BIGSERIAL PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        run_id BIGINT NOT NULL,
+        chat_key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        tries INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        not_before DOUBLE PRECISION NOT NULL DEFAULT 0
+    );
+    """,
 )
 
 

@@ -13,6 +13,7 @@ import time
 import asyncpg
 
 from storage.group_commit import MAX_BATCH, GroupCommit
+from storage.outbox import apply_postgres
 
 ANSWER_COLUMNS = ("run_id", "idx", "question_id", "player_key", "chat_key", "quiz_id", "option", "correct",
                   "elapsed", "points", "streak", "answered_at")
@@ -60,13 +61,15 @@ class PgAnswerWriter(GroupCommit):
         self._pool = pool
         self._owner = owner
 
-    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple]) -> list[bool]:
+    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple],
+                     outbox: list[tuple]) -> list[bool]:
         fresh, first = _first_of_each_key(rows)
         async with self._pool.acquire() as conn, conn.transaction():
             if players:
                 await conn.execute(UPSERT_PLAYERS, *columns(players, 4), time.time())
             if runs:
                 await conn.execute(UPDATE_RUNS, *columns(runs, 9), self._owner)
+            await apply_postgres(conn.execute, outbox)
             landed = set()
             if fresh:
                 stored = await conn.fetch(INSERT_ANSWERS, *columns(fresh, len(ANSWER_COLUMNS)))

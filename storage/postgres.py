@@ -9,15 +9,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 
 import asyncpg
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
-from bot.records import AnswerRow, ChatQuizRow, ChatSettings, RunRow, RunStatus
-from storage import boards, pg_leases, pg_moves
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus
+from storage import boards, outbox, pg_leases, pg_moves
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
-from storage.group_commit import StoredNames, run_state
+from storage.group_commit import StoredNames, outbox_ops, outbox_update, run_state
 from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.pg_schema import MIGRATIONS
 from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
@@ -149,9 +150,18 @@ class PostgresStore:
                 raise RunAlreadyOpen(run.chat_key) from error
             raise
 
-    async def save_run(self, run: RunRow) -> None:
+    async def save_run(self, run: RunRow, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
         """Persist the moving parts of a run; committed with the next group of answers."""
-        await self.writer.submit_run(run_state(run))
+        await self.writer.submit_run(run_state(run), outbox_ops(send, done))
+
+    async def outbox(self) -> list[OutboxMessage]:
+        return [outbox.message(tuple(row)) for row in await self._pool.fetch(outbox.SELECT)]
+
+    async def outbox_update(self, message: OutboxMessage) -> None:
+        await self.writer.submit_outbox([outbox_update(message)])
+
+    async def outbox_remove(self, keys: Sequence[str]) -> None:
+        await self.writer.submit_outbox(outbox_ops(done=keys))
 
     async def open_runs(self) -> list[RunRow]:
         rows = await self._pool.fetch(

@@ -157,6 +157,22 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (chat_key, quiz_id)
     );
     """,
+    # the outbox: messages the runs owe their chats, stored with the run state that made
+    # them due and removed once the platform took them (bot/sender.py)
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,  -- the order they were added in
+        key TEXT NOT NULL UNIQUE,
+        run_id INTEGER NOT NULL,
+        chat_key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        tries INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        not_before REAL NOT NULL DEFAULT 0
+    );
+    """,
 )
 
 

@@ -13,12 +13,12 @@ from typing import Any
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
-from bot.records import AnswerRow, ChatQuizRow, ChatSettings, Phase, RunRow, RunStatus
-from storage import boards, moves
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, Phase, RunRow, RunStatus
+from storage import boards, moves, outbox
 from storage import sqlite_guard as guard
 from storage.checkpoint import Checkpointer
 from storage.connection import SqliteThread
-from storage.group_commit import StoredNames, run_state
+from storage.group_commit import StoredNames, outbox_ops, outbox_update, run_state
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
 from storage.writer import UPSERT_PLAYER, AnswerWriter
 
@@ -187,12 +187,21 @@ class SqliteStore:
         assert written.rowid is not None
         return written.rowid
 
-    async def save_run(self, run: RunRow) -> None:
+    async def save_run(self, run: RunRow, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
         """Persist the moving parts of a run: phase, question, deadline, message, status.
 
         Committed with the next group of answers (see storage/writer.py) before it returns.
         """
-        await self.writer.submit_run(run_state(run))
+        await self.writer.submit_run(run_state(run), outbox_ops(send, done))
+
+    async def outbox(self) -> list[OutboxMessage]:
+        return [outbox.message(row) for row in await self._db.fetchall(outbox.SELECT)]
+
+    async def outbox_update(self, message: OutboxMessage) -> None:
+        await self.writer.submit_outbox([outbox_update(message)])
+
+    async def outbox_remove(self, keys: Sequence[str]) -> None:
+        await self.writer.submit_outbox(outbox_ops(done=keys))
 
     async def open_runs(self) -> list[RunRow]:
         sql = (

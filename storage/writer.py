@@ -15,6 +15,7 @@ import time
 
 from storage.connection import SqliteThread
 from storage.group_commit import MAX_BATCH, GroupCommit
+from storage.outbox import apply_sqlite
 
 INSERT_ANSWER = (
     "INSERT OR IGNORE INTO answers(run_id, idx, question_id, player_key, chat_key, quiz_id, "
@@ -53,9 +54,10 @@ class AnswerWriter(GroupCommit):
         super().__init__(max_batch)
         self._db = db
 
-    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple]) -> list[bool]:
+    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple],
+                     outbox: list[tuple]) -> list[bool]:
         # the whole batch is one call into the connection's thread: one hop, one commit
-        return await self._db.call(_write_batch, *_encode(rows, players, runs))
+        return await self._db.call(_write_batch, *_encode(rows, players, runs), outbox)
 
 
 def _encode(rows: list[tuple], players: list[tuple], runs: list[tuple]
@@ -66,12 +68,12 @@ def _encode(rows: list[tuple], players: list[tuple], runs: list[tuple]
 
 
 def _write_batch(conn: sqlite3.Connection, rows_json: str, players_json: str | None, runs_json: str | None,
-                 rows: list[tuple]) -> list[bool]:
-    """Runs on the connection's thread: players, run states and answers in one transaction."""
+                 rows: list[tuple], outbox: list[tuple]) -> list[bool]:
+    """Runs on the connection's thread: players, run states, outbox and answers in one transaction."""
     if conn.in_transaction:  # every call commits what it began; should one not, its work is not undone here
         conn.commit()
     try:
-        _write_players_and_runs(conn, players_json, runs_json)
+        _write_players_and_runs(conn, players_json, runs_json, outbox)
         # rowcount counts the answers that landed, not the rows the board trigger touched
         if not rows or conn.execute(INSERT_ANSWERS_JSON, (rows_json,)).rowcount == len(rows):
             conn.commit()
@@ -79,7 +81,7 @@ def _write_batch(conn: sqlite3.Connection, rows_json: str, players_json: str | N
         # someone's answer was already there (rare: the engine checks in memory first):
         # undo, and insert row by row to tell which
         conn.rollback()
-        _write_players_and_runs(conn, players_json, runs_json)
+        _write_players_and_runs(conn, players_json, runs_json, outbox)
         landed = [conn.execute(INSERT_ANSWER, row).rowcount == 1 for row in rows]
         conn.commit()
     except BaseException:
@@ -88,9 +90,11 @@ def _write_batch(conn: sqlite3.Connection, rows_json: str, players_json: str | N
     return landed
 
 
-def _write_players_and_runs(conn: sqlite3.Connection, players_json: str | None, runs_json: str | None) -> None:
+def _write_players_and_runs(conn: sqlite3.Connection, players_json: str | None, runs_json: str | None,
+                            outbox: list[tuple]) -> None:
     conn.execute("BEGIN")
     if players_json is not None:
         conn.execute(UPSERT_PLAYERS_JSON, (time.time(), players_json))
     if runs_json is not None:
         conn.execute(UPDATE_RUNS_JSON, (runs_json,))
+    apply_sqlite(conn, outbox)

@@ -14,6 +14,13 @@ from tests.test_chat_moves import (  # noqa: F401
     test_moving_into_a_chat_with_its_own_history_adds_the_boards_up,
 )
 from tests.test_engine import *  # noqa: F403
+from tests.test_outages import *  # noqa: F403
+from tests.test_outbox import (  # noqa: F401
+    test_a_lost_reply_is_sent_at_most_once_more,
+    test_a_question_posted_twice_answers_where_the_live_copy_is,
+    test_certain_failures_are_retried_until_the_platform_takes_the_message,
+    test_reveals_and_podiums_older_than_15_minutes_are_dropped_with_a_log_line,
+)
 from tests.test_writer import (  # noqa: F401
     test_many_presses_share_few_commits_and_each_is_stored_before_its_ack,
     test_run_states_from_many_closes_share_commits,

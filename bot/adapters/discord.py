@@ -7,10 +7,12 @@ what comes back; every rule of the game lives in the engine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
 from typing import Any, cast
 
+import aiohttp
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
@@ -22,6 +24,7 @@ from bot.config import Settings
 from bot.i18n import t
 from bot.importers.common import MAX_FILE_BYTES
 from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.ports import DeliveryUncertain
 from bot.textcut import clean
 
 log = logging.getLogger("quizhost.discord")
@@ -146,7 +149,8 @@ class DiscordAdapter:
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
-        message = await channel.send(embed=views.question_embed(card), view=views.question_view(card, self._item))
+        with _uncertain("posting a question"):
+            message = await channel.send(embed=views.question_embed(card), view=views.question_view(card, self._item))
         return MessageRef(card.chat, str(message.id))
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
@@ -157,11 +161,13 @@ class DiscordAdapter:
                     embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item))
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
-        await channel.send(embed=views.reveal_embed(reveal))
+        with _uncertain("posting an answer"):
+            await channel.send(embed=views.reveal_embed(reveal))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
-        await channel.send(**views.message_kwargs(reply, self._item))
+        with _uncertain("sending a message"):
+            await channel.send(**views.message_kwargs(reply, self._item))
 
     # what users do --------------------------------------------------------------------------
 
@@ -266,3 +272,13 @@ class DiscordAdapter:
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
+
+
+@contextlib.contextmanager
+def _uncertain(what: str) -> Iterator[None]:
+    """A reply lost after the request went out: Discord may have posted it (see DeliveryUncertain).
+    An error status (discord.HTTPException) or a refused connection certainly posted nothing."""
+    try:
+        yield
+    except (TimeoutError, aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError) as exc:
+        raise DeliveryUncertain(f"{what}: {type(exc).__name__}") from exc

@@ -213,7 +213,8 @@ class TelegramAdapter(PressHandling):
         async def post(chat: ChatRef) -> MessageRef:
             message = await with_retries(lambda: self.app.bot.send_message(
                 _id(chat), fmt.question_html(card), parse_mode=ParseMode.HTML,
-                reply_markup=fmt.question_keyboard(card), link_preview_options=NO_PREVIEW), "posting a question")
+                reply_markup=fmt.question_keyboard(card), link_preview_options=NO_PREVIEW), "posting a question",
+                once=True)
             return MessageRef(chat, str(message.message_id))
 
         return await self._following_moves(card.chat, post)
@@ -280,4 +281,4 @@ class TelegramAdapter(PressHandling):
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
         return await with_retries(lambda: self.app.bot.send_message(
             _id(chat), html, parse_mode=ParseMode.HTML, reply_markup=keyboard, reply_parameters=reply,
-            link_preview_options=NO_PREVIEW), what)
+            link_preview_options=NO_PREVIEW), what, once=True)

@@ -14,15 +14,18 @@ from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import urlsplit
 
+import aiohttp
+import httpx
 from telegram import Bot
 from telegram.constants import ChatMemberStatus, FloodLimit
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import Application, ApplicationBuilder
 from telegram.request import HTTPXRequest
 
 from bot.adapters.telegram_limits import SlidingWindowLimiter
 from bot.adapters.telegram_request import AiohttpRequest, UpdatesRequest
 from bot.config import Settings
+from bot.ports import DeliveryUncertain
 
 log = logging.getLogger("quizhost.telegram")
 T = TypeVar("T")
@@ -90,15 +93,29 @@ def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: st
     return builder.build()
 
 
-async def with_retries(call: Callable[[], Awaitable[T]], what: str) -> T:
+def certainly_failed(exc: NetworkError) -> bool:
+    """Telegram certainly did not act: an error status (PTB raises those with no cause), or no
+    connection was made. A timeout or a connection lost after the request went out leaves it open."""
+    cause = exc.__cause__
+    if cause is None:
+        return not isinstance(exc, TimedOut)
+    return isinstance(cause, (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError,
+                              httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, ConnectionRefusedError))
+
+
+async def with_retries(call: Callable[[], Awaitable[T]], what: str, once: bool = False) -> T:
     """`call()`, again after a network error or a 5xx, with exponential back-off.
 
     PTB raises BadRequest (a NetworkError subclass) for a 400: that is an answer, not an outage.
+    `once`: the call posts something, so it is sent again only when the try certainly failed;
+    otherwise DeliveryUncertain is raised (the outbox decides whether to send it once more).
     """
     for attempt in range(1, RETRY_ATTEMPTS + 1):
         try:
             return await call()
         except NetworkError as exc:
+            if once and not isinstance(exc, BadRequest) and not certainly_failed(exc):
+                raise DeliveryUncertain(f"{what}: {exc}") from exc
             if isinstance(exc, BadRequest) or attempt == RETRY_ATTEMPTS:
                 raise
             delay = RETRY_BASE_SECONDS * 2 ** (attempt - 1)

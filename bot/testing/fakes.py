@@ -1,9 +1,11 @@
 """Fakes shared by the tests: a recording chat adapter and small quizzes."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.model import ChatRef, LocalText, MessageRef, Player, Question, QuestionCard, Quiz, Reply, Reveal
+from bot.ports import DeliveryUncertain
 
 
 def text(en: str, **others: str) -> LocalText:
@@ -28,26 +30,50 @@ def make_quiz(quiz_id: str = "demo", questions: int = 4, options: int = 4, title
 
 @dataclass
 class RecordingAdapter:
-    """A chat platform that records what the engine shows, as a test would read it."""
+    """A chat platform that records what the engine shows, as a test would read it.
+
+    Faults: `fail_posts` posts fail; every call fails while `down()` says so (the platform
+    certainly did nothing); a call named in `lose_replies` (post_question, close_question,
+    send) is done and then its reply is lost (DeliveryUncertain), once per mention.
+    """
 
     platform: str = "test"
     questions: list[QuestionCard] = field(default_factory=list)
     reveals: list[tuple[MessageRef | None, Reveal]] = field(default_factory=list)
     sent: list[tuple[ChatRef, Reply]] = field(default_factory=list)
     fail_posts: int = 0
+    down: Callable[[], bool] = lambda: False
+    lose_replies: list[str] = field(default_factory=list)
+    refused: int = 0  # calls that failed while down
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
+        self._check_up()
         if self.fail_posts:
             self.fail_posts -= 1
             raise ConnectionError("platform down")
         self.questions.append(card)
+        self._reply_lost("post_question")
         return MessageRef(card.chat, f"m{len(self.questions)}")
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        self._check_up()
         self.reveals.append((message, reveal))
+        self._reply_lost("close_question")
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
+        self._check_up()
         self.sent.append((chat, reply))
+        self._reply_lost("send")
+
+    def _check_up(self) -> None:
+        if self.down():
+            self.refused += 1
+            raise ConnectionRefusedError("the platform is down")
+
+    def _reply_lost(self, call: str) -> None:
+        if call in self.lose_replies:
+            self.lose_replies.remove(call)
+            raise DeliveryUncertain(f"{call}: the reply was lost")
 
     def token(self, letter: str, card: QuestionCard | None = None) -> str:
         card = card or self.questions[-1]

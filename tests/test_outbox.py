@@ -1,0 +1,173 @@
+"""Messages the chat is owed are durable: stored with the state that makes them due, sent until
+the platform takes them, at most once more after a reply was lost, dropped when too old."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.catalog import Catalog
+from bot.engine import Engine, EngineSettings
+from bot.model import ChatRef, MessageRef, QuestionCard, Reveal
+from bot.records import MessageKind
+from bot.testing.clock import FakeClock
+from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
+from storage.sqlite import SqliteStore
+
+
+def engine_on(store, clock, adapter) -> Engine:
+    catalog = Catalog.from_quizzes([make_quiz("demo", 4)])
+    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine.attach(adapter)
+    return engine
+
+
+async def run_for(engine: Engine, seconds: float, step: float = 1.0, press: RecordingAdapter | None = None) -> None:
+    """Time passes a second at a time; what is due happens, as the timer loop would do it.
+    With `press`, a player answers A on each question that adapter shows (the run goes on)."""
+    pressed: set[tuple[int, int]] = set()
+    for _ in range(int(seconds / step)):
+        engine.clock.advance(step)
+        await engine.run_due()
+        if press is not None and press.questions and (key := _card_key(press.questions[-1])) not in pressed:
+            pressed.add(key)
+            await engine.answer(press.token("A"), player(9))
+
+
+def _card_key(card: QuestionCard) -> tuple[int, int]:
+    return card.run_id, card.number
+
+
+def seen(adapter: RecordingAdapter) -> tuple[list[int], list[int], list[str]]:
+    """Question numbers posted, question numbers revealed, titles of the other messages."""
+    return ([c.number for c in adapter.questions], [r.card.number for _, r in adapter.reveals],
+            [reply.title or reply.text for _, reply in adapter.sent])
+
+
+async def test_a_restart_sends_what_the_last_process_owed_first(tmp_path):
+    clock, path = FakeClock(), tmp_path / "restart.db"
+    down = RecordingAdapter(down=lambda: True)
+    first = engine_on(await SqliteStore.open(path), clock, down)
+    await first.start(group(), "demo", player(1))
+    await run_for(first, 5)  # the first question is due and cannot be posted
+    assert down.refused and not down.questions
+    await first.store.close()  # the process ends: the question waits in the outbox
+
+    up = RecordingAdapter()
+    second = engine_on(await SqliteStore.open(path), clock, up)
+    assert await second.resume() == 1
+    await run_for(second, 200, press=up)
+    assert seen(up) == ([1, 2, 3, 4], [1, 2, 3, 4], ["🏁 Quiz over: Demo quiz"])
+    assert await second.store.outbox() == []
+    await second.store.close()
+
+
+async def test_certain_failures_are_retried_until_the_platform_takes_the_message(engine, adapter, clock):
+    await engine.start(group(), "demo", player(1))
+    await run_for(engine, 3)
+    back = clock.now() + 30 + 40
+    adapter.down = lambda: clock.now() < back  # down from the close for 40 s
+    await run_for(engine, 30 + 60)
+    assert seen(adapter)[1] == [1], "the reveal arrives once, after the outage"
+    assert adapter.refused >= 4 and engine.sender.counts["failed"] == adapter.refused
+
+
+async def test_a_lost_reply_is_sent_at_most_once_more(engine, adapter, clock):
+    adapter.lose_replies = ["close_question", "close_question", "send"]
+    await engine.start(group(), "demo", player(1))
+    await run_for(engine, 200, press=adapter)
+    questions, reveals, others = seen(adapter)
+    assert questions == [1, 2, 3, 4]
+    assert reveals == [1, 1, 2, 3, 4], "the reveal whose reply was lost twice went out twice, not three times"
+    assert others == ["🏁 Quiz over: Demo quiz"] * 2
+    assert engine.sender.counts["uncertain"] == 3 and engine.sender.counts["given_up"] == 1
+    assert await engine.store.outbox() == []
+
+
+async def test_a_question_posted_twice_answers_where_the_live_copy_is(engine, adapter, clock, quiz):
+    adapter.lose_replies = ["post_question"]
+    await engine.start(group(), "demo", player(1))
+    await run_for(engine, 5)
+    first, live = adapter.questions
+    assert first.number == live.number == 1
+    right = adapter.right_letter(quiz, first)
+    assert (await engine.answer(adapter.token(right, first), player(2))).accepted
+    assert not (await engine.answer(adapter.token(right, live), player(2))).accepted  # counted once
+    await run_for(engine, 30)
+    message, reveal = adapter.reveals[0]
+    assert message is not None and message.message_id == "m2", "the close edits the live copy"
+    assert [a.name for a in reveal.answers] == ["Player 2"] and reveal.scorers
+
+
+async def test_reveals_and_podiums_older_than_15_minutes_are_dropped_with_a_log_line(engine, adapter, clock, caplog):
+    await engine.start(group(), "demo", player(1), count=1)
+    await run_for(engine, 5)
+    back = clock.now() + 30 + 16 * 60
+    adapter.down = lambda: clock.now() < back
+    with caplog.at_level(logging.WARNING, "quizhost.sender"):
+        await run_for(engine, 30 + 17 * 60, step=5)
+    assert seen(adapter) == ([1], [], [])
+    assert sum("older than 15 minutes is dropped" in r.getMessage() for r in caplog.records) == 2
+    assert await engine.store.outbox() == []
+
+
+class HeldAdapter(RecordingAdapter):
+    """Posts at once; a close is held until the test lets it go (a slow platform)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        await self.release.wait()
+        await super().close_question(message, reveal)
+
+
+async def test_a_stop_waits_a_bounded_time_and_the_rest_stays_in_the_outbox(tmp_path):
+    clock, path = FakeClock(), tmp_path / "stop.db"
+    held = HeldAdapter()
+    first = engine_on(await SqliteStore.open(path), clock, held)
+    await first.start(group(), "demo", player(1), count=1)
+    await run_for(first, 5)
+    clock.advance(30)
+    step = asyncio.create_task(first.run_due())  # the close is in flight, the podium queued behind
+    await asyncio.sleep(0.01)
+    assert await first.stop_sending(0.05) == 2  # SIGTERM: the close did not finish in time
+    step.cancel()
+    await asyncio.gather(step, return_exceptions=True)
+    await first.store.close()
+
+    up = RecordingAdapter()
+    second = engine_on(await SqliteStore.open(path), clock, up)
+    await second.resume()
+    await second.run_due()
+    assert seen(up) == ([], [1], ["🏁 Quiz over: Demo quiz"]), "sent once more after the restart"
+    await second.store.close()
+
+
+async def test_a_stop_lets_a_send_in_flight_finish(engine, clock):
+    held = HeldAdapter()
+    engine.attach(held)
+    await engine.start(group(), "demo", player(1), count=1)
+    await run_for(engine, 5)
+    clock.advance(30)
+    step = asyncio.create_task(engine.run_due())
+    await asyncio.sleep(0.01)
+    asyncio.get_running_loop().call_later(0.01, held.release.set)
+    assert await engine.stop_sending(5.0) == 1  # the close went out; the podium waits for the next start
+    assert seen(held)[1] == [1]
+    assert [m.kind for m in await engine.store.outbox()] == [MessageKind.PODIUM]
+    await asyncio.gather(step, return_exceptions=True)
+
+
+def test_payloads_come_back_as_they_were_stored():
+    from bot import outbox_codec as codec
+    from bot.model import Button, OptionView, Reply, Scorer
+
+    chat = ChatRef("telegram", "-100", False, "Группа")
+    card = QuestionCard(7, chat, "ur", "کوئز", 2, 5, "سوال؟", (OptionView("A", "ہاں", "qa:7:2:0"),), 30, 123.5)
+    reveal = Reveal(card, "A", "ہاں", "", (1,), (Scorer("Ann", "A", True, 900, 3.2, 2),))
+    assert codec.load_card(codec.dump_card(card)) == card
+    assert codec.load_close(codec.dump_close(MessageRef(chat, "5"), reveal)) == (MessageRef(chat, "5"), reveal)
+    assert codec.load_close(codec.dump_close(None, reveal)) == (None, reveal)
+    reply = Reply("text", "title", (Button("b", "d"),), True, "hi", "podium")
+    assert codec.load_reply(codec.dump_reply(chat, reply)) == (chat, reply)
