@@ -87,8 +87,12 @@ class Commands:
     def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
         if outcome.status is StartStatus.STARTED and (run := outcome.run) is not None:
             rl = run.row.language
+            limits = sorted({run.quiz_question(i).seconds or run.row.seconds for i in range(run.total)})
             text = tn(rl, "{n} question, {seconds} s each. Get ready!",
-                      "{n} questions, {seconds} s each. Get ready!", run.total, seconds=run.row.seconds)
+                      "{n} questions, {seconds} s each. Get ready!", run.total, seconds=limits[0]) \
+                if len(limits) == 1 else tn(rl, "{n} question, {low} to {high} s each. Get ready!",
+                                            "{n} questions, {low} to {high} s each. Get ready!", run.total,
+                                            low=limits[0], high=limits[-1])  # a file that times its questions
             return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
         if outcome.status is StartStatus.RUNNING:
             quiz = outcome.run.quiz if outcome.run is not None else outcome.quizzes[0]

@@ -150,3 +150,8 @@ async def test_markup_in_an_uploaded_quiz_stays_text(commands, adapter, clock):
     assert "What is <b>bold</b> & what is not?" in prompts
     options = [o.text for c in adapter.questions for o in c.options]
     assert "<script>alert(1)</script>" in options
+
+
+async def test_a_sheet_that_times_its_questions_says_so_when_it_starts(commands, clock):
+    await commands.upload(admin(), "party.xlsx", kahoot_xlsx(KAHOOT_ROWS[:3]))  # 20, 30 and 10 s
+    assert "3 questions, 10 to 30 s each. Get ready!" in await begin(commands, admin(), "party", clock)
