@@ -24,6 +24,7 @@ from bot.engine import Engine, EngineSettings
 from bot.i18n import t
 from bot.metrics import Operations
 from bot.ports import Store
+from bot.weblinks import Scope, WebAddress, signer_for
 from bot.workers import LeaseKeeper
 from storage.dburl import Kind
 from storage.dburl import parse as parse_database
@@ -89,6 +90,47 @@ async def open_store(target: str, worker: str = "") -> Store:
 
         return await PostgresStore.open(chosen.location, owner=worker)
     return await SqliteStore.open(chosen.location)
+
+
+async def serve_web(settings: Settings, stop: asyncio.Event | None = None) -> int:
+    """`quizhost web`: the pages alone over the database, until a signal (or `stop`)."""
+    from aiohttp import web
+
+    from bot.adapters.web import web_app
+
+    async with open_engine(settings) as engine:
+        host, port = listen_address(settings.quizhost_web_listen)
+        signer = await signer_for(engine.store, WebAddress(secret=settings.web_secret()))
+        runner = web.AppRunner(web_app(engine, signer), access_log=None)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, host, port).start()
+            address = f"http://{host}:{runner.addresses[0][1]}"  # the port the system gave for :0
+            link = signer.at(settings.quizhost_web_url or address).url(TERMINAL.key, Scope.ADMIN, engine.clock.now())
+            print(f"Serving the web pages on {address} (Ctrl+C stops).")
+            print(f"This terminal's chat (quizhost play), valid 24 hours: {link}", flush=True)
+            await (stop or signal_stop()).wait()
+        finally:
+            await runner.cleanup()
+    return 0
+
+
+def listen_address(listen: str) -> tuple[str, int]:
+    """'127.0.0.1:8080' -> ('127.0.0.1', 8080); port 0 lets the system choose one."""
+    host, _, port = listen.strip().rpartition(":")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError('must be "host:port", for example 127.0.0.1:8080 or 0.0.0.0:8080')
+    return host.strip("[]"), int(port)
+
+
+def signal_stop() -> asyncio.Event:
+    """An event set by SIGINT or SIGTERM."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop
 
 
 async def play(settings: Settings, topic: str, lang: str | None, name: str | None) -> int:
@@ -186,12 +228,7 @@ async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], st
 
     `keeper` (PostgreSQL) renews this worker's leases and takes over a dead worker's runs;
     `ops_listen` ("host:port") serves /healthz and /metrics."""
-    if stop is None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
+    stop = stop or signal_stop()
     commands = Commands(engine)
     timers = asyncio.create_task(engine.serve(), name="timers")
     tasks = [timers, *(asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters)]

@@ -50,21 +50,32 @@ class ChatQuizzes:
         """Check the file and store its quiz for `chat`; anything wrong stores nothing.
 
         `size`: the file's size, when one too big to accept was not even fetched."""
+        outcome, content = await self._checked(chat.key, name, data, size)
+        if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
+            return outcome
+        await self.store.ensure_chat(chat)
+        await self.store.save_chat_quiz(ChatQuizRow(chat.key, outcome.quiz.id, content, by.key, self.clock.now()))
+        return outcome
+
+    async def check(self, chat_key: str, name: str, data: bytes) -> UploadOutcome:
+        """What `upload` would answer for the file, storing nothing (the web form's preview)."""
+        outcome, _ = await self._checked(chat_key, name, data, None)
+        return outcome
+
+    async def _checked(self, chat_key: str, name: str, data: bytes, size: int | None) -> tuple[UploadOutcome, str]:
         size = len(data) if size is None else size
         if size > MAX_FILE_BYTES:
             return UploadOutcome(UploadStatus.REFUSED, problems=(
-                f"file: {size:,} bytes: at most {MAX_FILE_BYTES:,} (1 MB) are accepted",))
-        outcome, content = _read(chat.key, name, data)
+                f"file: {size:,} bytes: at most {MAX_FILE_BYTES:,} (1 MB) are accepted",)), ""
+        outcome, content = _read(chat_key, name, data)
         if outcome.quiz is None:
-            return outcome
+            return outcome, ""
         quiz = outcome.quiz
         if self.catalog.named(quiz.id) is not None:
-            return UploadOutcome(UploadStatus.TAKEN, quiz)
-        replaced = await self.store.chat_quiz(chat.key, quiz.id) is not None
-        await self.store.ensure_chat(chat)
-        await self.store.save_chat_quiz(ChatQuizRow(chat.key, quiz.id, content, by.key, self.clock.now()))
+            return UploadOutcome(UploadStatus.TAKEN, quiz), ""
+        replaced = await self.store.chat_quiz(chat_key, quiz.id) is not None
         status = UploadStatus.REPLACED if replaced else UploadStatus.STORED
-        return UploadOutcome(status, quiz, outcome.skipped)
+        return UploadOutcome(status, quiz, outcome.skipped), content
 
     async def get(self, chat_key: str, quiz_id: str) -> Quiz | None:
         """The chat's own quiz of that id, parsed once per upload (every worker reads the store)."""

@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the terminal chat's language; like /language, it is kept for the next games")
     play.add_argument("--as", dest="name", help="your name on the leaderboard (default: You, in the chat's language)")
     sub.add_parser("run", help="host quizzes on every platform whose token is set")
+    web = sub.add_parser("web", help="serve the chats' web pages over the local database (no token needed)")
+    web.add_argument("--listen", metavar="ADDR", help="host:port to listen on (default: QUIZHOST_WEB_LISTEN, "
+                                                      "127.0.0.1:8080)")
     validate = sub.add_parser("validate", help="check quiz files and report every problem")
     validate.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the quiz folders)")
     validate.add_argument("--strict", action="store_true", help="also fail on any missing translation")
@@ -55,10 +58,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"quizhost: {exc}", file=sys.stderr)
         return 2
     secrets = [s.get_secret_value() for s in (settings.telegram_bot_token, settings.discord_bot_token,
-                                               settings.telegram_webhook_secret) if s]
+                                               settings.telegram_webhook_secret, settings.quizhost_web_secret) if s]
     setup_logging(settings.log_level if args.command == "run" else "WARNING", secrets)
     commands = {"play": _play, "run": _run, "validate": _validate, "export": _export, "bench": _bench,
-                "import": _import, "migrate-db": _migrate_db}
+                "import": _import, "migrate-db": _migrate_db, "web": _web}
     try:
         return commands[args.command](args, settings)
     except SettingsError as exc:  # a setting found wrong only when used (QUIZHOST_DB's kind of database)
@@ -78,6 +81,19 @@ def _play(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import play
 
     return asyncio.run(play(settings, " ".join(args.topic), args.lang, args.name))
+
+
+def _web(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import listen_address, serve_web
+
+    if args.listen:
+        try:
+            listen_address(args.listen)
+        except ValueError as exc:
+            print(f"quizhost web: --listen: {exc}", file=sys.stderr)
+            return 2
+        settings = settings.model_copy(update={"quizhost_web_listen": args.listen})
+    return asyncio.run(serve_web(settings))
 
 
 # what the platforms' libraries raise for a token they refuse; the adapter has logged why

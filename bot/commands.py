@@ -6,9 +6,10 @@ and show what comes back; the wording and the rules live here once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot import i18n, render, tokens, upload_replies
+from bot.commands_web import WebCommands
 from bot.engine import Engine, StartOutcome, StartStatus, StopStatus
 from bot.model import (
     LANGUAGE_NAMES,
@@ -23,11 +24,12 @@ from bot.model import (
     SettingRange,
 )
 from bot.render import t, tn  # message text (isolates for RTL); command menus use i18n.t
+from bot.weblinks import WebAddress
 
 PERIODS = ("week", "month", "all")
 ALIASES = {"top": "leaderboard", "me": "stats"}
 COMMANDS = ("quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start", "upload",
-            "remove")
+            "remove", "dashboard", "board")
 # /settings words -> (the chat setting, its range)
 SETTINGS: dict[str, tuple[str, SettingRange]] = {"time": ("question_seconds", QUESTION_SECONDS),
                                                  "pause": ("pause_seconds", PAUSE_SECONDS)}
@@ -54,8 +56,9 @@ def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
 
 
 class Commands:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, web: WebAddress | None = None) -> None:
         self.engine = engine
+        self.web = WebCommands(engine, web or WebAddress())
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
@@ -165,7 +168,17 @@ class Commands:
         return render.leaderboard(lang, period, quiz.title.get(lang) if quiz else None, top, mine)
 
     async def _cmd_stats(self, args: str, caller: Caller, lang: str) -> Reply:
-        return render.stats(lang, await self.engine.player_stats(caller.chat, caller.player))
+        reply = render.stats(lang, await self.engine.player_stats(caller.chat, caller.player))
+        link = await self.web.stats_link(caller.chat, caller.player, lang)
+        return replace(reply, text=f"{reply.text}\n\n{link}") if link else reply
+
+    # the web pages -------------------------------------------------------------------------
+
+    async def _cmd_dashboard(self, args: str, caller: Caller, lang: str) -> Reply:
+        return await self.web.dashboard(caller.chat, caller.player, lang, self._may_configure(caller))
+
+    async def _cmd_board(self, args: str, caller: Caller, lang: str) -> Reply:
+        return await self.web.board(caller.chat, lang)
 
     # control -------------------------------------------------------------------------------
 
@@ -198,6 +211,8 @@ class Commands:
         if words:
             if not self._may_configure(caller):
                 return _admins_only(lang)
+            if words[0] == "board":
+                return await self.web.set_board(caller.chat, words[1:], lang)
             error = await self._apply_settings(words, caller.chat, lang)
             if error:
                 return Reply(error, language=lang, kind="error")
@@ -237,6 +252,8 @@ class Commands:
             t(lang, "/settings: question time and pause (admins)"),
             t(lang, "/upload: add a quiz file to this chat (admins)"),
             t(lang, "/remove <quiz>: delete one of this chat's quizzes (admins)"),
+            t(lang, "/dashboard: a link to this chat's web pages (admins)"),
+            t(lang, "/board: the link to this chat's public leaderboard"),
             t(lang, "/help: this message"),
         ]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
@@ -254,6 +271,8 @@ def descriptions(lang: str) -> dict[str, str]:
         "settings": i18n.t(lang, "Question time and pause (admins)"),
         "upload": i18n.t(lang, "Add a quiz file to this chat (admins)"),
         "remove": i18n.t(lang, "Delete one of this chat's quizzes (admins)"),
+        "dashboard": i18n.t(lang, "A link to this chat's web pages (admins)"),
+        "board": i18n.t(lang, "The link to this chat's public leaderboard"),
         "help": i18n.t(lang, "What this bot does"),
     }
 

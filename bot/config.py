@@ -43,6 +43,11 @@ class Settings(BaseSettings):
     telegram_http: Literal["aiohttp", "httpx"] = "aiohttp"  # the HTTP client PTB uses (see .env.example)
     telegram_proxy: str = ""  # http(s) proxy URL for the Bot API; empty = direct
 
+    # the web pages (bot/adapters/web/): served by `quizhost run` when the public address is set
+    quizhost_web_url: str = ""
+    quizhost_web_listen: str = "127.0.0.1:8080"
+    quizhost_web_secret: SecretStr | None = None  # empty: one made and kept in the database
+
     discord_bot_token: SecretStr | None = None
     discord_guild_ids: str = ""  # comma-separated server ids for instant command sync
     discord_shards: str = ""  # "", "auto" or a number
@@ -64,7 +69,8 @@ class Settings(BaseSettings):
             raise ValueError(f"must be one of {', '.join(LANGUAGES)}")
         return value
 
-    @field_validator("telegram_bot_token", "discord_bot_token", "telegram_webhook_secret", mode="before")
+    @field_validator("telegram_bot_token", "discord_bot_token", "telegram_webhook_secret", "quizhost_web_secret",
+                     mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -102,7 +108,7 @@ class Settings(BaseSettings):
             raise ValueError("must be an http:// or https:// proxy URL, or empty")
         return value.strip()
 
-    @field_validator("telegram_webhook_listen", "quizhost_ops_listen")
+    @field_validator("telegram_webhook_listen", "quizhost_ops_listen", "quizhost_web_listen")
     @classmethod
     def _listen(cls, value: str, info: ValidationInfo) -> str:
         if not value.strip() and info.field_name == "quizhost_ops_listen":
@@ -119,6 +125,17 @@ class Settings(BaseSettings):
         if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
             raise ValueError("must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -")
         return value
+
+    @field_validator("quizhost_web_url")
+    @classmethod
+    def _web_url(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if value and not value.lower().startswith(("http://", "https://")):
+            raise ValueError("must be the pages' public address, http:// or https://, or empty")
+        return value
+
+    def web_secret(self) -> str:
+        return self.quizhost_web_secret.get_secret_value() if self.quizhost_web_secret else ""
 
     def discord_guilds(self) -> list[int]:
         return [int(part) for part in self.discord_guild_ids.split(",") if part]

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Sequence
 from typing import Protocol, runtime_checkable
 
 from bot.model import ChatRef, MessageRef, Player, PlayerStats, QuestionCard, Reply, Reveal, Standing
-from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus, RunSummary
 
 CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds"})  # what update_chat_settings sets
 
@@ -189,6 +189,21 @@ class Store(Protocol):
 
     async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
         """Delete that chat's quiz: True if there was one. Answers and boards of it stay."""
+
+    # the web pages (bot/adapters/web/); storage/web.py holds the queries of both stores ------
+
+    async def web_secret(self, candidate: str) -> str:
+        """The secret the web links are signed with: the stored one, or `candidate` stored now
+        when the database has none yet (the first of several processes wins; all read the same)."""
+
+    async def set_board_public(self, chat_key: str, public: bool) -> None:
+        """Show the chat's leaderboard to anyone with its public link, or stop (the default)."""
+
+    async def board_public(self, chat_key: str) -> bool:
+        """Whether the chat's leaderboard has a public link; False for a chat never seen."""
+
+    async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
+        """The chat's runs, the latest first, at most `limit`; never another chat's."""
 
 
 @runtime_checkable

@@ -29,6 +29,16 @@ class RunStatus(StrEnum):
 
 
 @dataclass(frozen=True)
+class RunSummary:
+    """One run as a chat's history lists it (the web page's run history)."""
+
+    run_id: int
+    quiz_id: str
+    started_at: float
+    status: RunStatus
+
+
+@dataclass(frozen=True)
 class ChatQuizRow:
     """A quiz a chat's admin uploaded: it belongs to that chat alone."""
 

@@ -27,6 +27,8 @@ def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id:
         # the chat's own quizzes go too; one the new chat already has by that id stays its own
         conn.execute("UPDATE OR IGNORE chat_quizzes SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
         conn.execute("DELETE FROM chat_quizzes WHERE chat_key = ?", (old_key,))
+        conn.execute("UPDATE OR IGNORE public_boards SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
+        conn.execute("DELETE FROM public_boards WHERE chat_key = ?", (old_key,))
         conn.execute(
             "INSERT INTO board_days(chat_key, day, player_key, quiz_id, points, correct, answered, first_at) "
             "SELECT ?, day, player_key, quiz_id, points, correct, answered, first_at FROM board_days "

@@ -21,6 +21,9 @@ STATEMENTS = (
     "UPDATE chat_quizzes SET chat_key = $2 WHERE chat_key = $1 AND quiz_id NOT IN "
     "(SELECT quiz_id FROM chat_quizzes WHERE chat_key = $2)",
     "DELETE FROM chat_quizzes WHERE chat_key = $1",
+    # a public leaderboard stays public
+    "INSERT INTO public_boards(chat_key) SELECT $2 FROM public_boards WHERE chat_key = $1 ON CONFLICT DO NOTHING",
+    "DELETE FROM public_boards WHERE chat_key = $1",
     "INSERT INTO board_days AS b(chat_key, day, player_key, quiz_id, points, correct, answered, first_at) "
     "SELECT $2, day, player_key, quiz_id, points, correct, answered, first_at FROM board_days "
     f"WHERE chat_key = $1 ON CONFLICT (chat_key, day, player_key, quiz_id) DO UPDATE SET {_BOARD_SUMS}",

@@ -23,6 +23,7 @@ from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.pg_schema import MIGRATIONS
 from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.schema import CHAT_QUIZ_COLUMNS
+from storage.web import WebQueries
 
 POOL_SIZE = 10
 CONNECT_SECONDS = 10
@@ -32,7 +33,7 @@ log = logging.getLogger("quizhost.storage")
 
 
 
-class PostgresStore:
+class PostgresStore(WebQueries):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
@@ -85,6 +86,13 @@ class PostgresStore:
                 log.info("applying schema migration %d", number)
                 await conn.execute(script)
                 await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
+
+    async def _fetch(self, sql: str, args: dict) -> list[tuple]:
+        return [tuple(row) for row in await self._pool.fetch(*numbered(sql, args))]
+
+    async def _change(self, sql: str, args: dict) -> int:
+        status = await self._pool.execute(*numbered(sql, args))  # "UPDATE 1", "DELETE 0", "INSERT 0 3"
+        return int(status.rsplit(" ", 1)[-1])
 
     async def schema_version(self) -> int:
         return await self._pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")

@@ -173,6 +173,17 @@ MIGRATIONS: tuple[str, ...] = (
         not_before REAL NOT NULL DEFAULT 0
     );
     """,
+    # the web pages: the secret their links are signed with; chats whose leaderboard is public
+    """
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE public_boards (
+        chat_key TEXT PRIMARY KEY
+    );
+    CREATE INDEX runs_by_chat_start ON runs(chat_key, started_at);
+    """,
 )
 
 

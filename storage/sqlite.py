@@ -20,6 +20,7 @@ from storage.checkpoint import Checkpointer
 from storage.connection import SqliteThread
 from storage.group_commit import StoredNames, outbox_ops, outbox_update, run_state
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
+from storage.web import WebQueries
 from storage.writer import UPSERT_PLAYER, AnswerWriter
 
 log = logging.getLogger("quizhost.storage")
@@ -30,7 +31,7 @@ _RUN_COLUMNS = (
 )
 
 
-class SqliteStore:
+class SqliteStore(WebQueries):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     def __init__(self, db: SqliteThread, path: str, lock: guard.ProcessLock | None = None) -> None:
@@ -96,7 +97,7 @@ class SqliteStore:
             await asyncio.Event().wait()
         await guard.watch(self.path, self._identity)
 
-    async def _write(self, sql: str, args: tuple[Any, ...]) -> Written:
+    async def _write(self, sql: str, args: tuple[Any, ...] | dict[str, Any]) -> Written:
         """One statement and its commit in a single call to the connection's thread.
 
         One hop instead of two, and no other write can slip in between the statement and
@@ -111,6 +112,12 @@ class SqliteStore:
         if row is None:
             raise RuntimeError(f"no row from {sql[:60]!r}")
         return row
+
+    async def _fetch(self, sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
+        return await self._db.fetchall(sql, args)
+
+    async def _change(self, sql: str, args: dict[str, Any]) -> int:
+        return (await self._write(sql, args)).rows
 
     async def _migrate(self) -> None:
         (current,) = await self._one("PRAGMA user_version")
@@ -313,7 +320,7 @@ class Written:
     rows: int  # rows the statement changed
 
 
-def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> Written:
+def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] | dict[str, Any]) -> Written:
     """Runs on the connection's thread; a failed statement leaves no transaction open."""
     try:
         cur = conn.execute(sql, args)

@@ -34,6 +34,7 @@ def option_texts(lang: str) -> dict[str, str]:
         "pause": t(lang, "Seconds between questions ({low} to {high})", low=PAUSE_SECONDS.low, high=PAUSE_SECONDS.high),
         "file": t(lang, "A quiz file: YAML, GIFT, Aiken, Open Trivia DB JSON, Kahoot or Quizizz .xlsx"),
         "quiz": t(lang, "The id of one of this chat's own quizzes"),
+        "board": t(lang, "Whether the leaderboard has a public link (/board)"),
     }
 
 
@@ -129,11 +130,14 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, 
         await run(interaction, "language", code.value if code else "")
 
     @tree.command(name="settings", description=d(en["settings"]))
-    @app_commands.describe(time=o("time"), pause=o("pause"))
+    @app_commands.describe(time=o("time"), pause=o("pause"), board=o("board"))
+    @app_commands.choices(board=[Choice(name="public", value="public"), Choice(name="private", value="private")])
     async def settings(interaction: discord.Interaction,
                        time: app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high] | None = None,
-                       pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None) -> None:
+                       pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None,
+                       board: Choice[str] | None = None) -> None:
         changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
+        changes += [f"board {board.value}"] if board is not None else []
         await run(interaction, "settings", *changes)
 
     @tree.command(name="upload", description=d(en["upload"]))
@@ -145,6 +149,14 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, 
     @app_commands.describe(quiz=o("quiz"))
     async def remove(interaction: discord.Interaction, quiz: str) -> None:
         await run(interaction, "remove", quiz)
+
+    @tree.command(name="dashboard", description=d(en["dashboard"]))
+    async def dashboard(interaction: discord.Interaction) -> None:
+        await run(interaction, "dashboard")
+
+    @tree.command(name="board", description=d(en["board"]))
+    async def board_link(interaction: discord.Interaction) -> None:
+        await run(interaction, "board")
 
     @tree.command(name="help", description=d(en["help"]))
     async def help_(interaction: discord.Interaction) -> None:

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from telegram import BotCommand, Chat, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters, Update, User
 from telegram.constants import ChatID, ChatType, ParseMode
-from telegram.error import BadRequest, ChatMigrated, InvalidToken, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.adapters import telegram_format as fmt
@@ -35,12 +35,13 @@ from bot.adapters.telegram_webhook import WebhookServer
 from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
 from bot.config import Settings
 from bot.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.render import t
 
 T = TypeVar("T")
 log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
-ADMIN_COMMANDS = frozenset({"stop", "language", "settings", "upload", "remove"})
+ADMIN_COMMANDS = frozenset({"stop", "language", "settings", "upload", "remove", "dashboard"})
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -190,7 +191,20 @@ class TelegramAdapter(PressHandling):
         except Exception:
             log.exception("/%s failed in %s", name, chat.key)
             reply = Reply(trouble(player.language), kind="error")
+        if reply.kind == "link" and not chat.is_private:
+            reply = await self._in_private(player, reply)
         await self._send(chat, reply, reply_to=message.message_id)
+
+    async def _in_private(self, player: Player, reply: Reply) -> Reply:
+        """A link for one person's eyes, asked for in a group: sent to them privately, the group told so."""
+        lang = reply.language
+        try:
+            await self._post(ChatRef(PLATFORM, player.user_id, True), fmt.reply_html(reply), None, None,
+                             "sending a link privately")
+        except (Forbidden, BadRequest):  # they never opened a private chat with the bot
+            return Reply(t(lang, "Start a private chat with me first, then send /dashboard here again."),
+                         language=lang, kind="error")
+        return Reply(t(lang, "I sent you the link in a private message."), language=lang)
 
     async def _may_configure(self, chat: Chat, user: User, message: Message | None = None) -> bool:
         if chat.type == ChatType.PRIVATE:

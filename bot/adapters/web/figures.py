@@ -1,0 +1,78 @@
+"""What the pages show, gathered from the engine and the store: boards, runs, question figures.
+
+The question figures are those of /quizstats: bot/questionstats.py's rules over the chat's
+answers to the quiz.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.engine import Engine, period_start
+from bot.model import Question, Quiz, Standing
+from bot.questionstats import AnswerFact, QuestionStats, question_stats, tally
+from bot.records import RunStatus
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BOARD_ROWS = 100
+RUNS_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class RunLine:
+    date: str
+    quiz_title: str
+    running: bool
+    players: int
+    podium: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class QuestionFigures:
+    number: int
+    question: Question
+    stats: QuestionStats
+
+
+async def quiz_of(engine: Engine, chat_key: str, quiz_id: str) -> Quiz | None:
+    """The chat's own quiz of that id, else the shipped one."""
+    return await engine.chat_quizzes.get(chat_key, quiz_id) or engine.catalog.get(quiz_id)
+
+
+async def board(engine: Engine, chat_key: str, period: str, quiz_id: str | None) -> list[Standing]:
+    since = period_start(period, engine.clock.now())
+    return (await engine.store.leaderboard(chat_key, since, quiz_id))[:BOARD_ROWS]
+
+
+async def played_quizzes(engine: Engine, chat_key: str) -> list[Quiz]:
+    """Quizzes the chat played or uploaded, by title, each once."""
+    ids = {r.quiz_id for r in await engine.store.chat_runs(chat_key, limit=1000)}
+    ids |= {q.id for q in await engine.chat_quizzes.all(chat_key)}
+    quizzes = [quiz for i in ids if (quiz := await quiz_of(engine, chat_key, i))]
+    return sorted(quizzes, key=lambda q: (q.title.get("en").casefold(), q.id))
+
+
+async def run_lines(engine: Engine, chat_key: str, lang: str) -> list[RunLine]:
+    lines = []
+    for run in await engine.store.chat_runs(chat_key, RUNS_SHOWN):
+        standings = await engine.store.run_standings(run.run_id)
+        quiz = await quiz_of(engine, chat_key, run.quiz_id)
+        lines.append(RunLine(
+            date=datetime.fromtimestamp(run.started_at, UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            quiz_title=quiz.title.get(lang) if quiz else run.quiz_id,
+            running=run.status is RunStatus.OPEN, players=len(standings), podium=tuple(standings[:3])))
+    return lines
+
+
+async def question_figures(engine: Engine, chat_key: str, quiz: Quiz) -> list[QuestionFigures]:
+    """Every question of the quiz with its figures over the chat's finished runs of it."""
+    facts = []
+    for run in await engine.store.chat_runs(chat_key, limit=1000):
+        if run.quiz_id != quiz.id or run.status is RunStatus.OPEN:
+            continue
+        facts += [AnswerFact(a.question_id, a.player_key, a.option, a.correct, a.elapsed, a.points)
+                  for a in await engine.store.run_answers(run.run_id)]
+    sizes = {q.id: len(q.options) for q in quiz.questions}
+    summed = tally((f for f in facts if f.question_id in sizes and f.option < sizes[f.question_id]), sizes)
+    return [QuestionFigures(n, q, question_stats(q.id, q.answer, len(q.options), summed))
+            for n, q in enumerate(quiz.questions, start=1)]

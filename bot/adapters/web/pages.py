@@ -1,0 +1,192 @@
+"""The web pages of a chat: leaderboard, run history, quizzes and questions, upload.
+
+Every page is server-rendered HTML (Jinja2 through aiohttp-jinja2, autoescaped: player names
+and quiz texts are escaped everywhere) and works without JavaScript.
+"""
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from bot import bidi
+from bot.adapters.web import figures, guard, texts
+from bot.adapters.web.charts import split_chart
+from bot.adapters.web.uploads import PendingUploads
+from bot.engine import Engine
+from bot.i18n import normalise
+from bot.model import ChatRef, Player
+from bot.weblinks import Link, LinkSigner, Refusal, Scope
+
+PERIODS = ("all", "month", "week")
+
+
+class Pages:
+    def __init__(self, engine: Engine, signer: LinkSigner) -> None:
+        self.engine = engine
+        self.signer = signer
+        self.pending = PendingUploads(engine.clock)
+
+    def routes(self) -> list[web.RouteDef]:
+        return [
+            web.get("/", self.home),
+            web.get("/c/{token}/", self.board),
+            web.get("/c/{token}/runs", self.runs),
+            web.get("/c/{token}/quizzes", self.quizzes),
+            web.get("/c/{token}/quizzes/{quiz_id}", self.quiz),
+            web.get("/c/{token}/upload", self.upload_form),
+            web.post("/c/{token}/upload", self.upload_check),
+            web.post("/c/{token}/upload/confirm", self.upload_confirm),
+        ]
+
+    # the pages ---------------------------------------------------------------------------
+
+    async def home(self, request: web.Request) -> web.Response:
+        lang = self.engine.settings.default_language
+        return self._page(request, "home.html", lang, None, {"text": texts.refused(lang)["home"]})
+
+    async def board(self, request: web.Request) -> web.Response:
+        link = await self._link(request, Scope.BOARD)
+        if isinstance(link, web.Response):
+            return link
+        lang = await self._language(link.chat_key)
+        period = request.query.get("period", "all")
+        period = period if period in PERIODS else "all"
+        played = await figures.played_quizzes(self.engine, link.chat_key)
+        quiz_id = request.query.get("quiz") or None
+        quiz = next((q for q in played if q.id == quiz_id), None)
+        rows = await figures.board(self.engine, link.chat_key, period, quiz.id if quiz else None)
+        return self._page(request, "board.html", lang, link, {
+            "B": texts.board(lang), "periods": PERIODS, "period": period, "rows": rows, "played": played,
+            "quiz": quiz, "me": link.player_key})
+
+    async def runs(self, request: web.Request) -> web.Response:
+        link = await self._link(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        lang = await self._language(link.chat_key)
+        lines = await figures.run_lines(self.engine, link.chat_key, lang)
+        return self._page(request, "runs.html", lang, link, {"R": texts.runs(lang), "lines": lines})
+
+    async def quizzes(self, request: web.Request) -> web.Response:
+        link = await self._link(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        lang = await self._language(link.chat_key)
+        own = {q.id for q in await self.engine.chat_quizzes.all(link.chat_key)}
+        played = await figures.played_quizzes(self.engine, link.chat_key)
+        return self._page(request, "quizzes.html", lang, link, {
+            "Q": texts.questions(lang), "played": played, "own": own, "saved": request.query.get("saved"),
+            "saved_text": texts.upload(lang)["saved"]})
+
+    async def quiz(self, request: web.Request) -> web.Response:
+        link = await self._link(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        lang = await self._language(link.chat_key)
+        quiz = await figures.quiz_of(self.engine, link.chat_key, request.match_info["quiz_id"])
+        if quiz is None:
+            raise web.HTTPNotFound()
+        rows = []
+        for item in await figures.question_figures(self.engine, link.chat_key, quiz):
+            options = [o.get(lang) for o in item.question.options]
+            flags = [texts.flag(lang, note.flag, figures.LETTERS[note.option] if note.option is not None else "")
+                     for note in item.stats.flags]
+            rows.append({"item": item, "options": options, "flags": flags,
+                         "chart": split_chart(figures.LETTERS, options, item.stats.split, item.question.answer)})
+        return self._page(request, "quiz.html", lang, link, {"Q": texts.questions(lang), "quiz": quiz,
+                                                             "rows": rows})
+
+    # upload --------------------------------------------------------------------------------
+
+    async def upload_form(self, request: web.Request) -> web.Response:
+        link = await self._link(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        return await self._upload_page(request, link, {})
+
+    async def upload_check(self, request: web.Request) -> web.Response:
+        link = await self._link(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        form = await request.post()
+        if not self.signer.form_ok(request.match_info["token"], "upload", str(form.get("csrf", ""))):
+            return guard.refusal_page(request, await self._language(link.chat_key), "form")
+        sent = form.get("file")
+        if not isinstance(sent, web.FileField) or not sent.filename:
+            return await self._upload_page(request, link, {"missing": True}, HTTPStatus.BAD_REQUEST)
+        name, data = sent.filename, sent.file.read()
+        outcome = await self.engine.chat_quizzes.check(link.chat_key, name, data)
+        held = self.pending.hold(link.chat_key, name, data) if outcome.quiz is not None else ""
+        return await self._upload_page(request, link, {"name": name, "outcome": outcome, "held": held})
+
+    async def upload_confirm(self, request: web.Request) -> web.Response:
+        link = await self._link(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        form = await request.post()
+        token = request.match_info["token"]
+        if not self.signer.form_ok(token, "confirm", str(form.get("csrf", ""))):
+            return guard.refusal_page(request, await self._language(link.chat_key), "form")
+        held = self.pending.take(link.chat_key, str(form.get("held", "")))
+        if held is None:
+            return await self._upload_page(request, link, {"gone": True}, HTTPStatus.CONFLICT)
+        chat = await self._chat(link.chat_key)
+        by = _player(link)
+        outcome = await self.engine.chat_quizzes.upload(chat, by, held.name, held.data)
+        if outcome.quiz is None or outcome.status.value not in ("stored", "replaced"):
+            return await self._upload_page(request, link, {"name": held.name, "outcome": outcome})
+        raise web.HTTPSeeOther(f"/c/{token}/quizzes?saved={outcome.quiz.id}")
+
+    async def _upload_page(self, request: web.Request, link: Link, values: dict[str, Any],
+                           status: int = HTTPStatus.OK) -> web.Response:
+        lang = await self._language(link.chat_key)
+        token = request.match_info["token"]
+        values |= {"U": texts.upload(lang), "csrf": self.signer.form_token(token, "upload"),
+                   "csrf_confirm": self.signer.form_token(token, "confirm"), "letters": figures.LETTERS}
+        return self._page(request, "upload.html", lang, link, values, status)
+
+    # shared --------------------------------------------------------------------------------
+
+    async def _link(self, request: web.Request, scope: Scope) -> Link | web.Response:
+        found = self.signer.check(request.match_info["token"], self.engine.clock.now())
+        if found is Refusal.ALTERED:
+            return guard.refusal_page(request, self.engine.settings.default_language, found)
+        if isinstance(found, Refusal):
+            return guard.refusal_page(request, await self._language(_chat_key(request, self.signer)), found)
+        if scope is Scope.ADMIN and found.scope is not Scope.ADMIN:
+            return guard.refusal_page(request, await self._language(found.chat_key), Refusal.FOREIGN)
+        if found.scope is Scope.BOARD and not await self.engine.store.board_public(found.chat_key):
+            return guard.refusal_page(request, await self._language(found.chat_key), "private")  # turned off since
+        return found
+
+    async def _language(self, chat_key: str) -> str:
+        if not chat_key:
+            return self.engine.settings.default_language
+        chosen = normalise((await self.engine.store.chat_settings(chat_key)).language)
+        return chosen or self.engine.settings.default_language
+
+    async def _chat(self, chat_key: str) -> ChatRef:
+        platform, _, chat_id = chat_key.partition(":")
+        return ChatRef(platform, chat_id)
+
+    def _page(self, request: web.Request, template: str, lang: str, link: Link | None, values: dict[str, Any],
+              status: int = HTTPStatus.OK) -> web.Response:
+        token = request.match_info.get("token", "")
+        context = {"lang": lang, "dir": "rtl" if bidi.is_rtl(lang) else "ltr", "L": texts.common(lang),
+                   "base": f"/c/{token}" if token else "", "admin": link is not None and link.scope is Scope.ADMIN,
+                   "page": template.removesuffix(".html"), **values}
+        return aiohttp_jinja2.render_template(template, request, context, status=status)
+
+
+def _chat_key(request: web.Request, signer: LinkSigner) -> str:
+    """The chat of a link that is genuine but expired (its page speaks the chat's language)."""
+    found = signer.check(request.match_info["token"], 0.0)
+    return found.chat_key if isinstance(found, Link) else ""
+
+
+def _player(link: Link) -> Player:
+    platform, _, user_id = link.player_key.partition(":")
+    return Player(platform or "web", user_id or "admin", "")

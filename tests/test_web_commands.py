@@ -1,0 +1,58 @@
+"""/dashboard, /board, /settings board and /stats: the links into a chat's web pages, who gets
+them, and what they open (checked with the same secret the pages use)."""
+from __future__ import annotations
+
+from bot.commands import Caller, Commands
+from bot.testing.fakes import group, player
+from bot.weblinks import DEFAULT_BASE_URL, Link, Scope, WebAddress, signer_for
+
+ADMIN, MEMBER = Caller(group(), player(1, "Ann"), is_admin=True), Caller(group(), player(2, "Bob"))
+
+
+async def opened(engine, url: str) -> Link:
+    token = url.removeprefix(DEFAULT_BASE_URL + "/c/").rstrip("/")
+    found = (await signer_for(engine.store)).check(token, engine.clock.now())
+    assert isinstance(found, Link), found
+    return found
+
+
+async def test_dashboard_gives_admins_a_private_link_to_their_chat_only(engine):
+    commands = Commands(engine)
+    refused = await commands.handle("dashboard", "", MEMBER)
+    assert refused.kind == "error" and "Only chat admins" in refused.text and "http" not in refused.text
+    reply = await commands.handle("dashboard", "", ADMIN)
+    assert reply.private and reply.kind == "link" and "24 hours" in reply.text
+    url = reply.text.splitlines()[-1]
+    assert url.startswith(DEFAULT_BASE_URL + "/c/")  # without QUIZHOST_WEB_URL: `quizhost web` on this machine
+    link = await opened(engine, url)
+    assert (link.chat_key, link.scope) == (group().key, Scope.ADMIN)
+
+
+async def test_the_public_board_link_exists_only_once_an_admin_turns_it_on(engine):
+    commands = Commands(engine, WebAddress(url="https://quiz.example.org"))
+    off = await commands.handle("board", "", MEMBER)
+    assert off.kind == "error" and "/settings board public" in off.text
+    assert (await commands.handle("settings", "board public", MEMBER)).kind == "error"  # admins only
+    turned = await commands.handle("settings", "board public", ADMIN)
+    assert "/board gives it" in turned.text
+    url = (await commands.handle("board", "", MEMBER)).text.splitlines()[-1]
+    assert url.startswith("https://quiz.example.org/c/")
+    assert "Usage: /settings board public" in (await commands.handle("settings", "board sideways", ADMIN)).text
+    await commands.handle("settings", "board private", ADMIN)
+    assert (await commands.handle("board", "", MEMBER)).kind == "error"
+
+
+async def test_stats_link_to_the_callers_row_when_the_board_is_public(engine):
+    commands = Commands(engine)
+    assert "http" not in (await commands.handle("stats", "", MEMBER)).text
+    await commands.handle("settings", "board public", ADMIN)
+    url = (await commands.handle("stats", "", MEMBER)).text.splitlines()[-1]
+    link = await opened(engine, url)
+    assert (link.scope, link.player_key) == (Scope.BOARD, MEMBER.player.key)
+
+
+async def test_the_replies_speak_the_chats_language(engine):
+    commands = Commands(engine)
+    await commands.handle("language", "ur", ADMIN)
+    reply = await commands.handle("dashboard", "", ADMIN)
+    assert "24" in reply.text and "hours" not in reply.text and reply.language == "ur"

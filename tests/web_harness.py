@@ -1,0 +1,57 @@
+"""A chat's web pages served in-process on loopback, over a database filled by playing quizzes
+through the engine (a fake clock: links expire when the test says so)."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from bot.adapters.web import web_app
+from bot.engine import Engine, StartStatus
+from bot.model import ChatRef, Player, Quiz
+from bot.testing.fakes import RecordingAdapter
+from bot.weblinks import LinkSigner, Scope, signer_for
+
+
+async def play(engine: Engine, adapter: RecordingAdapter, chat: ChatRef, quiz: Quiz,
+               rights: dict[Player, Sequence[bool]]) -> None:
+    """One whole run of `quiz` in `chat`: each player answers question i right when rights[player][i]."""
+    outcome = await engine.start(chat, quiz.id, next(iter(rights)), None)
+    assert outcome.status is StartStatus.STARTED
+    for index in range(len(quiz.questions)):
+        engine.clock.advance(5)  # type: ignore[attr-defined]
+        await engine.run_due()
+        card = adapter.questions[-1]
+        for who, right in rights.items():
+            letter = adapter.right_letter(quiz, card) if right[index] else adapter.wrong_letter(quiz, card)
+            assert (await engine.answer(adapter.token(letter, card), who, chat)).accepted
+            engine.clock.advance(2)  # type: ignore[attr-defined]
+        engine.clock.advance(30)  # type: ignore[attr-defined]
+        await engine.run_due()
+    engine.clock.advance(5)  # type: ignore[attr-defined]
+    await engine.run_due()
+    assert engine.run_in(chat) is None
+
+
+@dataclass
+class Site:
+    base: str
+    signer: LinkSigner
+    engine: Engine
+
+    def link(self, chat: ChatRef, scope: Scope = Scope.ADMIN, player_key: str = "") -> str:
+        return self.signer.at(self.base).url(chat.key, scope, self.engine.clock.now(), player_key)
+
+
+@contextlib.asynccontextmanager
+async def serving(engine: Engine) -> AsyncIterator[Site]:
+    signer = await signer_for(engine.store)
+    runner = web.AppRunner(web_app(engine, signer), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        yield Site(f"http://127.0.0.1:{runner.addresses[0][1]}", signer, engine)
+    finally:
+        await runner.cleanup()
