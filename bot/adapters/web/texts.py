@@ -4,8 +4,8 @@ One function per page family keeps extraction simple: each label is a literal `t
 """
 from __future__ import annotations
 
-from bot.i18n import t
 from bot.questionstats import Flag
+from bot.render import t  # right-to-left texts get isolates around their Latin runs (bot/bidi.py)
 
 
 def common(lang: str) -> dict[str, str]:
