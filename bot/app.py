@@ -24,7 +24,7 @@ from bot.engine import Engine, EngineSettings
 from bot.i18n import t
 from bot.metrics import Operations
 from bot.ports import Store
-from bot.weblinks import Scope, WebAddress, signer_for
+from bot.weblinks import WebAddress
 from bot.workers import LeaseKeeper
 from storage.dburl import Kind
 from storage.dburl import parse as parse_database
@@ -92,29 +92,6 @@ async def open_store(target: str, worker: str = "") -> Store:
     return await SqliteStore.open(chosen.location)
 
 
-async def serve_web(settings: Settings, stop: asyncio.Event | None = None) -> int:
-    """`quizhost web`: the pages alone over the database, until a signal (or `stop`)."""
-    from aiohttp import web
-
-    from bot.adapters.web import web_app
-
-    async with open_engine(settings) as engine:
-        host, port = listen_address(settings.quizhost_web_listen)
-        signer = await signer_for(engine.store, WebAddress(secret=settings.web_secret()))
-        runner = web.AppRunner(web_app(engine, signer), access_log=None)
-        await runner.setup()
-        try:
-            await web.TCPSite(runner, host, port).start()
-            address = f"http://{host}:{runner.addresses[0][1]}"  # the port the system gave for :0
-            link = signer.at(settings.quizhost_web_url or address).url(TERMINAL.key, Scope.ADMIN, engine.clock.now())
-            print(f"Serving the web pages on {address} (Ctrl+C stops).")
-            print(f"This terminal's chat (quizhost play), valid 24 hours: {link}", flush=True)
-            await (stop or signal_stop()).wait()
-        finally:
-            await runner.cleanup()
-    return 0
-
-
 def listen_address(listen: str) -> tuple[str, int]:
     """'127.0.0.1:8080' -> ('127.0.0.1', 8080); port 0 lets the system choose one."""
     host, _, port = listen.strip().rpartition(":")
@@ -141,7 +118,7 @@ async def play(settings: Settings, topic: str, lang: str | None, name: str | Non
             name = t(lang or await engine.language_for(TERMINAL), "You")
         console = ConsoleAdapter(name=name, queue_answers=piped)
         engine.attach(console)
-        commands = Commands(engine)
+        commands = Commands(engine, WebAddress(settings.quizhost_web_url, settings.web_secret()))
         await engine.resume()
         timers = asyncio.create_task(engine.serve())
         try:
@@ -199,8 +176,12 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
         keeper = LeaseKeeper.of(engine)  # several workers on PostgreSQL: only the runs nobody holds
         resumed = await (keeper.start() if keeper else engine.resume())
         log.info("resumed %d open run(s)", resumed)
-        with long_lived_heap():
-            await serve_until_signal(engine, adapters, stop, keeper, settings.quizhost_ops_listen)
+        from bot.app_web import web_address, web_pages_for_run
+
+        async with web_pages_for_run(settings, engine, adapters):
+            with long_lived_heap():
+                await serve_until_signal(engine, adapters, stop, keeper, settings.quizhost_ops_listen,
+                                         web_address(settings))
     return 0
 
 
@@ -223,13 +204,14 @@ def long_lived_heap() -> Iterator[None]:
 
 
 async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], stop: asyncio.Event | None = None,
-                             keeper: LeaseKeeper | None = None, ops_listen: str = "") -> None:
+                             keeper: LeaseKeeper | None = None, ops_listen: str = "",
+                             web: WebAddress | None = None) -> None:
     """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly.
 
     `keeper` (PostgreSQL) renews this worker's leases and takes over a dead worker's runs;
-    `ops_listen` ("host:port") serves /healthz and /metrics."""
+    `ops_listen` ("host:port") serves /healthz and /metrics; `web` is where /dashboard's links point."""
     stop = stop or signal_stop()
-    commands = Commands(engine)
+    commands = Commands(engine, web)
     timers = asyncio.create_task(engine.serve(), name="timers")
     tasks = [timers, *(asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters)]
     watch = getattr(engine.store, "watch", None)  # SQLite: stop when the file is deleted or replaced

@@ -84,7 +84,8 @@ def _play(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _web(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import listen_address, serve_web
+    from bot.app import listen_address
+    from bot.app_web import serve_web
 
     if args.listen:
         try:

@@ -31,7 +31,7 @@ from bot.adapters.telegram_runtime import (
     updates_request,
     with_retries,
 )
-from bot.adapters.telegram_webhook import WebhookServer
+from bot.adapters.telegram_webhook import SharedPages, WebhookServer
 from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
 from bot.config import Settings
 from bot.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
@@ -72,6 +72,7 @@ class TelegramAdapter(PressHandling):
         self._commands: Commands | None = None
         self._ready = asyncio.Event()  # the engine may post before the bot has connected
         self._server: WebhookServer | None = None
+        self.shared_pages: SharedPages | None = None  # served by the webhook's server too (bot/app.py)
         self._tasks: set[asyncio.Task] = set()  # presses taken from getUpdates, replies sent after answers
         self._press_slots = asyncio.Semaphore(CONCURRENT_UPDATES)  # as many as PTB handles updates at once
 
@@ -126,7 +127,7 @@ class TelegramAdapter(PressHandling):
                                                  bootstrap_retries=3)
             return
         hook = self.webhook
-        self._server = WebhookServer(hook, self.app, self._webhook_press)
+        self._server = WebhookServer(hook, self.app, self._webhook_press, self.shared_pages)
         await self._server.start()  # listening before Telegram is told where to post
         await with_retries(lambda: self.app.bot.set_webhook(
             hook.url, secret_token=hook.secret, allowed_updates=ALLOWED_UPDATES,

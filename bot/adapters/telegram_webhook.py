@@ -13,6 +13,7 @@ import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from http import HTTPStatus
 
 from aiohttp import web
@@ -39,21 +40,40 @@ def answer_method(query_id: str, text: str, alert: bool) -> dict:
     return method
 
 
-class WebhookServer:
-    """Listens on the webhook's host:port/path until `stop()`."""
+@dataclass(frozen=True)
+class SharedPages:
+    """Other pages the webhook's server serves too (the chats' web pages), and their own address."""
 
-    def __init__(self, hook: Webhook, app: Application, on_press: PressHandler) -> None:
-        self.hook, self.app, self.on_press = hook, app, on_press
+    add: Callable[[web.Application], None]  # adds their routes, middlewares and templates
+    host: str
+    port: int
+    max_request: int  # bytes a request to them may carry (an uploaded file)
+
+
+class WebhookServer:
+    """Listens on the webhook's host:port/path until `stop()`; with `pages`, one aiohttp server
+    serves those as well, on the webhook's address and on theirs."""
+
+    def __init__(self, hook: Webhook, app: Application, on_press: PressHandler,
+                 pages: SharedPages | None = None) -> None:
+        self.hook, self.app, self.on_press, self.pages = hook, app, on_press, pages
         self._runner: web.AppRunner | None = None
         self.gate = UpdateGate()  # Telegram posts an update again when it missed our answer
 
     async def start(self) -> None:
-        server = web.Application(client_max_size=1 << 20)  # an update is a few KB; Telegram's files stay on Telegram
+        # an update is a few KB; Telegram's files stay on Telegram (an upload to the pages is bigger)
+        server = web.Application(client_max_size=max(1 << 20, self.pages.max_request if self.pages else 0))
         server.router.add_post("/" + self.hook.path, self._post)
+        if self.pages is not None:
+            self.pages.add(server)
         # presses are held open until their answer is stored: a short shutdown would cut them off
         self._runner = web.AppRunner(server, access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
-        await web.TCPSite(self._runner, self.hook.host or None, self.hook.port).start()
+        addresses = [(self.hook.host or None, self.hook.port)]
+        if self.pages is not None and (self.pages.host, self.pages.port) != (self.hook.host, self.hook.port):
+            addresses.append((self.pages.host, self.pages.port))
+        for host, port in addresses:
+            await web.TCPSite(self._runner, host, port).start()
 
     async def stop(self) -> None:
         if self._runner is not None:
