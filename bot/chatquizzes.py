@@ -57,9 +57,9 @@ class ChatQuizzes:
         await self.store.save_chat_quiz(ChatQuizRow(chat.key, outcome.quiz.id, content, by.key, self.clock.now()))
         return outcome
 
-    async def check(self, chat_key: str, name: str, data: bytes) -> UploadOutcome:
+    async def check(self, chat_key: str, name: str, data: bytes, size: int | None = None) -> UploadOutcome:
         """What `upload` would answer for the file, storing nothing (the web form's preview)."""
-        outcome, _ = await self._checked(chat_key, name, data, None)
+        outcome, _ = await self._checked(chat_key, name, data, size)
         return outcome
 
     async def _checked(self, chat_key: str, name: str, data: bytes, size: int | None) -> tuple[UploadOutcome, str]:

@@ -136,3 +136,12 @@ async def test_an_urdu_chat_reads_right_to_left(site, engine):
     await engine.update_chat(group(), language="ur")
     _, html, _ = await fetch(site.link(group()))
     assert '<html lang="ur" dir="rtl">' in html
+
+
+async def test_a_file_far_over_the_limit_is_refused_as_in_the_chat(site):
+    link = site.link(group())
+    _, html, _ = await fetch(link + "upload")
+    data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
+    data.add_field("file", b"x" * (3 << 20), filename="huge.gift")
+    status, html, _ = await fetch(link + "upload", data)
+    assert status == 413 and "Nothing was saved" in html and "at most 1,000,000 (1 MB) are accepted" in html

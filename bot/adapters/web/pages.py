@@ -111,7 +111,11 @@ class Pages:
         link = await self._link(request, Scope.ADMIN)
         if isinstance(link, web.Response):
             return link
-        form = await request.post()
+        try:
+            form = await request.post()
+        except web.HTTPRequestEntityTooLarge:  # far past the 1 MB a quiz file may have: refused as /upload does
+            too_big = await self.engine.chat_quizzes.check(link.chat_key, "file", b"", size=request.content_length)
+            return await self._upload_page(request, link, {"outcome": too_big}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
         if not self.signer.form_ok(request.match_info["token"], "upload", str(form.get("csrf", ""))):
             return guard.refusal_page(request, await self._language(link.chat_key), "form")
         sent = form.get("file")
