@@ -60,7 +60,8 @@ def english_phrases() -> tuple[tuple[str, str], ...]:
 # Latin words a Hindi or Urdu screen may show: option letters, command names and their
 # keywords, language codes and names, quiz ids
 COMMAND_WORDS = {*"ABCDEFGHIJ", "quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help",
-                 "start", "upload", "remove", "week", "month", "all", "time", "pause", "en", "hi", "sn", "ur",
+                 "start", "upload", "remove", "dashboard", "board", "week", "month", "all", "time", "pause",
+                 "en", "hi", "sn", "ur",
                  "quizhost", "English", "chiShona",
                  "pipeline", "training", "stacks"}
 
