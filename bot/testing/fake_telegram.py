@@ -12,7 +12,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,9 @@ class FakeBotApi(BotApiMethods):
     webhook: dict | None = None
     expected_refusals: set[str] = field(default_factory=set)  # errors a test provokes on purpose
     stamp: Callable[[], float] = time.monotonic  # the clock calls are stamped with (a test's fake one)
+    # called around every method's work: before it (may raise DropConnection: nothing was done)
+    # and after it, before the reply goes out (raising DropConnection loses the reply only)
+    around: Callable[[Call, bool], Awaitable[None]] | None = None
 
     def __post_init__(self) -> None:
         self._updates: list[dict] = []
@@ -99,7 +102,11 @@ class FakeBotApi(BotApiMethods):
             handler = getattr(self, f"_m_{method}", None)
             if handler is None:
                 raise ApiError(404, "Not Found: method not found")
+            if self.around is not None:
+                await self.around(call, False)
             result = await handler(params)
+            if self.around is not None:
+                await self.around(call, True)
             body: dict[str, Any] = {"ok": True, "result": result}
         except ApiError as exc:
             call.status, call.error = exc.code, exc.description
@@ -295,6 +302,9 @@ class FakeBotApi(BotApiMethods):
 
 class _Drop(Exception):
     """Close the connection without an answer."""
+
+
+DropConnection = _Drop  # for a test's `around` hook
 
 
 async def _params(request: web.Request) -> dict[str, Any]:
