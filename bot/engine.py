@@ -221,7 +221,7 @@ class Engine:
     async def start(self, chat: ChatRef, topic: str, by: Player, count: int | None = None) -> StartOutcome:
         topic = topic.strip()
         if not topic:
-            return StartOutcome(StartStatus.CATALOG, quizzes=tuple(self.catalog.all()))
+            return StartOutcome(StartStatus.CATALOG, quizzes=await self.playable(chat))
         if (running := self._by_chat.get(chat.key)) is not None:
             return StartOutcome(StartStatus.RUNNING, run=running)
         own = await self.chat_quizzes.get(chat.key, topic.casefold())  # its id: shipped ids cannot clash
@@ -229,13 +229,17 @@ class Engine:
             return await self.start_quiz(chat, own, by, count)
         matches = self.catalog.match(topic)
         if not matches:
-            return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))
+            return StartOutcome(StartStatus.UNKNOWN, quizzes=await self.playable(chat))
         if len(matches) > 1:
             return StartOutcome(StartStatus.CHOICES, quizzes=tuple(matches))
         quiz = self.catalog.get(matches[0].id)
         if quiz is None:  # its file broke since the catalog was indexed
             return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))
         return await self.start_quiz(chat, quiz, by, count)
+
+    async def playable(self, chat: ChatRef) -> tuple[QuizInfo, ...]:
+        """What /quiz offers in this chat: the shipped quizzes, then the chat's own."""
+        return (*self.catalog.all(), *await self.chat_quizzes.all(chat.key))
 
     async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None) -> StartOutcome:
         if (running := self._by_chat.get(chat.key)) is not None:

@@ -155,3 +155,11 @@ async def test_markup_in_an_uploaded_quiz_stays_text(commands, adapter, clock):
 async def test_a_sheet_that_times_its_questions_says_so_when_it_starts(commands, clock):
     await commands.upload(admin(), "party.xlsx", kahoot_xlsx(KAHOOT_ROWS[:3]))  # 20, 30 and 10 s
     assert "3 questions, 10 to 30 s each. Get ready!" in await begin(commands, admin(), "party", clock)
+
+
+async def test_quiz_without_a_topic_offers_the_chats_own_quizzes_as_buttons_too(commands, adapter):
+    await commands.upload(admin("g1"), "capitals.txt", CAPITALS)
+    here = await commands.handle("quiz", "", admin("g1"))
+    assert [b.data for b in here.buttons][-1] == "qp:capitals"
+    assert "qp:capitals" not in [b.data for b in (await commands.handle("quiz", "", admin("g2"))).buttons]
+    assert (await commands.press("qp:capitals", admin("g1"))).text.startswith("2 questions, 30 s each")
