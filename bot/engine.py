@@ -32,8 +32,9 @@ from bot.model import (
     RunEnd,
     Standing,
 )
-from bot.ports import ChatAdapter, Store
+from bot.ports import ChatAdapter, RunLeases, Store
 from bot.records import AnswerRow, ChatSettings, MessageKind, OutboxMessage, Phase, RunRow, RunStatus
+from bot.remote_press import answer_elsewhere
 from bot.sender import DRAIN_SECONDS, Sender
 from bot.session import Refusal, Run
 from bot.timers import Timers
@@ -113,6 +114,8 @@ class Engine:
         self.sender = Sender(store, self.clock, self._adapters, self._posted)
         self._rng = random.Random()
         self.press_outcomes: Counter[str] = Counter()  # for /metrics (bot/metrics.py)
+        # several workers on one database: presses for other workers' runs, sealed closes
+        self._shared = store if isinstance(store, RunLeases) else None
 
     # wiring -------------------------------------------------------------------------
 
@@ -282,6 +285,10 @@ class Engine:
             lang = self.client_language(player)
             self.press_outcomes["invalid"] += 1
             return Ack(render.ack_invalid(lang), False, lang)
+        if run is None and self._shared is not None:  # maybe another worker's run: ask the database
+            outcome, ack = await answer_elsewhere(self, self._shared, token, player, chat)
+            self.press_outcomes[outcome] += 1
+            return ack
         if run is None:
             status = await self.store.run_status(token.run_id)
             lang = self.client_language(player)
@@ -454,6 +461,8 @@ class Engine:
             waited = flight.ticket      # those that came while it waited too: the question's
             await self.store.answers_settled(waited)  # answers are all stored before it closes
         message = MessageRef(run.chat, run.row.message_id) if run.row.message_id else None
+        if self._shared is not None and run.is_asking:  # and those other workers took: sealed, then read
+            await self._count_elsewhere(run, await self._shared.seal_question(run.id, run.row.index))
         reveal = session.close_question(run, self.clock.now())
         close = owed.close(run, message, reveal, self.clock.now())
         reason = final or session.end_reason(run)
@@ -461,6 +470,13 @@ class Engine:
             await self._save(run, [close])
         else:
             await self._finish(run, reason, before=[close])
+
+    async def _count_elsewhere(self, run: Run, stored: list[AnswerRow]) -> None:
+        others = [a for a in stored if a.player_key not in run.answers]
+        names = await self.store.player_names({a.player_key for a in others}) if others else {}
+        for answer in others:
+            run.answers[answer.player_key] = answer
+            run.names[answer.player_key] = names.get(answer.player_key, answer.player_key)
 
     async def _finish(self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = ()) -> None:
         """End the run; its last messages and the podium are owed in the same transaction."""

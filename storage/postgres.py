@@ -16,7 +16,7 @@ import asyncpg
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
 from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus
-from storage import boards, outbox, pg_leases, pg_moves
+from storage import boards, outbox, pg_leases, pg_moves, pg_presses
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.group_commit import StoredNames, outbox_ops, outbox_update, run_state
 from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
@@ -196,6 +196,20 @@ class PostgresStore(WebQueries):
 
     async def release_leases(self) -> None:
         await pg_leases.release(self._pool, self.owner)
+
+    async def open_run(self, run_id: int) -> RunRow | None:
+        row = await self._pool.fetchrow(
+            f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key "
+            "WHERE r.id = $1 AND r.status = 'open'", run_id)
+        return run_from_row(row) if row is not None else None
+
+    async def insert_answer_if_asking(self, answer: AnswerRow, player: Player) -> bool | None:
+        """A press taken by a worker that does not run the quiz (storage/pg_presses.py)."""
+        return await pg_presses.insert_if_asking(self._pool, answer,
+                                                 (player.key, player.platform, player.user_id, player.name))
+
+    async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
+        return await pg_presses.seal(self._pool, self.owner, run_id, index)
 
     async def run_status(self, run_id: int) -> RunStatus | None:
         status = await self._pool.fetchval("SELECT status FROM runs WHERE id = $1", run_id)

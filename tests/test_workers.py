@@ -130,3 +130,30 @@ async def test_a_worker_restarted_under_its_name_takes_its_quizzes_back_at_once(
         assert [r.row.chat_key for r in again.engine.open_runs()] == [CHATS[0].key]
     finally:
         await again.store.close()
+
+
+async def test_any_worker_takes_a_press_and_the_owner_counts_it_once_when_it_closes(workers, clock):
+    a, b = workers
+    await a.engine.start(CHATS[0], "demo", player(1))
+    clock.advance(5)
+    await a.engine.run_due()  # A runs the quiz and posts question 1; the presses reach B
+    card = a.adapter.questions[-1]
+    right, wrong = a.adapter.right_letter(QUIZ, card), a.adapter.wrong_letter(QUIZ, card)
+    pressed = await b.engine.answer(a.adapter.token(right, card), player(2), CHATS[0])
+    assert pressed.accepted and pressed.text == f"Locked in: {right}"
+    again = await b.engine.answer(a.adapter.token(wrong, card), player(2), CHATS[0])
+    assert not again.accepted and again.text == f"You already answered {right}"
+    on_owner = await a.engine.answer(a.adapter.token(wrong, card), player(2), CHATS[0])
+    assert not on_owner.accepted, "the owner does not take a second answer the database holds"
+    assert (await a.engine.answer(a.adapter.token(wrong, card), player(3), CHATS[0])).accepted
+    assert b.engine.open_runs() == [], "B took the presses without taking the run"
+
+    clock.advance(30)
+    await a.engine.run_due()  # A closes question 1 over every stored answer
+    (_, reveal), = a.adapter.reveals
+    assert sorted((s.name, s.correct) for s in reveal.answers) == [("Player 2", True), ("Player 3", False)]
+    late = await b.engine.answer(a.adapter.token(right, card), player(4), CHATS[0])
+    assert not late.accepted, "a press after the close lands nowhere"
+    board = await a.store.leaderboard(CHATS[0].key)
+    assert [(s.player_key, s.answered, s.correct) for s in board] == [
+        (player(2).key, 1, 1), (player(3).key, 1, 0)]
