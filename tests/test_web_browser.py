@@ -154,5 +154,8 @@ async def test_an_urdu_chat_reads_right_to_left(site: Site, browser: Browser, sh
     await page.locator("ul.quizzes a").first.click()
     await page.locator("section.question").first.screenshot(path=shots / "question-chart-ur.png")
     await page.get_by_role("link", name="کوئز اپ لوڈ کریں").click()
-    await expect(page.get_by_label("کوئز فائل")).to_be_visible()
+    await page.get_by_label("کوئز فائل").set_input_files(
+        {"name": "capitals.gift", "mimeType": "text/plain", "buffer": GIFT_BROKEN.encode()})
+    await page.get_by_role("button", name="فائل جانچیں").click()
+    await expect(page.locator(".skipped")).to_contain_text("line 3")  # the file's own words, its place kept
     await page.screenshot(path=shots / "upload-ur.png", full_page=True)

@@ -15,6 +15,7 @@ from bot import bidi
 from bot.adapters.web import figures, guard, texts
 from bot.adapters.web.charts import split_chart
 from bot.adapters.web.uploads import PendingUploads
+from bot.chatquizzes import UploadStatus
 from bot.engine import Engine
 from bot.i18n import normalise
 from bot.model import ChatRef, Player
@@ -137,10 +138,8 @@ class Pages:
         held = self.pending.take(link.chat_key, str(form.get("held", "")))
         if held is None:
             return await self._upload_page(request, link, {"gone": True}, HTTPStatus.CONFLICT)
-        chat = await self._chat(link.chat_key)
-        by = _player(link)
-        outcome = await self.engine.chat_quizzes.upload(chat, by, held.name, held.data)
-        if outcome.quiz is None or outcome.status.value not in ("stored", "replaced"):
+        outcome = await self.engine.chat_quizzes.upload(_chat(link.chat_key), _player(link), held.name, held.data)
+        if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
             return await self._upload_page(request, link, {"name": held.name, "outcome": outcome})
         raise web.HTTPSeeOther(f"/c/{token}/quizzes?saved={outcome.quiz.id}")
 
@@ -172,10 +171,6 @@ class Pages:
         chosen = normalise((await self.engine.store.chat_settings(chat_key)).language)
         return chosen or self.engine.settings.default_language
 
-    async def _chat(self, chat_key: str) -> ChatRef:
-        platform, _, chat_id = chat_key.partition(":")
-        return ChatRef(platform, chat_id)
-
     def _page(self, request: web.Request, template: str, lang: str, link: Link | None, values: dict[str, Any],
               status: int = HTTPStatus.OK) -> web.Response:
         token = request.match_info.get("token", "")
@@ -191,6 +186,12 @@ def _chat_key(request: web.Request, signer: LinkSigner) -> str:
     return found.chat_key if isinstance(found, Link) else ""
 
 
+def _chat(chat_key: str) -> ChatRef:
+    platform, _, chat_id = chat_key.partition(":")
+    return ChatRef(platform, chat_id)
+
+
 def _player(link: Link) -> Player:
+    """Who uploads: the admin the link was given to (the name is kept by the chat's own updates)."""
     platform, _, user_id = link.player_key.partition(":")
     return Player(platform or "web", user_id or "admin", "")
