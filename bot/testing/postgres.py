@@ -93,6 +93,16 @@ class Cluster:
                   "-w", "-t", str(START_SECONDS), "-o", options, "start")
         self._run(str(self.bin / "createdb"), "-h", str(self.folder), "-p", str(self.port), "-U", USER, DATABASE)
 
+    def watch_owner(self, pid: int) -> None:
+        """Stop and remove the cluster once process `pid` is gone, however it ended: a test run
+        killed by a timeout or SIGKILL runs no teardown, and its server would run on forever."""
+        prefix = "runuser -u postgres -- " if os.geteuid() == 0 else ""
+        script = (f"while kill -0 {pid} 2>/dev/null; do sleep 1; done; "
+                  f"{prefix}'{self.bin / 'pg_ctl'}' -D '{self.data}' -m immediate -w stop >/dev/null 2>&1; "
+                  f"rm -rf '{self.folder}'")
+        subprocess.Popen(["sh", "-c", script], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
             try:
@@ -113,13 +123,15 @@ class Cluster:
 
 
 def start_cluster(durable: bool = False) -> Cluster:
-    """A running cluster with database `quizhost`; stop() removes it. Raises ClusterError."""
+    """A running cluster with database `quizhost`; stop() removes it, and so does this process's
+    end, whatever it is. Raises ClusterError."""
     folder = Path(tempfile.mkdtemp(prefix="quizhost-pg-"))
     cluster = Cluster(folder, free_port(), Path("/"))
     try:
         cluster.bin = server_bin()
         cluster.init()
         cluster.start(durable)
+        cluster.watch_owner(os.getpid())
     except BaseException:
         cluster.stop()
         raise
