@@ -121,13 +121,15 @@ async def play(settings: Settings, topic: str, lang: str | None, name: str | Non
         commands = Commands(engine, WebAddress(settings.quizhost_web_url, settings.web_secret()))
         await engine.resume()
         timers = asyncio.create_task(engine.serve())
+        schedules = asyncio.create_task(commands.scheduler.serve())
         try:
             await open_terminal(commands, console, topic, lang)
             await console.serve(commands, stdin_lines(asyncio.get_running_loop()))
         finally:
-            timers.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await timers
+            for task in (timers, schedules):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await engine.sender.flush_due()  # the terminal always takes them: show them all
     return 0
 
@@ -213,7 +215,8 @@ async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], st
     stop = stop or signal_stop()
     commands = Commands(engine, web)
     timers = asyncio.create_task(engine.serve(), name="timers")
-    tasks = [timers, *(asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters)]
+    schedules = asyncio.create_task(commands.scheduler.serve(), name="schedules")
+    tasks = [timers, schedules, *(asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters)]
     watch = getattr(engine.store, "watch", None)  # SQLite: stop when the file is deleted or replaced
     if watch is not None:
         tasks.append(asyncio.create_task(watch(), name="database"))
@@ -229,6 +232,7 @@ async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], st
     # what is left stays in the outbox for the next start
     stopper.cancel()
     timers.cancel()
+    schedules.cancel()
     await engine.stop_sending() if stopper in done else await engine.stop_sending(0.0)  # a task failed: no wait
     for running in tasks:
         running.cancel()

@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     move.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path) of the database")
     move.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host:5432/db, empty")
     from bot.bench import add_arguments as bench_arguments
+    from bot.stats_cli import add_arguments as stats_arguments
+
+    stats_arguments(sub.add_parser("stats", help="question statistics: share right, split, flags to fix"))
 
     bench_arguments(sub.add_parser("bench", help="load-test the engine and the database; print the figures"))
     return parser
@@ -61,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                                                settings.telegram_webhook_secret, settings.quizhost_web_secret) if s]
     setup_logging(settings.log_level if args.command == "run" else "WARNING", secrets)
     commands = {"play": _play, "run": _run, "validate": _validate, "export": _export, "bench": _bench,
-                "import": _import, "migrate-db": _migrate_db, "web": _web}
+                "import": _import, "migrate-db": _migrate_db, "web": _web, "stats": _stats}
     try:
         return commands[args.command](args, settings)
     except SettingsError as exc:  # a setting found wrong only when used (QUIZHOST_DB's kind of database)
@@ -162,6 +165,12 @@ def _validate(args: argparse.Namespace, settings: Settings) -> int:
     print(f"{found.files} quiz file(s) OK" + (" (strict)" if args.strict else "")
           + f": {found.loaded} loaded, {found.failed} failed")
     return 0
+
+
+def _stats(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.stats_cli import main as stats_main
+
+    return stats_main(args, settings)
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from bot import i18n, render, tokens, upload_replies
+from bot import i18n, render, tokens, upload_replies, zones
+from bot.commands_learning import LearningCommands
 from bot.commands_web import WebCommands
 from bot.engine import Engine, StartOutcome, StartStatus, StopStatus
 from bot.model import (
@@ -23,13 +24,15 @@ from bot.model import (
     Reply,
     SettingRange,
 )
-from bot.render import t, tn  # message text (isolates for RTL); command menus use i18n.t
+from bot.render import REVIEW_START, t, tn  # message text (isolates for RTL); command menus use i18n.t
+from bot.review import ReviewDesk
+from bot.scheduler import Scheduler
 from bot.weblinks import WebAddress
 
 PERIODS = ("week", "month", "all")
 ALIASES = {"top": "leaderboard", "me": "stats"}
 COMMANDS = ("quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start", "upload",
-            "remove", "dashboard", "board")
+            "remove", "dashboard", "board", "review", "quizstats", "schedule")
 # /settings words -> (the chat setting, its range)
 SETTINGS: dict[str, tuple[str, SettingRange]] = {"time": ("question_seconds", QUESTION_SECONDS),
                                                  "pause": ("pause_seconds", PAUSE_SECONDS)}
@@ -55,10 +58,12 @@ def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
     return ALIASES.get(name, name), args[:MAX_ARGS]
 
 
-class Commands:
+class Commands(LearningCommands):
     def __init__(self, engine: Engine, web: WebAddress | None = None) -> None:
         self.engine = engine
         self.web = WebCommands(engine, web or WebAddress())
+        self.review = ReviewDesk(engine)
+        self.scheduler = Scheduler(engine)
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
@@ -70,6 +75,8 @@ class Commands:
 
     async def press(self, data: str, caller: Caller) -> Ack | Reply:
         """A button: an answer token goes to the engine; quiz and language picks are handled here."""
+        if tokens.kind_of(data) is tokens.Kind.REVIEW:
+            return await self.review.answer(data, caller.player)
         picked = tokens.pick(data)
         if picked is None:
             return await self.engine.answer(data, caller.player, caller.chat)
@@ -116,6 +123,8 @@ class Commands:
     async def _cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
         if args.startswith("quiz_"):  # Telegram deep link t.me/<bot>?start=quiz_<id>
             return await self._cmd_quiz(args[len("quiz_"):], caller, lang)
+        if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
+            return await self._cmd_review("", caller, lang)
         return await self._cmd_help(args, caller, lang)
 
     async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:
@@ -221,10 +230,13 @@ class Commands:
         pause = current.pause_seconds if current.pause_seconds is not None else self.engine.settings.pause_seconds
         text = t(lang, "Question time: {seconds} s · pause between questions: {pause} s", seconds=seconds,
                  pause=f"{pause:g}")
-        usage = t(lang, "Change them with /settings time 20 or /settings pause 3 (admins).")
+        text += "\n" + t(lang, "Time zone: {zone}", zone=zones.zone(current.time_zone).key)
+        usage = t(lang, "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins).")
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
+        if words[0] == "tz":
+            return await self._set_time_zone(words[1:], chat, lang)
         if len(words) != 2 or words[0] not in SETTINGS or not words[1].isdecimal():
             return t(lang, "Usage: /settings time <seconds> or /settings pause <seconds>.")
         (field, allowed), value = SETTINGS[words[0]], int(words[1])
@@ -254,6 +266,9 @@ class Commands:
             t(lang, "/remove <quiz>: delete one of this chat's quizzes (admins)"),
             t(lang, "/dashboard: a link to this chat's web pages (admins)"),
             t(lang, "/board: the link to this chat's public leaderboard"),
+            t(lang, "/review: your missed questions again, spaced over days (in a private chat)"),
+            t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
+            t(lang, "/schedule: a quiz or a question of the day at fixed times (admins)"),
             t(lang, "/help: this message"),
         ]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
@@ -273,6 +288,9 @@ def descriptions(lang: str) -> dict[str, str]:
         "remove": i18n.t(lang, "Delete one of this chat's quizzes (admins)"),
         "dashboard": i18n.t(lang, "A link to this chat's web pages (admins)"),
         "board": i18n.t(lang, "The link to this chat's public leaderboard"),
+        "review": i18n.t(lang, "Your missed questions again (private chat)"),
+        "quizstats": i18n.t(lang, "How this chat answered each question (admins)"),
+        "schedule": i18n.t(lang, "A quiz or a question of the day at fixed times (admins)"),
         "help": i18n.t(lang, "What this bot does"),
     }
 

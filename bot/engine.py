@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from functools import lru_cache
 
-from bot import owed, render, session
+from bot import leitner, owed, render, session
 from bot.catalog import Catalog
 from bot.chatquizzes import ChatQuizzes
 from bot.clock import Clock, SystemClock
@@ -121,6 +121,9 @@ class Engine:
 
     def attach(self, adapter: ChatAdapter) -> None:
         self._adapters[adapter.platform] = adapter
+
+    def adapter(self, platform: str) -> ChatAdapter:
+        return self._adapters[platform]
 
     def run_in(self, chat: ChatRef) -> Run | None:
         return self._by_chat.get(chat.key)
@@ -244,18 +247,22 @@ class Engine:
         """What /quiz offers in this chat: the shipped quizzes, then the chat's own."""
         return (*self.catalog.all(), *await self.chat_quizzes.all(chat.key))
 
-    async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None) -> StartOutcome:
+    async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None,
+                         questions: tuple[str, ...] | None = None, seconds: int | None = None) -> StartOutcome:
+        """Start `quiz` (`count` random questions, or exactly `questions`; `seconds` to answer
+        each instead of the chat's setting: a question of the day stays open for hours)."""
         if (running := self._by_chat.get(chat.key)) is not None:
             return StartOutcome(StartStatus.RUNNING, run=running)
         if (starting := self._starting.get(chat.key)) is not None:  # another /quiz here is being set up
             return StartOutcome(StartStatus.RUNNING, quizzes=(starting,))
         self._starting[chat.key] = quiz
         try:
-            return await self._create_run(chat, quiz, by, count)
+            return await self._create_run(chat, quiz, by, count, questions, seconds)
         finally:
             del self._starting[chat.key]
 
-    async def _create_run(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None) -> StartOutcome:
+    async def _create_run(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None,
+                          questions: tuple[str, ...] | None, seconds: int | None) -> StartOutcome:
         await self.store.ensure_chat(chat)
         await self.store.ensure_player(by)
         settings = await self.chat_settings(chat)
@@ -264,8 +271,8 @@ class Engine:
         row = RunRow(
             chat_key=chat.key, chat_id=chat.chat_id, platform=chat.platform, is_private=chat.is_private,
             quiz_id=quiz.id, language=await self.language_for(chat, by), seed=self._rng.getrandbits(31),
-            question_ids=session.pick_questions(quiz, count, self._rng),
-            seconds=settings.question_seconds or self.settings.question_seconds, pause=pause,
+            question_ids=questions or session.pick_questions(quiz, count, self._rng),
+            seconds=seconds or settings.question_seconds or self.settings.question_seconds, pause=pause,
             started_by=by.key, started_at=now, due=now + min(pause, 3.0),
         )
         row.id = await self.store.create_run(row)
@@ -407,8 +414,11 @@ class Engine:
     # one step of a run --------------------------------------------------------------
 
     async def _advance(self, run: Run) -> None:
+        flight = self._flights.get(run.id)
+        if flight is None:  # the timer loop and run_due both found it due; the other one ended it
+            return
         try:
-            async with self._flights[run.id].lock:
+            async with flight.lock:
                 if run.row.status != RunStatus.OPEN or run.row.due > self.clock.now():
                     return
                 if run.row.phase == Phase.PAUSING:
@@ -465,6 +475,7 @@ class Engine:
             await self._count_elsewhere(run, await self._shared.seal_question(run.id, run.row.index))
         reveal = session.close_question(run, self.clock.now())
         close = owed.close(run, message, reveal, self.clock.now())
+        await self._deal_misses(run)
         reason = final or session.end_reason(run)
         if reason is None:
             await self._save(run, [close])
@@ -477,6 +488,17 @@ class Engine:
         for answer in others:
             run.answers[answer.player_key] = answer
             run.names[answer.player_key] = names.get(answer.player_key, answer.player_key)
+
+    async def _deal_misses(self, run: Run) -> None:
+        """Who missed the question just closed gets it in their review deck, due at once."""
+        now, quiz_id, question_id = self.clock.now(), run.row.quiz_id, run.question.id
+        if self.catalog.get(quiz_id) is None:  # a chat's own quiz: a card names no chat to find it in
+            return
+        cards = [leitner.missed(key, quiz_id, question_id, now) for key in session.missed_by(run)]
+        try:
+            await self.store.put_review_cards(cards)
+        except Exception:  # a deck is worth less than the run: the quiz goes on
+            log.exception("run %d: storing review cards failed", run.id)
 
     async def _finish(self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = ()) -> None:
         """End the run; its last messages and the podium are owed in the same transaction."""

@@ -221,6 +221,7 @@ class Reveal:
     explanation: str
     counts: tuple[int, ...]  # per displayed option
     answers: tuple[Scorer, ...]  # fastest first
+    note: str = ""  # said instead of who scored (a review: what happens to the card)
 
     @property
     def scorers(self) -> tuple[Scorer, ...]:
@@ -276,6 +277,9 @@ class PlayerStats:
 class Button:
     label: str
     data: str
+    # opens the private chat with the bot and runs `/start <data>` there (Telegram: a deep link;
+    # Discord: a direct message), as the podium's "Review my misses" does
+    in_private: bool = False
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
     where, r = data["message"], data["reveal"]
     message = MessageRef(ChatRef(**where["chat"]), where["message_id"]) if where else None
     reveal = Reveal(_card(r["card"]), r["right_letter"], r["right_text"], r["explanation"], tuple(r["counts"]),
-                    tuple(Scorer(**s) for s in r["answers"]))
+                    tuple(Scorer(**s) for s in r["answers"]), r.get("note", ""))
     return message, reveal
 
 

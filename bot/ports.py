@@ -6,13 +6,17 @@ keeps the semantics they state, and tests/storage_contract/ checks them on each 
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
+from bot.leitner import ReviewCard
 from bot.model import ChatRef, MessageRef, Player, PlayerStats, QuestionCard, Reply, Reveal, Standing
+from bot.questionstats import QuizTally
 from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus, RunSummary
+from bot.schedule import ScheduleRow, ScheduleStatus
 
-CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds"})  # what update_chat_settings sets
+# what update_chat_settings sets
+CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds", "time_zone"})
 
 
 class DeliveryUncertain(Exception):
@@ -41,7 +45,53 @@ class RunAlreadyOpen(Exception):
     """create_run for a chat that has an open run: one run per chat, whatever the engine believes."""
 
 
-class Store(Protocol):
+class LearningStore(Protocol):
+    """Review decks, question statistics and schedules (part of Store; storage/learning.py)."""
+
+    # review decks: one card per player and question, however often it was missed
+    async def put_review_cards(self, cards: Iterable[ReviewCard]) -> None:
+        """Store the cards as given: new ones, or new boxes and due times of existing ones."""
+
+    async def review_deck(self, player_key: str) -> list[ReviewCard]:
+        """Every card of the player, the earliest due first."""
+
+    async def remove_review_card(self, player_key: str, quiz_id: str, question_id: str) -> None:
+        """The card leaves the deck (learned, or its question is gone); a missing card is no error."""
+
+    # question statistics: summed as questions close, so reading them costs the same at any size
+    async def quiz_tally(self, quiz_id: str, chat_key: str | None = None) -> QuizTally:
+        """The closed questions' answers of a quiz summed per player and option, per tenth of a
+        second, and each player's total points in it; in one chat, or in all chats (None)."""
+
+    async def stats_chats(self, quiz_id: str) -> list[str]:
+        """The keys of the chats that answered the quiz."""
+
+    # schedules
+    async def add_schedule(self, schedule: ScheduleRow) -> int:
+        """Store a new schedule; its id, a positive integer."""
+
+    async def chat_schedules(self, chat_key: str) -> list[ScheduleRow]:
+        """The chat's schedules (active and paused), oldest first."""
+
+    async def due_schedules(self, now: float) -> list[ScheduleRow]:
+        """Active schedules whose `next_due` is at or before `now`, the earliest first."""
+
+    async def next_schedule_due(self) -> float | None:
+        """The earliest `next_due` of any active schedule."""
+
+    async def claim_schedule(self, schedule_id: int, due: float, next_due: float, asked: frozenset[str]) -> bool:
+        """Move an active schedule whose `next_due` is still `due` on to `next_due` (and the
+        questions asked in this round), atomically: True for exactly one of any number of
+        callers (stores on one database included), who then fires it."""
+
+    async def set_schedule_status(self, schedule_id: int, status: ScheduleStatus) -> None:
+        """Pause or resume a schedule."""
+
+    async def remove_schedules(self, chat_key: str, schedule_id: int | None = None) -> int:
+        """Delete one schedule of the chat (or all); how many were deleted."""
+
+
+class Store(LearningStore, Protocol):
     """Everything the engine, the commands and the bench keep: chats, players, runs, answers,
     and the leaderboards computed from them.
 
@@ -230,3 +280,8 @@ class RunLeases(Protocol):
 
     async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
         """The owner closes a question to other workers' presses; every stored answer to it."""
+
+
+class ChatUnreachable(Exception):
+    """Raised by `ChatAdapter.send` when the platform says the bot may not post in the chat any
+    more (removed from the group, blocked by the user): retrying will not help."""

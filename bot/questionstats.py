@@ -31,7 +31,7 @@ class AnswerFact:
 
 @dataclass(frozen=True)
 class QuestionTally:
-    choices: Mapping[str, tuple[int, ...]]  # player -> answers per option (authoring order)
+    choices: Mapping[str, Mapping[int, int]]  # player -> option (authoring order) -> answers
     tenths: Mapping[int, int]  # answer time in tenths of a second -> answers
 
 
@@ -70,27 +70,27 @@ class QuestionStats:
         return self.right / self.attempts if self.attempts else None
 
 
-def tally(facts: Iterable[AnswerFact], option_counts: Mapping[str, int]) -> QuizTally:
-    """Sum answer facts of one quiz; `option_counts` gives each question's number of options."""
+def tally(facts: Iterable[AnswerFact]) -> QuizTally:
+    """Sum the answer facts of one quiz."""
     totals: dict[str, int] = {}
-    choices: dict[str, dict[str, list[int]]] = {}
+    choices: dict[str, dict[str, dict[int, int]]] = {}
     tenths: dict[str, dict[int, int]] = {}
     for f in facts:
         totals[f.player_key] = totals.get(f.player_key, 0) + f.points
-        size = option_counts[f.question_id]
-        row = choices.setdefault(f.question_id, {}).setdefault(f.player_key, [0] * size)
-        row[f.option] += 1
+        row = choices.setdefault(f.question_id, {}).setdefault(f.player_key, {})
+        row[f.option] = row.get(f.option, 0) + 1
         bucket = tenths.setdefault(f.question_id, {})
         bucket[to_tenths(f.elapsed)] = bucket.get(to_tenths(f.elapsed), 0) + 1
     questions = {
-        qid: QuestionTally({p: tuple(c) for p, c in by_player.items()}, tenths[qid])
+        qid: QuestionTally(by_player, tenths[qid])
         for qid, by_player in choices.items()
     }
     return QuizTally(totals, questions)
 
 
 def to_tenths(seconds: float) -> int:
-    return round(max(seconds, 0.0) * TENTHS)
+    """Half a tenth rounds up, as the stores' SQL rounds it (not to even, as round() does)."""
+    return int(max(seconds, 0.0) * TENTHS + 0.5)
 
 
 def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally) -> QuestionStats:
@@ -136,17 +136,18 @@ def _nth(tenths: Mapping[int, int], index: int) -> int:
     raise IndexError(index)
 
 
-def _sum_rows(rows: Iterable[tuple[int, ...]], size: int) -> tuple[int, ...]:
+def _sum_rows(rows: Iterable[Mapping[int, int]], size: int) -> tuple[int, ...]:
     total = [0] * size
     for row in rows:
-        for i, count in enumerate(row[:size]):
-            total[i] += count
+        for option, count in row.items():
+            if 0 <= option < size:  # an option the quiz no longer has
+                total[option] += count
     return tuple(total)
 
 
 def _share_right(t: QuestionTally, players: list[str], answer: int) -> float:
     rows = [t.choices[p] for p in players]
-    return sum(r[answer] for r in rows) / sum(sum(r) for r in rows)
+    return sum(r.get(answer, 0) for r in rows) / sum(sum(r.values()) for r in rows)
 
 
 def _discrimination(t: QuestionTally, top: list[str], bottom: list[str], answer: int) -> float | None:

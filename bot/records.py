@@ -54,6 +54,7 @@ class ChatSettings:
     language: str | None = None  # set with /language; None: decide per user/default
     question_seconds: int | None = None  # None: the bot's default
     pause_seconds: float | None = None
+    time_zone: str | None = None  # an IANA name (/settings tz); None: UTC
 
 
 @dataclass(slots=True)  # slots: one per open run, thousands at once

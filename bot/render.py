@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import bidi, i18n
-from bot.model import PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, RunEnd, Standing
+from bot.model import Button, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, RunEnd, Standing
 
 MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10
@@ -100,6 +100,8 @@ def option_lines(card: QuestionCard, marks: dict[str, str] | None = None) -> lis
 
 
 def time_limit(card: QuestionCard) -> str:
+    if card.seconds <= 0:  # a review card waits for its player
+        return t(card.language, "⏱ No time limit")
     return tn(card.language, "⏱ {n} second to answer", "⏱ {n} seconds to answer", card.seconds)
 
 
@@ -142,7 +144,9 @@ def reveal_body(reveal: Reveal) -> str:
     # an imported question may have no explanation: the right answer (the title) and the split do
     lines = [d.block(reveal.explanation), ""] if reveal.explanation else []
     lines += [*answer_bars(reveal), ""]
-    if reveal.scorers:
+    if reveal.note:
+        lines.append(reveal.note)
+    elif reveal.scorers:
         lines.append(t(lang, "Scored:"))
         for s in reveal.scorers:
             lines.append(t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points,
@@ -163,6 +167,13 @@ def _standing_line(lang: str, s: Standing) -> str:
              answered=s.answered, accuracy=round(100 * s.accuracy))
 
 
+REVIEW_START = "review"  # the /start payload of "Review my misses" (Telegram deep link ?start=review)
+
+
+def review_button(lang: str) -> Button:
+    return Button(i18n.t(lang, "Review my misses"), REVIEW_START, in_private=True)
+
+
 def podium(p: Podium) -> Reply:
     lang = p.language
     titles = {
@@ -172,7 +183,9 @@ def podium(p: Podium) -> Reply:
     }
     lines = [_standing_line(lang, s) for s in p.standings[:10]] or [t(lang, "Nobody scored this time.")]
     lines += ["", t(lang, "See /leaderboard for this chat's ranking.")]
-    return Reply("\n".join(lines), title=titles[p.reason], language=lang, kind="podium")
+    # a group's misses are reviewed in the private chat with the bot (/start review there)
+    buttons = () if p.chat.is_private else (review_button(lang),)
+    return Reply("\n".join(lines), title=titles[p.reason], buttons=buttons, language=lang, kind="podium")
 
 
 def not_posted(lang: str, number: int, minutes: int) -> str:

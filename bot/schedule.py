@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from enum import Enum
 
+from bot.model import ChatRef
+
 WEEKDAYS: tuple[str, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 LATE_LIMIT = 3600.0  # a fire time missed while down runs at start if less late than this
 _CLOCK = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
@@ -76,6 +78,35 @@ def next_fire(rule: Rule, after: float, zone: tzinfo) -> float:
 
 def _at(day: date, rule: Rule, zone: tzinfo) -> float:
     return datetime.combine(day, time(rule.hour, rule.minute), tzinfo=zone).timestamp()
+
+
+class ScheduleStatus(str, Enum):
+    ACTIVE = "active"
+    PAUSED = "paused"  # the platform refused to post in the chat (the bot was removed)
+
+
+DEFAULT_HOURS = 8  # a question of the day stays open this long
+
+
+@dataclass(frozen=True)
+class ScheduleRow:
+    """A stored schedule: what to play where, when it fires next, and what it asked so far."""
+
+    chat: ChatRef
+    quiz_id: str
+    rule: Rule
+    next_due: float
+    seed: int
+    created_by: str
+    questions: int | None = None  # None: the whole quiz; 1: a question of the day
+    hours: int = DEFAULT_HOURS
+    status: ScheduleStatus = ScheduleStatus.ACTIVE
+    asked: frozenset[str] = frozenset()  # questions of the day asked in this round
+    id: int = 0  # given by the store
+
+    @property
+    def is_daily_question(self) -> bool:
+        return self.questions == 1
 
 
 class Missed(str, Enum):

@@ -194,6 +194,11 @@ def close_question(run: Run, now: float) -> Reveal:
                   tuple(counts), scorers)
 
 
+def missed_by(run: Run) -> list[str]:
+    """After a close: the run's players who did not answer the question right (or at all)."""
+    return sorted(k for k in run.players if not (k in run.answers and run.answers[k].correct))
+
+
 def end_reason(run: Run) -> RunEnd | None:
     """FINISHED after the last question (whoever answered it), else SILENT after two
     unanswered ones in a row."""

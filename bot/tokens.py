@@ -1,7 +1,8 @@
 """Button data: what a pressed button carries back. The one place that spells its format.
 
 Telegram allows 64 bytes of callback data and Discord 100 characters of custom_id, so the
-data is short: a kind (answer, quiz pick, language pick), a colon, then its fields. Adapters
+data is short: a kind (answer, quiz pick, language pick, review answer, go private), a colon,
+then its fields. Adapters
 and commands build and read it only through the functions here, fast paths included.
 """
 from __future__ import annotations
@@ -21,6 +22,8 @@ class Kind(str, Enum):
     ANSWER = "qa"
     QUIZ = "qp"  # start this quiz
     LANGUAGE = "ql"  # set the chat's language (admins, as /language)
+    REVIEW = "rv"  # an answer to a review card (bot/review.py)
+    PRIVATE = "pv"  # go on in the private chat with the bot (Discord: a DM), as /start <payload>
 
     @property
     def prefix(self) -> str:
@@ -30,10 +33,13 @@ class Kind(str, Enum):
 _ANSWER = r"qa:(?:[1-9][0-9]{0,11}):(?:[0-9]{1,3}):(?:[0-9])"
 _QUIZ = rf"qp:{QUIZ_ID}"
 _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE})"
+_REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
+_PRIVATE = r"pv:[a-z_]{1,32}"
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE})"
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
 _ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
+_REVIEW_FIELDS = re.compile(r"rv:([1-9][0-9]{0,9}):([0-9]{1,3}):([0-9])")
 _ANY = re.compile(PATTERN)
 
 
@@ -111,3 +117,32 @@ def _checked(data: str) -> str:
     if not is_valid(data):
         raise ValueError(f"not valid button data: {data[:40]!r}")
     return data
+
+
+@dataclass(frozen=True)
+class ReviewToken:
+    """A press in a review: the session (a random number), the card's number in it, the option."""
+
+    session: int
+    number: int
+    choice: int
+
+    def encode(self) -> str:
+        return f"{Kind.REVIEW.prefix}{self.session}:{self.number}:{self.choice}"
+
+
+def decode_review(data: str | None) -> ReviewToken | None:
+    if not isinstance(data, str) or len(data) > MAX_BYTES:
+        return None
+    match = _REVIEW_FIELDS.fullmatch(data)
+    return ReviewToken(*(int(g) for g in match.groups())) if match else None
+
+
+def with_choice(token: str, choice: int) -> str:
+    """The same button data for another option (every token ends in ':<choice>')."""
+    return f"{token.rpartition(':')[0]}:{choice}"
+
+
+def in_private(payload: str) -> str:
+    """A button that goes on in the private chat with the bot, as `/start <payload>` there."""
+    return _checked(Kind.PRIVATE.prefix + payload)

@@ -19,6 +19,7 @@ import asyncpg
 
 from storage.dburl import Kind, masked, parse
 from storage.postgres import PostgresStore
+from storage.schema import LATE_TRIGGERS
 from storage.sqlite import SqliteStore
 
 FIRST = ("chats", "players", "runs", "answers")  # referenced tables before the ones that refer to them
@@ -74,10 +75,12 @@ async def _copy(sqlite_path: str, conn: asyncpg.Connection, shown: str) -> Copie
                                    "copy them: upgrade quizhost, then migrate again")
         async with conn.transaction():
             await _require_empty(conn, tables, shown)
-            await conn.execute("ALTER TABLE answers DISABLE TRIGGER answers_late_to_boards")
+            for trigger in LATE_TRIGGERS:  # the summaries are copied as they are
+                await conn.execute(f"ALTER TABLE answers DISABLE TRIGGER {trigger}")
             rows = {name: await _copy_table(lite, conn, name, columns)
                     for name, columns in tables.items() if name in present}
-            await conn.execute("ALTER TABLE answers ENABLE TRIGGER answers_late_to_boards")
+            for trigger in LATE_TRIGGERS:
+                await conn.execute(f"ALTER TABLE answers ENABLE TRIGGER {trigger}")
             await conn.execute("SELECT setval(pg_get_serial_sequence('runs', 'id'), "
                                "(SELECT COALESCE(MAX(id), 0) + 1 FROM runs), false)")
             open_runs = await conn.fetchval("SELECT COUNT(*) FROM runs WHERE status = 'open'")

@@ -8,6 +8,8 @@ rows, so a batch of a thousand answers costs one trigger call, not a thousand.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from storage.schema import boundary
 
 KEY = 'TEXT COLLATE "C"'
@@ -34,8 +36,52 @@ def _summarise(answers: str) -> str:
     """
 
 
-# every answer already past its run's boundary (migration 2; the bench loads answers this way)
-BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
+# every answer already past its run's boundary (migrations 2 and 6; the bench loads answers this way)
+PAST_BOUNDARY = f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}"
+BOARD_BACKFILL = _summarise(PAST_BOUNDARY)
+
+
+def _kept_up(add: Callable[[str], str], runs_trigger: str, late_trigger: str) -> str:
+    """`add`'s sums (boards, statistics) backfilled from the stored answers, then kept by triggers."""
+    return f"""
+    {add(PAST_BOUNDARY)}
+    -- a run moving past a question (or ending) adds the answers it leaves behind
+    CREATE FUNCTION {runs_trigger}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+        {add(f"FROM answers a WHERE a.run_id = NEW.id AND a.idx >= {boundary('OLD')} "
+             f"AND a.idx < {boundary('NEW')}")}
+        RETURN NULL;
+    END $fn$;
+    CREATE TRIGGER {runs_trigger} AFTER UPDATE OF status, phase, idx ON runs
+        FOR EACH ROW WHEN ({boundary("NEW")} > {boundary("OLD")}) EXECUTE FUNCTION {runs_trigger}();
+    -- answers stored after their question was summed (only direct writes do that) go
+    -- straight in; one call per statement, over the rows it inserted
+    CREATE FUNCTION {late_trigger}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+        {add(f"FROM inserted a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")}
+        RETURN NULL;
+    END $fn$;
+    CREATE TRIGGER {late_trigger} AFTER INSERT ON answers REFERENCING NEW TABLE AS inserted
+        FOR EACH STATEMENT EXECUTE FUNCTION {late_trigger}();
+    """
+
+
+def _tally_stats(answers: str) -> str:
+    """Add `answers` (a FROM ... WHERE clause over `a`) to the question statistics (as SQLite's)."""
+    return f"""
+    INSERT INTO stat_choices AS s
+        SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, a.option, COUNT(*)
+        {answers} GROUP BY 1, 2, 3, 4, 5
+        ON CONFLICT (quiz_id, chat_key, question_id, player_key, option)
+        DO UPDATE SET answers = s.answers + excluded.answers;
+    INSERT INTO stat_times AS s
+        SELECT a.quiz_id, a.chat_key, a.question_id, FLOOR(a.elapsed * 10 + 0.5)::INTEGER, COUNT(*)
+        {answers} GROUP BY 1, 2, 3, 4
+        ON CONFLICT (quiz_id, chat_key, question_id, tenths) DO UPDATE SET answers = s.answers + excluded.answers;
+    """
+
+
+STATS_BACKFILL = _tally_stats(PAST_BOUNDARY)
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: chats, players, runs, answers
@@ -121,25 +167,7 @@ MIGRATIONS: tuple[str, ...] = (
         best_streak INTEGER NOT NULL,
         PRIMARY KEY (chat_key, player_key, quiz_id)
     );
-    {BOARD_BACKFILL}
-    -- a run moving past a question (or ending) summarises the answers it leaves behind
-    CREATE FUNCTION runs_summarise_answers() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-        {_summarise(f"FROM answers a WHERE a.run_id = NEW.id AND a.idx >= {boundary('OLD')} "
-                    f"AND a.idx < {boundary('NEW')}")}
-        RETURN NULL;
-    END $fn$;
-    CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
-        FOR EACH ROW WHEN ({boundary("NEW")} > {boundary("OLD")}) EXECUTE FUNCTION runs_summarise_answers();
-    -- answers stored after their question was summarised (only direct writes do that) go
-    -- straight in; one call per statement, over the rows it inserted
-    CREATE FUNCTION answers_late_to_boards() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-        {_summarise(f"FROM inserted a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")}
-        RETURN NULL;
-    END $fn$;
-    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers REFERENCING NEW TABLE AS inserted
-        FOR EACH STATEMENT EXECUTE FUNCTION answers_late_to_boards();
+    {_kept_up(_summarise, "runs_summarise_answers", "answers_late_to_boards")}
     """,
     # chat quizzes: uploaded by a chat's admin, played only there (bot/chatquizzes.py)
     """
@@ -186,6 +214,61 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
+
+
+MIGRATIONS += (
+    # 6: review decks, question statistics, schedules, the chat's time zone (SQLite's migration 5)
+    f"""
+    CREATE TABLE review_cards (
+        player_key {KEY} NOT NULL,
+        quiz_id {KEY} NOT NULL,
+        question_id {KEY} NOT NULL,
+        box INTEGER NOT NULL,
+        due DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player_key, quiz_id, question_id)
+    );
+    CREATE TABLE stat_choices (
+        quiz_id {KEY} NOT NULL,
+        chat_key {KEY} NOT NULL,
+        question_id {KEY} NOT NULL,
+        player_key {KEY} NOT NULL,
+        option INTEGER NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, chat_key, question_id, player_key, option)
+    );
+    CREATE TABLE stat_times (
+        quiz_id {KEY} NOT NULL,
+        chat_key {KEY} NOT NULL,
+        question_id {KEY} NOT NULL,
+        tenths INTEGER NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, chat_key, question_id, tenths)
+    );
+    {_kept_up(_tally_stats, "runs_tally_stats", "answers_late_to_stats")}
+    CREATE TABLE schedules (
+        id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        chat_key {KEY} NOT NULL,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        is_private INTEGER NOT NULL,
+        quiz_id {KEY} NOT NULL,
+        cadence TEXT NOT NULL,
+        weekday INTEGER,
+        hour INTEGER NOT NULL,
+        minute INTEGER NOT NULL,
+        questions INTEGER,
+        hours INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        next_due DOUBLE PRECISION NOT NULL,
+        asked TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        created_by TEXT NOT NULL
+    );
+    CREATE INDEX schedules_by_due ON schedules(status, next_due);
+    CREATE INDEX schedules_by_chat ON schedules(chat_key);
+    ALTER TABLE chats ADD COLUMN time_zone TEXT;
+    """,
+)
 
 def version() -> int:
     return len(MIGRATIONS)

@@ -19,6 +19,7 @@ from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, Run
 from storage import boards, outbox, pg_leases, pg_moves, pg_presses
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.group_commit import StoredNames, outbox_ops, outbox_update, run_state
+from storage.learning import LearningQueries
 from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.pg_schema import MIGRATIONS
 from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
@@ -33,7 +34,7 @@ log = logging.getLogger("quizhost.storage")
 
 
 
-class PostgresStore(WebQueries):
+class PostgresStore(WebQueries, LearningQueries):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
@@ -87,12 +88,16 @@ class PostgresStore(WebQueries):
                 await conn.execute(script)
                 await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
 
+    # the statements of storage/web.py and storage/learning.py
     async def _fetch(self, sql: str, args: dict) -> list[tuple]:
         return [tuple(row) for row in await self._pool.fetch(*numbered(sql, args))]
 
     async def _change(self, sql: str, args: dict) -> int:
         status = await self._pool.execute(*numbered(sql, args))  # "UPDATE 1", "DELETE 0", "INSERT 0 3"
         return int(status.rsplit(" ", 1)[-1])
+
+    async def _insert_id(self, sql: str, args: dict) -> int:
+        return int(await self._pool.fetchval(*numbered(sql + " RETURNING id", args)))
 
     async def schema_version(self) -> int:
         return await self._pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
@@ -110,7 +115,7 @@ class PostgresStore(WebQueries):
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         row = await self._pool.fetchrow(
-            "SELECT language, question_seconds, pause_seconds FROM chats WHERE key = $1", chat_key)
+            "SELECT language, question_seconds, pause_seconds, time_zone FROM chats WHERE key = $1", chat_key)
         return ChatSettings(*row) if row else ChatSettings()
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:

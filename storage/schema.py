@@ -189,3 +189,93 @@ MIGRATIONS: tuple[str, ...] = (
 
 def version() -> int:
     return len(MIGRATIONS)
+
+
+def _tally_stats(answers: str) -> str:
+    """Add `answers` (a FROM ... WHERE clause over table `a`) to the question statistics."""
+    return f"""
+    INSERT INTO stat_choices
+        SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, a.option, COUNT(*)
+        {answers} GROUP BY 1, 2, 3, 4, 5
+        ON CONFLICT DO UPDATE SET answers = answers + excluded.answers;
+    INSERT INTO stat_times
+        SELECT a.quiz_id, a.chat_key, a.question_id, CAST(a.elapsed * 10 + 0.5 AS INTEGER), COUNT(*)
+        {answers} GROUP BY 1, 2, 3, 4
+        ON CONFLICT DO UPDATE SET answers = answers + excluded.answers;
+    """
+
+
+# the triggers that add answers stored straight into closed questions: tools that load answers
+# in bulk (migrate-db, the bench) turn them off and backfill instead
+LATE_TRIGGERS = ("answers_late_to_boards", "answers_late_to_stats")
+
+# every closed question's answers (migration 5; the bench loads answers this way)
+STATS_BACKFILL = _tally_stats(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
+
+MIGRATIONS += (
+    # 5: review decks, question statistics, schedules and the chat's time zone.
+    # Statistics are summed when a question closes, like the boards: per player and option
+    # (the split, the share right and the discrimination index's groups) and per tenth of a
+    # second (the median time), so /quizstats reads rows per player and question, never
+    # every stored answer of a busy chat.
+    f"""
+    CREATE TABLE review_cards (
+        player_key TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        box INTEGER NOT NULL,
+        due REAL NOT NULL,
+        PRIMARY KEY (player_key, quiz_id, question_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE stat_choices (
+        quiz_id TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        option INTEGER NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, chat_key, question_id, player_key, option)
+    ) WITHOUT ROWID;
+    CREATE TABLE stat_times (
+        quiz_id TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        tenths INTEGER NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, chat_key, question_id, tenths)
+    ) WITHOUT ROWID;
+    {STATS_BACKFILL}
+    CREATE TRIGGER runs_tally_stats AFTER UPDATE OF status, phase, idx ON runs
+    WHEN {boundary("new")} > {boundary("old")} BEGIN
+        {_tally_stats(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
+                      f"AND a.idx < {boundary('new')}")}
+    END;
+    CREATE TRIGGER answers_late_to_stats AFTER INSERT ON answers
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
+        {_tally_stats("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
+                      "AND a.player_key = new.player_key")}
+    END;
+    CREATE TABLE schedules (
+        id INTEGER PRIMARY KEY,
+        chat_key TEXT NOT NULL,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        is_private INTEGER NOT NULL,
+        quiz_id TEXT NOT NULL,
+        cadence TEXT NOT NULL,
+        weekday INTEGER,
+        hour INTEGER NOT NULL,
+        minute INTEGER NOT NULL,
+        questions INTEGER,  -- NULL: the whole quiz; 1: a question of the day
+        hours INTEGER NOT NULL,  -- how long a question of the day stays open
+        status TEXT NOT NULL,
+        next_due REAL NOT NULL,
+        asked TEXT NOT NULL,  -- question ids asked in this round (JSON list)
+        seed INTEGER NOT NULL,
+        created_by TEXT NOT NULL
+    );
+    CREATE INDEX schedules_by_due ON schedules(status, next_due);
+    CREATE INDEX schedules_by_chat ON schedules(chat_key);
+    ALTER TABLE chats ADD COLUMN time_zone TEXT;
+    """,
+)

@@ -19,6 +19,7 @@ from storage import sqlite_guard as guard
 from storage.checkpoint import Checkpointer
 from storage.connection import SqliteThread
 from storage.group_commit import StoredNames, outbox_ops, outbox_update, run_state
+from storage.learning import LearningQueries
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
 from storage.web import WebQueries
 from storage.writer import UPSERT_PLAYER, AnswerWriter
@@ -31,7 +32,7 @@ _RUN_COLUMNS = (
 )
 
 
-class SqliteStore(WebQueries):
+class SqliteStore(WebQueries, LearningQueries):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     def __init__(self, db: SqliteThread, path: str, lock: guard.ProcessLock | None = None) -> None:
@@ -113,11 +114,18 @@ class SqliteStore(WebQueries):
             raise RuntimeError(f"no row from {sql[:60]!r}")
         return row
 
+    # the statements of storage/web.py and storage/learning.py
     async def _fetch(self, sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
         return await self._db.fetchall(sql, args)
 
     async def _change(self, sql: str, args: dict[str, Any]) -> int:
         return (await self._write(sql, args)).rows
+
+    async def _insert_id(self, sql: str, args: dict[str, Any]) -> int:
+        rowid = (await self._write(sql, args)).rowid
+        if rowid is None:
+            raise RuntimeError(f"no row id from {sql[:60]!r}")
+        return rowid
 
     async def _migrate(self) -> None:
         (current,) = await self._one("PRAGMA user_version")
@@ -143,7 +151,7 @@ class SqliteStore(WebQueries):
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
-        sql = "SELECT language, question_seconds, pause_seconds FROM chats WHERE key=?"
+        sql = "SELECT language, question_seconds, pause_seconds, time_zone FROM chats WHERE key=?"
         row = await self._db.fetchone(sql, (chat_key,))
         return ChatSettings(*row) if row else ChatSettings()
 

@@ -31,6 +31,12 @@ async def store(tmp_path):
 
 
 @pytest.fixture
+def reopen(tmp_path):
+    """Opens another store on the test's database: a restart, or a second worker beside the first."""
+    return lambda: SqliteStore.open(tmp_path / "quizhost.db")
+
+
+@pytest.fixture
 def quiz():
     return make_quiz()
 

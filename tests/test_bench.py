@@ -20,6 +20,15 @@ def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
     assert main([*TINY, "--keep", str(tmp_path)]) == 0
     check_every_figure(json.loads(capsys.readouterr().out))
 
+    # what the bench kept is a database `quizhost stats` reads: the busy chat's answers per question
+    assert main(["stats", "pipeline", "--chat", "bench:board", "--db", str(tmp_path / "boards.db"), "--json"]) == 0
+    (pipeline,) = json.loads(capsys.readouterr().out)["quizzes"]
+    questions = pipeline["questions"]
+    assert pipeline["quiz"] == "pipeline" and pipeline["chat"] == "bench:board" and len(questions) == 8
+    assert all(q["attempts"] == sum(q["split"]) > 0 and q["split"][q["answer"]] == q["right"] for q in questions)
+    assert sorted(questions[0]) == ["answer", "attempts", "discrimination", "flags", "id", "median_seconds",
+                                    "number", "right", "share_right", "split"]
+
 
 @pytest.mark.postgres
 def test_a_tiny_bench_on_postgresql_prints_the_same_figures_and_leaves_no_schema_behind(capsys, postgres_url):
@@ -55,7 +64,7 @@ def check_every_figure(result: dict) -> None:
     assert result["ack_ms"]["stored"] == result["ack_ms"]["presses"] > 0
     assert set(result["leaderboard_ms"]) == {"200", "2000"}
     for boards in result["leaderboard_ms"].values():
-        assert set(boards) == {"all", "week", "stats"}
+        assert set(boards) == {"all", "week", "stats", "quizstats"}
         assert all(set(spread) == {"p50", "p99"} for spread in boards.values())
     assert result["runs"] == 30 and result["start"]["quizzes"] == 4 and result["start"]["problems"] == 0
 
@@ -63,6 +72,8 @@ def check_every_figure(result: dict) -> None:
     for name in ("answers_per_s", "raw_insert_per_s", "ratio", "whole play", "ack_ms", "leaderboard_ms all @ 2,000",
                  "leaderboard_ms week @ 200", "rss_mb", "kb_per_run", "start_ms"):
         assert name in shown, name
+    assert "leaderboard_ms quizstats @ 2,000" in shown
+
 
 
 def test_bad_bench_flags_get_a_clear_message(capsys):

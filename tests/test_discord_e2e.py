@@ -220,7 +220,7 @@ async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, c
     finally:
         i18n.catalog.cache_clear()
     assert set(commands) == {"quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "upload",
-                             "remove", "help", "dashboard", "board"}
+                             "remove", "help", "dashboard", "board", "review", "quizstats", "schedule"}
     assert [o["type"] for o in commands["upload"]["options"]] == [11]  # an attachment
     assert commands["quiz"]["description"] == "Start a quiz: /quiz [topic] [count]"
     assert commands["quiz"]["description_localizations"] == {"hi": "प्रश्नोत्तरी शुरू करें"}

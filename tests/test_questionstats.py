@@ -5,7 +5,6 @@ from bot.questionstats import AnswerFact, Flag, FlagNote, groups, median_seconds
 
 PLAYERS = [f"p{i}" for i in range(1, 11)]  # p1 has the highest total score, p10 the lowest
 TOTALS = dict(zip(PLAYERS, (5000, 4000, 3500, 3000, 2500, 2000, 1500, 1000, 500, 100)))
-OPTIONS = {"q1": 4, "q2": 4, "q3": 4, "q4": 4, "q5": 4, "q6": 4, "fill": 2}
 A, B, C, D = range(4)
 
 
@@ -29,7 +28,7 @@ def facts() -> list[AnswerFact]:
 
 @pytest.fixture(scope="module")
 def quiz_tally():
-    return tally(facts(), OPTIONS)
+    return tally(facts())
 
 
 def test_totals_rank_the_players(quiz_tally):
@@ -84,5 +83,5 @@ def test_groups_need_two_players_and_ties_go_by_key():
 def test_median_is_kept_in_tenths_of_a_second():
     assert median_seconds({20: 1, 35: 2}) == 3.5
     assert median_seconds({}) is None
-    one = tally([AnswerFact("q", "p", 0, True, 2.04, 900)], {"q": 2})
+    one = tally([AnswerFact("q", "p", 0, True, 2.04, 900)])
     assert dict(one.questions["q"].tenths) == {20: 1}

@@ -63,7 +63,9 @@ COMMAND_WORDS = {*"ABCDEFGHIJ", "quiz", "quizzes", "leaderboard", "stats", "stop
                  "start", "upload", "remove", "dashboard", "board", "week", "month", "all", "time", "pause",
                  "en", "hi", "sn", "ur",
                  "quizhost", "English", "chiShona",
-                 "pipeline", "training", "stacks"}
+                 "pipeline", "training", "stacks",
+                 # the commands of reviews, statistics and schedules, and time zone names (IANA, never translated)
+                 "review", "quizstats", "schedule", "tz", "Asia", "Kolkata", "UTC"}
 
 
 def stray_latin(out: str, quiz_texts: str = "") -> set[str]:

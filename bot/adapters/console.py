@@ -13,7 +13,7 @@ from bot.commands import Caller, Commands, parse
 from bot.importers.common import MAX_FILE_BYTES
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.render import t
-from bot.tokens import AnswerToken
+from bot.tokens import with_choice
 
 PLATFORM = "console"
 TERMINAL = ChatRef(PLATFORM, "terminal", is_private=True, title="terminal")  # the one chat of `quizhost play`
@@ -79,6 +79,7 @@ class ConsoleAdapter:
         while (line := await lines.get()) is not None:
             await self.handle_line(commands, line.strip())
         await commands.engine.run_due()
+        await commands.review.settle()
         if commands.engine.run_in(self.chat) is not None:
             await commands.handle("stop", "", self._caller())
 
@@ -95,7 +96,11 @@ class ConsoleAdapter:
             hint = t(lang, "Type a letter to answer or a /command. /help lists them.")
             self.show(reply or Reply(hint, language=lang))
         elif line.isdigit() and 0 < int(line) <= len(self._buttons):
-            await self._press(commands, self._buttons[int(line) - 1].data)
+            button = self._buttons[int(line) - 1]
+            if button.in_private:  # the terminal is the private chat already
+                self.show(await commands.handle("start", button.data, self._caller()))
+            else:
+                await self._press(commands, button.data)
         elif len(line) == 1 and line.upper() in LETTERS:
             await self._answer(commands, line.upper(), lang)
         else:
@@ -115,14 +120,13 @@ class ConsoleAdapter:
         if card is None:
             self._print(t(lang, "No question is open right now."), "dim")
             return
-        index = LETTERS.index(letter)
         # a letter past the last option still goes to the engine, which says it is not an option
-        token = AnswerToken(card.run_id, card.number, index).encode()
-        await self._press(commands, token)
+        await self._press(commands, with_choice(card.options[0].token, LETTERS.index(letter)))
 
     async def _next_card(self, commands: Commands) -> QuestionCard | None:
         """Wait for the next question while a run is on (piped input runs ahead of the quiz)."""
-        while self._card is None and commands.engine.run_in(self.chat) is not None:
+        while self._card is None and (commands.engine.run_in(self.chat) is not None
+                                      or commands.review.active(self.player)):
             self._changed.clear()
             await self._changed.wait()
         return self._card

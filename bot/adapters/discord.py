@@ -24,7 +24,7 @@ from bot.config import Settings
 from bot.i18n import t
 from bot.importers.common import MAX_FILE_BYTES
 from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
-from bot.ports import DeliveryUncertain
+from bot.ports import ChatUnreachable, DeliveryUncertain
 from bot.textcut import clean
 
 log = logging.getLogger("quizhost.discord")
@@ -166,8 +166,11 @@ class DiscordAdapter:
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
-        with _uncertain("sending a message"):
-            await channel.send(**views.message_kwargs(reply, self._item))
+        try:
+            with _uncertain("sending a message"):
+                await channel.send(**views.message_kwargs(reply, self._item))
+        except (discord.Forbidden, discord.NotFound) as exc:  # the bot was removed, or the channel is gone
+            raise ChatUnreachable(chat.key) from exc
 
     # what users do --------------------------------------------------------------------------
 
@@ -214,9 +217,26 @@ class DiscordAdapter:
         await self._answer(interaction, self._press(interaction, data, caller))
 
     async def _press(self, interaction: discord.Interaction, data: str, caller: Caller) -> Ack | Reply:
+        if tokens.kind_of(data) is tokens.Kind.PRIVATE:
+            return await self._in_private(interaction, data.removeprefix(tokens.Kind.PRIVATE.prefix), caller)
         if tokens.kind_of(data) is tokens.Kind.QUIZ and (refusal := await self._cannot_post(interaction)):
             return refusal
         return await self._engine_commands().press(data, caller)
+
+    async def _in_private(self, interaction: discord.Interaction, payload: str, caller: Caller) -> Reply:
+        """A button that continues in a DM ("Review my misses"): /start <payload> runs there, and
+        the presser alone is told where to look."""
+        commands = self._engine_commands()
+        lang = await commands.engine.language_for(caller.chat, caller.player)
+        try:
+            dm = await interaction.user.create_dm()
+            chat = ChatRef(PLATFORM, str(dm.id), is_private=True)
+            await self.send(chat, await commands.handle("start", payload, Caller(chat, caller.player, is_admin=True)))
+        except (discord.HTTPException, ChatUnreachable) as exc:  # the user accepts no DMs from this server
+            log.info("no DM to %s: %s", caller.player.key, exc)
+            return Reply(t(lang, "I can't send you a direct message. Allow direct messages from this server's "
+                                 "members, then press again."), language=lang, kind="error", private=True)
+        return Reply(t(lang, "I sent you a direct message: your review is there."), language=lang, private=True)
 
     async def _cannot_post(self, interaction: discord.Interaction) -> Reply | None:
         """A quiz posts to the channel, not through the interaction: say so now if the bot may not."""

@@ -35,6 +35,9 @@ def option_texts(lang: str) -> dict[str, str]:
         "file": t(lang, "A quiz file: YAML, GIFT, Aiken, Open Trivia DB JSON, Kahoot or Quizizz .xlsx"),
         "quiz": t(lang, "The id of one of this chat's own quizzes"),
         "board": t(lang, "Whether the leaderboard has a public link (/board)"),
+        "tz": t(lang, "The chat's time zone, e.g. Asia/Kolkata"),
+        "stats_topic": t(lang, "The quiz to show"),
+        "schedule": t(lang, "daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)"),
     }
 
 
@@ -130,14 +133,15 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, 
         await run(interaction, "language", code.value if code else "")
 
     @tree.command(name="settings", description=d(en["settings"]))
-    @app_commands.describe(time=o("time"), pause=o("pause"), board=o("board"))
+    @app_commands.describe(time=o("time"), pause=o("pause"), board=o("board"), tz=o("tz"))
     @app_commands.choices(board=[Choice(name="public", value="public"), Choice(name="private", value="private")])
     async def settings(interaction: discord.Interaction,
                        time: app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high] | None = None,
                        pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None,
-                       board: Choice[str] | None = None) -> None:
+                       board: Choice[str] | None = None, tz: str | None = None) -> None:
         changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
         changes += [f"board {board.value}"] if board is not None else []
+        changes += [f"tz {tz}"] if tz else []
         await run(interaction, "settings", *changes)
 
     @tree.command(name="upload", description=d(en["upload"]))
@@ -157,6 +161,21 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, 
     @tree.command(name="board", description=d(en["board"]))
     async def board_link(interaction: discord.Interaction) -> None:
         await run(interaction, "board")
+
+    @tree.command(name="review", description=d(en["review"]))
+    async def review(interaction: discord.Interaction) -> None:
+        await run(interaction, "review")
+
+    @tree.command(name="quizstats", description=d(en["quizstats"]))
+    @app_commands.describe(topic=o("stats_topic"))
+    @app_commands.autocomplete(topic=complete_topic)
+    async def quizstats(interaction: discord.Interaction, topic: str | None = None) -> None:
+        await run(interaction, "quizstats", topic or "")
+
+    @tree.command(name="schedule", description=d(en["schedule"]))
+    @app_commands.describe(what=o("schedule"))
+    async def schedule(interaction: discord.Interaction, what: str | None = None) -> None:
+        await run(interaction, "schedule", what or "")
 
     @tree.command(name="help", description=d(en["help"]))
     async def help_(interaction: discord.Interaction) -> None:

@@ -110,9 +110,10 @@ def option_label(letter: str, text: str, suffix: str = "") -> str:
 def question_embed(card: QuestionCard) -> discord.Embed:
     body = directed(escape(render.question_body(card)), card.language)
     # <t:UNIX:R> counts down in every client with no edit from us
-    closes = t(card.language, "Closes {when}", when=f"<t:{int(card.deadline)}:R>")
+    # (a review card has no deadline: nothing counts down)
+    closes = t(card.language, "Closes {when}", when=f"<t:{int(card.deadline)}:R>") if card.seconds > 0 else ""
     return discord.Embed(title=cut(escape(render.question_title(card)), TITLE_MAX),
-                         description=cut(body, DESCRIPTION_MAX - len(closes) - 2) + "\n\n" + closes,
+                         description=(cut(body, DESCRIPTION_MAX - len(closes) - 2) + "\n\n" + closes).rstrip(),
                          colour=COLOURS["question"])
 
 
@@ -151,15 +152,21 @@ def reveal_embed(reveal: Reveal) -> discord.Embed:
 
 # replies and acks ----------------------------------------------------------------------------
 
+def button_data(button: Button) -> str:
+    """A button that goes on in the private chat becomes a press that opens a DM (discord.py)."""
+    return tokens.in_private(button.data) if button.in_private else button.data
+
+
 def reply_view(buttons: tuple[Button, ...], item: PressItem) -> discord.ui.View | None:
-    usable = [b for b in buttons if fits(b.data)]
+    usable = [b for b in buttons if fits(button_data(b))]
     if len(usable) < len(buttons):
         log.warning("%d button(s) dropped: their data does not fit a custom_id", len(buttons) - len(usable))
     if not usable:
         return None
     view = discord.ui.View(timeout=None)
     for button in usable[:BUTTONS_MAX]:
-        view.add_item(item(button.data, label=cut(button.label, LABEL_MAX), style=discord.ButtonStyle.secondary))
+        view.add_item(item(button_data(button), label=cut(button.label, LABEL_MAX),
+                           style=discord.ButtonStyle.secondary))
     return unkept(view)
 
 

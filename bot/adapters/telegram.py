@@ -35,13 +35,14 @@ from bot.adapters.telegram_webhook import SharedPages, WebhookServer
 from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
 from bot.config import Settings
 from bot.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.ports import ChatUnreachable
 from bot.render import t
 
 T = TypeVar("T")
 log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
-ADMIN_COMMANDS = frozenset({"stop", "language", "settings", "upload", "remove", "dashboard"})
+ADMIN_COMMANDS = frozenset({"stop", "language", "settings", "upload", "remove", "dashboard", "quizstats", "schedule"})
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -270,7 +271,10 @@ class TelegramAdapter(PressHandling):
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         await self._ready.wait()
-        await self._send(chat, reply)
+        try:
+            await self._send(chat, reply)
+        except Forbidden as exc:  # removed from the group, or blocked by the user
+            raise ChatUnreachable(chat.key) from exc
 
     async def _edit_closed(self, message: MessageRef, reveal: Reveal) -> None:
         try:
@@ -288,7 +292,7 @@ class TelegramAdapter(PressHandling):
         # Telegram has no message only one member sees: in a group, a refusal answers the
         # command it refuses, so it is clear whom it is for.
         target = reply_to if reply_to is not None and not chat.is_private else None
-        html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons)
+        html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons, self.app.bot.username)
         await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying"))
 
     async def _post(self, chat: ChatRef, html: str, keyboard: InlineKeyboardMarkup | None, reply_to: int | None,

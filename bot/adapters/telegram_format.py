@@ -91,11 +91,19 @@ def reply_html(reply: Reply) -> str:
     return titled(reply.title, reply.text)
 
 
-def reply_keyboard(buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
-    """The reply's buttons; short labels share rows. A button whose data is too long is left out."""
+def reply_keyboard(buttons: Sequence[Button], bot_username: str = "") -> InlineKeyboardMarkup | None:
+    """The reply's buttons; short labels share rows. A button whose data is too long is left out.
+
+    A button that continues in the private chat is a deep link, t.me/<bot>?start=<data>:
+    Telegram opens the chat with the bot and sends /start <data> when the user taps Start.
+    """
     usable = []
     for button in buttons[: InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER]:
         try:
+            if button.in_private:
+                usable.append(InlineKeyboardButton(fit(button.label, 64),
+                                                   url=f"https://t.me/{bot_username}?start={checked_data(button.data)}"))
+                continue
             usable.append(InlineKeyboardButton(fit(button.label, 64), callback_data=checked_data(button.data)))
         except ValueError as exc:
             log.warning("left a button out: %s", exc)

@@ -1,10 +1,12 @@
-"""Leaderboard and /stats latency on one busy chat with 10^4, 10^5 and 10^6 stored answers.
+"""Leaderboard, /stats and /quizstats latency on one busy chat with 10^4, 10^5 and 10^6 stored answers.
 
 The chat's history: `players` members, runs of 8 questions spread evenly over the last year,
 each run answered by 20 of them, 60 % right. Answers are bulk-loaded (sqlite3, or COPY on
-PostgreSQL: bot/bench/boards_pg.py) and the board summaries rebuilt the way migration 2 backfills
-them (the same rows the answer trigger would have made, much faster to load); then the real
-engine reads the boards.
+PostgreSQL: bot/bench/boards_pg.py) and the board summaries and question statistics rebuilt
+the way migrations 2 and 5 (PostgreSQL: 2 and 6) backfill them (the rows the triggers would have made, much faster
+to load); then the real engine reads them. The answers use the shipped quizzes' questions and
+options, so `quizhost stats pipeline --chat bench:board --db <kept folder>/boards.db` reads
+what the bench left.
 """
 from __future__ import annotations
 
@@ -13,18 +15,21 @@ import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 
+from bot import render_stats
 from bot.app import open_store
 from bot.catalog import Catalog
+from bot.commands_learning import TallySource, quiz_report
 from bot.engine import Engine
-from bot.model import ChatRef, Player
+from bot.model import ChatRef, Player, Quiz
 from bot.testing.clock import FakeClock
 from storage.dburl import Kind, parse
-from storage.schema import BOARD_BACKFILL
+from storage.schema import BOARD_BACKFILL, LATE_TRIGGERS, STATS_BACKFILL
 
 CHAT = ChatRef("bench", "board", title="busy group")
 QUESTIONS = 8
 PER_RUN = 20  # players answering each run
 YEAR = 365 * 86400
+SUMMARIES = ("board_days", "board_totals", "stat_choices", "stat_times")
 
 
 async def board_latency(db: str, catalog: Catalog, sizes: list[int], players: int, repeats: int
@@ -34,10 +39,10 @@ async def board_latency(db: str, catalog: Catalog, sizes: list[int], players: in
     store = await open_store(db)
     await store.ensure_chat(CHAT)
     await store.close()
-    quiz_ids = [q.id for q in catalog.all()] or ["quiz"]
+    quizzes = [q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS]
     loaded, stored_runs, result = 0, 0, {}
     for size in sorted(sizes):
-        runs = history(loaded, size, players, quiz_ids, now, stored_runs + 1)
+        runs = history(loaded, size, players, quizzes, now, stored_runs + 1)
         stored_runs += len(runs)
         if parse(db).kind is Kind.POSTGRES:
             from bot.bench.boards_pg import load
@@ -50,7 +55,7 @@ async def board_latency(db: str, catalog: Catalog, sizes: list[int], players: in
     return result
 
 
-def history(have: int, want: int, players: int, quiz_ids: list[str], now: float, first_id: int
+def history(have: int, want: int, players: int, quizzes: list[Quiz], now: float, first_id: int
             ) -> list[tuple[tuple, list[tuple]]]:
     """The runs that take the chat from `have` stored answers to `want`: (run, its answers) each,
     the run as (id, quiz_id, when) and the answers as rows of the answers table."""
@@ -59,7 +64,7 @@ def history(have: int, want: int, players: int, quiz_ids: list[str], now: float,
     made: list[tuple[tuple, list[tuple]]] = []
     for start in range(have // (QUESTIONS * PER_RUN), -(-want // (QUESTIONS * PER_RUN))):
         when = now - YEAR + YEAR * ((start * 7919) % runs_total) / runs_total  # spread over the year
-        made.append(_one_run(rng, start, first_id + len(made), when, players, quiz_ids))
+        made.append(_one_run(rng, start, first_id + len(made), when, players, quizzes))
     return made
 
 
@@ -69,8 +74,10 @@ def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
         conn.execute("BEGIN")
         conn.executemany("INSERT OR IGNORE INTO players(key, platform, user_id, name, updated_at) "
                          "VALUES (?, 'bench', ?, ?, 0)", member_rows(players))
-        trigger = conn.execute("SELECT sql FROM sqlite_master WHERE name='answers_late_to_boards'").fetchone()[0]
-        conn.execute("DROP TRIGGER answers_late_to_boards")
+        triggers = [conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
+                    for name in LATE_TRIGGERS]
+        for name in LATE_TRIGGERS:
+            conn.execute(f"DROP TRIGGER {name}")
         conn.executemany(
             "INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
             "started_at, status, phase, idx, asked_at, due, silent, ended_at) "
@@ -78,10 +85,11 @@ def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
             ((run_id, CHAT.key, quiz_id, when, when, when, when + 300) for (run_id, quiz_id, when), _ in runs))
         for _, rows in runs:
             conn.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-        conn.execute("DELETE FROM board_days")
-        conn.execute("DELETE FROM board_totals")
-        conn.executescript(BOARD_BACKFILL)  # executescript commits the loaded answers first
-        conn.execute(trigger)
+        for table in SUMMARIES:
+            conn.execute(f"DELETE FROM {table}")
+        conn.executescript(BOARD_BACKFILL + STATS_BACKFILL)  # executescript commits the loaded answers first
+        for trigger in triggers:
+            conn.execute(trigger)
         conn.commit()
     finally:
         conn.close()
@@ -91,18 +99,21 @@ def member_rows(players: int) -> list[tuple[str, str, str]]:
     return [(f"bench:m{i}", f"m{i}", f"Member {i}") for i in range(players)]
 
 
-def _one_run(rng: random.Random, n: int, run_id: int, when: float, players: int, quiz_ids: list[str]
+def _one_run(rng: random.Random, n: int, run_id: int, when: float, players: int, quizzes: list[Quiz]
              ) -> tuple[tuple, list[tuple]]:
-    quiz_id = quiz_ids[n % len(quiz_ids)]
+    quiz = quizzes[n % len(quizzes)]
+    quiz_id = quiz.id
     rows = []
     for member in rng.sample(range(players), min(PER_RUN, players)):
         streak = 0
-        for index in range(QUESTIONS):
+        for index, question in enumerate(quiz.questions[:QUESTIONS]):
             right = rng.random() < 0.6
+            wrong = [i for i in range(len(question.options)) if i != question.answer]
+            option = question.answer if right else rng.choice(wrong)
             streak = streak + 1 if right else 0
             elapsed = rng.uniform(1, 30)
             points = round(1000 * (1 - elapsed / 60)) + min(100 * max(streak - 1, 0), 500) if right else 0
-            rows.append((run_id, index, f"q{index}", f"bench:m{member}", CHAT.key, quiz_id, 0, int(right),
+            rows.append((run_id, index, question.id, f"bench:m{member}", CHAT.key, quiz_id, option, int(right),
                          elapsed, points, streak, when + 35 * index + elapsed))
     return (run_id, quiz_id, when), rows
 
@@ -111,11 +122,13 @@ async def _measure(db: str, catalog: Catalog, now: float, players: int, repeats:
                    ) -> dict[str, dict[str, float]]:
     store = await open_store(db)
     engine = Engine(catalog, store, FakeClock(now))
+    busiest = next(q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS)
     member = Player("bench", f"m{players // 2}", "Member")
     calls: dict[str, Callable[[], Awaitable[object]]] = {
         "all": lambda: engine.leaderboard(CHAT, "all", None, member),
         "week": lambda: engine.leaderboard(CHAT, "week", None, member),
         "stats": lambda: engine.player_stats(CHAT, member),
+        "quizstats": lambda: _quizstats(store, busiest),
     }
     out: dict[str, dict[str, float]] = {}
     try:
@@ -130,6 +143,15 @@ async def _measure(db: str, catalog: Catalog, now: float, players: int, repeats:
     finally:
         await store.close()
     return out
+
+
+def _quizzes(catalog: Catalog) -> list[Quiz]:
+    return [quiz for info in catalog.all() if (quiz := catalog.get(info.id)) is not None]
+
+
+async def _quizstats(store: TallySource, quiz: Quiz) -> None:
+    """/quizstats as an admin gets it: the chat's figures of one quiz, rendered."""
+    render_stats.chat_report("en", quiz, await quiz_report(store, quiz, CHAT.key))
 
 
 def percentile(values: list[float], pct: float) -> float:

@@ -1,12 +1,13 @@
 """The leaderboard bench's bulk load on PostgreSQL: COPY the runs and answers, then rebuild the
-summaries as migration 2 backfills them (the rows the answer trigger would have made)."""
+summaries as migrations 2 and 6 backfill them (the rows the answer triggers would have made)."""
 from __future__ import annotations
 
 import asyncpg
 
-from bot.bench.boards import CHAT, member_rows
-from storage.pg_schema import BOARD_BACKFILL
+from bot.bench.boards import CHAT, SUMMARIES, member_rows
+from storage.pg_schema import BOARD_BACKFILL, STATS_BACKFILL
 from storage.pg_writer import ANSWER_COLUMNS
+from storage.schema import LATE_TRIGGERS
 
 RUN_COLUMNS = ("id", "chat_key", "quiz_id", "language", "seed", "question_ids", "seconds", "pause", "started_by",
                "started_at", "status", "phase", "idx", "asked_at", "due", "silent", "ended_at")
@@ -18,14 +19,17 @@ async def load(url: str, players: int, runs: list[tuple[tuple, list[tuple]]]) ->
         async with conn.transaction():
             await conn.executemany("INSERT INTO players(key, platform, user_id, name, updated_at) "
                                    "VALUES ($1, 'bench', $2, $3, 0) ON CONFLICT DO NOTHING", member_rows(players))
-            await conn.execute("ALTER TABLE answers DISABLE TRIGGER answers_late_to_boards")
+            for trigger in LATE_TRIGGERS:
+                await conn.execute(f"ALTER TABLE answers DISABLE TRIGGER {trigger}")
             await conn.copy_records_to_table("runs", columns=RUN_COLUMNS, records=[
                 (run_id, CHAT.key, quiz_id, "en", 1, [], 30, 5.0, "bench:m0", when, "finished", "pausing", 7,
                  when, when, 0, when + 300) for (run_id, quiz_id, when), _ in runs])
             await conn.copy_records_to_table("answers", columns=ANSWER_COLUMNS,
                                              records=[row for _, rows in runs for row in rows])
-            await conn.execute("DELETE FROM board_days; DELETE FROM board_totals;" + BOARD_BACKFILL)
-            await conn.execute("ALTER TABLE answers ENABLE TRIGGER answers_late_to_boards")
+            emptied = "".join(f"DELETE FROM {table};" for table in SUMMARIES)
+            await conn.execute(emptied + BOARD_BACKFILL + STATS_BACKFILL)
+            for trigger in LATE_TRIGGERS:
+                await conn.execute(f"ALTER TABLE answers ENABLE TRIGGER {trigger}")
         await conn.execute("ANALYZE")  # fresh statistics, as autovacuum would give a running server
     finally:
         await conn.close()

@@ -40,6 +40,7 @@ class FakeDiscord(RestRoutes):
         self.owner = FakeUser(self.new_id(), "Owner")
         self.shard_count = 1  # what GET /gateway/bot recommends
         self.guilds: dict[int, dict[str, Any]] = {}
+        self.users: dict[int, FakeUser] = {}  # by id, for the DM channels the bot opens
         self.channels: dict[int, dict[str, Any]] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
@@ -112,7 +113,9 @@ class FakeDiscord(RestRoutes):
         return channel_id
 
     def add_user(self, name: str, permissions: int = p.MEMBER_PERMISSIONS, locale: str = "en-US") -> FakeUser:
-        return FakeUser(self.new_id(), name, locale, permissions)
+        user = FakeUser(self.new_id(), name, locale, permissions)
+        self.users[user.id] = user
+        return user
 
     def dm_channel(self, user: FakeUser) -> int:
         channel_id = next((int(c["id"]) for c in self.channels.values()

@@ -52,6 +52,7 @@ class RestRoutes:
     shard_count: int
     guilds: dict[int, dict[str, Any]]
     channels: dict[int, dict[str, Any]]
+    users: dict[int, FakeUser]
     messages: dict[int, FakeMessage]
     interactions: dict[int, FakeInteraction]
     commands: dict[int | None, list[dict[str, Any]]]
@@ -71,9 +72,13 @@ class RestRoutes:
     def _bump(self) -> None:
         raise NotImplementedError
 
+    def dm_channel(self, user: FakeUser) -> int:
+        raise NotImplementedError
+
     def add_routes(self, app: web.Application) -> None:
         api = "/api/v10"
         app.router.add_get(f"{api}/users/@me", self._me)
+        app.router.add_post(f"{api}/users/@me/channels", self._open_dm)
         app.router.add_get(f"{api}/oauth2/applications/@me", self._application)
         app.router.add_get(f"{api}/gateway", self._gateway_url)
         app.router.add_get(f"{api}/gateway/bot", self._gateway_bot)
@@ -116,6 +121,13 @@ class RestRoutes:
 
     async def _me(self, request: web.Request) -> web.Response:
         return _json(self.bot.payload())
+
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        """Create DM: the channel between the bot and a user (the same one every time)."""
+        user = self.users.get(int((await request.json()).get("recipient_id", 0)))
+        if user is None:
+            return _json({"message": "Unknown User", "code": 10013}, 404)
+        return _json(self.channels[self.dm_channel(user)])
 
     async def _gateway_url(self, request: web.Request) -> web.Response:
         return _json({"url": self.gateway_url})
