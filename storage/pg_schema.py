@@ -36,7 +36,7 @@ def _summarise(answers: str) -> str:
     """
 
 
-# every answer already past its run's boundary (migrations 2 and 6; the bench loads answers this way)
+# every answer already past its run's boundary (the boards' and statistics' migrations; the bench loads so)
 PAST_BOUNDARY = f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}"
 BOARD_BACKFILL = _summarise(PAST_BOUNDARY)
 
@@ -217,7 +217,7 @@ MIGRATIONS: tuple[str, ...] = (
 
 
 MIGRATIONS += (
-    # 6: review decks, question statistics, schedules, the chat's time zone (SQLite's migration 5)
+    # review decks, question statistics, schedules, the chat's time zone (as SQLite's)
     f"""
     CREATE TABLE review_cards (
         player_key {KEY} NOT NULL,

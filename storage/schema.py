@@ -209,11 +209,11 @@ def _tally_stats(answers: str) -> str:
 # in bulk (migrate-db, the bench) turn them off and backfill instead
 LATE_TRIGGERS = ("answers_late_to_boards", "answers_late_to_stats")
 
-# every closed question's answers (migration 5; the bench loads answers this way)
+# every closed question's answers (the review and statistics migration; the bench loads answers this way)
 STATS_BACKFILL = _tally_stats(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
 
 MIGRATIONS += (
-    # 5: review decks, question statistics, schedules and the chat's time zone.
+    # review decks, question statistics, schedules and the chat's time zone.
     # Statistics are summed when a question closes, like the boards: per player and option
     # (the split, the share right and the discrimination index's groups) and per tenth of a
     # second (the median time), so /quizstats reads rows per player and question, never

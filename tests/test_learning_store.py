@@ -79,12 +79,13 @@ async def test_a_schedule_time_is_claimed_once(store):
     assert await store.remove_schedules(chat.key) == 1
 
 
-def test_migration_5_backfills_statistics_from_stored_answers(tmp_path):
+def test_the_statistics_migration_backfills_from_stored_answers(tmp_path):
     from storage.schema import MIGRATIONS
 
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)
-    for number, script in enumerate(MIGRATIONS[:4], start=1):
+    mine = next(i for i, script in enumerate(MIGRATIONS) if "CREATE TABLE stat_choices" in script)
+    for number, script in enumerate(MIGRATIONS[:mine], start=1):
         conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
     conn.execute("INSERT INTO chats(key, platform, chat_id, created_at) VALUES ('tg:1', 'tg', '1', 0)")
     conn.execute("INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
@@ -94,7 +95,7 @@ def test_migration_5_backfills_statistics_from_stored_answers(tmp_path):
     conn.commit()
     conn.close()
     conn = sqlite3.connect(db)
-    conn.executescript(f"BEGIN;\n{MIGRATIONS[4]}\nPRAGMA user_version=5;\nCOMMIT;")
+    conn.executescript(f"BEGIN;\n{MIGRATIONS[mine]}\nPRAGMA user_version={mine + 1};\nCOMMIT;")
     assert conn.execute("SELECT * FROM stat_choices").fetchall() == [("demo", "tg:1", "q1", "tg:9", 2, 1)]
     assert conn.execute("SELECT tenths, answers FROM stat_times").fetchall() == [(43, 1)]
     conn.close()

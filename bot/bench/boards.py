@@ -3,7 +3,7 @@
 The chat's history: `players` members, runs of 8 questions spread evenly over the last year,
 each run answered by 20 of them, 60 % right. Answers are bulk-loaded (sqlite3, or COPY on
 PostgreSQL: bot/bench/boards_pg.py) and the board summaries and question statistics rebuilt
-the way migrations 2 and 5 (PostgreSQL: 2 and 6) backfill them (the rows the triggers would have made, much faster
+the way the boards' and the statistics' migrations backfill them (the rows the triggers would have made, much faster
 to load); then the real engine reads them. The answers use the shipped quizzes' questions and
 options, so `quizhost stats pipeline --chat bench:board --db <kept folder>/boards.db` reads
 what the bench left.

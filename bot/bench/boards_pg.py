@@ -1,5 +1,5 @@
 """The leaderboard bench's bulk load on PostgreSQL: COPY the runs and answers, then rebuild the
-summaries as migrations 2 and 6 backfill them (the rows the answer triggers would have made)."""
+summaries as the boards' and the statistics' migrations backfill them (the rows the answer triggers would have made)."""
 from __future__ import annotations
 
 import asyncpg

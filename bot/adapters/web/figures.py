@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from bot.commands_learning import quiz_report
 from bot.engine import Engine, period_start
 from bot.model import Question, Quiz, Standing
-from bot.questionstats import AnswerFact, QuestionStats, question_stats, tally
+from bot.questionstats import QuestionStats
 from bot.records import RunStatus
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -65,14 +66,6 @@ async def run_lines(engine: Engine, chat_key: str, lang: str) -> list[RunLine]:
 
 
 async def question_figures(engine: Engine, chat_key: str, quiz: Quiz) -> list[QuestionFigures]:
-    """Every question of the quiz with its figures over the chat's finished runs of it."""
-    facts = []
-    for run in await engine.store.chat_runs(chat_key, limit=1000):
-        if run.quiz_id != quiz.id or run.status is RunStatus.OPEN:
-            continue
-        facts += [AnswerFact(a.question_id, a.player_key, a.option, a.correct, a.elapsed, a.points)
-                  for a in await engine.store.run_answers(run.run_id)]
-    sizes = {q.id: len(q.options) for q in quiz.questions}
-    summed = tally((f for f in facts if f.question_id in sizes and f.option < sizes[f.question_id]), sizes)
-    return [QuestionFigures(n, q, question_stats(q.id, q.answer, len(q.options), summed))
-            for n, q in enumerate(quiz.questions, start=1)]
+    """Every question of the quiz with the chat's figures, as /quizstats shows them."""
+    stats = await quiz_report(engine.store, quiz, chat_key)
+    return [QuestionFigures(n, q, s) for n, (q, s) in enumerate(zip(quiz.questions, stats), start=1)]
