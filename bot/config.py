@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     discord_bot_token: SecretStr | None = None
     discord_guild_ids: str = ""  # comma-separated server ids for instant command sync
     discord_shards: str = ""  # "", "auto" or a number
+    # several processes: this one's shards of DISCORD_SHARD_COUNT (identifies serialized in the database)
+    discord_shard_count: int | None = Field(None, ge=1)
+    discord_shard_ids: str = ""  # comma-separated shard ids, each below DISCORD_SHARD_COUNT
 
     @field_validator("quizhost_db", mode="before")
     @classmethod
@@ -84,6 +87,34 @@ class Settings(BaseSettings):
         if value and value != "auto" and not (value.isdigit() and int(value) >= 1):
             raise ValueError('must be empty, "auto" or a number of shards (1 or more)')
         return value
+
+    @field_validator("discord_shard_count", mode="before")
+    @classmethod
+    def _blank_count(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, value: object, info: ValidationInfo) -> object:
+        if not isinstance(value, str):
+            return value
+        ids = [part.strip() for part in value.split(",") if part.strip()]
+        if any(not part.isdigit() for part in ids):
+            raise ValueError("must be shard ids, numbers separated by commas (for example 0,1)")
+        if len(set(ids)) != len(ids):
+            raise ValueError("names a shard twice")
+        if not ids:
+            return ""
+        count = info.data.get("discord_shard_count")
+        if count is None:  # a wrong count has its own message; a missing one is said here
+            if "discord_shard_count" in info.data:
+                raise ValueError("needs DISCORD_SHARD_COUNT, the number of shards of all processes together")
+            return ",".join(ids)
+        if info.data.get("discord_shards"):
+            raise ValueError("and DISCORD_SHARDS exclude each other: set one of them")
+        if any(int(part) >= count for part in ids):
+            raise ValueError(f"must be below DISCORD_SHARD_COUNT ({count}): shards are numbered from 0")
+        return ",".join(ids)
 
     @field_validator("discord_guild_ids", mode="before")
     @classmethod
@@ -139,6 +170,9 @@ class Settings(BaseSettings):
 
     def discord_guilds(self) -> list[int]:
         return [int(part) for part in self.discord_guild_ids.split(",") if part]
+
+    def discord_shard_list(self) -> list[int]:
+        return [int(part) for part in self.discord_shard_ids.split(",") if part]
 
     def quiz_folders(self) -> list[Path]:
         raw = self.quizhost_quizzes.replace(",", os.pathsep)

@@ -7,6 +7,7 @@ keeps the semantics they state, and tests/storage_contract/ checks them on each 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol, runtime_checkable
 
 from bot.leitner import ReviewCard
@@ -254,6 +255,12 @@ class Store(LearningStore, Protocol):
 
     async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
         """The chat's runs, the latest first, at most `limit`; never another chat's."""
+
+    def identify_lock(self, bucket: int) -> AbstractAsyncContextManager[None]:
+        """Held by one holder at a time, per `bucket`, among every process on this database (on
+        a one-process store: in this process): Discord's one identify per bucket every 5 s,
+        across the processes that share a bot's shards. Let go when the block ends or the
+        holder dies."""
 
 
 @runtime_checkable

@@ -7,9 +7,10 @@ storage/boards.py, its named parameters numbered for PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 
 import asyncpg
 
@@ -29,6 +30,7 @@ from storage.web import WebQueries
 POOL_SIZE = 10
 CONNECT_SECONDS = 10
 MIGRATION_LOCK = 0x71756978  # advisory lock id: workers starting together migrate one at a time
+IDENTIFY_LOCK = 0x71756964  # advisory lock class (with the bucket): Discord identifies one at a time
 
 log = logging.getLogger("quizhost.storage")
 
@@ -73,6 +75,13 @@ class PostgresStore(WebQueries, LearningQueries):
             await pg_leases.release(self._pool, self.owner)
         finally:
             await self._pool.close()
+
+    @contextlib.asynccontextmanager
+    async def identify_lock(self, bucket: int) -> AsyncIterator[None]:
+        # transaction-scoped: PostgreSQL lets go at the commit, or when a dead worker's connection drops
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", IDENTIFY_LOCK, bucket)
+            yield
 
     async def _migrate(self) -> None:
         async with self._pool.acquire() as conn, conn.transaction():

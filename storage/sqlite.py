@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +47,7 @@ class SqliteStore(WebQueries, LearningQueries):
         self.writer = AnswerWriter(db)  # answers are committed in groups, see storage/writer.py
         self.writes = 0  # statements committed outside the writer, for the checkpointer
         self.checkpointer = Checkpointer(path, lambda: self.writes + self.writer.batches)
+        self._identify: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
@@ -90,6 +93,11 @@ class SqliteStore(WebQueries, LearningQueries):
         finally:
             if self._lock is not None:
                 self._lock.release()
+
+    @contextlib.asynccontextmanager
+    async def identify_lock(self, bucket: int) -> AsyncIterator[None]:
+        async with self._identify[bucket]:  # one process per file: a lock in this process is enough
+            yield
 
     async def watch(self) -> None:
         """Return never; raise StoreUnavailable when the file is deleted or replaced (the wiring

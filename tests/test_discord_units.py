@@ -58,3 +58,26 @@ def test_discord_guild_ids_are_numbers_separated_by_commas():
     assert load_settings(env_file=None, discord_guild_ids=" 12, 34 ,").discord_guilds() == [12, 34]
     with pytest.raises(SettingsError, match="DISCORD_GUILD_IDS"):
         load_settings(env_file=None, discord_guild_ids="12,my-server")
+
+
+def test_a_process_runs_the_shards_named_in_discord_shard_ids_of_discord_shard_count():
+    settings = load_settings(env_file=None, discord_shard_count="4", discord_shard_ids=" 1, 3 ,")
+    assert (settings.discord_shard_list(), settings.discord_shard_count) == ([1, 3], 4)
+    assert load_settings(env_file=None, discord_shard_count="", discord_shard_ids="").discord_shard_list() == []
+
+
+@pytest.mark.parametrize("values, named, says", [
+    ({"discord_shard_ids": "0,1"}, "DISCORD_SHARD_IDS", "needs DISCORD_SHARD_COUNT"),
+    ({"discord_shard_ids": "0,2", "discord_shard_count": "2"}, "DISCORD_SHARD_IDS", "below DISCORD_SHARD_COUNT (2)"),
+    ({"discord_shard_ids": "0,zero", "discord_shard_count": "2"}, "DISCORD_SHARD_IDS", "numbers separated by commas"),
+    ({"discord_shard_ids": "1,1", "discord_shard_count": "2"}, "DISCORD_SHARD_IDS", "twice"),
+    ({"discord_shard_ids": "0", "discord_shard_count": "0"}, "DISCORD_SHARD_COUNT", "greater than or equal to 1"),
+    ({"discord_shard_ids": "0", "discord_shard_count": "two"}, "DISCORD_SHARD_COUNT", "integer"),
+    ({"discord_shard_ids": "0", "discord_shard_count": "2", "discord_shards": "auto"}, "DISCORD_SHARD_IDS",
+     "DISCORD_SHARDS exclude each other"),
+])
+def test_wrong_shard_settings_name_their_variable(values, named, says):
+    with pytest.raises(SettingsError) as caught:
+        load_settings(env_file=None, **values)
+    line = next(line for line in str(caught.value).splitlines() if line.strip().startswith(named + ":"))
+    assert says in line

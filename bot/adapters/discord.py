@@ -19,6 +19,7 @@ from discord import app_commands
 from bot import render, tokens
 from bot.adapters import discord_commands
 from bot.adapters import discord_views as views
+from bot.adapters.discord_identify import IdentifyTurns
 from bot.commands import Caller, Commands
 from bot.config import Settings
 from bot.i18n import t
@@ -48,6 +49,9 @@ class _QuizHooks:
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await self.adapter._on_interaction(interaction)
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        await self.adapter._before_identify(shard_id)
+
 
 class QuizClient(_QuizHooks, discord.Client):
     pass
@@ -61,28 +65,33 @@ class DiscordAdapter:
     platform = PLATFORM
 
     def __init__(self, token: str, guild_ids: list[int] | None = None, shards: str = "",
+                 shard_ids: list[int] | None = None, shard_count: int | None = None,
                  **client_options: Any) -> None:
         self._token = token
         self.guild_ids = list(guild_ids or [])
-        self.shards = shards
+        self.shards = shards  # DISCORD_SHARDS: "auto" or all of a number of shards here
+        self.shard_ids = shard_ids or None  # DISCORD_SHARD_IDS of DISCORD_SHARD_COUNT: some shards here
+        self.shard_count = shard_count
         self.client_options = client_options  # extra discord.Client options (a proxy, say)
         self.client: discord.Client | None = None
         self._commands: Commands | None = None
         self._ready = asyncio.Event()
         self._item = views.press_item(self._on_press)
+        self._turns: IdentifyTurns | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DiscordAdapter:
         if settings.discord_bot_token is None:
             raise ValueError("DISCORD_BOT_TOKEN is not set")
         return cls(settings.discord_bot_token.get_secret_value(), settings.discord_guilds(),
-                   settings.discord_shards)
+                   settings.discord_shards, settings.discord_shard_list(), settings.discord_shard_count)
 
     # lifecycle ---------------------------------------------------------------------------
 
     async def serve(self, commands: Commands) -> None:
         """Log in, sync the slash commands, listen on the gateway until cancelled."""
         self._commands = commands
+        self._turns = IdentifyTurns(commands.engine.store.identify_lock)
         self.client = client = self._make_client()
         try:
             await client.start(self._token)
@@ -93,6 +102,7 @@ class DiscordAdapter:
             self._ready.clear()
             if not client.is_closed():
                 await client.close()
+            await self._turns.close()
 
     def _make_client(self) -> QuizClient | ShardedQuizClient:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
@@ -102,7 +112,12 @@ class DiscordAdapter:
             **self.client_options,
         }
         client: QuizClient | ShardedQuizClient
-        if self.shards:
+        if self.shard_count is not None:
+            options["shard_count"] = self.shard_count
+            if self.shard_ids:
+                options["shard_ids"] = self.shard_ids
+            client = ShardedQuizClient(**options)
+        elif self.shards:
             options["shard_count"] = None if self.shards == "auto" else int(self.shards)
             client = ShardedQuizClient(**options)
         else:
@@ -134,6 +149,19 @@ class DiscordAdapter:
             except discord.HTTPException as exc:
                 log.error("syncing slash commands %s failed (HTTP %s): is the bot in that server, invited "
                           "with the applications.commands scope?", where, exc.status)
+
+    async def _before_identify(self, shard_id: int | None) -> None:
+        """Wait for this shard's turn to identify, with every process of this bot (bot/adapters/discord_identify.py)."""
+        assert self._turns is not None and self.client is not None
+        if isinstance(self.client, discord.AutoShardedClient) and not self._turns.buckets_known:
+            try:
+                limits = await self.client.fetch_session_start_limits()
+                self._turns.max_concurrency = limits.max_concurrency
+            except discord.HTTPException as exc:  # one bucket: the slowest, never too fast
+                log.warning("reading Discord's identify concurrency failed (HTTP %s); identifying one at a time",
+                            exc.status)
+            self._turns.buckets_known = True
+        await self._turns.wait_turn(shard_id)
 
     def _engine_commands(self) -> Commands:
         if self._commands is None:

@@ -47,7 +47,7 @@ class FakeDiscord(RestRoutes):
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # server id (None: global) -> synced
         self.syncs: list[int | None] = []
         self._sending: set[asyncio.Task[None]] = set()  # events on their way to the bot
-        self.identifies: list[dict[str, Any]] = []
+        self.identifies: list[dict[str, Any]] = []  # each with "at": the fake's loop time it came
         self.requests: list[tuple[str, str, int]] = []  # method, path, status
         self.rate_limited: list[tuple[str, str]] = []
         self.violations: list[str] = []
@@ -313,7 +313,8 @@ class FakeDiscord(RestRoutes):
             await ws.close(code=4004, message=b"Authentication failed.")
             return
         shard = list(data.get("shard") or [0, 1])
-        self.identifies.append({k: v for k, v in data.items() if k != "token"})
+        at = asyncio.get_running_loop().time()
+        self.identifies.append({**{k: v for k, v in data.items() if k != "token"}, "at": at})
         guilds = [g for g in self.guilds if (g >> 22) % shard[1] == shard[0]]
         await self._send(ws, "READY", {
             "v": 10, "user": self.bot.payload(), "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
