@@ -1,10 +1,15 @@
 """The Discord adapter's pure parts: labels, custom ids, autocomplete choices, settings."""
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.adapters import discord_views as views
 from bot.adapters.discord_commands import topic_choices
+from bot.adapters.discord_identify import IdentifyTurns
 from bot.catalog import Catalog
 from bot.config import SettingsError, load_settings
 from bot.model import Reply
@@ -81,3 +86,35 @@ def test_wrong_shard_settings_name_their_variable(values, named, says):
         load_settings(env_file=None, **values)
     line = next(line for line in str(caught.value).splitlines() if line.strip().startswith(named + ":"))
     assert says in line
+
+
+async def test_a_shard_still_identifies_when_the_database_lock_fails():
+    @contextlib.asynccontextmanager
+    async def broken(bucket: int) -> AsyncIterator[None]:
+        raise OSError("connection refused")
+        yield
+
+    turns = IdentifyTurns(broken, spacing=0.0)
+    await asyncio.wait_for(turns.wait_turn(3), 10)  # returns: discord.py goes on to identify
+    await turns.close()
+
+
+async def test_shards_of_one_bucket_identify_one_at_a_time():
+    lock = asyncio.Lock()
+    holders: list[int] = []
+
+    @contextlib.asynccontextmanager
+    async def counted(bucket: int) -> AsyncIterator[None]:
+        async with lock:
+            holders.append(bucket)
+            yield
+
+    turns = IdentifyTurns(counted, spacing=60.0)
+    await turns.wait_turn(0)
+    second = asyncio.create_task(turns.wait_turn(1))  # max_concurrency 1: the same bucket 0
+    await asyncio.sleep(0.05)
+    assert not second.done() and holders == [0]
+    await turns.close()  # a stopping bot lets the bucket go and identifies no more
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(second, 10)
+    assert holders == [0] and not lock.locked()

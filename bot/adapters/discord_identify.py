@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+
+log = logging.getLogger("quizhost.discord")
 
 IDENTIFY_SPACING = 5.0  # Discord: one identify per bucket each 5 s (session_start_limit.max_concurrency buckets)
 
@@ -36,13 +39,17 @@ class IdentifyTurns:
         except asyncio.CancelledError:
             holder.cancel()
             raise
+        except Exception as exc:  # the database is away: identify as one process alone would
+            log.warning("the identify lock in the database failed (%s); waiting %.0f s instead",
+                        type(exc).__name__, self.spacing)
+            await asyncio.sleep(self.spacing)
 
     async def _hold(self, bucket: int, turn: asyncio.Future[None]) -> None:
         try:
             async with self._lock(bucket):
                 turn.set_result(None)
                 await asyncio.sleep(self.spacing)
-        except Exception as exc:  # the database is away: the shard's connect fails and discord.py retries
+        except Exception as exc:  # wait_turn says so and waits alone
             if not turn.done():
                 turn.set_exception(exc)
         finally:
