@@ -275,3 +275,36 @@ class StoredNames:
     def _stored(self, future: asyncio.Future, key: str, name: str) -> None:
         if not future.cancelled() and future.exception() is None:
             self.remember(key, name)
+
+
+class GroupCommitAnswers:
+    """The answer half of a store that commits answers in groups: both stores delegate the same
+    way to their writer (a `GroupCommit`) and their cache of stored names."""
+
+    writer: GroupCommit
+    _names: StoredNames
+
+    async def insert_answer(self, answer: AnswerRow) -> bool:
+        """Store one answer; False when this player already answered this question."""
+        return await self.submit_answer(answer)
+
+    def submit_answer(self, answer: AnswerRow, player: Player | None = None) -> asyncio.Future:
+        """Queue an answer (and the player's current name) for the next group commit.
+
+        The future is True once the answer is committed, False if this player had already
+        answered this question, and an exception if the commit failed (nothing was stored).
+        """
+        return self._names.submit(self.writer, answer, player)
+
+    @property
+    def commits(self) -> int:
+        return self.writer.batches
+
+    @property
+    def answers_submitted(self) -> int:
+        """A ticket for every answer submitted so far; see `answers_settled`."""
+        return self.writer.submitted
+
+    async def answers_settled(self, ticket: int) -> None:
+        """Wait until the answers up to `ticket` are committed (or have failed)."""
+        await self.writer.wait_settled(ticket)

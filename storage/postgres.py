@@ -6,7 +6,6 @@ storage/boards.py, its named parameters numbered for PostgreSQL.
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
@@ -19,7 +18,7 @@ from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
 from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus
 from storage import boards, outbox, pg_leases, pg_moves, pg_presses
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
-from storage.group_commit import StoredNames, outbox_ops, outbox_update, run_state
+from storage.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.learning import LearningQueries
 from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.pg_schema import MIGRATIONS
@@ -36,7 +35,7 @@ log = logging.getLogger("quizhost.storage")
 
 
 
-class PostgresStore(WebQueries, LearningQueries):
+class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
@@ -230,26 +229,6 @@ class PostgresStore(WebQueries, LearningQueries):
         return RunStatus(status) if status is not None else None
 
     # answers ------------------------------------------------------------------------
-
-    async def insert_answer(self, answer: AnswerRow) -> bool:
-        """Store one answer; False when this player already answered this question."""
-        return await self.submit_answer(answer)
-
-    def submit_answer(self, answer: AnswerRow, player: Player | None = None) -> asyncio.Future:
-        """Queue an answer (and the player's current name) for the next group commit: True once
-        committed, False if this player had already answered, an exception if the commit failed."""
-        return self._names.submit(self.writer, answer, player)
-
-    @property
-    def commits(self) -> int:
-        return self.writer.batches
-
-    @property
-    def answers_submitted(self) -> int:
-        return self.writer.submitted
-
-    async def answers_settled(self, ticket: int) -> None:
-        await self.writer.wait_settled(ticket)
 
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         rows = await self._pool.fetch(

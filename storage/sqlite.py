@@ -20,7 +20,7 @@ from storage import boards, moves, outbox
 from storage import sqlite_guard as guard
 from storage.checkpoint import Checkpointer
 from storage.connection import SqliteThread
-from storage.group_commit import StoredNames, outbox_ops, outbox_update, run_state
+from storage.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.learning import LearningQueries
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
 from storage.web import WebQueries
@@ -34,7 +34,7 @@ _RUN_COLUMNS = (
 )
 
 
-class SqliteStore(WebQueries, LearningQueries):
+class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     def __init__(self, db: SqliteThread, path: str, lock: guard.ProcessLock | None = None) -> None:
@@ -239,31 +239,6 @@ class SqliteStore(WebQueries, LearningQueries):
         return RunStatus(row[0]) if row else None
 
     # answers ------------------------------------------------------------------------
-
-    async def insert_answer(self, answer: AnswerRow) -> bool:
-        """Store one answer; False when this player already answered this question."""
-        return await self.submit_answer(answer)
-
-    def submit_answer(self, answer: AnswerRow, player: Player | None = None) -> asyncio.Future:
-        """Queue an answer (and the player's current name) for the next group commit.
-
-        The future is True once the answer is committed, False if this player had already
-        answered this question, and an exception if the commit failed (nothing was stored).
-        """
-        return self._names.submit(self.writer, answer, player)
-
-    @property
-    def commits(self) -> int:
-        return self.writer.batches
-
-    @property
-    def answers_submitted(self) -> int:
-        """A ticket for every answer submitted so far; see `answers_settled`."""
-        return self.writer.submitted
-
-    async def answers_settled(self, ticket: int) -> None:
-        """Wait until the answers up to `ticket` are committed (or have failed)."""
-        await self.writer.wait_settled(ticket)
 
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         sql = (
