@@ -50,6 +50,15 @@ def test_autocomplete_offers_at_most_25_quizzes_with_names_discord_accepts():
     assert [c.value for c in topic_choices(Catalog.from_quizzes(quizzes), "quiz-7", "en")] == ["quiz-7"]
 
 
+def test_autocomplete_puts_the_channels_own_quizzes_first_and_still_offers_25():
+    shipped = Catalog.from_quizzes([make_quiz(f"quiz-{i}", 2) for i in range(20)])
+    own = [make_quiz(f"mine-{i}", 2, title="Ours " * 30) for i in range(10)]
+    choices = topic_choices(shipped, "", "en", own)
+    assert len(choices) == 25 and [c.value for c in choices[:10]] == [f"mine-{i}" for i in range(10)]
+    assert all(len(c.name) <= 100 for c in choices)
+    assert [c.value for c in topic_choices(shipped, "mine-3", "en", own)] == ["mine-3"]
+
+
 @pytest.mark.parametrize("shards, ok", [("", True), ("auto", True), (" 3 ", True), ("0", False), ("many", False)])
 def test_discord_shards_must_be_auto_or_a_count(shards, ok):
     if ok:

@@ -87,3 +87,34 @@ async def test_a_replacement_during_a_run_leaves_the_run_its_version(fake, clock
         await fake.press(user, q1.id, button_id(q1, letter_of(q1, "Paris")))
         q2 = await fake.wait_message(dm, is_question(2))
         assert prompt_of(q2) == "Capital of Peru?"
+
+
+def long_titled(quiz_id: str) -> bytes:
+    title = "Capitals of every country in South America and the islands around it, hardest first"  # 84
+    return (f"id: {quiz_id}\ntitle: {title}\ndescription: Capitals.\nquestions:\n  - id: q\n    prompt: Lima?\n"
+            "    options: [Peru, Chile]\n    answer: 0\n").encode()
+
+
+async def test_the_quiz_autocomplete_offers_the_channels_own_quizzes_first(fake, clock, server, tmp_path):
+    guild, first = server
+    second = fake.guilds[guild]["channels"][1]
+    manager = boss(fake)
+    async with running_bot(fake, make_settings(tmp_path, fake), clock):
+        assert "Saved capitals" in await uploads(fake, manager, first, "capitals.txt", CAPITALS)
+        assert "Saved south-american-capitals" in await uploads(
+            fake, manager, first, "sa.yaml", long_titled("south-american-capitals"))
+        offered = await fake.autocomplete(manager, first, "quiz", focused="topic", topic="")
+        assert [c["value"] for c in offered][:2] == ["capitals", "south-american-capitals"]
+        assert "pipeline" in [c["value"] for c in offered]  # the shipped ones follow
+        long_name = offered[1]["name"]
+        assert len(long_name) == 100 and long_name.startswith("Capitals of every country") and long_name[-1] == "…"
+        typed = await fake.autocomplete(manager, first, "quiz", focused="topic", topic="capit")
+        assert [c["value"] for c in typed] == ["capitals", "south-american-capitals"]
+        assert [c["value"] for c in await fake.autocomplete(manager, first, "quiz", focused="topic",
+                                                            topic="america")] == ["south-american-capitals"]
+        elsewhere = await fake.autocomplete(manager, second, "quiz", focused="topic", topic="capit")
+        assert elsewhere == []  # another channel's quizzes are never offered
+        await fake.slash(manager, first, "quiz", topic=typed[0]["value"])  # a picked choice starts that quiz
+        q1 = await fake.wait_message(first, is_question(1))
+        assert prompt_of(q1) in {"Capital of France?", "Capital of Peru?"}
+    assert fake.violations == []

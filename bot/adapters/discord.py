@@ -24,7 +24,7 @@ from bot.commands import Caller, Commands
 from bot.config import Settings
 from bot.i18n import t
 from bot.importers.common import MAX_FILE_BYTES
-from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
 from bot.ports import ChatUnreachable, DeliveryUncertain
 from bot.textcut import clean
 
@@ -128,7 +128,8 @@ class DiscordAdapter:
             allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
-        discord_commands.register(tree, self._on_command, self._engine_commands().engine.catalog, self._on_upload)
+        discord_commands.register(tree, self._on_command, self._engine_commands().engine.catalog, self._on_upload,
+                                  self._own_quizzes)
         return client
 
     async def _setup(self, tree: app_commands.CommandTree) -> None:
@@ -239,6 +240,10 @@ class DiscordAdapter:
         if attachment.size > MAX_FILE_BYTES:
             return await commands.upload(caller, attachment.filename, b"", size=attachment.size)
         return await commands.upload(caller, attachment.filename, await attachment.read())
+
+    async def _own_quizzes(self, interaction: discord.Interaction) -> list[Quiz]:
+        """The quizzes uploaded in the interaction's channel, for its autocomplete."""
+        return await self._engine_commands().engine.chat_quizzes.all(self.caller(interaction).chat.key)
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
         caller = self.caller(interaction, "language" if tokens.needs_admin(data) else "")

@@ -3,7 +3,7 @@
 No `from __future__ import annotations` here: discord.py reads the callbacks' annotations
 to build the options, and these callbacks are closures whose annotations must be objects.
 """
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord import app_commands
@@ -16,6 +16,7 @@ from bot.model import FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, PAUSE_SECOND
 
 RunCommand = Callable[..., Awaitable[None]]  # (interaction, name, *args): one Commands.handle per args
 Upload = Callable[[discord.Interaction, discord.Attachment], Awaitable[None]]
+OwnQuizzes = Callable[[discord.Interaction], Awaitable[Sequence[QuizInfo]]]  # the channel's uploaded quizzes
 CHOICES_MAX = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_MAX = 100  # characters in a choice's name and value
 DESCRIPTION_MAX = 100
@@ -58,8 +59,10 @@ class QuizTranslator(app_commands.Translator):
         return text[:DESCRIPTION_MAX] if text != string.message else None
 
 
-def topic_choices(catalog: Catalog, current: str, lang: str) -> list[Choice[str]]:
-    """Quizzes whose id, alias, title or tag matches what has been typed so far."""
+def topic_choices(catalog: Catalog, current: str, lang: str,
+                  own: Sequence[QuizInfo] = ()) -> list[Choice[str]]:
+    """Quizzes whose id, alias, title or tag matches what has been typed so far: the channel's
+    own first (Discord shows 25 at most, and they are what this channel made), then shipped ones."""
     quizzes = catalog.all()
     typed = " ".join(topic_words(current))
     if typed:
@@ -67,8 +70,9 @@ def topic_choices(catalog: Catalog, current: str, lang: str) -> list[Choice[str]
         ids = {q.id for q in matched}
         matched += [q for q in quizzes if q.id not in ids and typed in _searchable(q)]
         quizzes = matched
+        own = [q for q in own if typed in _searchable(q)]
     return [Choice(name=_choice_name(f"{q.title.get(lang)} ({q.id})"), value=q.id[:CHOICE_MAX])
-            for q in quizzes[:CHOICES_MAX]]
+            for q in [*own, *quizzes][:CHOICES_MAX]]
 
 
 def _searchable(quiz: QuizInfo) -> str:
@@ -83,7 +87,8 @@ def _words(*parts: object) -> str:
     return " ".join(str(p) for p in parts if p not in (None, ""))
 
 
-def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, upload: Upload) -> None:
+def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, upload: Upload,
+             own_quizzes: OwnQuizzes) -> None:
     """Add quizhost's commands to the tree (synced later, globally or per server)."""
     en, opt = descriptions("en"), option_texts("en")
 
@@ -95,7 +100,7 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, 
 
     async def complete_topic(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         lang = normalise(interaction.locale.value) or FALLBACK_LANGUAGE
-        return topic_choices(catalog, current, lang)
+        return topic_choices(catalog, current, lang, await own_quizzes(interaction))
 
     @tree.command(name="quiz", description=d(en["quiz"]))
     @app_commands.describe(topic=o("topic"), count=o("count"))
