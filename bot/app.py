@@ -38,6 +38,9 @@ if TYPE_CHECKING:  # imported when their token is set: a bot for one platform ne
 
 log = logging.getLogger("quizhost")
 
+POLLING_TAKEN = ("quizhost: another worker on this database (QUIZHOST_DB) already long-polls Telegram, and only "
+                 "one may: run several workers with the webhook (TELEGRAM_WEBHOOK_URL), or stop the other one.")
+
 
 def engine_settings(settings: Settings, pause: float | None = None) -> EngineSettings:
     return EngineSettings(
@@ -173,6 +176,9 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
               file=sys.stderr)
         return 2
     async with open_engine(settings, clock=clock) as engine:
+        if any(getattr(a, "polls", False) for a in adapters) and not await engine.store.hold_polling():
+            print(POLLING_TAKEN, file=sys.stderr)  # before it takes any run: it is not going to run them
+            return 2
         for adapter in adapters:
             engine.attach(adapter)
         keeper = LeaseKeeper.of(engine)  # several workers on PostgreSQL: only the runs nobody holds

@@ -256,6 +256,19 @@ class Store(LearningStore, Protocol):
     async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
         """The chat's runs, the latest first, at most `limit`; never another chat's."""
 
+    # Telegram's updates -----------------------------------------------------------------
+
+    async def claim_update(self, update_id: int, now: float) -> bool:
+        """Record that the platform update `update_id` is being handled (at `now`): True the
+        first time it is claimed by any process on this database, False for a repeat, also
+        when the first claim's handling failed. Claims older than a day may be forgotten
+        (Telegram repeats an update for at most 24 hours); the store prunes them itself."""
+
+    async def hold_polling(self) -> bool:
+        """Become the one process that long-polls the platform's updates (getUpdates) among all
+        on this database: True when this store holds it now (until it is closed, or its process
+        dies), False when another process holds it. A one-process store always holds it."""
+
     def identify_lock(self, bucket: int) -> AbstractAsyncContextManager[None]:
         """Held by one holder at a time, per `bucket`, among every process on this database (on
         a one-process store: in this process): Discord's one identify per bucket every 5 s,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from storage.schema import boundary
+from storage.updates import TABLE as SEEN_UPDATES
 
 KEY = 'TEXT COLLATE "C"'
 
@@ -269,6 +270,11 @@ MIGRATIONS += (
     ALTER TABLE chats ADD COLUMN time_zone TEXT;
     """,
 )
+MIGRATIONS += (
+    # webhook updates taken already (storage/updates.py): a repeat is skipped, whichever worker gets it
+    SEEN_UPDATES.format(key="BIGINT", time="DOUBLE PRECISION"),
+)
+
 
 def version() -> int:
     return len(MIGRATIONS)

@@ -24,18 +24,20 @@ from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.pg_schema import MIGRATIONS
 from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.schema import CHAT_QUIZ_COLUMNS
+from storage.updates import UpdateClaims
 from storage.web import WebQueries
 
 POOL_SIZE = 10
 CONNECT_SECONDS = 10
 MIGRATION_LOCK = 0x71756978  # advisory lock id: workers starting together migrate one at a time
 IDENTIFY_LOCK = 0x71756964  # advisory lock class (with the bucket): Discord identifies one at a time
+POLLING_LOCK = 0x71757064  # advisory lock id: the one worker that long-polls Telegram holds it
 
 log = logging.getLogger("quizhost.storage")
 
 
 
-class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries):
+class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, UpdateClaims):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
@@ -46,6 +48,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries):
         self.owner = pg_leases.worker_id(owner)  # this worker, in the runs it leases
         self.lease_seconds = pg_leases.LEASE_SECONDS
         self.writer = PgAnswerWriter(pool, self.owner)  # answers are committed in groups
+        self._poller: asyncpg.pool.PoolConnectionProxy | None = None  # holds POLLING_LOCK while we poll
 
     @classmethod
     async def open(cls, url: str, setting: str = SETTING, owner: str = "") -> PostgresStore:
@@ -73,7 +76,22 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries):
         try:
             await pg_leases.release(self._pool, self.owner)
         finally:
+            if self._poller is not None:  # its reset lets go of the polling lock
+                await self._pool.release(self._poller)
+                self._poller = None
             await self._pool.close()
+
+    async def hold_polling(self) -> bool:
+        """A session-level advisory lock on a connection of its own, kept until `close`: when
+        this worker dies, its connection drops and PostgreSQL lets go of the lock."""
+        if self._poller is not None:
+            return True
+        conn = await self._pool.acquire()
+        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", POLLING_LOCK):
+            await self._pool.release(conn)
+            return False
+        self._poller = conn
+        return True
 
     @contextlib.asynccontextmanager
     async def identify_lock(self, bucket: int) -> AsyncIterator[None]:

@@ -1,6 +1,8 @@
 """The SQLite schema as numbered migrations; PRAGMA user_version says which have run."""
 from __future__ import annotations
 
+from storage.updates import TABLE as SEEN_UPDATES
+
 
 # Where a run's summarised answers end: its questions before `idx` while it asks question `idx`,
 # up to `idx` itself while it pauses after it, all of them once the run is over. The answers
@@ -278,4 +280,9 @@ MIGRATIONS += (
     CREATE INDEX schedules_by_chat ON schedules(chat_key);
     ALTER TABLE chats ADD COLUMN time_zone TEXT;
     """,
+)
+
+MIGRATIONS += (
+    # webhook updates taken already (storage/updates.py): a repeat is skipped, whichever worker gets it
+    SEEN_UPDATES.format(key="INTEGER", time="REAL"),
 )

@@ -23,6 +23,7 @@ from storage.connection import SqliteThread
 from storage.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.learning import LearningQueries
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
+from storage.updates import UpdateClaims
 from storage.web import WebQueries
 from storage.writer import UPSERT_PLAYER, AnswerWriter
 
@@ -34,7 +35,7 @@ _RUN_COLUMNS = (
 )
 
 
-class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries):
+class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, UpdateClaims):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     def __init__(self, db: SqliteThread, path: str, lock: guard.ProcessLock | None = None) -> None:
@@ -98,6 +99,9 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries):
     async def identify_lock(self, bucket: int) -> AsyncIterator[None]:
         async with self._identify[bucket]:  # one process per file: a lock in this process is enough
             yield
+
+    async def hold_polling(self) -> bool:
+        return True  # one process per file (storage/sqlite_guard.py): nobody else polls on it
 
     async def watch(self) -> None:
         """Return never; raise StoreUnavailable when the file is deleted or replaced (the wiring

@@ -9,6 +9,9 @@ import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
+from bot.adapters import telegram_runtime
 from bot.app import run
 from bot.bidi import strip
 from bot.config import Settings
@@ -41,6 +44,18 @@ questions:
     answer: 1
     explanation: "Telegram allows 1 to 64 bytes & refuses more."
 """
+
+
+@pytest.fixture
+async def fake(monkeypatch) -> AsyncIterator[FakeBotApi]:
+    """The fake Bot API on loopback, the machine's settings cleared, PTB's back-off shortened
+    (a test module uses it by importing it)."""
+    clean_environment(monkeypatch)
+    monkeypatch.setattr(telegram_runtime, "RETRY_BASE_SECONDS", 0.01)
+    api = FakeBotApi()
+    await api.start()
+    yield api
+    await api.stop()
 
 
 def clean_environment(monkeypatch) -> None:

@@ -86,6 +86,11 @@ class TelegramAdapter(PressHandling):
                                 settings.telegram_http, settings.telegram_proxy, updates)
         return cls(app, Webhook.from_settings(settings), updates)
 
+    @property
+    def polls(self) -> bool:
+        """Long polling (getUpdates), which only one process on a database may do (bot/app.py)."""
+        return self.webhook is None
+
     # running -------------------------------------------------------------------------
 
     async def serve(self, commands: Commands) -> None:
@@ -128,11 +133,18 @@ class TelegramAdapter(PressHandling):
                                                  bootstrap_retries=3)
             return
         hook = self.webhook
-        self._server = WebhookServer(hook, self.app, self._webhook_press, self.shared_pages)
+        self._server = WebhookServer(hook, self.app, self._webhook_press, self.shared_pages, self._claim_update)
         await self._server.start()  # listening before Telegram is told where to post
         await with_retries(lambda: self.app.bot.set_webhook(
             hook.url, secret_token=hook.secret, allowed_updates=ALLOWED_UPDATES,
             max_connections=WEBHOOK_CONNECTIONS), "setWebhook")
+
+    async def _claim_update(self, update_id: int) -> bool:
+        """Whether this webhook update is new to every worker on the database (Telegram posts it
+        again when it missed our answer, and a load balancer may send the repeat elsewhere)."""
+        assert self._commands is not None
+        engine = self._commands.engine
+        return await engine.store.claim_update(update_id, engine.clock.now())
 
     async def _shutdown(self) -> None:
         """Each step on its own: a failing one must not leave the others running."""

@@ -28,6 +28,8 @@ log = logging.getLogger("quizhost.telegram")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 # (update id, callback query JSON) -> a reply method, or None
 PressHandler = Callable[[int, dict], Awaitable["dict | None"]]
+# update id -> True the first time any worker on the database sees it (Store.claim_update)
+UpdateClaim = Callable[[int], Awaitable[bool]]
 
 
 def answer_method(query_id: str, text: str, alert: bool) -> dict:
@@ -55,10 +57,13 @@ class WebhookServer:
     serves those as well, on the webhook's address and on theirs."""
 
     def __init__(self, hook: Webhook, app: Application, on_press: PressHandler,
-                 pages: SharedPages | None = None) -> None:
+                 pages: SharedPages | None = None, claim: UpdateClaim | None = None) -> None:
         self.hook, self.app, self.on_press, self.pages = hook, app, on_press, pages
         self._runner: web.AppRunner | None = None
-        self.gate = UpdateGate()  # Telegram posts an update again when it missed our answer
+        # Telegram posts an update again when it missed our answer: a repeat to this worker is
+        # known here, one to any worker (behind a load balancer) in the database
+        self.gate = UpdateGate()
+        self.claim = claim
 
     async def start(self) -> None:
         # an update is a few KB; Telegram's files stay on Telegram (an upload to the pages is bigger)
@@ -92,7 +97,7 @@ class WebhookServer:
         update_id = update_id_of(data)
         if update_id is None:
             return web.Response(status=HTTPStatus.BAD_REQUEST, text="not an update")
-        if not self.gate.first_time(update_id):
+        if not self.gate.first_time(update_id) or not await self._first_anywhere(update_id):
             return web.Response()
         try:
             if "callback_query" in data:
@@ -102,6 +107,16 @@ class WebhookServer:
         except Exception:  # acknowledged all the same: Telegram would post it again and again
             log.exception("update %d could not be handled; it is acknowledged and dropped", update_id)
             return web.Response()
+
+    async def _first_anywhere(self, update_id: int) -> bool:
+        """Claimed before it is handled, so an update whose handling fails counts as seen too."""
+        if self.claim is None:
+            return True
+        try:
+            return await self.claim(update_id)
+        except Exception as exc:  # the database is away: handled here all the same, rather than lost
+            log.warning("update %d: could not record it as seen (%s); handling it anyway", update_id, exc)
+            return True
 
     async def _queue(self, update_id: int, data: dict) -> web.Response:
         try:

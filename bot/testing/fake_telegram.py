@@ -19,6 +19,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from bot.testing.fake_telegram_balancer import LoadBalancer
 from bot.testing.fake_telegram_methods import ApiError, BotApiMethods, Call, Press, Sent
 
 ANONYMOUS_ADMIN = 1087968824
@@ -50,6 +51,7 @@ class FakeBotApi(BotApiMethods):
     webhook: dict | None = None
     expected_refusals: set[str] = field(default_factory=set)  # errors a test provokes on purpose
     stamp: Callable[[], float] = time.monotonic  # the clock calls are stamped with (a test's fake one)
+    balancer: LoadBalancer | None = None  # set: updates go to several webhook workers through it
     # called around every method's work: before it (may raise DropConnection: nothing was done)
     # and after it, before the reply goes out (raising DropConnection loses the reply only)
     around: Callable[[Call, bool], Awaitable[None]] | None = None
@@ -238,12 +240,30 @@ class FakeBotApi(BotApiMethods):
         return query_id
 
     async def _deliver(self, update: dict) -> None:
-        if self.webhook is not None:
+        if self.balancer is not None:  # several workers behind one URL (fake_telegram_balancer.py)
+            for method in await self.balancer.deliver(update):
+                await self.carry_out(method)
+            await self._notify()
+        elif self.webhook is not None:
             status = await self.post_to_webhook(update, self.webhook.get("secret_token"))
             assert status == 200, f"the bot's webhook answered {status}"
         else:
             self._updates.append(update)
             await self._notify()
+
+    async def carry_out(self, method: dict) -> None:
+        """A method call a webhook reply carried (`{"method": ..., params}`), as Telegram makes it:
+        recorded like a request; its errors go nowhere, as the bot never hears of them."""
+        params = {k: str(v).lower() if isinstance(v, bool) else v for k, v in method.items() if k != "method"}
+        call = Call(method["method"], params, at=self.stamp())
+        self.calls.append(call)
+        handler = getattr(self, f"_m_{call.method}", None)
+        try:
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            await handler(params)
+        except ApiError as exc:
+            call.status, call.error = exc.code, exc.description
 
     async def post_to_webhook(self, update: dict, secret: str | None) -> int:
         """POST an update to the bot's webhook as Telegram does, retrying while it starts listening."""

@@ -1,0 +1,67 @@
+"""Telegram's updates: a repeated update_id is handled once, whichever worker gets it, and only
+one worker long-polls."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from storage.updates import KEEP_SECONDS
+
+T0 = 1_750_000_000.0
+ON_POSTGRES = pytest.mark.parametrize("store_database", [pytest.param("postgres", marks=pytest.mark.postgres)],
+                                      indirect=True)
+
+
+async def test_an_update_is_new_once_also_after_a_restart(store_factory, store):
+    assert await store.claim_update(7, T0)
+    assert not await store.claim_update(7, T0 + 1)  # Telegram posted it again
+    assert await store.claim_update(8, T0 + 1)
+
+    store = await store_factory.restart(store)
+
+    assert not await store.claim_update(7, T0 + 60)
+    assert not await store.claim_update(8, T0 + 60)
+    assert await store.claim_update(9, T0 + 60)
+
+
+async def test_ids_older_than_a_day_are_forgotten_and_younger_ones_kept(store_factory, store):
+    assert await store.claim_update(1, T0)
+    assert await store.claim_update(2, T0 + 3_600)
+
+    store = await store_factory.restart(store)  # a store prunes at its first claim
+    assert await store.claim_update(3, T0 + KEEP_SECONDS + 60)
+
+    assert await store.claim_update(1, T0 + KEEP_SECONDS + 61), "a day-old id was kept"
+    assert not await store.claim_update(2, T0 + KEEP_SECONDS + 62), "an id under a day old was forgotten"
+
+
+@ON_POSTGRES
+async def test_workers_on_one_database_take_each_update_once_between_them(store_factory):
+    first, second = await store_factory.open(), await store_factory.open()
+    assert await first.claim_update(41, T0)
+    assert not await second.claim_update(41, T0 + 1)  # the load balancer sent the repeat elsewhere
+
+    # the same ids posted to both workers at once: each is taken by exactly one
+    claims = await asyncio.gather(*(store.claim_update(update_id, T0 + 2)
+                                    for update_id in range(100, 150) for store in (first, second)))
+    assert sum(claims) == 50
+    assert all(a != b for a, b in zip(claims[::2], claims[1::2]))
+
+
+async def test_the_only_process_on_a_database_may_poll(store):
+    assert await store.hold_polling()
+    assert await store.hold_polling()  # asking again changes nothing
+
+
+@ON_POSTGRES
+async def test_a_second_worker_may_not_poll_until_the_first_is_gone(store_factory):
+    first, second = await store_factory.open(), await store_factory.open()
+    assert await first.hold_polling()
+    assert not await second.hold_polling()
+    assert not await second.hold_polling()
+
+    await first.close()
+    store_factory.opened.remove(first)
+
+    assert await second.hold_polling()
