@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot import render, tokens
 from bot.adapters import discord_commands
+from bot.adapters import discord_gateway as gateway
 from bot.adapters import discord_views as views
 from bot.adapters.discord_identify import IdentifyTurns
 from bot.commands import Caller, Commands
@@ -78,6 +79,7 @@ class DiscordAdapter:
         self._ready = asyncio.Event()
         self._item = views.press_item(self._on_press)
         self._turns: IdentifyTurns | None = None
+        self._synced = False  # the slash commands: synced by the first session of a `serve`
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DiscordAdapter:
@@ -89,20 +91,28 @@ class DiscordAdapter:
     # lifecycle ---------------------------------------------------------------------------
 
     async def serve(self, commands: Commands) -> None:
-        """Log in, sync the slash commands, listen on the gateway until cancelled."""
+        """Log in, sync the slash commands, listen on the gateway until cancelled; a gateway event
+        discord.py cannot read costs a new session, not the bot (bot/adapters/discord_gateway.py)."""
         self._commands = commands
         self._turns = IdentifyTurns(commands.engine.store.identify_lock)
-        self.client = client = self._make_client()
+        self._synced = False
         try:
-            await client.start(self._token)
-        except discord.LoginFailure:
-            log.error("Discord refused the token: check DISCORD_BOT_TOKEN (the Bot tab of the developer portal)")
-            raise
+            await gateway.serve_sessions(self._logged_in_client, self._ready.clear)
         finally:
             self._ready.clear()
-            if not client.is_closed():
-                await client.close()
             await self._turns.close()
+
+    async def _logged_in_client(self) -> discord.Client:
+        """A new client for a gateway session, logged in (its setup hook has run)."""
+        self.client = client = self._make_client()
+        try:
+            await client.login(self._token)
+        except BaseException as exc:
+            if isinstance(exc, discord.LoginFailure):
+                log.error("Discord refused the token: check DISCORD_BOT_TOKEN (the Bot tab of the developer portal)")
+            await client.close()
+            raise
+        return client
 
     def _make_client(self) -> QuizClient | ShardedQuizClient:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
@@ -138,6 +148,9 @@ class DiscordAdapter:
         tree.client.add_dynamic_items(cast(type[discord.ui.DynamicItem[Any]], self._item))
         await tree.set_translator(discord_commands.QuizTranslator())
         self._ready.set()
+        if self._synced:  # a later gateway session's client: Discord has the commands already
+            return
+        self._synced = True
         for guild_id in self.guild_ids:  # instant, for development servers
             tree.copy_global_to(guild=discord.Object(guild_id))
         # a failed sync leaves the commands Discord already has: log it and keep serving them

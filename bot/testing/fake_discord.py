@@ -203,7 +203,7 @@ class FakeDiscord(RestRoutes):
                 data["options"].append(entry)
         if options:
             raise AssertionError(f"/{name} has no option(s) {sorted(options)}")
-        return self._push(user, channel_id, 4 if focused else 2, data)
+        return self._push(self.interaction_payload(user, channel_id, 4 if focused else 2, data))
 
     async def slash(self, user: FakeUser, channel_id: int, name: str, **options: Any) -> dict[str, Any]:
         """A slash command; returns what the bot showed in answer (after a deferral, the follow-up)."""
@@ -223,6 +223,11 @@ class FakeDiscord(RestRoutes):
         `stale`: the client still shows the message as first sent (the edit has not reached it).
         `forge`: a tampered client sends an id the message does not have.
         """
+        return self._push(self.press_payload(user, message_id, custom_id, forge, stale))
+
+    def press_payload(self, user: FakeUser, message_id: int, custom_id: str, forge: bool = False,
+                      stale: bool = False) -> dict[str, Any]:
+        """The INTERACTION_CREATE of a press (see `push_press`), not sent: a test may break it."""
         stored = self.messages[message_id]
         data = json.loads(json.dumps(stored.history[0] if stale else stored.data))
         buttons = [c for row in data.get("components", []) for c in row.get("components", [])]
@@ -234,8 +239,8 @@ class FakeDiscord(RestRoutes):
         if button is None:
             data["components"] = [{"type": 1, "components": [
                 {"type": 2, "style": 1, "label": "?", "custom_id": custom_id}]}]
-        return self._push(user, stored.channel_id, 3, {"custom_id": custom_id, "component_type": 2},
-                          message=data)
+        return self.interaction_payload(user, stored.channel_id, 3, {"custom_id": custom_id, "component_type": 2},
+                                        message=data)
 
     async def press(self, user: FakeUser, message_id: int, custom_id: str, forge: bool = False,
                     stale: bool = False) -> dict[str, Any]:
@@ -256,14 +261,14 @@ class FakeDiscord(RestRoutes):
                 return command, guild_id
         raise AssertionError(f"/{name} was never synced where channel {channel_id} could see it")
 
-    def _push(self, user: FakeUser, channel_id: int, kind: int, data: dict[str, Any],
-              message: dict[str, Any] | None = None) -> FakeInteraction:
+    def interaction_payload(self, user: FakeUser, channel_id: int, kind: int, data: dict[str, Any],
+                            message: dict[str, Any] | None = None) -> dict[str, Any]:
+        """An INTERACTION_CREATE as Discord sends it, from `user` in `channel_id`."""
         channel = self.channels[channel_id]
         interaction_id = self.new_id()
-        token = f"itoken-{interaction_id}"
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(self.application_id), "type": kind, "data": data,
-            "channel_id": str(channel_id), "channel": channel, "token": token, "version": 1,
+            "channel_id": str(channel_id), "channel": channel, "token": f"itoken-{interaction_id}", "version": 1,
             "locale": user.locale, "entitlements": [],
             "app_permissions": str(self.bot_permissions.get(channel_id, p.ALL_PERMISSIONS)),
             "attachment_size_limit": 8 * 1024 * 1024,
@@ -275,11 +280,20 @@ class FakeDiscord(RestRoutes):
             payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(user.id)})
         if message is not None:
             payload["message"] = message
-        interaction = FakeInteraction(interaction_id, token, payload, asyncio.get_running_loop().time())
+        return payload
+
+    def _push(self, payload: dict[str, Any]) -> FakeInteraction:
+        """Send an interaction; it must be answered within 3 s (else a violation is listed)."""
+        interaction_id = int(payload["id"])
+        interaction = FakeInteraction(interaction_id, payload["token"], payload, asyncio.get_running_loop().time())
         self.interactions[interaction_id] = interaction
         self._watchdogs.append(asyncio.get_running_loop().call_later(ANSWER_WITHIN, self._unanswered, interaction))
-        self._dispatch("INTERACTION_CREATE", payload, int(channel["guild_id"]) if channel.get("guild_id") else None)
+        self._dispatch("INTERACTION_CREATE", payload, int(payload["guild_id"]) if payload.get("guild_id") else None)
         return interaction
+
+    def push_raw(self, event: str, data: Any, guild_id: int | None = None) -> None:
+        """A gateway dispatch exactly as given, however broken (what a buggy Discord might send)."""
+        self._dispatch(event, data, guild_id)
 
     def _unanswered(self, interaction: FakeInteraction) -> None:
         if not interaction.callbacks:
@@ -327,10 +341,10 @@ class FakeDiscord(RestRoutes):
         self._sockets.append((ws, shard))
         self._bump()
 
-    async def _send(self, ws: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
 
-    def _dispatch(self, event: str, data: dict[str, Any], guild_id: int | None) -> None:
+    def _dispatch(self, event: str, data: Any, guild_id: int | None) -> None:
         """Send an event on the connection of the shard that owns the server (DMs: shard 0)."""
         for ws, (shard_id, count) in self._sockets:
             if shard_id == ((guild_id >> 22) % count if guild_id else 0):
