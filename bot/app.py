@@ -68,9 +68,11 @@ def catalog_cache(settings: Settings) -> Path:
 @contextlib.asynccontextmanager
 async def open_engine(settings: Settings, clock: Clock | None = None,
                       pause: float | None = None) -> AsyncIterator[Engine]:
-    catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders(), cache=catalog_cache(settings))
+    # the database first: one that cannot be used is refused in its one line before anything
+    # else is said or written (the catalog's index lives beside an SQLite file)
     store = await open_store(settings.quizhost_db, settings.quizhost_worker)
     try:
+        catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders(), cache=catalog_cache(settings))
         yield Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))
     finally:
         await store.close()

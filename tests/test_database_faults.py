@@ -25,8 +25,11 @@ from storage.schema import MIGRATIONS
 from storage.sqlite import SqliteStore
 
 
-def quizhost(tmp_path: Path, db: str, *args: str) -> subprocess.CompletedProcess:
+def quizhost(tmp_path: Path, db: str, *args: str, token: str = "") -> subprocess.CompletedProcess:
+    """`quizhost *args` on `db`; `token`: a Discord token for `run` (the database fails before any login)."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
+    if token:
+        env["DISCORD_BOT_TOKEN"] = token
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, cwd=tmp_path,
                           env={**env, "QUIZHOST_DB": db}, stdin=subprocess.DEVNULL, timeout=60)
 
@@ -75,6 +78,9 @@ def test_a_read_only_folder_is_refused_in_one_line(tmp_path):
         subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
         for name in ("q.db", "new.db"):
             line = one_line_naming_the_setting(quizhost(tmp_path, str(disk / name), "play", "pipeline"))
+            assert "read-only" in line
+            # `run` logs at INFO: still nothing before the line (the catalog's index is not tried)
+            line = one_line_naming_the_setting(quizhost(tmp_path, str(disk / name), "run", token="not-a-token"))
             assert "read-only" in line
 
 
