@@ -354,9 +354,9 @@ class Engine:
             if run.row.status != RunStatus.OPEN:
                 return StopOutcome(StopStatus.NONE)
             if run.is_asking:
-                await self._close(run, final=RunEnd.STOPPED)
+                await self._close(run, final=RunStatus.STOPPED)
             else:
-                await self._finish(run, RunEnd.STOPPED)
+                await self._finish(run, RunStatus.STOPPED)
         await self.sender.push(run.row.chat_key)
         return StopOutcome(StopStatus.STOPPED)
 
@@ -462,7 +462,7 @@ class Engine:
                     run.row.index + 1, GIVE_UP_SECONDS)
         minutes = round(GIVE_UP_SECONDS / 60)
         reply = Reply(render.not_posted(run.row.language, run.row.index + 1, minutes), language=run.row.language)
-        await self._finish(run, RunEnd.STOPPED, before=[owed.notice(run, reply, self.clock.now())])
+        await self._finish(run, RunStatus.STOPPED, before=[owed.notice(run, reply, self.clock.now())])
 
     async def _close(self, run: Run, final: RunEnd | None = None) -> None:
         flight = self._flights[run.id]
@@ -507,7 +507,7 @@ class Engine:
                         tuple(standings), run.row.index + 1)
         # a question still waiting to be posted is not posted any more
         unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()
-        run.row.status = RunStatus(reason.value)
+        run.row.status = reason
         await self._save(run, [*before, owed.podium(run, render.podium(podium), self.clock.now())], unposted)
         self._untrack(run)
 

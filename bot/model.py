@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
-from typing import Protocol
+from typing import Literal, Protocol, TypeAlias
+
+from bot.records import RunStatus
 
 
 @dataclass(frozen=True)
@@ -242,10 +243,8 @@ class Standing:
         return self.correct / self.answered if self.answered else 0.0
 
 
-class RunEnd(str, Enum):
-    FINISHED = "finished"
-    STOPPED = "stopped"
-    SILENT = "silent"  # two questions in a row with no answer
+# how a run ends, as a podium says it: every status but open (stored as the run's status)
+RunEnd: TypeAlias = Literal[RunStatus.FINISHED, RunStatus.STOPPED, RunStatus.SILENT]
 
 
 @dataclass(frozen=True)

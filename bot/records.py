@@ -20,7 +20,7 @@ class Phase(StrEnum):
 
 
 class RunStatus(StrEnum):
-    """Open until the run ends; the three ends are those of `bot.model.RunEnd`."""
+    """Open until the run ends, then how it ended (`bot.model.RunEnd` names the ends)."""
 
     OPEN = "open"
     FINISHED = "finished"

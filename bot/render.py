@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import bidi, i18n
-from bot.model import Button, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, RunEnd, Standing
+from bot.model import Button, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, Standing
+from bot.records import RunStatus
 
 MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10
@@ -177,9 +178,9 @@ def review_button(lang: str) -> Button:
 def podium(p: Podium) -> Reply:
     lang = p.language
     titles = {
-        RunEnd.FINISHED: t(lang, "🏁 Quiz over: {title}", title=p.quiz_title),
-        RunEnd.STOPPED: t(lang, "⏹ Quiz stopped: {title}", title=p.quiz_title),
-        RunEnd.SILENT: t(lang, "💤 Quiz ended after two questions without answers: {title}", title=p.quiz_title),
+        RunStatus.FINISHED: t(lang, "🏁 Quiz over: {title}", title=p.quiz_title),
+        RunStatus.STOPPED: t(lang, "⏹ Quiz stopped: {title}", title=p.quiz_title),
+        RunStatus.SILENT: t(lang, "💤 Quiz ended after two questions without answers: {title}", title=p.quiz_title),
     }
     lines = [_standing_line(lang, s) for s in p.standings[:10]] or [t(lang, "Nobody scored this time.")]
     lines += ["", t(lang, "See /leaderboard for this chat's ranking.")]

@@ -203,9 +203,9 @@ def end_reason(run: Run) -> RunEnd | None:
     """FINISHED after the last question (whoever answered it), else SILENT after two
     unanswered ones in a row."""
     if run.is_last:
-        return RunEnd.FINISHED
+        return RunStatus.FINISHED
     if run.row.silent >= SILENT_QUESTIONS_TO_END:
-        return RunEnd.SILENT
+        return RunStatus.SILENT
     return None
 
 

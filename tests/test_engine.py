@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bot.catalog import Catalog
 from bot.engine import Engine, EngineSettings, StartStatus, StopStatus
-from bot.model import RunEnd
+from bot.records import RunStatus
 from bot.testing.fakes import RecordingAdapter, group, player, private
 
 
@@ -108,7 +108,7 @@ async def test_two_silent_questions_end_the_run(engine, adapter, clock, store):
     assert len(adapter.questions) == 2 and engine.run_in(chat) is None
     _, podium = adapter.sent[-1]
     assert "without answers" in podium.title
-    assert await store.run_status(run.id) == RunEnd.SILENT.value
+    assert await store.run_status(run.id) is RunStatus.SILENT
 
 
 async def test_one_run_per_chat_and_topic_outcomes(engine, adapter):

@@ -9,7 +9,8 @@ import pytest
 
 from bot import bidi, render
 from bot.bidi import FSI, LRI, PDI, RLI, RLM
-from bot.model import ChatRef, OptionView, PlayerStats, Podium, QuestionCard, Reveal, RunEnd, Scorer, Standing
+from bot.model import ChatRef, OptionView, PlayerStats, Podium, QuestionCard, Reveal, Scorer, Standing
+from bot.records import RunStatus
 
 CHAT = ChatRef("test", "g1")
 CONTROLS = set(bidi.CONTROLS)
@@ -78,7 +79,7 @@ def test_urdu_closed_question_and_ack():
 
 def test_urdu_boards_isolate_names_points_and_fractions():
     standing = Standing(1, "test:u1", "Ali", 1850, 2, 3)
-    line = render.podium(Podium(CHAT, "ur", "ڈیپ اسپیڈ کوئز", RunEnd.FINISHED, (standing,), 3)).text.split("\n")[0]
+    line = render.podium(Podium(CHAT, "ur", "ڈیپ اسپیڈ کوئز", RunStatus.FINISHED, (standing,), 3)).text.split("\n")[0]
     assert line == (RLM + iso("🥇") + " " + FSI + "Ali" + PDI + ": " + iso("1850") + " پوائنٹس · " + iso("2/3")
                     + " درست · " + iso("67%"))
     stats = render.stats("ur", PlayerStats("Ali", 1850, 3, 2, 2, 1, 4)).text.split("\n")
@@ -105,7 +106,7 @@ def test_left_to_right_languages_carry_no_marks(lang):
     r = reveal(c, explanation="क्योंकि (p-1)/(m+p-1).")
     texts = [render.question_title(c), render.question_body(c), render.reveal_title(r), render.reveal_body(r),
              render.closed_body(r), render.ack_locked(lang, "B"), render.time_limit(c),
-             render.podium(Podium(CHAT, lang, "T", RunEnd.FINISHED, (Standing(1, "k", "Ali", 5, 1, 1),), 1)).text]
+             render.podium(Podium(CHAT, lang, "T", RunStatus.FINISHED, (Standing(1, "k", "Ali", 5, 1, 1),), 1)).text]
     for text in texts:
         assert not CONTROLS & set(text), repr(text)
 
