@@ -4,7 +4,7 @@ Source strings are English and use `{name}` placeholders. Mark them with `t(lang
 and `tn(lang, "one", "many", n)` so extraction finds them; after adding or changing one,
 refresh the template and translate the new entries in every catalog:
 
-    pybabel extract -F babel.cfg -k t:2 -k tn:2,3 --no-default-keywords --omit-header \
+    pybabel extract -F babel.cfg -k t:2 -k tn:2,3 -k later:1 --no-default-keywords --omit-header \
         --no-wrap -o bot/locales/quizhost.pot bot/
     pybabel update -i bot/locales/quizhost.pot -d bot/locales -D quizhost \
         --no-fuzzy-matching --no-wrap --ignore-obsolete
@@ -15,11 +15,16 @@ Two `t`s: this one gives plain text, for command menus, button labels and anythi
 platform shows outside a message (Telegram setMyCommands, Discord command localisations).
 `bot.render.t` takes the same arguments and also places directional isolates for
 right-to-left languages: use it for message text. Both are found by the extraction above.
+
+`later("...", **values)` marks a message written before its reader's language is known (an
+importer's reason for skipping a question); `shown(lang, text)` translates it when shown.
 """
 from __future__ import annotations
 
 import gettext as _gettext
 import io
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -72,3 +77,30 @@ def t(lang: str, message: str, **values: object) -> str:
 def tn(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
     """The plural form for `n` (available as `{n}`), per the catalog's Plural-Forms rule."""
     return plural_template(lang, singular, plural, n).format(n=n, **values)
+
+
+@dataclass(frozen=True)
+class Later:
+    """A message to translate once its reader is known: the msgid and its values (which may be
+    `Later` too). Text a file wrote only ever fills a placeholder, never becomes a template."""
+
+    message: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:  # English: the command line, logs
+        return shown(FALLBACK_LANGUAGE, self)
+
+
+def later(message: str, **values: object) -> Later:
+    """`message` marked for translation when shown (extracted like `t`)."""
+    return Later(message, tuple(values.items()))
+
+
+def shown(lang: str, text: Later | str, translate: Callable[..., str] = t) -> str:
+    """`text` in `lang`; a plain str is already final (the quiz file checks' English).
+    `translate` is `t` here, or `bot.render.t` for message text."""
+    if isinstance(text, str):
+        return text
+    values = {name: shown(lang, value, translate) if isinstance(value, Later) else value
+              for name, value in text.values}
+    return translate(lang, text.message, **values)

@@ -33,6 +33,11 @@ def t(lang: str, message: str, **values: object) -> str:
     return bidi.line(_rtl_text(i18n.template(lang, message), values))
 
 
+def shown(lang: str, text: i18n.Later | str) -> str:
+    """A message marked with `i18n.later`, as message text in `lang`."""
+    return i18n.shown(lang, text, t)
+
+
 def tn(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
     if not bidi.is_rtl(lang):
         return i18n.tn(lang, singular, plural, n, **values)

@@ -1,7 +1,8 @@
 """What /upload and /remove answer, in the chat's language.
 
-Reasons and places come from the importers and the quiz file checks, in English: they quote
-the file (its lines, rows and fields) and are inserted as values, never as templates.
+Places come from the importers and the quiz file checks as the file's tools name them ("line 12",
+"row 9"); the importers' reasons are translated here (bot.i18n.later), the quiz file checks' stay
+English. What the file wrote is inserted as values, never as templates.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Sequence
 
 from bot.chatquizzes import UploadOutcome, UploadStatus
 from bot.model import Reply
-from bot.render import t, tn
+from bot.render import shown, t, tn
 
 SHOWN_AT_MOST = 15  # a reply stays well inside a chat message; the rest is counted
 
@@ -31,7 +32,7 @@ def _listed(lang: str, lines: Sequence[str]) -> list[str]:
 
 
 def outcome(lang: str, name: str, result: UploadOutcome) -> Reply:
-    skipped = [f"{s.where}: {s.reason}" for s in result.skipped]
+    skipped = [f"{s.where}: {shown(lang, s.why)}" for s in result.skipped]
     if result.status is UploadStatus.REFUSED:
         lines = [t(lang, "Nothing was saved: {file} has these problems:", file=name), *_listed(lang, result.problems)]
         return Reply("\n".join(lines), language=lang, kind="error")

@@ -49,6 +49,25 @@ async def test_skipped_questions_are_named_with_their_line_in_the_reply(commands
     assert "1 question was skipped:\n• line 11: no ANSWER line before the end of the file" in reply.text
 
 
+MIXED_GIFT = b"Essay?{}\n\nTwo right?{=a =b ~c}\n\nGood?{=yes ~no}\n\nAlso good?{=si ~no}\n"
+
+
+async def test_a_hindi_chat_reads_why_questions_were_skipped_in_hindi_at_their_line(commands):
+    await commands.handle("language", "hi", admin())
+    reply = await commands.upload(admin(), "mixed.gift", MIXED_GIFT)
+    assert reply.text.splitlines()[:2] == ["mixed सहेजी गई: 2 प्रश्न।", "इसे /quiz mixed से शुरू करें।"]
+    assert ("• line 1: निबंध प्रश्न (मझले कोष्ठकों के बीच कोई उत्तर नहीं): केवल एक सही उत्तर वाले बहुविकल्पीय "
+            "और सही/गलत प्रश्न आयात किए जाते हैं") in reply.text
+    assert ("• line 3: कई सही उत्तर (2 विकल्पों को पूरे अंक मिलते हैं): प्रश्नोत्तरी के प्रश्न का ठीक एक सही उत्तर "
+            "होता है") in reply.text
+    nothing = await commands.upload(admin(), "broken.txt", b"Alone?\nA. one\nANSWER: A\n")
+    assert nothing.text.splitlines() == ["कुछ भी सहेजा नहीं गया: broken.txt का कोई भी प्रश्न उपयोग नहीं हो सका:",
+                                         "• line 1: 1 विकल्प: Aiken प्रश्नों में 2 से 10 विकल्प होने चाहिए"]
+    english = await commands.upload(admin("g2"), "mixed.gift", MIXED_GIFT)  # another chat, still English
+    assert "• line 3: several right answers (2 options have full credit): a quiz question has exactly one" \
+        in english.text
+
+
 async def test_a_non_admin_is_refused_and_nothing_is_stored(commands, store):
     reply = await commands.upload(Caller(group(), player(2, "Bob")), "capitals.txt", CAPITALS)
     assert reply.kind == "error" and reply.text == "Only chat admins can add or remove quizzes."

@@ -19,7 +19,7 @@ from bot.commands import COMMANDS, descriptions
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = ("hi", "sn", "ur")
-KEYWORDS = {"t": (2,), "tn": (2, 3)}  # the same as `pybabel extract -k t:2 -k tn:2,3`
+KEYWORDS = {"t": (2,), "tn": (2, 3), "later": (1,)}  # as `pybabel extract -k t:2 -k tn:2,3 -k later:1`
 COMMAND_WORD = re.compile(r"/(" + "|".join(sorted((*COMMANDS, "leaderboard", "stats"), key=len, reverse=True)) + r")\b")
 PLURAL_FORMS = {"hi": "nplurals=2; plural=(n > 1);", "sn": "nplurals=2; plural=(n != 1);",
                 "ur": "nplurals=2; plural=(n != 1);"}

@@ -138,6 +138,17 @@ async def test_an_urdu_chat_reads_right_to_left(site, engine):
     assert '<html lang="ur" dir="rtl">' in html
 
 
+async def test_an_urdu_chats_upload_preview_says_why_in_urdu_at_the_files_line(site, engine):
+    await engine.update_chat(group(), language="ur")
+    link = site.link(group(), Scope.ADMIN, ANN.key)
+    _, html, _ = await fetch(link + "upload")
+    data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
+    data.add_field("file", GIFT_BROKEN.encode(), filename="capitals.gift")
+    _, html, _ = await fetch(link + "upload", data)
+    assert ("یہ سوالات چھوڑ دیے جائیں گے: line 3: '{' اور '}' کا جوڑا نہیں بنتا: قوسین کو جوں کا توں لکھنے کے لیے "
+            "\\{ یا \\} لکھیں") in text_of(html)
+
+
 async def test_a_file_far_over_the_limit_is_refused_as_in_the_chat(site):
     link = site.link(group())
     _, html, _ = await fetch(link + "upload")

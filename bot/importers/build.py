@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.i18n import later
 from bot.importers.common import Draft, Malformed, Parsed, Skipped, question_id
 from bot.model import FALLBACK_LANGUAGE, Quiz
 from bot.quizfile import TITLE_MAX, QuestionModel, check_quiz_data, friendly_message
@@ -44,7 +45,7 @@ def checked_questions(parsed: Parsed, lang: str) -> tuple[list[dict[str, Any]], 
     for draft in parsed.drafts:
         data = question_data(draft, lang)
         if data["id"] in first_at:
-            skipped.append(Skipped(draft.where, f"the same question as at {first_at[data['id']]}"))
+            skipped.append(Skipped(draft.where, later("the same question as at {place}", place=first_at[data["id"]])))
             continue
         try:
             QuestionModel.model_validate(data)

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from bot.i18n import Later
+
 MAX_FILE_BYTES = 1_000_000  # 1 MB: far above any real quiz, far below what hurts a bot
 MAX_QUESTIONS = 500
 
@@ -28,8 +30,13 @@ class Draft:
 
 @dataclass(frozen=True)
 class Skipped:
-    where: str
-    reason: str
+    where: str  # the place as the file's own tools name it ("line 12", "row 9"): never translated
+    why: Later | str  # translated where it is shown (bot.i18n.shown); str: the quiz file checks' English
+
+    @property
+    def reason(self) -> str:
+        """In English, as the command line prints it."""
+        return str(self.why)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.reason}"
@@ -58,7 +65,7 @@ class Collector:
         if len(self.drafts) > MAX_QUESTIONS:
             raise Malformed(draft.where, f"more than {MAX_QUESTIONS} questions: split the file")
 
-    def skip(self, where: str, reason: str) -> None:
+    def skip(self, where: str, reason: Later | str) -> None:
         self.skipped.append(Skipped(where, reason))
 
     def tag(self, name: str) -> None:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from bot.i18n import later
 from bot.importers.common import Collector, Draft, Parsed, decode_text
 from bot.importers.markup import html_to_text, markdown_to_text, tidy
 
@@ -22,8 +23,6 @@ _RESTORE = str.maketrans({_BACKSLASH: "\\", **{v: ("\n" if k == "n" else k) for 
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d*)?)%")
 _FORMAT = re.compile(r"^\[(html|markdown|plain|moodle)\]")
 _TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
-ONLY_KINDS = "only multiple choice with one right answer and true/false are imported"
-
 
 @dataclass(frozen=True)
 class _Block:
@@ -76,10 +75,11 @@ def _read_block(block: _Block, found: Collector) -> None:
         text = text[name_end + 2:].strip() if name_end >= 0 else text[2:]
     start, finish = text.find("{"), text.find("}")
     if start < 0 and finish < 0:
-        found.skip(where, "no answers in braces: a description, not a question")
+        found.skip(where, later("no answers in braces: a description, not a question"))
         return
     if start < 0 or finish < start:
-        found.skip(where, "'{' and '}' do not pair up: escape a literal brace as \\{ or \\}")
+        found.skip(where, later("'{open}' and '{close}' do not pair up: escape a literal brace as "
+                                "\\{open} or \\{close}", open="{", close="}"))
         return
     answers = text[start + 1:finish].strip()
     prompt = text[:start] + text[finish + 1:] if text.endswith("}") else text[:start] + "_____" + text[finish + 1:]
@@ -113,10 +113,12 @@ def _question(answers: str, style: str, where: str, found: Collector) -> Draft |
         return _multichoice(answers, style, where, found)
     if kind == "truefalse":
         return _true_false(answers, style)
-    reasons = {"essay": "an essay question (no answers between the braces)",
-               "numerical": "a numerical question ({#...})", "match": "a matching question (=... -> ...)",
-               "shortanswer": "a short-answer question (only =answers, no ~wrong ones)"}
-    found.skip(where, f"{reasons[kind]}: {ONLY_KINDS}")
+    reasons = {"essay": later("an essay question (no answers between the braces)"),
+               "numerical": later("a numerical question ({example})", example="{#...}"),
+               "match": later("a matching question (=... -> ...)"),
+               "shortanswer": later("a short-answer question (only =answers, no ~wrong ones)")}
+    found.skip(where, later("{kind}: only multiple choice with one right answer and true/false are imported",
+                            kind=reasons[kind]))
     return None
 
 
@@ -151,12 +153,13 @@ def _multichoice(answers: str, style: str, where: str, found: Collector) -> Draf
         weights.append(weight)
     full = [i for i, w in enumerate(weights) if w >= 1.0]
     if len(options) < 2:
-        found.skip(where, "fewer than two options")
+        found.skip(where, later("fewer than two options"))
         return None
     if len(full) != 1:
         partial = sum(1 for w in weights if 0 < w < 1.0)
-        detail = f"{len(full)} options have full credit" if full else f"{partial} options share the credit"
-        found.skip(where, f"several right answers ({detail}): a quiz question has exactly one")
+        detail = (later("{count} options have full credit", count=len(full)) if full else
+                  later("{count} options share the credit", count=partial))
+        found.skip(where, later("several right answers ({detail}): a quiz question has exactly one", detail=detail))
         return None
     return Draft(where, "", tuple(options), full[0], feedbacks[full[0]])
 

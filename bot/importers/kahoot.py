@@ -6,6 +6,7 @@ for several); `Time limit (sec)` is kept per question.
 """
 from __future__ import annotations
 
+from bot.i18n import later
 from bot.importers.common import Collector, Draft, Parsed
 from bot.importers.sheets import Row, column, find_header, one_right, rows, whole_number
 from bot.model import clamp_seconds
@@ -30,8 +31,8 @@ def parse(data: bytes) -> Parsed:
         answers = [(n, row.get(at)) for n, at in enumerate(answer_at, start=1) if row.get(at)]
         right = one_right(answers, row.get(correct_at), "correct answer", ANSWERS)
         if not prompt:
-            found.skip(row.where, "no question text")
-        elif isinstance(right, str):
+            found.skip(row.where, later("no question text"))
+        elif not isinstance(right, int):
             found.skip(row.where, right)
         else:
             found.keep(Draft(row.where, prompt, tuple(text for _, text in answers), right,

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote_plus
 
+from bot.i18n import later
 from bot.importers.common import Collector, Draft, Malformed, Parsed, decode_text
 from bot.importers.markup import unescape_entities
 
@@ -77,28 +78,29 @@ def _base64(text: str) -> str:
 
 def _read(result: Any, where: str, decode: Decoder, found: Collector) -> None:
     if not isinstance(result, dict):
-        found.skip(where, "not a question (expected an object with type, question, correct_answer)")
+        found.skip(where, later("not a question (expected an object with type, question, correct_answer)"))
         return
     missing = [k for k in ("type", "question", "correct_answer", "incorrect_answers") if k not in result]
     if missing:
-        found.skip(where, f"missing {', '.join(repr(k) for k in missing)}")
+        found.skip(where, later("missing {fields}", fields=", ".join(repr(k) for k in missing)))
         return
     fields = [result["type"], result["question"], result["correct_answer"]]
     wrong = result["incorrect_answers"]
     if not all(isinstance(f, str) for f in fields) or not isinstance(wrong, list) or not all(
             isinstance(w, str) for w in wrong):
-        found.skip(where, "type, question, correct_answer and incorrect_answers must be text")
+        found.skip(where, later("type, question, correct_answer and incorrect_answers must be text"))
         return
     kind, prompt, right = (decode(f).strip() for f in fields)
     if kind not in KINDS:
-        found.skip(where, f"type '{kind}': only multiple and boolean questions are imported")
+        found.skip(where, later("type '{kind}': only multiple and boolean questions are imported", kind=kind))
         return
     if isinstance(result.get("category"), str):
         found.tag(decode(result["category"]))
     if kind == "boolean":
         options = ("True", "False")
         if right not in options:
-            found.skip(where, f"correct_answer '{right}' of a boolean question is not True or False")
+            found.skip(where, later("correct_answer '{answer}' of a boolean question is not True or False",
+                                    answer=right))
             return
         found.keep(Draft(where, prompt, options, options.index(right)))
         return

@@ -6,6 +6,7 @@ options) and the other kinds are skipped with the reason.
 """
 from __future__ import annotations
 
+from bot.i18n import later
 from bot.importers.common import Collector, Draft, Parsed
 from bot.importers.sheets import Row, column, find_header, numbers, one_right, rows, whole_number
 from bot.model import clamp_seconds
@@ -40,11 +41,12 @@ def parse(data: bytes) -> Parsed:
         options = [(n, row.get(i)) for n, i in enumerate(option_at, start=1) if row.get(i)]
         right = one_right(options, correct, "Correct Answer", OPTIONS)
         if kind.casefold() != MULTIPLE_CHOICE:
-            several = " (several right options)" if kind.casefold() == "checkbox" else ""
-            found.skip(row.where, f"a question of type {kind}{several}: only Multiple Choice is imported")
+            found.skip(row.where, later("a question of type {kind} (several right options): only Multiple Choice is "
+                                        "imported", kind=kind) if kind.casefold() == "checkbox" else
+                       later("a question of type {kind}: only Multiple Choice is imported", kind=kind))
         elif not row.get(at["question text"]):
-            found.skip(row.where, "no question text")
-        elif isinstance(right, str):
+            found.skip(row.where, later("no question text"))
+        elif not isinstance(right, int):
             found.skip(row.where, right)
         else:
             seconds = clamp_seconds(whole_number(row.get(at["time in seconds"])))

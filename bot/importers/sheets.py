@@ -15,6 +15,7 @@ from typing import Any
 
 from openpyxl import load_workbook
 
+from bot.i18n import Later, later
 from bot.importers.common import MAX_QUESTIONS, Malformed
 
 MAX_UNPACKED_BYTES = 20_000_000  # the parts of a 500-question sheet stay under 1 MB
@@ -112,15 +113,16 @@ def numbers(text: str) -> list[int] | None:
     return None if not parts or any(p is None for p in parts) else [p for p in parts if p is not None]
 
 
-def one_right(choices: list[tuple[int, str]], written: str, label: str, most: int) -> int | str:
+def one_right(choices: list[tuple[int, str]], written: str, label: str, most: int) -> int | Later:
     """The index in `choices` (numbered, non-empty cells) of the one right answer that `written`
     names, or the reason the row is skipped."""
     correct = numbers(written)
     if correct is None:
-        return f"{label} '{written}' is not a number from 1 to {most}"
+        return later("{column} '{written}' is not a number from 1 to {high}", column=label, written=written, high=most)
     if len(set(correct)) > 1:
-        return f"several correct answers ({', '.join(map(str, correct))}): a quiz question has exactly one"
+        return later("several correct answers ({numbers}): a quiz question has exactly one",
+                     numbers=", ".join(map(str, correct)))
     numbered = [n for n, _ in choices]
     if correct[0] not in numbered:
-        return f"{label} {correct[0]} names an empty or missing column"
+        return later("{column} {number} names an empty or missing column", column=label, number=correct[0])
     return numbered.index(correct[0])

@@ -17,7 +17,7 @@ from bot.adapters.web.charts import split_chart
 from bot.adapters.web.uploads import PendingUploads
 from bot.chatquizzes import UploadStatus
 from bot.engine import Engine
-from bot.i18n import normalise
+from bot.i18n import normalise, shown
 from bot.model import ChatRef, Player
 from bot.weblinks import Link, LinkSigner, Refusal, Scope
 
@@ -147,7 +147,9 @@ class Pages:
                            status: int = HTTPStatus.OK) -> web.Response:
         lang = await self._language(link.chat_key)
         token = request.match_info["token"]
-        values |= {"U": texts.upload(lang), "csrf": self.signer.form_token(token, "upload"),
+        outcome = values.get("outcome")
+        skipped = [(s.where, shown(lang, s.why)) for s in outcome.skipped] if outcome else []  # in the chat's language
+        values |= {"U": texts.upload(lang), "skipped": skipped, "csrf": self.signer.form_token(token, "upload"),
                    "csrf_confirm": self.signer.form_token(token, "confirm"), "letters": figures.LETTERS}
         return self._page(request, "upload.html", lang, link, values, status)
 
