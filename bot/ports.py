@@ -59,10 +59,12 @@ class LearningStore(Protocol):
     async def remove_review_card(self, player_key: str, quiz_id: str, question_id: str) -> None:
         """The card leaves the deck (learned, or its question is gone); a missing card is no error."""
 
-    # question statistics: summed as questions close, so reading them costs the same at any size
+    # question statistics: summed as questions close, so reading them costs the same however
+    # many answers are stored (a row per player and question, per question and answer time)
     async def quiz_tally(self, quiz_id: str, chat_key: str | None = None) -> QuizTally:
-        """The closed questions' answers of a quiz summed per player and option, per tenth of a
-        second, and each player's total points in it; in one chat, or in all chats (None)."""
+        """The closed questions' answers of a quiz summed per player and question (answers per
+        option), per tenth of a second, and each player's total points in it; in one chat, or
+        in all chats (None)."""
 
     async def stats_chats(self, quiz_id: str) -> list[str]:
         """The keys of the chats that answered the quiz."""

@@ -1,22 +1,31 @@
 """Question statistics for authors: how a question was answered and whether it needs fixing.
 
 Pure rules over a tally. A tally is what a store can sum up per question without keeping
-every answer at hand: per player, how often each option was chosen; per answer time (in
+every answer at hand: per player, how often they chose each option; per answer time (in
 tenths of a second), how many answers took it; per player, the total score in the quiz.
 `tally` builds one from plain answer facts (the tests and any small source use it); the
-stores build the same shape by query.
+stores read the same shape from their summaries (storage/learning.py).
+
+What reading a tally costs: the split, the share right and the median come from sums per
+question (bounded by options and answer times, whatever the number of answers); the
+discrimination index ranks the players who answered each question by their total, so it
+grows with the players of that quiz, never with how often they played it.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 
-GROUP_SHARE = 0.27  # top and bottom groups of the discrimination index
+from bot.model import LETTERS
+
+GROUP_PERCENT = 27  # top and bottom groups of the discrimination index, rounded half up
 TOO_EASY = 0.90
 TOO_HARD = 0.20
 DEAD_OPTION_ATTEMPTS = 30
 TENTHS = 10  # answer times are counted in tenths of a second
+OPTION_SLOTS = len(LETTERS)  # a player's choices are counted per option, one slot for each possible option
 
 
 @dataclass(frozen=True)
@@ -31,7 +40,7 @@ class AnswerFact:
 
 @dataclass(frozen=True)
 class QuestionTally:
-    choices: Mapping[str, Mapping[int, int]]  # player -> option (authoring order) -> answers
+    choices: Mapping[str, tuple[int, ...]]  # player -> answers per option (authoring order), OPTION_SLOTS long
     tenths: Mapping[int, int]  # answer time in tenths of a second -> answers
 
 
@@ -39,6 +48,13 @@ class QuestionTally:
 class QuizTally:
     totals: Mapping[str, int]  # player -> total points in the quiz
     questions: Mapping[str, QuestionTally] = field(default_factory=dict)
+
+    @cached_property
+    def places(self) -> dict[str, int]:
+        """Every player's place by total score (ties by key), ranked once for all questions."""
+        everyone = set(self.totals).union(*(q.choices for q in self.questions.values()))
+        ranked = sorted(everyone, key=lambda p: (-self.totals.get(p, 0), p))
+        return {player: place for place, player in enumerate(ranked)}
 
 
 class Flag(str, Enum):
@@ -73,16 +89,15 @@ class QuestionStats:
 def tally(facts: Iterable[AnswerFact]) -> QuizTally:
     """Sum the answer facts of one quiz."""
     totals: dict[str, int] = {}
-    choices: dict[str, dict[str, dict[int, int]]] = {}
+    choices: dict[str, dict[str, list[int]]] = {}
     tenths: dict[str, dict[int, int]] = {}
     for f in facts:
         totals[f.player_key] = totals.get(f.player_key, 0) + f.points
-        row = choices.setdefault(f.question_id, {}).setdefault(f.player_key, {})
-        row[f.option] = row.get(f.option, 0) + 1
+        choices.setdefault(f.question_id, {}).setdefault(f.player_key, [0] * OPTION_SLOTS)[f.option] += 1
         bucket = tenths.setdefault(f.question_id, {})
         bucket[to_tenths(f.elapsed)] = bucket.get(to_tenths(f.elapsed), 0) + 1
     questions = {
-        qid: QuestionTally(by_player, tenths[qid])
+        qid: QuestionTally({player: tuple(row) for player, row in by_player.items()}, tenths[qid])
         for qid, by_player in choices.items()
     }
     return QuizTally(totals, questions)
@@ -98,7 +113,7 @@ def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally)
     t = quiz.questions.get(question_id, QuestionTally({}, {}))
     split = _sum_rows(t.choices.values(), options)
     attempts = sum(split)
-    top, bottom = groups(list(t.choices), quiz.totals)
+    top, bottom = _ends(sorted(t.choices, key=quiz.places.__getitem__))
     top_split = _sum_rows((t.choices[p] for p in top), options)
     stats = QuestionStats(
         question_id=question_id, answer=answer, attempts=attempts, right=split[answer],
@@ -111,10 +126,13 @@ def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally)
 def groups(players: list[str], totals: Mapping[str, int]) -> tuple[list[str], list[str]]:
     """The top and bottom 27% (at least one each) of the players who answered the question,
     ranked by their total score in the quiz; none when fewer than two players answered."""
-    if len(players) < 2:
+    return _ends(sorted(players, key=lambda p: (-totals.get(p, 0), p)))
+
+
+def _ends(ranked: list[str]) -> tuple[list[str], list[str]]:
+    if len(ranked) < 2:
         return [], []
-    ranked = sorted(players, key=lambda p: (-totals.get(p, 0), p))
-    size = max(1, int(GROUP_SHARE * len(ranked) + 0.5))
+    size = max(1, (GROUP_PERCENT * len(ranked) + 50) // 100)  # in integers: exact at every half
     return ranked[:size], ranked[-size:]
 
 
@@ -136,18 +154,15 @@ def _nth(tenths: Mapping[int, int], index: int) -> int:
     raise IndexError(index)
 
 
-def _sum_rows(rows: Iterable[Mapping[int, int]], size: int) -> tuple[int, ...]:
-    total = [0] * size
-    for row in rows:
-        for option, count in row.items():
-            if 0 <= option < size:  # an option the quiz no longer has
-                total[option] += count
-    return tuple(total)
+def _sum_rows(rows: Iterable[Sequence[int]], size: int) -> tuple[int, ...]:
+    """Answers per option over the rows; options the quiz no longer has (`size` and up) left out."""
+    sums = [sum(column) for column in zip(*rows)] or [0] * OPTION_SLOTS
+    return tuple(sums[:size])
 
 
 def _share_right(t: QuestionTally, players: list[str], answer: int) -> float:
     rows = [t.choices[p] for p in players]
-    return sum(r.get(answer, 0) for r in rows) / sum(sum(r.values()) for r in rows)
+    return sum(r[answer] for r in rows) / sum(sum(r) for r in rows)
 
 
 def _discrimination(t: QuestionTally, top: list[str], bottom: list[str], answer: int) -> float | None:

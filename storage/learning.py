@@ -1,4 +1,4 @@
-"""Review decks, question statistics and schedules: the queries, shared by both stores.
+"""Review decks and schedules: the queries, shared by both stores (statistics: storage/stat_queries.py).
 
 Plain SQL that SQLite and PostgreSQL read the same way, with SQLite's `:name` parameters
 (PostgreSQL's store numbers them, as for the boards). Each store supplies the three ways
@@ -13,7 +13,6 @@ from typing import Any
 
 from bot.leitner import ReviewCard
 from bot.model import ChatRef
-from bot.questionstats import QuestionTally, QuizTally
 from bot.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
 
 ACTIVE = ScheduleStatus.ACTIVE.value
@@ -59,33 +58,6 @@ class LearningQueries:
         await self._change("DELETE FROM review_cards WHERE player_key = :player AND quiz_id = :quiz "
                            "AND question_id = :question",
                            {"player": player_key, "quiz": quiz_id, "question": question_id})
-
-    # question statistics -----------------------------------------------------------------
-
-    async def quiz_tally(self, quiz_id: str, chat_key: str | None = None) -> QuizTally:
-        """The summed answers of a quiz's closed questions, in one chat or in all of them."""
-        where = "quiz_id = :quiz" + (" AND chat_key = :chat" if chat_key else "")
-        args = {"quiz": quiz_id, **({"chat": chat_key} if chat_key else {})}
-        choices: dict[str, dict[str, dict[int, int]]] = {}
-        for qid, player, option, answers in await self._fetch(
-                f"SELECT question_id, player_key, option, SUM(answers) FROM stat_choices WHERE {where} "
-                "GROUP BY question_id, player_key, option", args):
-            choices.setdefault(qid, {}).setdefault(player, {})[option] = answers
-        tenths: dict[str, dict[int, int]] = {}
-        for qid, tenth, answers in await self._fetch(
-                f"SELECT question_id, tenths, SUM(answers) FROM stat_times WHERE {where} "
-                "GROUP BY question_id, tenths", args):
-            tenths.setdefault(qid, {})[tenth] = answers
-        totals = dict(await self._fetch(
-            f"SELECT player_key, SUM(points) FROM board_totals WHERE {where} GROUP BY player_key", args))
-        questions = {qid: QuestionTally(players, tenths.get(qid, {})) for qid, players in choices.items()}
-        return QuizTally(totals, questions)
-
-    async def stats_chats(self, quiz_id: str) -> list[str]:
-        """The chats with statistics of a quiz."""
-        rows = await self._fetch("SELECT DISTINCT chat_key FROM stat_times WHERE quiz_id = :quiz ORDER BY 1",
-                                 {"quiz": quiz_id})
-        return [key for (key,) in rows]
 
     # schedules ---------------------------------------------------------------------------
 
@@ -145,19 +117,9 @@ def _schedule(row: tuple) -> ScheduleRow:
         questions=questions, hours=hours, status=ScheduleStatus(status), asked=frozenset(json.loads(asked)), id=sid)
 
 
-# A chat that changes its id (storage/moves.py, storage/pg_moves.py): its statistics add up
-# under the new key and its schedules follow it. Parameters :old, :new and :chat_id.
-_SUMMED = "answers = {table}.answers + excluded.answers"
+# A chat that changes its id (storage/moves.py, storage/pg_moves.py): its schedules follow it
+# (its statistics: storage/stat_queries.py). Parameters :old, :new and :chat_id.
 MOVE_STATEMENTS: tuple[str, ...] = (
-    "INSERT INTO stat_choices(quiz_id, chat_key, question_id, player_key, option, answers) "
-    "SELECT quiz_id, :new, question_id, player_key, option, answers FROM stat_choices WHERE chat_key = :old "
-    "AND true ON CONFLICT (quiz_id, chat_key, question_id, player_key, option) DO UPDATE SET "
-    + _SUMMED.format(table="stat_choices"),
-    "DELETE FROM stat_choices WHERE chat_key = :old",
-    "INSERT INTO stat_times(quiz_id, chat_key, question_id, tenths, answers) "
-    "SELECT quiz_id, :new, question_id, tenths, answers FROM stat_times WHERE chat_key = :old "
-    "AND true ON CONFLICT (quiz_id, chat_key, question_id, tenths) DO UPDATE SET " + _SUMMED.format(table="stat_times"),
-    "DELETE FROM stat_times WHERE chat_key = :old",
     "UPDATE schedules SET chat_key = :new, chat_id = :chat_id WHERE chat_key = :old",
     "UPDATE chats SET time_zone = (SELECT o.time_zone FROM chats o WHERE o.key = :old) "
     "WHERE key = :new AND time_zone IS NULL",

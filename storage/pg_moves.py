@@ -6,6 +6,7 @@ import re
 import asyncpg
 
 from storage.learning import MOVE_STATEMENTS
+from storage.stat_queries import MOVE_STATEMENTS as STATISTICS_MOVES
 
 _BOARD_SUMS = ("points = b.points + excluded.points, correct = b.correct + excluded.correct, "
                "answered = b.answered + excluded.answered, first_at = LEAST(b.first_at, excluded.first_at)")
@@ -33,7 +34,8 @@ STATEMENTS = (
     "best_streak) SELECT $2, player_key, quiz_id, points, correct, answered, first_at, best_streak "
     f"FROM board_totals WHERE chat_key = $1 ON CONFLICT (chat_key, player_key, quiz_id) DO UPDATE SET "
     f"{_BOARD_SUMS}, best_streak = GREATEST(b.best_streak, excluded.best_streak)",
-    *(s.replace(":old", "$1").replace(":new", "$2").replace(":chat_id", "$3") for s in MOVE_STATEMENTS),
+    *(s.replace(":old", "$1").replace(":new", "$2").replace(":chat_id", "$3")
+      for s in STATISTICS_MOVES + MOVE_STATEMENTS),
     "DELETE FROM board_days WHERE chat_key = $1",
     "DELETE FROM board_totals WHERE chat_key = $1",
     "DELETE FROM chats WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM runs WHERE chat_key = $1)",

@@ -24,6 +24,7 @@ from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.pg_schema import MIGRATIONS
 from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.schema import CHAT_QUIZ_COLUMNS
+from storage.stat_queries import StatisticsQueries
 from storage.updates import UpdateClaims
 from storage.web import WebQueries
 
@@ -37,7 +38,7 @@ log = logging.getLogger("quizhost.storage")
 
 
 
-class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, UpdateClaims):
+class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, UpdateClaims):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
@@ -114,7 +115,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, UpdateClaim
                 await conn.execute(script)
                 await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
 
-    # the statements of storage/web.py and storage/learning.py
+    # the statements of storage/web.py, storage/learning.py and storage/stat_queries.py
     async def _fetch(self, sql: str, args: dict) -> list[tuple]:
         return [tuple(row) for row in await self._pool.fetch(*numbered(sql, args))]
 

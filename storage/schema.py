@@ -1,7 +1,12 @@
 """The SQLite schema as numbered migrations; PRAGMA user_version says which have run."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from bot.questionstats import OPTION_SLOTS
 from storage.updates import TABLE as SEEN_UPDATES
+
+OPTION_COLUMNS = tuple(f"o{i}" for i in range(OPTION_SLOTS))  # stat_players: answers per option, both stores
 
 
 # Where a run's summarised answers end: its questions before `idx` while it asks question `idx`,
@@ -193,13 +198,32 @@ def version() -> int:
     return len(MIGRATIONS)
 
 
-def _tally_stats(answers: str) -> str:
-    """Add `answers` (a FROM ... WHERE clause over table `a`) to the question statistics."""
+def _tally_choices(answers: str) -> str:
+    """Add `answers` (a FROM ... WHERE clause over table `a`) to the first statistics table, a row
+    per player and option (the statistics migration; the next one replaced it by stat_players)."""
     return f"""
     INSERT INTO stat_choices
         SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, a.option, COUNT(*)
         {answers} GROUP BY 1, 2, 3, 4, 5
         ON CONFLICT DO UPDATE SET answers = answers + excluded.answers;
+    """
+
+
+def _tally_players(answers: str) -> str:
+    """Add `answers` to the statistics per player and question: one row, a column per option."""
+    counts = ", ".join(f"SUM(CASE WHEN a.option = {i} THEN 1 ELSE 0 END)" for i in range(OPTION_SLOTS))
+    added = ", ".join(f"{c} = {c} + excluded.{c}" for c in OPTION_COLUMNS)
+    return f"""
+    INSERT INTO stat_players
+        SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, {counts}
+        {answers} GROUP BY 1, 2, 3, 4
+        ON CONFLICT DO UPDATE SET {added};
+    """
+
+
+def _tally_times(answers: str) -> str:
+    """Add `answers` to the answer times per question, counted per tenth of a second."""
+    return f"""
     INSERT INTO stat_times
         SELECT a.quiz_id, a.chat_key, a.question_id, CAST(a.elapsed * 10 + 0.5 AS INTEGER), COUNT(*)
         {answers} GROUP BY 1, 2, 3, 4
@@ -207,12 +231,34 @@ def _tally_stats(answers: str) -> str:
     """
 
 
+def _tally_stats(answers: str) -> str:
+    return _tally_players(answers) + _tally_times(answers)
+
+
+def _stats_triggers(add: Callable[[str], str]) -> str:
+    """The triggers that keep the statistics: a run moving past a question (or ending) adds the
+    answers it leaves behind; an answer stored into a closed question goes straight in."""
+    return f"""
+    CREATE TRIGGER runs_tally_stats AFTER UPDATE OF status, phase, idx ON runs
+    WHEN {boundary("new")} > {boundary("old")} BEGIN
+        {add(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
+             f"AND a.idx < {boundary('new')}")}
+    END;
+    CREATE TRIGGER answers_late_to_stats AFTER INSERT ON answers
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
+        {add("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
+             "AND a.player_key = new.player_key")}
+    END;
+    """
+
+
 # the triggers that add answers stored straight into closed questions: tools that load answers
 # in bulk (migrate-db, the bench) turn them off and backfill instead
 LATE_TRIGGERS = ("answers_late_to_boards", "answers_late_to_stats")
 
-# every closed question's answers (the review and statistics migration; the bench loads answers this way)
-STATS_BACKFILL = _tally_stats(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
+# every closed question's answers (the statistics migrations; the bench loads answers this way)
+PAST_BOUNDARY = f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}"
+STATS_BACKFILL = _tally_stats(PAST_BOUNDARY)
 
 MIGRATIONS += (
     # review decks, question statistics, schedules and the chat's time zone.
@@ -246,17 +292,8 @@ MIGRATIONS += (
         answers INTEGER NOT NULL,
         PRIMARY KEY (quiz_id, chat_key, question_id, tenths)
     ) WITHOUT ROWID;
-    {STATS_BACKFILL}
-    CREATE TRIGGER runs_tally_stats AFTER UPDATE OF status, phase, idx ON runs
-    WHEN {boundary("new")} > {boundary("old")} BEGIN
-        {_tally_stats(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
-                      f"AND a.idx < {boundary('new')}")}
-    END;
-    CREATE TRIGGER answers_late_to_stats AFTER INSERT ON answers
-    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {_tally_stats("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
-                      "AND a.player_key = new.player_key")}
-    END;
+    {_tally_choices(PAST_BOUNDARY) + _tally_times(PAST_BOUNDARY)}
+    {_stats_triggers(lambda answers: _tally_choices(answers) + _tally_times(answers))}
     CREATE TABLE schedules (
         id INTEGER PRIMARY KEY,
         chat_key TEXT NOT NULL,
@@ -285,4 +322,24 @@ MIGRATIONS += (
 MIGRATIONS += (
     # webhook updates taken already (storage/updates.py): a repeat is skipped, whichever worker gets it
     SEEN_UPDATES.format(key="INTEGER", time="REAL"),
+    # question statistics in one row per player and question, a column per option, instead of a
+    # row per player and option: /quizstats reads the rows of the players who answered each
+    # question (what the discrimination index ranks), however often they answered it, where the
+    # rows per option grew towards one per option as a chat played on. Backfilled from the
+    # stored answers, then kept by the same triggers as before.
+    f"""
+    CREATE TABLE stat_players (
+        quiz_id TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        {", ".join(f"{c} INTEGER NOT NULL" for c in OPTION_COLUMNS)},
+        PRIMARY KEY (quiz_id, chat_key, question_id, player_key)
+    ) WITHOUT ROWID;
+    {_tally_players(PAST_BOUNDARY)}
+    DROP TRIGGER runs_tally_stats;
+    DROP TRIGGER answers_late_to_stats;
+    {_stats_triggers(_tally_stats)}
+    DROP TABLE stat_choices;
+    """,
 )

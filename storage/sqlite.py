@@ -23,6 +23,7 @@ from storage.connection import SqliteThread
 from storage.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.learning import LearningQueries
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
+from storage.stat_queries import StatisticsQueries
 from storage.updates import UpdateClaims
 from storage.web import WebQueries
 from storage.writer import UPSERT_PLAYER, AnswerWriter
@@ -35,7 +36,7 @@ _RUN_COLUMNS = (
 )
 
 
-class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, UpdateClaims):
+class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, UpdateClaims):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     def __init__(self, db: SqliteThread, path: str, lock: guard.ProcessLock | None = None) -> None:
@@ -126,7 +127,7 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, UpdateClaims)
             raise RuntimeError(f"no row from {sql[:60]!r}")
         return row
 
-    # the statements of storage/web.py and storage/learning.py
+    # the statements of storage/web.py, storage/learning.py and storage/stat_queries.py
     async def _fetch(self, sql: str, args: dict[str, Any]) -> list[tuple[Any, ...]]:
         return await self._db.fetchall(sql, args)
 

@@ -66,13 +66,16 @@ def check_every_figure(result: dict) -> None:
     for boards in result["leaderboard_ms"].values():
         assert set(boards) == {"all", "week", "stats", "quizstats"}
         assert all(set(spread) == {"p50", "p99"} for spread in boards.values())
+    quizstats = result["quizstats"]
+    assert quizstats["of"] == ["2000", "200"] and quizstats["ratio"] > 0
+    assert 0 < quizstats["players"]["200"] <= quizstats["players"]["2000"] <= 20
     assert result["runs"] == 30 and result["start"]["quizzes"] == 4 and result["start"]["problems"] == 0
 
     shown = table(result)
     for name in ("answers_per_s", "raw_insert_per_s", "ratio", "whole play", "ack_ms", "leaderboard_ms all @ 2,000",
                  "leaderboard_ms week @ 200", "rss_mb", "kb_per_run", "start_ms"):
         assert name in shown, name
-    assert "leaderboard_ms quizstats @ 2,000" in shown
+    assert "leaderboard_ms quizstats @ 2,000" in shown and "quizstats ratio" in shown
 
 
 

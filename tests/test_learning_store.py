@@ -1,55 +1,10 @@
-"""Review decks, question statistics and schedules on a real SQLite file."""
+"""Review decks, schedules and the first statistics migration on a real SQLite file (the statistics
+themselves: tests/storage_contract/test_statistics.py, on both stores)."""
 import sqlite3
 
 from bot.leitner import ReviewCard
 from bot.model import ChatRef
-from bot.questionstats import AnswerFact, tally
 from bot.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
-from bot.testing.fakes import group, player
-
-
-async def play_group_run(engine, adapter, clock, chat, choices: dict[int, list[str]]):
-    """One run in `chat`; `choices[n]` lists, per question, the letter player n presses ('' = none)."""
-    await engine.start(chat, "demo", player(1))
-    clock.advance(3)
-    await engine.run_due()
-    for number in range(4):
-        for n, letters in choices.items():
-            if letters[number]:
-                clock.advance(1.5)
-                assert (await engine.answer(adapter.token(letters[number]), player(n))).accepted
-        clock.advance(30)
-        await engine.run_due()  # close
-        clock.advance(5)
-        await engine.run_due()  # next question (or the podium)
-
-
-async def test_statistics_sum_the_same_figures_as_the_answers(engine, adapter, clock, store, quiz):
-    await play_group_run(engine, adapter, clock, group("g1"),
-                         {1: ["A", "B", "C", "D"], 2: ["B", "B", "", "A"], 3: ["C", "A", "A", "A"]})
-    await play_group_run(engine, adapter, clock, group("g2"), {1: ["D", "D", "D", "D"], 4: ["A", "A", "B", "C"]})
-    runs = {1: "test:g1", 2: "test:g2"}
-    facts = {key: [AnswerFact(a.question_id, a.player_key, a.option, a.correct, a.elapsed, a.points)
-                   for a in await store.run_answers(run_id)] for run_id, key in runs.items()}
-    assert len(facts["test:g1"]) == 11 and len(facts["test:g2"]) == 8
-    assert await store.quiz_tally("demo", "test:g1") == tally(facts["test:g1"])
-    assert await store.quiz_tally("demo") == tally(facts["test:g1"] + facts["test:g2"])
-    assert await store.stats_chats("demo") == ["test:g1", "test:g2"]
-    assert (await store.quiz_tally("other")).questions == {}
-
-
-async def test_a_moved_chat_keeps_its_statistics_schedules_and_time_zone(engine, adapter, clock, store):
-    await play_group_run(engine, adapter, clock, group("g1"), {1: ["A", "B", "C", "D"]})
-    await play_group_run(engine, adapter, clock, group("g2"), {2: ["A", "A", "A", "A"]})
-    before = await store.quiz_tally("demo")
-    await store.update_chat_settings(group("g1"), time_zone="Asia/Kolkata")
-    await store.add_schedule(ScheduleRow(group("g1"), "demo", Rule(Cadence.DAILY, 9, 0), 1000.0, 1, "test:u1"))
-    await engine.move_chat(group("g1"), group("g2"))
-    assert await store.quiz_tally("demo", "test:g2") == before  # both chats' answers, added up
-    assert await store.stats_chats("demo") == ["test:g2"]
-    (moved,) = await store.chat_schedules("test:g2")
-    assert moved.chat.key == "test:g2" and moved.chat.chat_id == "g2"
-    assert (await store.chat_settings("test:g2")).time_zone == "Asia/Kolkata"
 
 
 async def test_a_review_deck_keeps_one_card_per_question_and_forgets_removed_ones(store):

@@ -29,18 +29,19 @@ CHAT = ChatRef("bench", "board", title="busy group")
 QUESTIONS = 8
 PER_RUN = 20  # players answering each run
 YEAR = 365 * 86400
-SUMMARIES = ("board_days", "board_totals", "stat_choices", "stat_times")
+SUMMARIES = ("board_days", "board_totals", "stat_players", "stat_times")
 
 
 async def board_latency(db: str, catalog: Catalog, sizes: list[int], players: int, repeats: int
-                        ) -> dict[str, dict[str, dict[str, float]]]:
-    """{size: {"all": {p50, p99}, "week": {...}, "stats": {...}}} in milliseconds."""
+                        ) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, int]]:
+    """{size: {"all": {p50, p99}, "week": {...}, "stats": {...}, "quizstats": {...}}} in milliseconds,
+    and {size: how many players answered the quiz /quizstats reads} (what its cost grows with)."""
     now = time.time()
     store = await open_store(db)
     await store.ensure_chat(CHAT)
     await store.close()
     quizzes = [q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS]
-    loaded, stored_runs, result = 0, 0, {}
+    loaded, stored_runs, result, answered = 0, 0, {}, {}
     for size in sorted(sizes):
         runs = history(loaded, size, players, quizzes, now, stored_runs + 1)
         stored_runs += len(runs)
@@ -51,8 +52,8 @@ async def board_latency(db: str, catalog: Catalog, sizes: list[int], players: in
         else:
             _load(db, players, runs)
         loaded = size
-        result[str(size)] = await _measure(db, catalog, now, players, repeats)
-    return result
+        result[str(size)], answered[str(size)] = await _measure(db, catalog, now, players, repeats)
+    return result, answered
 
 
 def history(have: int, want: int, players: int, quizzes: list[Quiz], now: float, first_id: int
@@ -119,7 +120,7 @@ def _one_run(rng: random.Random, n: int, run_id: int, when: float, players: int,
 
 
 async def _measure(db: str, catalog: Catalog, now: float, players: int, repeats: int
-                   ) -> dict[str, dict[str, float]]:
+                   ) -> tuple[dict[str, dict[str, float]], int]:
     store = await open_store(db)
     engine = Engine(catalog, store, FakeClock(now))
     busiest = next(q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS)
@@ -140,9 +141,17 @@ async def _measure(db: str, catalog: Catalog, now: float, players: int, repeats:
                 await call()
                 times.append((time.perf_counter() - began) * 1000)
             out[name] = {"p50": percentile(times, 50), "p99": percentile(times, 99)}
+        tally = await store.quiz_tally(busiest.id, CHAT.key)
     finally:
         await store.close()
-    return out
+    return out, len(tally.places)
+
+
+def flatness(latency: dict[str, dict[str, dict[str, float]]], answered: dict[str, int]) -> dict:
+    """/quizstats at the most stored answers against the fewest: 1 is flat."""
+    low, high = min(latency, key=int), max(latency, key=int)
+    first, last = latency[low]["quizstats"]["p50"], latency[high]["quizstats"]["p50"]
+    return {"ratio": round(last / first, 2) if first else None, "of": [high, low], "players": answered}
 
 
 def _quizzes(catalog: Catalog) -> list[Quiz]:

@@ -41,6 +41,11 @@ def table(result: dict) -> str:
             note = _mark("board", spread["p99"]) if name != "stats" and int(size) >= 1_000_000 else ""
             rows.append((f"leaderboard_ms {name} @ {int(size):,}", f"{spread['p50']} / {spread['p99']}",
                          ("p50 / p99; " + note) if note else "p50 / p99"))
+    stats = result["quizstats"]
+    high, low = stats["of"]
+    rows.append(("quizstats ratio", f"{stats['ratio']}", f"/quizstats p50 at {int(high):,} answers / at {int(low):,} "
+                 f"(target ≈ 1: flat); players who answered the quiz: "
+                 + ", ".join(f"{n:,} at {int(size):,}" for size, n in stats["players"].items())))
     rows.append(("rss_mb", f"{result['rss_mb']}", f"{result['runs']:,} runs open, "
                  f"{result['answers_per_run']} answers each on the open question"))
     rows.append(("kb_per_run", f"{result['kb_per_run']}", _mark("kb_per_run", result["kb_per_run"])))

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from bot.bench.boards import board_latency, percentile
+from bot.bench.boards import board_latency, flatness, percentile
 from bot.bench.databases import BenchDatabases
 from bot.bench.load import LoadResult, flat_out, offered_rate
 from bot.bench.reference import raw_insert_per_s
@@ -78,8 +78,9 @@ async def _phases(options: BenchOptions, dbs: BenchDatabases, catalog: Catalog, 
                                      options.players)
         result["ack_ms"] = _rate_figures(offered, options.rate)
     progress(f"leaderboards at {', '.join(map(str, options.board_sizes))} answers")
-    result["leaderboard_ms"] = await board_latency(await dbs.fresh("boards"), catalog, list(options.board_sizes),
-                                                   options.board_players, options.board_repeats)
+    result["leaderboard_ms"], answered = await board_latency(
+        await dbs.fresh("boards"), catalog, list(options.board_sizes), options.board_players, options.board_repeats)
+    result["quizstats"] = flatness(result["leaderboard_ms"], answered)
     progress(f"memory with {options.open_runs} open runs")
     result.update(_child("bot.bench.memory", await dbs.fresh("memory"), "--runs", str(options.open_runs),
                          "--players", str(options.open_answers)))
