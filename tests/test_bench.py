@@ -8,8 +8,10 @@ import json
 import asyncpg
 import pytest
 
+from bot.bench.platform_report import workers_table
 from bot.bench.report import table
 from bot.cli import main
+from bot.testing.postgres import PASSWORD
 
 TINY = ["bench", "--chats", "3", "--players", "4", "--window", "5", "--rate", "300", "--rate-seconds", "0.3",
         "--board-sizes", "200,2000", "--board-players", "20", "--board-repeats", "3", "--open-runs", "30",
@@ -77,6 +79,46 @@ def check_every_figure(result: dict) -> None:
         assert name in shown, name
     assert "leaderboard_ms quizstats @ 2,000" in shown and "quizstats ratio" in shown
 
+
+@pytest.mark.postgres
+def test_presses_through_two_webhook_workers_and_through_one_are_all_acknowledged(capsys, postgres_url):
+    """Two `quizhost run` webhook processes on one PostgreSQL, behind the fake's round robin."""
+    assert main(["bench", "--platform", "telegram", "--workers", "2", "--db", postgres_url,
+                 "--chats", "2", "--players", "3", "--window", "4", "--json"]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out)
+    assert set(result["passes"]) == {"1", "2"} and result["ratio"] > 0
+    for count, figures in result["passes"].items():
+        flat = figures["flat_out"]
+        # every press answered "Locked in", by whichever worker the balancer chose
+        assert flat["sent"] == flat["acked"] == flat["locked"] == 2 * 3 and flat["missing"] == 0, count
+        assert flat["per_s"] > 0 and flat["ack_ms"]["max"] > 0
+        spread = figures["updates_per_worker"]
+        assert len(spread) == int(count) and min(spread) > 0 and max(spread) - min(spread) <= 1, spread
+    shown = workers_table(result)
+    for name in ("1 worker presses_per_s", "2 workers presses_per_s", "2 workers ack_ms", "ratio", "PostgreSQL 15"):
+        assert name in shown, name
+    assert PASSWORD not in out + shown, "the database password is never printed"
+    assert asyncio.run(_bench_schemas(postgres_url)) == []
+
+
+@pytest.mark.parametrize("db", [[], ["--db", "sqlite:///quizhost.db"], ["--db", "quizhost.db"]])
+def test_several_workers_on_sqlite_are_refused_in_one_line(capsys, db):
+    assert main(["bench", "--platform", "telegram", "--workers", "2", *db]) == 2
+    captured = capsys.readouterr()
+    assert "--workers needs --db postgresql://" in captured.err and "SQLite is one process" in captured.err
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--platform", "discord", "--workers", "2", "--db", "postgresql://u:hunter2@db/q"], "for --platform telegram"),
+    (["--platform", "telegram", "--workers", "0", "--db", "postgresql://u:hunter2@db/q"], "--workers"),
+    (["--platform", "telegram", "--db", "postgresql://u:hunter2@db/q"], "--db is for the engine bench"),
+])
+def test_wrong_worker_flags_are_refused_without_the_password(capsys, args, says):
+    assert main(["bench", *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "hunter2" not in err
 
 
 def test_bad_bench_flags_get_a_clear_message(capsys):

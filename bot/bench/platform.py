@@ -55,6 +55,9 @@ def add_platform_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--webhook-answers", choices=["reply", "request"], default="reply",
                        help="telegram, webhook pass: answer presses in the webhook's reply (default) or with a "
                             "request (TELEGRAM_WEBHOOK_ANSWERS)")
+    group.add_argument("--workers", type=int, metavar="N",
+                       help="telegram: presses through N webhook workers (`quizhost run` processes) on the one "
+                            "PostgreSQL of --db, and through one, in the same run; needs --db postgresql://...")
     group.add_argument("--raw-concurrency", type=int, default=16, help="requests in flight for the bare client")
     rate = parser._option_string_actions.get("--rate")  # the engine bench's flag, shared
     if rate is not None and isinstance(rate.default, float):
@@ -87,8 +90,11 @@ def options_from(args: argparse.Namespace) -> PlatformOptions:
 def main(args: argparse.Namespace) -> int:
     from bot.bench.platform_report import table
 
+    if args.workers is not None:
+        return _workers(args)
     options = options_from(args)
-    problem = _problem(options)
+    problem = _problem(options) or ("--db is for the engine bench and for --workers; the single-process "
+                                    "platform bench keeps its data in SQLite files" if args.db else None)
     if problem:
         print(f"quizhost bench: {problem}", file=sys.stderr)
         return 2
@@ -99,6 +105,16 @@ def main(args: argparse.Namespace) -> int:
     result = asyncio.run(bench_platform(options, progress))
     print(json.dumps(result) if args.json else table(result))
     return 0
+
+
+def _workers(args: argparse.Namespace) -> int:
+    from bot.bench import platform_workers
+
+    problem = platform_workers.problem(args)
+    if problem:
+        print(f"quizhost bench: {problem}", file=sys.stderr)
+        return 2
+    return platform_workers.main(args)
 
 
 def _problem(options: PlatformOptions) -> str | None:
@@ -137,7 +153,7 @@ async def bench_platform(options: PlatformOptions, progress: Callable[[str], Non
         folder = Path(options.folder or scratch)
         folder.mkdir(parents=True, exist_ok=True)
         async with await FakeProcess.spawn(options.platform) as fake:
-            result: dict[str, Any] = {"config": {**asdict(options), **_versions(options.platform), "topic": TOPIC},
+            result: dict[str, Any] = {"config": {**asdict(options), **versions(options.platform), "topic": TOPIC},
                                       "modes": {}}
             raws: list[dict] = []
             chosen = passes(options)
@@ -257,7 +273,7 @@ def _ratio(value: float, reference: float) -> float | None:
     return round(value / reference, 3) if reference else None
 
 
-def _versions(platform: str) -> dict:
+def versions(platform: str) -> dict:
     if platform == "telegram":
         import telegram as library
     else:

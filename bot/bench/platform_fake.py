@@ -106,6 +106,10 @@ class Driver(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    def more_commands(self) -> dict[str, Callable[..., Any]]:
+        """A platform's own commands beside the common ones (Telegram: the load balancer's)."""
+        return {}
+
     # acknowledgements (the fake subclass calls this) ---------------------------------------
 
     def pressed(self, key: Any) -> None:
@@ -212,7 +216,7 @@ class Driver(ABC):
             try:
                 handlers: dict[str, Callable[..., Any]] = {
                     "setup": self.setup, "start": self.start, "flat": self.flat, "rate": self.rate,
-                    "raw": self.raw_targets, "raw_answered": self.raw_answered}
+                    "raw": self.raw_targets, "raw_answered": self.raw_answered, **self.more_commands()}
                 handler = handlers[name]
                 result = handler(**command)
                 result = await result if asyncio.iscoroutine(result) else result

@@ -27,6 +27,10 @@ def table(result: dict) -> str:
         factor = result["aiohttp_over_httpx"]
         rows.append(("aiohttp / httpx", f"{factor}",
                      "long polling both; " + _mark(factor, HTTPX_FACTOR, f"≥ {HTTPX_FACTOR:g}")))
+    return _aligned(rows)
+
+
+def _aligned(rows: list[Row]) -> str:
     width = max(len(r[0]) for r in rows)
     value_width = max(len(r[1]) for r in rows)
     return "\n".join(f"{name:<{width}}  {value:>{value_width}}  {note}".rstrip() for name, value, note in rows)
@@ -74,3 +78,26 @@ def _lost(phase: dict) -> str:
 def _mark(value: float | None, target: float, text: str, below: bool = False) -> str:
     met = value is not None and (value <= target if below else value >= target)
     return f"target {text}: {'met' if met else 'MISSED'}"
+
+
+def workers_table(result: dict) -> str:
+    """`--workers N`: each pass's figures, then N workers over one, measured in the same run."""
+    config = result["config"]
+    load = " / ".join(f"{x:g}" for x in config["load_before"]) or "unknown"
+    rows: list[Row] = [("platform", "telegram", f"{config['library']}; {config['cpus']} CPUs, Python "
+                                                f"{config['python']}; load {load} (1/5/15 min) before the run"),
+                       ("database", "postgresql", f"PostgreSQL {config['postgresql']}, one schema per pass"),
+                       ("load", f"{config['chats']}x{config['players']}",
+                        f"chats x players; webhook answers in the {config['webhook_answers']}; the fake Bot API "
+                        "posts updates round robin to the workers")]
+    for count, figures in result["passes"].items():
+        flat, label = figures["flat_out"], f"{count} worker{'s' if count != '1' else ''}"
+        spread = " / ".join(f"{n:,}" for n in figures["updates_per_worker"])
+        rows += [(f"{label} presses_per_s", f"{flat['per_s']:,}", f"{_flat_note(flat, config)}; updates per "
+                                                                  f"worker {spread}"),
+                 (f"{label} ack_ms", _ms(flat["ack_ms"]), "p50 / p99 / max, press sent -> ack received at the fake"),
+                 (f"{label} cpu_us", f"{figures['workers_cpu_us_per_press']:,}",
+                  "CPU time of all the workers' processes per press, flat out")]
+    rows.append(("ratio", f"{result['ratio']}", f"{config['workers']} workers / 1 worker, presses per second, "
+                                                "this run"))
+    return _aligned(rows)

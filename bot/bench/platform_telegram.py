@@ -4,11 +4,14 @@ The fake Bot API of the end-to-end tests, with additions: a press is timestamped
 joins the getUpdates queue (or is posted to the webhook), and its answerCallbackQuery the moment
 the fake takes it, as a request or inside the webhook's reply. The webhook gets updates as
 Telegram sends them: one per request, over at most `max_connections` connections at a time.
+With several workers (`--workers`) the fake is also their load balancer: it posts each update
+to the next worker's own address in turn, over the same connections.
 """
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -29,6 +32,8 @@ class BenchBotApi(FakeBotApi):
     session: aiohttp.ClientSession | None = None
     posts: set[asyncio.Task] | None = None
     webhook_failures: int = 0
+    # with workers: their own webhook addresses, taken in turn, and the updates posted to each
+    delivered: dict[str, int] | None = None
 
     async def _m_answerCallbackQuery(self, p: dict) -> bool:
         result = await super()._m_answerCallbackQuery(p)
@@ -58,7 +63,7 @@ class BenchBotApi(FakeBotApi):
         headers = {"Content-Type": "application/json"}
         if self.webhook.get("secret_token"):
             headers["X-Telegram-Bot-Api-Secret-Token"] = self.webhook["secret_token"]
-        async with session.post(self.webhook["url"], data=json.dumps(update).encode(), headers=headers) as response:
+        async with session.post(self._next_address(), data=json.dumps(update).encode(), headers=headers) as response:
             body = await response.read()
         if response.status != 200:
             self.webhook_failures += 1
@@ -73,6 +78,16 @@ class BenchBotApi(FakeBotApi):
                 await self._m_answerCallbackQuery(params)
             except ApiError as exc:
                 call.status, call.error = exc.code, exc.description
+
+    def _next_address(self) -> str:
+        """Round robin over the workers, as a load balancer; the registered URL without them."""
+        assert self.webhook is not None
+        if not self.delivered:
+            return self.webhook["url"]
+        backends = list(self.delivered)
+        address = backends[sum(self.delivered.values()) % len(backends)]
+        self.delivered[address] += 1
+        return address
 
     async def stop(self) -> None:
         if self.session is not None:
@@ -121,9 +136,7 @@ class TelegramDriver(Driver):
     async def start_quizzes(self, topic: str, timeout: float) -> list[Candidate]:
         """/quiz in every chat not yet playing; wait for every first question."""
         fake = self.fake
-        started = ("getUpdates", "setWebhook")
-        await fake.wait_for(lambda: any(c.method in started for c in fake.calls[self.calls_before:]), timeout,
-                            "the bot to poll or set its webhook")
+        await fake.wait_for(self._listening, timeout, "the bot to poll or set its webhook")
         waiting = [(chat, people) for chat, people in self.rosters if chat["id"] not in fake._questions]
         for chat, people in waiting:
             await fake.send_text(chat, people[0], f"/quiz {topic}")
@@ -135,6 +148,25 @@ class TelegramDriver(Driver):
             choices = [b["callback_data"] for b in fake.messages[(chat["id"], message_id)].buttons()]
             pool += [Candidate(chat, person, message_id, choices) for person in people]
         return pool
+
+    def _listening(self) -> bool:
+        """The bot polls or set its webhook; with workers, every one of them set it (so listens)."""
+        calls = [c.method for c in self.fake.calls[self.calls_before:]]
+        if self.fake.delivered:
+            return calls.count("setWebhook") >= len(self.fake.delivered)
+        return "getUpdates" in calls or "setWebhook" in calls
+
+    def balance(self, addresses: list[str]) -> dict:
+        """From now on, updates go round robin to these workers (none: to the registered URL)."""
+        self.fake.delivered = dict.fromkeys(addresses, 0)
+        return {"workers": len(addresses)}
+
+    def delivered(self) -> dict:
+        """Updates posted to each worker since `balance`."""
+        return dict(self.fake.delivered or {})
+
+    def more_commands(self) -> dict[str, Callable[..., Any]]:
+        return {"balance": self.balance, "delivered": self.delivered}
 
     async def press(self, candidate: Candidate) -> Any:
         return await self.fake.bench_press(candidate.chat, candidate.player, candidate.message,

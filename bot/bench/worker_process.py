@@ -1,0 +1,100 @@
+"""The webhook workers of `quizhost bench --platform telegram --workers N`: each a `quizhost run`
+process of its own, configured only through its environment, as an operator would start it."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.bench.platform_process import QUESTION_SECONDS, free_port
+
+HOOK_PATH = "telegram/hook"
+STOP_SECONDS = 30.0  # a clean stop lets the worker's leases go; past this it is killed
+
+
+@dataclass(frozen=True)
+class Pool:
+    """What the workers of one pass share: the fake Bot API, its public address, the database."""
+
+    api_url: str
+    token: str
+    public_url: str  # the webhook URL every worker registers: the load balancer's (the fake's)
+    secret: str  # one secret for all: Telegram sends the one it was given last
+    db: str
+    answers: str  # TELEGRAM_WEBHOOK_ANSWERS
+    folder: Path  # working folder (no .env in it), logs and caches
+
+
+class WorkerProcess:
+    """`python -m bot.cli run` listening on its own loopback port; its stderr goes to a log file."""
+
+    def __init__(self, name: str, port: int, process: asyncio.subprocess.Process, log: Path) -> None:
+        self.name, self.port, self.process, self.log = name, port, process, log
+
+    @property
+    def address(self) -> str:
+        return f"http://127.0.0.1:{self.port}/{HOOK_PATH}"
+
+    @classmethod
+    async def spawn(cls, pool: Pool, name: str) -> WorkerProcess:
+        port = free_port()
+        log = pool.folder / f"{name}.log"
+        with log.open("wb") as sink:  # the child keeps its own descriptor
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot.cli", "run", cwd=pool.folder, env=environment(pool, name, port),
+                stdin=asyncio.subprocess.DEVNULL, stdout=sink, stderr=sink)
+        return cls(name, port, process, log)
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the process so far (Linux /proc; 0 elsewhere)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+    def trouble(self) -> str:
+        tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
+        return f"worker {self.name} ended with exit code {self.process.returncode}:\n{tail}"
+
+    async def stop(self) -> None:
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+def environment(pool: Pool, name: str, port: int) -> dict[str, str]:
+    """Every setting of the worker: nothing of this machine's environment or .env reaches it."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(pool.folder),
+        "XDG_CACHE_HOME": str(pool.folder / "cache"), "LOG_LEVEL": "WARNING",
+        "QUIZHOST_DB": pool.db, "QUIZHOST_WORKER": name, "QUIZHOST_QUIZZES": "",
+        "QUIZHOST_QUESTION_SECONDS": str(QUESTION_SECONDS), "QUIZHOST_PAUSE_SECONDS": "0",
+        "TELEGRAM_BOT_TOKEN": pool.token, "TELEGRAM_API_URL": pool.api_url,
+        "TELEGRAM_WEBHOOK_URL": pool.public_url, "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}",
+        "TELEGRAM_WEBHOOK_SECRET": pool.secret, "TELEGRAM_WEBHOOK_ANSWERS": pool.answers,
+    }
+
+
+async def while_alive(workers: list[WorkerProcess], work: asyncio.Future | asyncio.Task) -> dict:
+    """`work`'s answer, unless a worker ends first (then its log's end is the error)."""
+    ends = {asyncio.ensure_future(w.process.wait()): w for w in workers}
+    try:
+        await asyncio.wait({work, *ends}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for end in ends:
+            end.cancel()
+    if not work.done():
+        work.cancel()
+        dead = next(w for w in workers if w.process.returncode is not None)
+        raise RuntimeError(dead.trouble())
+    return work.result()
