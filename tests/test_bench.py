@@ -95,6 +95,7 @@ def test_presses_through_two_webhook_workers_and_through_one_are_all_acknowledge
         assert flat["per_s"] > 0 and flat["ack_ms"]["max"] > 0
         spread = figures["updates_per_worker"]
         assert len(spread) == int(count) and min(spread) > 0 and max(spread) - min(spread) <= 1, spread
+        assert figures["failed_deliveries"] == 0
     shown = workers_table(result)
     for name in ("1 worker presses_per_s", "2 workers presses_per_s", "2 workers ack_ms", "ratio", "PostgreSQL 15"):
         assert name in shown, name

@@ -93,6 +93,8 @@ def workers_table(result: dict) -> str:
     for count, figures in result["passes"].items():
         flat, label = figures["flat_out"], f"{count} worker{'s' if count != '1' else ''}"
         spread = " / ".join(f"{n:,}" for n in figures["updates_per_worker"])
+        if figures["failed_deliveries"]:
+            spread += f", {figures['failed_deliveries']:,} DELIVERIES FAILED (passed to the next worker)"
         rows += [(f"{label} presses_per_s", f"{flat['per_s']:,}", f"{_flat_note(flat, config)}; updates per "
                                                                   f"worker {spread}"),
                  (f"{label} ack_ms", _ms(flat["ack_ms"]), "p50 / p99 / max, press sent -> ack received at the fake"),

@@ -4,8 +4,8 @@ The fake Bot API of the end-to-end tests, with additions: a press is timestamped
 joins the getUpdates queue (or is posted to the webhook), and its answerCallbackQuery the moment
 the fake takes it, as a request or inside the webhook's reply. The webhook gets updates as
 Telegram sends them: one per request, over at most `max_connections` connections at a time.
-With several workers (`--workers`) the fake is also their load balancer: it posts each update
-to the next worker's own address in turn, over the same connections.
+With several workers (`--workers`) the fake's load balancer of the tests
+(bot/testing/fake_telegram_balancer.py) posts each update to the next worker in turn.
 """
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import aiohttp
 
 from bot.bench.platform_fake import Candidate, Driver
 from bot.testing.fake_telegram import FakeBotApi
-from bot.testing.fake_telegram_methods import ApiError, Call, Press
+from bot.testing.fake_telegram_balancer import SECRET_HEADER, LoadBalancer
+from bot.testing.fake_telegram_methods import Press
 
 FIRST_CHAT = -1_001_000_000_000  # supergroup ids are negative
 FIRST_USER = 10_000_000
@@ -32,8 +33,6 @@ class BenchBotApi(FakeBotApi):
     session: aiohttp.ClientSession | None = None
     posts: set[asyncio.Task] | None = None
     webhook_failures: int = 0
-    # with workers: their own webhook addresses, taken in turn, and the updates posted to each
-    delivered: dict[str, int] | None = None
 
     async def _m_answerCallbackQuery(self, p: dict) -> bool:
         result = await super()._m_answerCallbackQuery(p)
@@ -47,51 +46,44 @@ class BenchBotApi(FakeBotApi):
         return result
 
     async def _deliver(self, update: dict) -> None:
-        if self.webhook is None:
+        """Posted in a task of its own: many updates are in flight at once, as Telegram sends them."""
+        if self.webhook is None and self.balancer is None:
             await super()._deliver(update)
             return
+        self.posts = self.posts if self.posts is not None else set()
+        task = asyncio.ensure_future(self._post_update(update))
+        self.posts.add(task)
+        task.add_done_callback(self.posts.discard)
+
+    async def _post_update(self, update: dict) -> None:
+        """One update to the bot's webhook (or through the balancer to a worker's); a method
+        call in the reply is carried out, as Telegram does."""
+        methods = await self.balancer.deliver(update) if self.balancer else await self._post_to_hook(update)
+        for method in methods:
+            await self.carry_out(method)
+
+    async def _post_to_hook(self, update: dict) -> list[dict]:
+        assert self.webhook is not None
         if self.session is None:
             connector = aiohttp.TCPConnector(limit=self.webhook["max_connections"])
-            self.session, self.posts = aiohttp.ClientSession(connector=connector), set()
-        task = asyncio.ensure_future(self._post_update(self.session, update))
-        self.posts.add(task)  # type: ignore[union-attr]
-        task.add_done_callback(self.posts.discard)  # type: ignore[union-attr]
-
-    async def _post_update(self, session: aiohttp.ClientSession, update: dict) -> None:
-        """One update to the bot's webhook; a method call in the reply is carried out, as Telegram does."""
-        assert self.webhook is not None
+            self.session = aiohttp.ClientSession(connector=connector)
         headers = {"Content-Type": "application/json"}
         if self.webhook.get("secret_token"):
-            headers["X-Telegram-Bot-Api-Secret-Token"] = self.webhook["secret_token"]
-        async with session.post(self._next_address(), data=json.dumps(update).encode(), headers=headers) as response:
+            headers[SECRET_HEADER] = self.webhook["secret_token"]
+        async with self.session.post(self.webhook["url"], data=json.dumps(update).encode(),
+                                     headers=headers) as response:
             body = await response.read()
         if response.status != 200:
             self.webhook_failures += 1
-            return
+            return []
         method = json.loads(body) if body else {}
-        if method.get("method") == "answerCallbackQuery":
-            params = {k: v for k, v in method.items() if k != "method"}
-            params["show_alert"] = "true" if params.get("show_alert") else "false"
-            call = Call("answerCallbackQuery", params)
-            self.calls.append(call)
-            try:
-                await self._m_answerCallbackQuery(params)
-            except ApiError as exc:
-                call.status, call.error = exc.code, exc.description
-
-    def _next_address(self) -> str:
-        """Round robin over the workers, as a load balancer; the registered URL without them."""
-        assert self.webhook is not None
-        if not self.delivered:
-            return self.webhook["url"]
-        backends = list(self.delivered)
-        address = backends[sum(self.delivered.values()) % len(backends)]
-        self.delivered[address] += 1
-        return address
+        return [method] if "method" in method else []
 
     async def stop(self) -> None:
         if self.session is not None:
             await self.session.close()
+        if self.balancer is not None:
+            await self.balancer.close()
         await super().stop()
 
     async def bench_press(self, chat: dict, user: dict, message_id: int, data: str) -> str:
@@ -152,18 +144,24 @@ class TelegramDriver(Driver):
     def _listening(self) -> bool:
         """The bot polls or set its webhook; with workers, every one of them set it (so listens)."""
         calls = [c.method for c in self.fake.calls[self.calls_before:]]
-        if self.fake.delivered:
-            return calls.count("setWebhook") >= len(self.fake.delivered)
+        if self.fake.balancer is not None:
+            return calls.count("setWebhook") >= len(self.fake.balancer.workers)
         return "getUpdates" in calls or "setWebhook" in calls
 
-    def balance(self, addresses: list[str]) -> dict:
-        """From now on, updates go round robin to these workers (none: to the registered URL)."""
-        self.fake.delivered = dict.fromkeys(addresses, 0)
+    async def balance(self, addresses: list[str], secret: str) -> dict:
+        """From now on, updates go round robin to these workers' webhooks (their common secret)."""
+        if self.fake.balancer is not None:
+            await self.fake.balancer.close()
+        self.fake.balancer = LoadBalancer(addresses, secret)
         return {"workers": len(addresses)}
 
     def delivered(self) -> dict:
-        """Updates posted to each worker since `balance`."""
-        return dict(self.fake.delivered or {})
+        """Updates each worker took (a 2xx) since `balance`, in its order, and deliveries that failed."""
+        balancer = self.fake.balancer
+        deliveries = balancer.deliveries if balancer is not None else []
+        taken = [d.worker for d in deliveries if 200 <= d.status < 300]
+        workers = len(balancer.workers) if balancer is not None else 0
+        return {"per_worker": [taken.count(n) for n in range(workers)], "failed": len(deliveries) - len(taken)}
 
     def more_commands(self) -> dict[str, Callable[..., Any]]:
         return {"balance": self.balance, "delivered": self.delivered}

@@ -111,7 +111,7 @@ async def _pass(fake: FakeProcess, options: WorkersOptions, count: int, database
     workers = [await WorkerProcess.spawn(pool, f"bench-{count}-{n + 1}") for n in range(count)]
     label = f"{count} worker{'s' if count > 1 else ''}"
     try:
-        await fake.ask("balance", addresses=[w.address for w in workers])
+        await fake.ask("balance", addresses=[w.address for w in workers], secret=pool.secret)
 
         async def phase(command: str, **arguments: Any) -> dict:
             return await while_alive(workers, asyncio.ensure_future(fake.ask(command, **arguments)))
@@ -129,7 +129,7 @@ async def _pass(fake: FakeProcess, options: WorkersOptions, count: int, database
         await asyncio.gather(*(w.stop() for w in workers))
     per_press = round(used / flat["acked"] * 1e6) if flat["acked"] else 0
     return {"workers": count, "start": start, "flat_out": flat, "workers_cpu_us_per_press": per_press,
-            "updates_per_worker": [delivered[w.address] for w in workers]}
+            "updates_per_worker": delivered["per_worker"], "failed_deliveries": delivered["failed"]}
 
 
 async def _server_version(url: str) -> str:
