@@ -5,9 +5,11 @@ folder, one database, and everything removed on stop. PostgreSQL refuses to run 
 as root every server command runs as the `postgres` user (`runuser`), which owns the folder.
 
     python -m bot.testing.postgres     # prints a postgresql:// URL; Ctrl-C (or end of input) removes it
+    python -m bot.testing.postgres --durable    # with fsync on, as a real server (for `quizhost bench`)
 """
 from __future__ import annotations
 
+import argparse
 import os
 import pwd
 import shutil
@@ -138,9 +140,17 @@ def start_cluster(durable: bool = False) -> Cluster:
     return cluster
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.testing.postgres",
+        description="Start a throwaway PostgreSQL cluster on a free loopback port and print its postgresql:// URL. "
+                    "It is removed, data and all, at Ctrl-C or end of input.")
+    parser.add_argument("--durable", action="store_true",
+                        help="keep fsync and full-page writes on, as a real server does (figures for `quizhost "
+                             "bench`); by default they are off, for fast tests")
+    args = parser.parse_args(argv)
     try:
-        cluster = start_cluster(durable="--durable" in sys.argv)
+        cluster = start_cluster(durable=args.durable)
     except ClusterError as exc:
         print(f"PostgreSQL could not start: {exc}", file=sys.stderr)
         return 1
