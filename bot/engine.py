@@ -32,7 +32,7 @@ from bot.model import (
     RunEnd,
     Standing,
 )
-from bot.ports import ChatAdapter, RunLeases, Store
+from bot.ports import ChatAdapter, RunLeases, RunWakeups, Store
 from bot.records import AnswerRow, ChatSettings, MessageKind, OutboxMessage, Phase, RunRow, RunStatus
 from bot.remote_press import answer_elsewhere
 from bot.sender import DRAIN_SECONDS, Sender
@@ -116,6 +116,7 @@ class Engine:
         self.press_outcomes: Counter[str] = Counter()  # for /metrics (bot/metrics.py)
         # several workers on one database: presses for other workers' runs, sealed closes
         self._shared = store if isinstance(store, RunLeases) else None
+        self._wakeups = store if isinstance(store, RunWakeups) else None  # and /stop for their runs
 
     # wiring -------------------------------------------------------------------------
 
@@ -130,6 +131,9 @@ class Engine:
 
     def open_runs(self) -> list[Run]:
         return list(self._by_id.values())
+
+    def run_by_id(self, run_id: int) -> Run | None:
+        return self._by_id.get(run_id)
 
     async def resume(self) -> int:
         """Load every open run from the store; due ones are handled by the next tick. What the
@@ -322,10 +326,24 @@ class Engine:
             self.press_outcomes["not_saved"] += 1
             return refused
         self.press_outcomes["accepted"] += 1
-        if session.should_close_early(run):
-            run.row.due = min(run.row.due, now)
-            self._schedule(run)
+        self._close_early_if_all_answered(run)
         return _locked(lang, LETTERS[token.choice])
+
+    def _close_early_if_all_answered(self, run: Run) -> None:
+        if session.should_close_early(run):
+            run.row.due = min(run.row.due, self.clock.now())
+            self._schedule(run)
+
+    async def count_stored(self, run_id: int, index: int, stored: list[AnswerRow]) -> None:
+        """Answers to question `index` that other workers stored (read after a wake-up, bot/
+        wakeups.py) count as presses taken here: the question closes early once all have answered."""
+        run, flight = self._by_id.get(run_id), self._flights.get(run_id)
+        if run is None or flight is None:
+            return
+        async with flight.lock:
+            if run.is_asking and run.row.index == index:
+                await self._count_elsewhere(run, stored)
+                self._close_early_if_all_answered(run)
 
     async def _store_answer(self, run: Run, answer: AnswerRow, player: Player) -> Ack | None:
         """None once the answer is committed; else the Ack saying why not, reservation undone."""
@@ -346,19 +364,35 @@ class Engine:
 
     async def stop(self, chat: ChatRef, by: Player, is_admin: bool) -> StopOutcome:
         run = self._by_chat.get(chat.key)
-        if run is None:
+        row = run.row if run is not None else None
+        if run is None and self._wakeups is not None:  # maybe another worker runs the chat's quiz
+            row = await self._wakeups.chat_run(chat.key)
+        if row is None:
             return StopOutcome(StopStatus.NONE)
-        if by.key != run.row.started_by and not is_admin and not chat.is_private:
+        if not session.may_stop(row, by.key, is_admin):
             return StopOutcome(StopStatus.REFUSED)
-        async with self._flights[run.id].lock:
+        if run is not None:
+            stopped = await self.end_run(run.id)
+        else:  # its owner stops it, woken or at its next lease renewal (bot/wakeups.py)
+            assert self._wakeups is not None
+            stopped = await self._wakeups.request_stop(row.id, by.key)
+        return StopOutcome(StopStatus.STOPPED if stopped else StopStatus.NONE)
+
+    async def end_run(self, run_id: int) -> bool:
+        """Stop a run held here (the reveal of its open question, then its podium); False when
+        no such run is open here."""
+        run, flight = self._by_id.get(run_id), self._flights.get(run_id)
+        if run is None or flight is None:
+            return False
+        async with flight.lock:
             if run.row.status != RunStatus.OPEN:
-                return StopOutcome(StopStatus.NONE)
+                return False
             if run.is_asking:
                 await self._close(run, final=RunStatus.STOPPED)
             else:
                 await self._finish(run, RunStatus.STOPPED)
         await self.sender.push(run.row.chat_key)
-        return StopOutcome(StopStatus.STOPPED)
+        return True
 
     # boards -----------------------------------------------------------------------
 

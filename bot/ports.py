@@ -6,7 +6,7 @@ keeps the semantics they state, and tests/storage_contract/ checks them on each 
 """
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol, runtime_checkable
 
@@ -302,6 +302,33 @@ class RunLeases(Protocol):
 
     async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
         """The owner closes a question to other workers' presses; every stored answer to it."""
+
+
+@runtime_checkable
+class RunWakeups(Protocol):
+    """Wake-ups between the workers of a store that leases runs (PostgreSQL LISTEN/NOTIFY).
+
+    A worker that does not run a quiz writes what the owner must act on to the tables (an
+    answer, a stop request) and wakes the owner; a wake-up carries only a run's id and may be
+    lost, so the owner reads the truth from the tables, on a wake-up and on its renewal tick."""
+
+    async def listen(self, woken: Callable[[int | None], None]) -> None:
+        """Until cancelled, on a connection of its own: `woken(run_id)` for each wake-up (the
+        run's id, whoever owns it), `woken(None)` after each (re)connect, when wake-ups may have
+        been missed. A lost connection is connected again; nothing is raised."""
+
+    async def chat_run(self, chat_key: str) -> RunRow | None:
+        """The chat's open run as stored, whichever worker runs it; None when it has none."""
+
+    async def request_stop(self, run_id: int, by: str) -> bool:
+        """Mark the open run to be stopped (`by`: the player key who asked) and wake its owner;
+        committed before it resolves. False when the run is not open (any more)."""
+
+    async def stops_requested(self, run_ids: set[int]) -> set[int]:
+        """Those of the runs that are open and have a stop request."""
+
+    async def question_answers(self, run_id: int, index: int) -> list[AnswerRow]:
+        """Every stored answer to that question of the run, whichever worker took it."""
 
 
 class ChatUnreachable(Exception):

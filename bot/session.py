@@ -153,6 +153,11 @@ def make_answer(run: Run, token: AnswerToken, player_key: str, now: float) -> An
     )
 
 
+def may_stop(row: RunRow, player_key: str, is_admin: bool) -> bool:
+    """A run is stopped by whoever started it, a chat admin, or anyone in a private chat."""
+    return player_key == row.started_by or is_admin or row.is_private
+
+
 def should_close_early(run: Run) -> bool:
     """Private chats close at the first answer; groups once every known player has answered.
 

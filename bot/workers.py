@@ -4,7 +4,9 @@ worker that died.
 Only with a store that leases runs (PostgreSQL, bot/ports.py RunLeases). The worker claims the
 open runs nobody holds when it starts, then every few seconds renews the leases of the runs it
 runs (a run another worker took over is dropped here) and claims runs whose worker stopped
-renewing: those continue here as after a restart, from their stored state.
+renewing: those continue here as after a restart, from their stored state. With the leases it
+keeps the wake-ups (bot/wakeups.py): each renewal also looks for /stop requests other workers
+took for these runs, in case their wake-up was lost.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import logging
 
 from bot.engine import Engine
 from bot.ports import RunLeases
+from bot.wakeups import Wakeups
 
 log = logging.getLogger("quizhost.workers")
 
@@ -25,6 +28,7 @@ class LeaseKeeper:
         self.leases = leases
         self.every = every
         self.taken_over = 0  # runs claimed after the first round: a dead or stopped worker's
+        self.wakeups = Wakeups.of(engine)
 
     @classmethod
     def of(cls, engine: Engine) -> LeaseKeeper | None:
@@ -44,8 +48,17 @@ class LeaseKeeper:
             log.info("taking over %d run(s) whose worker stopped: %s", len(claimed), [r.id for r in claimed])
             self.taken_over += len(claimed)
             await self.engine.adopt(claimed)
+        if self.wakeups is not None:
+            await self.wakeups.stop_requested(self.wakeups.held())
 
     async def serve(self) -> None:
+        """Renew every few seconds; act on wake-ups meanwhile."""
+        if self.wakeups is None:
+            await self._renew()
+        else:
+            await asyncio.gather(self._renew(), self.wakeups.serve())
+
+    async def _renew(self) -> None:
         while True:
             await asyncio.sleep(self.every)
             try:

@@ -6,7 +6,8 @@ lock on that row, and commits the answer before the press is acknowledged: the r
 question asked, its deadline not passed, one answer per player (the answers' key). The owner,
 closing the question, first seals it (its deadline set to 0 under the row's lock, so no other
 worker's press can land after) and then reads the question's stored answers, its own and
-everyone else's: the reveal and the boards count each acknowledged press once.
+everyone else's: the reveal and the boards count each acknowledged press once. A stored press
+wakes the owner (storage/pg_wakeups.py): that may be the last player it waited for.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import time
 import asyncpg
 
 from bot.records import AnswerRow
+from storage.pg_wakeups import NOTIFY
 from storage.pg_writer import ANSWER_COLUMNS, UPSERT_PLAYER
 
 _STILL_ASKING = ("SELECT 1 FROM runs WHERE id = $1 AND status = 'open' AND phase = 'asking' AND idx = $2 "
@@ -22,7 +24,7 @@ _STILL_ASKING = ("SELECT 1 FROM runs WHERE id = $1 AND status = 'open' AND phase
 _INSERT = (f"INSERT INTO answers({', '.join(ANSWER_COLUMNS)}) VALUES "
            f"({', '.join(f'${n}' for n in range(1, len(ANSWER_COLUMNS) + 1))}) ON CONFLICT DO NOTHING RETURNING 1")
 _SEAL = "UPDATE runs SET due = 0 WHERE id = $1 AND idx = $2 AND phase = 'asking' AND owner = $3"
-_QUESTION_ANSWERS = (f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id = $1 AND idx = $2 "
+QUESTION_ANSWERS = (f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id = $1 AND idx = $2 "
                      "ORDER BY answered_at")
 
 
@@ -35,7 +37,13 @@ async def insert_if_asking(pool: asyncpg.Pool, answer: AnswerRow, player: tuple[
         await conn.execute(UPSERT_PLAYER, *player, time.time())
         landed = await conn.fetchval(_INSERT, a.run_id, a.index, a.question_id, a.player_key, a.chat_key, a.quiz_id,
                                      a.option, int(a.correct), a.elapsed, a.points, a.streak, a.answered_at)
+        if landed is not None:  # delivered at the commit: the owner reads a stored answer
+            await conn.execute(NOTIFY, a.run_id)
     return landed is not None
+
+
+async def question_answers(pool: asyncpg.Pool, run_id: int, index: int) -> list[AnswerRow]:
+    return [AnswerRow.from_values(r) for r in await pool.fetch(QUESTION_ANSWERS, run_id, index)]
 
 
 async def seal(pool: asyncpg.Pool, owner: str, run_id: int, index: int) -> list[AnswerRow]:
@@ -43,5 +51,5 @@ async def seal(pool: asyncpg.Pool, owner: str, run_id: int, index: int) -> list[
     async with pool.acquire() as conn:
         async with conn.transaction():  # waits for presses holding the row's share lock to commit
             await conn.execute(_SEAL, run_id, index, owner)
-        rows = await conn.fetch(_QUESTION_ANSWERS, run_id, index)
+        rows = await conn.fetch(QUESTION_ANSWERS, run_id, index)
     return [AnswerRow.from_values(r) for r in rows]

@@ -321,5 +321,18 @@ MIGRATIONS += (
 )
 
 
+MIGRATIONS += (
+    # several workers: a /stop taken by a worker that does not run the quiz waits here for its
+    # owner (storage/pg_wakeups.py); each owed message is held by one worker, by the database's
+    # clock, and moves to a live one when its worker dies (storage/pg_leases.py)
+    """
+    ALTER TABLE runs ADD COLUMN stop_by TEXT;
+    ALTER TABLE outbox ADD COLUMN owner TEXT;
+    ALTER TABLE outbox ADD COLUMN lease_until TIMESTAMPTZ;
+    UPDATE outbox o SET owner = r.owner FROM runs r WHERE r.id = o.run_id;
+    CREATE INDEX outbox_by_owner ON outbox(owner);
+    """,
+)
+
 def version() -> int:
     return len(MIGRATIONS)

@@ -9,14 +9,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 import asyncpg
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
 from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus
-from storage import boards, outbox, pg_leases, pg_moves, pg_presses
+from storage import boards, outbox, pg_leases, pg_moves, pg_presses, pg_wakeups
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.learning import LearningQueries
@@ -34,6 +34,8 @@ MIGRATION_LOCK = 0x71756978  # advisory lock id: workers starting together migra
 IDENTIFY_LOCK = 0x71756964  # advisory lock class (with the bucket): Discord identifies one at a time
 POLLING_LOCK = 0x71757064  # advisory lock id: the one worker that long-polls Telegram holds it
 
+OPEN_RUNS = f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key WHERE r.status = 'open'"
+
 log = logging.getLogger("quizhost.storage")
 
 
@@ -43,6 +45,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
         self._pool = pool
+        self._url = url  # the wake-up listener connects on its own (storage/pg_wakeups.py)
         self.shown = masked(url)
         self._names = StoredNames()  # to skip writing unchanged player names
         self._chats: set[str] = set()
@@ -204,9 +207,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         await self.writer.submit_outbox(outbox_ops(done=keys))
 
     async def open_runs(self) -> list[RunRow]:
-        rows = await self._pool.fetch(
-            f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key "
-            "WHERE r.status = 'open' ORDER BY r.id")
+        rows = await self._pool.fetch(f"{OPEN_RUNS} ORDER BY r.id")
         return [run_from_row(row) for row in rows]
 
     # leases: several workers on one database (storage/pg_leases.py) ------------------
@@ -216,9 +217,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         ids = await pg_leases.claim(self._pool, self.owner, self.lease_seconds)
         if not ids:
             return []
-        rows = await self._pool.fetch(
-            f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key "
-            "WHERE r.id = ANY($1::bigint[]) AND r.status = 'open' ORDER BY r.id", ids)
+        rows = await self._pool.fetch(f"{OPEN_RUNS} AND r.id = ANY($1::bigint[]) ORDER BY r.id", ids)
         return [run_from_row(row) for row in rows]
 
     async def renew_leases(self, run_ids: set[int]) -> set[int]:
@@ -230,9 +229,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         await pg_leases.release(self._pool, self.owner)
 
     async def open_run(self, run_id: int) -> RunRow | None:
-        row = await self._pool.fetchrow(
-            f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key "
-            "WHERE r.id = $1 AND r.status = 'open'", run_id)
+        row = await self._pool.fetchrow(f"{OPEN_RUNS} AND r.id = $1", run_id)
         return run_from_row(row) if row is not None else None
 
     async def insert_answer_if_asking(self, answer: AnswerRow, player: Player) -> bool | None:
@@ -242,6 +239,24 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
 
     async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
         return await pg_presses.seal(self._pool, self.owner, run_id, index)
+
+    # wake-ups between workers (storage/pg_wakeups.py) ----------------------------------
+
+    async def listen(self, woken: Callable[[int | None], None]) -> None:
+        await pg_wakeups.listen(self._url, woken)
+
+    async def chat_run(self, chat_key: str) -> RunRow | None:
+        row = await self._pool.fetchrow(f"{OPEN_RUNS} AND r.chat_key = $1", chat_key)
+        return run_from_row(row) if row is not None else None
+
+    async def request_stop(self, run_id: int, by: str) -> bool:
+        return await pg_wakeups.request_stop(self._pool, run_id, by)
+
+    async def stops_requested(self, run_ids: set[int]) -> set[int]:
+        return await pg_wakeups.stops_requested(self._pool, run_ids)
+
+    async def question_answers(self, run_id: int, index: int) -> list[AnswerRow]:
+        return await pg_presses.question_answers(self._pool, run_id, index)
 
     async def run_status(self, run_id: int) -> RunStatus | None:
         status = await self._pool.fetchval("SELECT status FROM runs WHERE id = $1", run_id)
