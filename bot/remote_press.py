@@ -4,7 +4,8 @@ Behind a load balancer any worker gets any press. This worker does not hold the 
 reads the run and its answers from the database, checks the press as the owner would (the
 question open, in time, one answer per player), and stores it with the database checking
 the same under the run row's lock (bot/ports.py RunLeases.insert_answer_if_asking) before
-acknowledging it. The owner counts it when it closes the question (Engine._close seals it).
+acknowledging it. The owner counts it when it closes the question (Engine._close seals it), or
+sooner: a press that may complete the question's answers wakes the owner (bot/wakeups.py).
 """
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ async def answer_elsewhere(engine: Engine, shared: RunLeases, token: AnswerToken
     if refusal is not None:
         return refusal.value, Ack(render.ack_refused(lang, refusal), False, lang)
     try:
-        landed = await shared.insert_answer_if_asking(session.make_answer(run, token, player.key, now), player)
+        landed = await shared.insert_answer_if_asking(session.make_answer(run, token, player.key, now), player,
+                                                      wake_owner=session.may_complete(run, player.key))
     except Exception:  # nothing was stored: the player may press again
         return "not_saved", Ack(render.ack_not_saved(lang), False, lang)
     if landed is None:  # the owner closed the question meanwhile

@@ -11,6 +11,9 @@ from bot.scoring import points_for
 from bot.tokens import AnswerToken
 
 SILENT_QUESTIONS_TO_END = 2
+# presses stored at the same moment through other workers, unseen by each other, that still
+# wake the quiz's owner when together they complete a question's answers (may_complete)
+UNSEEN_PRESSES = 4
 
 
 class Refusal(str, Enum):
@@ -170,6 +173,18 @@ def should_close_early(run: Run) -> bool:
     if run.row.index == 0 or not run.players or len(run.answers) < len(run.players):
         return False  # the cheap test first: this runs on every press
     return run.players.issubset(run.answers)
+
+
+def may_complete(run: Run, player_key: str) -> bool:
+    """Whether this player's answer, taken by a worker that does not run the quiz, may be the
+    one that lets the question close early (`should_close_early`), so that the owner must be
+    woken. That worker does not see the answers other workers are storing at the same moment,
+    so each of the last few presses wakes it."""
+    if run.row.is_private:
+        return True
+    if run.row.index == 0 or not run.players:
+        return False
+    return len(run.players - run.answers.keys() - {player_key}) < UNSEEN_PRESSES
 
 
 def close_question(run: Run, now: float) -> Reveal:

@@ -7,7 +7,7 @@ question asked, its deadline not passed, one answer per player (the answers' key
 closing the question, first seals it (its deadline set to 0 under the row's lock, so no other
 worker's press can land after) and then reads the question's stored answers, its own and
 everyone else's: the reveal and the boards count each acknowledged press once. A stored press
-wakes the owner (storage/pg_wakeups.py): that may be the last player it waited for.
+may wake the owner (storage/pg_wakeups.py): it may be the last answer the owner waits for.
 """
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ QUESTION_ANSWERS = (f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_
                      "ORDER BY answered_at")
 
 
-async def insert_if_asking(pool: asyncpg.Pool, answer: AnswerRow, player: tuple[str, str, str, str]) -> bool | None:
+async def insert_if_asking(pool: asyncpg.Pool, answer: AnswerRow, player: tuple[str, str, str, str],
+                           wake_owner: bool = True) -> bool | None:
     """True stored, False this player had answered already, None the question is not open (any more)."""
     a = answer
     async with pool.acquire() as conn, conn.transaction():
@@ -37,7 +38,9 @@ async def insert_if_asking(pool: asyncpg.Pool, answer: AnswerRow, player: tuple[
         await conn.execute(UPSERT_PLAYER, *player, time.time())
         landed = await conn.fetchval(_INSERT, a.run_id, a.index, a.question_id, a.player_key, a.chat_key, a.quiz_id,
                                      a.option, int(a.correct), a.elapsed, a.points, a.streak, a.answered_at)
-        if landed is not None:  # delivered at the commit: the owner reads a stored answer
+        # delivered at the commit, so the owner reads a stored answer. Only when asked: each NOTIFY
+        # takes a database-wide lock at its commit, and most presses cannot complete a question
+        if landed is not None and wake_owner:
             await conn.execute(NOTIFY, a.run_id)
     return landed is not None
 

@@ -232,10 +232,10 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         row = await self._pool.fetchrow(f"{OPEN_RUNS} AND r.id = $1", run_id)
         return run_from_row(row) if row is not None else None
 
-    async def insert_answer_if_asking(self, answer: AnswerRow, player: Player) -> bool | None:
+    async def insert_answer_if_asking(self, answer: AnswerRow, player: Player, wake_owner: bool = True) -> bool | None:
         """A press taken by a worker that does not run the quiz (storage/pg_presses.py)."""
         return await pg_presses.insert_if_asking(self._pool, answer,
-                                                 (player.key, player.platform, player.user_id, player.name))
+                                                 (player.key, player.platform, player.user_id, player.name), wake_owner)
 
     async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
         return await pg_presses.seal(self._pool, self.owner, run_id, index)

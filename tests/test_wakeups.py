@@ -19,6 +19,7 @@ from tests.test_workers import CHATS, QUIZ, Worker, workers  # noqa: F401 (worke
 pytestmark = pytest.mark.postgres
 
 CHAT = CHATS[0]
+PLAYERS = range(1, 7)
 WAIT = 10.0  # real seconds a test waits for another task before it fails (it takes milliseconds)
 
 
@@ -71,13 +72,13 @@ async def stop_on(worker: Worker, n: int, admin: bool = False) -> str:
 
 
 async def second_question_on(a: Worker, clock) -> None:
-    """A runs a quiz: players 1 and 2 answer question 1 (a group's first question waits for
-    its deadline: nobody is known yet), then question 2 is shown."""
+    """A runs a quiz: six players answer question 1 (a group's first question waits for its
+    deadline: nobody is known yet), then question 2 is shown."""
     await a.engine.start(CHAT, "demo", player(1))
     clock.advance(5)
     await a.engine.run_due()
     right = a.adapter.token(a.adapter.right_letter(QUIZ))
-    for n in (1, 2):
+    for n in PLAYERS:
         assert (await a.engine.answer(right, player(n), CHAT)).accepted
     clock.advance(30)
     await a.engine.run_due()
@@ -94,19 +95,21 @@ async def test_when_every_player_answered_through_another_worker_the_owner_close
     right = a.adapter.right_letter(QUIZ, card)
     async with serving(a):
         await listening(postgres_url)
-        assert (await b.engine.answer(a.adapter.token(right, card), player(1), CHAT)).accepted
-        assert len(a.adapter.reveals) == 1, "one player of two answered: question 2 stays open"
+        for n in PLAYERS[:-1]:
+            assert (await b.engine.answer(a.adapter.token(right, card), player(n), CHAT)).accepted
+        await asyncio.sleep(0.1)  # time enough for a wrong early close to show
+        assert len(a.adapter.reveals) == 1, "one player has not answered: question 2 stays open"
         pressed = time.perf_counter()
-        assert (await b.engine.answer(a.adapter.token(right, card), player(2), CHAT)).accepted
+        assert (await b.engine.answer(a.adapter.token(right, card), player(PLAYERS[-1]), CHAT)).accepted
         await until(lambda: len(a.adapter.reveals) == 2, "A to close question 2")
         print(f"\npress on B -> A's early close: {(time.perf_counter() - pressed) * 1000:.1f} ms")
     assert clock.now() < card.deadline, "closed before its deadline, the game clock never moved"
     _, reveal = a.adapter.reveals[-1]
-    assert sorted((s.name, s.correct) for s in reveal.answers) == [("Player 1", True), ("Player 2", True)]
+    assert sorted((s.name, s.correct) for s in reveal.answers) == [(f"Player {n}", True) for n in PLAYERS]
     assert b.adapter.reveals == [] and b.adapter.sent == [], "only the owner posts in the chat"
     board = await a.store.leaderboard(CHAT.key)
-    assert [(s.player_key, s.answered, s.correct) for s in board] == [
-        (player(1).key, 2, 2), (player(2).key, 2, 2)]
+    assert sorted((s.player_key, s.answered, s.correct) for s in board) == [
+        (player(n).key, 2, 2) for n in PLAYERS]
 
 
 async def test_stop_on_another_worker_stops_the_quiz_and_its_podium_is_posted_once(workers, clock):
