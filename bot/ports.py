@@ -284,13 +284,20 @@ class RunLeases(Protocol):
     by the database's clock, and a run whose worker died is claimed by another (bot/workers.py)."""
 
     async def claim_runs(self) -> list[RunRow]:
-        """Open runs nobody holds (lease run out or let go), leased to this worker now."""
+        """Open runs nobody holds (lease run out or let go), leased to this worker now, with
+        the messages they owe (the outbox rows of a run move with it)."""
 
     async def renew_leases(self, run_ids: set[int]) -> set[int]:
-        """Extend this worker's leases; the ids left out are not this worker's any more."""
+        """Extend this worker's leases, and its hold on every message it owes; the ids left out
+        are not this worker's any more."""
 
     async def release_leases(self) -> None:
-        """Let every open run of this worker go, for another worker to claim at once."""
+        """Let every open run and owed message of this worker go, for another worker to claim at once."""
+
+    async def claim_outbox(self, own_too: bool = False) -> list[OutboxMessage]:
+        """Messages owed by ended runs that no live worker holds (its leases ran out, or were
+        let go), held by this worker now, oldest first; with `own_too` this worker's own too
+        (held before a restart under its name). Two workers never get the same message."""
 
     async def open_run(self, run_id: int) -> RunRow | None:
         """One open run as stored (whichever worker runs it); None when it is not open."""

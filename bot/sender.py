@@ -65,6 +65,12 @@ class Sender:
                 self._keys.add(m.key)
                 self._queues.setdefault(m.chat_key, deque()).append(m)
 
+    def take(self, messages: Iterable[OutboxMessage]) -> None:
+        """Queue stored messages that no step of the engine will push (taken over from a worker
+        that died): the serve loop sends them."""
+        self.add(messages)
+        self._wake.set()
+
     def has(self, key: str) -> bool:
         return key in self._keys
 

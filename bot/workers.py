@@ -36,8 +36,11 @@ class LeaseKeeper:
         return cls(engine, engine.store) if isinstance(engine.store, RunLeases) else None
 
     async def start(self) -> int:
-        """Claim the runs nobody holds and run them here; how many runs are here."""
-        return await self.engine.adopt(await self.leases.claim_runs())
+        """Claim the runs nobody holds and run them here, and the messages owed by ended runs
+        nobody sends (ours from before a restart too); how many runs are here."""
+        held = await self.engine.adopt(await self.leases.claim_runs())
+        self.engine.sender.take(await self.leases.claim_outbox(own_too=True))
+        return held
 
     async def tick(self) -> None:
         held = {run.id for run in self.engine.open_runs()}
@@ -48,6 +51,7 @@ class LeaseKeeper:
             log.info("taking over %d run(s) whose worker stopped: %s", len(claimed), [r.id for r in claimed])
             self.taken_over += len(claimed)
             await self.engine.adopt(claimed)
+        self.engine.sender.take(await self.leases.claim_outbox())  # a dead worker's, of runs that ended
         if self.wakeups is not None:
             await self.wakeups.stop_requested(self.wakeups.held())
 

@@ -1,7 +1,9 @@
 """The outbox's SQL for both stores: the ops of storage/group_commit.py, applied in order.
 
 Each op is one small statement: a batch carries a few messages (a question's close, a
-podium), not thousands, so a loop costs less than building arrays.
+podium), not thousands, so a loop costs less than building arrays. On PostgreSQL a message
+is held by the worker that made it (its run's owner), as long as its run's lease and then as
+that worker renews it; a dead worker's are claimed by a live one (storage/pg_leases.py).
 """
 from __future__ import annotations
 
@@ -17,8 +19,11 @@ _SQLITE = {
     "remove": "DELETE FROM outbox WHERE key = ?",
 }
 _POSTGRES = {
-    "add": "INSERT INTO outbox(key, run_id, chat_key, kind, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6) "
-           "ON CONFLICT (key) DO NOTHING",
+    # as the run's state (storage/pg_writer.py), only by its owner: a worker that lost the run
+    # and does not know it yet adds nothing that nobody would send
+    "add": "INSERT INTO outbox(key, run_id, chat_key, kind, payload, created_at, owner, lease_until) "
+           "SELECT $1::text, $2::bigint, $3::text, $4::text, $5::text, $6::float8, $7::text, r.lease_until FROM runs r "
+           "WHERE r.id = $2 AND (r.owner IS NULL OR r.owner = $7) ON CONFLICT (key) DO NOTHING",
     "update": "UPDATE outbox SET tries = $1, failed = $2, not_before = $3 WHERE key = $4",
     "remove": "DELETE FROM outbox WHERE key = $1",
 }
@@ -37,10 +42,11 @@ def apply_sqlite(conn: Any, ops: list[tuple]) -> None:
         conn.execute(_SQLITE[op[0]], _args(op))
 
 
-async def apply_postgres(execute: Callable[..., Awaitable[Any]], ops: list[tuple]) -> None:
-    """`execute` is the transaction's connection's `execute`."""
+async def apply_postgres(execute: Callable[..., Awaitable[Any]], ops: list[tuple], owner: str) -> None:
+    """`execute` is the transaction's connection's `execute`; `owner` the worker that holds
+    the messages it adds."""
     for op in ops:
-        await execute(_POSTGRES[op[0]], *_args(op))
+        await execute(_POSTGRES[op[0]], *_args(op), *((owner,) if op[0] == "add" else ()))
 
 
 def message(row: tuple) -> OutboxMessage:

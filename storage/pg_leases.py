@@ -7,6 +7,11 @@ cleanly) is claimed by a live worker with FOR UPDATE SKIP LOCKED, so two workers
 once never take the same run and never wait for each other. Run states are written only by
 their owner (storage/pg_writer.py adds the owner to its UPDATE), so a worker that lost a run
 and does not know it yet cannot overwrite what the new owner stored.
+
+The outbox (messages owed to chats) is held the same way, so that two live workers never both
+send a message and a dead worker's are sent by a live one: a message is held by the worker
+that made it (storage/outbox.py), moves with its run when the run is claimed, and once its run
+has ended is renewed with that worker's leases; when they run out, a live worker claims it.
 """
 from __future__ import annotations
 
@@ -14,20 +19,35 @@ import socket
 
 import asyncpg
 
+from bot.records import OutboxMessage
+from storage import outbox
+
 LEASE_SECONDS = 15.0  # a dead worker's runs move to a live one within this (plus one renewal period)
 CLAIM_LIMIT = 500  # runs claimed per round: a big takeover spreads over rounds and workers
 
 _EXPIRES = "now() + make_interval(secs => $2)"
 
-CLAIM = (
+CLAIM = (  # the runs, and the messages they owe with them
     f"WITH free AS (SELECT id FROM runs WHERE status = 'open' "
     f"AND (lease_until IS NULL OR lease_until < now() OR owner = $1) "
-    f"ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) "
-    f"UPDATE runs r SET owner = $1, lease_until = {_EXPIRES} FROM free WHERE r.id = free.id RETURNING r.id"
+    f"ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED), "
+    f"claimed AS (UPDATE runs r SET owner = $1, lease_until = {_EXPIRES} FROM free WHERE r.id = free.id "
+    f"RETURNING r.id, r.lease_until), "
+    f"owed AS (UPDATE outbox o SET owner = $1, lease_until = c.lease_until FROM claimed c WHERE o.run_id = c.id) "
+    f"SELECT id FROM claimed"
 )
 RENEW = (f"UPDATE runs SET lease_until = {_EXPIRES} WHERE id = ANY($3::bigint[]) AND owner = $1 "
          "AND status = 'open' RETURNING id")
+RENEW_OUTBOX = f"UPDATE outbox SET lease_until = {_EXPIRES} WHERE owner = $1"
+CLAIM_OUTBOX = (  # the messages of ended runs whose worker is gone; $4: this worker's own too
+    f"WITH free AS (SELECT o.id FROM outbox o WHERE (o.lease_until IS NULL OR o.lease_until < now() "
+    f"OR (o.owner = $1 AND $4)) AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = o.run_id AND r.status = 'open') "
+    f"ORDER BY o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) "
+    f"UPDATE outbox o SET owner = $1, lease_until = {_EXPIRES} FROM free WHERE o.id = free.id "
+    f"RETURNING o.id, {outbox.COLUMNS}"
+)
 RELEASE = "UPDATE runs SET lease_until = NULL WHERE owner = $1 AND status = 'open'"
+RELEASE_OUTBOX = "UPDATE outbox SET lease_until = NULL WHERE owner = $1"
 
 
 def worker_id(chosen: str = "") -> str:
@@ -52,6 +72,21 @@ async def renew(pool: asyncpg.Pool, owner: str, seconds: float, run_ids: set[int
     return {row["id"] for row in rows}
 
 
+async def renew_outbox(pool: asyncpg.Pool, owner: str, seconds: float) -> None:
+    """Extend our hold on every message we owe (our runs', and those of runs that ended here)."""
+    await pool.execute(RENEW_OUTBOX, owner, seconds)
+
+
+async def claim_outbox(pool: asyncpg.Pool, owner: str, seconds: float, own_too: bool,
+                       limit: int = CLAIM_LIMIT) -> list[OutboxMessage]:
+    """Take the messages of ended runs that nobody holds (their worker died or stopped), and
+    with `own_too` ours from before a restart; oldest first."""
+    rows = sorted(await pool.fetch(CLAIM_OUTBOX, owner, seconds, limit, own_too), key=lambda row: row["id"])
+    return [outbox.message(tuple(row)[1:]) for row in rows]
+
+
 async def release(pool: asyncpg.Pool, owner: str) -> None:
-    """Let every open run of ours go at once (a clean stop): another worker claims it now."""
+    """Let every open run of ours, and every message we owe, go at once (a clean stop):
+    another worker claims them now."""
     await pool.execute(RELEASE, owner)
+    await pool.execute(RELEASE_OUTBOX, owner)

@@ -69,7 +69,7 @@ class PgAnswerWriter(GroupCommit):
                 await conn.execute(UPSERT_PLAYERS, *columns(players, 4), time.time())
             if runs:
                 await conn.execute(UPDATE_RUNS, *columns(runs, 9), self._owner)
-            await apply_postgres(conn.execute, outbox)
+            await apply_postgres(conn.execute, outbox, self._owner)
             landed = set()
             if fresh:
                 stored = await conn.fetch(INSERT_ANSWERS, *columns(fresh, len(ANSWER_COLUMNS)))

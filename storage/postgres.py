@@ -72,8 +72,8 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         return store
 
     async def close(self) -> None:
-        """Commit what was submitted, let this worker's runs go (another worker claims them at
-        once rather than after their leases ran out), disconnect."""
+        """Commit what was submitted, let this worker's runs and owed messages go (another
+        worker claims them at once rather than after their leases ran out), disconnect."""
         if self._pool.is_closing():
             return
         await self.writer.close()
@@ -223,7 +223,12 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
     async def renew_leases(self, run_ids: set[int]) -> set[int]:
         """Extend this worker's leases on these runs; the ones missing from the answer are not
         this worker's any more (taken over, or over)."""
-        return await pg_leases.renew(self._pool, self.owner, self.lease_seconds, run_ids)
+        kept = await pg_leases.renew(self._pool, self.owner, self.lease_seconds, run_ids)
+        await pg_leases.renew_outbox(self._pool, self.owner, self.lease_seconds)
+        return kept
+
+    async def claim_outbox(self, own_too: bool = False) -> list[OutboxMessage]:
+        return await pg_leases.claim_outbox(self._pool, self.owner, self.lease_seconds, own_too)
 
     async def release_leases(self) -> None:
         await pg_leases.release(self._pool, self.owner)
