@@ -100,6 +100,7 @@ def workers_table(result: dict) -> str:
                  (f"{label} ack_ms", _ms(flat["ack_ms"]), "p50 / p99 / max, press sent -> ack received at the fake"),
                  (f"{label} cpu_us", f"{figures['workers_cpu_us_per_press']:,}",
                   "CPU time of all the workers' processes per press, flat out")]
-    rows.append(("ratio", f"{result['ratio']}", f"{config['workers']} workers / 1 worker, presses per second, "
-                                                "this run"))
+    if config["workers"] > 1:
+        rows.append(("ratio", f"{result['ratio']}", f"{config['workers']} workers / 1 worker, presses per second, "
+                                                    "this run"))
     return _aligned(rows)

@@ -108,9 +108,11 @@ async def _pass(fake: FakeProcess, options: WorkersOptions, count: int, database
     pool = Pool(api_url=fake.info["api_url"], token=fake.info["token"],
                 public_url=f"http://127.0.0.1:{fake.info['port']}/{HOOK_PATH}", secret=secrets.token_urlsafe(24),
                 db=await databases.fresh(f"workers_{count}"), answers=options.webhook_answers, folder=folder)
-    workers = [await WorkerProcess.spawn(pool, f"bench-{count}-{n + 1}") for n in range(count)]
+    workers: list[WorkerProcess] = []
     label = f"{count} worker{'s' if count > 1 else ''}"
-    try:
+    try:  # every worker started is stopped, whatever fails
+        for n in range(count):
+            workers.append(await WorkerProcess.spawn(pool, f"bench-{count}-{n + 1}"))
         await fake.ask("balance", addresses=[w.address for w in workers], secret=pool.secret)
 
         async def phase(command: str, **arguments: Any) -> dict:
