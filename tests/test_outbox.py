@@ -116,8 +116,10 @@ class HeldAdapter(RecordingAdapter):
     def __init__(self) -> None:
         super().__init__()
         self.release = asyncio.Event()
+        self.in_flight = asyncio.Event()  # a close reached the platform: waiting on it, not on a sleep
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        self.in_flight.set()
         await self.release.wait()
         await super().close_question(message, reveal)
 
@@ -130,7 +132,7 @@ async def test_a_stop_waits_a_bounded_time_and_the_rest_stays_in_the_outbox(tmp_
     await run_for(first, 5)
     clock.advance(30)
     step = asyncio.create_task(first.run_due())  # the close is in flight, the podium queued behind
-    await asyncio.sleep(0.01)
+    await asyncio.wait_for(held.in_flight.wait(), 10)
     assert await first.stop_sending(0.05) == 2  # SIGTERM: the close did not finish in time
     step.cancel()
     await asyncio.gather(step, return_exceptions=True)
@@ -151,7 +153,7 @@ async def test_a_stop_lets_a_send_in_flight_finish(engine, clock):
     await run_for(engine, 5)
     clock.advance(30)
     step = asyncio.create_task(engine.run_due())
-    await asyncio.sleep(0.01)
+    await asyncio.wait_for(held.in_flight.wait(), 10)
     asyncio.get_running_loop().call_later(0.01, held.release.set)
     assert await engine.stop_sending(5.0) == 1  # the close went out; the podium waits for the next start
     assert seen(held)[1] == [1]
