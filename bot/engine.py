@@ -524,11 +524,11 @@ class Engine:
             run.names[answer.player_key] = names.get(answer.player_key, answer.player_key)
 
     async def _deal_misses(self, run: Run) -> None:
-        """Who missed the question just closed gets it in their review deck, due at once."""
+        """Who missed the question just closed gets it in their review deck, due at once; a
+        card of the chat's own quiz names the chat, whose quizzes /review looks it up in."""
         now, quiz_id, question_id = self.clock.now(), run.row.quiz_id, run.question.id
-        if self.catalog.get(quiz_id) is None:  # a chat's own quiz: a card names no chat to find it in
-            return
-        cards = [leitner.missed(key, quiz_id, question_id, now) for key in session.missed_by(run)]
+        quiz_chat = "" if self.catalog.get(quiz_id) is not None else run.row.chat_key
+        cards = [leitner.missed(key, quiz_id, question_id, now, quiz_chat) for key in session.missed_by(run)]
         try:
             await self.store.put_review_cards(cards)
         except Exception:  # a deck is worth less than the run: the quiz goes on

@@ -10,10 +10,18 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol, runtime_checkable
 
-from bot.leitner import ReviewCard
+from bot.leitner import ReviewCard, ReviewSessionRow
 from bot.model import ChatRef, MessageRef, Player, PlayerStats, QuestionCard, Reply, Reveal, Standing
 from bot.questionstats import QuizTally
-from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus, RunSummary
+from bot.records import (
+    AnswerRow,
+    ChatQuizRow,
+    ChatSettings,
+    OutboxMessage,
+    RunRow,
+    RunStatus,
+    RunSummary,
+)
 from bot.schedule import ScheduleRow, ScheduleStatus
 
 # what update_chat_settings sets
@@ -47,7 +55,8 @@ class RunAlreadyOpen(Exception):
 
 
 class LearningStore(Protocol):
-    """Review decks, question statistics and schedules (part of Store; storage/learning.py)."""
+    """Review decks, question statistics and schedules (part of Store; storage/learning.py,
+    storage/review.py)."""
 
     # review decks: one card per player and question, however often it was missed
     async def put_review_cards(self, cards: Iterable[ReviewCard]) -> None:
@@ -56,8 +65,18 @@ class LearningStore(Protocol):
     async def review_deck(self, player_key: str) -> list[ReviewCard]:
         """Every card of the player, the earliest due first."""
 
-    async def remove_review_card(self, player_key: str, quiz_id: str, question_id: str) -> None:
+    async def remove_review_card(self, card: ReviewCard) -> None:
         """The card leaves the deck (learned, or its question is gone); a missing card is no error."""
+
+    # open reviews: at most one per player (storage/review.py)
+    async def save_review_session(self, row: ReviewSessionRow) -> None:
+        """Store the player's open review as it stands, replacing any other review of theirs."""
+
+    async def review_session(self, player_key: str) -> ReviewSessionRow | None:
+        """The player's open review as last saved; None when they have none."""
+
+    async def end_review_session(self, player_key: str, session: int) -> None:
+        """Forget that review of the player's; a newer one (another session number) stays."""
 
     # question statistics: summed as questions close, so reading them costs the same however
     # many answers are stored (a row per player and question, per question and answer time)

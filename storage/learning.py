@@ -1,64 +1,24 @@
-"""Review decks and schedules: the queries, shared by both stores (statistics: storage/stat_queries.py).
+"""Schedules: the queries, shared by both stores (statistics: storage/stat_queries.py; review
+decks: storage/review.py).
 
 Plain SQL that SQLite and PostgreSQL read the same way, with SQLite's `:name` parameters
 (PostgreSQL's store numbers them, as for the boards). Each store supplies the three ways
-to run a statement (`_fetch`, `_change`, `_insert_id`); the summary tables are kept by
-each schema's triggers (storage/schema.py, storage/pg_schema.py).
+to run a statement (storage/statements.py).
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
 
-from bot.leitner import ReviewCard
 from bot.model import ChatRef
 from bot.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
+from storage.statements import Statements
 
 ACTIVE = ScheduleStatus.ACTIVE.value
 _SCHEDULE_COLUMNS = ("id, chat_key, platform, chat_id, is_private, quiz_id, cadence, weekday, hour, minute, "
                      "questions, hours, status, next_due, asked, seed, created_by")
 
 
-class LearningQueries:
-    async def _fetch(self, sql: str, args: dict[str, Any]) -> list[tuple]:
-        raise NotImplementedError
-
-    async def _change(self, sql: str, args: dict[str, Any]) -> int:
-        """Run a write; how many rows it changed."""
-        raise NotImplementedError
-
-    async def _insert_id(self, sql: str, args: dict[str, Any]) -> int:
-        """Run an INSERT of one row; its new `id`."""
-        raise NotImplementedError
-
-    # review decks ------------------------------------------------------------------------
-
-    async def put_review_cards(self, cards: Iterable[ReviewCard]) -> None:
-        """Store cards as given (a new card, or an existing one's new box and due time)."""
-        args: dict[str, Any] = {}
-        for i, c in enumerate(cards):
-            args.update({f"p{i}": c.player_key, f"q{i}": c.quiz_id, f"k{i}": c.question_id, f"b{i}": c.box,
-                         f"d{i}": c.due})
-        if not args:
-            return
-        values = ", ".join(f"(:p{i}, :q{i}, :k{i}, :b{i}, :d{i})" for i in range(len(args) // 5))
-        await self._change(
-            f"INSERT INTO review_cards(player_key, quiz_id, question_id, box, due) VALUES {values} "
-            "ON CONFLICT (player_key, quiz_id, question_id) DO UPDATE SET box = excluded.box, due = excluded.due",
-            args)
-
-    async def review_deck(self, player_key: str) -> list[ReviewCard]:
-        rows = await self._fetch("SELECT player_key, quiz_id, question_id, box, due FROM review_cards "
-                                 "WHERE player_key = :player ORDER BY due, quiz_id, question_id",
-                                 {"player": player_key})
-        return [ReviewCard(*row) for row in rows]
-
-    async def remove_review_card(self, player_key: str, quiz_id: str, question_id: str) -> None:
-        await self._change("DELETE FROM review_cards WHERE player_key = :player AND quiz_id = :quiz "
-                           "AND question_id = :question",
-                           {"player": player_key, "quiz": quiz_id, "question": question_id})
-
+class LearningQueries(Statements):
     # schedules ---------------------------------------------------------------------------
 
     async def add_schedule(self, s: ScheduleRow) -> int:

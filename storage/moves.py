@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 
 from storage.learning import MOVE_STATEMENTS
+from storage.review import REVIEW_MOVE_STATEMENTS
 from storage.stat_queries import MOVE_STATEMENTS as STATISTICS_MOVES
 
 _BOARD_SUMS = "points = points + excluded.points, correct = correct + excluded.correct, " \
@@ -41,7 +42,8 @@ def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id:
             "best_streak) SELECT ?, player_key, quiz_id, points, correct, answered, first_at, best_streak "
             f"FROM board_totals WHERE chat_key = ? AND true ON CONFLICT DO UPDATE SET {_BOARD_SUMS}, "
             "best_streak = MAX(best_streak, excluded.best_streak)", (new_key, old_key))
-        for statement in STATISTICS_MOVES + MOVE_STATEMENTS:  # statistics, schedules, time zone
+        # statistics, schedules, time zone, review cards
+        for statement in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS):
             conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})
         conn.execute("DELETE FROM board_days WHERE chat_key = ?", (old_key,))
         conn.execute("DELETE FROM board_totals WHERE chat_key = ?", (old_key,))

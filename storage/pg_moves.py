@@ -6,6 +6,7 @@ import re
 import asyncpg
 
 from storage.learning import MOVE_STATEMENTS
+from storage.review import REVIEW_MOVE_STATEMENTS
 from storage.stat_queries import MOVE_STATEMENTS as STATISTICS_MOVES
 
 _BOARD_SUMS = ("points = b.points + excluded.points, correct = b.correct + excluded.correct, "
@@ -35,7 +36,7 @@ STATEMENTS = (
     f"FROM board_totals WHERE chat_key = $1 ON CONFLICT (chat_key, player_key, quiz_id) DO UPDATE SET "
     f"{_BOARD_SUMS}, best_streak = GREATEST(b.best_streak, excluded.best_streak)",
     *(s.replace(":old", "$1").replace(":new", "$2").replace(":chat_id", "$3")
-      for s in STATISTICS_MOVES + MOVE_STATEMENTS),
+      for s in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS)),
     "DELETE FROM board_days WHERE chat_key = $1",
     "DELETE FROM board_totals WHERE chat_key = $1",
     "DELETE FROM chats WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM runs WHERE chat_key = $1)",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.questionstats import OPTION_SLOTS
-from storage.schema import OPTION_COLUMNS, boundary
+from storage.schema import OPTION_COLUMNS, REVIEW_SESSIONS, boundary
 from storage.updates import TABLE as SEEN_UPDATES
 
 KEY = 'TEXT COLLATE "C"'
@@ -332,6 +332,15 @@ MIGRATIONS += (
     UPDATE outbox o SET owner = r.owner FROM runs r WHERE r.id = o.run_id;
     CREATE INDEX outbox_by_owner ON outbox(owner);
     """,
+)
+
+MIGRATIONS += (
+    # review cards of chats' own quizzes, and open reviews (as SQLite's)
+    """
+    ALTER TABLE review_cards ADD COLUMN quiz_chat TEXT COLLATE "C" NOT NULL DEFAULT '';
+    ALTER TABLE review_cards DROP CONSTRAINT review_cards_pkey;
+    ALTER TABLE review_cards ADD PRIMARY KEY (player_key, quiz_chat, quiz_id, question_id);
+    """ + REVIEW_SESSIONS.replace("session_id INTEGER", "session_id BIGINT"),
 )
 
 def version() -> int:

@@ -23,6 +23,7 @@ from storage.learning import LearningQueries
 from storage.pg_rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.pg_schema import MIGRATIONS
 from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
+from storage.review import ReviewQueries
 from storage.schema import CHAT_QUIZ_COLUMNS
 from storage.stat_queries import StatisticsQueries
 from storage.updates import UpdateClaims
@@ -40,7 +41,8 @@ log = logging.getLogger("quizhost.storage")
 
 
 
-class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, UpdateClaims):
+class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries,
+                    UpdateClaims):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:

@@ -343,3 +343,38 @@ MIGRATIONS += (
     DROP TABLE stat_choices;
     """,
 )
+
+# a review card names the chat whose own quiz it comes from ('' for a shipped quiz: existing
+# cards), part of its key, since two chats may upload quizzes of one id; a player's open /review
+REVIEW_SESSIONS = """
+    CREATE TABLE review_sessions (
+        player_key TEXT PRIMARY KEY,
+        session_id INTEGER NOT NULL,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        language TEXT NOT NULL,
+        cards TEXT NOT NULL,  -- JSON: [[quiz_chat, quiz_id, question_id, box, due], ...]
+        number INTEGER NOT NULL,
+        right_count INTEGER NOT NULL,
+        option_order TEXT NOT NULL,  -- JSON: displayed position -> authoring index
+        message_id TEXT,
+        answered INTEGER NOT NULL
+    );
+"""
+MIGRATIONS += (
+    """
+    CREATE TABLE review_cards_keyed (
+        player_key TEXT NOT NULL,
+        quiz_chat TEXT NOT NULL DEFAULT '',
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        box INTEGER NOT NULL,
+        due REAL NOT NULL,
+        PRIMARY KEY (player_key, quiz_chat, quiz_id, question_id)
+    ) WITHOUT ROWID;
+    INSERT INTO review_cards_keyed(player_key, quiz_id, question_id, box, due)
+        SELECT player_key, quiz_id, question_id, box, due FROM review_cards;
+    DROP TABLE review_cards;
+    ALTER TABLE review_cards_keyed RENAME TO review_cards;
+    """ + REVIEW_SESSIONS,
+)

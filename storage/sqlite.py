@@ -22,6 +22,7 @@ from storage.checkpoint import Checkpointer
 from storage.connection import SqliteThread
 from storage.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.learning import LearningQueries
+from storage.review import ReviewQueries
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
 from storage.stat_queries import StatisticsQueries
 from storage.updates import UpdateClaims
@@ -36,7 +37,7 @@ _RUN_COLUMNS = (
 )
 
 
-class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, UpdateClaims):
+class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     def __init__(self, db: SqliteThread, path: str, lock: guard.ProcessLock | None = None) -> None:

@@ -1,20 +1,9 @@
-"""Review decks, schedules and the first statistics migration on a real SQLite file (the statistics
-themselves: tests/storage_contract/test_statistics.py, on both stores)."""
+"""Schedules and the first statistics migration on a real SQLite file (the statistics themselves:
+tests/storage_contract/test_statistics.py, review decks: test_review_decks.py there, on both stores)."""
 import sqlite3
 
-from bot.leitner import ReviewCard
 from bot.model import ChatRef
 from bot.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
-
-
-async def test_a_review_deck_keeps_one_card_per_question_and_forgets_removed_ones(store):
-    await store.put_review_cards([ReviewCard("tg:1", "pipeline", "q1", 1, 100.0),
-                                  ReviewCard("tg:1", "pipeline", "q2", 1, 100.0),
-                                  ReviewCard("tg:2", "pipeline", "q1", 1, 100.0)])
-    await store.put_review_cards([ReviewCard("tg:1", "pipeline", "q1", 3, 500.0)])
-    await store.remove_review_card("tg:1", "pipeline", "q2")
-    assert await store.review_deck("tg:1") == [ReviewCard("tg:1", "pipeline", "q1", 3, 500.0)]
-    assert len(await store.review_deck("tg:2")) == 1
 
 
 async def test_a_schedule_time_is_claimed_once(store):

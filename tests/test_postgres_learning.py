@@ -12,11 +12,11 @@ from bot.schedule import Cadence, Rule, ScheduleRow
 from bot.testing.clock import FakeClock
 from storage.postgres import PostgresStore
 from tests.test_learning_store import (  # noqa: F401
-    test_a_review_deck_keeps_one_card_per_question_and_forgets_removed_ones,
     test_a_schedule_time_is_claimed_once,
 )
 from tests.test_postgres_same_behaviour import store  # noqa: F401  (the PostgreSQL store fixture)
 from tests.test_review import *  # noqa: F403
+from tests.test_review_more import *  # noqa: F403
 from tests.test_schedules import *  # noqa: F403
 from tests.test_schedules import HOUR, admin, make_engine, utc
 

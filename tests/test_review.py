@@ -101,15 +101,6 @@ async def test_a_question_removed_from_its_quiz_leaves_the_deck_quietly(engine, 
     assert [c.question_id for c in await engine.store.review_deck(ANN.key)] == ["q1"]
 
 
-async def test_a_press_from_a_review_before_a_restart_says_it_ended(engine, adapter, quiz, clock):
-    await group_run_with_misses(engine, adapter, quiz, clock)
-    await review(Commands(engine), clock)
-    restarted = Commands(engine)
-    ack = await restarted.press(adapter.questions[-1].options[0].token, Caller(private(), ANN))
-    assert not ack.accepted and ack.text == "This review has ended. Send /review to start again."
-    assert len(await engine.store.review_deck(ANN.key)) == 2
-
-
 async def test_the_group_podium_offers_the_review(engine, adapter, quiz, clock):
     await group_run_with_misses(engine, adapter, quiz, clock)
     _, podium = adapter.sent[-1]
