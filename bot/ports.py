@@ -36,7 +36,8 @@ class DeliveryUncertain(Exception):
 
 class ChatAdapter(Protocol):
     """The chat platform. The three sends below raise DeliveryUncertain when the platform may
-    have acted although the call failed, anything else when it certainly did not."""
+    have acted although the call failed, ChatUnreachable when it refuses the bot in that chat
+    (forbidden: removed from the group, blocked), anything else when it certainly did not."""
 
     platform: str
 
@@ -108,6 +109,9 @@ class LearningStore(Protocol):
 
     async def set_schedule_status(self, schedule_id: int, status: ScheduleStatus) -> None:
         """Pause or resume a schedule."""
+
+    async def pause_chat_schedules(self, chat_key: str) -> int:
+        """Pause every active schedule of the chat at once; how many were active."""
 
     async def remove_schedules(self, chat_key: str, schedule_id: int | None = None) -> int:
         """Delete one schedule of the chat (or all); how many were deleted."""
@@ -359,5 +363,5 @@ class RunWakeups(Protocol):
 
 
 class ChatUnreachable(Exception):
-    """Raised by `ChatAdapter.send` when the platform says the bot may not post in the chat any
-    more (removed from the group, blocked by the user): retrying will not help."""
+    """Raised by any `ChatAdapter` send when the platform says the bot may not post in the chat
+    any more (forbidden: removed from the group, blocked by the user): retrying will not help."""

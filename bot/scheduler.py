@@ -17,7 +17,7 @@ from bot import schedule
 from bot.model import ChatRef, Player, Quiz, Reply
 from bot.ports import ChatUnreachable
 from bot.render import t
-from bot.schedule import Missed, Rule, ScheduleRow, ScheduleStatus
+from bot.schedule import Missed, Rule, ScheduleRow
 from bot.zones import zone
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class Scheduler:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.store = engine.store
+        engine.sender.on_unreachable(self.chat_refuses_bot)  # any run message refused as forbidden
 
     async def add(self, chat: ChatRef, rule: Rule, quiz: Quiz, by: Player, questions: int | None,
                   hours: int) -> ScheduleRow:
@@ -97,7 +98,13 @@ class Scheduler:
         try:
             await self.engine.adapter(row.chat.platform).send(row.chat, Reply(text, language=lang))
         except ChatUnreachable:
-            await self.store.set_schedule_status(row.id, ScheduleStatus.PAUSED)
-            log.warning("schedule %d: %s does not let the bot post; the schedule is paused", row.id, row.chat.key)
+            await self.chat_refuses_bot(row.chat.key)
             return False
         return True
+
+    async def chat_refuses_bot(self, chat_key: str) -> None:
+        """The platform said forbidden (the bot was removed from the chat, or blocked): the
+        chat's schedules pause instead of failing at every time, and the log says so once."""
+        paused = await self.store.pause_chat_schedules(chat_key)
+        if paused:
+            log.warning("%s does not let the bot post; its schedules are paused (%d)", chat_key, paused)

@@ -22,7 +22,7 @@ from dataclasses import replace
 from bot import outbox_codec as codec
 from bot.clock import Clock
 from bot.model import MessageRef
-from bot.ports import ChatAdapter, DeliveryUncertain, Store
+from bot.ports import ChatAdapter, ChatUnreachable, DeliveryUncertain, Store
 from bot.records import MessageKind, OutboxMessage
 from bot.timers import sleep_or_wake
 
@@ -35,6 +35,7 @@ DRAIN_SECONDS = 10.0  # how long a stopping bot waits for messages in flight
 MAX_UNCERTAIN = 1  # sends that may have landed before the message is not sent again
 
 Posted = Callable[[OutboxMessage, MessageRef | None], Awaitable[None]]
+Unreachable = Callable[[str], Awaitable[None]]  # told the key of a chat that refuses the bot
 
 
 def backoff(tries: int) -> float:
@@ -55,6 +56,12 @@ class Sender:
         self._wake = asyncio.Event()
         self._stopping = False
         self.counts: Counter[str] = Counter()  # delivered, failed, uncertain, expired, given_up
+        self._unreachable: list[Unreachable] = []
+
+    def on_unreachable(self, listener: Unreachable) -> None:
+        """`listener(chat_key)` runs whenever the platform refuses a send as forbidden (the bot
+        was removed from the chat, or blocked): the scheduler pauses that chat's schedules."""
+        self._unreachable.append(listener)
 
     # what the engine calls ---------------------------------------------------------
 
@@ -196,12 +203,21 @@ class Sender:
             self.counts["failed"] += 1
             log.warning("outbox %s: sending failed (%s: %s); try %d", m.key, type(error).__name__, error, m.tries)
             queue[0] = m = replace(m, failed=m.failed + 1, not_before=self._clock.now() + backoff(m.tries))
+            if isinstance(error, ChatUnreachable):
+                await self._refused(m.chat_key)
         else:
             self.counts["delivered"] += 1
             await self._done(m, ref)
             return True
         await self._store.outbox_update(m)
         return False
+
+    async def _refused(self, chat_key: str) -> None:
+        for listener in self._unreachable:
+            try:
+                await listener(chat_key)
+            except Exception:  # the send is still recorded as failed and tried again
+                log.exception("outbox: telling that %s refuses the bot failed", chat_key)
 
     async def _done(self, m: OutboxMessage, ref: MessageRef | None) -> None:
         if m.kind is MessageKind.QUESTION:

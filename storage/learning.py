@@ -60,6 +60,11 @@ class LearningQueries(Statements):
         await self._change("UPDATE schedules SET status = :status WHERE id = :id",
                            {"status": status.value, "id": schedule_id})
 
+    async def pause_chat_schedules(self, chat_key: str) -> int:
+        """Pause every active schedule of the chat (the platform refuses the bot there); how many."""
+        return await self._change("UPDATE schedules SET status = :paused WHERE chat_key = :chat AND status = :active",
+                                  {"paused": ScheduleStatus.PAUSED.value, "chat": chat_key, "active": ACTIVE})
+
     async def remove_schedules(self, chat_key: str, schedule_id: int | None = None) -> int:
         """Delete one schedule of the chat (or all of them); how many went."""
         if schedule_id is None:

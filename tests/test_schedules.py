@@ -109,7 +109,7 @@ async def test_a_chat_that_removed_the_bot_pauses_its_schedule(store, caplog):
     clock.advance(HOUR)
     with caplog.at_level(logging.WARNING, "quizhost.schedule"):
         assert await commands.scheduler.tick() == 0
-    assert "does not let the bot post; the schedule is paused" in caplog.text
+    assert "test:g1 does not let the bot post; its schedules are paused (1)" in caplog.text
     (row,) = await store.chat_schedules(group().key)
     assert row.status is ScheduleStatus.PAUSED and engine.run_in(group()) is None
     clock.advance(86400)

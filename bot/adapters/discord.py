@@ -191,7 +191,7 @@ class DiscordAdapter:
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
-        with _uncertain("posting a question"):
+        with _reachable(card.chat), _uncertain("posting a question"):
             message = await channel.send(embed=views.question_embed(card), view=views.question_view(card, self._item))
         return MessageRef(card.chat, str(message.id))
 
@@ -203,16 +203,13 @@ class DiscordAdapter:
                     embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item))
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
-        with _uncertain("posting an answer"):
+        with _reachable(reveal.card.chat), _uncertain("posting an answer"):
             await channel.send(embed=views.reveal_embed(reveal))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
-        try:
-            with _uncertain("sending a message"):
-                await channel.send(**views.message_kwargs(reply, self._item))
-        except (discord.Forbidden, discord.NotFound) as exc:  # the bot was removed, or the channel is gone
-            raise ChatUnreachable(chat.key) from exc
+        with _reachable(chat), _uncertain("sending a message"):
+            await channel.send(**views.message_kwargs(reply, self._item))
 
     # what users do --------------------------------------------------------------------------
 
@@ -338,6 +335,16 @@ class DiscordAdapter:
             await interaction.followup.send(**kwargs)
         else:
             await interaction.response.send_message(**kwargs)
+
+
+@contextlib.contextmanager
+def _reachable(chat: ChatRef) -> Iterator[None]:
+    """A 403 (Missing Access: the bot was removed, or may not post there) or a channel that is
+    gone makes the chat unreachable: retrying will not help."""
+    try:
+        yield
+    except (discord.Forbidden, discord.NotFound) as exc:
+        raise ChatUnreachable(chat.key) from exc
 
 
 @contextlib.contextmanager

@@ -248,13 +248,17 @@ class TelegramAdapter(PressHandling):
         return await self._following_moves(card.chat, post)
 
     async def _following_moves(self, chat: ChatRef, send: Callable[[ChatRef], Awaitable[T]]) -> T:
-        """Send to `chat`; when Telegram says the group became a supergroup, move it and send there."""
+        """Send to `chat`; when Telegram says the group became a supergroup, move it and send there.
+        A 403 (the bot was removed from the group, or blocked by the user) is ChatUnreachable."""
         try:
-            return await send(chat)
-        except ChatMigrated as moved:
-            new = ChatRef(chat.platform, str(moved.new_chat_id), chat.is_private, chat.title)
-            await self._move(chat, new)
-            return await send(new)
+            try:
+                return await send(chat)
+            except ChatMigrated as moved:
+                new = ChatRef(chat.platform, str(moved.new_chat_id), chat.is_private, chat.title)
+                await self._move(chat, new)
+                return await send(new)
+        except Forbidden as exc:
+            raise ChatUnreachable(chat.key) from exc
 
     async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A group upgraded to a supergroup gets a new id: its quiz and leaderboard move with it."""
@@ -283,10 +287,7 @@ class TelegramAdapter(PressHandling):
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         await self._ready.wait()
-        try:
-            await self._send(chat, reply)
-        except Forbidden as exc:  # removed from the group, or blocked by the user
-            raise ChatUnreachable(chat.key) from exc
+        await self._send(chat, reply)
 
     async def _edit_closed(self, message: MessageRef, reveal: Reveal) -> None:
         try:

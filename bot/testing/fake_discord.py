@@ -53,6 +53,7 @@ class FakeDiscord(RestRoutes):
         self.violations: list[str] = []
         self._rate_limits: list[RateLimitRule] = []
         self.bot_permissions: dict[int, int] = {}  # channel id -> the bot's permissions there (default: all)
+        self.no_access: set[int] = set()  # channels the bot was removed from: posting there is a 403
         self._sockets: list[tuple[web.WebSocketResponse, list[int]]] = []  # socket, [shard id, count]
         self._seq = itertools.count(1)
         self._changed = asyncio.Event()

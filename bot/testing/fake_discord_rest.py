@@ -61,6 +61,7 @@ class RestRoutes:
     rate_limited: list[tuple[str, str]]
     violations: list[str]
     _rate_limits: list[RateLimitRule]
+    no_access: set[int]
 
     @property
     def gateway_url(self) -> str:
@@ -161,6 +162,8 @@ class RestRoutes:
         channel_id = int(request.match_info["channel"])
         if channel_id not in self.channels:
             return _json({"message": "Unknown Channel", "code": 10003}, 404)
+        if channel_id in self.no_access:
+            return _json({"message": "Missing Access", "code": 50001}, 403)
         data = await request.json()
         problems = p.message_problems(data)
         if problems:

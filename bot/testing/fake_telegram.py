@@ -69,6 +69,7 @@ class FakeBotApi(BotApiMethods):
         self.messages_sent_by_users: dict[tuple[int, int], dict] = {}
         self.files: dict[str, bytes] = {}  # file_id -> content, for getFile and the download
         self.downloads: list[str] = []  # file paths the bot fetched
+        self.removed_from: set[int] = set()  # chats that removed (or blocked) the bot: every call there is a 403
 
     # server ---------------------------------------------------------------------------
 
@@ -101,6 +102,7 @@ class FakeBotApi(BotApiMethods):
                 raise ApiError(401, "Unauthorized")
             if failure is not None:
                 self._fail(failure)
+            self._check_member(params)
             handler = getattr(self, f"_m_{method}", None)
             if handler is None:
                 raise ApiError(404, "Not Found: method not found")
@@ -155,6 +157,16 @@ class FakeBotApi(BotApiMethods):
         if failure.kind == "500":
             raise ApiError(500, "Internal Server Error")
         raise _Drop()
+
+    def remove_bot(self, chat: dict, removed: bool = True) -> None:
+        """The group removes the bot (a private chat: the user blocks it); False: it is back."""
+        (self.removed_from.add if removed else self.removed_from.discard)(chat["id"])
+
+    def _check_member(self, params: dict) -> None:
+        chat_id = params.get("chat_id")
+        if chat_id in self.removed_from:
+            raise ApiError(403, "Forbidden: bot was blocked by the user" if isinstance(chat_id, int) and chat_id > 0
+                           else "Forbidden: bot was kicked from the group chat")
 
     def failures_left(self) -> int:
         return sum(f.times for f in self._failures)
