@@ -9,6 +9,7 @@ stored; see docs/PERFORMANCE.md.
 """
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.questionstats import QuestionTally, QuizTally
@@ -25,25 +26,25 @@ class StatisticsQueries:
     async def quiz_tally(self, quiz_id: str, chat_key: str | None = None) -> QuizTally:
         """The summed answers of a quiz's closed questions, in one chat or in all of them."""
         args = {"quiz": quiz_id, **({"chat": chat_key} if chat_key else {})}
-        if chat_key:  # a player's row in one chat is already their sum
-            rows = await self._fetch(f"SELECT question_id, player_key, {_OPTIONS} FROM stat_players "
-                                     "WHERE quiz_id = :quiz AND chat_key = :chat", args)
-        else:
-            rows = await self._fetch(f"SELECT question_id, player_key, {_SUMMED_OPTIONS} FROM stat_players "
-                                     "WHERE quiz_id = :quiz GROUP BY question_id, player_key", args)
+        where = "quiz_id = :quiz" + (" AND chat_key = :chat" if chat_key else "")
+        # a player's row in one chat is already their sum; over all chats it is summed here
+        choices_sql = (f"SELECT question_id, player_key, {_OPTIONS} FROM stat_players WHERE {where}" if chat_key
+                       else f"SELECT question_id, player_key, {_SUMMED_OPTIONS} FROM stat_players WHERE {where} "
+                       "GROUP BY question_id, player_key")
+        # the three reads queue at once: one wait for the store's thread (or three pool connections)
+        rows, times, totals = await asyncio.gather(
+            self._fetch(choices_sql, args),
+            self._fetch(f"SELECT question_id, tenths, SUM(answers) FROM stat_times WHERE {where} "
+                        "GROUP BY question_id, tenths", args),
+            self._fetch(f"SELECT player_key, SUM(points) FROM board_totals WHERE {where} GROUP BY player_key", args))
         choices: dict[str, dict[str, tuple[int, ...]]] = {}
         for row in rows:
             choices.setdefault(row[0], {})[row[1]] = tuple(row[2:])
-        where = "quiz_id = :quiz" + (" AND chat_key = :chat" if chat_key else "")
         tenths: dict[str, dict[int, int]] = {}
-        for qid, tenth, answers in await self._fetch(
-                f"SELECT question_id, tenths, SUM(answers) FROM stat_times WHERE {where} "
-                "GROUP BY question_id, tenths", args):
+        for qid, tenth, answers in times:
             tenths.setdefault(qid, {})[tenth] = answers
-        totals = dict(await self._fetch(
-            f"SELECT player_key, SUM(points) FROM board_totals WHERE {where} GROUP BY player_key", args))
         questions = {qid: QuestionTally(players, tenths.get(qid, {})) for qid, players in choices.items()}
-        return QuizTally(totals, questions)
+        return QuizTally(dict(totals), questions)
 
     async def stats_chats(self, quiz_id: str) -> list[str]:
         """The chats with statistics of a quiz."""
