@@ -1,6 +1,7 @@
 """Chat quizzes: a quiz a chat's admin uploads, stored in the database, playable in that chat
 alone. A bad file stores nothing; the same id again replaces the quiz (a run in progress keeps
-the Quiz it started with, in memory)."""
+the Quiz it started with, in memory; the store keeps only the newest version, so a run that a
+restart or another worker resumes after a replacement ends: Engine.adopt)."""
 from __future__ import annotations
 
 import json
@@ -81,6 +82,11 @@ class ChatQuizzes:
         """The chat's own quiz of that id, parsed once per upload (every worker reads the store)."""
         row = await self.store.chat_quiz(chat_key, quiz_id)
         return self._quiz(row) if row else None
+
+    async def replaced_since(self, chat_key: str, quiz_id: str, since: float) -> bool:
+        """Whether the chat's quiz of that id was uploaded again after `since`."""
+        row = await self.store.chat_quiz(chat_key, quiz_id)
+        return row is not None and row.uploaded_at > since
 
     async def all(self, chat_key: str) -> list[Quiz]:
         return [quiz for row in await self.store.chat_quizzes(chat_key) if (quiz := self._quiz(row))]

@@ -149,6 +149,9 @@ class Engine:
             if row.id in self._by_id:
                 continue
             quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat_key, row.quiz_id)
+            if quiz is not None and await self._replaced(row):
+                await self._end_replaced(Run(row, quiz))
+                continue
             if quiz is None or any(not _has(quiz, qid) for qid in row.question_ids):
                 log.warning("run %d: quiz %r is gone; ending it", row.id, row.quiz_id)
                 row.status = RunStatus.STOPPED
@@ -168,6 +171,19 @@ class Engine:
             if run.row.phase == Phase.POSTING and not self.sender.has(owed.key(run, MessageKind.QUESTION)):
                 await self._save(run, [owed.question(run, self.clock.now())])  # stored by an older quizhost
         return len(self._by_id)
+
+    async def _replaced(self, row: RunRow) -> bool:
+        """A chat quiz uploaded again after the run started: the version it played is not kept."""
+        return self.catalog.get(row.quiz_id) is None and await self.chat_quizzes.replaced_since(
+            row.chat_key, row.quiz_id, row.started_at)
+
+    async def _end_replaced(self, run: Run) -> None:
+        """End the run (answers so far count) rather than go on with questions or a key it did
+        not start with; the chat is told why and how to play the new version."""
+        log.warning("run %d: quiz %r was uploaded again since it started; ending it", run.id, run.row.quiz_id)
+        lang = run.row.language
+        reply = Reply(render.quiz_replaced(lang, run.quiz.title.get(lang), run.quiz.id), language=lang)
+        await self._finish(run, RunStatus.STOPPED, before=[owed.notice(run, reply, self.clock.now())])
 
     async def _load_owed(self, run_ids: set[int], ended_runs_too: bool) -> None:
         """Queue the stored messages of these runs (and of ended runs: at a start). Another

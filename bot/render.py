@@ -200,6 +200,12 @@ def not_posted(lang: str, number: int, minutes: int) -> str:
                    "Start it again with /quiz.", number=number, minutes=minutes)
 
 
+def quiz_replaced(lang: str, title: str, quiz_id: str) -> str:
+    """Why a resumed run of a chat's own quiz ended: the quiz was replaced while it ran."""
+    return t(lang, "⚠️ The quiz has ended: {title} was uploaded again while it ran, and only the new version "
+                   "is kept. Answers so far count. Start the new version with /quiz {id}.", title=title, id=quiz_id)
+
+
 def period_name(lang: str, period: str) -> str:
     """A fragment of a title: plain text, the title around it places it."""
     names = {"week": i18n.t(lang, "this week"), "month": i18n.t(lang, "this month"),

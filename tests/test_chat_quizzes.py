@@ -122,6 +122,30 @@ async def test_a_restart_resumes_a_run_of_a_chat_quiz(commands, store, clock, ad
     assert restarted.run_in(group()).quiz.id == "capitals"
 
 
+CAPITALS_NEW_KEY = CAPITALS.replace(b"ANSWER: B", b"ANSWER: A")  # the same questions (ids): another key
+
+
+async def test_a_run_resumed_after_its_quiz_was_uploaded_again_ends_and_says_why(commands, store, clock, adapter):
+    await commands.upload(admin(), "capitals.txt", CAPITALS)
+    await begin(commands, admin(), "capitals", clock)
+    quiz = commands.engine.run_in(group()).quiz
+    await commands.engine.answer(adapter.token(adapter.right_letter(quiz)), player(1, "Ann"), group())  # old key
+    clock.advance(1)
+    assert "Replaced capitals" in (await commands.upload(admin(), "capitals.txt", CAPITALS_NEW_KEY)).text
+    restarted = Engine(Catalog.load(default_quiz_folders()), store, clock, EngineSettings())
+    restarted.attach(adapter)
+    assert await restarted.resume() == 0  # not resumed with a key the run did not start with
+    await restarted.run_due()
+    texts = [reply.text for _, reply in adapter.sent]
+    assert any(text.startswith("⚠️ The quiz has ended: capitals was uploaded again while it ran") and
+               "Start the new version with /quiz capitals." in text for text in texts)
+    assert "Ann" in texts[-1]  # the podium: answers so far count
+    assert [c.prompt for c in adapter.questions] == ["Capital of France?"]
+    assert restarted.run_in(group()) is None and await store.open_runs() == []
+    await begin(Commands(restarted), admin(), "capitals", clock)
+    assert restarted.run_in(group()) is not None  # the chat plays the new version
+
+
 async def test_leaderboard_by_chat_quiz(commands, adapter, clock):
     await commands.upload(admin(), "capitals.txt", CAPITALS)
     await begin(commands, admin(), "capitals", clock)
