@@ -232,7 +232,7 @@ async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], st
         tasks.append(asyncio.create_task(keeper.serve(), name="leases"))
     if ops_listen:
         host, _, port = ops_listen.rpartition(":")
-        ops = OpsServer(Operations(engine, keeper), host.strip("[]"), int(port))
+        ops = OpsServer(Operations(engine, keeper, adapters), host.strip("[]"), int(port))
         tasks.append(asyncio.create_task(ops.serve(), name="ops"))
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Iterator, Mapping
 from typing import Any, cast
 
 import aiohttp
@@ -21,11 +21,13 @@ from bot.adapters import discord_commands
 from bot.adapters import discord_gateway as gateway
 from bot.adapters import discord_views as views
 from bot.adapters.discord_identify import IdentifyTurns
+from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands import Caller, Commands
 from bot.config import Settings
 from bot.i18n import t
 from bot.importers.common import MAX_FILE_BYTES
 from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
+from bot.platform_health import PlatformError, PlatformHealth
 from bot.ports import ChatUnreachable, DeliveryUncertain
 from bot.textcut import clean
 
@@ -52,6 +54,16 @@ class _QuizHooks:
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         await self.adapter._before_identify(shard_id)
+
+    # the gateway's state, for /healthz (with several shards each of them dispatches these)
+    async def on_connect(self) -> None:
+        self.adapter._gateway_opened()
+
+    async def on_resumed(self) -> None:
+        self.adapter._gateway_opened()
+
+    async def on_disconnect(self) -> None:
+        self.adapter.gateway.failing("gateway not connected")
 
 
 class QuizClient(_QuizHooks, discord.Client):
@@ -80,6 +92,8 @@ class DiscordAdapter:
         self._item = views.press_item(self._on_press)
         self._turns: IdentifyTurns | None = None
         self._synced = False  # the slash commands: synced by the first session of a `serve`
+        self.calls = CallWatch()  # every REST call's status (the client's http_trace), for /metrics
+        self.gateway = Outage()  # since when the gateway has been closed, for /healthz
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DiscordAdapter:
@@ -119,6 +133,7 @@ class DiscordAdapter:
         options: dict[str, Any] = {
             "intents": discord.Intents.default(),  # slash commands and buttons need no privileged intent
             "allowed_mentions": discord.AllowedMentions.none(),  # names and quiz text never ping anyone
+            "http_trace": self.calls.trace(),  # 429s discord.py waits out on its own count too
             **self.client_options,
         }
         client: QuizClient | ShardedQuizClient
@@ -176,6 +191,25 @@ class DiscordAdapter:
                             exc.status)
             self._turns.buckets_known = True
         await self._turns.wait_turn(shard_id)
+
+    # /healthz and /metrics -----------------------------------------------------------------
+
+    async def health(self) -> PlatformHealth:
+        """Down until a gateway session is ready, and once its connection (any shard's) has been
+        closed for longer than the grace; discord.py reconnects on its own meanwhile."""
+        client = self.client
+        if client is None or client.is_closed() or not client.is_ready():
+            return PlatformHealth(False, "down: not connected")
+        return self.gateway.health()
+
+    def platform_errors(self) -> Mapping[PlatformError, int]:
+        return self.calls.errors
+
+    def _gateway_opened(self) -> None:
+        client = self.client
+        if isinstance(client, discord.AutoShardedClient) and any(s.is_closed() for s in client.shards.values()):
+            return  # another shard of this process is still away
+        self.gateway.working()
 
     def _engine_commands(self) -> Commands:
         if self._commands is None:

@@ -1,6 +1,6 @@
 """GET /healthz and GET /metrics on their own port (QUIZHOST_OPS_LISTEN), whatever the platforms:
-a load balancer checks /healthz (200 while the worker can store presses, 503 otherwise) and
-Prometheus scrapes /metrics."""
+a load balancer checks /healthz (200 while the worker can store presses and reach its platforms,
+503 otherwise; the JSON body names each part's state) and Prometheus scrapes /metrics."""
 from __future__ import annotations
 
 import asyncio
@@ -41,9 +41,8 @@ class OpsServer:
             await self.stop()
 
     async def _health(self, request: web.Request) -> web.Response:
-        if await self.ops.healthy():
-            return web.Response(text="ok\n")
-        return web.Response(status=503, text="the database does not answer\n")
+        healthy, parts = await self.ops.health()
+        return web.json_response(parts, status=200 if healthy else 503)
 
     async def _metrics(self, request: web.Request) -> web.Response:
         return web.Response(body=self.ops.metrics(), headers={"Content-Type": CONTENT_TYPE_LATEST})

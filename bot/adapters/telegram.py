@@ -7,9 +7,10 @@ game rules live in the engine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TypeVar
 
 from telegram import BotCommand, Chat, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters, Update, User
@@ -19,6 +20,7 @@ from telegram.ext import Application, CallbackQueryHandler, ContextTypes, Messag
 
 from bot.adapters import telegram_format as fmt
 from bot.adapters import telegram_uploads as uploads
+from bot.adapters.platform_watch import CallWatch
 from bot.adapters.telegram_presses import PressHandling, chat_ref, trouble
 from bot.adapters.telegram_presses import player_of as _player
 from bot.adapters.telegram_request import UpdatesRequest
@@ -35,6 +37,7 @@ from bot.adapters.telegram_webhook import SharedPages, WebhookServer
 from bot.commands import COMMANDS, Caller, Commands, descriptions, parse
 from bot.config import Settings
 from bot.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.platform_health import PlatformError, PlatformHealth
 from bot.ports import ChatUnreachable
 from bot.render import t
 
@@ -46,6 +49,10 @@ ADMIN_COMMANDS = frozenset({"stop", "language", "settings", "upload", "remove", 
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+# while calls fail, /healthz asks getMe at most this often (a quiet webhook worker makes no
+# other calls that could find Telegram back), and waits this long for its answer
+PROBE_EVERY = 2.0
+PROBE_WAIT = 1.0
 
 
 def player_of(user: User, sender_chat: Chat | None = None) -> Player:
@@ -65,8 +72,10 @@ class TelegramAdapter(PressHandling):
     platform = PLATFORM
 
     def __init__(self, app: Application, webhook: Webhook | None = None,
-                 updates: UpdatesRequest | None = None) -> None:
+                 updates: UpdatesRequest | None = None, watch: CallWatch | None = None) -> None:
         self.app = app
+        self.watch = watch or CallWatch()  # told how every Bot API call went (build_application)
+        self._next_probe = 0.0
         self.webhook = webhook
         self.updates = updates  # getUpdates' transport, which hands presses over before PTB parses them
         self.admins = AdminCache()
@@ -81,15 +90,33 @@ class TelegramAdapter(PressHandling):
     def from_settings(cls, settings: Settings) -> TelegramAdapter:
         if settings.telegram_bot_token is None:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
-        updates = updates_request(settings.telegram_http, settings.telegram_proxy)
+        watch = CallWatch()
+        updates = updates_request(settings.telegram_http, settings.telegram_proxy, watch)
         app = build_application(settings.telegram_bot_token.get_secret_value(), settings.telegram_api_url,
-                                settings.telegram_http, settings.telegram_proxy, updates)
-        return cls(app, Webhook.from_settings(settings), updates)
+                                settings.telegram_http, settings.telegram_proxy, updates, watch)
+        return cls(app, Webhook.from_settings(settings), updates, watch)
 
     @property
     def polls(self) -> bool:
         """Long polling (getUpdates), which only one process on a database may do (bot/app.py)."""
         return self.webhook is None
+
+    # /healthz and /metrics -------------------------------------------------------------
+
+    async def health(self) -> PlatformHealth:
+        """Down until connected, and once Bot API calls have got no answer (or a 5xx) for longer
+        than the grace; while they fail, getMe asks again now and then."""
+        if not self._ready.is_set():
+            return PlatformHealth(False, "down: not connected")
+        now = asyncio.get_running_loop().time()
+        if self.watch.outage.since is not None and now >= self._next_probe:
+            self._next_probe = now + PROBE_EVERY
+            with contextlib.suppress(TelegramError, TimeoutError):  # the watch has seen how it went
+                await asyncio.wait_for(self.app.bot.get_me(), PROBE_WAIT)
+        return self.watch.outage.health()
+
+    def platform_errors(self) -> Mapping[PlatformError, int]:
+        return self.watch.errors
 
     # running -------------------------------------------------------------------------
 

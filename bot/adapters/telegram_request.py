@@ -21,6 +21,7 @@ import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from bot.adapters.platform_watch import CallWatch
 from bot.adapters.telegram_updates import UpdateGate
 
 # A timeout argument of `do_request`: seconds, None (no limit) or `BaseRequest.DEFAULT_NONE`
@@ -39,21 +40,23 @@ class AiohttpRequest(BaseRequest):
     answer, `connect_timeout` to open a connection, `pool_timeout` to wait for a free one of the
     `connection_pool_size` connections. aiohttp has no separate write timeout: a request body
     here is a few hundred bytes written at once, and `write_timeout` is kept only so the two
-    classes take the same arguments. `proxy` is an http(s) proxy URL.
+    classes take the same arguments. `proxy` is an http(s) proxy URL; `watch` is told every
+    call's status or network failure (/healthz and /metrics).
     """
 
     __slots__ = ("_connect_timeout", "_pool_size", "_pool_timeout", "_proxy", "_read_timeout", "_session",
-                 "_timeouts", "_write_timeout")
+                 "_timeouts", "_watch", "_write_timeout")
 
     def __init__(self, connection_pool_size: int = DEFAULT_POOL_SIZE, read_timeout: float | None = 5.0,
                  write_timeout: float | None = 5.0, connect_timeout: float | None = 5.0,
-                 pool_timeout: float | None = 1.0, proxy: str | None = None) -> None:
+                 pool_timeout: float | None = 1.0, proxy: str | None = None, watch: CallWatch | None = None) -> None:
         if connection_pool_size < 1:
             raise ValueError("connection_pool_size must be at least 1")
         self._pool_size = connection_pool_size
         self._read_timeout, self._write_timeout = read_timeout, write_timeout
         self._connect_timeout, self._pool_timeout = connect_timeout, pool_timeout
         self._proxy = proxy or None
+        self._watch = watch
         self._session: aiohttp.ClientSession | None = None
         # getUpdates asks for its own read timeout every call: build each ClientTimeout once
         self._timeouts: dict[tuple[float | None, float | None, float | None], aiohttp.ClientTimeout] = {}
@@ -101,12 +104,21 @@ class AiohttpRequest(BaseRequest):
         try:
             async with session.request(method, url, data=body, headers=headers, timeout=timeout,
                                        proxy=self._proxy) as response:
-                return response.status, await response.read()
+                status, payload = response.status, await response.read()
         except TimeoutError as exc:  # aiohttp's ServerTimeoutError is one too
+            self._unreachable(exc)
             raise TimedOut(f"aiohttp.{type(exc).__name__}: {exc}" if str(exc) else None) from exc
         except aiohttp.ClientError as exc:
+            self._unreachable(exc)
             # the class name, for an error whose message is empty (as PTB's httpx class does)
             raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+        if self._watch is not None:
+            self._watch.answered(status)
+        return status, payload
+
+    def _unreachable(self, exc: BaseException) -> None:
+        if self._watch is not None:
+            self._watch.unreachable(exc)
 
     async def post_form(self, url: str, fields: dict[str, str]) -> int:
         """POST a small form and return only the status (0 when the network failed).
@@ -123,9 +135,13 @@ class AiohttpRequest(BaseRequest):
         try:
             async with session.post(url, data=form, headers=FORM, timeout=timeout, proxy=self._proxy) as response:
                 await response.read()
-                return response.status
-        except (TimeoutError, aiohttp.ClientError):
+                status = response.status
+        except (TimeoutError, aiohttp.ClientError) as exc:
+            self._unreachable(exc)
             return 0
+        if self._watch is not None:
+            self._watch.answered(status)
+        return status
 
     def _timeout(self, read_arg: TimeoutArg, connect_arg: TimeoutArg, pool_arg: TimeoutArg) -> aiohttp.ClientTimeout:
         read = _seconds(read_arg, self._read_timeout)

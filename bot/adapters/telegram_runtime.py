@@ -20,10 +20,11 @@ from telegram import Bot
 from telegram.constants import ChatMemberStatus, FloodLimit
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import Application, ApplicationBuilder
-from telegram.request import HTTPXRequest
+from telegram.request import HTTPXRequest, RequestData
 
+from bot.adapters.platform_watch import CallWatch
 from bot.adapters.telegram_limits import SlidingWindowLimiter
-from bot.adapters.telegram_request import AiohttpRequest, UpdatesRequest
+from bot.adapters.telegram_request import AiohttpRequest, TimeoutArg, UpdatesRequest
 from bot.config import Settings
 from bot.ports import DeliveryUncertain
 
@@ -50,14 +51,45 @@ CONCURRENT_UPDATES = 256  # updates handled at once (PTB's `concurrent_updates(T
 HTTP_CLIENTS = ("aiohttp", "httpx")
 
 
-def updates_request(http: str = "aiohttp", proxy: str = "") -> UpdatesRequest:
-    """getUpdates: one long poll at a time, on the same HTTP client as every other call; the
-    adapter takes the button presses out of its answers (see UpdatesRequest)."""
+class WatchedHTTPXRequest(HTTPXRequest):
+    """PTB's httpx transport, telling `watch` every call's status or network failure."""
+
+    __slots__ = ("watch",)
+
+    def __init__(self, connection_pool_size: int, proxy: str, watch: CallWatch | None) -> None:
+        super().__init__(connection_pool_size=connection_pool_size, proxy=proxy or None)
+        self.watch = watch
+
+    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
+                         read_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
+                         write_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
+                         connect_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
+                         pool_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE) -> tuple[int, bytes]:
+        try:
+            status, payload = await super().do_request(url, method, request_data, read_timeout, write_timeout,
+                                                       connect_timeout, pool_timeout)
+        except NetworkError as exc:
+            if self.watch is not None:
+                self.watch.unreachable(exc)
+            raise
+        if self.watch is not None:
+            self.watch.answered(status)
+        return status, payload
+
+
+def transport(http: str, pool_size: int, proxy: str, watch: CallWatch | None) -> AiohttpRequest | HTTPXRequest:
+    """The request class `http` names ("aiohttp" or "httpx")."""
     if http not in HTTP_CLIENTS:
         raise ValueError(f"unknown HTTP client {http!r}: {' or '.join(HTTP_CLIENTS)}")
     if http == "aiohttp":
-        return UpdatesRequest(AiohttpRequest(connection_pool_size=1, proxy=proxy))
-    return UpdatesRequest(HTTPXRequest(connection_pool_size=1, proxy=proxy or None))
+        return AiohttpRequest(connection_pool_size=pool_size, proxy=proxy, watch=watch)
+    return WatchedHTTPXRequest(pool_size, proxy, watch)
+
+
+def updates_request(http: str = "aiohttp", proxy: str = "", watch: CallWatch | None = None) -> UpdatesRequest:
+    """getUpdates: one long poll at a time, on the same HTTP client as every other call; the
+    adapter takes the button presses out of its answers (see UpdatesRequest)."""
+    return UpdatesRequest(transport(http, 1, proxy, watch))
 
 
 def file_url(api_url: str) -> str:
@@ -67,13 +99,14 @@ def file_url(api_url: str) -> str:
 
 
 def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: str = "",
-                      updates: UpdatesRequest | None = None) -> Application:
+                      updates: UpdatesRequest | None = None, watch: CallWatch | None = None) -> Application:
     """The PTB Application with its rate limiter and HTTP client (the one place to swap either).
 
     `http`: "aiohttp" (our request class, about ten times the presses per second of PTB's own
     on the same machine) or "httpx" (PTB's default, kept for comparison and as a fallback).
+    `watch` is told how every call went (/healthz and /metrics).
     """
-    updates = updates or updates_request(http, proxy)
+    updates = updates or updates_request(http, proxy, watch)
     limiter = SlidingWindowLimiter(group_per_minute=GROUP_MESSAGES_PER_MINUTE, max_retries=RATE_LIMIT_RETRIES)
     builder = (
         ApplicationBuilder()
@@ -85,11 +118,8 @@ def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: st
         # and one slow send must not hold up every other chat's presses
         .concurrent_updates(CONCURRENT_UPDATES)
         .get_updates_request(updates)
+        .request(transport(http, CONCURRENT_UPDATES, proxy, watch))  # one connection per update in flight
     )
-    if http == "aiohttp":  # one connection per update in flight
-        builder = builder.request(AiohttpRequest(connection_pool_size=CONCURRENT_UPDATES, proxy=proxy))
-    elif proxy:
-        builder = builder.proxy(proxy)
     return builder.build()
 
 

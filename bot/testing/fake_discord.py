@@ -55,6 +55,8 @@ class FakeDiscord(RestRoutes):
         self.bot_permissions: dict[int, int] = {}  # channel id -> the bot's permissions there (default: all)
         self.no_access: set[int] = set()  # channels the bot was removed from: posting there is a 403
         self._sockets: list[tuple[web.WebSocketResponse, list[int]]] = []  # socket, [shard id, count]
+        self.gateway_down = False  # set by close_gateway: new gateway connections are refused (503)
+        self._session_shards: dict[str, list[int]] = {}  # gateway session id -> its [shard id, count]
         self._seq = itertools.count(1)
         self._changed = asyncio.Event()
         self._watchdogs: list[asyncio.TimerHandle] = []
@@ -129,6 +131,15 @@ class FakeDiscord(RestRoutes):
     def rate_limit(self, method: str, path: str, times: int = 1, retry_after: float = 0.2) -> None:
         """Answer the next `times` requests matching `path` (a regex on the path) with 429."""
         self._rate_limits.append(RateLimitRule(method.upper(), re.compile(path), times, retry_after))
+
+    async def close_gateway(self) -> None:
+        """A gateway outage: every connection closed, new ones refused until `open_gateway`."""
+        self.gateway_down = True
+        for ws, _ in list(self._sockets):
+            await ws.close(code=1001, message=b"Discord is unavailable")
+
+    def open_gateway(self) -> None:
+        self.gateway_down = False
 
     # waiting -------------------------------------------------------------------------------
 
@@ -304,7 +315,9 @@ class FakeDiscord(RestRoutes):
 
     # gateway ---------------------------------------------------------------------------------
 
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.gateway_down:
+            return web.Response(status=503, text="Discord is unavailable")
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
@@ -317,8 +330,10 @@ class FakeDiscord(RestRoutes):
                     await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
                 elif message["op"] == 2:
                     await self._identify(ws, message["d"])
-                elif message["op"] == 6:  # resume
+                elif message["op"] == 6:  # resume: the session's shard listens on this connection now
                     await self._send(ws, "RESUMED", {})
+                    self._sockets.append((ws, self._session_shards[message["d"]["session_id"]]))
+                    self._bump()
         finally:
             self._sockets = [(s, shard) for s, shard in self._sockets if s is not ws]
         return ws
@@ -331,9 +346,11 @@ class FakeDiscord(RestRoutes):
         at = asyncio.get_running_loop().time()
         self.identifies.append({**{k: v for k, v in data.items() if k != "token"}, "at": at})
         guilds = [g for g in self.guilds if (g >> 22) % shard[1] == shard[0]]
+        session = f"session-{len(self.identifies)}"
+        self._session_shards[session] = shard
         await self._send(ws, "READY", {
             "v": 10, "user": self.bot.payload(), "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
-            "session_id": f"session-{len(self.identifies)}", "resume_gateway_url": self.gateway_url,
+            "session_id": session, "resume_gateway_url": self.gateway_url,
             "shard": shard, "application": {"id": str(self.application_id), "flags": 0}})
         for guild_id in guilds:
             info = self.guilds[guild_id]

@@ -74,18 +74,21 @@ class FakeBotApi(BotApiMethods):
     # server ---------------------------------------------------------------------------
 
     async def start(self) -> None:
+        """Listen on a free port; started again after `stop`, on the same one (an outage ends)."""
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
         app.router.add_get("/file/bot{token}/{path:.+}", self._download)  # where getFile's file_path points
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.1)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        """Close every connection and listen no more: calls are refused until `start`."""
         if self._runner is not None:
             await self._runner.cleanup()
+            self._runner = None
 
     @property
     def url(self) -> str:
