@@ -40,7 +40,9 @@ async def metrics(ops: str) -> str:
 
 def errors(text: str, platform: str, kind: str) -> float:
     line = f'quizhost_platform_errors_total{{kind="{kind}",platform="{platform}"}} '
-    return float(next(row for row in text.splitlines() if row.startswith(line)).split()[-1])
+    rows = [row for row in text.splitlines() if row.startswith(line)]
+    assert len(rows) == 1, f"/metrics has no {line.strip()}"
+    return float(rows[0].split()[-1])
 
 
 @pytest.fixture
@@ -49,15 +51,17 @@ def no_grace(monkeypatch) -> None:
     monkeypatch.setattr(platform_watch, "GRACE_SECONDS", 0.0)
 
 
-@pytest.mark.parametrize("webhook", [False, True], ids=["polling", "webhook"])
+@pytest.mark.parametrize(("webhook", "http"), [(False, "aiohttp"), (True, "aiohttp"), (False, "httpx")],
+                         ids=["polling", "webhook", "polling-httpx"])
 async def test_healthz_is_503_naming_telegram_while_the_bot_api_is_unreachable(fake, clock, tmp_path, no_grace,
-                                                                                webhook):
+                                                                                webhook, http):
     ops = f"127.0.0.1:{free_port()}"
     listen = f"127.0.0.1:{free_port()}"
-    hook = {"telegram_webhook_url": f"http://{listen}/tg", "telegram_webhook_listen": listen,
-            "telegram_webhook_secret": "s3cret"} if webhook else {}
+    options = {"telegram_webhook_url": f"http://{listen}/tg", "telegram_webhook_listen": listen,
+               "telegram_webhook_secret": "s3cret"} if webhook else {}
+    options["telegram_http"] = http
     group, ann = fake.group(-1101), fake.user(1101, "Ann")
-    async with th.running_bot(fake, th.settings_for(fake, tmp_path, quizhost_ops_listen=ops, **hook), clock):
+    async with th.running_bot(fake, th.settings_for(fake, tmp_path, quizhost_ops_listen=ops, **options), clock):
         assert await health_until(ops, lambda status, _: status == 200) == (200, {"store": "ok", "telegram": "ok"})
 
         await fake.stop()  # Telegram out of reach: every call is refused
