@@ -4,7 +4,7 @@ Behind a load balancer any worker gets any press. This worker does not hold the 
 reads the run and its answers from the database, checks the press as the owner would (the
 question open, in time, one answer per player), and stores it with the database checking
 the same under the run row's lock (bot/ports.py RunLeases.insert_answer_if_asking) before
-acknowledging it. The owner counts it when it closes the question (Engine._close seals it), or
+acknowledging it. The owner counts it when it closes the question (RunSteps.close seals it), or
 sooner: a press that may complete the question's answers wakes the owner (bot/wakeups.py).
 """
 from __future__ import annotations

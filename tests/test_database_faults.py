@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import engine as engine_module
+from bot import run_steps
 from bot.catalog import Catalog
 from bot.engine import Engine, EngineSettings
 from bot.testing.clock import FakeClock
@@ -134,8 +134,8 @@ def fill(disk: Path) -> Path:
 
 async def test_a_full_disk_tells_presses_they_were_not_saved_and_the_run_waits_for_space(tmp_path, monkeypatch,
                                                                                           caplog):
-    monkeypatch.setattr(engine_module, "STORE_RETRY_SECONDS", 0.01)
-    monkeypatch.setattr(engine_module, "STORE_RETRY_MAX_SECONDS", 0.05)
+    monkeypatch.setattr(run_steps, "STORE_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(run_steps, "STORE_RETRY_MAX_SECONDS", 0.05)
     with tmpfs(tmp_path / "disk", "2m") as disk:
         store = await SqliteStore.open(disk / "q.db")
         quiz, adapter, clock = make_quiz(), RecordingAdapter(), FakeClock()

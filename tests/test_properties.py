@@ -16,9 +16,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from bot import session
 from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings, period_start
+from bot.engine import Engine, EngineSettings
 from bot.model import ChatRef, Player, Quiz
 from bot.scoring import points_for
+from bot.standings import period_start
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
 from storage.sqlite import SqliteStore

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from bot.engine import period_start
 from bot.records import Phase, RunRow
+from bot.standings import period_start
 from bot.testing.fakes import group, player
 from storage.schema import MIGRATIONS
 from storage.sqlite import SqliteStore

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.commands_learning import quiz_report
-from bot.engine import Engine, period_start
+from bot.engine import Engine
 from bot.model import Question, Quiz, Standing
 from bot.questionstats import QuestionStats
 from bot.records import RunStatus
+from bot.standings import period_start
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BOARD_ROWS = 100
