@@ -20,6 +20,7 @@ from bot import leitner
 from bot import render_learning as texts
 from bot.leitner import ReviewCard, ReviewSessionRow
 from bot.model import LETTERS, Ack, ChatRef, MessageRef, OptionView, Player, Question, QuestionCard, Quiz, Reply, Reveal
+from bot.ports import ChatUnreachable
 from bot.render import ack_locked, ack_refused
 from bot.session import option_order
 from bot.tokens import ReviewToken, decode_review
@@ -216,9 +217,10 @@ class ReviewDesk:
         try:
             session.asked.message = await self.engine.adapter(session.chat.platform).post_question(
                 session.asked.shown)
-        except Exception:
+        except Exception as error:
             log.exception("review of %s: posting a card failed; the review ends", session.player_key)
             await self._end(session)
+            await self._failed(error, session.chat)
             return
         await self._save(session)
 
@@ -243,12 +245,18 @@ class ReviewDesk:
                         counts, answers=(), note=texts.card_moved(lang, moved, now))
         try:
             await self.engine.adapter(session.chat.platform).close_question(asked.message, reveal)
-        except Exception:
+        except Exception as error:
             log.exception("review of %s: showing an answer failed", session.player_key)
+            await self._failed(error, session.chat)
         await self._next(session)
 
     async def _send(self, chat: ChatRef, reply: Reply) -> None:
         try:
             await self.engine.adapter(chat.platform).send(chat, reply)
-        except Exception:
+        except Exception as error:
             log.exception("review: a message to %s failed", chat.key)
+            await self._failed(error, chat)
+
+    async def _failed(self, error: Exception, chat: ChatRef) -> None:
+        if isinstance(error, ChatUnreachable):  # the player blocked the bot: as any chat that refuses it
+            await self.engine.sender.refused(chat.key)

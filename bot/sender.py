@@ -204,7 +204,7 @@ class Sender:
             log.warning("outbox %s: sending failed (%s: %s); try %d", m.key, type(error).__name__, error, m.tries)
             queue[0] = m = replace(m, failed=m.failed + 1, not_before=self._clock.now() + backoff(m.tries))
             if isinstance(error, ChatUnreachable):
-                await self._refused(m.chat_key)
+                await self.refused(m.chat_key)
         else:
             self.counts["delivered"] += 1
             await self._done(m, ref)
@@ -212,7 +212,9 @@ class Sender:
         await self._store.outbox_update(m)
         return False
 
-    async def _refused(self, chat_key: str) -> None:
+    async def refused(self, chat_key: str) -> None:
+        """Tell the listeners that the platform refused a send to the chat as forbidden (the
+        outbox's own sends, and others', such as a review's cards in a private chat)."""
         for listener in self._unreachable:
             try:
                 await listener(chat_key)

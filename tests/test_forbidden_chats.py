@@ -11,8 +11,9 @@ from bot.ports import ChatUnreachable
 from bot.schedule import ScheduleStatus
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import Call
-from bot.testing.fakes import RecordingAdapter, group, player
+from bot.testing.fakes import RecordingAdapter, group, player, private
 from tests import telegram_harness as th
+from tests.test_review import ANN, group_run_with_misses, review
 from tests.test_schedules import make_engine
 from tests.test_telegram_e2e import clock, fake, tiny  # noqa: F401  (fixtures)
 
@@ -76,3 +77,26 @@ async def test_a_refused_question_of_a_manual_quiz_pauses_the_chats_schedules_to
     assert [s.status for s in await store.chat_schedules(group().key)] == [ScheduleStatus.PAUSED] * 2
     assert [s.status for s in await store.chat_schedules(group("g2").key)] == [ScheduleStatus.ACTIVE]
 
+
+
+class Blocked(RecordingAdapter):
+    """The player blocked the bot: posts to their private chat are refused as forbidden."""
+
+    async def post_question(self, card):
+        if card.chat.is_private:
+            raise ChatUnreachable(card.chat.key)
+        return await super().post_question(card)
+
+
+async def test_a_review_card_refused_in_a_private_chat_pauses_its_schedules(engine, adapter, quiz, clock, store,
+                                                                             caplog):
+    await group_run_with_misses(engine, adapter, quiz, clock)
+    commands = Commands(engine)
+    ann = Caller(private(), ANN)
+    await commands.handle("schedule", "daily 09:00 demo 1", ann)  # a question of the day in her own chat
+    engine.attach(Blocked())  # then Ann blocks the bot
+    with caplog.at_level(logging.WARNING, "quizhost.schedule"):
+        assert (await review(commands, clock)).text.startswith("2 cards are due")
+    assert "test:p1 does not let the bot post; its schedules are paused (1)" in caplog.text
+    (paused,) = await store.chat_schedules(private().key)
+    assert paused.status is ScheduleStatus.PAUSED
