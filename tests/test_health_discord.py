@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from bot.testing.postgres import free_port
 from tests.discord_harness import fake, is_question, make_settings, running_bot, server  # noqa: F401
 from tests.test_health_telegram import errors, health, health_until, metrics, no_grace  # noqa: F401
 
 
+@pytest.mark.parametrize("shards", [{}, {"discord_shard_count": "1", "discord_shard_ids": "0"}],
+                         ids=["one-client", "sharded-client"])
 async def test_healthz_is_503_naming_discord_while_the_gateway_is_closed(fake, server, clock, tmp_path, no_grace,
-                                                                         caplog):
+                                                                         caplog, shards):
     ops = f"127.0.0.1:{free_port()}"
-    async with running_bot(fake, make_settings(tmp_path, fake, quizhost_ops_listen=ops), clock):
+    async with running_bot(fake, make_settings(tmp_path, fake, quizhost_ops_listen=ops, **shards), clock):
         assert await health_until(ops, lambda status, _: status == 200) == (200, {"store": "ok", "discord": "ok"})
 
         await fake.close_gateway()  # an outage: the connection closed, new ones refused
