@@ -7,18 +7,17 @@ what comes back; every rule of the game lives in the engine.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Awaitable, Iterator, Mapping
+from collections.abc import Awaitable, Mapping
 from typing import Any, cast
 
-import aiohttp
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
 from bot import render, tokens
 from bot.adapters import discord_commands
 from bot.adapters import discord_gateway as gateway
+from bot.adapters import discord_replies as replies
 from bot.adapters import discord_views as views
 from bot.adapters.discord_identify import IdentifyTurns
 from bot.adapters.platform_watch import CallWatch, Outage
@@ -28,15 +27,12 @@ from bot.i18n import t
 from bot.importers.common import MAX_FILE_BYTES
 from bot.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
 from bot.platform_health import PlatformError, PlatformHealth
-from bot.ports import ChatUnreachable, DeliveryUncertain
+from bot.ports import ChatUnreachable
 from bot.textcut import clean
 
 log = logging.getLogger("quizhost.discord")
 
 PLATFORM = "discord"
-# Discord drops an interaction that is not answered within 3 s; anything slower is deferred
-# (the "thinking…" state) and answered with a follow-up, which may come up to 15 min later.
-DEFER_AFTER = 2.0
 READY_TIMEOUT = 60.0  # how long an engine post waits for the first login
 
 
@@ -225,7 +221,7 @@ class DiscordAdapter:
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
-        with _reachable(card.chat), _uncertain("posting a question"):
+        with replies.reachable(card.chat), replies.uncertain("posting a question"):
             message = await channel.send(embed=views.question_embed(card), view=views.question_view(card, self._item))
         return MessageRef(card.chat, str(message.id))
 
@@ -237,12 +233,12 @@ class DiscordAdapter:
                     embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item))
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
-        with _reachable(reveal.card.chat), _uncertain("posting an answer"):
+        with replies.reachable(reveal.card.chat), replies.uncertain("posting an answer"):
             await channel.send(embed=views.reveal_embed(reveal))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
-        with _reachable(chat), _uncertain("sending a message"):
+        with replies.reachable(chat), replies.uncertain("sending a message"):
             await channel.send(**views.message_kwargs(reply, self._item))
 
     # what users do --------------------------------------------------------------------------
@@ -345,47 +341,4 @@ class DiscordAdapter:
         await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
 
     async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
-        """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up.
-
-        A timer starts the deferral only when it is due; nearly every press is answered long
-        before, and a timer costs less than running the work as a task of its own to wait on."""
-        deferral: list[asyncio.Task] = []
-        ephemeral = interaction.type is discord.InteractionType.component
-
-        def defer() -> None:
-            deferral.append(asyncio.ensure_future(interaction.response.defer(ephemeral=ephemeral, thinking=True)))
-
-        timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
-        try:
-            result = await work
-        except Exception:
-            log.exception("Discord: handling interaction %s failed", interaction.id)
-            result = Reply(t("en", "Something went wrong. Please try again."), kind="error")
-        finally:
-            timer.cancel()
-        kwargs = views.response_kwargs(result, self._item)
-        if deferral:
-            await deferral[0]
-            await interaction.followup.send(**kwargs)
-        else:
-            await interaction.response.send_message(**kwargs)
-
-
-@contextlib.contextmanager
-def _reachable(chat: ChatRef) -> Iterator[None]:
-    """A 403 (Missing Access: the bot was removed, or may not post there) or a channel that is
-    gone makes the chat unreachable: retrying will not help."""
-    try:
-        yield
-    except (discord.Forbidden, discord.NotFound) as exc:
-        raise ChatUnreachable(chat.key) from exc
-
-
-@contextlib.contextmanager
-def _uncertain(what: str) -> Iterator[None]:
-    """A reply lost after the request went out: Discord may have posted it (see DeliveryUncertain).
-    An error status (discord.HTTPException) or a refused connection certainly posted nothing."""
-    try:
-        yield
-    except (TimeoutError, aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError) as exc:
-        raise DeliveryUncertain(f"{what}: {type(exc).__name__}") from exc
+        await replies.answer_in_time(interaction, work, self._item)
