@@ -20,7 +20,7 @@ from bot.model import Ack, ChatRef, Player, PlayerStats, Quiz, QuizInfo, Standin
 from bot.ports import ChatAdapter, RunLeases, RunWakeups, Store
 from bot.presses import Presses
 from bot.records import AnswerRow, ChatSettings, RunRow
-from bot.remote_press import answer_elsewhere
+from bot.remote_press import RunQuizzes, answer_elsewhere
 from bot.run_lifecycle import RunLifecycle, StopOutcome, StopStatus
 from bot.run_start import EngineSettings, RunStarter, StartOutcome, StartStatus
 from bot.run_steps import RunSteps
@@ -43,6 +43,7 @@ class Engine:
         self.store = store
         self.clock = clock or SystemClock()
         self.chat_quizzes = ChatQuizzes(store, catalog, self.clock)
+        self.run_quizzes = RunQuizzes(catalog, self.chat_quizzes)  # of other workers' runs (bot/remote_press.py)
         self.settings = settings or EngineSettings()
         self._adapters: dict[str, ChatAdapter] = {}
         self._rng = random.Random()

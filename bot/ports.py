@@ -18,6 +18,7 @@ from bot.records import (
     ChatQuizRow,
     ChatSettings,
     OutboxMessage,
+    PressFacts,
     RunRow,
     RunStatus,
     RunSummary,
@@ -322,8 +323,9 @@ class RunLeases(Protocol):
         let go), held by this worker now, oldest first; with `own_too` this worker's own too
         (held before a restart under its name). Two workers never get the same message."""
 
-    async def open_run(self, run_id: int) -> RunRow | None:
-        """One open run as stored (whichever worker runs it); None when it is not open."""
+    async def press_facts(self, run_id: int, player_key: str, unseen_cap: int) -> PressFacts | None:
+        """One open run as stored (whichever worker runs it) with this player's part of it, the
+        unseen answerers counted up to `unseen_cap`; None when it is not open."""
 
     async def insert_answer_if_asking(self, answer: AnswerRow, player: Player, wake_owner: bool = True) -> bool | None:
         """A press for a run another worker runs, committed before it resolves: True stored,

@@ -142,3 +142,15 @@ class OutboxMessage:
     def uncertain(self) -> int:
         """Sends that may have reached the platform although none was confirmed."""
         return self.tries - self.failed
+
+
+@dataclass(frozen=True, slots=True)
+class PressFacts:
+    """What a worker that does not run a quiz needs to check and score one player's press:
+    the run as stored and that player's part of it, read in one query (no answer list)."""
+
+    run: RunRow
+    streak: int  # the player's right answers in a row as of the last closed question
+    answered: int | None  # the option this player stored for the open question, if any
+    anyone_known: bool  # someone answered an earlier question of the run
+    unseen: int  # earlier answerers other than this player without an answer to this question (capped)

@@ -1,50 +1,78 @@
 """A press for a quiz that another worker runs (several workers on one PostgreSQL database).
 
 Behind a load balancer any worker gets any press. This worker does not hold the run, so it
-reads the run and its answers from the database, checks the press as the owner would (the
-question open, in time, one answer per player), and stores it with the database checking
-the same under the run row's lock (bot/ports.py RunLeases.insert_answer_if_asking) before
-acknowledging it. The owner counts it when it closes the question (RunSteps.close seals it), or
-sooner: a press that may complete the question's answers wakes the owner (bot/wakeups.py).
+reads the run and this player's part of it from the database in one query (bot/records.py
+PressFacts; never the run's answer list), checks the press as the owner would (the question
+open, in time, one answer per player), and stores it with the database checking the same
+under the run row's lock (bot/ports.py RunLeases.insert_answer_if_asking) before acknowledging
+it: two round trips. The owner counts it when it closes the question (RunSteps.close seals it),
+or sooner: a press that may complete the question's answers wakes the owner (bot/wakeups.py).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from bot import render, session
-from bot.model import LETTERS, Ack, ChatRef, Player
+from bot.model import LETTERS, Ack, ChatRef, Player, Quiz
 from bot.ports import RunLeases
+from bot.records import RunRow
 from bot.session import Refusal
 from bot.tokens import AnswerToken
 
 if TYPE_CHECKING:
+    from bot.catalog import Catalog
+    from bot.chatquizzes import ChatQuizzes
     from bot.engine import Engine
+
+REMEMBERED_RUNS = 1_000  # other workers' runs whose quiz is kept (a quiz is shared between its runs)
+
+
+class RunQuizzes:
+    """The quiz of each run other workers run, looked up at its first press here: a run keeps
+    its quiz to its end, so a chat's own quiz is not read from the database on every press."""
+
+    def __init__(self, catalog: Catalog, chat_quizzes: ChatQuizzes) -> None:
+        self._catalog, self._chat_quizzes = catalog, chat_quizzes
+        self._by_run: OrderedDict[int, Quiz] = OrderedDict()
+
+    async def of(self, row: RunRow) -> Quiz | None:
+        quiz = self._by_run.get(row.id)
+        if quiz is None:
+            quiz = self._catalog.get(row.quiz_id) or await self._chat_quizzes.get(row.chat_key, row.quiz_id)
+            if quiz is None:
+                return None
+            self._by_run[row.id] = quiz
+            if len(self._by_run) > REMEMBERED_RUNS:
+                self._by_run.popitem(last=False)
+        return quiz
 
 
 async def answer_elsewhere(engine: Engine, shared: RunLeases, token: AnswerToken, player: Player,
                            chat: ChatRef | None) -> tuple[str, Ack]:
     """(outcome for /metrics, the acknowledgement) of a press for a run this worker does not run."""
     lang = engine.client_language(player)
-    row = await shared.open_run(token.run_id)
-    if row is None:
+    facts = await shared.press_facts(token.run_id, player.key, session.UNSEEN_PRESSES)
+    if facts is None:
         status = await engine.store.run_status(token.run_id)
         return ("ended", Ack(render.ack_ended(lang), False, lang)) if status else (
             "invalid", Ack(render.ack_invalid(lang), False, lang))
-    quiz = engine.catalog.get(row.quiz_id) or await engine.chat_quizzes.get(row.chat_key, row.quiz_id)
+    row = facts.run
+    quiz = await engine.run_quizzes.of(row)
     if quiz is None or (chat is not None and chat.key != row.chat_key):
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
-    run = session.Run(row, quiz)
-    session.restore(run, await engine.store.run_answers(row.id), {})
+    run = session.Run(row, quiz, streaks={player.key: facts.streak})
     lang, now = row.language, engine.clock.now()
-    refusal = session.check_press(run, token, player.key, now)
-    if refusal is Refusal.REPEATED:
-        letter = LETTERS[run.order.index(run.answers[player.key].option)]
-        return refusal.value, Ack(render.ack_repeated(lang, letter), False, lang)
+    refusal = session.check_press(run, token, player.key, now)  # closed or out of range, before repeated
+    if refusal is None and facts.answered is not None:
+        letter = LETTERS[run.order.index(facts.answered)]
+        return Refusal.REPEATED.value, Ack(render.ack_repeated(lang, letter), False, lang)
     if refusal is not None:
         return refusal.value, Ack(render.ack_refused(lang, refusal), False, lang)
+    wake = session.wakes_owner(row, facts.anyone_known, facts.unseen)
     try:
         landed = await shared.insert_answer_if_asking(session.make_answer(run, token, player.key, now), player,
-                                                      wake_owner=session.may_complete(run, player.key))
+                                                      wake_owner=wake)
     except Exception:  # nothing was stored: the player may press again
         return "not_saved", Ack(render.ack_not_saved(lang), False, lang)
     if landed is None:  # the owner closed the question meanwhile

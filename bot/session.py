@@ -180,11 +180,18 @@ def may_complete(run: Run, player_key: str) -> bool:
     one that lets the question close early (`should_close_early`), so that the owner must be
     woken. That worker does not see the answers other workers are storing at the same moment,
     so each of the last few presses wakes it."""
-    if run.row.is_private:
+    return wakes_owner(run.row, bool(run.players), len(run.players - run.answers.keys() - {player_key}))
+
+
+def wakes_owner(row: RunRow, anyone_known: bool, unseen: int) -> bool:
+    """`may_complete` from counts: whether anyone answered an earlier question, and how many of
+    those, other than the presser, have not answered this one (counting up to UNSEEN_PRESSES
+    is enough)."""
+    if row.is_private:
         return True
-    if run.row.index == 0 or not run.players:
+    if row.index == 0 or not anyone_known:
         return False
-    return len(run.players - run.answers.keys() - {player_key}) < UNSEEN_PRESSES
+    return unseen < UNSEEN_PRESSES
 
 
 def close_question(run: Run, now: float) -> Reveal:

@@ -15,7 +15,7 @@ import asyncpg
 
 from bot.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports import CHAT_SETTINGS, RunAlreadyOpen
-from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, RunRow, RunStatus
+from bot.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, PressFacts, RunRow, RunStatus
 from storage import boards, outbox, pg_leases, pg_moves, pg_presses, pg_wakeups
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
@@ -26,7 +26,7 @@ from storage.pg_writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.review import ReviewQueries
 from storage.schema import CHAT_QUIZ_COLUMNS
 from storage.stat_queries import StatisticsQueries
-from storage.updates import UpdateClaims
+from storage.updates import CLAIM_MANY, UpdateClaims
 from storage.web import WebQueries
 
 POOL_SIZE = 10
@@ -39,6 +39,15 @@ OPEN_RUNS = f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_ke
 
 log = logging.getLogger("quizhost.storage")
 
+
+
+async def _no_session_state(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a connection it takes back, instead of asyncpg's default reset query
+    (unlock every advisory lock, CLOSE ALL, UNLISTEN *, RESET ALL): a round trip on every
+    release, which a press made several times. asyncpg still rolls back an open transaction
+    first. No pooled connection keeps session state: the advisory locks of identifies and
+    migrations are transaction-scoped, the polling lock is held on a connection kept out of the
+    pool until `close` unlocks it, the wake-up listener connects on its own, and nothing SETs."""
 
 
 class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries,
@@ -62,7 +71,8 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         that names `setting` (where the URL came from) and never the password. `owner`: this
         worker's name in the runs it leases (default: the host's name)."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS,
+                                             reset=_no_session_state)
         except Exception as exc:  # every way of failing becomes the same one clear line
             raise StoreUnavailable(f"{setting}: cannot use {masked(url)}: {scrub(connect_problem(exc), url)}") from None
         store = cls(pool, url, owner)
@@ -82,7 +92,8 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         try:
             await pg_leases.release(self._pool, self.owner)
         finally:
-            if self._poller is not None:  # its reset lets go of the polling lock
+            if self._poller is not None:  # no reset query lets go of the polling lock (_no_session_state)
+                await self._poller.execute("SELECT pg_advisory_unlock($1)", POLLING_LOCK)
                 await self._pool.release(self._poller)
                 self._poller = None
             await self._pool.close()
@@ -127,6 +138,9 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
     async def _change(self, sql: str, args: dict) -> int:
         status = await self._pool.execute(*numbered(sql, args))  # "UPDATE 1", "DELETE 0", "INSERT 0 3"
         return int(status.rsplit(" ", 1)[-1])
+
+    async def _insert_new(self, update_ids: list[int], now: float) -> set[int]:
+        return {row[0] for row in await self._pool.fetch(CLAIM_MANY, update_ids, now)}
 
     async def _insert_id(self, sql: str, args: dict) -> int:
         return int(await self._pool.fetchval(*numbered(sql + " RETURNING id", args)))
@@ -235,9 +249,8 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
     async def release_leases(self) -> None:
         await pg_leases.release(self._pool, self.owner)
 
-    async def open_run(self, run_id: int) -> RunRow | None:
-        row = await self._pool.fetchrow(f"{OPEN_RUNS} AND r.id = $1", run_id)
-        return run_from_row(row) if row is not None else None
+    async def press_facts(self, run_id: int, player_key: str, unseen_cap: int) -> PressFacts | None:
+        return await pg_presses.facts(self._pool, run_id, player_key, unseen_cap)
 
     async def insert_answer_if_asking(self, answer: AnswerRow, player: Player, wake_owner: bool = True) -> bool | None:
         """A press taken by a worker that does not run the quiz (storage/pg_presses.py)."""

@@ -25,7 +25,7 @@ from storage.learning import LearningQueries
 from storage.review import ReviewQueries
 from storage.schema import CHAT_QUIZ_COLUMNS, MIGRATIONS
 from storage.stat_queries import StatisticsQueries
-from storage.updates import UpdateClaims
+from storage.updates import UpdateClaims, insert_new_sqlite
 from storage.web import WebQueries
 from storage.writer import UPSERT_PLAYER, AnswerWriter
 
@@ -134,6 +134,10 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
 
     async def _change(self, sql: str, args: dict[str, Any]) -> int:
         return (await self._write(sql, args)).rows
+
+    async def _insert_new(self, update_ids: list[int], now: float) -> set[int]:
+        self.writes += 1
+        return await self._db.call(insert_new_sqlite, update_ids, now)
 
     async def _insert_id(self, sql: str, args: dict[str, Any]) -> int:
         rowid = (await self._write(sql, args)).rowid

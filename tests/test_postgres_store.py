@@ -167,3 +167,25 @@ async def _execute(url: str, sql: str) -> None:
         await conn.execute(sql)
     finally:
         await conn.close()
+
+
+async def test_connections_go_back_to_the_pool_holding_no_advisory_lock(postgres_url):
+    """The pool skips asyncpg's reset query (a round trip per release): a lock left on a pooled
+    connection would stall every other worker's Discord identify or polling for good."""
+    store = await PostgresStore.open(postgres_url, owner="w1")
+    watcher = await asyncpg.connect(postgres_url)
+    held = ("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+    try:
+        async with store.identify_lock(3):
+            assert await watcher.fetchval(held) == 1
+        with pytest.raises(RuntimeError):
+            async with store.identify_lock(4):
+                raise RuntimeError("the identify failed")
+        assert await watcher.fetchval(held) == 0
+        assert await store.hold_polling()
+        assert await watcher.fetchval(held) == 1  # the polling lock, on a connection kept out of the pool
+    finally:
+        await store.close()
+    assert await watcher.fetchval(held) == 0
+    await watcher.close()

@@ -157,3 +157,25 @@ async def test_any_worker_takes_a_press_and_the_owner_counts_it_once_when_it_clo
     board = await a.store.leaderboard(CHATS[0].key)
     assert [(s.player_key, s.answered, s.correct) for s in board] == [
         (player(2).key, 1, 1), (player(3).key, 1, 0)]
+
+
+async def test_a_press_another_worker_takes_is_scored_as_the_owner_scores_it(workers, clock):
+    """B reads only the presser's part of the run (its streak), never the run's answers."""
+    a, b = workers
+    await a.engine.start(CHATS[0], "demo", player(1))
+    clock.advance(5)
+    await a.engine.run_due()
+    for question in range(2):
+        card = a.adapter.questions[-1]
+        right = a.adapter.right_letter(QUIZ, card)
+        clock.advance(2)
+        assert (await a.engine.answer(a.adapter.token(right, card), player(2), CHATS[0])).accepted
+        taker = a if question == 0 else b  # player 3's second right answer reaches B
+        assert (await taker.engine.answer(a.adapter.token(right, card), player(3), CHATS[0])).accepted
+        clock.advance(30)
+        await a.engine.run_due()  # closes the question
+        clock.advance(5)
+        await a.engine.run_due()  # asks the next
+    run_id = card.run_id
+    owners, elsewhere = sorted(await a.store.question_answers(run_id, 1), key=lambda answer: answer.player_key)
+    assert (elsewhere.streak, elsewhere.points) == (owners.streak, owners.points) == (2, owners.points)

@@ -36,6 +36,14 @@ async def test_ids_older_than_a_day_are_forgotten_and_younger_ones_kept(store_fa
     assert not await store.claim_update(2, T0 + KEEP_SECONDS + 62), "an id under a day old was forgotten"
 
 
+async def test_claims_made_at_once_take_each_id_once(store):
+    """A busy worker claims the updates that arrive together in one round: still one taker each."""
+    ids = [5, 5, 6, 7, 7, 7, 8]
+    assert await asyncio.gather(*(store.claim_update(i, T0) for i in ids)) == [True, False, True, True, False,
+                                                                               False, True]
+    assert await asyncio.gather(*(store.claim_update(i, T0 + 1) for i in (8, 9, 6))) == [False, True, False]
+
+
 @ON_POSTGRES
 async def test_workers_on_one_database_take_each_update_once_between_them(store_factory):
     first, second = await store_factory.open(), await store_factory.open()
