@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 import aiohttp
@@ -43,6 +44,7 @@ class LoadBalancer:
         self._rng = random.Random(self.seed)
         self._turn = 0
         self._session: aiohttp.ClientSession | None = None
+        self.in_flight: Counter[int] = Counter()  # worker -> deliveries sent and not answered yet
 
     async def deliver(self, update: dict) -> list[dict]:
         """Deliver until a worker confirms it (and maybe once more); the method calls the
@@ -70,7 +72,11 @@ class LoadBalancer:
         given_up = loop.time() + self.patience
         while loop.time() < given_up:
             worker = self._next_worker()
-            status, reply = await self._post(self.workers[worker], update)
+            self.in_flight[worker] += 1
+            try:
+                status, reply = await self._post(self.workers[worker], update)
+            finally:
+                self.in_flight[worker] -= 1
             self.deliveries.append(Delivery(update["update_id"], worker, status, repeat))
             if 200 <= status < 300:
                 return reply
