@@ -93,7 +93,8 @@ class Players:
         press the bot never answers (its worker died holding it) is pressed again, as people do."""
         await asyncio.sleep(self._rng.uniform(0.0, 1.5))
         while (question := live_question(self.fake, chat, number)) is not None:
-            button = self._rng.choice(question.buttons())
+            buttons = question.buttons()  # an edit closing the question takes them off the message
+            button = self._rng.choice(buttons)
             query_id = await self.fake.press(chat, member, question.message_id, button["callback_data"])
             press = self.fake.presses[query_id]
             token = decode(button["callback_data"])
@@ -104,15 +105,15 @@ class Players:
             except AssertionError:
                 continue
             if text.startswith("Locked in") and self._rng.random() < AGAIN:
-                await self._press_again(chat, member, question)
+                await self._press_again(chat, member, question.message_id, buttons)
             if text.startswith("Locked in") or "already answered" in text or "closed" in text:
                 return
             await asyncio.sleep(0.2)  # not saved: press again
 
-    async def _press_again(self, chat: dict, member: dict, question: Sent) -> None:
+    async def _press_again(self, chat: dict, member: dict, message_id: int, buttons: list[dict]) -> None:
         """A second press on a question already answered (another option, or the same)."""
-        data = self._rng.choice(question.buttons())["callback_data"]
-        query_id = await self.fake.press(chat, member, question.message_id, data)
+        data = self._rng.choice(buttons)["callback_data"]
+        query_id = await self.fake.press(chat, member, message_id, data)
         press = self.fake.presses[query_id]
         token = decode(data)
         assert token is not None

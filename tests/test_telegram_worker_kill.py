@@ -62,6 +62,7 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
                for n in range(WORKERS)]
     fake.balancer = LoadBalancer([w.url for w in workers], SECRET, repeat=REPEATED, seed=5)
     players = Players(fake, seed=7)
+    games: list[asyncio.Task] = []
     try:
         await fake.wait_for(lambda: len(fake.called("setWebhook")) == WORKERS, timeout=60, what="three workers")
         await asyncio.gather(*(fake.send_text(g, members[g["id"]][0], "/quiz tiny") for g in groups))
@@ -69,7 +70,7 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
         victim = Counter(owners.values()).most_common(1)[0][0]
         doomed = [g for g in groups if owners[f"telegram:{g['id']}"] == victim]
         hold = asyncio.Event()
-        games = [asyncio.create_task(players.play(g, members[g["id"]], 3, hold if g in doomed else None))
+        games += [asyncio.create_task(players.play(g, members[g["id"]], 3, hold if g in doomed else None))
                  for g in groups]
         await fake.wait_for(lambda: all(second_question_acked(fake, players, g) for g in doomed), timeout=60,
                             what="question 2 open and pressed in every group of the worker to kill")
@@ -82,6 +83,9 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
         await asyncio.wait_for(asyncio.gather(*games), 180)
         await fake.wait_for(lambda: all(over(fake, g) for g in groups), timeout=60, what="every podium")
     finally:
+        for game in games:
+            game.cancel()
+        await asyncio.gather(*games, return_exceptions=True)
         exits = {w.name: w.stop() for w in workers}
         await fake.balancer.close()
     assert all(code == 0 for name, code in exits.items() if name != victim), {

@@ -52,11 +52,15 @@ class LoadBalancer:
         twice = self._rng.random() < self.repeat
         together = twice and self._rng.random() < 0.5
         extra = asyncio.ensure_future(self._until_taken(update, repeat=True)) if together else None
-        replies = [await self._until_taken(update, repeat=False)]
-        if twice and extra is None:
-            replies.append(await self._until_taken(update, repeat=True))
-        if extra is not None:
-            replies.append(await extra)
+        try:
+            replies = [await self._until_taken(update, repeat=False)]
+            if twice and extra is None:
+                replies.append(await self._until_taken(update, repeat=True))
+            if extra is not None:
+                replies.append(await extra)
+        finally:
+            if extra is not None and not extra.done():  # the caller gave up on this update
+                extra.cancel()
         return [reply for reply in replies if reply]
 
     def delivered(self, update_id: int) -> list[Delivery]:
