@@ -132,13 +132,15 @@ class RunLifecycle:
                 self.sender.add([m])
 
     def drop(self, run_ids: set[int]) -> None:
-        """Stop running these runs here: another worker owns them now (its lease, not ours)."""
-        self.sender.forget_runs(run_ids)  # their messages too: the new owner sends them
-        for run_id in run_ids:
-            run = self.runs.by_id.get(run_id)
-            if run is not None:
-                log.warning("run %d: another worker has taken it over; it continues there", run_id)
-                self.runs.untrack(run)
+        """Stop running these runs here: another worker owns them now (its lease, not ours).
+
+        A run that ended here meanwhile (its lease was not renewed because it is over, not
+        because it was taken) is left alone: its last reveal and podium are this worker's to send."""
+        here = {run_id for run_id in run_ids if run_id in self.runs.by_id}
+        self.sender.forget_runs(here)  # their messages too: the new owner sends them
+        for run_id in here:
+            log.warning("run %d: another worker has taken it over; it continues there", run_id)
+            self.runs.untrack(self.runs.by_id[run_id])
 
 
 def _has(quiz: Quiz, question_id: str) -> bool:

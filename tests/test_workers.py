@@ -179,3 +179,31 @@ async def test_a_press_another_worker_takes_is_scored_as_the_owner_scores_it(wor
     run_id = card.run_id
     owners, elsewhere = sorted(await a.store.question_answers(run_id, 1), key=lambda answer: answer.player_key)
     assert (elsewhere.streak, elsewhere.points) == (owners.streak, owners.points) == (2, owners.points)
+
+
+async def test_a_quiz_that_ends_while_its_lease_is_renewed_still_gets_its_podium(workers, clock, monkeypatch):
+    a, _ = workers
+    await a.engine.start(CHATS[0], "demo", player(1))
+    for _ in range(len(QUIZ.questions) - 1):
+        clock.advance(5)
+        await a.engine.run_due()
+        await a.engine.answer(a.adapter.token("A"), player(1))
+        clock.advance(30)
+        await a.engine.run_due()
+    clock.advance(5)
+    await a.engine.run_due()  # the last question is open
+    a.adapter.down = lambda: True  # the platform is away: the last reveal and the podium wait to be sent
+    renew = a.store.renew_leases
+
+    async def renewing_while_it_ends(run_ids: set[int]) -> set[int]:
+        clock.advance(30)
+        await a.engine.run_due()  # the quiz ends between the keeper's look at its runs and the renewal
+        return await renew(run_ids)
+
+    monkeypatch.setattr(a.store, "renew_leases", renewing_while_it_ends)
+    await a.keeper.tick()  # the ended run is not renewed: it is over, not another worker's
+    a.adapter.down = lambda: False
+    clock.advance(60)
+    await a.engine.sender.flush_due()
+    assert [reply.kind for _, reply in a.adapter.sent] == ["podium"]
+    assert len(a.adapter.reveals) == len(QUIZ.questions)
