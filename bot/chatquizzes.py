@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import PurePath
 
-from bot.catalog import QUIZ_SUFFIXES, Catalog, load_quiz_text
+from bot.catalog import QUIZ_SUFFIXES, Catalog, QuizProblem, load_quiz_text
 from bot.clock import Clock
+from bot.i18n import later
 from bot.importers import Malformed, Skipped, import_quiz
-from bot.importers.common import MAX_FILE_BYTES, decode_text
+from bot.importers.common import MAX_FILE_BYTES, Problem, decode_text
 from bot.model import ChatRef, Player, Quiz
 from bot.ports import Store
 from bot.quizfile import check_quiz_data
@@ -32,7 +33,7 @@ class UploadOutcome:
     status: UploadStatus
     quiz: Quiz | None = None
     skipped: tuple[Skipped, ...] = ()
-    problems: tuple[str, ...] = ()  # "place: message", every one
+    problems: tuple[Problem, ...] = ()  # every one, with its place
 
 
 def _source(chat_key: str, name: str) -> str:
@@ -66,8 +67,9 @@ class ChatQuizzes:
     async def _checked(self, chat_key: str, name: str, data: bytes, size: int | None) -> tuple[UploadOutcome, str]:
         size = len(data) if size is None else size
         if size > MAX_FILE_BYTES:
-            return UploadOutcome(UploadStatus.REFUSED, problems=(
-                f"file: {size:,} bytes: at most {MAX_FILE_BYTES:,} (1 MB) are accepted",)), ""
+            too_big = later("{size} bytes: at most {most} (1 MB) are accepted", size=f"{size:,}",
+                            most=f"{MAX_FILE_BYTES:,}")
+            return UploadOutcome(UploadStatus.REFUSED, problems=(Problem("file", too_big),)), ""
         outcome, content = _read(chat_key, name, data)
         if outcome.quiz is None:
             return outcome, ""
@@ -113,17 +115,22 @@ def _read(chat_key: str, name: str, data: bytes) -> tuple[UploadOutcome, str]:
         try:
             text = decode_text(data)
         except Malformed as error:
-            return UploadOutcome(UploadStatus.REFUSED, problems=(str(error),)), ""
+            return UploadOutcome(UploadStatus.REFUSED, problems=(error.problem,)), ""
         quiz, problems, content = load_quiz_text(text, name)
         if quiz is None:
-            return UploadOutcome(UploadStatus.REFUSED, problems=tuple(
-                str(p).removeprefix(f"{name}:").strip() for p in problems)), ""
+            return UploadOutcome(UploadStatus.REFUSED, problems=tuple(_placed(p) for p in problems)), ""
         return UploadOutcome(UploadStatus.STORED, quiz), json.dumps(content, ensure_ascii=False)
     try:
         imported = import_quiz(data, name)
     except Malformed as error:
-        return UploadOutcome(UploadStatus.REFUSED, problems=(str(error),)), ""
+        return UploadOutcome(UploadStatus.REFUSED, problems=(error.problem,)), ""
     if imported.quiz is None:
         return UploadOutcome(UploadStatus.EMPTY, skipped=imported.skipped), ""
     return (UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped),
             json.dumps(imported.data, ensure_ascii=False))
+
+
+def _placed(problem: QuizProblem) -> Problem:
+    """A quiz file check's problem at "12: question 'q1'.answer" (the line, then the place): the
+    file name is said once, above the list."""
+    return Problem(": ".join(str(p) for p in (problem.line, problem.place) if p not in ("", None)), problem.message)

@@ -1,14 +1,15 @@
 """What /upload and /remove answer, in the chat's language.
 
 Places come from the importers and the quiz file checks as the file's tools name them ("line 12",
-"row 9"); the importers' reasons are translated here (bot.i18n.later), the quiz file checks' stay
-English. What the file wrote is inserted as values, never as templates.
+"row 9"); the reasons, marked with bot.i18n.later, are translated here (a library's own words stay
+English after a translated lead). What the file wrote is inserted as values, never as templates.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot.chatquizzes import UploadOutcome, UploadStatus
+from bot.importers.common import Problem
 from bot.model import Reply
 from bot.render import shown, t, tn
 
@@ -31,10 +32,15 @@ def _listed(lang: str, lines: Sequence[str]) -> list[str]:
     return shown
 
 
+def _placed(lang: str, problems: Sequence[Problem]) -> list[str]:
+    return [f"{p.where}: {shown(lang, p.why)}" for p in problems]
+
+
 def outcome(lang: str, name: str, result: UploadOutcome) -> Reply:
-    skipped = [f"{s.where}: {shown(lang, s.why)}" for s in result.skipped]
+    skipped = _placed(lang, result.skipped)
     if result.status is UploadStatus.REFUSED:
-        lines = [t(lang, "Nothing was saved: {file} has these problems:", file=name), *_listed(lang, result.problems)]
+        lines = [t(lang, "Nothing was saved: {file} has these problems:", file=name),
+                 *_listed(lang, _placed(lang, result.problems))]
         return Reply("\n".join(lines), language=lang, kind="error")
     if result.status is UploadStatus.EMPTY:
         lines = [t(lang, "Nothing was saved: no question in {file} could be used:", file=name), *_listed(lang, skipped)]

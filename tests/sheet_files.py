@@ -81,3 +81,11 @@ def zip_bomb_xlsx(unpacked: int = 50_000_000) -> bytes:
     with zipfile.ZipFile(out, "a", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("xl/media/padding.bin", bytes(unpacked))
     return out.getvalue()
+
+
+def not_a_workbook_xlsx() -> bytes:
+    """A small, sound zip that openpyxl cannot open as a workbook: no [Content_Types].xml."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("notes.txt", "not a workbook")
+    return out.getvalue()

@@ -185,6 +185,21 @@ async def test_bad_files_get_a_clear_reply_and_store_nothing(commands, store, na
     assert await store.chat_quizzes(group().key) == []
 
 
+@pytest.mark.parametrize("name, data, words", [
+    ("many.txt", many_questions(501), "• line 2501: 500 से अधिक प्रश्न: फ़ाइल को बाँट दें"),
+    ("latin1.txt", "Café?\nA. x\nB. y\nANSWER: A\n".encode("latin-1"),
+     "• line 1: यह UTF-8 पाठ नहीं है: फ़ाइल को UTF-8 में सहेजें"),
+    ("bomb.xlsx", zip_bomb_xlsx(), "बिना खोले अस्वीकार की गई"),
+    ("binary.xlsx", bytes(range(256)) * 8, "• file: .xlsx स्प्रेडशीट नहीं है (.xlsx फ़ाइल एक zip संग्रह होती है)"),
+    ("trivia.json", b'{"response_code": 0, "results": 3}', "• results: प्रश्नों की सूची अपेक्षित थी"),
+])
+async def test_a_hindi_chat_reads_why_a_file_was_refused_in_hindi(commands, store, name, data, words):
+    await commands.handle("language", "hi", admin())
+    reply = await commands.upload(admin(), name, data)
+    assert reply.text.startswith(f"कुछ भी सहेजा नहीं गया: {name} में ये समस्याएँ हैं:\n") and words in reply.text
+    assert await store.chat_quizzes(group().key) == []
+
+
 async def test_markup_in_an_uploaded_quiz_stays_text(commands, adapter, clock):
     reply = await commands.upload(admin(), "party.xlsx", kahoot_xlsx([KAHOOT_ROWS[-1]]))
     assert reply.text.startswith("Saved party: 1 question.")

@@ -62,6 +62,16 @@ async def test_too_big_an_attachment_is_refused_unfetched(fake, clock, server, t
         assert fake.cdn_fetches == []
 
 
+async def test_a_hindi_channel_reads_why_a_binary_attachment_was_refused_in_hindi(fake, clock, server, tmp_path):
+    _, channel = server
+    manager = boss(fake)
+    async with running_bot(fake, make_settings(tmp_path, fake), clock):
+        await fake.slash(manager, channel, "language", code="hi")
+        text = await uploads(fake, manager, channel, "photo.gift", bytes(range(256)) * 8)
+        assert "कुछ भी सहेजा नहीं गया: photo.gift में ये समस्याएँ हैं:" in text
+        assert "• file: यह बाइनरी फ़ाइल है, पाठ वाली प्रश्नोत्तरी नहीं" in text
+
+
 async def test_channels_never_see_each_others_quizzes(fake, clock, server, tmp_path):
     guild, first = server
     second = fake.guilds[guild]["channels"][1]

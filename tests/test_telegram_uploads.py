@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.adapters.telegram_runtime import file_url
 from bot.testing.fake_telegram import FakeBotApi, Sent
+from tests.sheet_files import not_a_workbook_xlsx
 from tests.telegram_harness import Member, next_question, reveal_of, right_letter, running_bot, settings_for
 from tests.test_telegram_e2e import clock, fake  # noqa: F401 (the fixtures)
 
@@ -81,6 +82,29 @@ async def test_too_big_a_file_is_refused_unfetched(fake: FakeBotApi, clock, tmp_
         reply = await sends_file(me, "big.gift", b"Q?{=a ~b}", size=2_000_000)
         assert "Nothing was saved: big.gift has these problems:" in reply.text and "at most 1,000,000" in reply.text
         assert fake.called("getFile") == []
+
+
+BINARY = bytes(range(256)) * 8
+
+
+async def test_a_hindi_chat_is_refused_in_hindi_naming_the_file_and_an_english_chat_as_before(
+        fake: FakeBotApi, clock, tmp_path):
+    hindi, english = fake.user(207, "Gi"), fake.user(208, "Hal")
+    in_hindi, in_english = Member(fake, fake.private(hindi), hindi), Member(fake, fake.private(english), english)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await in_hindi.says("/language hi")
+        binary = await sends_file(in_hindi, "photo.gift", BINARY)
+        assert binary.text.splitlines() == ["कुछ भी सहेजा नहीं गया: photo.gift में ये समस्याएँ हैं:",
+                                            "• file: यह बाइनरी फ़ाइल है, पाठ वाली प्रश्नोत्तरी नहीं"]
+        big = await sends_file(in_hindi, "big.gift", b"Q?{=a ~b}", size=2_000_000)
+        assert big.text.splitlines() == ["कुछ भी सहेजा नहीं गया: big.gift में ये समस्याएँ हैं:",
+                                         "• file: 2,000,000 बाइट: अधिकतम 1,000,000 (1 MB) स्वीकार किए जाते हैं"]
+        sheet = await sends_file(in_hindi, "scores.xlsx", not_a_workbook_xlsx())
+        assert sheet.text.startswith("कुछ भी सहेजा नहीं गया: scores.xlsx में ये समस्याएँ हैं:\n"
+                                     "• file: स्प्रेडशीट पढ़ी नहीं जा सकी: KeyError: ")  # openpyxl's words follow
+        assert (await sends_file(in_english, "photo.gift", BINARY)).text == (
+            "Nothing was saved: photo.gift has these problems:\n• file: this is a binary file, not a text quiz")
+        assert "No quiz matches" in (await in_english.says("/quiz photo")).text
 
 
 async def test_two_groups_never_see_each_others_quizzes(fake: FakeBotApi, clock, tmp_path):

@@ -11,6 +11,7 @@ import pytest
 from bot.commands import Caller, Commands
 from bot.testing.fakes import group, player
 from bot.weblinks import VALID_SECONDS, Scope
+from tests.sheet_files import not_a_workbook_xlsx
 from tests.web_harness import play, serving
 
 ANN, BOB = player(1, "Ann"), player(2, "<b>Bob</b> & co")
@@ -147,6 +148,17 @@ async def test_an_urdu_chats_upload_preview_says_why_in_urdu_at_the_files_line(s
     _, html, _ = await fetch(link + "upload", data)
     assert ("یہ سوالات چھوڑ دیے جائیں گے: line 3: '{' اور '}' کا جوڑا نہیں بنتا: قوسین کو جوں کا توں لکھنے کے لیے "
             "\\{ یا \\} لکھیں") in text_of(html)
+
+
+async def test_a_hindi_chats_upload_preview_refuses_a_broken_spreadsheet_in_hindi(site, engine):
+    await engine.update_chat(group(), language="hi")
+    link = site.link(group(), Scope.ADMIN, ANN.key)
+    _, html, _ = await fetch(link + "upload")
+    data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
+    data.add_field("file", not_a_workbook_xlsx(), filename="scores.xlsx")
+    _, html, _ = await fetch(link + "upload", data)
+    assert "scores.xlsx" in text_of(html)
+    assert "file: स्प्रेडशीट पढ़ी नहीं जा सकी: KeyError: " in text_of(html)
 
 
 async def test_a_file_far_over_the_limit_is_refused_as_in_the_chat(site):

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from bot.i18n import later
 from bot.importers import aiken, gift, kahoot, opentdb, quizizz, sheets
 from bot.importers.build import checked_questions, quiz_data, to_quiz
 from bot.importers.common import MAX_FILE_BYTES, Malformed, Parsed, Skipped, slug_id
@@ -53,8 +54,8 @@ def detect_format(name: str, data: bytes) -> str:
         return _sheet_format(data)
     if suffix in (".txt", ".aiken", "") or b"{" in data or b"ANSWER:" in data.upper():
         return _text_format(data)
-    raise Malformed("file", f"cannot tell the format of a '{suffix}' file: give --format "
-                    f"({', '.join(FORMATS)})")
+    raise Malformed("file", later("cannot tell the format of a '{suffix}' file: give --format ({formats})",
+                                  suffix=suffix, formats=", ".join(FORMATS)))
 
 
 def _sheet_format(data: bytes) -> str:
@@ -65,8 +66,8 @@ def _sheet_format(data: bytes) -> str:
             return "kahoot"
         if row.number >= sheets.HEADER_SEARCH_ROWS:
             break
-    raise Malformed("file", "neither a Kahoot nor a Quizizz spreadsheet: no header row with Question "
-                    "and Answer 1 (Kahoot) or Question Text and Option 1 (Quizizz)")
+    raise Malformed("file", later("neither a Kahoot nor a Quizizz spreadsheet: no header row with Question "
+                                  "and Answer 1 (Kahoot) or Question Text and Option 1 (Quizizz)"))
 
 
 def _text_format(data: bytes) -> str:
@@ -87,6 +88,7 @@ def import_quiz(data: bytes, name: str, fmt: str = "auto", *, quiz_id: str | Non
                 title: str | None = None, lang: str = "en") -> Imported:
     """The quiz in `data` (a file called `name`), in quizhost's form, and what was skipped."""
     if len(data) > MAX_FILE_BYTES:
+        # the command line's check: a chat refuses such a file before it gets here (bot.chatquizzes)
         raise Malformed("file", f"{len(data):,} bytes: at most {MAX_FILE_BYTES:,} (1 MB) are imported")
     fmt = detect_format(name, data) if fmt == "auto" else fmt
     parsed = PARSERS[fmt](data)

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from bot.i18n import Later
+from bot.i18n import Later, later
 
 MAX_FILE_BYTES = 1_000_000  # 1 MB: far above any real quiz, far below what hurts a bot
 MAX_QUESTIONS = 500
@@ -29,9 +29,11 @@ class Draft:
 
 
 @dataclass(frozen=True)
-class Skipped:
+class Problem:
+    """Something wrong at a place in a file, said in the reader's language when shown."""
+
     where: str  # the place as the file's own tools name it ("line 12", "row 9"): never translated
-    why: Later | str  # translated where it is shown (bot.i18n.shown); str: the quiz file checks' English
+    why: Later | str  # translated where it is shown (bot.i18n.shown); str: a library's own English
 
     @property
     def reason(self) -> str:
@@ -40,6 +42,10 @@ class Skipped:
 
     def __str__(self) -> str:
         return f"{self.where}: {self.reason}"
+
+
+class Skipped(Problem):
+    """A question left out of the import, and why."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,7 @@ class Collector:
     def keep(self, draft: Draft) -> None:
         self.drafts.append(draft)
         if len(self.drafts) > MAX_QUESTIONS:
-            raise Malformed(draft.where, f"more than {MAX_QUESTIONS} questions: split the file")
+            raise Malformed(draft.where, later("more than {n} questions: split the file", n=MAX_QUESTIONS))
 
     def skip(self, where: str, reason: Later | str) -> None:
         self.skipped.append(Skipped(where, reason))
@@ -80,23 +86,30 @@ class Collector:
 class Malformed(Exception):
     """The file as a whole cannot be read as its format; `where` names the place."""
 
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}" if where else message)
+    def __init__(self, where: str, message: Later | str) -> None:
+        super().__init__(f"{where}: {message}" if where else str(message))
         self.where = where
         self.message = message
+
+    @property
+    def problem(self) -> Problem:
+        return Problem(self.where, self.message)
+
+
+BINARY = later("this is a binary file, not a text quiz")
 
 
 def decode_text(data: bytes) -> str:
     """Text files: UTF-8 with or without a BOM, any line ending; binary files refused."""
     if b"\x00" in data[:8192]:
-        raise Malformed("file", "this is a binary file, not a text quiz")
+        raise Malformed("file", BINARY)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
-        raise Malformed(f"line {line}", "not UTF-8 text: save the file as UTF-8") from None
+        raise Malformed(f"line {line}", later("not UTF-8 text: save the file as UTF-8")) from None
     if any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in text[:8192]):
-        raise Malformed("file", "this is a binary file, not a text quiz")
+        raise Malformed("file", BINARY)
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -33,7 +33,8 @@ def parse(data: bytes) -> Parsed:
     try:
         document = json.loads(decode_text(data))
     except json.JSONDecodeError as error:
-        raise Malformed(f"line {error.lineno}", f"not JSON: {error.msg} (column {error.colno})") from None
+        raise Malformed(f"line {error.lineno}", later("not JSON: {detail} (column {column})", detail=error.msg,
+                                                           column=error.colno)) from None
     results, prefix = _results(document)
     decode = _decoder(results)
     found = Collector()
@@ -46,14 +47,15 @@ def _results(document: Any) -> tuple[list[Any], str]:
     if isinstance(document, list):
         return document, ""
     if not isinstance(document, dict) or "results" not in document:
-        raise Malformed("top level", "expected Open Trivia DB results: {\"response_code\": 0, \"results\": "
-                        "[...]} or a list of questions")
+        raise Malformed("top level", later("expected Open Trivia DB results: {example} or a list of questions",
+                                           example='{"response_code": 0, "results": [...]}'))
     code = document.get("response_code", 0)
     if code != 0:
         meaning = RESPONSE_CODES.get(code, "an unknown code") if isinstance(code, int) else "not a number"
-        raise Malformed("response_code", f"{code!r}: {meaning}; nothing to import")
+        raise Malformed("response_code", later("{code}: {meaning}; nothing to import", code=repr(code),
+                                               meaning=meaning))
     if not isinstance(document["results"], list):
-        raise Malformed("results", "expected a list of questions")
+        raise Malformed("results", later("expected a list of questions"))
     return document["results"], "results"
 
 

@@ -54,13 +54,14 @@ def check_zip(data: bytes) -> None:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        raise Malformed("file", "not an .xlsx spreadsheet (an .xlsx file is a zip archive)") from None
+        raise Malformed("file", later("not an .xlsx spreadsheet (an .xlsx file is a zip archive)")) from None
     with archive:
         parts = archive.infolist()
         unpacked = sum(part.file_size for part in parts)
         if len(parts) > MAX_PARTS or unpacked > MAX_UNPACKED_BYTES:
-            raise Malformed("file", f"the spreadsheet would unpack to {unpacked:,} bytes in {len(parts)} parts "
-                            f"(at most {MAX_UNPACKED_BYTES:,} in {MAX_PARTS}): refused unopened")
+            raise Malformed("file", later("the spreadsheet would unpack to {size} bytes in {parts} parts (at most "
+                                          "{most} in {most_parts}): refused unopened", size=f"{unpacked:,}",
+                                          parts=len(parts), most=f"{MAX_UNPACKED_BYTES:,}", most_parts=MAX_PARTS))
 
 
 def rows(data: bytes) -> Iterator[Row]:
@@ -69,12 +70,13 @@ def rows(data: bytes) -> Iterator[Row]:
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds for a broken part; all mean the same here
-        raise Malformed("file", f"cannot read the spreadsheet: {type(error).__name__}: {error}") from None
+        raise Malformed("file", later("cannot read the spreadsheet: {detail}",  # openpyxl's own words
+                                      detail=f"{type(error).__name__}: {error}")) from None
     try:
         sheet = book.worksheets[0]
         for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
             if number > MAX_ROWS:
-                raise Malformed(f"row {number}", f"more than {MAX_ROWS} rows: split the file")
+                raise Malformed(f"row {number}", later("more than {n} rows: split the file", n=MAX_ROWS))
             yield Row(number, tuple(cell_text(v) for v in values))
     finally:
         book.close()
@@ -87,7 +89,8 @@ def find_header(sheet: Iterator[Row], is_header: Callable[[Row], bool], what: st
             return row
         if row.number >= HEADER_SEARCH_ROWS:
             break
-    raise Malformed("file", f"no header row ({what}) in the first {HEADER_SEARCH_ROWS} rows")
+    raise Malformed("file", later("no header row ({columns}) in the first {n} rows", columns=what,
+                                  n=HEADER_SEARCH_ROWS))
 
 
 def column(header: Row, *starts: str) -> int | None:

@@ -5,6 +5,7 @@ and quiz texts are escaped everywhere) and works without JavaScript.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from http import HTTPStatus
 from typing import Any
 
@@ -18,6 +19,7 @@ from bot.adapters.web.uploads import PendingUploads
 from bot.chatquizzes import UploadStatus
 from bot.engine import Engine
 from bot.i18n import normalise, shown
+from bot.importers.common import Problem
 from bot.model import ChatRef, Player
 from bot.weblinks import Link, LinkSigner, Refusal, Scope
 
@@ -148,8 +150,9 @@ class Pages:
         lang = await self._language(link.chat_key)
         token = request.match_info["token"]
         outcome = values.get("outcome")
-        skipped = [(s.where, shown(lang, s.why)) for s in outcome.skipped] if outcome else []  # in the chat's language
-        values |= {"U": texts.upload(lang), "skipped": skipped, "csrf": self.signer.form_token(token, "upload"),
+        if outcome:  # in the chat's language, as the chat's reply says them
+            values |= {"skipped": _placed(lang, outcome.skipped), "problems": _placed(lang, outcome.problems)}
+        values |= {"U": texts.upload(lang), "csrf": self.signer.form_token(token, "upload"),
                    "csrf_confirm": self.signer.form_token(token, "confirm"), "letters": figures.LETTERS}
         return self._page(request, "upload.html", lang, link, values, status)
 
@@ -197,3 +200,8 @@ def _player(link: Link) -> Player:
     """Who uploads: the admin the link was given to (the name is kept by the chat's own updates)."""
     platform, _, user_id = link.player_key.partition(":")
     return Player(platform or "web", user_id or "admin", "")
+
+
+def _placed(lang: str, problems: Sequence[Problem]) -> list[tuple[str, str]]:
+    """(place, why) of each problem, the why in `lang`; the template writes them out escaped."""
+    return [(p.where, shown(lang, p.why)) for p in problems]
