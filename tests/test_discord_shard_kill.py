@@ -42,7 +42,7 @@ def worker_env(fake: FakeDiscord, tmp_path: Path, db: str) -> dict[str, str]:
     (folder / "tiny.yaml").write_text(TINY_QUIZ, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "QUIZHOST_"))}
     return {**env, "PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"),
-            "QUIZHOST_DB": db, "QUIZHOST_QUIZZES": str(folder), "QUIZHOST_QUESTION_SECONDS": "8",
+            "QUIZHOST_DB": db, "QUIZHOST_QUIZZES": str(folder), "QUIZHOST_QUESTION_SECONDS": "20",
             "QUIZHOST_PAUSE_SECONDS": "0", "DISCORD_BOT_TOKEN": fake.token, "DISCORD_SHARD_COUNT": "2",
             "DISCORD_GUILD_IDS": ",".join(str(g) for g in fake.guilds), "LOG_LEVEL": "WARNING"}
 
