@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.questionstats import OPTION_SLOTS
-from storage.schema import OPTION_COLUMNS, REVIEW_SESSIONS, boundary
+from storage.schema import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
 from storage.updates import TABLE as SEEN_UPDATES
 
 KEY = 'TEXT COLLATE "C"'
@@ -48,10 +48,16 @@ def _kept_up(add: Callable[[str], str], runs_trigger: str, late_trigger: str) ->
     return f"""
     {add(PAST_BOUNDARY)}
     {_trigger_functions(add, runs_trigger, late_trigger, "CREATE")}
-    CREATE TRIGGER {runs_trigger} AFTER UPDATE OF status, phase, idx ON runs
-        FOR EACH ROW WHEN ({boundary("NEW")} > {boundary("OLD")}) EXECUTE FUNCTION {runs_trigger}();
+    {_runs_trigger(runs_trigger)}
     CREATE TRIGGER {late_trigger} AFTER INSERT ON answers REFERENCING NEW TABLE AS inserted
         FOR EACH STATEMENT EXECUTE FUNCTION {late_trigger}();
+    """
+
+
+def _runs_trigger(name: str) -> str:
+    return f"""
+    CREATE TRIGGER {name} AFTER UPDATE OF status, phase, idx ON runs
+        FOR EACH ROW WHEN ({boundary("NEW")} > {boundary("OLD")}) EXECUTE FUNCTION {name}();
     """
 
 
@@ -342,6 +348,23 @@ MIGRATIONS += (
     ALTER TABLE review_cards ADD PRIMARY KEY (player_key, quiz_chat, quiz_id, question_id);
     """ + REVIEW_SESSIONS.replace("session_id INTEGER", "session_id BIGINT"),
 )
+
+MIGRATIONS += (
+    # summaries that counted answers twice: the boundary that never moves back (storage/schema.py's
+    # last migration says why), and every summary recounted from the stored answers
+    f"""
+    {_trigger_functions(_summarise, "runs_summarise_answers", "answers_late_to_boards", "CREATE OR REPLACE")}
+    {_trigger_functions(_tally_stats, "runs_tally_stats", "answers_late_to_stats", "CREATE OR REPLACE")}
+    DROP TRIGGER runs_summarise_answers ON runs;
+    {_runs_trigger("runs_summarise_answers")}
+    DROP TRIGGER runs_tally_stats ON runs;
+    {_runs_trigger("runs_tally_stats")}
+    TRUNCATE {", ".join(SUMMARIES)};
+    {BOARD_BACKFILL}
+    {STATS_BACKFILL}
+    """,
+)
+
 
 def version() -> int:
     return len(MIGRATIONS)

@@ -9,11 +9,13 @@ from storage.updates import TABLE as SEEN_UPDATES
 OPTION_COLUMNS = tuple(f"o{i}" for i in range(OPTION_SLOTS))  # stat_players: answers per option, both stores
 
 
-# Where a run's summarised answers end: its questions before `idx` while it asks question `idx`,
-# up to `idx` itself while it pauses after it, all of them once the run is over. The answers
-# of the open question are "live": the boards add them from the answers table.
+# Where a run's summarised answers end: its questions before `idx` while question `idx` waits
+# to be posted or is asked, up to `idx` itself while it pauses after it, all of them once the
+# run is over. The answers of the open question are "live": the boards add them from the
+# answers table. It never moves back as a run goes on (posting -> asking keeps it): the
+# triggers add on forward moves only, so a back-and-forth would add the answers between twice.
 def boundary(run: str) -> str:
-    return (f"(CASE WHEN {run}.status <> 'open' THEN 2147483647 WHEN {run}.phase = 'asking' "
+    return (f"(CASE WHEN {run}.status <> 'open' THEN 2147483647 WHEN {run}.phase IN ('asking', 'posting') "
             f"THEN {run}.idx ELSE {run}.idx + 1 END)")
 
 
@@ -41,6 +43,24 @@ def _summarise(answers: str) -> str:
 # every answer already past its run's boundary (migration 2; the bench loads answers this way)
 BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
 LIVE_BOUNDARY = boundary("r")  # for the boards' live part, over `runs r`
+
+
+def _board_triggers() -> str:
+    return f"""
+    -- a run moving past a question (or ending) summarises the answers it leaves behind
+    CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
+    WHEN {boundary("new")} > {boundary("old")} BEGIN
+        {_summarise(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
+                    f"AND a.idx < {boundary('new')}")}
+    END;
+    -- an answer stored after its question was summarised (only direct writes do that) goes
+    -- straight in; answers of the open question cost this one lookup of their run
+    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
+        {_summarise("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
+                    "AND a.player_key = new.player_key")}
+    END;
+    """
 
 CHAT_QUIZ_COLUMNS = "chat_key, quiz_id, content, uploaded_by, uploaded_at"  # ChatQuizRow's order, both stores
 
@@ -135,19 +155,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (chat_key, player_key, quiz_id)
     ) WITHOUT ROWID;
     {BOARD_BACKFILL}
-    -- a run moving past a question (or ending) summarises the answers it leaves behind
-    CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
-    WHEN {boundary("new")} > {boundary("old")} BEGIN
-        {_summarise(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
-                    f"AND a.idx < {boundary('new')}")}
-    END;
-    -- an answer stored after its question was summarised (only direct writes do that) goes
-    -- straight in; answers of the open question cost this one lookup of their run
-    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
-    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {_summarise("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
-                    "AND a.player_key = new.player_key")}
-    END;
+    {_board_triggers()}
     -- the boards read the summaries now; this index only cost every answer one more B-tree
     -- write (a third of an answer's insert time, measured). A board from an arbitrary instant
     -- still finds the chat's answers by answers_by_player (chat_key, player_key).
@@ -377,4 +385,22 @@ MIGRATIONS += (
     DROP TABLE review_cards;
     ALTER TABLE review_cards_keyed RENAME TO review_cards;
     """ + REVIEW_SESSIONS,
+)
+
+# Summaries that counted answers twice (boundary() gave a question waiting to be posted as
+# closed, so the move to asking went back and its close added its answers again): the triggers
+# with the boundary that never moves back, and every summary recounted from the stored answers.
+SUMMARIES = ("board_days", "board_totals", "stat_players", "stat_times")
+MIGRATIONS += (
+    f"""
+    DROP TRIGGER runs_summarise_answers;
+    DROP TRIGGER answers_late_to_boards;
+    DROP TRIGGER runs_tally_stats;
+    DROP TRIGGER answers_late_to_stats;
+    {_board_triggers()}
+    {_stats_triggers(_tally_stats)}
+    {"".join(f"DELETE FROM {table};" for table in SUMMARIES)}
+    {BOARD_BACKFILL}
+    {STATS_BACKFILL}
+    """,
 )

@@ -94,12 +94,20 @@ def check_database(db: Database, acks: list[tuple[int, int, str]]) -> None:
     assert db.rows("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM runs WHERE status = 'open' "
                    "GROUP BY chat_key) AS open_runs")[0][0] in (None, 1)
     for (chat,) in db.rows("SELECT DISTINCT chat_key FROM answers"):
-        truth = dict(db.rows("SELECT player_key, SUM(points) FROM answers WHERE chat_key = :chat "
-                             "GROUP BY player_key", {"chat": chat}))
         for since in (None, 0.0):  # the all-time summaries, the per-day ones
-            source, args = boards.board_source(chat, since)
-            board = dict(db.rows(f"SELECT player_key, SUM(points) FROM ({source}) AS b GROUP BY player_key", args))
+            truth, board = _answers_and_board(db, chat, since)
             assert board == truth, f"board of {chat} (since {since}) differs from its stored answers"
+
+
+def _answers_and_board(db: Database, chat: str, since: float | None) -> tuple[dict, dict]:
+    """Both read by one statement, so from one snapshot: the killed bot's server session may
+    still commit the batch whose COMMIT it had sent (its answers are live: on the board and in
+    the answers at once), and between two statements that shows as a board ahead of its answers."""
+    source, args = boards.board_source(chat, since)
+    rows = db.rows("SELECT 'answers', player_key, SUM(points) FROM answers WHERE chat_key = :chat GROUP BY player_key "
+                   f"UNION ALL SELECT 'board', player_key, SUM(points) FROM ({source}) AS b GROUP BY player_key", args)
+    return ({player: points for kind, player, points in rows if kind == "answers"},
+            {player: points for kind, player, points in rows if kind == "board"})
 
 
 def test_sigkill_at_random_moments_loses_no_acknowledged_press(database):
