@@ -5,7 +5,7 @@ A mixin of `bot.commands.Commands`: same `(args, caller, lang) -> Reply` handler
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from bot import render_learning as texts
 from bot import render_stats, schedule, zones
@@ -78,20 +78,47 @@ class LearningCommands:
             return await self._schedules(caller.chat, lang)
         if words[0].lower() == "off":
             return await self._schedule_off(words[1:], caller.chat, lang)
+        if words[0].lower() == "on":
+            return await self._schedule_on(words[1:], caller.chat, lang)
         return await self._schedule_add(words, caller, lang)
 
     async def _schedules(self, chat: ChatRef, lang: str) -> Reply:
         tz = (await self.engine.chat_settings(chat)).time_zone
+        rows = await self.engine.store.chat_schedules(chat.key)
+        return texts.schedules(lang, await self._lines(chat, rows, lang, tz), tz)
+
+    async def _lines(self, chat: ChatRef, rows: list[schedule.ScheduleRow], lang: str, tz: str | None) -> list[str]:
         lines = []
-        for row in await self.engine.store.chat_schedules(chat.key):
+        for row in rows:
             quiz = self.engine.catalog.get(row.quiz_id) or await self.engine.chat_quizzes.get(chat.key, row.quiz_id)
             lines.append(texts.schedule_line(lang, row, quiz.title.get(lang) if quiz else row.quiz_id, tz))
-        return texts.schedules(lang, lines, tz)
+        return lines
+
+    async def _schedule_on(self, words: list[str], chat: ChatRef, lang: str) -> Reply:
+        """An admin's command here shows the bot reads the chat again: resume what was paused."""
+        sid = _schedule_id(words)
+        if sid is False:
+            return Reply(texts.schedule_usage(lang), language=lang, kind="error")
+        resumed = await self._resumed(chat, lang, sid)
+        return resumed or Reply(t(lang, "No paused schedule here. /schedule lists them."), language=lang,
+                                kind="error")
+
+    async def bot_is_back(self, chat: ChatRef) -> Reply | None:
+        """The platform says the bot was added back to the chat: its paused schedules resume;
+        what to tell the chat, None when nothing was paused."""
+        return await self._resumed(chat, await self.engine.language_for(chat), None)
+
+    async def _resumed(self, chat: ChatRef, lang: str, sid: int | None) -> Reply | None:
+        rows = await self.scheduler.resume(chat, sid)
+        if not rows:
+            return None
+        tz = (await self.engine.chat_settings(chat)).time_zone
+        return texts.resumed(lang, await self._lines(chat, rows, lang, tz), tz)
 
     async def _schedule_off(self, words: list[str], chat: ChatRef, lang: str) -> Reply:
-        if len(words) > 1 or (words and not words[0].lstrip("#").isdigit()):
+        sid = _schedule_id(words)
+        if sid is False:
             return Reply(texts.schedule_usage(lang), language=lang, kind="error")
-        sid = int(words[0].lstrip("#")) if words else None
         gone = await self.engine.store.remove_schedules(chat.key, sid)
         if not gone:
             return Reply(t(lang, "No such schedule here. /schedule lists them."), language=lang, kind="error")
@@ -122,6 +149,13 @@ class LearningCommands:
                      zone=" ".join(words)[:40])
         await self.engine.update_chat(chat, time_zone=name)
         return None
+
+
+def _schedule_id(words: list[str]) -> int | Literal[False] | None:
+    """'#3' or '3' -> 3; nothing -> None (all of the chat's); anything else -> False."""
+    if len(words) > 1 or (words and not words[0].lstrip("#").isdigit()):
+        return False
+    return int(words[0].lstrip("#")) if words else None
 
 
 def _parse_add(words: list[str]) -> tuple[schedule.Rule, str, int | None, int] | str:

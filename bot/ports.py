@@ -114,6 +114,9 @@ class LearningStore(Protocol):
     async def pause_chat_schedules(self, chat_key: str) -> int:
         """Pause every active schedule of the chat at once; how many were active."""
 
+    async def resume_schedule(self, schedule_id: int, next_due: float) -> bool:
+        """Make a paused schedule active again, due at `next_due`; False if it was not paused."""
+
     async def remove_schedules(self, chat_key: str, schedule_id: int | None = None) -> int:
         """Delete one schedule of the chat (or all); how many were deleted."""
 

@@ -83,7 +83,8 @@ def schedule_line(lang: str, s: ScheduleRow, quiz_title: str, zone_name: str | N
     line = t(lang, "#{id} {rule}: {what}; next {when}", id=s.id, rule=s.rule.describe(), what=what,
              when=when(s.next_due, zone_name))
     if s.status is ScheduleStatus.PAUSED:
-        line += " · " + i18n.t(lang, "paused: I could not post here")
+        line += " · " + i18n.t(lang, "paused: I could not post here") + " · " + t(
+            lang, "/schedule on {id} resumes it", id=s.id)
     return line
 
 
@@ -93,10 +94,22 @@ def schedules(lang: str, lines: list[str], zone_name: str | None) -> Reply:
         text = t(lang, "Nothing is scheduled here. Example: /schedule daily 09:00 pipeline 1")
     else:
         text = "\n".join(lines)
-    text += "\n" + t(lang, "Times are in {zone}; /settings tz <Area/City> changes it.", zone=zone(zone_name).key)
+    text += "\n" + _zone_note(lang, zone_name)
     return Reply(text, title=title, language=lang)
+
+
+def resumed(lang: str, lines: list[str], zone_name: str | None) -> Reply:
+    """Which schedules run again, when each fires next, and what became of the times missed."""
+    text = "\n".join(lines) + "\n" + t(
+        lang, "A time missed while paused runs now if it is less than an hour late; older ones are skipped.")
+    text += "\n" + _zone_note(lang, zone_name)
+    return Reply(text, title=t(lang, "▶️ Schedules resumed"), language=lang)
+
+
+def _zone_note(lang: str, zone_name: str | None) -> str:
+    return t(lang, "Times are in {zone}; /settings tz <Area/City> changes it.", zone=zone(zone_name).key)
 
 
 def schedule_usage(lang: str) -> str:
     return t(lang, "Usage: /schedule daily 09:00 pipeline [1] [--hours 8], /schedule weekly mon 18:00 pipeline, "
-                   "/schedule, /schedule off [id].")
+                   "/schedule, /schedule off [id], /schedule on [id].")

@@ -17,7 +17,7 @@ from bot import schedule
 from bot.model import ChatRef, Player, Quiz, Reply
 from bot.ports import ChatUnreachable
 from bot.render import t
-from bot.schedule import Missed, Rule, ScheduleRow
+from bot.schedule import Missed, Rule, ScheduleRow, ScheduleStatus
 from bot.zones import zone
 
 if TYPE_CHECKING:
@@ -42,6 +42,26 @@ class Scheduler:
         row = ScheduleRow(chat, quiz.id, rule, schedule.next_fire(rule, now, await self._zone(chat)),
                           seed=int(now) % 1_000_003, created_by=by.key, questions=questions, hours=hours)
         return replace(row, id=await self.store.add_schedule(row))
+
+    async def resume(self, chat: ChatRef, schedule_id: int | None = None) -> list[ScheduleRow]:
+        """Resume the chat's paused schedules (one, or all): the bot may post there again.
+
+        A fire time missed while paused is treated as after a restart: one less than an hour
+        late stays due and fires at the next tick; an older one is skipped for the next time.
+        """
+        now, tz = self.engine.clock.now(), await self._zone(chat)
+        resumed = []
+        for row in await self.store.chat_schedules(chat.key):
+            if row.status is not ScheduleStatus.PAUSED or schedule_id not in (None, row.id):
+                continue
+            due = row.next_due if schedule.missed(row.next_due, now) is Missed.RUN else schedule.next_fire(
+                row.rule, now, tz)
+            if await self.store.resume_schedule(row.id, due):
+                resumed.append(replace(row, status=ScheduleStatus.ACTIVE, next_due=due))
+        if resumed:
+            log.info("%s lets the bot post again; schedules resumed: %s", chat.key,
+                     ", ".join(str(r.id) for r in resumed))
+        return resumed
 
     async def tick(self) -> int:
         """Fire every schedule whose time has come; how many this engine fired."""

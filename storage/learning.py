@@ -65,6 +65,12 @@ class LearningQueries(Statements):
         return await self._change("UPDATE schedules SET status = :paused WHERE chat_key = :chat AND status = :active",
                                   {"paused": ScheduleStatus.PAUSED.value, "chat": chat_key, "active": ACTIVE})
 
+    async def resume_schedule(self, schedule_id: int, next_due: float) -> bool:
+        """Make a paused schedule active again, due at `next_due`; False if it was not paused."""
+        return await self._change("UPDATE schedules SET status = :active, next_due = :next WHERE id = :id "
+                                  "AND status = :paused", {"active": ACTIVE, "next": next_due, "id": schedule_id,
+                                                           "paused": ScheduleStatus.PAUSED.value}) == 1
+
     async def remove_schedules(self, chat_key: str, schedule_id: int | None = None) -> int:
         """Delete one schedule of the chat (or all of them); how many went."""
         if schedule_id is None:

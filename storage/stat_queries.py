@@ -10,19 +10,16 @@ stored; see docs/PERFORMANCE.md.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from bot.questionstats import QuestionTally, QuizTally
 from storage.schema import OPTION_COLUMNS
+from storage.statements import Statements
 
 _OPTIONS = ", ".join(OPTION_COLUMNS)
 _SUMMED_OPTIONS = ", ".join(f"SUM({c})" for c in OPTION_COLUMNS)
 
 
-class StatisticsQueries:
-    async def _fetch(self, sql: str, args: dict[str, Any]) -> list[tuple]:
-        raise NotImplementedError
-
+class StatisticsQueries(Statements):
     async def quiz_tally(self, quiz_id: str, chat_key: str | None = None) -> QuizTally:
         """The summed answers of a quiz's closed questions, in one chat or in all of them."""
         args = {"quiz": quiz_id, **({"chat": chat_key} if chat_key else {})}

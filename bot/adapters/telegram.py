@@ -13,10 +13,27 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TypeVar
 
-from telegram import BotCommand, Chat, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters, Update, User
+from telegram import (
+    BotCommand,
+    Chat,
+    ChatMember,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+    Update,
+    User,
+)
 from telegram.constants import ChatID, ChatType, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, TelegramError
-from telegram.ext import Application, CallbackQueryHandler, ContextTypes, MessageHandler, filters
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
 
 from bot.adapters import telegram_format as fmt
 from bot.adapters import telegram_uploads as uploads
@@ -48,7 +65,9 @@ PLATFORM = "telegram"
 ADMIN_COMMANDS = frozenset({"stop", "language", "settings", "upload", "remove", "dashboard", "quizstats", "schedule"})
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+# my_chat_member: the bot added back to a chat resumes the schedules paused there
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+PRESENT = frozenset({ChatMember.MEMBER, ChatMember.ADMINISTRATOR})
 # while calls fail, /healthz asks getMe at most this often (a quiet webhook worker makes no
 # other calls that could find Telegram back), and waits this long for its answer
 PROBE_EVERY = 2.0
@@ -130,6 +149,7 @@ class TelegramAdapter(PressHandling):
                                        self._on_command))
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
+        app.add_handler(ChatMemberHandler(self._on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_error_handler(self._on_error)
         try:
             await self._connect()
@@ -297,6 +317,17 @@ class TelegramAdapter(PressHandling):
         if old and new:
             title = message.chat.title or ""
             await self._move(ChatRef(PLATFORM, str(old), False, title), ChatRef(PLATFORM, str(new), False, title))
+
+    async def _on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot is a member (or admin) of a chat again: what was paused there resumes, and the
+        chat is told so, once (this update comes once per change of the bot's status)."""
+        change = update.my_chat_member
+        if change is None or self._commands is None or change.new_chat_member.status not in PRESENT:
+            return
+        chat = chat_ref(change.chat)
+        reply = await self._commands.bot_is_back(chat)
+        if reply is not None:
+            await self._send(chat, reply)
 
     async def _move(self, old: ChatRef, new: ChatRef) -> None:
         assert self._commands is not None

@@ -49,6 +49,7 @@ class FakeBotApi(BotApiMethods):
     admins: dict[int, set[int]] = field(default_factory=dict)
     commands: dict[str, list[dict]] = field(default_factory=dict)  # language ("" = default) -> menu
     webhook: dict | None = None
+    allowed_updates: list[str] | None = None  # the kinds of update the bot asked for (None: all)
     expected_refusals: set[str] = field(default_factory=set)  # errors a test provokes on purpose
     stamp: Callable[[], float] = time.monotonic  # the clock calls are stamped with (a test's fake one)
     balancer: LoadBalancer | None = None  # set: updates go to several webhook workers through it
@@ -165,6 +166,17 @@ class FakeBotApi(BotApiMethods):
         """The group removes the bot (a private chat: the user blocks it); False: it is back."""
         (self.removed_from.add if removed else self.removed_from.discard)(chat["id"])
 
+    async def add_bot_back(self, chat: dict, by: dict) -> None:
+        """`by` adds the bot to the group again (a private chat: unblocks it): calls there go
+        through, and the bot gets a my_chat_member update if it asked for them."""
+        self.remove_bot(chat, removed=False)
+        bot = {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username}
+        change = {"chat": chat, "from": by, "date": int(time.time()),
+                  "old_chat_member": {"status": "kicked" if chat["id"] > 0 else "left", "user": bot,
+                                      **({"until_date": 0} if chat["id"] > 0 else {})},
+                  "new_chat_member": {"status": "member", "user": bot}}
+        await self._deliver({"update_id": next(self._update_ids), "my_chat_member": change})
+
     def _check_member(self, params: dict) -> None:
         chat_id = params.get("chat_id")
         if chat_id in self.removed_from:
@@ -255,6 +267,9 @@ class FakeBotApi(BotApiMethods):
         return query_id
 
     async def _deliver(self, update: dict) -> None:
+        kind = next(k for k in update if k != "update_id")
+        if self.allowed_updates and kind not in self.allowed_updates:
+            return  # Telegram keeps back the kinds of update the bot did not ask for
         if self.balancer is not None:  # several workers behind one URL (fake_telegram_balancer.py)
             for method in await self.balancer.deliver(update):
                 await self.carry_out(method)

@@ -71,6 +71,7 @@ class BotApiMethods:
     admins: dict[int, set[int]]
     commands: dict[str, list[dict]]
     webhook: dict | None
+    allowed_updates: list[str] | None
     presses: dict[str, Press]
     messages: dict[tuple[int, int], Sent]
     _updates: list[dict]
@@ -92,10 +93,12 @@ class BotApiMethods:
         if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
             raise ApiError(400, "Bad Request: secret token contains unallowed characters")
         self.webhook = {"url": p["url"], "secret_token": secret}
+        self.allowed_updates = p.get("allowed_updates") or self.allowed_updates
         return True
 
     async def _m_getUpdates(self, p: dict) -> list[dict]:
         offset = p.get("offset") or 0
+        self.allowed_updates = p.get("allowed_updates") or self.allowed_updates
         self._updates = [u for u in self._updates if u["update_id"] >= offset]  # confirmed ones go
         if not self._updates and p.get("timeout"):
             async with self._changed:
