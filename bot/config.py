@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.model import FALLBACK_LANGUAGE, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS
+from bot.model import FALLBACK_LANGUAGE, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, TELEGRAM_WORKERS
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -42,6 +42,7 @@ class Settings(BaseSettings):
     telegram_webhook_answers: Literal["request", "reply"] = "request"  # see .env.example
     telegram_http: Literal["aiohttp", "httpx"] = "aiohttp"  # the HTTP client PTB uses (see .env.example)
     telegram_proxy: str = ""  # http(s) proxy URL for the Bot API; empty = direct
+    telegram_workers: int = Field(TELEGRAM_WORKERS.default, ge=TELEGRAM_WORKERS.low, le=TELEGRAM_WORKERS.high)
 
     # the web pages (bot/adapters/web/): served by `quizhost run` when the public address is set
     quizhost_web_url: str = ""

@@ -47,6 +47,9 @@ class SettingRange:
 # and the help texts read these
 QUESTION_SECONDS = SettingRange(5, 300, default=30)
 PAUSE_SECONDS = SettingRange(0, 60, default=5)
+# TELEGRAM_WORKERS: the webhook workers sending for one bot; each keeps to its share of the bot's
+# 30 messages a second (bot/adapters/telegram_limits.py bot_share), so the sum holds across them
+TELEGRAM_WORKERS = SettingRange(1, 30, default=1)
 
 
 def clamp_seconds(seconds: int | None) -> int | None:

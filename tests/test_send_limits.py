@@ -45,6 +45,23 @@ async def test_a_burst_to_many_groups_never_passes_30_in_any_second(fake):
     assert most_in_any_window(arrived, 1.0) <= 30
 
 
+async def test_three_workers_sending_for_one_bot_stay_within_30_in_any_second_together(fake):
+    """TELEGRAM_WORKERS=3: each worker's own limiter keeps to its share, 10 a second, so the three
+    (each its own PTB application, as in its own process) never pass the bot's 30 together."""
+    groups = [fake.group(-2000 - n) for n in range(90)]
+    workers = [build_application(fake.token, fake.url, workers=3) for _ in range(3)]
+    for app in workers:
+        await app.initialize()
+    try:
+        await asyncio.gather(*(workers[n % 3].bot.send_message(g["id"], "hello") for n, g in enumerate(groups)))
+    finally:
+        for app in workers:
+            await app.shutdown()
+    arrived = sends(fake)
+    assert len(arrived) == 90
+    assert most_in_any_window(arrived, 1.0) <= 30
+
+
 async def test_one_group_gets_at_most_20_in_any_minute_on_the_fake_clock(fake):
     clock = FakeClock()
     fake.stamp = clock.now

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import SettingsError, load_settings
-from bot.model import PAUSE_SECONDS, QUESTION_SECONDS
+from bot.model import PAUSE_SECONDS, QUESTION_SECONDS, TELEGRAM_WORKERS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -14,13 +14,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_readme_and_env_example_state_the_enforced_ranges():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    assert f"(1 to {TELEGRAM_WORKERS.high})" in readme and f"1 to {TELEGRAM_WORKERS.high}" in example
     for allowed in (QUESTION_SECONDS, PAUSE_SECONDS):
         assert f"({allowed.low} to {allowed.high})" in readme
         assert f"{allowed.low} to {allowed.high}" in example
 
 
 @pytest.mark.parametrize(("variable", "allowed"), [("quizhost_question_seconds", QUESTION_SECONDS),
-                                                   ("quizhost_pause_seconds", PAUSE_SECONDS)])
+                                                   ("quizhost_pause_seconds", PAUSE_SECONDS),
+                                                   ("telegram_workers", TELEGRAM_WORKERS)])
 def test_settings_take_the_range_and_refuse_past_it(variable, allowed):
     assert getattr(load_settings(None, **{variable: allowed.high}), variable) == allowed.high
     assert getattr(load_settings(None), variable) == allowed.default

@@ -112,7 +112,8 @@ class TelegramAdapter(PressHandling):
         watch = CallWatch()
         updates = updates_request(settings.telegram_http, settings.telegram_proxy, watch)
         app = build_application(settings.telegram_bot_token.get_secret_value(), settings.telegram_api_url,
-                                settings.telegram_http, settings.telegram_proxy, updates, watch)
+                                settings.telegram_http, settings.telegram_proxy, updates, watch,
+                                settings.telegram_workers)
         return cls(app, Webhook.from_settings(settings), updates, watch)
 
     @property

@@ -33,6 +33,17 @@ GROUP_PER_MINUTE = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP  # 20
 SAFETY = 0.1  # seconds added to each window for the way to Telegram
 GROUPS_KEPT = 10_000  # idle groups' windows are dropped beyond this many
 
+
+
+def bot_share(workers: int) -> int:
+    """One worker's part of the bot's messages a second when `workers` send for the same bot.
+
+    Telegram counts the bot's sends, not a process's: each of N webhook workers keeps to 30 // N
+    (whole messages, rounded down), so together they stay within 30 in any second without
+    asking each other; a worker that died only leaves its share unused."""
+    return max(1, BOT_PER_SECOND // workers)
+
+
 Now = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 

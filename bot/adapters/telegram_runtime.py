@@ -23,7 +23,7 @@ from telegram.ext import Application, ApplicationBuilder
 from telegram.request import HTTPXRequest, RequestData
 
 from bot.adapters.platform_watch import CallWatch
-from bot.adapters.telegram_limits import SlidingWindowLimiter
+from bot.adapters.telegram_limits import SlidingWindowLimiter, bot_share
 from bot.adapters.telegram_request import AiohttpRequest, TimeoutArg, UpdatesRequest
 from bot.config import Settings
 from bot.ports import DeliveryUncertain
@@ -99,15 +99,18 @@ def file_url(api_url: str) -> str:
 
 
 def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: str = "",
-                      updates: UpdatesRequest | None = None, watch: CallWatch | None = None) -> Application:
+                      updates: UpdatesRequest | None = None, watch: CallWatch | None = None,
+                      workers: int = 1) -> Application:
     """The PTB Application with its rate limiter and HTTP client (the one place to swap either).
 
     `http`: "aiohttp" (our request class, about ten times the presses per second of PTB's own
     on the same machine) or "httpx" (PTB's default, kept for comparison and as a fallback).
-    `watch` is told how every call went (/healthz and /metrics).
+    `watch` is told how every call went (/healthz and /metrics). `workers`: how many webhook
+    workers send for this bot (TELEGRAM_WORKERS); this one sends its share of the bot's limit.
     """
     updates = updates or updates_request(http, proxy, watch)
-    limiter = SlidingWindowLimiter(group_per_minute=GROUP_MESSAGES_PER_MINUTE, max_retries=RATE_LIMIT_RETRIES)
+    limiter = SlidingWindowLimiter(bot_share(workers), group_per_minute=GROUP_MESSAGES_PER_MINUTE,
+                                   max_retries=RATE_LIMIT_RETRIES)
     builder = (
         ApplicationBuilder()
         .token(token)
