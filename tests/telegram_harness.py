@@ -83,6 +83,14 @@ def settings_for(fake: FakeBotApi, folder: Path, **overrides: object) -> Setting
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
+def webhook_workers(fake: FakeBotApi, folder: Path, db: str, urls: list[str], secret: str) -> list[Settings]:
+    """Settings of webhook workers on one database, one per URL, all with the same secret (as
+    behind a load balancer: `fake.balancer`)."""
+    return [settings_for(fake, folder, quizhost_db=db, quizhost_worker=f"w{n}", telegram_webhook_url=url,
+                         telegram_webhook_listen=url.split("/")[2], telegram_webhook_secret=secret)
+            for n, url in enumerate(urls)]
+
+
 @contextlib.asynccontextmanager
 async def running_bot(fake: FakeBotApi, settings: Settings, clock: FakeClock) -> AsyncIterator[asyncio.Task]:
     """`quizhost run` (its real wiring) until the block ends; then the stop a SIGTERM would give."""

@@ -10,7 +10,7 @@ import pytest
 from bot.app import POLLING_TAKEN, run
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram_balancer import LoadBalancer
-from tests.telegram_harness import fake, running_bot, settings_for  # noqa: F401
+from tests.telegram_harness import fake, running_bot, settings_for, webhook_workers  # noqa: F401
 
 pytestmark = pytest.mark.postgres
 SECRET = "same_secret_everywhere"
@@ -20,9 +20,7 @@ async def test_updates_delivered_twice_to_two_webhook_workers_are_handled_once(f
                                                                                unused_tcp_port_factory):
     group, ann = fake.group(-100500, "Workers"), fake.user(501, "Ann")
     urls = [f"http://127.0.0.1:{unused_tcp_port_factory()}/telegram/hook" for _ in range(2)]
-    workers = [settings_for(fake, tmp_path, quizhost_db=postgres_url, quizhost_worker=f"w{n}",
-                            telegram_webhook_url=url, telegram_webhook_listen=url.split("/")[2],
-                            telegram_webhook_secret=SECRET) for n, url in enumerate(urls)]
+    workers = webhook_workers(fake, tmp_path, postgres_url, urls, SECRET)
     # every update goes to both workers: at the same moment, or again after the first answered
     fake.balancer = LoadBalancer(urls, SECRET, repeat=1.0, seed=3)
     async with contextlib.AsyncExitStack() as stack:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram_balancer import LoadBalancer
-from tests.telegram_harness import fake, next_question, running_bot, settings_for  # noqa: F401
+from tests.telegram_harness import fake, next_question, running_bot, webhook_workers  # noqa: F401
 
 pytestmark = pytest.mark.postgres
 SECRET = "same_secret_everywhere"
@@ -22,10 +22,7 @@ async def test_stop_typed_on_the_worker_that_does_not_run_the_quiz_ends_it_once(
     urls = [f"http://127.0.0.1:{unused_tcp_port_factory()}/telegram/hook" for _ in range(2)]
     fake.balancer = LoadBalancer(urls, SECRET)  # no repeats: /quiz to one worker, /stop to the other
     async with contextlib.AsyncExitStack() as stack:
-        for n, url in enumerate(urls):
-            settings = settings_for(fake, tmp_path, quizhost_db=postgres_url, quizhost_worker=f"w{n}",
-                                    telegram_webhook_url=url, telegram_webhook_listen=url.split("/")[2],
-                                    telegram_webhook_secret=SECRET)
+        for settings in webhook_workers(fake, tmp_path, postgres_url, urls, SECRET):
             await stack.enter_async_context(running_bot(fake, settings, FakeClock()))
         await fake.send_text(group, ann, "/quiz tiny")
         question = await next_question(fake, group, 1)
