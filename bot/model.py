@@ -33,7 +33,8 @@ QUIZ_ID = "[a-z0-9-]{1,40}"  # a quiz's id: in its file, in /quiz, in button dat
 
 @dataclass(frozen=True)
 class SettingRange:
-    """The values a chat setting may take (whole seconds), and its default."""
+    """The whole numbers a setting may take (seconds for the chat settings, a count for
+    TELEGRAM_WORKERS), and its default."""
 
     low: int
     high: int
