@@ -7,9 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from bot.config import Settings, SettingsError, load_settings
-from bot.logs import setup_logging
-from bot.model import LANGUAGES
+from bot.app.logs import setup_logging
+from bot.app.settings import Settings, SettingsError, load_settings
+from bot.domain.model import LANGUAGES
 from storage.dburl import StoreUnavailable
 
 
@@ -44,8 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     move = sub.add_parser("migrate-db", help="copy a SQLite database into an empty PostgreSQL one")
     move.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path) of the database")
     move.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host:5432/db, empty")
+    from bot.app.stats_cli import add_arguments as stats_arguments
     from bot.bench import add_arguments as bench_arguments
-    from bot.stats_cli import add_arguments as stats_arguments
 
     stats_arguments(sub.add_parser("stats", help="question statistics: share right, split, flags to fix"))
 
@@ -81,14 +81,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import play
+    from bot.app.wiring import play
 
     return asyncio.run(play(settings, " ".join(args.topic), args.lang, args.name))
 
 
 def _web(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import listen_address
-    from bot.app_web import serve_web
+    from bot.app.web import serve_web
+    from bot.app.wiring import listen_address
 
     if args.listen:
         try:
@@ -105,7 +105,7 @@ _REFUSED_TOKEN = ("InvalidToken", "LoginFailure")
 
 
 def _run(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import run
+    from bot.app.wiring import run
 
     try:
         return asyncio.run(run(settings))
@@ -146,8 +146,8 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _validate(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.catalog import default_quiz_folders
-    from bot.validate import validate
+    from bot.content.catalog import default_quiz_folders
+    from bot.content.validate import validate
 
     paths = args.paths or default_quiz_folders() + settings.quiz_folders()
     missing = [p for p in paths if not p.exists()]
@@ -168,14 +168,14 @@ def _validate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _stats(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.stats_cli import main as stats_main
+    from bot.app.stats_cli import main as stats_main
 
     return stats_main(args, settings)
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.catalog import Catalog, default_quiz_folders
-    from bot.export import export_quiz
+    from bot.content.catalog import Catalog, default_quiz_folders
+    from bot.content.export import export_quiz
 
     catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
     topic = " ".join(args.topic)
@@ -192,7 +192,7 @@ def _export(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _import(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.importers import Malformed, import_quiz, to_yaml
+    from bot.content.importers import Malformed, import_quiz, to_yaml
 
     try:
         imported = import_quiz(args.file.read_bytes(), args.file.name, args.source_format,

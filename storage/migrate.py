@@ -18,9 +18,9 @@ from typing import Any
 import asyncpg
 
 from storage.dburl import Kind, masked, parse
-from storage.postgres import PostgresStore
-from storage.schema import LATE_TRIGGERS
-from storage.sqlite import SqliteStore
+from storage.postgres.store import PostgresStore
+from storage.shared.tables import LATE_TRIGGERS
+from storage.sqlite.store import SqliteStore
 
 FIRST = ("chats", "players", "runs", "answers")  # referenced tables before the ones that refer to them
 SKIPPED = {"schema_version"}  # each side keeps its own

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
+from bot.content.catalog import Catalog
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 from tests.pg_fixtures import add_option, deselect_postgres, postgres_cluster, postgres_url  # noqa: F401
 
 

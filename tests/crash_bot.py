@@ -19,11 +19,11 @@ import random
 import sys
 import time
 
-from bot import session
-from bot.app import open_store
-from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
-from bot.model import ChatRef, Player
+from bot.app.wiring import open_store
+from bot.content.catalog import Catalog
+from bot.domain import session
+from bot.domain.model import ChatRef, Player
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
 

@@ -14,8 +14,8 @@ import discord
 import pytest
 import yarl
 
-from bot.app import run
-from bot.config import Settings, load_settings
+from bot.app.settings import Settings, load_settings
+from bot.app.wiring import run
 from bot.testing.clock import FakeClock
 from bot.testing.fake_discord import FakeDiscord
 from bot.testing.fake_discord_payloads import FakeMessage

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters import telegram_runtime
-from bot.app import run
-from bot.bidi import strip
-from bot.config import Settings
-from bot.model import Quiz
+from bot.adapters.telegram import runtime as telegram_runtime
+from bot.app.settings import Settings
+from bot.app.wiring import run
+from bot.domain.model import Quiz
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi, Press, Sent
+from bot.texts.bidi import strip
 
 # Every text has a character Telegram's HTML mode would choke on unless escaped.
 TINY_QUIZ = """\

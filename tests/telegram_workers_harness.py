@@ -12,8 +12,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.domain.tokens import AnswerToken, decode
 from bot.testing.fake_telegram import FakeBotApi, Press, Sent
-from bot.tokens import AnswerToken, decode
 from tests.telegram_harness import quiz_folder
 
 SECRET = "one_secret_for_every_worker"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog import Catalog, QuizProblem, default_quiz_folders, load_quiz_file, strict_problems
-from bot.model import LocalText, Question, Quiz
-from bot.quizfile import QuizFile, schema_json
-from bot.validate import validate_paths
+from bot.content.catalog import Catalog, QuizProblem, default_quiz_folders, load_quiz_file, strict_problems
+from bot.content.quizfile import QuizFile, schema_json
+from bot.content.validate import validate_paths
+from bot.domain.model import LocalText, Question, Quiz
 
 FIXTURES = Path(__file__).parent / "fixtures" / "quizzes"
 SHIPPED = default_quiz_folders()[0]
@@ -171,7 +171,7 @@ def test_broken_file_beside_a_good_one(tmp_path: Path, caplog: pytest.LogCapture
 def test_shipped_quizzes_load_without_problems() -> None:
     files = sorted([*SHIPPED.glob("*.yaml"), *SHIPPED.glob("*.yml")])
     if not files:
-        pytest.skip("no quiz files in bot/quizzes/ yet")
+        pytest.skip("no quiz files in quizzes/ yet")
     for path in files:
         quiz, problems = load_quiz_file(path)
         assert problems == [], "\n".join(map(str, problems))
@@ -272,9 +272,9 @@ def test_paths_missing_or_named_twice(tmp_path: Path) -> None:
 
 def test_shipped_schema_equals_generated() -> None:
     shipped = json.loads((SHIPPED / "quiz.schema.json").read_text(encoding="utf-8"))
-    regenerate = "run: python -m bot.quizfile --schema > bot/quizzes/quiz.schema.json"
+    regenerate = "run: python -m bot.content.quizfile --schema > quizzes/quiz.schema.json"
     assert shipped == QuizFile.model_json_schema(), regenerate
-    printed = subprocess.run([sys.executable, "-m", "bot.quizfile", "--schema"], capture_output=True,
+    printed = subprocess.run([sys.executable, "-m", "bot.content.quizfile", "--schema"], capture_output=True,
                              text=True, check=True, cwd=Path(__file__).parent.parent).stdout
     assert printed == schema_json()
 

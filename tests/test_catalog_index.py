@@ -6,8 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
-from bot.catalog import Catalog, default_quiz_folders
-from bot.model import Quiz
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain.model import Quiz
 
 SHIPPED = sorted(default_quiz_folders()[0].glob("*.yaml"))
 

@@ -1,7 +1,8 @@
 """A chat that changes its id (a Telegram group upgraded to a supergroup) keeps everything."""
 from __future__ import annotations
 
-from bot.model import ChatRef
+from bot.app.platforms import telegram_adapter
+from bot.domain.model import ChatRef
 from bot.testing.fakes import player
 
 
@@ -49,12 +50,11 @@ async def test_moving_into_a_chat_with_its_own_history_adds_the_boards_up(engine
 async def test_telegram_saying_chat_migrated_on_a_send_moves_the_chat_and_sends_there(engine, tmp_path):
     from telegram.error import ChatMigrated
 
-    from bot.adapters.telegram import TelegramAdapter
-    from bot.commands import Commands
-    from bot.config import Settings
+    from bot.app.settings import Settings
+    from bot.commands.core import Commands
 
     settings = Settings(_env_file=None, telegram_bot_token="123:TEST", quizhost_db=tmp_path / "x.db")
-    adapter = TelegramAdapter.from_settings(settings)
+    adapter = telegram_adapter(settings)
     adapter._commands = Commands(engine)
     old = ChatRef("test", "-77", title="Old group")
     await engine.start(old, "demo", player(1))

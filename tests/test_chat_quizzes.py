@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.catalog import Catalog, default_quiz_folders
-from bot.commands import Caller, Commands
-from bot.engine import Engine, EngineSettings
+from bot.commands.core import Caller, Commands
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.fakes import group, player
 from tests.sheet_files import KAHOOT_ROWS, kahoot_xlsx, zip_bomb_xlsx
 

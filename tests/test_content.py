@@ -1,9 +1,9 @@
-"""Content checks for the shipped quizzes (bot/quizzes/pipeline.yaml, bot/quizzes/training-stacks.yaml).
+"""Content checks for the shipped quizzes (quizzes/pipeline.yaml, quizzes/training-stacks.yaml).
 
 These tests read the YAML directly (not through the bot's loader) and check the product's
 content rules: 8 questions of 4 options, every text in en/hi/sn/ur, 2 to 4 sentences per
 explanation, the seed texts kept as their authors wrote them (minus the fixes listed below
-and in bot/quizzes/TRANSLATION_NOTES.md), and the answer key.
+and in quizzes/TRANSLATION_NOTES.md), and the answer key.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.catalog import default_quiz_folders
+from bot.content.catalog import default_quiz_folders
 
 QUIZ_DIR = default_quiz_folders()[0]
 SEED_DIR = Path(__file__).resolve().parent / "fixtures" / "seeds"
@@ -60,7 +60,7 @@ ANSWER_KEY = {
 
 # Seed texts changed because a word in them is plainly wrong: seed text -> text used in the
 # quiz. Everything else in the seeds is used character for character. Each fix is recorded,
-# with its reason, in bot/quizzes/TRANSLATION_NOTES.md (test_every_seed_fix_is_recorded).
+# with its reason, in quizzes/TRANSLATION_NOTES.md (test_every_seed_fix_is_recorded).
 SEED_FIXES = {
     # --- Seed 000 (Hindi) ---------------------------------------------------------------
     # समानता ("equality") for parallelism; the seed itself says समांतरता in q2 and q6.

@@ -21,8 +21,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from storage import boards
-from storage.pg_rows import numbered
+from storage.postgres.rows import numbered
+from storage.shared import boards
 
 KILLS = 15  # cycles of start, load, SIGKILL; each takes well under a second
 ROOT = Path(__file__).resolve().parent.parent

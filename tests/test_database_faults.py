@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from bot import run_steps
-from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
+from bot.content.catalog import Catalog
+from bot.engine import run_steps
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
-from storage import sqlite_guard
 from storage.dburl import StoreUnavailable
-from storage.schema import MIGRATIONS
-from storage.sqlite import SqliteStore
+from storage.sqlite import guard as sqlite_guard
+from storage.sqlite.schema import MIGRATIONS
+from storage.sqlite.store import SqliteStore
 
 
 def quizhost(tmp_path: Path, db: str, *args: str, token: str = "") -> subprocess.CompletedProcess:
@@ -179,7 +179,7 @@ async def test_a_full_disk_tells_presses_they_were_not_saved_and_the_run_waits_f
 
 
 async def test_quizhost_run_stops_with_one_clear_error_when_its_file_is_deleted(tmp_path, monkeypatch):
-    from bot.app import run
+    from bot.app.wiring import run
     from bot.testing.fake_telegram import FakeBotApi
     from tests.telegram_harness import clean_environment, settings_for
 

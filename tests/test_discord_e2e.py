@@ -11,9 +11,9 @@ import logging
 import discord
 import pytest
 
-from bot import i18n
-from bot.app import run
+from bot.app.wiring import run
 from bot.testing.fake_discord_payloads import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS
+from bot.texts import i18n
 from tests.discord_harness import (  # noqa: F401
     button_id,
     fake,

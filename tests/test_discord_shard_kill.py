@@ -20,7 +20,7 @@ import asyncpg
 import pytest
 
 from bot.testing.fake_discord import FakeDiscord, FakeMessage, FakeUser
-from storage.postgres import PostgresStore
+from storage.postgres.store import PostgresStore
 from tests.discord_harness import TINY_QUIZ, button_id, fake, is_question  # noqa: F401
 
 pytestmark = pytest.mark.postgres

@@ -9,7 +9,7 @@ import contextlib
 
 import pytest
 
-from bot.adapters.discord_identify import IDENTIFY_SPACING
+from bot.adapters.discord.identify import IDENTIFY_SPACING
 from tests.discord_harness import fake, make_settings, running_bot  # noqa: F401
 
 pytestmark = pytest.mark.postgres

@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.adapters import discord_views as views
-from bot.adapters.discord_commands import topic_choices
-from bot.adapters.discord_identify import IdentifyTurns
-from bot.catalog import Catalog
-from bot.config import SettingsError, load_settings
-from bot.model import Reply
+from bot.adapters.discord import views
+from bot.adapters.discord.commands import topic_choices
+from bot.adapters.discord.identify import IdentifyTurns
+from bot.app.settings import SettingsError, load_settings
+from bot.content.catalog import Catalog
+from bot.domain.model import Reply
 from bot.testing.fakes import make_quiz
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
-from bot.commands import Caller, Commands
-from bot.ports import ChatUnreachable
-from bot.schedule import ScheduleStatus
+from bot.commands.core import Caller, Commands
+from bot.domain.schedule import ScheduleStatus
+from bot.ports.chat import ChatUnreachable
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import Call
 from bot.testing.fakes import RecordingAdapter, group, player, private

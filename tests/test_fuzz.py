@@ -12,14 +12,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.catalog import Catalog
-from bot.commands import ALIASES, COMMANDS, MAX_ARGS, Caller, Commands, parse
-from bot.engine import Engine, EngineSettings
-from bot.model import LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, Ack, Reply
+from bot.commands.core import ALIASES, COMMANDS, MAX_ARGS, Caller, Commands, parse
+from bot.content.catalog import Catalog
+from bot.domain.model import LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, Ack, Reply
+from bot.domain.tokens import decode
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import group, make_quiz, player, private
-from bot.tokens import decode
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 junk = st.one_of(st.text(max_size=120), st.binary(max_size=120).map(lambda b: b.decode("latin-1")),

@@ -9,8 +9,8 @@ import sys
 
 import yaml
 
-from bot.catalog import default_quiz_folders, load_quiz_file
-from bot.yamlguard import DEFAULT_BUDGET, Budget, check_budget, check_events
+from bot.content.catalog import default_quiz_folders, load_quiz_file
+from bot.content.yamlguard import DEFAULT_BUDGET, Budget, check_budget, check_events
 
 LEVELS = "abcdefghi"
 

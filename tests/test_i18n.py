@@ -14,8 +14,8 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot import i18n
-from bot.commands import COMMANDS, descriptions
+from bot.commands.core import COMMANDS, descriptions
+from bot.texts import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = ("hi", "sn", "ur")
@@ -37,7 +37,7 @@ def source_messages() -> dict[str, tuple[str, ...]]:
 
 
 def load(lang: str):
-    with (ROOT / "bot" / "locales" / lang / "LC_MESSAGES" / "quizhost.po").open("rb") as fh:
+    with (ROOT / "bot" / "texts" / "locales" / lang / "LC_MESSAGES" / "quizhost.po").open("rb") as fh:
         return read_po(fh, locale=lang)
 
 
@@ -63,10 +63,11 @@ def test_the_template_in_the_repository_has_every_string():
 
     (An entry whose string left the source is harmless and goes at the next extraction.)
     """
-    with (ROOT / "bot" / "locales" / "quizhost.pot").open("rb") as fh:
+    with (ROOT / "bot" / "texts" / "locales" / "quizhost.pot").open("rb") as fh:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
     missing = set(SOURCE) - pot
-    assert not missing, f"bot/locales/quizhost.pot is stale: re-run the extraction in bot/i18n.py ({missing})"
+    assert not missing, (f"bot/texts/locales/quizhost.pot is stale: re-run the extraction in bot/texts/i18n.py "
+                         f"({missing})")
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

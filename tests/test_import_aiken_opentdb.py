@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.importers import Malformed, import_quiz
+from bot.content.importers import Malformed, import_quiz
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.catalog import load_quiz_file
 from bot.cli import main
-from bot.export import export_quiz
-from bot.importers import import_quiz
+from bot.content.catalog import load_quiz_file
+from bot.content.export import export_quiz
+from bot.content.importers import import_quiz
 from tests.sheet_files import kahoot_xlsx, quizizz_xlsx
 
 FIXTURES = Path(__file__).parent / "fixtures" / "imports"

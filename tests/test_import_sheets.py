@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.importers import Malformed, import_quiz
-from bot.importers.sheets import MAX_UNPACKED_BYTES
+from bot.content.importers import Malformed, import_quiz
+from bot.content.importers.sheets import MAX_UNPACKED_BYTES
 from tests.sheet_files import KAHOOT_ROWS, kahoot_header_row, kahoot_xlsx, quizizz_xlsx, zip_bomb_xlsx
 
 

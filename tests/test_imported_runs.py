@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot import render
-from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
-from bot.importers import import_quiz
+from bot.content.catalog import Catalog
+from bot.content.importers import import_quiz
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.fakes import group, player
+from bot.texts import render
 
 GIFT = b"Fast one?{=right ~wrong}\n\nSlow one?{=yes ~no ####Because.}\n"
 

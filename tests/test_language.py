@@ -5,12 +5,12 @@ import unicodedata
 
 import pytest
 
-from bot.app import engine_settings
-from bot.catalog import Catalog, default_quiz_folders
-from bot.commands import Caller, Commands
-from bot.config import SettingsError, load_settings
-from bot.engine import Engine, EngineSettings
-from bot.model import Ack, Reply
+from bot.app.settings import SettingsError, load_settings
+from bot.app.wiring import engine_settings
+from bot.commands.core import Caller, Commands
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain.model import Ack, Reply
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.fakes import group, make_quiz, player, private
 
 PICK = {"en": "Choose the chat's language:", "hi": "चैट की भाषा चुनें:", "sn": "Sarudza mutauro unoshandiswa pano:"}

@@ -2,8 +2,8 @@
 tests/storage_contract/test_statistics.py, review decks: test_review_decks.py there, on both stores)."""
 import sqlite3
 
-from bot.model import ChatRef
-from bot.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
+from bot.domain.model import ChatRef
+from bot.domain.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
 
 
 async def test_a_schedule_time_is_claimed_once(store):
@@ -24,7 +24,7 @@ async def test_a_schedule_time_is_claimed_once(store):
 
 
 def test_the_statistics_migration_backfills_from_stored_answers(tmp_path):
-    from storage.schema import MIGRATIONS
+    from storage.sqlite.schema import MIGRATIONS
 
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)

@@ -1,6 +1,6 @@
 """Leitner boxes: a missed question comes back after 0, 1, 3, 7, 14 and 30 days, then leaves."""
-from bot import leitner
-from bot.leitner import DAY, ReviewCard
+from bot.domain import leitner
+from bot.domain.leitner import DAY, ReviewCard
 
 START = 1_800_000_000.0  # a fixed instant; reviews happen an hour after the miss, every day
 

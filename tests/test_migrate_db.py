@@ -6,13 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
-from bot.model import ChatRef
-from bot.records import RunRow
+from bot.content.catalog import Catalog
+from bot.domain.model import ChatRef
+from bot.domain.records import RunRow
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.fakes import RecordingAdapter, make_quiz, player
-from storage.postgres import PostgresStore
-from storage.sqlite import SqliteStore
+from storage.postgres.store import PostgresStore
+from storage.sqlite.store import SqliteStore
 from tests.test_cli import cli
 
 pytestmark = pytest.mark.postgres

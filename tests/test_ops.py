@@ -4,10 +4,10 @@ from __future__ import annotations
 import aiohttp
 import pytest
 
-from bot.adapters.ops_http import OpsServer
-from bot.app import open_store
-from bot.config import SettingsError, load_settings
-from bot.metrics import Operations
+from bot.adapters.ops.http import OpsServer
+from bot.adapters.ops.metrics import Operations
+from bot.app.settings import SettingsError, load_settings
+from bot.app.wiring import open_store
 from bot.testing.fakes import group, player
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.records import Phase
+from bot.domain.records import Phase
 from bot.testing.fakes import group, player
 from tests.test_outbox import run_for, seen
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
-from bot.model import ChatRef, MessageRef, QuestionCard, Reveal
-from bot.records import MessageKind
+from bot.content.catalog import Catalog
+from bot.domain.model import ChatRef, MessageRef, QuestionCard, Reveal
+from bot.domain.records import MessageKind
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 
 def engine_on(store, clock, adapter) -> Engine:
@@ -162,8 +162,8 @@ async def test_a_stop_lets_a_send_in_flight_finish(engine, clock):
 
 
 def test_payloads_come_back_as_they_were_stored():
-    from bot import outbox_codec as codec
-    from bot.model import Button, OptionView, Reply, Scorer
+    from bot.domain import outbox_codec as codec
+    from bot.domain.model import Button, OptionView, Reply, Scorer
 
     chat = ChatRef("telegram", "-100", False, "Группа")
     card = QuestionCard(7, chat, "ur", "کوئز", 2, 5, "سوال؟", (OptionView("A", "ہاں", "qa:7:2:0"),), 30, 123.5)

@@ -73,16 +73,22 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 
 def test_the_installed_package_is_the_one_that_runs(installed):
-    code = "import bot, bot.testing.fake_telegram; print(bot.__file__)"
+    code = "import bot, bot.testing.fake_telegram, quizzes; print(bot.__file__); print(quizzes.__file__)"
     done = subprocess.run([str(installed.venv / "bin" / "python"), "-c", code], cwd=installed.folder,
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert Path(done.stdout.strip()).is_relative_to(installed.venv), done.stdout
+    code_file, quizzes_file = map(Path, done.stdout.split())
+    assert code_file.is_relative_to(installed.venv), done.stdout
+    # the shipped quizzes are a top-level package of the wheel, beside bot and storage
+    assert quizzes_file.parent.parent == code_file.parent.parent
+    assert sorted(p.name for p in quizzes_file.parent.glob("*.yaml")) == sorted(
+        p.name for p in (ROOT / "quizzes").glob("*.yaml"))
+    assert (quizzes_file.parent / "quiz.schema.json").is_file()
 
 
 def test_validate_finds_every_shipped_quiz(installed):
     done = installed.quizhost("validate")
-    shipped = len(list((ROOT / "bot" / "quizzes").glob("*.yaml")))
+    shipped = len(list((ROOT / "quizzes").glob("*.yaml")))
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{shipped} quiz file(s) OK" in done.stdout
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.adapters import telegram_runtime
+from bot.adapters.telegram import runtime as telegram_runtime
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fake_telegram_methods import Press as FakePress

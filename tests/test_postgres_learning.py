@@ -6,11 +6,11 @@ import asyncio
 
 import pytest
 
-from bot.commands import Commands
-from bot.model import ChatRef
-from bot.schedule import Cadence, Rule, ScheduleRow
+from bot.commands.core import Commands
+from bot.domain.model import ChatRef
+from bot.domain.schedule import Cadence, Rule, ScheduleRow
 from bot.testing.clock import FakeClock
-from storage.postgres import PostgresStore
+from storage.postgres.store import PostgresStore
 from tests.test_learning_store import (  # noqa: F401
     test_a_schedule_time_is_claimed_once,
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.postgres import PostgresStore
+from storage.postgres.store import PostgresStore
 from tests.test_chat_moves import (  # noqa: F401
     test_a_quiz_in_progress_and_the_leaderboard_follow_the_chat_to_its_new_id,
     test_moving_into_a_chat_with_its_own_history_adds_the_boards_up,

@@ -10,8 +10,8 @@ import pytest
 from bot.testing.fakes import player
 from bot.testing.postgres import PASSWORD
 from storage.dburl import StoreUnavailable
-from storage.pg_schema import version
-from storage.postgres import PostgresStore
+from storage.postgres.schema import version
+from storage.postgres.store import PostgresStore
 from tests.storage_contract.rows import CHAT, answer, run_row
 from tests.test_cli import cli
 from tests.test_writer import NOT_SAVED, start_and_ask

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.adapters import telegram_runtime
-from bot.commands import Caller, Commands
+from bot.adapters.telegram import runtime as telegram_runtime
+from bot.commands.core import Caller, Commands
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fakes import group, player

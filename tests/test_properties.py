@@ -14,15 +14,15 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bot import session
-from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
-from bot.model import ChatRef, Player, Quiz
-from bot.scoring import points_for
-from bot.standings import period_start
+from bot.content.catalog import Catalog
+from bot.domain import session
+from bot.domain.model import ChatRef, Player, Quiz
+from bot.domain.scoring import points_for
+from bot.engine.core import Engine, EngineSettings
+from bot.engine.standings import period_start
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
-from storage.sqlite import SqliteStore
+from storage.sqlite.store import SqliteStore
 
 CHATS = (group("g1"), group("g2"), private("p1"))
 PLAYERS = tuple(player(n, f"P{n}") for n in range(1, 6))
@@ -193,7 +193,7 @@ def _question(answer: sqlite3.Row):
 
 
 def _check_scores(rows: list[sqlite3.Row], runs: dict[int, sqlite3.Row]) -> None:
-    """Points only for right answers, exactly as bot.scoring says, streaks as the rule says."""
+    """Points only for right answers, exactly as bot.domain.scoring says, streaks as the rule says."""
     last: dict[tuple[int, str], tuple[int, int]] = {}  # (run, player) -> (idx, streak) of the previous answer
     for a in rows:
         q = _question(a)

@@ -1,7 +1,7 @@
 """Question statistics on a hand-built answer set; every figure below is worked out by hand."""
 import pytest
 
-from bot.questionstats import AnswerFact, Flag, FlagNote, groups, median_seconds, question_stats, tally
+from bot.domain.questionstats import AnswerFact, Flag, FlagNote, groups, median_seconds, question_stats, tally
 
 PLAYERS = [f"p{i}" for i in range(1, 11)]  # p1 has the highest total score, p10 the lowest
 TOTALS = dict(zip(PLAYERS, (5000, 4000, 3500, 3000, 2500, 2000, 1500, 1000, 500, 100)))

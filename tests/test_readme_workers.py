@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bot.config import load_settings
-from bot.metrics import Operations
-from bot.workers import RENEW_SECONDS, LeaseKeeper
-from storage.pg_leases import LEASE_SECONDS
+from bot.adapters.ops.metrics import Operations
+from bot.app.settings import load_settings
+from bot.engine.workers import RENEW_SECONDS, LeaseKeeper
+from storage.postgres.leases import LEASE_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
-from bot.commands import Caller, Commands
-from bot.schedule import ScheduleStatus
+from bot.commands.core import Caller, Commands
+from bot.domain.schedule import ScheduleStatus
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
 from tests import telegram_harness as th

@@ -2,10 +2,10 @@
 touch a leaderboard."""
 import asyncio
 
-from bot.catalog import Catalog
-from bot.commands import Caller, Commands
-from bot.leitner import DAY
-from bot.model import Ack
+from bot.commands.core import Caller, Commands
+from bot.content.catalog import Catalog
+from bot.domain.leitner import DAY
+from bot.domain.model import Ack
 from bot.testing.fakes import group, make_quiz, player, private
 
 ANN = player(1, "Ann")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.catalog import Catalog
-from bot.commands import Caller, Commands
-from bot.engine import Engine, EngineSettings
-from bot.model import MessageRef
+from bot.commands.core import Caller, Commands
+from bot.content.catalog import Catalog
+from bot.domain.model import MessageRef
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
 
 ANN, BOB = player(1, "Ann"), player(2, "Bob")

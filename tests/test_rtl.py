@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import bidi, render
-from bot.bidi import FSI, LRI, PDI, RLI, RLM
-from bot.model import ChatRef, OptionView, PlayerStats, Podium, QuestionCard, Reveal, Scorer, Standing
-from bot.records import RunStatus
+from bot.domain.model import ChatRef, OptionView, PlayerStats, Podium, QuestionCard, Reveal, Scorer, Standing
+from bot.domain.records import RunStatus
+from bot.texts import bidi, render
+from bot.texts.bidi import FSI, LRI, PDI, RLI, RLM
 
 CHAT = ChatRef("test", "g1")
 CONTROLS = set(bidi.CONTROLS)

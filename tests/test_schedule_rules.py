@@ -3,8 +3,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot import zones
-from bot.schedule import Cadence, Missed, Rule, RuleError, missed, next_fire, parse_rule, question_of_the_day
+from bot.domain import zones
+from bot.domain.schedule import Cadence, Missed, Rule, RuleError, missed, next_fire, parse_rule, question_of_the_day
 
 BERLIN = zones.zone("Europe/Berlin")
 

@@ -5,11 +5,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.catalog import Catalog
-from bot.commands import Caller, Commands
-from bot.engine import Engine, EngineSettings
-from bot.ports import ChatUnreachable
-from bot.schedule import ScheduleStatus
+from bot.commands.core import Caller, Commands
+from bot.content.catalog import Catalog
+from bot.domain.schedule import ScheduleStatus
+from bot.engine.core import Engine, EngineSettings
+from bot.ports.chat import ChatUnreachable
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
 

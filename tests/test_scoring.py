@@ -1,5 +1,5 @@
 """The scoring rule of PRODUCT.md: speed points and the streak bonus."""
-from bot.scoring import points_for, speed_points, streak_bonus
+from bot.domain.scoring import points_for, speed_points, streak_bonus
 
 
 def test_speed_points_at_zero_half_and_full_time():

@@ -8,8 +8,8 @@ from bisect import bisect_right
 import pytest
 from telegram.ext import ApplicationBuilder
 
-from bot.adapters.telegram_limits import SlidingWindowLimiter
-from bot.adapters.telegram_runtime import build_application
+from bot.adapters.telegram.limits import SlidingWindowLimiter
+from bot.adapters.telegram.runtime import build_application
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
 

@@ -1,12 +1,12 @@
-"""The ranges the docs promise are the ones the bot enforces (bot.model has each one once)."""
+"""The ranges the docs promise are the ones the bot enforces (bot.domain.model has each one once)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from bot.config import SettingsError, load_settings
-from bot.model import PAUSE_SECONDS, QUESTION_SECONDS, TELEGRAM_WORKERS
+from bot.app.settings import SettingsError, load_settings
+from bot.domain.model import PAUSE_SECONDS, QUESTION_SECONDS, TELEGRAM_WORKERS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from storage.schema import version
-from storage.sqlite import SqliteStore
+from storage.sqlite.schema import version
+from storage.sqlite.store import SqliteStore
 
 
 async def test_migrations_run_on_an_empty_file_and_only_once(tmp_path):

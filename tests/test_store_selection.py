@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from bot.app import open_store
-from bot.config import SettingsError
-from bot.model import ChatRef
+from bot.app.settings import SettingsError
+from bot.app.wiring import open_store
+from bot.domain.model import ChatRef
 from bot.testing.postgres import free_port
 
 CHAT = ChatRef("test", "g1")

@@ -10,13 +10,13 @@ import traceback
 import pytest
 from telegram.error import InvalidToken
 
-from bot.adapters import telegram_runtime
-from bot.app import run
-from bot.bidi import strip
-from bot.catalog import Catalog, default_quiz_folders
-from bot.commands import descriptions
+from bot.adapters.telegram import runtime as telegram_runtime
+from bot.app.wiring import run
+from bot.commands.core import descriptions
+from bot.content.catalog import Catalog, default_quiz_folders
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import ANONYMOUS_ADMIN, FakeBotApi
+from bot.texts.bidi import strip
 from tests.telegram_harness import (
     Member,
     button,

@@ -24,10 +24,10 @@ from telegram.error import (
 from telegram.request import HTTPXRequest, RequestData
 from telegram.request._requestparameter import RequestParameter
 
-from bot.adapters.telegram_presses import press_from_json, press_of
-from bot.adapters.telegram_request import AiohttpRequest, UpdatesRequest
-from bot.adapters.telegram_runtime import build_application
-from bot.config import SettingsError, load_settings
+from bot.adapters.telegram.presses import press_from_json, press_of
+from bot.adapters.telegram.request import AiohttpRequest, UpdatesRequest
+from bot.adapters.telegram.runtime import build_application
+from bot.app.settings import SettingsError, load_settings
 
 TOKEN = "123:TEST"
 ME = {"id": 123, "is_bot": True, "first_name": "Quiz Host", "username": "QuizHostBot"}

@@ -9,14 +9,14 @@ from types import SimpleNamespace
 import pytest
 from telegram.error import BadRequest, NetworkError, TimedOut
 
-from bot.adapters import telegram_format as fmt
-from bot.adapters import telegram_runtime
-from bot.adapters.telegram import TelegramAdapter
-from bot.adapters.telegram_limits import SlidingWindowLimiter
-from bot.adapters.telegram_runtime import AdminCache, Webhook, with_retries
-from bot.app import open_engine
-from bot.commands import Commands
-from bot.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal
+from bot.adapters.telegram import format as fmt
+from bot.adapters.telegram import runtime as telegram_runtime
+from bot.adapters.telegram.limits import SlidingWindowLimiter
+from bot.adapters.telegram.runtime import AdminCache, with_retries
+from bot.app.platforms import telegram_adapter, telegram_webhook
+from bot.app.wiring import open_engine
+from bot.commands.core import Commands
+from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fake_telegram_html import parse_html, utf16_len
 from tests.telegram_harness import clean_environment, settings_for
@@ -132,7 +132,7 @@ async def test_admin_rights_are_cached_briefly_and_a_failed_check_refuses():
 
 def test_sends_go_through_the_rate_limiter_with_telegrams_group_limit(tmp_path, monkeypatch):
     clean_environment(monkeypatch)
-    limiter = TelegramAdapter.from_settings(settings_for(FakeBotApi(), tmp_path)).app.bot.rate_limiter
+    limiter = telegram_adapter(settings_for(FakeBotApi(), tmp_path)).app.bot.rate_limiter
     assert isinstance(limiter, SlidingWindowLimiter)  # its limits: tests/test_send_limits.py
 
 
@@ -141,12 +141,12 @@ def test_sends_go_through_the_rate_limiter_with_telegrams_group_limit(tmp_path, 
 def test_webhook_settings(tmp_path, monkeypatch):
     clean_environment(monkeypatch)
     fake = FakeBotApi()
-    assert Webhook.from_settings(settings_for(fake, tmp_path)) is None
-    hook = Webhook.from_settings(settings_for(fake, tmp_path, telegram_webhook_url="https://bot.example.org/tg/a1",
+    assert telegram_webhook(settings_for(fake, tmp_path)) is None
+    hook = telegram_webhook(settings_for(fake, tmp_path, telegram_webhook_url="https://bot.example.org/tg/a1",
                                               telegram_webhook_listen="[::]:8443"))
     assert (hook.host, hook.port, hook.path) == ("::", 8443, "tg/a1")
     assert re.fullmatch(r"[A-Za-z0-9_-]{32,256}", hook.secret), "a secret is made up when none is set"
-    again = Webhook.from_settings(settings_for(fake, tmp_path, telegram_webhook_url="https://bot.example.org/x"))
+    again = telegram_webhook(settings_for(fake, tmp_path, telegram_webhook_url="https://bot.example.org/x"))
     assert again.secret != hook.secret
 
 
@@ -159,7 +159,7 @@ async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
     await fake.start()
     settings = settings_for(fake, tmp_path)
     fake.group(-1007)
-    adapter = TelegramAdapter.from_settings(settings)
+    adapter = telegram_adapter(settings)
     async with open_engine(settings) as engine:
         serving = asyncio.create_task(adapter.serve(Commands(engine)))
         try:

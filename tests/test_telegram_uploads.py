@@ -2,7 +2,7 @@
 with getFile and a download from the file address beside TELEGRAM_API_URL."""
 from __future__ import annotations
 
-from bot.adapters.telegram_runtime import file_url
+from bot.adapters.telegram.runtime import file_url
 from bot.testing.fake_telegram import FakeBotApi, Sent
 from tests.sheet_files import not_a_workbook_xlsx
 from tests.telegram_harness import Member, next_question, reveal_of, right_letter, running_bot, settings_for
@@ -148,6 +148,6 @@ async def test_markup_in_an_uploaded_quiz_shows_as_written(fake: FakeBotApi, clo
 
 
 def _capitals():
-    from bot.importers import import_quiz
+    from bot.content.importers import import_quiz
 
     return import_quiz(CAPITALS, "capitals.txt").quiz

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 import asyncpg
 import pytest
 
-from bot import scoring
-from bot.catalog import Catalog
-from bot.model import Quiz
-from bot.session import option_order
+from bot.content.catalog import Catalog
+from bot.domain import scoring
+from bot.domain.model import Quiz
+from bot.domain.session import option_order
 from bot.testing.fake_telegram_balancer import LoadBalancer
-from storage.postgres import PostgresStore
+from storage.postgres.store import PostgresStore
 from tests.telegram_harness import fake, quiz_folder  # noqa: F401
 from tests.telegram_workers_harness import (
     SECRET,

@@ -7,7 +7,7 @@ import contextlib
 
 import pytest
 
-from bot.app import POLLING_TAKEN, run
+from bot.app.wiring import POLLING_TAKEN, run
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram_balancer import LoadBalancer
 from tests.telegram_harness import fake, running_bot, settings_for, webhook_workers  # noqa: F401

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog import Catalog, default_quiz_folders
+from bot.content.catalog import Catalog, default_quiz_folders
 
 ROOT = Path(__file__).resolve().parent.parent
 

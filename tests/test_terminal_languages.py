@@ -1,7 +1,7 @@
 """`quizhost play <quiz> --lang <code>`: a whole piped game in Hindi, Shona and Urdu, nothing in English.
 
 Each game is a real subprocess with its own database; the output is read as a player would
-(directional marks of Urdu lines removed, see bot/bidi.py).
+(directional marks of Urdu lines removed, see bot/texts/bidi.py).
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 
-from bot import bidi, i18n
-from bot.catalog import Catalog, default_quiz_folders
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.texts import bidi, i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWERS = "a\nb\nc\nd\na\nb\nc\nd\n"

@@ -7,13 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.adapters.console import ConsoleAdapter
-from bot.app import open_engine, open_terminal
-from bot.catalog import Catalog, default_quiz_folders
-from bot.commands import Commands
-from bot.config import load_settings
-from bot.i18n import t
+from bot.adapters.console.terminal import ConsoleAdapter
+from bot.app.settings import load_settings
+from bot.app.wiring import open_engine, open_terminal
+from bot.commands.core import Commands
+from bot.content.catalog import Catalog, default_quiz_folders
 from bot.testing.clock import FakeClock
+from bot.texts.i18n import t
 
 
 async def a_terminal(tmp_path: Path, clock: FakeClock, topic: str, out: io.StringIO):

@@ -1,9 +1,9 @@
 """Names cut where a reader sees a character end; text from platforms safe to store."""
 from __future__ import annotations
 
-from bot.adapters.telegram_format import fit, units
-from bot.adapters.telegram_presses import NAME_MAX, press_from_json
-from bot.textcut import clean, cut
+from bot.adapters.telegram.format import fit, units
+from bot.adapters.telegram.presses import NAME_MAX, press_from_json
+from bot.texts.textcut import clean, cut
 
 FAMILY = "👨\u200d👩\u200d👧\u200d👦"  # one grapheme, seven code points, eleven UTF-16 units
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot import tokens
-from bot.adapters import discord_views
-from bot.catalog import Catalog, default_quiz_folders
-from bot.model import LANGUAGES
+from bot.adapters.discord import views as discord_views
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain import tokens
+from bot.domain.model import LANGUAGES
 
 
 def test_every_shipped_quiz_and_language_has_a_pick_button_both_platforms_carry():

@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator, Callable
 import asyncpg
 import pytest
 
-from bot.commands import Caller, Commands
+from bot.commands.core import Caller, Commands
 from bot.testing.fakes import player, private
-from storage.pg_wakeups import APPLICATION
+from storage.postgres.wakeups import APPLICATION
 from tests.test_workers import CHATS, QUIZ, Worker, workers  # noqa: F401 (workers: A and B on one database)
 
 pytestmark = pytest.mark.postgres

@@ -2,9 +2,9 @@
 them, and what they open (checked with the same secret the pages use)."""
 from __future__ import annotations
 
-from bot.commands import Caller, Commands
+from bot.commands.core import Caller, Commands
+from bot.commands.weblinks import DEFAULT_BASE_URL, Link, Scope, WebAddress, signer_for
 from bot.testing.fakes import group, player
-from bot.weblinks import DEFAULT_BASE_URL, Link, Scope, WebAddress, signer_for
 
 ADMIN, MEMBER = Caller(group(), player(1, "Ann"), is_admin=True), Caller(group(), player(2, "Bob"))
 

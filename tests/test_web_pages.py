@@ -8,9 +8,9 @@ from html import unescape
 import aiohttp
 import pytest
 
-from bot.commands import Caller, Commands
+from bot.commands.core import Caller, Commands
+from bot.commands.weblinks import VALID_SECONDS, Scope
 from bot.testing.fakes import group, player
-from bot.weblinks import VALID_SECONDS, Scope
 from tests.sheet_files import not_a_workbook_xlsx
 from tests.web_harness import play, serving
 

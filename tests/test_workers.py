@@ -8,12 +8,12 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from bot.catalog import Catalog
-from bot.engine import Engine, EngineSettings
-from bot.records import Phase
+from bot.content.catalog import Catalog
+from bot.domain.records import Phase
+from bot.engine.core import Engine, EngineSettings
+from bot.engine.workers import LeaseKeeper
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
-from bot.workers import LeaseKeeper
-from storage.postgres import PostgresStore
+from storage.postgres.store import PostgresStore
 
 pytestmark = pytest.mark.postgres
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from bot.records import Phase, RunRow
-from bot.standings import period_start
+from bot.domain.records import Phase, RunRow
+from bot.engine.standings import period_start
 from bot.testing.fakes import group, player
-from storage.schema import MIGRATIONS
-from storage.sqlite import SqliteStore
+from storage.sqlite.schema import MIGRATIONS
+from storage.sqlite.store import SqliteStore
 
 NOT_SAVED = "Your answer was not saved. Please press again."
 

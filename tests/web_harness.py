@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.adapters.web import web_app
-from bot.engine import Engine, StartStatus
-from bot.model import ChatRef, Player, Quiz
+from bot.commands.weblinks import LinkSigner, Scope, signer_for
+from bot.domain.model import ChatRef, Player, Quiz
+from bot.engine.core import Engine, StartStatus
 from bot.testing.fakes import RecordingAdapter
-from bot.weblinks import LinkSigner, Scope, signer_for
 
 
 async def play(engine: Engine, adapter: RecordingAdapter, chat: ChatRef, quiz: Quiz,

@@ -1,5 +1,5 @@
 """What an adapter saw of its platform's connections, for /healthz and /metrics
-(bot/platform_health.py): every HTTP call's error by kind, and since when a connection has
+(bot/ports/health.py): every HTTP call's error by kind, and since when a connection has
 been failing.
 
 The transports report here (Telegram's request classes, discord.py's aiohttp session through
@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import aiohttp
 
-from bot.platform_health import UP, PlatformError, PlatformHealth, error_of_status
+from bot.ports.health import UP, PlatformError, PlatformHealth, error_of_status
 
 # seconds a connection may fail before /healthz says so: longer than a blip the libraries retry
 # through (a dropped connection, one 502), short enough that a balancer soon sends elsewhere

@@ -15,15 +15,16 @@ import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 
-from bot import render_stats
-from bot.app import open_store
-from bot.catalog import Catalog
-from bot.commands_learning import TallySource, quiz_report
-from bot.engine import Engine
-from bot.model import ChatRef, Player, Quiz
+from bot.app.wiring import open_store
+from bot.commands.learning import TallySource, quiz_report
+from bot.content.catalog import Catalog
+from bot.domain.model import ChatRef, Player, Quiz
+from bot.engine.core import Engine
 from bot.testing.clock import FakeClock
+from bot.texts import render_stats
 from storage.dburl import Kind, parse
-from storage.schema import BOARD_BACKFILL, LATE_TRIGGERS, STATS_BACKFILL
+from storage.shared.tables import LATE_TRIGGERS
+from storage.sqlite.schema import BOARD_BACKFILL, STATS_BACKFILL
 
 CHAT = ChatRef("bench", "board", title="busy group")
 QUESTIONS = 8

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncpg
 
 from bot.bench.boards import CHAT, SUMMARIES, member_rows
-from storage.pg_schema import BOARD_BACKFILL, STATS_BACKFILL
-from storage.pg_writer import ANSWER_COLUMNS
-from storage.schema import LATE_TRIGGERS
+from storage.postgres.schema import BOARD_BACKFILL, STATS_BACKFILL
+from storage.postgres.writer import ANSWER_COLUMNS
+from storage.shared.tables import LATE_TRIGGERS
 
 RUN_COLUMNS = ("id", "chat_key", "quiz_id", "language", "seed", "question_ids", "seconds", "pause", "started_by",
                "started_at", "status", "phase", "idx", "asked_at", "due", "silent", "ended_at")

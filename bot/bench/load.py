@@ -14,11 +14,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bot.app import open_store
-from bot.catalog import Catalog
-from bot.clock import Clock, SystemClock
-from bot.engine import Engine, EngineSettings, StartStatus
-from bot.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
+from bot.app.wiring import open_store
+from bot.content.catalog import Catalog
+from bot.domain.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
+from bot.engine.core import Engine, EngineSettings, StartStatus
+from bot.ports.clock import Clock, SystemClock
 from bot.testing.clock import FakeClock
 
 PLATFORM = "bench"

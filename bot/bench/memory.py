@@ -15,9 +15,9 @@ import resource
 import sys
 import time
 
-from bot.catalog import Catalog, default_quiz_folders
-from bot.engine import Engine, EngineSettings
-from bot.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
+from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 
 CHUNK = 500  # runs started together: the store's thread never waits for the next request
@@ -53,7 +53,7 @@ def rss_mb() -> float:
 
 
 async def open_runs(db: str, runs: int, players: int) -> dict[str, float]:
-    from bot.app import open_store
+    from bot.app.wiring import open_store
 
     catalog = Catalog.load(default_quiz_folders())
     quiz = next(q for q in catalog.all() if isinstance(q, Quiz))  # no cache: every quiz is whole

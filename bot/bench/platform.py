@@ -1,6 +1,6 @@
 """`quizhost bench --platform telegram|discord`: presses through the real adapters.
 
-The bot is the real `quizhost run` wiring (`bot.app.run`: engine, SQLite, the adapter and its
+The bot is the real `quizhost run` wiring (`bot.app.wiring.run`: engine, SQLite, the adapter and its
 library) in this process; the fake platform of the end-to-end tests runs in another process on
 127.0.0.1 (bot/bench/platform_fake.py) and plays players in many chats. Phases:
 
@@ -181,7 +181,7 @@ async def bench_platform(options: PlatformOptions, progress: Callable[[str], Non
 async def _bot_pass(fake: FakeProcess, options: PlatformOptions, bench: Pass, db: Path,
                     progress: Callable[[str], None]) -> dict:
     """One `quizhost run` against the fake: start the quizzes, flat out, then the offered rate."""
-    from bot.app import run
+    from bot.app.wiring import run
 
     presses = options.chats * options.players
     # a warm-up round first: connection pools fill (discord.py opens one per interaction in

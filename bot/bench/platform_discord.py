@@ -11,9 +11,9 @@ from typing import Any
 
 from aiohttp import web
 
-from bot import tokens
-from bot.adapters import discord_views as views
+from bot.adapters.discord import views
 from bot.bench.platform_fake import Candidate, Driver
+from bot.domain import tokens
 from bot.testing.fake_discord import FakeDiscord, FakeInteraction, FakeMessage
 
 CHANNELS_PER_SERVER = 500  # Discord's limit on channels in one server

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.config import Settings
+    from bot.app.settings import Settings
 
 LINE_LIMIT = 1 << 26  # the raw reference's ids arrive on one line
 QUESTION_SECONDS = 300  # the first question of a group waits for its deadline: it stays open throughout
@@ -85,7 +85,7 @@ class FakeProcess:
 def bot_settings(platform: str, info: dict, chats: dict, db: Path, http: str,
                  webhook: str | None = None) -> Settings:
     """The bot's settings, all given here: no token or .env of this machine may start anything else."""
-    from bot.config import Settings
+    from bot.app.settings import Settings
 
     values: dict[str, Any] = dict(
         quizhost_db=db, quizhost_quizzes="", quizhost_question_seconds=QUESTION_SECONDS, quizhost_pause_seconds=0,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from storage.sqlite import SqliteStore
-from storage.writer import INSERT_ANSWER
+from storage.sqlite.store import SqliteStore
+from storage.sqlite.writer import INSERT_ANSWER
 
 BATCH = 1000
 

@@ -10,10 +10,10 @@ import time
 
 import asyncpg
 
-from bot.app import open_store
+from bot.app.wiring import open_store
 from bot.bench.databases import SCHEMA_PREFIX, BenchDatabases
 from bot.bench.reference import BATCH, by_question
-from storage.pg_writer import ANSWER_COLUMNS
+from storage.postgres.writer import ANSWER_COLUMNS
 
 
 async def raw_copy_per_s(dbs: BenchDatabases, source_phase: str, mode: str = "insert", batch: int = BATCH) -> float:

@@ -17,8 +17,8 @@ from bot.bench.boards import board_latency, flatness, percentile
 from bot.bench.databases import BenchDatabases
 from bot.bench.load import LoadResult, flat_out, offered_rate
 from bot.bench.reference import raw_insert_per_s
-from bot.catalog import Catalog, default_quiz_folders
-from bot.model import Quiz
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain.model import Quiz
 
 T = TypeVar("T")
 

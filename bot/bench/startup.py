@@ -17,10 +17,10 @@ import re  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from bot.app import open_store  # noqa: E402
-from bot.catalog import Catalog, default_quiz_folders  # noqa: E402
-from bot.clock import SystemClock  # noqa: E402
-from bot.engine import Engine  # noqa: E402
+from bot.app.wiring import open_store  # noqa: E402
+from bot.content.catalog import Catalog, default_quiz_folders  # noqa: E402
+from bot.engine.core import Engine  # noqa: E402
+from bot.ports.clock import SystemClock  # noqa: E402
 
 _IMPORTED = time.perf_counter()
 

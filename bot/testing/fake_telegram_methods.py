@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, cast
 
+from bot.domain.tokens import Kind
 from bot.testing.fake_telegram_html import HtmlError, parse_html, utf16_len
-from bot.tokens import Kind
 
 ANSWER = Kind.ANSWER.prefix  # a message with answer buttons is a question (the bench waits for them)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.model import ChatRef, LocalText, MessageRef, Player, Question, QuestionCard, Quiz, Reply, Reveal
-from bot.ports import DeliveryUncertain
+from bot.domain.model import ChatRef, LocalText, MessageRef, Player, Question, QuestionCard, Quiz, Reply, Reveal
+from bot.ports.chat import DeliveryUncertain
 
 
 def text(en: str, **others: str) -> LocalText:

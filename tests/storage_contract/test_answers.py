@@ -7,7 +7,7 @@ from collections.abc import Awaitable
 
 import pytest
 
-from bot.model import Player
+from bot.domain.model import Player
 from tests.storage_contract.rows import answer, stored_run
 
 

@@ -1,5 +1,5 @@
 """The boards count each stored answer once, whatever order the group commit writes a run's
-state and the presses to its question in (storage/group_commit.py)."""
+state and the presses to its question in (storage/shared/group_commit.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -7,9 +7,9 @@ import sqlite3
 
 import asyncpg
 
-from bot.model import ChatRef
-from bot.records import Phase
-from storage.group_commit import MAX_RUNS
+from bot.domain.model import ChatRef
+from bot.domain.records import Phase
+from storage.shared.group_commit import MAX_RUNS
 from tests.storage_contract.rows import CHAT, answer, stored_run
 
 NOW = 1_764_000_000.0

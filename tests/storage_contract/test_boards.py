@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.model import ChatRef, Player
-from bot.records import Phase, RunStatus
-from bot.standings import period_start
+from bot.domain.model import ChatRef, Player
+from bot.domain.records import Phase, RunStatus
+from bot.engine.standings import period_start
 from tests.storage_contract.rows import CHAT, answer, run_row, stored_run
 
 NOW = datetime(2026, 11, 26, 12, tzinfo=UTC).timestamp()  # a Thursday

@@ -2,8 +2,8 @@
 from another chat, and taken along when a chat changes its id."""
 from __future__ import annotations
 
-from bot.model import ChatRef
-from bot.records import ChatQuizRow
+from bot.domain.model import ChatRef
+from bot.domain.records import ChatQuizRow
 
 
 def row(chat: str, quiz_id: str, content: str = '{"id": "x"}', at: float = 1.0) -> ChatQuizRow:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.model import ChatRef, Player
-from bot.records import ChatSettings
+from bot.domain.model import ChatRef, Player
+from bot.domain.records import ChatSettings
 from tests.storage_contract.rows import CHAT
 
 

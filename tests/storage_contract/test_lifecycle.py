@@ -1,7 +1,7 @@
 """Opening, closing and opening again: migrations run once, nothing submitted is lost."""
 from __future__ import annotations
 
-from bot.model import Player
+from bot.domain.model import Player
 from tests.storage_contract.rows import CHAT, answer, run_row
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.records import MessageKind, OutboxMessage
+from bot.domain.records import MessageKind, OutboxMessage
 from tests.storage_contract.rows import CHAT, stored_run
 
 

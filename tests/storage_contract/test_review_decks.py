@@ -7,9 +7,10 @@ import sqlite3
 
 import asyncpg
 
-from bot.leitner import ReviewCard, ReviewSessionRow
-from bot.model import ChatRef
-from storage import pg_schema, schema
+from bot.domain.leitner import ReviewCard, ReviewSessionRow
+from bot.domain.model import ChatRef
+from storage.postgres import schema as pg_schema
+from storage.sqlite import schema
 from tests.storage_contract.conftest import IMPLEMENTATIONS
 
 DM = ChatRef("test", "u1", is_private=True)

@@ -5,9 +5,9 @@ import asyncio
 
 import pytest
 
-from bot.model import ChatRef, Player
-from bot.ports import RunAlreadyOpen
-from bot.records import Phase, RunStatus
+from bot.domain.model import ChatRef, Player
+from bot.domain.records import Phase, RunStatus
+from bot.ports.store import RunAlreadyOpen
 from tests.storage_contract.rows import CHAT, answer, run_row, stored_run
 
 

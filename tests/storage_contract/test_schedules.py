@@ -1,8 +1,8 @@
 """A paused schedule comes back: resumed once, at the time given, and only if it was paused."""
 from __future__ import annotations
 
-from bot.model import ChatRef
-from bot.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
+from bot.domain.model import ChatRef
+from bot.domain.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
 
 
 async def test_a_paused_schedule_resumes_once_at_its_new_time(store):

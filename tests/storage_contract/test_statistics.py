@@ -14,10 +14,10 @@ from collections.abc import Sequence
 import asyncpg
 import pytest
 
-from bot.model import ChatRef
-from bot.questionstats import AnswerFact, Flag, FlagNote, question_stats, tally
-from bot.records import AnswerRow, RunStatus
-from bot.schedule import Cadence, Rule, ScheduleRow
+from bot.domain.model import ChatRef
+from bot.domain.questionstats import AnswerFact, Flag, FlagNote, question_stats, tally
+from bot.domain.records import AnswerRow, RunStatus
+from bot.domain.schedule import Cadence, Rule, ScheduleRow
 from bot.testing.fakes import group, player
 from tests.storage_contract.conftest import Implementation
 from tests.storage_contract.rows import CHAT, run_row
@@ -134,7 +134,7 @@ def _before_per_question_rows(migrations: Sequence[str]) -> int:
 
 
 def _old_sqlite(path: str, given: Sequence[AnswerFact]) -> None:
-    from storage.schema import MIGRATIONS
+    from storage.sqlite.schema import MIGRATIONS
 
     conn = sqlite3.connect(path)
     for number, script in enumerate(MIGRATIONS[:_before_per_question_rows(MIGRATIONS)], start=1):
@@ -151,7 +151,7 @@ def _old_sqlite(path: str, given: Sequence[AnswerFact]) -> None:
 
 
 async def _old_postgres(url: str, given: Sequence[AnswerFact]) -> None:
-    from storage.pg_schema import MIGRATIONS
+    from storage.postgres.schema import MIGRATIONS
 
     conn = await asyncpg.connect(url)
     try:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from storage.updates import KEEP_SECONDS
+from storage.shared.updates import KEEP_SECONDS
 
 T0 = 1_750_000_000.0
 ON_POSTGRES = pytest.mark.parametrize("store_database", [pytest.param("postgres", marks=pytest.mark.postgres)],

@@ -3,8 +3,8 @@ wins), a public leaderboard switched on and off per chat and kept when the chat 
 id, and a chat's runs listed latest first, never another chat's."""
 from __future__ import annotations
 
-from bot.model import ChatRef
-from bot.records import RunRow, RunStatus
+from bot.domain.model import ChatRef
+from bot.domain.records import RunRow, RunStatus
 
 
 def run(chat: ChatRef, quiz_id: str, at: float, status: RunStatus = RunStatus.FINISHED) -> RunRow:

@@ -10,8 +10,8 @@ from aiohttp import web
 
 from bot.adapters.web.guard import security_headers
 from bot.adapters.web.pages import Pages
-from bot.engine import Engine
-from bot.weblinks import LinkSigner
+from bot.commands.weblinks import LinkSigner
+from bot.engine.core import Engine
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_REQUEST_BYTES = 2 << 20  # an upload of at most 1 MB, and the form around it

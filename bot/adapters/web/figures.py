@@ -1,6 +1,6 @@
 """What the pages show, gathered from the engine and the store: boards, runs, question figures.
 
-The question figures are those of /quizstats: bot/questionstats.py's rules over the chat's
+The question figures are those of /quizstats: bot/domain/questionstats.py's rules over the chat's
 answers to the quiz.
 """
 from __future__ import annotations
@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.commands_learning import quiz_report
-from bot.engine import Engine
-from bot.model import Question, Quiz, Standing
-from bot.questionstats import QuestionStats
-from bot.records import RunStatus
-from bot.standings import period_start
+from bot.commands.learning import quiz_report
+from bot.domain.model import Question, Quiz, Standing
+from bot.domain.questionstats import QuestionStats
+from bot.domain.records import RunStatus
+from bot.engine.core import Engine
+from bot.engine.standings import period_start
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BOARD_ROWS = 100

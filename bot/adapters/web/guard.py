@@ -1,6 +1,6 @@
 """Who may see a page, and the headers every page carries.
 
-A page opens for a signed link (bot/weblinks.py) of its chat: an altered, expired or foreign
+A page opens for a signed link (bot/commands/weblinks.py) of its chat: an altered, expired or foreign
 link gets a page that says so, with status 403. Pages carry a Content-Security-Policy with
 no script at all, no sniffing, no referrer (the link in the address bar is the key), and
 pages for a link are never cached.
@@ -14,7 +14,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from bot.adapters.web import texts
-from bot.weblinks import Refusal
+from bot.commands.weblinks import Refusal
 
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; "
        "frame-ancestors 'none'")

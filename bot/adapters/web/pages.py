@@ -12,16 +12,16 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 
-from bot import bidi
 from bot.adapters.web import figures, guard, texts
 from bot.adapters.web.charts import split_chart
 from bot.adapters.web.uploads import PendingUploads
-from bot.chatquizzes import UploadStatus
-from bot.engine import Engine
-from bot.i18n import normalise, shown
-from bot.importers.common import Problem
-from bot.model import ChatRef, Player
-from bot.weblinks import Link, LinkSigner, Refusal, Scope
+from bot.commands.weblinks import Link, LinkSigner, Refusal, Scope
+from bot.content.chatquizzes import UploadStatus
+from bot.content.importers.common import Problem
+from bot.domain.model import ChatRef, Player
+from bot.engine.core import Engine
+from bot.texts import bidi
+from bot.texts.i18n import normalise, shown
 
 PERIODS = ("all", "month", "week")
 

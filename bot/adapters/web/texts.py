@@ -1,11 +1,11 @@
-"""The web pages' words in the chat's language (bot/locales; tests check every catalog has them).
+"""The web pages' words in the chat's language (bot/texts/locales; tests check every catalog has them).
 
 One function per page family keeps extraction simple: each label is a literal `t(lang, ...)`.
 """
 from __future__ import annotations
 
-from bot.questionstats import Flag
-from bot.render import t  # right-to-left texts get isolates around their Latin runs (bot/bidi.py)
+from bot.domain.questionstats import Flag
+from bot.texts.render import t  # right-to-left texts get isolates around their Latin runs (bot/texts/bidi.py)
 
 
 def common(lang: str) -> dict[str, str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from bot.clock import Clock
+from bot.ports.clock import Clock
 
 KEPT_SECONDS = 3600
 MAX_WAITING = 100  # per process: the oldest goes first

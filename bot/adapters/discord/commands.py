@@ -1,0 +1,187 @@
+"""The slash commands: Discord options turned into the words bot.commands.core expects.
+
+No `from __future__ import annotations` here: discord.py reads the callbacks' annotations
+to build the options, and these callbacks are closures whose annotations must be objects.
+"""
+from collections.abc import Awaitable, Callable, Sequence
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+
+from bot.commands.core import descriptions
+from bot.content.catalog import Catalog, topic_words
+from bot.domain.model import FALLBACK_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, QuizInfo
+from bot.texts.i18n import normalise, t
+
+RunCommand = Callable[..., Awaitable[None]]  # (interaction, name, *args): one Commands.handle per args
+Upload = Callable[[discord.Interaction, discord.Attachment], Awaitable[None]]
+OwnQuizzes = Callable[[discord.Interaction], Awaitable[Sequence[QuizInfo]]]  # the channel's uploaded quizzes
+CHOICES_MAX = 25  # Discord shows at most 25 autocomplete choices
+CHOICE_MAX = 100  # characters in a choice's name and value
+DESCRIPTION_MAX = 100
+
+
+def option_texts(lang: str) -> dict[str, str]:
+    """Slash option descriptions; written out so gettext extraction finds every one."""
+    return {
+        "topic": t(lang, "A quiz id, alias or title word, e.g. pipeline"),
+        "count": t(lang, "How many questions (all when empty)"),
+        "period": t(lang, "week, month or all time"),
+        "board_topic": t(lang, "Only this quiz"),
+        "code": t(lang, "The chat's language"),
+        "time": t(lang, "Seconds to answer a question ({low} to {high})",
+                  low=QUESTION_SECONDS.low, high=QUESTION_SECONDS.high),
+        "pause": t(lang, "Seconds between questions ({low} to {high})", low=PAUSE_SECONDS.low, high=PAUSE_SECONDS.high),
+        "file": t(lang, "A quiz file: YAML, GIFT, Aiken, Open Trivia DB JSON, Kahoot or Quizizz .xlsx"),
+        "quiz": t(lang, "The id of one of this chat's own quizzes"),
+        "board": t(lang, "Whether the leaderboard has a public link (/board)"),
+        "tz": t(lang, "The chat's time zone, e.g. Asia/Kolkata"),
+        "stats_topic": t(lang, "The quiz to show"),
+        "schedule": t(lang, "daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)"),
+    }
+
+
+class QuizTranslator(app_commands.Translator):
+    """Descriptions and choice names in the user's Discord language, from the bot's catalogs.
+
+    Discord has a Hindi locale ("hi") but none for Shona or Urdu: those users see English.
+    Command and option names stay the same words everywhere.
+    """
+
+    async def translate(self, string: locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        lang = normalise(locale.value)
+        if lang is None or lang == FALLBACK_LANGUAGE:
+            return None
+        option = string.extras.get("option")  # an option text with its values filled in: look it up by key
+        text = option_texts(lang)[option] if option else t(lang, string.message)
+        return text[:DESCRIPTION_MAX] if text != string.message else None
+
+
+def topic_choices(catalog: Catalog, current: str, lang: str,
+                  own: Sequence[QuizInfo] = ()) -> list[Choice[str]]:
+    """Quizzes whose id, alias, title or tag matches what has been typed so far: the channel's
+    own first (Discord shows 25 at most, and they are what this channel made), then shipped ones."""
+    quizzes = catalog.all()
+    typed = " ".join(topic_words(current))
+    if typed:
+        matched = catalog.match(current)
+        ids = {q.id for q in matched}
+        matched += [q for q in quizzes if q.id not in ids and typed in _searchable(q)]
+        quizzes = matched
+        own = [q for q in own if typed in _searchable(q)]
+    return [Choice(name=_choice_name(f"{q.title.get(lang)} ({q.id})"), value=q.id[:CHOICE_MAX])
+            for q in [*own, *quizzes][:CHOICES_MAX]]
+
+
+def _searchable(quiz: QuizInfo) -> str:
+    return " ".join(topic_words(" ".join([quiz.id, *quiz.aliases, *quiz.tags, *quiz.title.all()])))
+
+
+def _choice_name(text: str) -> str:
+    return text if len(text) <= CHOICE_MAX else text[: CHOICE_MAX - 1] + "…"
+
+
+def _words(*parts: object) -> str:
+    return " ".join(str(p) for p in parts if p not in (None, ""))
+
+
+def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, upload: Upload,
+             own_quizzes: OwnQuizzes) -> None:
+    """Add quizhost's commands to the tree (synced later, globally or per server)."""
+    en, opt = descriptions("en"), option_texts("en")
+
+    def d(text: str) -> locale_str:
+        return locale_str(text[:DESCRIPTION_MAX])
+
+    def o(key: str) -> locale_str:
+        return locale_str(opt[key][:DESCRIPTION_MAX], option=key)
+
+    async def complete_topic(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        lang = normalise(interaction.locale.value) or FALLBACK_LANGUAGE
+        return topic_choices(catalog, current, lang, await own_quizzes(interaction))
+
+    @tree.command(name="quiz", description=d(en["quiz"]))
+    @app_commands.describe(topic=o("topic"), count=o("count"))
+    @app_commands.autocomplete(topic=complete_topic)
+    async def quiz(interaction: discord.Interaction, topic: str | None = None,
+                   count: app_commands.Range[int, 1, 100] | None = None) -> None:
+        await run(interaction, "quiz", _words(topic, count))
+
+    @tree.command(name="quizzes", description=d(en["quizzes"]))
+    async def quizzes(interaction: discord.Interaction) -> None:
+        await run(interaction, "quizzes")
+
+    @tree.command(name="leaderboard", description=d(en["leaderboard"]))
+    @app_commands.describe(period=o("period"), topic=o("board_topic"))
+    @app_commands.choices(period=[Choice(name=locale_str("this week"), value="week"),
+                                  Choice(name=locale_str("this month"), value="month"),
+                                  Choice(name=locale_str("all time"), value="all")])
+    @app_commands.autocomplete(topic=complete_topic)
+    async def leaderboard(interaction: discord.Interaction, period: Choice[str] | None = None,
+                          topic: str | None = None) -> None:
+        await run(interaction, "leaderboard", _words(period.value if period else "all", topic))
+
+    @tree.command(name="stats", description=d(en["stats"]))
+    async def stats(interaction: discord.Interaction) -> None:
+        await run(interaction, "stats")
+
+    @tree.command(name="stop", description=d(en["stop"]))
+    async def stop(interaction: discord.Interaction) -> None:
+        await run(interaction, "stop")
+
+    @tree.command(name="language", description=d(en["language"]))
+    @app_commands.describe(code=o("code"))
+    @app_commands.choices(code=[Choice(name=LANGUAGE_NAMES[c], value=c) for c in LANGUAGES])
+    async def language(interaction: discord.Interaction, code: Choice[str] | None = None) -> None:
+        await run(interaction, "language", code.value if code else "")
+
+    @tree.command(name="settings", description=d(en["settings"]))
+    @app_commands.describe(time=o("time"), pause=o("pause"), board=o("board"), tz=o("tz"))
+    @app_commands.choices(board=[Choice(name="public", value="public"), Choice(name="private", value="private")])
+    async def settings(interaction: discord.Interaction,
+                       time: app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high] | None = None,
+                       pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None,
+                       board: Choice[str] | None = None, tz: str | None = None) -> None:
+        changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
+        changes += [f"board {board.value}"] if board is not None else []
+        changes += [f"tz {tz}"] if tz else []
+        await run(interaction, "settings", *changes)
+
+    @tree.command(name="upload", description=d(en["upload"]))
+    @app_commands.describe(file=o("file"))
+    async def upload_(interaction: discord.Interaction, file: discord.Attachment) -> None:
+        await upload(interaction, file)
+
+    @tree.command(name="remove", description=d(en["remove"]))
+    @app_commands.describe(quiz=o("quiz"))
+    async def remove(interaction: discord.Interaction, quiz: str) -> None:
+        await run(interaction, "remove", quiz)
+
+    @tree.command(name="dashboard", description=d(en["dashboard"]))
+    async def dashboard(interaction: discord.Interaction) -> None:
+        await run(interaction, "dashboard")
+
+    @tree.command(name="board", description=d(en["board"]))
+    async def board_link(interaction: discord.Interaction) -> None:
+        await run(interaction, "board")
+
+    @tree.command(name="review", description=d(en["review"]))
+    async def review(interaction: discord.Interaction) -> None:
+        await run(interaction, "review")
+
+    @tree.command(name="quizstats", description=d(en["quizstats"]))
+    @app_commands.describe(topic=o("stats_topic"))
+    @app_commands.autocomplete(topic=complete_topic)
+    async def quizstats(interaction: discord.Interaction, topic: str | None = None) -> None:
+        await run(interaction, "quizstats", topic or "")
+
+    @tree.command(name="schedule", description=d(en["schedule"]))
+    @app_commands.describe(what=o("schedule"))
+    async def schedule(interaction: discord.Interaction, what: str | None = None) -> None:
+        await run(interaction, "schedule", what or "")
+
+    @tree.command(name="help", description=d(en["help"]))
+    async def help_(interaction: discord.Interaction) -> None:
+        await run(interaction, "help")

@@ -1,0 +1,70 @@
+"""How the Discord adapter answers: an interaction within Discord's 3 s, and what a failed
+post to a channel means for the sender (unreachable chat, or a delivery nobody can be sure of)."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Iterator
+
+import aiohttp
+import discord
+
+from bot.adapters.discord import views
+from bot.domain.model import Ack, ChatRef, Reply
+from bot.ports.chat import ChatUnreachable, DeliveryUncertain
+from bot.texts.i18n import t
+
+log = logging.getLogger("quizhost.discord")
+
+# Discord drops an interaction that is not answered within 3 s; anything slower is deferred
+# (the "thinking…" state) and answered with a follow-up, which may come up to 15 min later.
+DEFER_AFTER = 2.0
+
+
+async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack | Reply],
+                         item: views.PressItem) -> None:
+    """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up.
+
+    A timer starts the deferral only when it is due; nearly every press is answered long
+    before, and a timer costs less than running the work as a task of its own to wait on."""
+    deferral: list[asyncio.Task] = []
+    ephemeral = interaction.type is discord.InteractionType.component
+
+    def defer() -> None:
+        deferral.append(asyncio.ensure_future(interaction.response.defer(ephemeral=ephemeral, thinking=True)))
+
+    timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
+    try:
+        result = await work
+    except Exception:
+        log.exception("Discord: handling interaction %s failed", interaction.id)
+        result = Reply(t("en", "Something went wrong. Please try again."), kind="error")
+    finally:
+        timer.cancel()
+    kwargs = views.response_kwargs(result, item)
+    if deferral:
+        await deferral[0]
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+@contextlib.contextmanager
+def reachable(chat: ChatRef) -> Iterator[None]:
+    """A 403 (Missing Access: the bot was removed, or may not post there) or a channel that is
+    gone makes the chat unreachable: retrying will not help."""
+    try:
+        yield
+    except (discord.Forbidden, discord.NotFound) as exc:
+        raise ChatUnreachable(chat.key) from exc
+
+
+@contextlib.contextmanager
+def uncertain(what: str) -> Iterator[None]:
+    """A reply lost after the request went out: Discord may have posted it (see DeliveryUncertain).
+    An error status (discord.HTTPException) or a refused connection certainly posted nothing."""
+    try:
+        yield
+    except (TimeoutError, aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError) as exc:
+        raise DeliveryUncertain(f"{what}: {type(exc).__name__}") from exc

@@ -1,0 +1,204 @@
+"""Discord messages for quizhost: embeds, answer buttons and the persistent button item.
+
+Every text from bot.texts.render is plain; here it is escaped for Discord's markdown and cut to
+Discord's limits (embed title 256, description 4096, content 2000, button label 80,
+custom_id 100).
+"""
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from functools import lru_cache
+from typing import Any, Protocol
+
+import discord
+
+from bot.domain import tokens
+from bot.domain.model import RTL_LANGUAGES, Ack, Button, QuestionCard, Reply, Reveal
+from bot.texts import bidi, render
+from bot.texts.i18n import t
+
+log = logging.getLogger("quizhost.discord")
+
+PREFIX = "quizhost:"
+CUSTOM_ID_MAX = 100
+LABEL_MAX = 80
+TITLE_MAX = 256
+DESCRIPTION_MAX = 4096
+CONTENT_MAX = 2000
+BUTTONS_MAX = 25  # 5 rows of 5
+# The whole state of a button lives in its custom_id, so a press works after a restart:
+# "quizhost:" + the button data of bot.domain.tokens (an answer, a quiz pick or a language pick).
+TEMPLATE = re.compile(f"{PREFIX}(?P<data>{tokens.PATTERN})")
+
+COLOURS = {"error": discord.Colour.red(), "podium": discord.Colour.gold(),
+           "leaderboard": discord.Colour.gold(), "question": discord.Colour.blurple(),
+           "right": discord.Colour.green()}
+
+PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
+
+
+class PressItem(Protocol):
+    """The button class press_item makes: called with button data (and looks), one button of ours."""
+
+    def __call__(self, data: str, label: str = "", style: discord.ButtonStyle = ...,
+                 disabled: bool = False) -> discord.ui.DynamicItem[discord.ui.Button[Any]]: ...
+
+
+def press_item(on_press: PressHandler | None) -> PressItem:
+    """The persistent button class (answer, quiz or language), bound to the adapter that answers
+    its presses. Its whole state is its custom_id, which its template parses: registered with
+    `add_dynamic_items` at start-up, it answers presses on messages sent before a restart too."""
+
+    class PressButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+        def __init__(self, data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
+                     disabled: bool = False) -> None:
+            super().__init__(discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data),
+                                               disabled=disabled))
+            self.data = data
+
+        @classmethod
+        async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                                 match: re.Match[str], /) -> PressButton:
+            return cls(match["data"])
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            if on_press is not None:
+                await on_press(interaction, self.data)
+
+    return PressButton
+
+
+def unkept(view: discord.ui.View) -> discord.ui.View:
+    """A view discord.py does not keep (stopped): the registered dynamic item answers every
+    press by its custom_id, so a view kept per sent message would only cost memory."""
+    view.stop()
+    return view
+
+
+def custom_id(data: str) -> str:
+    if not fits(data):
+        raise ValueError(f"button data {data[:40]!r} does not fit a Discord custom_id")
+    return PREFIX + data
+
+
+def fits(data: str) -> bool:
+    return len(PREFIX + data) <= CUSTOM_ID_MAX and tokens.is_valid(data)
+
+
+def escape(text: str) -> str:
+    return discord.utils.escape_markdown(text or "")
+
+
+def cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def directed(text: str, lang: str) -> str:
+    """Every Urdu line starts with an RLM (bot/texts/bidi.py), also once escaped for markdown."""
+    return bidi.line(text) if lang in RTL_LANGUAGES else text
+
+
+def option_label(letter: str, text: str, suffix: str = "") -> str:
+    """'A) text' when it fits the 80-character label, else just the letter."""
+    full = f"{letter}) {text}{suffix}"
+    return full if len(full) <= LABEL_MAX else cut(f"{letter}{suffix}", LABEL_MAX)
+
+
+# questions and reveals -----------------------------------------------------------------------
+
+def question_embed(card: QuestionCard) -> discord.Embed:
+    body = directed(escape(render.question_body(card)), card.language)
+    # <t:UNIX:R> counts down in every client with no edit from us
+    # (a review card has no deadline: nothing counts down)
+    closes = t(card.language, "Closes {when}", when=f"<t:{int(card.deadline)}:R>") if card.seconds > 0 else ""
+    return discord.Embed(title=cut(escape(render.question_title(card)), TITLE_MAX),
+                         description=(cut(body, DESCRIPTION_MAX - len(closes) - 2) + "\n\n" + closes).rstrip(),
+                         colour=COLOURS["question"])
+
+
+def question_view(card: QuestionCard, item: PressItem) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for option in card.options:
+        view.add_item(item(option.token, label=option_label(option.letter, option.text)))
+    return unkept(view)
+
+
+def closed_embed(reveal: Reveal) -> discord.Embed:
+    card = reveal.card
+    return discord.Embed(title=cut(escape(render.question_title(card)), TITLE_MAX),
+                         description=cut(directed(escape(render.closed_body(reveal)), card.language),
+                                         DESCRIPTION_MAX),
+                         colour=discord.Colour.dark_grey())
+
+
+def closed_view(reveal: Reveal, item: PressItem) -> discord.ui.View:
+    """The same buttons, disabled: the right one green, every label with its count."""
+    view = discord.ui.View(timeout=None)
+    for option, count in zip(reveal.card.options, reveal.counts):
+        right = option.letter == reveal.right_letter
+        style = discord.ButtonStyle.success if right else discord.ButtonStyle.secondary
+        label = option_label(option.letter, option.text, f" · {count}")
+        view.add_item(item(option.token, label=label, style=style, disabled=True))
+    return unkept(view)
+
+
+def reveal_embed(reveal: Reveal) -> discord.Embed:
+    lang = reveal.card.language
+    return discord.Embed(title=cut("✅ " + escape(render.reveal_title(reveal)), TITLE_MAX),
+                         description=cut(directed(escape(render.reveal_body(reveal)), lang), DESCRIPTION_MAX),
+                         colour=COLOURS["right"])
+
+
+# replies and acks ----------------------------------------------------------------------------
+
+def button_data(button: Button) -> str:
+    """A button that goes on in the private chat becomes a press that opens a DM (discord.py)."""
+    return tokens.in_private(button.data) if button.in_private else button.data
+
+
+def reply_view(buttons: tuple[Button, ...], item: PressItem) -> discord.ui.View | None:
+    usable = [b for b in buttons if fits(button_data(b))]
+    if len(usable) < len(buttons):
+        log.warning("%d button(s) dropped: their data does not fit a custom_id", len(buttons) - len(usable))
+    if not usable:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in usable[:BUTTONS_MAX]:
+        view.add_item(item(button_data(button), label=cut(button.label, LABEL_MAX),
+                           style=discord.ButtonStyle.secondary))
+    return unkept(view)
+
+
+def message_kwargs(reply: Reply, item: PressItem) -> dict[str, Any]:
+    """send()/send_message() arguments for a Reply: an embed when it has a title, else plain content."""
+    text = directed(escape(reply.text), reply.language)
+    kwargs: dict[str, Any] = {}
+    if reply.title:
+        kwargs["embed"] = discord.Embed(title=cut(escape(reply.title), TITLE_MAX),
+                                        description=cut(text, DESCRIPTION_MAX),
+                                        colour=COLOURS.get(reply.kind, discord.Colour.blurple()))
+    else:
+        kwargs["content"] = cut(text, CONTENT_MAX) or "…"
+    view = reply_view(reply.buttons, item)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+def is_private(result: Ack | Reply) -> bool:
+    """Acks and errors are shown only to the person who pressed or typed."""
+    return isinstance(result, Ack) or result.private or result.kind == "error"
+
+
+def response_kwargs(result: Ack | Reply, item: PressItem) -> dict[str, Any]:
+    if isinstance(result, Ack):
+        return dict(_ack_kwargs(result.text))
+    return {**message_kwargs(result, item), "ephemeral": is_private(result)}
+
+
+@lru_cache(maxsize=1024)
+def _ack_kwargs(text: str) -> dict[str, Any]:
+    """Nearly every press gets one of a few acks ("Locked in: B"): escape each once."""
+    return {"content": cut(escape(text), CONTENT_MAX), "ephemeral": True}

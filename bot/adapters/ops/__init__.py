@@ -1,0 +1,1 @@
+"""What an operator and a load balancer ask a worker: /healthz and /metrics."""

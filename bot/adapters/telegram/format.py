@@ -1,0 +1,123 @@
+"""Telegram markup for the engine's neutral texts: HTML parse mode, inline keyboards, limits.
+
+Every quiz and user text goes through `escape`: Telegram's HTML mode rejects a bare `<` or
+`&` ("can't parse entities") and would turn `<b>` in a quiz text into bold.
+"""
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit, MessageLimit
+
+from bot.domain.model import Button, QuestionCard, Reply, Reveal
+from bot.texts import render, textcut
+
+log = logging.getLogger("quizhost.telegram")
+
+TEXT_LIMIT = MessageLimit.MAX_TEXT_LENGTH  # 4096, counted after entity parsing
+DATA_LIMIT = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes of UTF-8
+PER_ROW = InlineKeyboardMarkupLimit.BUTTONS_PER_ROW  # 8
+# An option's text joins its letter on a one-per-row button only when a phone shows the
+# whole label; otherwise the buttons carry the letters and the message carries the text.
+LABEL_ROOM = 32
+LETTERS_PER_ROW = 5
+SHORT_LABEL = 14  # reply buttons this short share a row (language names, letters)
+ELLIPSIS = "…"
+
+
+def escape(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def units(text: str) -> int:
+    """Length as Telegram counts it: UTF-16 code units (an emoji can be two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit(text: str, room: int) -> str:
+    """Cut plain text to `room` UTF-16 units at a grapheme boundary, marking the cut (before
+    escaping, so no entity breaks)."""
+    return textcut.cut(text, room, units, ELLIPSIS)
+
+
+def titled(title: str, body: str) -> str:
+    """`<b>title</b>` and the body, both escaped, the body cut so the whole fits one message."""
+    title = fit(title, 256)
+    if not title:
+        return escape(fit(body, TEXT_LIMIT) or "…")
+    room = TEXT_LIMIT - units(title) - 2
+    return f"<b>{escape(title)}</b>\n\n{escape(fit(body, room))}" if body else f"<b>{escape(title)}</b>"
+
+
+def checked_data(data: str) -> str:
+    """Telegram refuses a whole message over one bad button: say which one, early and clearly."""
+    size = len(data.encode("utf-8"))
+    if not 1 <= size <= DATA_LIMIT:
+        raise ValueError(f"callback data must be 1 to {DATA_LIMIT} bytes, got {size}: {data[:80]!r}")
+    return data
+
+
+# questions -----------------------------------------------------------------------------
+
+def question_html(card: QuestionCard) -> str:
+    return titled(render.question_title(card), render.question_body(card))
+
+
+def question_keyboard(card: QuestionCard) -> InlineKeyboardMarkup:
+    """Letters with their option text where the whole text fits a button; else letters only."""
+    if all(len(o.text) <= LABEL_ROOM for o in card.options):
+        rows = [[InlineKeyboardButton(f"{o.letter} · {o.text}", callback_data=checked_data(o.token))]
+                for o in card.options]
+    else:
+        buttons = [InlineKeyboardButton(o.letter, callback_data=checked_data(o.token)) for o in card.options]
+        rows = _rows(buttons, LETTERS_PER_ROW)
+    return InlineKeyboardMarkup(rows)
+
+
+def closed_html(reveal: Reveal) -> str:
+    return titled(render.question_title(reveal.card), render.closed_body(reveal))
+
+
+def reveal_html(reveal: Reveal) -> str:
+    return titled("✅ " + render.reveal_title(reveal), render.reveal_body(reveal))
+
+
+# replies to commands and presses ----------------------------------------------------------
+
+def reply_html(reply: Reply) -> str:
+    return titled(reply.title, reply.text)
+
+
+def reply_keyboard(buttons: Sequence[Button], bot_username: str = "") -> InlineKeyboardMarkup | None:
+    """The reply's buttons; short labels share rows. A button whose data is too long is left out.
+
+    A button that continues in the private chat is a deep link, t.me/<bot>?start=<data>:
+    Telegram opens the chat with the bot and sends /start <data> when the user taps Start.
+    """
+    usable = []
+    for button in buttons[: InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER]:
+        try:
+            if button.in_private:
+                usable.append(InlineKeyboardButton(fit(button.label, 64),
+                                                   url=f"https://t.me/{bot_username}?start={checked_data(button.data)}"))
+                continue
+            usable.append(InlineKeyboardButton(fit(button.label, 64), callback_data=checked_data(button.data)))
+        except ValueError as exc:
+            log.warning("left a button out: %s", exc)
+    if not usable:
+        return None
+    short = all(len(b.text) <= SHORT_LABEL for b in usable)
+    return InlineKeyboardMarkup(_rows(usable, 4 if short else 1))
+
+
+def ack_text(text: str) -> str:
+    """A callback answer's text: at most 200 characters (a toast is no place for more)."""
+    return fit(text, 200)
+
+
+def _rows(buttons: list[InlineKeyboardButton], per_row: int) -> list[list[InlineKeyboardButton]]:
+    per_row = max(1, min(per_row, PER_ROW))
+    return [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]

@@ -1,0 +1,130 @@
+"""Telegram's webhook on aiohttp: updates in, a press answered in the reply when asked.
+
+PTB's own webhook server (tornado) queues every update and answers 200 at once. This one
+checks the secret as PTB's does, queues commands and other updates for PTB the same way, and
+takes callback queries itself, from the JSON, without building PTB's objects. The Bot API
+lets the reply to a webhook call carry one method call: with TELEGRAM_WEBHOOK_ANSWERS=reply
+the press is answered there, one request less per press (Telegram does not say whether such
+an answer failed, so the default is a request, whose failure is logged).
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+
+from aiohttp import web
+from telegram import Update
+from telegram.ext import Application, ExtBot
+
+from bot.adapters.telegram.runtime import Webhook
+from bot.adapters.telegram.updates import UpdateGate, update_id_of
+
+log = logging.getLogger("quizhost.telegram")
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+# (update id, callback query JSON) -> a reply method, or None
+PressHandler = Callable[[int, dict], Awaitable["dict | None"]]
+# update id -> True the first time any worker on the database sees it (Store.claim_update)
+UpdateClaim = Callable[[int], Awaitable[bool]]
+
+
+def answer_method(query_id: str, text: str, alert: bool) -> dict:
+    """answerCallbackQuery as a webhook reply: the method's name in `method`, its parameters beside it."""
+    method: dict = {"method": "answerCallbackQuery", "callback_query_id": query_id}
+    if text:
+        method["text"] = text
+    if alert:
+        method["show_alert"] = True
+    return method
+
+
+@dataclass(frozen=True)
+class SharedPages:
+    """Other pages the webhook's server serves too (the chats' web pages), and their own address."""
+
+    add: Callable[[web.Application], None]  # adds their routes, middlewares and templates
+    host: str
+    port: int
+    max_request: int  # bytes a request to them may carry (an uploaded file)
+
+
+class WebhookServer:
+    """Listens on the webhook's host:port/path until `stop()`; with `pages`, one aiohttp server
+    serves those as well, on the webhook's address and on theirs."""
+
+    def __init__(self, hook: Webhook, app: Application, on_press: PressHandler,
+                 pages: SharedPages | None = None, claim: UpdateClaim | None = None) -> None:
+        self.hook, self.app, self.on_press, self.pages = hook, app, on_press, pages
+        self._runner: web.AppRunner | None = None
+        # Telegram posts an update again when it missed our answer: a repeat to this worker is
+        # known here, one to any worker (behind a load balancer) in the database
+        self.gate = UpdateGate()
+        self.claim = claim
+
+    async def start(self) -> None:
+        # an update is a few KB; Telegram's files stay on Telegram (an upload to the pages is bigger)
+        server = web.Application(client_max_size=max(1 << 20, self.pages.max_request if self.pages else 0))
+        server.router.add_post("/" + self.hook.path, self._post)
+        if self.pages is not None:
+            self.pages.add(server)
+        # presses are held open until their answer is stored: a short shutdown would cut them off
+        self._runner = web.AppRunner(server, access_log=None, shutdown_timeout=2.0)
+        await self._runner.setup()
+        addresses = [(self.hook.host or None, self.hook.port)]
+        if self.pages is not None and (self.pages.host, self.pages.port) != (self.hook.host, self.hook.port):
+            addresses.append((self.pages.host, self.pages.port))
+        for host, port in addresses:
+            await web.TCPSite(self._runner, host, port).start()
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _post(self, request: web.Request) -> web.Response:
+        # as PTB's handler: JSON only, and the secret Telegram was given with setWebhook
+        if request.content_type != "application/json" or not hmac.compare_digest(
+                request.headers.get(SECRET_HEADER, "").encode(), self.hook.secret.encode()):
+            return web.Response(status=HTTPStatus.FORBIDDEN)
+        try:
+            data = json.loads(await request.read())
+        except ValueError:
+            return web.Response(status=HTTPStatus.BAD_REQUEST, text="not JSON")
+        update_id = update_id_of(data)
+        if update_id is None:
+            return web.Response(status=HTTPStatus.BAD_REQUEST, text="not an update")
+        if not self.gate.first_time(update_id) or not await self._first_anywhere(update_id):
+            return web.Response()
+        try:
+            if "callback_query" in data:
+                method = await self.on_press(update_id, data["callback_query"])
+                return web.json_response(method) if method else web.Response()
+            return await self._queue(update_id, data)
+        except Exception:  # acknowledged all the same: Telegram would post it again and again
+            log.exception("update %d could not be handled; it is acknowledged and dropped", update_id)
+            return web.Response()
+
+    async def _first_anywhere(self, update_id: int) -> bool:
+        """Claimed before it is handled, so an update whose handling fails counts as seen too."""
+        if self.claim is None:
+            return True
+        try:
+            return await self.claim(update_id)
+        except Exception as exc:  # the database is away: handled here all the same, rather than lost
+            log.warning("update %d: could not record it as seen (%s); handling it anyway", update_id, exc)
+            return True
+
+    async def _queue(self, update_id: int, data: dict) -> web.Response:
+        try:
+            update = Update.de_json(data, self.app.bot)
+        except Exception:  # logged, and acknowledged: a 4xx would only make Telegram post it again
+            log.exception("update %d could not be read; it is acknowledged and dropped", update_id)
+            return web.Response()
+        if isinstance(self.app.bot, ExtBot):
+            self.app.bot.insert_callback_data(update)
+        await self.app.update_queue.put(update)
+        return web.Response()

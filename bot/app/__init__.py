@@ -1,0 +1,3 @@
+"""Wiring: settings -> catalog, store, engine, commands and adapters; logging; the command-line tools'
+set-up.
+"""

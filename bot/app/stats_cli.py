@@ -1,0 +1,54 @@
+"""`quizhost stats [QUIZ] [--chat KEY] [--json]`: question statistics from the database."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from bot.app.settings import Settings
+from bot.commands.learning import quiz_report
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain.model import Quiz
+from bot.texts import render_stats
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("quiz", nargs="*", help="quiz id, alias, title word or tag (default: every quiz)")
+    parser.add_argument("--chat", help="one chat's figures, by its key (e.g. telegram:-100123); default: all chats")
+    parser.add_argument("--json", action="store_true", help="print stable JSON for scripts instead of tables")
+    parser.add_argument("--db", help="the database (default: QUIZHOST_DB)")
+
+
+def main(args: argparse.Namespace, settings: Settings) -> int:
+    catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
+    topic = " ".join(args.quiz)
+    quizzes = catalog.match(topic) if topic else catalog.all()
+    if topic and len(quizzes) != 1:
+        found = ", ".join(q.id for q in quizzes) if quizzes else "none"
+        print(f"quizhost stats: “{topic}” must match exactly one quiz (matches: {found}); "
+              f"quizzes: {', '.join(q.id for q in catalog.all())}", file=sys.stderr)
+        return 1
+    db = args.db or settings.quizhost_db
+    if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
+        print(f"quizhost stats: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
+        return 1
+    loaded = [quiz for info in quizzes if (quiz := catalog.get(info.id)) is not None]
+    return asyncio.run(_print(args, db, loaded))
+
+
+async def _print(args: argparse.Namespace, db: str, quizzes: list[Quiz]) -> int:
+    from bot.app.wiring import open_store
+
+    store = await open_store(db)
+    try:
+        reports = [(quiz, await quiz_report(store, quiz, args.chat)) for quiz in quizzes]
+    finally:
+        await store.close()
+    if args.json:
+        print(json.dumps({"chat": args.chat, "quizzes": [render_stats.as_json(q, args.chat, s) for q, s in reports]},
+                         ensure_ascii=False, indent=2, sort_keys=True))
+    else:
+        print("\n\n".join(render_stats.table(q, s) for q, s in reports))
+    return 0

@@ -1,0 +1,248 @@
+"""Wiring: settings -> catalog, store, engine, commands and the adapters, in one process."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import hashlib
+import logging
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.adapters.console.terminal import TERMINAL, ConsoleAdapter, stdin_lines
+from bot.adapters.ops.http import OpsServer
+from bot.adapters.ops.metrics import Operations
+from bot.app import platforms
+from bot.app.settings import Settings, SettingsError
+from bot.commands.core import Commands
+from bot.commands.weblinks import WebAddress
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain import session
+from bot.engine.core import Engine, EngineSettings
+from bot.engine.workers import LeaseKeeper
+from bot.ports.clock import Clock, SystemClock
+from bot.ports.store import Store
+from bot.texts.i18n import t
+from storage.dburl import Kind
+from storage.dburl import parse as parse_database
+from storage.sqlite.store import SqliteStore
+
+if TYPE_CHECKING:  # imported when their token is set: a bot for one platform never loads the other's library
+    from bot.adapters.discord.adapter import DiscordAdapter
+    from bot.adapters.telegram.adapter import TelegramAdapter
+
+    PlatformAdapter = TelegramAdapter | DiscordAdapter
+
+log = logging.getLogger("quizhost")
+
+POLLING_TAKEN = ("quizhost: another worker on this database (QUIZHOST_DB) already long-polls Telegram, and only "
+                 "one may: run several workers with the webhook (TELEGRAM_WEBHOOK_URL), or stop the other one.")
+
+
+def engine_settings(settings: Settings, pause: float | None = None) -> EngineSettings:
+    return EngineSettings(
+        question_seconds=settings.quizhost_question_seconds,
+        pause_seconds=settings.quizhost_pause_seconds if pause is None else pause,
+        default_language=settings.quizhost_language,
+    )
+
+
+def catalog_cache(settings: Settings) -> Path:
+    """The catalog index: beside an SQLite database (the bot's own writable place), else in
+    the user's cache folder, one index per set of quiz folders."""
+    try:
+        chosen = parse_database(settings.quizhost_db)
+    except ValueError:  # open_store says what is wrong with it
+        chosen = None
+    if chosen is not None and chosen.kind is Kind.SQLITE:
+        db = Path(chosen.location)
+        return db.with_name(db.name + ".catalog.json")
+    folders = "\n".join(str(p.resolve()) for p in default_quiz_folders() + settings.quiz_folders())
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return home / "quizhost" / f"catalog-{hashlib.sha256(folders.encode()).hexdigest()[:16]}.json"
+
+
+@contextlib.asynccontextmanager
+async def open_engine(settings: Settings, clock: Clock | None = None,
+                      pause: float | None = None) -> AsyncIterator[Engine]:
+    # the database first: one that cannot be used is refused in its one line before anything
+    # else is said or written (the catalog's index lives beside an SQLite file)
+    store = await open_store(settings.quizhost_db, settings.quizhost_worker)
+    try:
+        catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders(), cache=catalog_cache(settings))
+        yield Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))
+    finally:
+        await store.close()
+
+
+async def open_store(target: str, worker: str = "") -> Store:
+    """QUIZHOST_DB -> the store it names: the one place that picks a storage implementation.
+
+    A file path or sqlite:///path (SQLAlchemy's spelling: sqlite:////abs/path for an absolute
+    one) is SQLite; postgresql:// or postgres:// is PostgreSQL (asyncpg is imported only then).
+    A database URL may hold a password: no message here ever shows one. `worker`: this
+    process's name in the runs it leases on PostgreSQL (QUIZHOST_WORKER; default the host's).
+    """
+    try:
+        chosen = parse_database(target)
+    except ValueError as exc:
+        raise SettingsError(f"QUIZHOST_DB: {exc}") from None
+    if chosen.kind is Kind.POSTGRES:
+        from storage.postgres.store import PostgresStore
+
+        return await PostgresStore.open(chosen.location, owner=worker)
+    return await SqliteStore.open(chosen.location)
+
+
+def listen_address(listen: str) -> tuple[str, int]:
+    """'127.0.0.1:8080' -> ('127.0.0.1', 8080); port 0 lets the system choose one."""
+    host, _, port = listen.strip().rpartition(":")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise ValueError('must be "host:port", for example 127.0.0.1:8080 or 0.0.0.0:8080')
+    return host.strip("[]"), int(port)
+
+
+def signal_stop() -> asyncio.Event:
+    """An event set by SIGINT or SIGTERM."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
+async def play(settings: Settings, topic: str, lang: str | None, name: str | None) -> int:
+    """The terminal chat; with piped input, answers queue up and there is no pause."""
+    piped = not sys.stdin.isatty()
+    async with open_engine(settings, pause=0.0 if piped else None) as engine:
+        if name is None:  # "You" in the language the chat will have: the same player every game
+            name = t(lang or await engine.language_for(TERMINAL), "You")
+        console = ConsoleAdapter(name=name, queue_answers=piped)
+        engine.attach(console)
+        commands = Commands(engine, WebAddress(settings.quizhost_web_url, settings.web_secret()))
+        await engine.resume()
+        timers = asyncio.create_task(engine.serve())
+        schedules = asyncio.create_task(commands.scheduler.serve())
+        try:
+            await open_terminal(commands, console, topic, lang)
+            await console.serve(commands, stdin_lines(asyncio.get_running_loop()))
+        finally:
+            for task in (timers, schedules):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await engine.sender.flush_due()  # the terminal always takes them: show them all
+    return 0
+
+
+async def open_terminal(commands: Commands, console: ConsoleAdapter, topic: str, lang: str | None) -> None:
+    """The first lines of `quizhost play`: --lang, set as /language sets it (kept for later games);
+    the quiz asked for, or the help and the quizzes; and a quiz still open from a terminal that
+    was closed shows its open question again at once (not only when it closes)."""
+    if lang:
+        await console.handle_line(commands, f"/language {lang}")
+    engine = commands.engine
+    resumed = engine.run_in(console.chat)
+    if resumed is None or topic:  # with a quiz running, /quiz <topic> says so
+        await console.handle_line(commands, f"/quiz {topic}" if topic else "/help")
+        if not topic:
+            await console.handle_line(commands, "/quizzes")
+    if resumed is not None and resumed.is_asking and engine.clock.now() < resumed.row.due:
+        await console.post_question(session.card(resumed))
+
+
+def platform_adapters(settings: Settings) -> list[PlatformAdapter]:
+    """An adapter for every platform whose token is set."""
+    adapters: list[PlatformAdapter] = []
+    if settings.telegram_bot_token:
+        adapters.append(platforms.telegram_adapter(settings))
+    if settings.discord_bot_token:
+        adapters.append(platforms.discord_adapter(settings))
+    return adapters
+
+
+async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Event | None = None) -> int:
+    """`quizhost run`; tests pass a fake clock and their own stop event instead of a signal."""
+    adapters = platform_adapters(settings)
+    if not adapters:
+        print("quizhost: no platform token is set. Set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
+              "in the environment or in .env (see .env.example), or try a quiz here with `quizhost play`.",
+              file=sys.stderr)
+        return 2
+    async with open_engine(settings, clock=clock) as engine:
+        if any(getattr(a, "polls", False) for a in adapters) and not await engine.store.hold_polling():
+            print(POLLING_TAKEN, file=sys.stderr)  # before it takes any run: it is not going to run them
+            return 2
+        for adapter in adapters:
+            engine.attach(adapter)
+        keeper = LeaseKeeper.of(engine)  # several workers on PostgreSQL: only the runs nobody holds
+        resumed = await (keeper.start() if keeper else engine.resume())
+        log.info("resumed %d open run(s)", resumed)
+        from bot.app.web import web_address, web_pages_for_run
+
+        async with web_pages_for_run(settings, engine, adapters):
+            with long_lived_heap():
+                await serve_until_signal(engine, adapters, stop, keeper, settings.quizhost_ops_listen,
+                                         web_address(settings))
+    return 0
+
+
+@contextlib.contextmanager
+def long_lived_heap() -> Iterator[None]:
+    """What is loaded by now (the libraries, the catalog, the open runs) lives as long as the
+    bot: frozen, the garbage collector never walks it again. Full collections of that heap
+    paused a busy bot for 50 to 110 ms, the worst acks of a run (`quizhost bench --platform`)."""
+    gc.collect()
+    gc.freeze()
+    thresholds = gc.get_threshold()
+    # a press makes short-lived objects by the hundred (a Discord press rebuilds its message's
+    # view): collect the young generation less often, and the older ones rarely
+    gc.set_threshold(max(thresholds[0], 10_000), 50, 1_000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()  # collectable again, for a process that goes on (the tests run many bots)
+
+
+async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], stop: asyncio.Event | None = None,
+                             keeper: LeaseKeeper | None = None, ops_listen: str = "",
+                             web: WebAddress | None = None) -> None:
+    """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly.
+
+    `keeper` (PostgreSQL) renews this worker's leases and takes over a dead worker's runs;
+    `ops_listen` ("host:port") serves /healthz and /metrics; `web` is where /dashboard's links point."""
+    stop = stop or signal_stop()
+    commands = Commands(engine, web)
+    timers = asyncio.create_task(engine.serve(), name="timers")
+    schedules = asyncio.create_task(commands.scheduler.serve(), name="schedules")
+    tasks = [timers, schedules, *(asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters)]
+    watch = getattr(engine.store, "watch", None)  # SQLite: stop when the file is deleted or replaced
+    if watch is not None:
+        tasks.append(asyncio.create_task(watch(), name="database"))
+    if keeper is not None:
+        tasks.append(asyncio.create_task(keeper.serve(), name="leases"))
+    if ops_listen:
+        host, _, port = ops_listen.rpartition(":")
+        ops = OpsServer(Operations(engine, keeper, adapters), host.strip("[]"), int(port))
+        tasks.append(asyncio.create_task(ops.serve(), name="ops"))
+    stopper = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    # no new steps; messages in flight get DRAIN_SECONDS while the platforms are still connected;
+    # what is left stays in the outbox for the next start
+    stopper.cancel()
+    timers.cancel()
+    schedules.cancel()
+    await engine.stop_sending() if stopper in done else await engine.stop_sending(0.0)  # a task failed: no wait
+    for running in tasks:
+        running.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for task in done:
+        failure = None if task is stopper or task.cancelled() else task.exception()
+        if failure is not None:
+            raise failure

@@ -1,0 +1,1 @@
+"""What a chat can ask, the same words on every platform: parsed, checked, answered with a Reply."""

@@ -1,0 +1,40 @@
+"""Kahoot's quiz spreadsheet template (.xlsx): one row per question, answers 1 to 4.
+
+The template puts title and instruction rows above the header (row 8 today): the header is
+found by its headings, not assumed. `Correct answer(s)` holds answer numbers ("2", or "1,3"
+for several); `Time limit (sec)` is kept per question.
+"""
+from __future__ import annotations
+
+from bot.content.importers.common import Collector, Draft, Parsed
+from bot.content.importers.sheets import Row, column, find_header, one_right, rows, whole_number
+from bot.domain.model import clamp_seconds
+from bot.texts.i18n import later
+
+ANSWERS = 4
+
+
+def is_header(row: Row) -> bool:
+    return all(column(row, name) is not None for name in ("question", "answer 1", "correct answer"))
+
+
+def parse(data: bytes) -> Parsed:
+    sheet = rows(data)
+    header = find_header(sheet, is_header, "Question, Answer 1 ... Answer 4, Correct answer(s)")
+    prompt_at, correct_at, time_at = (column(header, name) for name in ("question", "correct answer", "time limit"))
+    answer_at = [column(header, f"answer {n}") for n in range(1, ANSWERS + 1)]
+    found = Collector()
+    for row in sheet:
+        if not any(row.cells):
+            continue
+        prompt = row.get(prompt_at)
+        answers = [(n, row.get(at)) for n, at in enumerate(answer_at, start=1) if row.get(at)]
+        right = one_right(answers, row.get(correct_at), "correct answer", ANSWERS)
+        if not prompt:
+            found.skip(row.where, later("no question text"))
+        elif not isinstance(right, int):
+            found.skip(row.where, right)
+        else:
+            found.keep(Draft(row.where, prompt, tuple(text for _, text in answers), right,
+                             seconds=clamp_seconds(whole_number(row.get(time_at)))))
+    return found.parsed()

@@ -1,0 +1,306 @@
+"""Values shared by the engine, the renderer and the adapters. No chat library here."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeAlias
+
+from bot.domain.records import RunStatus
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    native_name: str  # what a /language button shows
+    english_name: str  # what the quiz file schema says
+    rtl: bool = False
+
+
+# Every language the bot speaks: catalogs, quiz texts, /language, QUIZHOST_LANGUAGE, --lang.
+SPOKEN = (
+    Language("en", "English", "English"),
+    Language("hi", "हिन्दी", "Hindi"),
+    Language("sn", "chiShona", "Shona"),
+    Language("ur", "اردو", "Urdu", rtl=True),
+)
+LANGUAGES: tuple[str, ...] = tuple(lang.code for lang in SPOKEN)
+LANGUAGE_NAMES = {lang.code: lang.native_name for lang in SPOKEN}
+FALLBACK_LANGUAGE = "en"
+RTL_LANGUAGES = frozenset(lang.code for lang in SPOKEN if lang.rtl)
+LETTERS = "ABCDEFGHIJ"  # at most 10 options a question
+QUIZ_ID = "[a-z0-9-]{1,40}"  # a quiz's id: in its file, in /quiz, in button data
+
+
+@dataclass(frozen=True)
+class SettingRange:
+    """The whole numbers a setting may take (seconds for the chat settings, a count for
+    TELEGRAM_WORKERS), and its default."""
+
+    low: int
+    high: int
+    default: int
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, (int, float)) and self.low <= value <= self.high
+
+
+# /settings, QUIZHOST_QUESTION_SECONDS / QUIZHOST_PAUSE_SECONDS, a quiz file's per-question limit
+# and the help texts read these
+QUESTION_SECONDS = SettingRange(5, 300, default=30)
+PAUSE_SECONDS = SettingRange(0, 60, default=5)
+# TELEGRAM_WORKERS: the webhook workers sending for one bot; each keeps to its share of the bot's
+# 30 messages a second (bot/adapters/telegram/limits.py bot_share), so the sum holds across them
+TELEGRAM_WORKERS = SettingRange(1, 30, default=1)
+
+
+def clamp_seconds(seconds: int | None) -> int | None:
+    """A source file's time limit brought into the range a run supports (None: no limit given)."""
+    if not seconds or seconds <= 0:
+        return None
+    return min(QUESTION_SECONDS.high, max(QUESTION_SECONDS.low, seconds))
+
+
+@dataclass(frozen=True)
+class LocalText:
+    """A text given per language; English is the fallback for anything untranslated."""
+
+    by_lang: Mapping[str, str]
+
+    def get(self, lang: str) -> str:
+        return self.by_lang.get(lang) or self.by_lang[FALLBACK_LANGUAGE]
+
+    def has(self, lang: str) -> bool:
+        return bool(self.by_lang.get(lang))
+
+    def all(self) -> tuple[str, ...]:
+        return tuple(self.by_lang.values())
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    prompt: LocalText
+    options: tuple[LocalText, ...]
+    answer: int  # index into options, authoring order
+    explanation: LocalText | None = None  # imported quizzes often have none: the reveal does without
+    seconds: int | None = None  # this question's own time limit, else the chat's
+
+
+@dataclass(frozen=True)
+class Quiz:
+    id: str
+    title: LocalText
+    description: LocalText
+    questions: tuple[Question, ...]
+    aliases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    difficulty: str = "medium"
+    source: str = ""  # the file it came from, for messages
+
+    @property
+    def question_count(self) -> int:
+        return len(self.questions)
+
+    def languages(self) -> tuple[str, ...]:
+        """Languages in which every text of the quiz is given."""
+        texts = [self.title, self.description]
+        for q in self.questions:
+            texts += [q.prompt, *q.options, *([q.explanation] if q.explanation else [])]
+        return tuple(lang for lang in LANGUAGES if all(t.has(lang) for t in texts))
+
+
+class QuizInfo(Protocol):
+    """What a catalog listing and topic matching need of a quiz, without its questions."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def title(self) -> LocalText: ...
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def difficulty(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def question_count(self) -> int: ...
+    def languages(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class QuizSummary:
+    """A quiz as a catalog lists it; the questions load from its file when it is played."""
+
+    id: str
+    title: LocalText
+    aliases: tuple[str, ...]
+    tags: tuple[str, ...]
+    difficulty: str
+    source: str
+    question_count: int
+    complete_in: tuple[str, ...]  # Quiz.languages() of the full quiz
+
+    @classmethod
+    def of(cls, quiz: Quiz) -> QuizSummary:
+        return cls(quiz.id, quiz.title, quiz.aliases, quiz.tags, quiz.difficulty, quiz.source,
+                   quiz.question_count, quiz.languages())
+
+    def languages(self) -> tuple[str, ...]:
+        return self.complete_in
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    """A conversation on one platform: a group, a channel or a private chat."""
+
+    platform: str
+    chat_id: str
+    is_private: bool = False
+    title: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.chat_id}"
+
+
+@dataclass(frozen=True)
+class Player:
+    platform: str
+    user_id: str
+    name: str
+    language: str | None = None  # the client's language, where the platform gives one
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.user_id}"
+
+
+@dataclass(frozen=True)
+class MessageRef:
+    """Where a question was posted, so it can be edited on close, even after a restart."""
+
+    chat: ChatRef
+    message_id: str
+
+
+@dataclass(frozen=True)
+class OptionView:
+    letter: str
+    text: str
+    token: str  # button data the adapter sends back on a press
+
+
+@dataclass(frozen=True)
+class QuestionCard:
+    """One question as the players see it, in the run's language and shuffled order."""
+
+    run_id: int
+    chat: ChatRef
+    language: str
+    quiz_title: str
+    number: int  # 1-based
+    total: int
+    prompt: str
+    options: tuple[OptionView, ...]
+    seconds: int
+    deadline: float  # unix time
+
+
+@dataclass(frozen=True)
+class Scorer:
+    name: str
+    letter: str
+    correct: bool
+    points: int
+    seconds: float
+    streak: int
+
+
+@dataclass(frozen=True)
+class Reveal:
+    card: QuestionCard
+    right_letter: str
+    right_text: str
+    explanation: str
+    counts: tuple[int, ...]  # per displayed option
+    answers: tuple[Scorer, ...]  # fastest first
+    note: str = ""  # said instead of who scored (a review: what happens to the card)
+
+    @property
+    def scorers(self) -> tuple[Scorer, ...]:
+        return tuple(a for a in self.answers if a.correct)
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player_key: str
+    name: str
+    points: int
+    correct: int
+    answered: int
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+
+# how a run ends, as a podium says it: every status but open (stored as the run's status)
+RunEnd: TypeAlias = Literal[RunStatus.FINISHED, RunStatus.STOPPED, RunStatus.SILENT]
+
+
+@dataclass(frozen=True)
+class Podium:
+    chat: ChatRef
+    language: str
+    quiz_title: str
+    reason: RunEnd
+    standings: tuple[Standing, ...]
+    questions_asked: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    name: str
+    points: int
+    answered: int
+    correct: int
+    best_streak: int
+    quizzes: int
+    rank: int | None
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    data: str
+    # opens the private chat with the bot and runs `/start <data>` there (Telegram: a deep link;
+    # Discord: a direct message), as the podium's "Review my misses" does
+    in_private: bool = False
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a command or press answers with: text in the chat's language, maybe buttons."""
+
+    text: str
+    title: str = ""
+    buttons: tuple[Button, ...] = ()
+    private: bool = False  # shown only to the caller where the platform allows it
+    language: str = FALLBACK_LANGUAGE
+    kind: str = "text"  # text | leaderboard | stats | help | error: adapters may style them
+
+
+@dataclass(frozen=True)
+class Ack:
+    """The private answer to a button press."""
+
+    text: str
+    accepted: bool
+    language: str = FALLBACK_LANGUAGE

@@ -1,0 +1,35 @@
+"""The messages a run owes its chat, as outbox rows: one key per message, so the same
+message recorded twice (a step repeated after a restart) is stored and sent once."""
+from __future__ import annotations
+
+from bot.domain import outbox_codec as codec
+from bot.domain import session
+from bot.domain.model import MessageRef, Reply, Reveal
+from bot.domain.records import MessageKind, OutboxMessage
+from bot.domain.session import Run
+
+
+def key(run: Run, kind: MessageKind) -> str:
+    """The podium is once per run; every other message once per question."""
+    where = "end" if kind is MessageKind.PODIUM else str(run.row.index)
+    return f"{run.id}:{where}:{kind}"
+
+
+def question(run: Run, now: float) -> OutboxMessage:
+    return _message(run, MessageKind.QUESTION, codec.dump_card(session.card(run)), now)
+
+
+def close(run: Run, message: MessageRef | None, reveal: Reveal, now: float) -> OutboxMessage:
+    return _message(run, MessageKind.CLOSE, codec.dump_close(message, reveal), now)
+
+
+def podium(run: Run, reply: Reply, now: float) -> OutboxMessage:
+    return _message(run, MessageKind.PODIUM, codec.dump_reply(run.chat, reply), now)
+
+
+def notice(run: Run, reply: Reply, now: float) -> OutboxMessage:
+    return _message(run, MessageKind.NOTICE, codec.dump_reply(run.chat, reply), now)
+
+
+def _message(run: Run, kind: MessageKind, payload: str, now: float) -> OutboxMessage:
+    return OutboxMessage(key(run, kind), run.id, run.row.chat_key, kind, payload, now)

@@ -1,0 +1,156 @@
+"""The rows the domain keeps and every store persists: plain values and their states.
+
+No SQL, no driver, no chat library: a store (storage/*) maps these to its tables, the
+session and the engine change them. The enums are strings (StrEnum), so a store writes
+them as the text it always wrote and reads them back with `Phase(text)`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Phase(StrEnum):
+    """Where an open run is between its deadlines (`RunRow.due`)."""
+
+    PAUSING = "pausing"  # the next question is asked at `due`
+    POSTING = "posting"  # the question waits in the outbox; at `due` the run gives up posting it
+    ASKING = "asking"  # the current question closes at `due`
+
+
+class RunStatus(StrEnum):
+    """Open until the run ends, then how it ended (`bot.domain.model.RunEnd` names the ends)."""
+
+    OPEN = "open"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+    SILENT = "silent"  # two questions in a row with no answer
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """One run as a chat's history lists it (the web page's run history)."""
+
+    run_id: int
+    quiz_id: str
+    started_at: float
+    status: RunStatus
+
+
+@dataclass(frozen=True)
+class ChatQuizRow:
+    """A quiz a chat's admin uploaded: it belongs to that chat alone."""
+
+    chat_key: str
+    quiz_id: str
+    content: str  # the quiz file's data as JSON (bot/content/quizfile.py checks it)
+    uploaded_by: str  # a Player.key
+    uploaded_at: float
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    language: str | None = None  # set with /language; None: decide per user/default
+    question_seconds: int | None = None  # None: the bot's default
+    pause_seconds: float | None = None
+    time_zone: str | None = None  # an IANA name (/settings tz); None: UTC
+
+
+@dataclass(slots=True)  # slots: one per open run, thousands at once
+class RunRow:
+    """Everything needed to continue a run after a restart."""
+
+    chat_key: str
+    chat_id: str
+    platform: str
+    is_private: bool
+    quiz_id: str
+    language: str
+    seed: int
+    question_ids: tuple[str, ...]
+    seconds: int
+    pause: float
+    started_by: str
+    started_at: float
+    phase: Phase = Phase.PAUSING
+    index: int = -1  # the current question, 0-based into question_ids
+    asked_at: float = 0.0
+    due: float = 0.0
+    message_id: str | None = None
+    silent: int = 0  # questions in a row that nobody answered
+    status: RunStatus = RunStatus.OPEN
+    id: int = 0  # given by the store's create_run
+
+
+class StoredRow(Protocol):
+    """A row as a database driver gives it (sqlite3.Row, asyncpg.Record, a tuple): columns by position."""
+
+    def __getitem__(self, index: int, /) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)  # slots: every open question holds one per player
+class AnswerRow:
+    run_id: int
+    index: int
+    question_id: str
+    player_key: str
+    chat_key: str
+    quiz_id: str
+    option: int  # authoring-order index of the chosen option
+    correct: bool
+    elapsed: float
+    points: int
+    streak: int  # consecutive right answers in this run, this one included (0 if wrong)
+    answered_at: float
+
+    @classmethod
+    def from_values(cls, r: StoredRow) -> AnswerRow:
+        """An answer from a stored row, its columns in field order (`correct` stored as 0/1)."""
+        return cls(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9], r[10], r[11])
+
+
+class MessageKind(StrEnum):
+    """What an outbox message is; each maps to one ChatAdapter call."""
+
+    QUESTION = "question"  # post_question: its delivery starts the question's clock
+    CLOSE = "close"  # close_question: the closing edit and the reveal
+    PODIUM = "podium"  # send: the run's final standings
+    NOTICE = "notice"  # send: anything else a run tells its chat
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxMessage:
+    """A message a run owes its chat, stored with the run state that made it due.
+
+    `payload` is opaque to stores (the application encodes it, bot/domain/outbox_codec.py). `tries`
+    counts sends started, `failed` those that certainly did not reach the platform: the
+    difference is how many may have (at most one more send is allowed after that).
+    """
+
+    key: str  # unique: the same message recorded twice is stored once
+    run_id: int
+    chat_key: str
+    kind: MessageKind
+    payload: str
+    created_at: float
+    tries: int = 0
+    failed: int = 0
+    not_before: float = 0.0  # the next send waits until then (back-off)
+
+    @property
+    def uncertain(self) -> int:
+        """Sends that may have reached the platform although none was confirmed."""
+        return self.tries - self.failed
+
+
+@dataclass(frozen=True, slots=True)
+class PressFacts:
+    """What a worker that does not run a quiz needs to check and score one player's press:
+    the run as stored and that player's part of it, read in one query (no answer list)."""
+
+    run: RunRow
+    streak: int  # the player's right answers in a row as of the last closed question
+    answered: int | None  # the option this player stored for the open question, if any
+    anyone_known: bool  # someone answered an earlier question of the run
+    unseen: int  # earlier answerers other than this player without an answer to this question (capped)

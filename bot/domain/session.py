@@ -1,0 +1,252 @@
+"""One quiz run as a pure state machine: ask, record, close, score. No I/O, no awaits."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+
+from bot.domain.model import LETTERS, ChatRef, OptionView, Question, QuestionCard, Quiz, Reveal, RunEnd, Scorer
+from bot.domain.records import AnswerRow, Phase, RunRow, RunStatus
+from bot.domain.scoring import points_for
+from bot.domain.tokens import AnswerToken
+
+SILENT_QUESTIONS_TO_END = 2
+# presses stored at the same moment through other workers, unseen by each other, that still
+# wake the quiz's owner when together they complete a question's answers (may_complete)
+UNSEEN_PRESSES = 4
+
+
+class Refusal(str, Enum):
+    """Why a press changed nothing."""
+
+    CLOSED = "closed"  # not the open question (any more)
+    OUT_OF_RANGE = "out_of_range"
+    REPEATED = "repeated"
+
+
+@dataclass(slots=True)  # slots: thousands of runs can be open at once
+class Run:
+    """A run in memory: the stored row plus what the open question has collected."""
+
+    row: RunRow
+    quiz: Quiz
+    answers: dict[str, AnswerRow] = field(default_factory=dict)  # this question, by player key
+    names: dict[str, str] = field(default_factory=dict)  # this question's answerers
+    players: set[str] = field(default_factory=set)  # everyone who answered in this run
+    streaks: dict[str, int] = field(default_factory=dict)  # right answers in a row, as of the last close
+    # (index, question, option order) of the open question: every press needs them
+    _current: tuple[int, Question, tuple[int, ...]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def chat(self) -> ChatRef:
+        r = self.row
+        return ChatRef(r.platform, r.chat_id, r.is_private)
+
+    @property
+    def total(self) -> int:
+        return len(self.row.question_ids)
+
+    @property
+    def question(self) -> Question:
+        return self._now_asked()[1]
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The current question's options: displayed position -> authoring index."""
+        return self._now_asked()[2]
+
+    def _now_asked(self) -> tuple[int, Question, tuple[int, ...]]:
+        current, index = self._current, self.row.index
+        if current is None or current[0] != index:
+            q = self.quiz_question(index)
+            current = self._current = (index, q, tuple(option_order(self.row.seed, q.id, len(q.options))))
+        return current
+
+    def quiz_question(self, index: int) -> Question:
+        qid = self.row.question_ids[index]
+        return next(q for q in self.quiz.questions if q.id == qid)
+
+    @property
+    def is_asking(self) -> bool:
+        return self.row.status == RunStatus.OPEN and self.row.phase == Phase.ASKING
+
+    @property
+    def is_last(self) -> bool:
+        return self.row.index + 1 >= self.total
+
+
+def pick_questions(quiz: Quiz, count: int | None, rng: random.Random) -> tuple[str, ...]:
+    """All questions in authoring order, or a random subset of `count` kept in that order."""
+    ids = [q.id for q in quiz.questions]
+    if count is None or count >= len(ids):
+        return tuple(ids)
+    chosen = set(rng.sample(ids, max(1, count)))
+    return tuple(i for i in ids if i in chosen)
+
+
+def option_order(seed: int, question_id: str, size: int) -> list[int]:
+    """Displayed position -> authoring index; fixed by the run's seed, so it survives a restart."""
+    order = list(range(size))
+    random.Random(f"{seed}:{question_id}").shuffle(order)
+    return order
+
+
+def card(run: Run) -> QuestionCard:
+    row, q = run.row, run.question
+    lang = row.language
+    order = run.order
+    options = tuple(
+        OptionView(LETTERS[pos], q.options[src].get(lang), AnswerToken(row.id, row.index + 1, pos).encode())
+        for pos, src in enumerate(order)
+    )
+    return QuestionCard(
+        run_id=row.id, chat=run.chat, language=lang, quiz_title=run.quiz.title.get(lang),
+        number=row.index + 1, total=run.total, prompt=q.prompt.get(lang), options=options,
+        seconds=time_limit(run), deadline=row.asked_at + time_limit(run),
+    )
+
+
+def time_limit(run: Run) -> int:
+    """The open question's time limit: its own when the quiz file gives one, else the run's."""
+    return run.question.seconds or run.row.seconds
+
+
+def ask_next(run: Run, now: float, give_up_after: float) -> None:
+    """Move to the next question, waiting to be posted: its clock starts when it is shown."""
+    row = run.row
+    row.index += 1
+    row.phase, row.asked_at, row.due, row.message_id = Phase.POSTING, now, now + give_up_after, None
+    run.answers.clear()
+    run.names.clear()
+
+
+def shown(run: Run, message_id: str | None, now: float) -> None:
+    """The platform shows the question from `now`: players get its whole time from there."""
+    row = run.row
+    row.phase, row.asked_at, row.due, row.message_id = Phase.ASKING, now, now + time_limit(run), message_id
+
+
+def check_press(run: Run, token: AnswerToken, player_key: str, now: float) -> Refusal | None:
+    row = run.row
+    if not run.is_asking or token.number != row.index + 1 or now > row.due:
+        return Refusal.CLOSED
+    if token.choice >= len(run.question.options):
+        return Refusal.OUT_OF_RANGE
+    if player_key in run.answers:
+        return Refusal.REPEATED
+    return None
+
+
+def make_answer(run: Run, token: AnswerToken, player_key: str, now: float) -> AnswerRow:
+    """The answer a valid press records, scored now: earlier questions are already closed."""
+    row, q = run.row, run.question
+    chosen = run.order[token.choice]
+    correct = chosen == q.answer
+    streak = run.streaks.get(player_key, 0) + 1 if correct else 0
+    elapsed = max(0.0, now - row.asked_at)
+    return AnswerRow(
+        run_id=row.id, index=row.index, question_id=q.id, player_key=player_key,
+        chat_key=row.chat_key, quiz_id=row.quiz_id, option=chosen, correct=correct,
+        elapsed=elapsed, points=points_for(correct, elapsed, time_limit(run), streak),
+        streak=streak, answered_at=now,
+    )
+
+
+def may_stop(row: RunRow, player_key: str, is_admin: bool) -> bool:
+    """A run is stopped by whoever started it, a chat admin, or anyone in a private chat."""
+    return player_key == row.started_by or is_admin or row.is_private
+
+
+def should_close_early(run: Run) -> bool:
+    """Private chats close at the first answer; groups once every known player has answered.
+
+    The first question of a group run always waits for its deadline: nobody is known yet.
+    """
+    if not run.answers:
+        return False
+    if run.row.is_private:
+        return True
+    if run.row.index == 0 or not run.players or len(run.answers) < len(run.players):
+        return False  # the cheap test first: this runs on every press
+    return run.players.issubset(run.answers)
+
+
+def may_complete(run: Run, player_key: str) -> bool:
+    """Whether this player's answer, taken by a worker that does not run the quiz, may be the
+    one that lets the question close early (`should_close_early`), so that the owner must be
+    woken. That worker does not see the answers other workers are storing at the same moment,
+    so each of the last few presses wakes it."""
+    return wakes_owner(run.row, bool(run.players), len(run.players - run.answers.keys() - {player_key}))
+
+
+def wakes_owner(row: RunRow, anyone_known: bool, unseen: int) -> bool:
+    """`may_complete` from counts: whether anyone answered an earlier question, and how many of
+    those, other than the presser, have not answered this one (counting up to UNSEEN_PRESSES
+    is enough)."""
+    if row.is_private:
+        return True
+    if row.index == 0 or not anyone_known:
+        return False
+    return unseen < UNSEEN_PRESSES
+
+
+def close_question(run: Run, now: float) -> Reveal:
+    """Tally the open question, move streaks on, and decide what comes next."""
+    row, q = run.row, run.question
+    shown = card(run)
+    order = run.order
+    position = {src: pos for pos, src in enumerate(order)}
+    counts = [0] * len(order)
+    for a in run.answers.values():
+        counts[position[a.option]] += 1
+    for key in run.players | set(run.answers):
+        answer = run.answers.get(key)
+        run.streaks[key] = answer.streak if answer else 0
+    run.players |= set(run.answers)
+    row.silent = 0 if run.answers else row.silent + 1
+    row.phase, row.due = Phase.PAUSING, now + row.pause
+    ordered = sorted(run.answers.values(), key=lambda a: a.elapsed)
+    scorers = tuple(
+        Scorer(run.names.get(a.player_key, a.player_key), LETTERS[position[a.option]], a.correct,
+               a.points, a.elapsed, a.streak)
+        for a in ordered
+    )
+    right = position[q.answer]
+    explanation = q.explanation.get(row.language) if q.explanation else ""
+    return Reveal(shown, LETTERS[right], shown.options[right].text, explanation,
+                  tuple(counts), scorers)
+
+
+def missed_by(run: Run) -> list[str]:
+    """After a close: the run's players who did not answer the question right (or at all)."""
+    return sorted(k for k in run.players if not (k in run.answers and run.answers[k].correct))
+
+
+def end_reason(run: Run) -> RunEnd | None:
+    """FINISHED after the last question (whoever answered it), else SILENT after two
+    unanswered ones in a row."""
+    if run.is_last:
+        return RunStatus.FINISHED
+    if run.row.silent >= SILENT_QUESTIONS_TO_END:
+        return RunStatus.SILENT
+    return None
+
+
+def restore(run: Run, answers: list[AnswerRow], names: dict[str, str]) -> None:
+    """Rebuild streaks, players and the open question's answers from stored rows."""
+    row = run.row
+    open_question = row.phase != Phase.PAUSING  # asked, or waiting to be posted: not closed yet
+    for a in answers:
+        if a.index == row.index and open_question:
+            run.answers[a.player_key] = a
+            run.names[a.player_key] = names.get(a.player_key, a.player_key)
+            continue
+        run.players.add(a.player_key)
+    for index in range(row.index + (0 if open_question else 1)):
+        answered = {a.player_key: a for a in answers if a.index == index}
+        for key in run.players:
+            run.streaks[key] = answered[key].streak if key in answered else 0

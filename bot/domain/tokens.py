@@ -1,0 +1,148 @@
+"""Button data: what a pressed button carries back. The one place that spells its format.
+
+Telegram allows 64 bytes of callback data and Discord 100 characters of custom_id, so the
+data is short: a kind (answer, quiz pick, language pick, review answer, go private), a colon,
+then its fields. Adapters
+and commands build and read it only through the functions here, fast paths included.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.domain.model import LANGUAGES, QUIZ_ID
+
+MAX_BYTES = 64  # Telegram's callback_data limit, the smaller of the platforms'
+
+
+class Kind(str, Enum):
+    """What a button does; the value is its data's prefix."""
+
+    ANSWER = "qa"
+    QUIZ = "qp"  # start this quiz
+    LANGUAGE = "ql"  # set the chat's language (admins, as /language)
+    REVIEW = "rv"  # an answer to a review card (bot/engine/review.py)
+    PRIVATE = "pv"  # go on in the private chat with the bot (Discord: a DM), as /start <payload>
+
+    @property
+    def prefix(self) -> str:
+        return f"{self.value}:"
+
+
+_ANSWER = r"qa:(?:[1-9][0-9]{0,11}):(?:[0-9]{1,3}):(?:[0-9])"
+_QUIZ = rf"qp:{QUIZ_ID}"
+_LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
+_REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
+_PRIVATE = r"pv:[a-z_]{1,32}"
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE})"
+"""A regular expression (source text) for any button data, for adapters to embed in theirs."""
+
+_ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
+_REVIEW_FIELDS = re.compile(r"rv:([1-9][0-9]{0,9}):([0-9]{1,3}):([0-9])")
+_ANY = re.compile(PATTERN)
+
+
+@dataclass(frozen=True)
+class AnswerToken:
+    run_id: int
+    number: int  # 1-based question number in the run
+    choice: int  # displayed option position, 0 = A
+
+    def encode(self) -> str:
+        return f"{Kind.ANSWER.prefix}{self.run_id}:{self.number}:{self.choice}"
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A quiz or language chosen with a button: the argument its command would take."""
+
+    kind: Kind
+    value: str
+
+
+def quiz_pick(quiz_id: str) -> str:
+    return _checked(Kind.QUIZ.prefix + quiz_id)
+
+
+def language_pick(code: str) -> str:
+    return _checked(Kind.LANGUAGE.prefix + code)
+
+
+def decode(data: str | bytes | None) -> AnswerToken | None:
+    """The answer token in `data`, or None for anything that is not exactly one of ours."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("ascii")
+        except UnicodeDecodeError:
+            return None
+    if not isinstance(data, str) or len(data) > MAX_BYTES:
+        return None
+    match = _ANSWER_FIELDS.fullmatch(data)
+    if not match:
+        return None
+    run_id, number, choice = (int(g) for g in match.groups())
+    return AnswerToken(run_id, number, choice)
+
+
+def pick(data: object) -> Pick | None:
+    """The quiz or language pick in `data`, or None (an answer or anything else)."""
+    if not isinstance(data, str) or not is_valid(data):
+        return None
+    for kind in (Kind.QUIZ, Kind.LANGUAGE):
+        if data.startswith(kind.prefix):
+            return Pick(kind, data[len(kind.prefix):])
+    return None
+
+
+def kind_of(data: str) -> Kind | None:
+    """The kind a press claims by its prefix alone: cheap, for adapters' fast paths (who may
+    press it); the data is still checked in full where it is handled."""
+    for kind in Kind:
+        if data.startswith(kind.prefix):
+            return kind
+    return None
+
+
+def needs_admin(data: str) -> bool:
+    """A language pick is a /language: in a group only admins may press it."""
+    return kind_of(data) is Kind.LANGUAGE
+
+
+def is_valid(data: str) -> bool:
+    return len(data) <= MAX_BYTES and _ANY.fullmatch(data) is not None
+
+
+def _checked(data: str) -> str:
+    if not is_valid(data):
+        raise ValueError(f"not valid button data: {data[:40]!r}")
+    return data
+
+
+@dataclass(frozen=True)
+class ReviewToken:
+    """A press in a review: the session (a random number), the card's number in it, the option."""
+
+    session: int
+    number: int
+    choice: int
+
+    def encode(self) -> str:
+        return f"{Kind.REVIEW.prefix}{self.session}:{self.number}:{self.choice}"
+
+
+def decode_review(data: str | None) -> ReviewToken | None:
+    if not isinstance(data, str) or len(data) > MAX_BYTES:
+        return None
+    match = _REVIEW_FIELDS.fullmatch(data)
+    return ReviewToken(*(int(g) for g in match.groups())) if match else None
+
+
+def with_choice(token: str, choice: int) -> str:
+    """The same button data for another option (every token ends in ':<choice>')."""
+    return f"{token.rpartition(':')[0]}:{choice}"
+
+
+def in_private(payload: str) -> str:
+    """A button that goes on in the private chat with the bot, as `/start <payload>` there."""
+    return _checked(Kind.PRIVATE.prefix + payload)

@@ -1,0 +1,58 @@
+"""What the engine knows of a chat: its settings (cached), the language to answer it in, and
+its move to a new id."""
+from __future__ import annotations
+
+import logging
+
+from bot.domain.model import ChatRef, Player
+from bot.domain.records import ChatSettings
+from bot.engine.run_table import RunTable
+from bot.ports.store import Store
+from bot.texts.i18n import normalise
+
+log = logging.getLogger("quizhost.engine")
+
+
+class Chats:
+    def __init__(self, store: Store, runs: RunTable, default_language: str) -> None:
+        self.store = store
+        self.runs = runs
+        self.default_language = default_language
+        self._settings: dict[str, ChatSettings] = {}
+
+    async def settings(self, chat: ChatRef) -> ChatSettings:
+        if chat.key not in self._settings:
+            self._settings[chat.key] = await self.store.chat_settings(chat.key)
+        return self._settings[chat.key]
+
+    async def update(self, chat: ChatRef, **fields: object) -> None:
+        await self.store.update_chat_settings(chat, **fields)
+        self._settings.pop(chat.key, None)
+
+    async def language_for(self, chat: ChatRef, player: Player | None = None) -> str:
+        """The chat's /language, else the user's client language, else the bot's default."""
+        chosen = normalise((await self.settings(chat)).language)
+        return chosen or self.client_language(player)
+
+    def client_language(self, player: Player | None) -> str:
+        """The user's client language ("hi-IN" -> "hi") if we speak it, else QUIZHOST_LANGUAGE."""
+        return normalise(player.language if player else None) or self.default_language
+
+    async def move(self, old: ChatRef, new: ChatRef) -> None:
+        """A chat got a new id (a Telegram group upgraded to a supergroup): its quiz in progress,
+        settings and leaderboard carry on under the new one. Moving twice changes nothing."""
+        by_chat = self.runs.by_chat
+        run = by_chat.get(old.key)
+        if run is not None and by_chat.get(new.key) is None:
+            flight, settled = self.runs.flights[run.id], -1
+            while flight.ticket != settled:  # presses stored under the old key land first...
+                settled = flight.ticket
+                await self.store.answers_settled(settled)
+            del by_chat[old.key]  # ...and from here on they carry the new one
+            run.row.chat_key, run.row.chat_id = new.key, new.chat_id
+            run.row.message_id = None  # the open question's message stays behind in the old chat
+            by_chat[new.key] = run
+        await self.store.move_chat(old.key, new)
+        self._settings.pop(old.key, None)
+        self._settings.pop(new.key, None)
+        log.info("chat %s is now %s", old.key, new.key)

@@ -1,0 +1,274 @@
+"""/review: a player's missed questions, asked again in a private chat, spaced in Leitner boxes.
+
+A review session asks the cards that were due when it started, one at a time, with the same
+buttons, reveal and explanation as a quiz, in the player's language. It keeps nothing in a
+chat's runs or answers, so no leaderboard ever sees it. The open session is stored at each
+step (one per player; a new /review replaces it), so after a restart a press on its card
+still answers it and the review goes on. A card of a chat's own quiz is asked from that
+chat's current upload; a question no longer there leaves the deck quietly.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.domain import leitner
+from bot.domain.leitner import ReviewCard, ReviewSessionRow
+from bot.domain.model import (
+    LETTERS,
+    Ack,
+    ChatRef,
+    MessageRef,
+    OptionView,
+    Player,
+    Question,
+    QuestionCard,
+    Quiz,
+    Reply,
+    Reveal,
+)
+from bot.domain.session import option_order
+from bot.domain.tokens import ReviewToken, decode_review
+from bot.ports.chat import ChatUnreachable
+from bot.texts import render_learning as texts
+from bot.texts.render import ack_locked, ack_refused
+
+if TYPE_CHECKING:
+    from bot.engine.core import Engine
+
+log = logging.getLogger("quizhost.review")
+
+START_DELAY = 1.0  # seconds between /review's reply and its first card, so they arrive in order
+
+
+@dataclass(slots=True)
+class _Asked:
+    card: ReviewCard
+    quiz: Quiz
+    question: Question
+    order: tuple[int, ...]  # displayed position -> authoring index
+    shown: QuestionCard
+    message: MessageRef | None = None
+    answered: bool = False
+
+
+@dataclass(slots=True)
+class ReviewSession:
+    id: int
+    chat: ChatRef
+    player_key: str
+    language: str
+    cards: list[ReviewCard]
+    number: int = 0  # 1-based number of the card asked now; 0 before the first
+    right: int = 0
+    asked: _Asked | None = None
+
+    def row(self) -> ReviewSessionRow:
+        """The session as the store keeps it."""
+        asked = self.asked
+        message = asked.message.message_id if asked and asked.message else None
+        return ReviewSessionRow(self.player_key, self.id, self.chat, self.language, tuple(self.cards), self.number,
+                                self.right, asked.order if asked else (), message, bool(asked and asked.answered))
+
+
+class ReviewDesk:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.store = engine.store
+        self._sessions: dict[str, ReviewSession] = {}  # by player key
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._rng = random.Random()
+
+    def active(self, player: Player) -> bool:
+        return player.key in self._sessions
+
+    async def settle(self) -> None:
+        """Wait until every card and reveal on its way has been shown (tests, the terminal)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def start(self, chat: ChatRef, player: Player, lang: str) -> Reply:
+        if not chat.is_private:
+            return texts.review_in_private(lang)
+        now = self.engine.clock.now()
+        deck = await self._deck(player.key)
+        due = leitner.due_now(deck, now)
+        if not due:
+            return texts.nothing_due(lang, len(deck), min((c.due for c in deck), default=None), await self._zone(chat))
+        session = ReviewSession(self._rng.randrange(1, 10**9), chat, player.key, lang, due)
+        await self.store.save_review_session(session.row())  # in place of an older one
+        self._sessions[player.key] = session
+        self._spawn(self._next(session, delay=START_DELAY))
+        return texts.review_starts(lang, len(due), len(deck))
+
+    async def answer(self, data: str, player: Player) -> Ack:
+        """A press on a review card: stored in the deck first, then acknowledged."""
+        token = decode_review(data)
+        session = await self._session(player.key) if token is not None else None
+        lang = session.language if session else self.engine.client_language(player)
+        if token is None or session is None or token.session != session.id:
+            return Ack(texts.review_ended(lang), False, lang)
+        asked = session.asked
+        if asked is None or token.number != session.number or asked.answered:
+            return Ack(ack_refused(lang, "closed"), False, lang)
+        if token.choice >= len(asked.order):
+            return Ack(ack_refused(lang, "out_of_range"), False, lang)
+        asked.answered = True
+        correct = asked.order[token.choice] == asked.question.answer
+        now = self.engine.clock.now()
+        moved = leitner.answered(asked.card, correct, now)
+        try:
+            await self._keep(asked.card, moved)
+        except Exception:
+            asked.answered = False
+            log.exception("review of %s: the deck was not updated", player.key)
+            return Ack(texts.not_saved(lang), False, lang)
+        session.right += correct
+        await self._save(session)
+        self._spawn(self._reveal_and_next(session, asked, token, moved, now))
+        return Ack(ack_locked(lang, LETTERS[token.choice]), True, lang)
+
+    # the deck -----------------------------------------------------------------------
+
+    async def _deck(self, player_key: str) -> list[ReviewCard]:
+        """The player's cards whose question still exists; the others leave quietly."""
+        cards = []
+        for card in await self.store.review_deck(player_key):
+            if await self._question(card) is None:
+                await self.store.remove_review_card(card)
+            else:
+                cards.append(card)
+        return cards
+
+    async def _question(self, card: ReviewCard) -> tuple[Quiz, Question] | None:
+        """The card's question as its quiz has it now: a shipped quiz, or the current upload
+        of the chat whose own quiz it is."""
+        quiz = (await self.engine.chat_quizzes.get(card.quiz_chat, card.quiz_id) if card.quiz_chat
+                else self.engine.catalog.get(card.quiz_id))
+        question = next((q for q in quiz.questions if q.id == card.question_id), None) if quiz else None
+        return (quiz, question) if quiz and question else None
+
+    async def _keep(self, card: ReviewCard, moved: ReviewCard | None) -> None:
+        if moved is None:
+            await self.store.remove_review_card(card)
+        else:
+            await self.store.put_review_cards([moved])
+
+    async def _zone(self, chat: ChatRef) -> str:
+        return (await self.engine.chat_settings(chat)).time_zone or "UTC"
+
+    # the stored session --------------------------------------------------------------
+
+    async def _session(self, player_key: str) -> ReviewSession | None:
+        """The player's open review: this process's, else the store's (after a restart)."""
+        session = self._sessions.get(player_key)
+        if session is not None:
+            return session
+        row = await self.store.review_session(player_key)
+        if row is None:
+            return None
+        session = ReviewSession(row.session, row.chat, player_key, row.language, list(row.cards), row.number,
+                                row.right)
+        if 0 < row.number <= len(row.cards):
+            card = row.cards[row.number - 1]
+            found = await self._question(card)
+            if found is not None and sorted(row.order) == list(range(len(found[1].options))):
+                message = MessageRef(row.chat, row.message_id) if row.message_id else None
+                session.asked = _Asked(card, *found, row.order, self._view(session, *found, row.order), message,
+                                       row.answered)
+        return self._sessions.setdefault(player_key, session)
+
+    async def _save(self, session: ReviewSession) -> None:
+        try:
+            await self.store.save_review_session(session.row())
+        except Exception:  # the review goes on; only a restart now would lose its place
+            log.exception("review of %s: storing the session failed", session.player_key)
+
+    async def _end(self, session: ReviewSession) -> None:
+        if self._sessions.get(session.player_key) is session:
+            del self._sessions[session.player_key]
+        try:
+            await self.store.end_review_session(session.player_key, session.id)
+        except Exception:  # a stale session only answers "closed" to presses on its last card
+            log.exception("review of %s: forgetting the session failed", session.player_key)
+
+    # showing cards ------------------------------------------------------------------
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _next(self, session: ReviewSession, delay: float = 0.0) -> None:
+        if delay:
+            await self.engine.clock.sleep(delay)
+        if self._sessions.get(session.player_key) is not session:
+            return  # a newer /review replaced this one
+        while session.number < len(session.cards):
+            session.number += 1
+            card = session.cards[session.number - 1]
+            found = await self._question(card)
+            if found is None:  # removed from its quiz while the review ran
+                await self.store.remove_review_card(card)
+                continue
+            await self._ask(session, card, *found)
+            return
+        await self._end(session)
+        deck = await self._deck(session.player_key)
+        nxt = min((c.due for c in deck), default=None)
+        await self._send(session.chat, texts.review_done(session.language, session.right, session.number,
+                                                         len(deck), nxt, await self._zone(session.chat)))
+
+    async def _ask(self, session: ReviewSession, card: ReviewCard, quiz: Quiz, question: Question) -> None:
+        order = tuple(option_order(session.id, question.id, len(question.options)))
+        session.asked = _Asked(card, quiz, question, order, self._view(session, quiz, question, order))
+        try:
+            session.asked.message = await self.engine.adapter(session.chat.platform).post_question(
+                session.asked.shown)
+        except Exception as error:
+            log.exception("review of %s: posting a card failed; the review ends", session.player_key)
+            await self._end(session)
+            await self._failed(error, session.chat)
+            return
+        await self._save(session)
+
+    def _view(self, session: ReviewSession, quiz: Quiz, question: Question, order: tuple[int, ...]) -> QuestionCard:
+        """The card as the player sees it, its options in `order` (displayed position -> authoring index)."""
+        lang = session.language
+        options = tuple(OptionView(LETTERS[pos], question.options[src].get(lang),
+                                   ReviewToken(session.id, session.number, pos).encode())
+                        for pos, src in enumerate(order))
+        return QuestionCard(run_id=0, chat=session.chat, language=lang,
+                            quiz_title=texts.review_title(lang, quiz.title.get(lang)), number=session.number,
+                            total=len(session.cards), prompt=question.prompt.get(lang), options=options,
+                            seconds=0, deadline=self.engine.clock.now())
+
+    async def _reveal_and_next(self, session: ReviewSession, asked: _Asked, token: ReviewToken,
+                               moved: ReviewCard | None, now: float) -> None:
+        lang, question = session.language, asked.question
+        right = asked.order.index(question.answer)
+        counts = tuple(int(pos == token.choice) for pos in range(len(asked.order)))
+        why = question.explanation.get(lang) if question.explanation else ""  # imports may have none
+        reveal = Reveal(asked.shown, LETTERS[right], asked.shown.options[right].text, why,
+                        counts, answers=(), note=texts.card_moved(lang, moved, now))
+        try:
+            await self.engine.adapter(session.chat.platform).close_question(asked.message, reveal)
+        except Exception as error:
+            log.exception("review of %s: showing an answer failed", session.player_key)
+            await self._failed(error, session.chat)
+        await self._next(session)
+
+    async def _send(self, chat: ChatRef, reply: Reply) -> None:
+        try:
+            await self.engine.adapter(chat.platform).send(chat, reply)
+        except Exception as error:
+            log.exception("review: a message to %s failed", chat.key)
+            await self._failed(error, chat)
+
+    async def _failed(self, error: Exception, chat: ChatRef) -> None:
+        if isinstance(error, ChatUnreachable):  # the player blocked the bot: as any chat that refuses it
+            await self.engine.sender.refused(chat.key)

@@ -1,0 +1,107 @@
+"""/quiz: which quiz a topic names, and a new run of it in the chat."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.content.catalog import Catalog
+from bot.content.chatquizzes import ChatQuizzes
+from bot.domain import session
+from bot.domain.model import PAUSE_SECONDS, QUESTION_SECONDS, ChatRef, Player, Quiz, QuizInfo
+from bot.domain.records import RunRow
+from bot.domain.session import Run
+from bot.engine.chats import Chats
+from bot.engine.run_table import RunTable
+from bot.ports.clock import Clock
+from bot.ports.store import Store
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    question_seconds: int = QUESTION_SECONDS.default
+    pause_seconds: float = PAUSE_SECONDS.default
+    default_language: str = "en"
+
+
+class StartStatus(StrEnum):
+    STARTED = "started"
+    RUNNING = "running"  # the chat already has a run: `run` is that one (None: it is being set up, `quizzes[0]`)
+    CHOICES = "choices"  # several quizzes match the topic: `quizzes`
+    UNKNOWN = "unknown"  # none matches: `quizzes` lists them all
+    CATALOG = "catalog"  # no topic given: `quizzes` lists them all
+
+
+@dataclass(frozen=True)
+class StartOutcome:
+    status: StartStatus
+    run: Run | None = None
+    quizzes: tuple[QuizInfo, ...] = ()
+
+
+@dataclass(eq=False)
+class RunStarter:
+    catalog: Catalog
+    chat_quizzes: ChatQuizzes
+    store: Store
+    clock: Clock
+    settings: EngineSettings
+    chats: Chats
+    runs: RunTable
+    rng: random.Random
+
+    async def start(self, chat: ChatRef, topic: str, by: Player, count: int | None = None) -> StartOutcome:
+        topic = topic.strip()
+        if not topic:
+            return StartOutcome(StartStatus.CATALOG, quizzes=await self.playable(chat))
+        if (running := self.runs.by_chat.get(chat.key)) is not None:
+            return StartOutcome(StartStatus.RUNNING, run=running)
+        own = await self.chat_quizzes.get(chat.key, topic.casefold())  # its id: shipped ids cannot clash
+        if own is not None:
+            return await self.start_quiz(chat, own, by, count)
+        matches = self.catalog.match(topic)
+        if not matches:
+            return StartOutcome(StartStatus.UNKNOWN, quizzes=await self.playable(chat))
+        if len(matches) > 1:
+            return StartOutcome(StartStatus.CHOICES, quizzes=tuple(matches))
+        quiz = self.catalog.get(matches[0].id)
+        if quiz is None:  # its file broke since the catalog was indexed
+            return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))
+        return await self.start_quiz(chat, quiz, by, count)
+
+    async def playable(self, chat: ChatRef) -> tuple[QuizInfo, ...]:
+        """What /quiz offers in this chat: the shipped quizzes, then the chat's own."""
+        return (*self.catalog.all(), *await self.chat_quizzes.all(chat.key))
+
+    async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None,
+                         questions: tuple[str, ...] | None = None, seconds: int | None = None) -> StartOutcome:
+        """Start `quiz` (`count` random questions, or exactly `questions`; `seconds` to answer
+        each instead of the chat's setting: a question of the day stays open for hours)."""
+        if (running := self.runs.by_chat.get(chat.key)) is not None:
+            return StartOutcome(StartStatus.RUNNING, run=running)
+        if (starting := self.runs.starting.get(chat.key)) is not None:  # another /quiz here is being set up
+            return StartOutcome(StartStatus.RUNNING, quizzes=(starting,))
+        self.runs.starting[chat.key] = quiz
+        try:
+            return await self._create_run(chat, quiz, by, count, questions, seconds)
+        finally:
+            del self.runs.starting[chat.key]
+
+    async def _create_run(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None,
+                          questions: tuple[str, ...] | None, seconds: int | None) -> StartOutcome:
+        await self.store.ensure_chat(chat)
+        await self.store.ensure_player(by)
+        settings = await self.chats.settings(chat)
+        now = self.clock.now()
+        pause = settings.pause_seconds if settings.pause_seconds is not None else self.settings.pause_seconds
+        row = RunRow(
+            chat_key=chat.key, chat_id=chat.chat_id, platform=chat.platform, is_private=chat.is_private,
+            quiz_id=quiz.id, language=await self.chats.language_for(chat, by), seed=self.rng.getrandbits(31),
+            question_ids=questions or session.pick_questions(quiz, count, self.rng),
+            seconds=seconds or settings.question_seconds or self.settings.question_seconds, pause=pause,
+            started_by=by.key, started_at=now, due=now + min(pause, 3.0),
+        )
+        row.id = await self.store.create_run(row)
+        run = Run(row, quiz)
+        self.runs.track(run)
+        return StartOutcome(StartStatus.STARTED, run=run)

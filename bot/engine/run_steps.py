@@ -1,0 +1,158 @@
+"""One step of a run: ask the next question, note it posted, close it (reveal, review cards),
+give up on it, end the run with its podium; each state stored with the messages it owes."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.content.catalog import Catalog
+from bot.domain import leitner, owed, session
+from bot.domain.model import MessageRef, Podium, Reply, RunEnd
+from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus
+from bot.domain.session import Run
+from bot.engine.run_table import RunTable
+from bot.engine.sender import Sender
+from bot.ports.clock import Clock
+from bot.ports.store import RunLeases, Store
+from bot.texts import render
+
+log = logging.getLogger("quizhost.engine")
+
+# A question that cannot be posted for this long ends its run (with a word once the platform
+# is back); until then the run waits, and no clock runs until players can see the question.
+GIVE_UP_SECONDS = 600.0
+STORE_RETRY_SECONDS = 0.5  # a run state the store refused is tried again after this, doubling...
+STORE_RETRY_MAX_SECONDS = 10.0  # ...up to this
+
+
+@dataclass(eq=False)
+class RunSteps:
+    store: Store
+    clock: Clock
+    catalog: Catalog
+    sender: Sender
+    runs: RunTable
+    shared: RunLeases | None  # several workers on one database: a close seals the question first
+
+    async def step(self, run_id: int) -> None:
+        if (run := self.runs.by_id.get(run_id)) is not None:
+            await self.advance(run)
+
+    async def advance(self, run: Run) -> None:
+        flight = self.runs.flights.get(run.id)
+        if flight is None:  # the timer loop and run_due both found it due; the other one ended it
+            return
+        try:
+            async with flight.lock:
+                if run.row.status != RunStatus.OPEN or run.row.due > self.clock.now():
+                    return
+                if run.row.phase == Phase.PAUSING:
+                    await self._ask(run)
+                elif run.row.phase == Phase.POSTING:
+                    await self._give_up(run)
+                else:
+                    await self.close(run)
+        finally:
+            if run.id in self.runs.by_id:
+                # no longer stepping *before* rescheduling: the loop may pop the new entry
+                # before this task's done-callback runs, and must not skip it as in progress
+                self.runs.timers.done_stepping(run.id)
+                self.runs.schedule(run)  # whatever the step did to its due time, the loop knows it
+        await self.sender.push(run.row.chat_key)  # outside the lock: a posted question takes it
+
+    async def _ask(self, run: Run) -> None:
+        """Store the next question with its post in the outbox; its clock starts once posted."""
+        session.ask_next(run, self.clock.now(), GIVE_UP_SECONDS)
+        await self.save(run, [owed.question(run, self.clock.now())])
+
+    async def posted(self, message: OutboxMessage, ref: MessageRef | None) -> None:
+        """The sender delivered a question (ref None: it may have arrived, nobody knows where)."""
+        held = self.runs.held(message.run_id)
+        if held is None:
+            await self.store.outbox_remove([message.key])
+            return
+        run, flight = held
+        async with flight.lock:
+            if run.row.phase != Phase.POSTING or message.key != owed.key(run, MessageKind.QUESTION):
+                await self.store.outbox_remove([message.key])  # the run moved on (stopped, gave up)
+                return
+            session.shown(run, ref.message_id if ref else None, self.clock.now())
+            await self.save(run, done=[message.key])
+        self.runs.schedule(run)
+
+    async def _give_up(self, run: Run) -> None:
+        """The question could not be posted for GIVE_UP_SECONDS: end the run; the chat hears it
+        once the platform is back."""
+        log.warning("run %d: question %d could not be posted for %d s; the run ends", run.id,
+                    run.row.index + 1, GIVE_UP_SECONDS)
+        minutes = round(GIVE_UP_SECONDS / 60)
+        reply = Reply(render.not_posted(run.row.language, run.row.index + 1, minutes), language=run.row.language)
+        await self.finish(run, RunStatus.STOPPED, before=[owed.notice(run, reply, self.clock.now())])
+
+    async def close(self, run: Run, final: RunEnd | None = None) -> None:
+        flight = self.runs.flights[run.id]
+        waited = 0
+        while flight.ticket != waited:  # presses accepted before the close are part of it,
+            waited = flight.ticket      # those that came while it waited too: the question's
+            await self.store.answers_settled(waited)  # answers are all stored before it closes
+        message = MessageRef(run.chat, run.row.message_id) if run.row.message_id else None
+        if self.shared is not None and run.is_asking:  # and those other workers took: sealed, then read
+            await self.count_elsewhere(run, await self.shared.seal_question(run.id, run.row.index))
+        reveal = session.close_question(run, self.clock.now())
+        close = owed.close(run, message, reveal, self.clock.now())
+        await self._deal_misses(run)
+        reason = final or session.end_reason(run)
+        if reason is None:
+            await self.save(run, [close])
+        else:
+            await self.finish(run, reason, before=[close])
+
+    async def count_elsewhere(self, run: Run, stored: list[AnswerRow]) -> None:
+        others = [a for a in stored if a.player_key not in run.answers]
+        names = await self.store.player_names({a.player_key for a in others}) if others else {}
+        for answer in others:
+            run.answers[answer.player_key] = answer
+            run.names[answer.player_key] = names.get(answer.player_key, answer.player_key)
+
+    async def _deal_misses(self, run: Run) -> None:
+        """Who missed the question just closed gets it in their review deck, due at once; a
+        card of the chat's own quiz names the chat, whose quizzes /review looks it up in."""
+        now, quiz_id, question_id = self.clock.now(), run.row.quiz_id, run.question.id
+        quiz_chat = "" if self.catalog.get(quiz_id) is not None else run.row.chat_key
+        cards = [leitner.missed(key, quiz_id, question_id, now, quiz_chat) for key in session.missed_by(run)]
+        try:
+            await self.store.put_review_cards(cards)
+        except Exception:  # a deck is worth less than the run: the quiz goes on
+            log.exception("run %d: storing review cards failed", run.id)
+
+    async def finish(self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = ()) -> None:
+        """End the run; its last messages and the podium are owed in the same transaction."""
+        standings = await self.store.run_standings(run.id)
+        podium = Podium(run.chat, run.row.language, run.quiz.title.get(run.row.language), reason,
+                        tuple(standings), run.row.index + 1)
+        # a question still waiting to be posted is not posted any more
+        unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()
+        run.row.status = reason
+        await self.save(run, [*before, owed.podium(run, render.podium(podium), self.clock.now())], unposted)
+        self.runs.untrack(run)
+
+    async def save(self, run: Run, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
+        """Store the run's state with the messages it makes due (and the outbox keys it settles)
+        in one transaction, then queue the messages. While the store refuses (a full disk) it
+        tries again: the run pauses, no message for this state goes out before it is stored,
+        and the run goes on by itself once the store takes it."""
+        delay = STORE_RETRY_SECONDS
+        while True:
+            try:
+                await self.store.save_run(run.row, send, done)
+                break
+            except Exception as error:
+                log.warning("run %d: its state was not stored (%s); the run waits and tries again in %.1f s",
+                            run.id, error, delay)
+            await asyncio.sleep(delay)  # storage back-off in real time: the game clock may be fake
+            delay = min(delay * 2, STORE_RETRY_MAX_SECONDS)
+        for key in done:
+            self.sender.discard(key)
+        self.sender.add(send)

@@ -1,0 +1,37 @@
+"""The boards a chat asks for: its top players over a calendar period, a player's own figures."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.domain.model import ChatRef, Player, PlayerStats, Standing
+from bot.ports.clock import Clock
+from bot.ports.store import Store
+
+TOP = 10
+
+
+async def leaderboard(store: Store, clock: Clock, chat: ChatRef, period: str, quiz_id: str | None,
+                      player: Player | None = None) -> tuple[list[Standing], Standing | None]:
+    """The top 10 of the chat for the period, and the caller's own standing."""
+    if player is not None:
+        await store.ensure_player(player)  # keep the caller's display name current
+    board = await store.leaderboard(chat.key, period_start(period, clock.now()), quiz_id)
+    mine = next((s for s in board if player and s.player_key == player.key), None)
+    return board[:TOP], mine
+
+
+async def player_stats(store: Store, chat: ChatRef, player: Player) -> PlayerStats:
+    await store.ensure_player(player)
+    return await store.player_stats(chat.key, player)
+
+
+def period_start(period: str, now: float) -> float | None:
+    """Calendar periods in UTC: the week starts on Monday, the month on the 1st."""
+    if period == "all":
+        return None
+    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "week":
+        return (day - timedelta(days=day.weekday())).timestamp()
+    if period == "month":
+        return day.replace(day=1).timestamp()
+    raise ValueError(f"unknown period {period!r}")

@@ -1,0 +1,37 @@
+"""The chat platform port: what the engine asks of Telegram, Discord or the terminal (ChatAdapter).
+
+Adapters (bot/adapters/*) implement it; the engine and the commands see nothing else of them.
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.domain.model import ChatRef, MessageRef, QuestionCard, Reply, Reveal
+
+
+class DeliveryUncertain(Exception):
+    """A send failed in a way that leaves open whether the platform acted on it (the reply was
+    lost or timed out after the request went out). Any other exception from a ChatAdapter send
+    means the platform certainly did not: an error status, a refused connection."""
+
+
+class ChatAdapter(Protocol):
+    """The chat platform. The three sends below raise DeliveryUncertain when the platform may
+    have acted although the call failed, ChatUnreachable when it refuses the bot in that chat
+    (forbidden: removed from the group, blocked), anything else when it certainly did not."""
+
+    platform: str
+
+    async def post_question(self, card: QuestionCard) -> MessageRef:
+        """Post the question with one button per option; the buttons carry the option tokens."""
+
+    async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        """Take the live buttons off the question and reply with the right answer and why."""
+
+    async def send(self, chat: ChatRef, reply: Reply) -> None:
+        """Post a message the engine decides on its own (the podium, an ended run)."""
+
+
+class ChatUnreachable(Exception):
+    """Raised by any `ChatAdapter` send when the platform says the bot may not post in the chat
+    any more (forbidden: removed from the group, blocked by the user): retrying will not help."""

@@ -1,0 +1,274 @@
+"""Neutral texts in the chat's language: question, reveal, podium, boards, acks.
+
+Plain text with emoji only; each adapter adds its own markup (and escapes these texts).
+Right-to-left languages (Urdu) also get Unicode directional isolates, placed as bot/texts/bidi.py
+explains; left-to-right texts get none.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.domain.model import Button, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, Standing
+from bot.domain.records import RunStatus
+from bot.texts import bidi, i18n
+
+MEDALS = ("🥇", "🥈", "🥉")
+BAR_WIDTH = 10
+
+# Placeholders whose values read left to right as a unit (numbers, letters, ids): in an RTL
+# line each group of them gets LRI…PDI. Quiz texts are embedded; any other value (names,
+# topics, typed codes) is of unknown direction and gets FSI…PDI.
+LTR_VALUES = frozenset({"letter", "number", "total", "n", "count", "seconds", "points", "correct",
+                        "answered", "accuracy", "rank", "streak", "low", "high", "pause", "medal",
+                        "codes", "names", "command"})
+EMBEDDED_VALUES = frozenset({"title", "text", "scope", "verdict"})
+
+
+# message text: the translation, with isolates for RTL languages ---------------------------
+
+def t(lang: str, message: str, **values: object) -> str:
+    """Like `bot.texts.i18n.t`, for message text: RTL translations get RLM and isolates (bot/texts/bidi.py)."""
+    if not bidi.is_rtl(lang):
+        return i18n.t(lang, message, **values)
+    return bidi.line(_rtl_text(i18n.template(lang, message), values))
+
+
+def shown(lang: str, text: i18n.Later | str) -> str:
+    """A message marked with `i18n.later`, as message text in `lang`."""
+    return i18n.shown(lang, text, t)
+
+
+def tn(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
+    if not bidi.is_rtl(lang):
+        return i18n.tn(lang, singular, plural, n, **values)
+    return bidi.line(_rtl_text(i18n.plural_template(lang, singular, plural, n), {"n": n, **values}))
+
+
+def _rtl_text(template: str, values: dict[str, object]) -> str:
+    if not values:  # like i18n.t: a text without values is not formatted
+        return bidi.isolate_template(template)
+    free = {k: bidi.embed if k in EMBEDDED_VALUES else bidi.auto for k in values if k not in LTR_VALUES}
+    return bidi.format_rtl(template, values, free)
+
+
+# acks: the private answer to a press ---------------------------------------------------
+
+def ack_locked(lang: str, letter: str) -> str:
+    return t(lang, "Locked in: {letter}", letter=letter)
+
+
+def ack_repeated(lang: str, letter: str) -> str:
+    return t(lang, "You already answered {letter}", letter=letter)
+
+
+def ack_refused(lang: str, reason: object) -> str:
+    value = getattr(reason, "value", reason)
+    if value == "out_of_range":
+        return t(lang, "That is not one of the options.")
+    if value == "repeated":
+        return t(lang, "You already answered this question.")
+    return t(lang, "This question is closed.")
+
+
+def ack_ended(lang: str) -> str:
+    return t(lang, "This quiz has ended.")
+
+
+def ack_invalid(lang: str) -> str:
+    return t(lang, "This button is not valid.")
+
+
+def ack_not_saved(lang: str) -> str:
+    return t(lang, "Your answer was not saved. Please press again.")
+
+
+# a question and its reveal ---------------------------------------------------------------
+
+def question_title(card: QuestionCard) -> str:
+    return t(card.language, "Question {number}/{total} · {title}",
+             number=card.number, total=card.total, title=card.quiz_title)
+
+
+def prompt(card: QuestionCard) -> str:
+    """The question's prompt as whole lines (Latin runs isolated in an RTL language)."""
+    return bidi.direction(card.language).block(card.prompt)
+
+
+def option_line(lang: str, letter: str, text: str, mark: str = "", suffix: str = "") -> str:
+    """'B) text': in RTL the letter is isolated and ')' stays outside, so it mirrors with the line."""
+    d = bidi.direction(lang)
+    return d.line(f"{mark}{d.ltr(letter)}) {d.embed(text)}{suffix}")
+
+
+def option_lines(card: QuestionCard, marks: dict[str, str] | None = None) -> list[str]:
+    marks = marks or {}
+    return [option_line(card.language, o.letter, o.text, marks.get(o.letter, "")) for o in card.options]
+
+
+def time_limit(card: QuestionCard) -> str:
+    if card.seconds <= 0:  # a review card waits for its player
+        return t(card.language, "⏱ No time limit")
+    return tn(card.language, "⏱ {n} second to answer", "⏱ {n} seconds to answer", card.seconds)
+
+
+def question_body(card: QuestionCard) -> str:
+    return "\n".join([prompt(card), "", *option_lines(card), "", time_limit(card)])
+
+
+def closed_body(reveal: Reveal) -> str:
+    """The question after it closed: right option marked, the count beside every option."""
+    card = reveal.card
+    d = bidi.direction(card.language)
+    lines = [prompt(card), ""]
+    for option, count in zip(card.options, reveal.counts):
+        mark = "✅ " if option.letter == reveal.right_letter else "▫️ "
+        lines.append(option_line(card.language, option.letter, option.text, mark, f" · {d.ltr(str(count))}"))
+    lines += ["", t(card.language, "Closed.")]
+    return "\n".join(lines)
+
+
+def answer_bars(reveal: Reveal) -> list[str]:
+    """'B ▓▓▓░░ 3'; in RTL the letter stands at the right and the bar grows leftwards."""
+    d = bidi.direction(reveal.card.language)
+    total = sum(reveal.counts) or 1
+    lines = []
+    for option, count in zip(reveal.card.options, reveal.counts):
+        filled = round(BAR_WIDTH * count / total)
+        bar = "▓" * filled + "░" * (BAR_WIDTH - filled)
+        lines.append(d.line(f"{d.ltr(option.letter)} {bar} {d.ltr(str(count))}"))
+    return lines
+
+
+def reveal_title(reveal: Reveal) -> str:
+    return t(reveal.card.language, "Right answer: {letter}) {text}",
+             letter=reveal.right_letter, text=reveal.right_text)
+
+
+def reveal_body(reveal: Reveal) -> str:
+    lang = reveal.card.language
+    d = bidi.direction(lang)
+    # an imported question may have no explanation: the right answer (the title) and the split do
+    lines = [d.block(reveal.explanation), ""] if reveal.explanation else []
+    lines += [*answer_bars(reveal), ""]
+    if reveal.note:
+        lines.append(reveal.note)
+    elif reveal.scorers:
+        lines.append(t(lang, "Scored:"))
+        for s in reveal.scorers:
+            lines.append(t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points,
+                           seconds=f"{s.seconds:.1f}") + (f" 🔥{d.ltr(str(s.streak))}" if s.streak > 1 else ""))
+    elif reveal.answers:
+        lines.append(t(lang, "Nobody got it right."))
+    else:
+        lines.append(t(lang, "Nobody answered."))
+    return "\n".join(lines)
+
+
+# the end of a run, boards and stats ------------------------------------------------------
+
+def _standing_line(lang: str, s: Standing) -> str:
+    medal = MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}."
+    return t(lang, "{medal} {name}: {points} pts · {correct}/{answered} right · {accuracy}%",
+             medal=medal, name=s.name, points=s.points, correct=s.correct,
+             answered=s.answered, accuracy=round(100 * s.accuracy))
+
+
+REVIEW_START = "review"  # the /start payload of "Review my misses" (Telegram deep link ?start=review)
+
+
+def review_button(lang: str) -> Button:
+    return Button(i18n.t(lang, "Review my misses"), REVIEW_START, in_private=True)
+
+
+def podium(p: Podium) -> Reply:
+    lang = p.language
+    titles = {
+        RunStatus.FINISHED: t(lang, "🏁 Quiz over: {title}", title=p.quiz_title),
+        RunStatus.STOPPED: t(lang, "⏹ Quiz stopped: {title}", title=p.quiz_title),
+        RunStatus.SILENT: t(lang, "💤 Quiz ended after two questions without answers: {title}", title=p.quiz_title),
+    }
+    lines = [_standing_line(lang, s) for s in p.standings[:10]] or [t(lang, "Nobody scored this time.")]
+    lines += ["", t(lang, "See /leaderboard for this chat's ranking.")]
+    # a group's misses are reviewed in the private chat with the bot (/start review there)
+    buttons = () if p.chat.is_private else (review_button(lang),)
+    return Reply("\n".join(lines), title=titles[p.reason], buttons=buttons, language=lang, kind="podium")
+
+
+def not_posted(lang: str, number: int, minutes: int) -> str:
+    """Why a run ended by itself: the platform would not take its question for too long."""
+    return t(lang, "⚠️ The quiz has ended: question {number} could not be posted for {minutes} minutes. "
+                   "Start it again with /quiz.", number=number, minutes=minutes)
+
+
+def quiz_replaced(lang: str, title: str, quiz_id: str) -> str:
+    """Why a resumed run of a chat's own quiz ended: the quiz was replaced while it ran."""
+    return t(lang, "⚠️ The quiz has ended: {title} was uploaded again while it ran, and only the new version "
+                   "is kept. Answers so far count. Start the new version with /quiz {id}.", title=title, id=quiz_id)
+
+
+def period_name(lang: str, period: str) -> str:
+    """A fragment of a title: plain text, the title around it places it."""
+    names = {"week": i18n.t(lang, "this week"), "month": i18n.t(lang, "this month"),
+             "all": i18n.t(lang, "all time")}
+    return names[period]
+
+
+def leaderboard(lang: str, period: str, quiz_title: str | None, top: list[Standing],
+                mine: Standing | None) -> Reply:
+    scope = period_name(lang, period) + (f" · {quiz_title}" if quiz_title else "")
+    title = t(lang, "🏆 Leaderboard · {scope}", scope=scope)
+    if not top:
+        return Reply(t(lang, "No answers yet. Start a quiz with /quiz."), title=title, language=lang,
+                     kind="leaderboard")
+    lines = [_standing_line(lang, s) for s in top]
+    if mine is not None and mine.rank > len(top):
+        lines += ["…", _standing_line(lang, mine)]
+    return Reply("\n".join(lines), title=title, language=lang, kind="leaderboard")
+
+
+def stats(lang: str, s: PlayerStats) -> Reply:
+    title = t(lang, "📊 {name} in this chat", name=s.name)
+    if not s.answered:
+        return Reply(t(lang, "No answers yet. Start a quiz with /quiz."), title=title, language=lang, kind="stats")
+    lines = [
+        tn(lang, "Points: {n}", "Points: {n}", s.points),
+        t(lang, "Answered: {answered} · right: {correct} ({accuracy}%)", answered=s.answered,
+          correct=s.correct, accuracy=round(100 * s.accuracy)),
+        t(lang, "Best streak: {streak}", streak=s.best_streak),
+        tn(lang, "{n} quiz played", "{n} quizzes played", s.quizzes),
+    ]
+    if s.rank:
+        lines.append(t(lang, "Rank: #{rank}", rank=s.rank))
+    return Reply("\n".join(lines), title=title, language=lang, kind="stats")
+
+
+def quiz_line(lang: str, quiz: QuizInfo) -> str:
+    d = bidi.direction(lang)
+    count = tn(lang, "{n} question", "{n} questions", quiz.question_count).removeprefix(bidi.RLM)
+    langs = ", ".join(quiz.languages()) or "en"
+    return d.line(f"• {d.embed(quiz.title.get(lang))} ({d.ltr(quiz.id)}): {count} · "
+                  f"{difficulty(lang, quiz.difficulty)} · {d.ltr(langs)}")
+
+
+def quiz_heading(lang: str, title: str) -> str:
+    """The title of the reply that starts a quiz."""
+    d = bidi.direction(lang)
+    return d.line(f"🎯 {d.embed(title)}")
+
+
+def difficulty(lang: str, level: str) -> str:
+    """A fragment of a line: plain text."""
+    names = {"easy": i18n.t(lang, "easy"), "medium": i18n.t(lang, "medium"), "hard": i18n.t(lang, "hard")}
+    return names.get(level, level)
+
+
+def catalog(lang: str, quizzes: list[QuizInfo], own: Sequence[QuizInfo] = ()) -> Reply:
+    """The shipped quizzes, then this chat's own (uploaded) ones, marked."""
+    lines = [quiz_line(lang, q) for q in quizzes] or [t(lang, "No quizzes are installed.")]
+    if own:
+        lines += ["", t(lang, "📎 This chat's own quizzes:"), *(quiz_line(lang, q) for q in own)]
+    lines += ["", t(lang, "Start one with /quiz <topic>, for example {command}.",
+                    command=f"/quiz {quizzes[0].id if quizzes else 'pipeline'}")]
+    return Reply("\n".join(lines), title=t(lang, "📚 Quizzes"), language=lang, kind="catalog")
+
+

@@ -1,0 +1,94 @@
+"""Wake-ups between workers on one PostgreSQL database: LISTEN/NOTIFY on channel `quizhost_run`.
+
+A worker that takes a press or a /stop for a run another worker owns writes it to the tables
+and, in the same transaction, notifies the run's id: PostgreSQL delivers it at the commit, so
+the owner never wakes before the fact is there to read. A notification carries no state and
+is lost when nobody listens (the owner's listener reconnecting), so the owner also re-reads
+on its lease renewal tick (bot/engine/workers.py). asyncpg resets pooled connections, which would
+end their LISTEN: the listener has a connection of its own.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+import asyncpg
+
+from storage.dburl import scrub
+
+log = logging.getLogger("quizhost.storage")
+
+CHANNEL = "quizhost_run"
+APPLICATION = "quizhost-wakeups"  # the listener's name in pg_stat_activity, for an operator
+CONNECT_SECONDS = 10.0
+PROBE_SECONDS = 5.0  # a connection that died without a word (a cable, a firewall) is noticed within this
+RECONNECT_FIRST = 0.5  # after a lost connection, connect again after this, doubling...
+RECONNECT_MOST = 10.0  # ...up to this
+
+NOTIFY = f"SELECT pg_notify('{CHANNEL}', $1::bigint::text)"
+REQUEST_STOP = "UPDATE runs SET stop_by = $2 WHERE id = $1 AND status = 'open' RETURNING id"
+STOPS_REQUESTED = "SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND status = 'open' AND stop_by IS NOT NULL"
+
+Woken = Callable[[int | None], None]
+
+
+async def request_stop(pool: asyncpg.Pool, run_id: int, by: str) -> bool:
+    """Mark the open run to be stopped by its owner and wake it; False when it is not open."""
+    async with pool.acquire() as conn, conn.transaction():
+        if await conn.fetchval(REQUEST_STOP, run_id, by) is None:
+            return False
+        await conn.execute(NOTIFY, run_id)
+    return True
+
+
+async def stops_requested(pool: asyncpg.Pool, run_ids: set[int]) -> set[int]:
+    if not run_ids:
+        return set()
+    return {row["id"] for row in await pool.fetch(STOPS_REQUESTED, list(run_ids))}
+
+
+async def listen(url: str, woken: Woken) -> None:
+    """Until cancelled: `woken(run_id)` for every notification, and `woken(None)` after each
+    (re)connect, when notifications may have been missed. A lost connection is made again."""
+    delay = RECONNECT_FIRST
+    while True:
+        try:
+            conn = await asyncpg.connect(url, timeout=CONNECT_SECONDS,
+                                         server_settings={"application_name": APPLICATION})
+        except Exception as error:  # the database away: the renewal tick still finds stops
+            log.warning("wake-ups: cannot connect (%s); trying again in %.1f s", scrub(str(error), url), delay)
+        else:
+            delay = RECONNECT_FIRST
+            try:
+                await _until_lost(conn, woken)
+            except Exception as error:
+                log.warning("wake-ups: the listening connection was lost (%s); connecting again",
+                            scrub(str(error), url))
+            finally:
+                conn.terminate()  # gone already, or half-open: nothing to say goodbye to
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, RECONNECT_MOST)
+
+
+async def _until_lost(conn: asyncpg.Connection, woken: Woken) -> None:
+    lost = asyncio.Event()
+    conn.add_termination_listener(lambda _conn: lost.set())
+    await conn.add_listener(CHANNEL, lambda _conn, _pid, _channel, payload: _wake(woken, payload))
+    log.info("wake-ups: listening on %s", CHANNEL)
+    woken(None)
+    while not lost.is_set():
+        try:
+            await asyncio.wait_for(lost.wait(), PROBE_SECONDS)
+        except TimeoutError:
+            await conn.execute("SELECT 1")  # raises when the connection is dead
+    raise ConnectionError("the server closed the connection")
+
+
+def _wake(woken: Woken, payload: object) -> None:
+    try:
+        run_id = int(str(payload))
+    except ValueError:  # not ours: anyone on the database may notify this channel
+        log.warning("wake-ups: ignored a notification %r", str(payload)[:40])
+        return
+    woken(run_id)

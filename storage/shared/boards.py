@@ -1,0 +1,75 @@
+"""Leaderboard SQL: the summaries of migration 2 plus the live answers of the chat's open run.
+
+A board's rows, whatever the period, have the columns
+(player_key, quiz_id, points, correct, answered, first_at, streak), one or more per player.
+The summaries hold every answer of closed questions; the open question's answers (at most
+one run per chat is open) are read from the answers table, so a board always equals the
+sum of the stored answers, press by press.
+"""
+from __future__ import annotations
+
+from storage.shared.tables import LIVE_BOUNDARY
+
+DAY = 86400
+
+_TOTALS = ("SELECT player_key, quiz_id, points, correct, answered, first_at, best_streak AS streak "
+           "FROM board_totals WHERE chat_key = :chat")
+_DAYS = ("SELECT player_key, quiz_id, points, correct, answered, first_at, 0 AS streak "
+         "FROM board_days WHERE chat_key = :chat AND day >= :day")
+_LIVE = ("SELECT a.player_key, a.quiz_id, a.points, a.correct, 1, a.answered_at, a.streak "
+         f"FROM runs r JOIN answers a ON a.run_id = r.id AND a.idx >= {LIVE_BOUNDARY} "
+         "WHERE r.chat_key = :chat AND r.status = 'open' AND a.chat_key = :chat")
+_ANSWERS = ("SELECT player_key, quiz_id, points, correct, 1 AS answered, answered_at AS first_at, streak "
+            "FROM answers WHERE chat_key = :chat AND answered_at >= :since")
+
+_RANKED = (
+    "SELECT b.player_key, COALESCE(p.name, b.player_key), SUM(b.points), SUM(b.correct), "
+    "SUM(b.answered), MIN(b.first_at) AS first FROM ({source}) AS b "
+    "LEFT JOIN players p ON p.key = b.player_key "
+    "GROUP BY b.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, b.player_key"
+)
+_PLAYER = (
+    "SELECT COALESCE(SUM(points), 0), COALESCE(SUM(answered), 0), COALESCE(SUM(correct), 0), "
+    "COALESCE(MAX(streak), 0), MIN(first_at) FROM ({source}) AS s WHERE player_key = :player"
+)
+# 1 + the players ahead in the leaderboard's order, without building the board
+_RANK = (
+    "SELECT COUNT(*) + 1 FROM (SELECT player_key, SUM(points) AS pts, SUM(correct) AS ok, "
+    "MIN(first_at) AS first FROM ({source}) AS s GROUP BY player_key) AS t "
+    "WHERE pts > :pts OR (pts = :pts AND (ok > :ok OR (ok = :ok AND (first < :first OR "
+    "(first = :first AND player_key < :player)))))"
+)
+
+
+def board_source(chat_key: str, since: float | None = None, quiz_id: str | None = None) -> tuple[str, dict]:
+    """The rows of a chat's board from `since` (None: all time), maybe of one quiz."""
+    args: dict[str, object] = {"chat": chat_key}
+    if since is None:
+        source = f"{_TOTALS} UNION ALL {_LIVE}"
+    elif since >= 0 and since % DAY == 0:  # the week and month boards start at UTC midnight
+        source = f"{_DAYS} UNION ALL {_LIVE} AND a.answered_at >= :since"
+        args.update(day=int(since // DAY), since=float(since))  # PostgreSQL compares times as floats
+    else:  # any other instant: the answers themselves, one row each
+        source = _ANSWERS
+        args["since"] = float(since)
+    if quiz_id is not None:
+        source = f"SELECT * FROM ({source}) AS q WHERE quiz_id = :quiz"
+        args["quiz"] = quiz_id
+    return source, args
+
+
+def ranked(chat_key: str, since: float | None, quiz_id: str | None) -> tuple[str, dict]:
+    source, args = board_source(chat_key, since, quiz_id)
+    return _RANKED.format(source=source), args
+
+
+def player_totals(chat_key: str, player_key: str) -> tuple[str, dict]:
+    """points, answered, correct, best streak, first answer time of one player, all time."""
+    source, args = board_source(chat_key)
+    return _PLAYER.format(source=source), {**args, "player": player_key}
+
+
+def rank_of(chat_key: str, player_key: str, points: int, correct: int, first: float) -> tuple[str, dict]:
+    source, args = board_source(chat_key)
+    return _RANK.format(source=source), {**args, "player": player_key, "pts": points, "ok": correct,
+                                         "first": first}

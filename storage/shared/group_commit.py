@@ -1,0 +1,310 @@
+"""Group commit, whatever the database: many presses, one transaction, each acknowledged
+after its commit.
+
+Committing every answer alone costs a round trip and a durable commit per press; that caps a
+bot at a few thousand presses a second. Here one writer task takes every answer waiting at
+that moment (up to `max_batch`), hands them with the changed player names and run states to
+the store's `commit` (one transaction), and only then resolves each press's future. While a
+batch commits, the next one gathers by itself: no timer, so a lone press is written at once.
+Run states (`save_run`) ride in the same transactions: a thousand questions closing at one
+deadline cost a few commits, not a thousand, and the presses queued behind them do not wait
+for each one. Outbox messages (`bot.domain.records.OutboxMessage`) ride with the run state that
+makes them due, and the sender's bookkeeping of them rides in the next batch.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.domain.model import Player
+from bot.domain.records import AnswerRow, OutboxMessage, RunRow, RunStatus
+
+log = logging.getLogger("quizhost.storage")
+
+MAX_BATCH = 2000  # bounds one transaction's time, so a huge burst cannot stall other queries
+MAX_RUNS = 4  # run states per transaction (see GroupCommit._take_runs)
+NAME_CACHE = 100_000  # player names remembered to skip writing unchanged ones
+
+
+def answer_values(a: AnswerRow) -> tuple:
+    return (a.run_id, a.index, a.question_id, a.player_key, a.chat_key, a.quiz_id, a.option,
+            int(a.correct), a.elapsed, a.points, a.streak, a.answered_at)
+
+
+def run_state(run: RunRow) -> tuple:
+    """A run's moving parts as the writers store them, the end time if it ended, its id last."""
+    ended = time.time() if run.status != RunStatus.OPEN else None
+    return (run.status, run.phase, run.index, run.asked_at, run.due, run.message_id, run.silent, ended, run.id)
+
+
+# Outbox operations as every store's `commit` applies them, in order:
+#   ("add", key, run_id, chat_key, kind, payload, created_at)  - kept as stored if the key is there
+#   ("update", key, tries, failed, not_before)                  - absolute values
+#   ("remove", key)
+def outbox_ops(send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> list[tuple]:
+    ops = [("add", m.key, m.run_id, m.chat_key, str(m.kind), m.payload, m.created_at) for m in send]
+    return ops + [("remove", key) for key in done]
+
+
+def outbox_update(m: OutboxMessage) -> tuple:
+    return ("update", m.key, m.tries, m.failed, m.not_before)
+
+
+@dataclass(slots=True)
+class _Pending:
+    values: tuple  # the answer row's column values
+    player: tuple | None  # (key, platform, user_id, name) when the stored name must change
+    future: asyncio.Future
+
+
+class GroupCommit:
+    """The single writer of answers and run states; a subclass says how one batch is committed."""
+
+    def __init__(self, max_batch: int = MAX_BATCH) -> None:
+        self._max_batch = max_batch
+        self._pending: list[_Pending] = []
+        self._inflight: list[_Pending] = []  # the batch being committed now
+        self._runs: dict[int, tuple[tuple, list[asyncio.Future], list[tuple]]] = {}  # id -> state, waiters, ops
+        self._outbox: list[tuple[list[tuple], asyncio.Future]] = []  # outbox ops of no run state
+        self._wake = asyncio.Event()
+        self._idle = False  # the writer task waits for work
+        self._task: asyncio.Task | None = None
+        self.batches = 0  # commits made, for the bench and the tests
+        self.times = CommitTimes()  # how long each batch's commit took, for /metrics
+        self.submitted = 0  # answers queued so far: the ticket of the latest one
+        self.settled = 0  # answers whose batch is done (committed or failed), in queue order
+        self._settle_waiters: list[tuple[int, asyncio.Future]] = []
+
+    def submit(self, answer: AnswerRow, player: tuple | None = None) -> asyncio.Future:
+        """Queue one answer; the future becomes True (stored), False (already there) or an error."""
+        future = asyncio.get_running_loop().create_future()
+        self._pending.append(_Pending(answer_values(answer), player, future))
+        self.submitted += 1
+        self._kick()
+        return future
+
+    def submit_run(self, values: tuple, ops: list[tuple] | None = None) -> asyncio.Future:
+        """Queue a run's state (`run_state`) and the outbox ops it makes due; done once committed.
+
+        A later state of the same run replaces a queued one (the update sets absolute values);
+        the ops of both are kept, in order.
+        """
+        future = asyncio.get_running_loop().create_future()
+        _, waiters, queued = self._runs.get(values[-1], ((), [], []))
+        waiters.append(future)
+        self._runs[values[-1]] = (values, waiters, queued + (ops or []))
+        self._kick()
+        return future
+
+    def submit_outbox(self, ops: list[tuple]) -> asyncio.Future:
+        """Queue outbox ops of no run state for the next batch; done once committed."""
+        future = asyncio.get_running_loop().create_future()
+        self._outbox.append((ops, future))
+        self._kick()
+        return future
+
+    def _kick(self) -> None:
+        if self._task is None:  # cheap checks: this runs on every press
+            self._task = asyncio.get_running_loop().create_task(self._serve())
+        if self._idle:
+            self._wake.set()
+
+    async def wait_settled(self, ticket: int) -> None:
+        """Wait until the answer with this ticket (and every one before it) is done.
+
+        Unlike awaiting a press's future, this holds even when that press was cancelled.
+        """
+        if self.settled >= ticket:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._settle_waiters.append((ticket, waiter))
+        await waiter
+
+    async def flush(self) -> None:
+        """Wait until everything submitted so far is committed (or has failed)."""
+        waiting = [p.future for p in (*self._inflight, *self._pending)]
+        waiting += [f for _, futures, _ in self._runs.values() for f in futures]
+        waiting += [f for _, f in self._outbox]
+        if waiting:
+            await asyncio.gather(*waiting, return_exceptions=True)
+
+    async def close(self) -> None:
+        await self.flush()
+        task = self._task
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def _serve(self) -> None:
+        try:
+            while True:
+                await self._write_next()
+        finally:
+            self._task = None  # a later submit starts a new writer
+
+    async def _write_next(self) -> None:
+        if not self._pending and not self._runs and not self._outbox:
+            self._wake.clear()
+            self._idle = True
+            await self._wake.wait()
+            self._idle = False
+            return
+        batch = self._inflight = self._pending[: self._max_batch]
+        del self._pending[: self._max_batch]
+        runs = self._take_runs(MAX_RUNS if batch else len(self._runs))
+        began = time.perf_counter()
+        outbox, self._outbox = self._outbox, []
+        ops = [op for _, _, run_ops in runs.values() for op in run_ops] + [op for own, _ in outbox for op in own]
+        try:
+            landed = await self.commit([p.values for p in batch], _players(batch),
+                                       [values for values, _, _ in runs.values()], ops)
+        except Exception as error:
+            log.error("storing %d answers and %d run states failed: %s", len(batch), len(runs), error)
+            self._resolve(batch, runs, outbox, error=error)
+        else:
+            self.batches += 1
+            self.times.add(time.perf_counter() - began)
+            self._resolve(batch, runs, outbox, landed)
+        finally:
+            self._inflight = []
+        self._settle(len(batch))
+
+    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple],
+                     outbox: list[tuple]) -> list[bool]:
+        """Store the answer rows, player names, run states and outbox ops (`outbox_ops`) in one
+        transaction; per row, True if it landed, False if that player had already answered."""
+        raise NotImplementedError
+
+    def _take_runs(self, limit: int) -> dict[int, tuple[tuple, list[asyncio.Future], list[tuple]]]:
+        """The oldest run states, only a few when presses share the batch: a question's close
+        summarises its answers for the boards (a fraction of a millisecond each), and a whole
+        deadline's worth of closes in one transaction would hold up the presses in it."""
+        if len(self._runs) <= limit:
+            runs, self._runs = self._runs, {}
+            return runs
+        ids = list(self._runs)[:limit]
+        return {run_id: self._runs.pop(run_id) for run_id in ids}
+
+    @staticmethod
+    def _resolve(batch: list[_Pending], runs: dict, outbox: list, landed: list[bool] | None = None,
+                 error: Exception | None = None) -> None:
+        for i, item in enumerate(batch):
+            if item.future.done():
+                continue
+            if error is not None or landed is None:
+                item.future.set_exception(error or RuntimeError("a batch ended with neither result nor error"))
+            else:
+                item.future.set_result(landed[i])
+        others = [f for _, futures, _ in runs.values() for f in futures] + [f for _, f in outbox]
+        for future in others:
+            if not future.done():
+                future.set_exception(error) if error else future.set_result(None)
+
+    def _settle(self, count: int) -> None:
+        # after the presses' own futures: a waiting close runs after those presses resumed
+        self.settled += count
+        if self._settle_waiters:
+            ready = [w for t, w in self._settle_waiters if t <= self.settled]
+            self._settle_waiters = [(t, w) for t, w in self._settle_waiters if t > self.settled]
+            for waiter in ready:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+
+def _players(batch: list[_Pending]) -> list[tuple]:
+    """The changed names in the batch, the latest per player (an upsert touches a row once)."""
+    return list({p.player[0]: p.player for p in batch if p.player is not None}.values())
+
+
+class CommitTimes:
+    """A histogram of commit durations in seconds, as Prometheus buckets it (cumulative counts
+    per upper bound), kept here so the store needs no metrics library."""
+
+    BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+    def __init__(self) -> None:
+        self.counts = [0] * len(self.BOUNDS)  # commits at or under each bound (not cumulative)
+        self.count = 0
+        self.total = 0.0
+
+    def add(self, seconds: float) -> None:
+        self.count += 1
+        self.total += seconds
+        for i, bound in enumerate(self.BOUNDS):
+            if seconds <= bound:
+                self.counts[i] += 1
+                break
+
+    def buckets(self) -> list[tuple[str, int]]:
+        """(upper bound, commits at or under it) cumulative, ending with +Inf."""
+        running, out = 0, []
+        for bound, n in zip(self.BOUNDS, self.counts):
+            running += n
+            out.append((repr(bound), running))
+        return [*out, ("+Inf", self.count)]
+
+
+class StoredNames:
+    """The display names known to be stored, so a press does not write an unchanged name again."""
+
+    def __init__(self, limit: int = NAME_CACHE) -> None:
+        self._names: dict[str, str] = {}  # player key -> last stored name
+        self._limit = limit
+
+    def is_current(self, player: Player) -> bool:
+        return self._names.get(player.key) == player.name
+
+    def remember(self, key: str, name: str) -> None:
+        if len(self._names) >= self._limit:  # bounded: a miss only costs one more upsert
+            self._names.clear()
+        self._names[key] = name
+
+    def submit(self, writer: GroupCommit, answer: AnswerRow, player: Player | None) -> asyncio.Future:
+        """Queue the answer, with the player's name when it changed; remember it once stored."""
+        key = answer.player_key  # the same string object as the answer's: one copy in memory
+        if player is None or self._names.get(key) == player.name:
+            return writer.submit(answer, None)
+        name = player.name
+        future = writer.submit(answer, (key, player.platform, player.user_id, name))
+        future.add_done_callback(lambda f: self._stored(f, key, name))
+        return future
+
+    def _stored(self, future: asyncio.Future, key: str, name: str) -> None:
+        if not future.cancelled() and future.exception() is None:
+            self.remember(key, name)
+
+
+class GroupCommitAnswers:
+    """The answer half of a store that commits answers in groups: both stores delegate the same
+    way to their writer (a `GroupCommit`) and their cache of stored names."""
+
+    writer: GroupCommit
+    _names: StoredNames
+
+    async def insert_answer(self, answer: AnswerRow) -> bool:
+        """Store one answer; False when this player already answered this question."""
+        return await self.submit_answer(answer)
+
+    def submit_answer(self, answer: AnswerRow, player: Player | None = None) -> asyncio.Future:
+        """Queue an answer (and the player's current name) for the next group commit.
+
+        The future is True once the answer is committed, False if this player had already
+        answered this question, and an exception if the commit failed (nothing was stored).
+        """
+        return self._names.submit(self.writer, answer, player)
+
+    @property
+    def commits(self) -> int:
+        return self.writer.batches
+
+    @property
+    def answers_submitted(self) -> int:
+        """A ticket for every answer submitted so far; see `answers_settled`."""
+        return self.writer.submitted
+
+    async def answers_settled(self, ticket: int) -> None:
+        """Wait until the answers up to `ticket` are committed (or have failed)."""
+        await self.writer.wait_settled(ticket)

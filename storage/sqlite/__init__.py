@@ -1,0 +1,1 @@
+"""The SQLite store: one file, WAL, group commit, migrations."""

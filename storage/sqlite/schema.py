@@ -1,0 +1,377 @@
+"""The SQLite schema as numbered migrations; PRAGMA user_version says which have run."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared.tables import (
+    OPTION_COLUMNS,
+    REVIEW_SESSIONS,
+    SUMMARIES,
+    boundary,
+)
+from storage.shared.updates import TABLE as SEEN_UPDATES
+
+
+def _summarise(answers: str) -> str:
+    """Add `answers` (a FROM ... WHERE clause over table `a`) to both board summaries."""
+    return f"""
+    INSERT INTO board_days
+        SELECT a.chat_key, CAST(a.answered_at / 86400 AS INTEGER), a.player_key, a.quiz_id,
+               SUM(a.points), SUM(a.correct), COUNT(*), MIN(a.answered_at)
+        {answers} GROUP BY 1, 2, 3, 4
+        ON CONFLICT DO UPDATE SET points = points + excluded.points,
+            correct = correct + excluded.correct, answered = answered + excluded.answered,
+            first_at = MIN(first_at, excluded.first_at);
+    INSERT INTO board_totals
+        SELECT a.chat_key, a.player_key, a.quiz_id, SUM(a.points), SUM(a.correct), COUNT(*),
+               MIN(a.answered_at), MAX(a.streak)
+        {answers} GROUP BY 1, 2, 3
+        ON CONFLICT DO UPDATE SET points = points + excluded.points,
+            correct = correct + excluded.correct, answered = answered + excluded.answered,
+            first_at = MIN(first_at, excluded.first_at),
+            best_streak = MAX(best_streak, excluded.best_streak);
+    """
+
+
+# every answer already past its run's boundary (migration 2; the bench loads answers this way)
+BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
+
+
+def _board_triggers() -> str:
+    return f"""
+    -- a run moving past a question (or ending) summarises the answers it leaves behind
+    CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
+    WHEN {boundary("new")} > {boundary("old")} BEGIN
+        {_summarise(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
+                    f"AND a.idx < {boundary('new')}")}
+    END;
+    -- an answer stored after its question was summarised (only direct writes do that) goes
+    -- straight in; answers of the open question cost this one lookup of their run
+    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
+        {_summarise("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
+                    "AND a.player_key = new.player_key")}
+    END;
+    """
+
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema
+    """
+    CREATE TABLE chats (
+        key TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        title TEXT NOT NULL DEFAULT '',
+        is_private INTEGER NOT NULL DEFAULT 0,
+        language TEXT,
+        question_seconds INTEGER,
+        pause_seconds REAL,
+        created_at REAL NOT NULL
+    );
+    CREATE TABLE players (
+        key TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        chat_key TEXT NOT NULL REFERENCES chats(key),
+        quiz_id TEXT NOT NULL,
+        language TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        question_ids TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        pause REAL NOT NULL,
+        started_by TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open',
+        phase TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        asked_at REAL NOT NULL,
+        due REAL NOT NULL,
+        message_id TEXT,
+        silent INTEGER NOT NULL DEFAULT 0,
+        ended_at REAL
+    );
+    -- one run per chat at a time, whatever the engine believes
+    CREATE UNIQUE INDEX runs_one_open_per_chat ON runs(chat_key) WHERE status = 'open';
+    CREATE TABLE answers (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        idx INTEGER NOT NULL,
+        question_id TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        option INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        elapsed REAL NOT NULL,
+        points INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (run_id, idx, player_key)
+    ) WITHOUT ROWID;
+    CREATE INDEX answers_by_chat_time ON answers(chat_key, answered_at);
+    CREATE INDEX answers_by_player ON answers(chat_key, player_key);
+    """,
+    # 2: leaderboard summaries per chat, player and quiz (all time) and per UTC day (the week
+    # and month boards start at UTC midnight), so a board reads a few rows per player instead
+    # of grouping every stored answer. A question's answers are summarised when it closes,
+    # in the same transaction as the run's new state: for one chat at a time, which touches a
+    # few pages, where summarising at every press touched pages all over both tables for
+    # every commit (measured: 4 B-tree writes an answer instead of 2).
+    f"""
+    CREATE TABLE board_days (
+        chat_key TEXT NOT NULL,
+        day INTEGER NOT NULL,
+        player_key TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        answered INTEGER NOT NULL,
+        first_at REAL NOT NULL,  -- the earliest answer: ties go to the earlier player
+        PRIMARY KEY (chat_key, day, player_key, quiz_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE board_totals (
+        chat_key TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        answered INTEGER NOT NULL,
+        first_at REAL NOT NULL,
+        best_streak INTEGER NOT NULL,
+        PRIMARY KEY (chat_key, player_key, quiz_id)
+    ) WITHOUT ROWID;
+    {BOARD_BACKFILL}
+    {_board_triggers()}
+    -- the boards read the summaries now; this index only cost every answer one more B-tree
+    -- write (a third of an answer's insert time, measured). A board from an arbitrary instant
+    -- still finds the chat's answers by answers_by_player (chat_key, player_key).
+    DROP INDEX answers_by_chat_time;
+    """,
+    # chat quizzes: uploaded by a chat's admin, played only there (bot/content/chatquizzes.py)
+    """
+    CREATE TABLE chat_quizzes (
+        chat_key TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        content TEXT NOT NULL,  -- the quiz file's data as JSON, checked before it was stored
+        uploaded_by TEXT NOT NULL,
+        uploaded_at REAL NOT NULL,
+        PRIMARY KEY (chat_key, quiz_id)
+    );
+    """,
+    # the outbox: messages the runs owe their chats, stored with the run state that made
+    # them due and removed once the platform took them (bot/engine/sender.py)
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,  -- the order they were added in
+        key TEXT NOT NULL UNIQUE,
+        run_id INTEGER NOT NULL,
+        chat_key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        tries INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        not_before REAL NOT NULL DEFAULT 0
+    );
+    """,
+    # the web pages: the secret their links are signed with; chats whose leaderboard is public
+    """
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE public_boards (
+        chat_key TEXT PRIMARY KEY
+    );
+    CREATE INDEX runs_by_chat_start ON runs(chat_key, started_at);
+    """,
+)
+
+
+def version() -> int:
+    return len(MIGRATIONS)
+
+
+def _tally_choices(answers: str) -> str:
+    """Add `answers` (a FROM ... WHERE clause over table `a`) to the first statistics table, a row
+    per player and option (the statistics migration; the next one replaced it by stat_players)."""
+    return f"""
+    INSERT INTO stat_choices
+        SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, a.option, COUNT(*)
+        {answers} GROUP BY 1, 2, 3, 4, 5
+        ON CONFLICT DO UPDATE SET answers = answers + excluded.answers;
+    """
+
+
+def _tally_players(answers: str) -> str:
+    """Add `answers` to the statistics per player and question: one row, a column per option."""
+    counts = ", ".join(f"SUM(CASE WHEN a.option = {i} THEN 1 ELSE 0 END)" for i in range(OPTION_SLOTS))
+    added = ", ".join(f"{c} = {c} + excluded.{c}" for c in OPTION_COLUMNS)
+    return f"""
+    INSERT INTO stat_players
+        SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, {counts}
+        {answers} GROUP BY 1, 2, 3, 4
+        ON CONFLICT DO UPDATE SET {added};
+    """
+
+
+def _tally_times(answers: str) -> str:
+    """Add `answers` to the answer times per question, counted per tenth of a second."""
+    return f"""
+    INSERT INTO stat_times
+        SELECT a.quiz_id, a.chat_key, a.question_id, CAST(a.elapsed * 10 + 0.5 AS INTEGER), COUNT(*)
+        {answers} GROUP BY 1, 2, 3, 4
+        ON CONFLICT DO UPDATE SET answers = answers + excluded.answers;
+    """
+
+
+def _tally_stats(answers: str) -> str:
+    return _tally_players(answers) + _tally_times(answers)
+
+
+def _stats_triggers(add: Callable[[str], str]) -> str:
+    """The triggers that keep the statistics: a run moving past a question (or ending) adds the
+    answers it leaves behind; an answer stored into a closed question goes straight in."""
+    return f"""
+    CREATE TRIGGER runs_tally_stats AFTER UPDATE OF status, phase, idx ON runs
+    WHEN {boundary("new")} > {boundary("old")} BEGIN
+        {add(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
+             f"AND a.idx < {boundary('new')}")}
+    END;
+    CREATE TRIGGER answers_late_to_stats AFTER INSERT ON answers
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
+        {add("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
+             "AND a.player_key = new.player_key")}
+    END;
+    """
+
+
+
+# every closed question's answers (the statistics migrations; the bench loads answers this way)
+PAST_BOUNDARY = f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}"
+STATS_BACKFILL = _tally_stats(PAST_BOUNDARY)
+
+MIGRATIONS += (
+    # review decks, question statistics, schedules and the chat's time zone.
+    # Statistics are summed when a question closes, like the boards: per player and option
+    # (the split, the share right and the discrimination index's groups) and per tenth of a
+    # second (the median time), so /quizstats reads rows per player and question, never
+    # every stored answer of a busy chat.
+    f"""
+    CREATE TABLE review_cards (
+        player_key TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        box INTEGER NOT NULL,
+        due REAL NOT NULL,
+        PRIMARY KEY (player_key, quiz_id, question_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE stat_choices (
+        quiz_id TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        option INTEGER NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, chat_key, question_id, player_key, option)
+    ) WITHOUT ROWID;
+    CREATE TABLE stat_times (
+        quiz_id TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        tenths INTEGER NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, chat_key, question_id, tenths)
+    ) WITHOUT ROWID;
+    {_tally_choices(PAST_BOUNDARY) + _tally_times(PAST_BOUNDARY)}
+    {_stats_triggers(lambda answers: _tally_choices(answers) + _tally_times(answers))}
+    CREATE TABLE schedules (
+        id INTEGER PRIMARY KEY,
+        chat_key TEXT NOT NULL,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        is_private INTEGER NOT NULL,
+        quiz_id TEXT NOT NULL,
+        cadence TEXT NOT NULL,
+        weekday INTEGER,
+        hour INTEGER NOT NULL,
+        minute INTEGER NOT NULL,
+        questions INTEGER,  -- NULL: the whole quiz; 1: a question of the day
+        hours INTEGER NOT NULL,  -- how long a question of the day stays open
+        status TEXT NOT NULL,
+        next_due REAL NOT NULL,
+        asked TEXT NOT NULL,  -- question ids asked in this round (JSON list)
+        seed INTEGER NOT NULL,
+        created_by TEXT NOT NULL
+    );
+    CREATE INDEX schedules_by_due ON schedules(status, next_due);
+    CREATE INDEX schedules_by_chat ON schedules(chat_key);
+    ALTER TABLE chats ADD COLUMN time_zone TEXT;
+    """,
+)
+
+MIGRATIONS += (
+    # webhook updates taken already (storage/shared/updates.py): a repeat is skipped, whichever worker gets it
+    SEEN_UPDATES.format(key="INTEGER", time="REAL"),
+    # question statistics in one row per player and question, a column per option, instead of a
+    # row per player and option: /quizstats reads the rows of the players who answered each
+    # question (what the discrimination index ranks), however often they answered it, where the
+    # rows per option grew towards one per option as a chat played on. Backfilled from the
+    # stored answers, then kept by the same triggers as before.
+    f"""
+    CREATE TABLE stat_players (
+        quiz_id TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        {", ".join(f"{c} INTEGER NOT NULL" for c in OPTION_COLUMNS)},
+        PRIMARY KEY (quiz_id, chat_key, question_id, player_key)
+    ) WITHOUT ROWID;
+    {_tally_players(PAST_BOUNDARY)}
+    DROP TRIGGER runs_tally_stats;
+    DROP TRIGGER answers_late_to_stats;
+    {_stats_triggers(_tally_stats)}
+    DROP TABLE stat_choices;
+    """,
+)
+
+MIGRATIONS += (
+    """
+    CREATE TABLE review_cards_keyed (
+        player_key TEXT NOT NULL,
+        quiz_chat TEXT NOT NULL DEFAULT '',
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        box INTEGER NOT NULL,
+        due REAL NOT NULL,
+        PRIMARY KEY (player_key, quiz_chat, quiz_id, question_id)
+    ) WITHOUT ROWID;
+    INSERT INTO review_cards_keyed(player_key, quiz_id, question_id, box, due)
+        SELECT player_key, quiz_id, question_id, box, due FROM review_cards;
+    DROP TABLE review_cards;
+    ALTER TABLE review_cards_keyed RENAME TO review_cards;
+    """ + REVIEW_SESSIONS,
+)
+
+# Summaries that counted answers twice (boundary() gave a question waiting to be posted as
+# closed, so the move to asking went back and its close added its answers again): the triggers
+# with the boundary that never moves back, and every summary recounted from the stored answers.
+MIGRATIONS += (
+    f"""
+    DROP TRIGGER runs_summarise_answers;
+    DROP TRIGGER answers_late_to_boards;
+    DROP TRIGGER runs_tally_stats;
+    DROP TRIGGER answers_late_to_stats;
+    {_board_triggers()}
+    {_stats_triggers(_tally_stats)}
+    {"".join(f"DELETE FROM {table};" for table in SUMMARIES)}
+    {BOARD_BACKFILL}
+    {STATS_BACKFILL}
+    """,
+)
