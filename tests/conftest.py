@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.content.catalog import Catalog
@@ -7,15 +9,28 @@ from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
 from storage.sqlite.store import SqliteStore
-from tests.pg_fixtures import add_option, deselect_postgres, postgres_cluster, postgres_url  # noqa: F401
+from tests.support.pg_fixtures import add_option, deselect_postgres, postgres_cluster, postgres_url  # noqa: F401
+
+TESTS = Path(__file__).resolve().parent
+TIERS = ("unit", "engine", "contract", "adapters", "system")  # fastest first; markers in pyproject.toml
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_option(parser)
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m reads the markers
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:  # the tier is the folder: `pytest -m unit`, `-m "not system"`...
+        item.add_marker(tier_of(item.path))
     deselect_postgres(config, items)
+
+
+def tier_of(path: Path) -> str:
+    tier = path.resolve().relative_to(TESTS).parts[0]
+    if tier not in TIERS:
+        raise pytest.UsageError(f"{path}: a test belongs in one of the tiers' folders: {', '.join(TIERS)}")
+    return tier
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 The stores (storage/sqlite, storage/postgres) implement it; the engine and the commands see
 nothing else of them. The docstrings are the contract: every implementation
-keeps the semantics they state, and tests/storage_contract/ checks them on each one.
+keeps the semantics they state, and tests/contract/stores/ checks them on each one.
 """
 from __future__ import annotations
 

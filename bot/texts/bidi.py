@@ -16,7 +16,7 @@ What we insert, and why (only for right-to-left languages; other texts are left 
 | FSI … PDI (U+2068, U+2069) | text typed by users (player names, topics, language names) | its direction is unknown: the isolate takes the direction of its own first strong character |
 
 Isolates, not the older embeddings (LRE/RLE/PDF): an isolate cannot disturb the text around it.
-`strip()` removes all of these, for comparing rendered text with the source. tests/test_rtl.py
+`strip()` removes all of these, for comparing rendered text with the source. tests/unit/test_rtl.py
 checks the exact marks and lays the lines out with a UBA implementation (python-bidi).
 """
 from __future__ import annotations

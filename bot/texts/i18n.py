@@ -9,7 +9,7 @@ refresh the template and translate the new entries in every catalog:
     pybabel update -i bot/texts/locales/quizhost.pot -d bot/texts/locales -D quizhost \
         --no-fuzzy-matching --no-wrap --ignore-obsolete
 
-tests/test_i18n.py fails until every catalog translates every string.
+tests/unit/test_i18n.py fails until every catalog translates every string.
 
 Two `t`s: this one gives plain text, for command menus, button labels and anything a
 platform shows outside a message (Telegram setMyCommands, Discord command localisations).

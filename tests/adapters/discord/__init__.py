@@ -1,0 +1,1 @@
+"""Discord: discord.py against the fake Discord (REST and gateway)."""

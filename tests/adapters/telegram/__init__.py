@@ -1,0 +1,1 @@
+"""Telegram: python-telegram-bot against the fake Bot API."""

@@ -1,0 +1,177 @@
+"""The Telegram adapter's parts on their own: markup and limits, retries, admin checks, webhook
+settings, and an edit that changes nothing (checked against the fake Bot API)."""
+from __future__ import annotations
+
+import asyncio
+import re
+from types import SimpleNamespace
+
+import pytest
+from telegram.error import BadRequest, NetworkError, TimedOut
+
+from bot.adapters.telegram import format as fmt
+from bot.adapters.telegram import runtime as telegram_runtime
+from bot.adapters.telegram.limits import SlidingWindowLimiter
+from bot.adapters.telegram.runtime import AdminCache, with_retries
+from bot.app.platforms import telegram_adapter, telegram_webhook
+from bot.app.wiring import open_engine
+from bot.commands.core import Commands
+from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal
+from bot.testing.fake_telegram import FakeBotApi
+from bot.testing.fake_telegram_html import parse_html, utf16_len
+from tests.support.telegram_harness import clean_environment, settings_for
+
+
+def card(prompt: str = "Which?", options: tuple[str, ...] = ("one", "two"), token: str | None = None,
+         chat_id: str = "-100") -> QuestionCard:
+    views = tuple(OptionView("ABCDEFGHIJ"[i], text, token or f"qa:1:1:{i}") for i, text in enumerate(options))
+    return QuestionCard(1, ChatRef("telegram", chat_id, False), "en", "Quiz <1>", 1, 2, prompt, views, 30, 0.0)
+
+
+def reveal(c: QuestionCard) -> Reveal:
+    return Reveal(c, "A", c.options[0].text, "Because A & not B.", (1,) + (0,) * (len(c.options) - 1), ())
+
+
+# markup and limits ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["1 < 2 & 3 > 2", "<b>bold?</b>", "&amp; stays", "a&b;c", "<<>>&&", "x</b>"])
+def test_escaped_text_shows_exactly_as_written(text):
+    shown, bold = parse_html(fmt.titled(text, text))
+    assert shown == f"{text}\n\n{text}" and bold == [text]
+
+
+def test_a_question_too_long_for_one_message_is_cut_to_fit_and_says_so():
+    long = card("why? " * 900, tuple(f"option {i} " + "é" * 390 for i in range(10)))
+    shown, bold = parse_html(fmt.question_html(long))
+    assert utf16_len(shown) <= 4096 and shown.endswith("…") and bold == ["Question 1/2 · Quiz <1>"]
+
+
+def test_fit_counts_as_telegram_does_an_emoji_is_two_units():
+    assert fmt.fit("🎯🎯🎯", 6) == "🎯🎯🎯"
+    assert fmt.fit("🎯🎯🎯", 5) == "🎯🎯…" and fmt.units("🎯🎯…") == 5
+    assert fmt.ack_text("x" * 300) == "x" * 199 + "…"
+
+
+def test_buttons_carry_the_option_text_when_it_fits_and_letters_otherwise():
+    short = fmt.question_keyboard(card(options=("yes", "no")))
+    assert [[b.text for b in row] for row in short.inline_keyboard] == [["A · yes"], ["B · no"]]
+    long = fmt.question_keyboard(card(options=("a" * 40, "b", "c", "d", "e", "f")))
+    assert [[b.text for b in row] for row in long.inline_keyboard] == [list("ABCDE"), ["F"]]
+    assert [b.callback_data for row in long.inline_keyboard for b in row][:2] == ["qa:1:1:0", "qa:1:1:1"]
+
+
+def test_callback_data_over_64_bytes_is_refused_before_telegram_sees_it():
+    assert fmt.checked_data("q" * 64) == "q" * 64
+    with pytest.raises(ValueError, match="1 to 64 bytes, got 68"):
+        fmt.question_keyboard(card(token="qa:" + "é" * 32 + "1"))
+
+
+def test_a_reply_button_with_too_long_data_is_left_out_and_short_labels_share_a_row():
+    markup = fmt.reply_keyboard([Button("English", "ql:en"), Button("too long", "qp:" + "x" * 70),
+                                 Button("اردو", "ql:ur")])
+    assert [[b.text for b in row] for row in markup.inline_keyboard] == [["English", "اردو"]]
+    assert fmt.reply_keyboard([]) is None
+
+
+def test_a_reply_without_title_is_plain_escaped_text():
+    assert fmt.reply_html(Reply("a < b")) == "a &lt; b"
+
+
+# retries and admins ---------------------------------------------------------------------
+
+async def test_network_errors_are_retried_with_back_off_and_a_400_is_not(monkeypatch):
+    monkeypatch.setattr(telegram_runtime, "RETRY_BASE_SECONDS", 0.001)
+    failures = [NetworkError("Bad Gateway"), TimedOut()]
+
+    async def flaky() -> str:
+        if failures:
+            raise failures.pop(0)
+        return "sent"
+    assert await with_retries(flaky, "test") == "sent"
+
+    calls = []
+
+    async def refused() -> None:
+        calls.append(1)
+        raise BadRequest("Message is too long")
+    with pytest.raises(BadRequest):
+        await with_retries(refused, "test")
+    assert calls == [1]
+
+    async def down() -> None:
+        calls.append(2)
+        raise NetworkError("down")
+    with pytest.raises(NetworkError):
+        await with_retries(down, "test")
+    assert calls.count(2) == telegram_runtime.RETRY_ATTEMPTS
+
+
+class FakeMembers:
+    """getChatMember answers without a network: who is admin where, and how often it was asked."""
+
+    def __init__(self, admins: set[int], fail: bool = False) -> None:
+        self.admins, self.fail, self.asked = admins, fail, 0
+
+    async def get_chat_member(self, chat_id: int, user_id: int):
+        self.asked += 1
+        if self.fail:
+            raise BadRequest("Chat not found")
+        return SimpleNamespace(status="administrator" if user_id in self.admins else "member")
+
+
+async def test_admin_rights_are_cached_briefly_and_a_failed_check_refuses():
+    now = [0.0]
+    cache, bot = AdminCache(ttl=60, now=lambda: now[0]), FakeMembers({7})
+    assert await cache.is_admin(bot, -1, 7) and not await cache.is_admin(bot, -1, 8)
+    assert await cache.is_admin(bot, -1, 7) and bot.asked == 2
+    now[0] = 61
+    bot.admins.clear()
+    assert not await cache.is_admin(bot, -1, 7) and bot.asked == 3  # demoted: seen after the TTL
+    assert not await AdminCache().is_admin(FakeMembers({7}, fail=True), -1, 7)
+
+
+def test_sends_go_through_the_rate_limiter_with_telegrams_group_limit(tmp_path, monkeypatch):
+    clean_environment(monkeypatch)
+    limiter = telegram_adapter(settings_for(FakeBotApi(), tmp_path)).app.bot.rate_limiter
+    assert isinstance(limiter, SlidingWindowLimiter)  # its limits: tests/adapters/telegram/test_send_limits.py
+
+
+# webhook settings -----------------------------------------------------------------------
+
+def test_webhook_settings(tmp_path, monkeypatch):
+    clean_environment(monkeypatch)
+    fake = FakeBotApi()
+    assert telegram_webhook(settings_for(fake, tmp_path)) is None
+    hook = telegram_webhook(settings_for(fake, tmp_path, telegram_webhook_url="https://bot.example.org/tg/a1",
+                                              telegram_webhook_listen="[::]:8443"))
+    assert (hook.host, hook.port, hook.path) == ("::", 8443, "tg/a1")
+    assert re.fullmatch(r"[A-Za-z0-9_-]{32,256}", hook.secret), "a secret is made up when none is set"
+    again = telegram_webhook(settings_for(fake, tmp_path, telegram_webhook_url="https://bot.example.org/x"))
+    assert again.secret != hook.secret
+
+
+# an edit that changes nothing -----------------------------------------------------------
+
+async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
+    """After a restart the same close may be shown again: "message is not modified" is success."""
+    clean_environment(monkeypatch)
+    fake = FakeBotApi()
+    await fake.start()
+    settings = settings_for(fake, tmp_path)
+    fake.group(-1007)
+    adapter = telegram_adapter(settings)
+    async with open_engine(settings) as engine:
+        serving = asyncio.create_task(adapter.serve(Commands(engine)))
+        try:
+            question = card(chat_id="-1007")
+            message = await adapter.post_question(question)
+            await adapter.close_question(message, reveal(question))
+            await adapter.close_question(message, reveal(question))
+        finally:
+            serving.cancel()
+            await asyncio.gather(serving, return_exceptions=True)
+            await fake.stop()
+    sent = fake.questions({"id": -1007})[0]
+    assert sent.edits == 1 and sent.keyboard == [] and "✅ A) one · 1" in sent.text
+    assert [c.error[:36] for c in fake.refused()] == ["Bad Request: message is not modified"]
+    assert sum("Because A & not B." in m.text for m in fake.sent_to({"id": -1007})) == 2

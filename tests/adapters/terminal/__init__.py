@@ -1,0 +1,1 @@
+"""The terminal chat of `quizhost play`, typed into as a person would."""

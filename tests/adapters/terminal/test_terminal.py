@@ -1,0 +1,103 @@
+"""`quizhost play` as a person uses it, through a real subprocess with piped input."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.content.catalog import Catalog, default_quiz_folders
+from tests.support.paths import ROOT_DIR
+
+ROOT = ROOT_DIR
+
+
+def play(tmp_path: Path, *args: str, stdin: str,
+         extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db"), "NO_COLOR": "1", **(extra_env or {})}
+    env.pop("QUIZHOST_QUIZZES", None)
+    return subprocess.run([sys.executable, "-m", "bot.cli", "play", *args], input=stdin, capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=60)
+
+
+def shipped(quiz_id: str):
+    quiz = Catalog.load(default_quiz_folders()).get(quiz_id)
+    if quiz is None:
+        pytest.fail(f"the shipped quiz {quiz_id!r} is missing")
+    return quiz
+
+
+def test_a_whole_quiz_from_piped_input(tmp_path):
+    quiz = shipped("pipeline")
+    result = play(tmp_path, "pipeline", stdin="a\nb\nc\nd\na\nb\nc\nd\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for number in range(1, 9):
+        assert f"Question {number}/8" in out
+    for question in quiz.questions:
+        assert question.prompt.get("en") in out
+        assert question.explanation.get("en").split("\n")[0] in out
+    assert "Quiz over" in out and "pts" in out
+    assert out.count("Locked in") == 8
+    assert "\033[" not in out, "no colour codes when the output is not a terminal"
+
+
+def test_the_leaderboard_remembers_the_game(tmp_path):
+    play(tmp_path, "pipeline", stdin="a\n" * 8)
+    result = play(tmp_path, stdin="/leaderboard\n/stats\n")
+    assert "Leaderboard" in result.stdout and "You" in result.stdout
+    assert "Answered: 8" in result.stdout
+
+
+def test_unknown_topic_and_unknown_input_get_clear_messages(tmp_path):
+    result = play(tmp_path, "no-such-quiz", stdin="hello\n/nonsense\n")
+    assert result.returncode == 0
+    assert "No quiz matches “no-such-quiz”" in result.stdout and "pipeline" in result.stdout
+    assert "Unknown command /nonsense" in result.stdout
+    assert "Type a letter to answer" in result.stdout
+
+
+def test_end_of_input_in_the_middle_stops_the_run_cleanly(tmp_path):
+    result = play(tmp_path, "pipeline", stdin="a\n")
+    assert result.returncode == 0, result.stderr
+    assert "Quiz stopped" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_setting_names_the_variable(tmp_path):
+    result = play(tmp_path, "pipeline", stdin="", extra_env={"QUIZHOST_QUESTION_SECONDS": "soon"})
+    assert result.returncode == 2
+    assert "QUIZHOST_QUESTION_SECONDS" in result.stderr
+
+
+def test_a_reader_that_leaves_early_ends_nothing_badly(tmp_path):
+    """`quizhost play | head -3`: the game finishes unseen and the answers are still stored."""
+    env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db"), "NO_COLOR": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "pipeline"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    proc.stdout.readline()
+    proc.stdout.close()
+    _, err = proc.communicate(b"a\n" * 8, timeout=60)
+    assert proc.returncode == 0 and b"Traceback" not in err
+    result = play(tmp_path, stdin="/stats\n")
+    assert "Answered: 8" in result.stdout
+
+
+def test_a_letter_past_the_last_option_is_refused_and_the_question_stays_open(tmp_path):
+    result = play(tmp_path, "pipeline", "1", stdin="e\nb\n")
+    assert result.returncode == 0, result.stderr
+    assert "That is not one of the options." in result.stdout
+    assert "Locked in: B" in result.stdout and "Quiz over" in result.stdout
+
+
+def test_upload_in_the_terminal_is_playable_at_once(tmp_path):
+    quiz_file = tmp_path / "capitals.txt"
+    quiz_file.write_text("Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n", encoding="utf-8")
+    result = play(tmp_path, stdin=f"/upload {quiz_file}\n/quizzes\n/quiz capitals\nb\n/upload {tmp_path}/nope.gift\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Saved capitals: 1 question." in out and "• capitals (capitals): 1 question" in out
+    assert "Capital of France?" in out and "Right answer: " in out
+    assert f"Cannot read {tmp_path}/nope.gift" in out

@@ -1,0 +1,1 @@
+"""The web pages: aiohttp served, read as HTML and in the system's Chromium."""

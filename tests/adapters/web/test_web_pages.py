@@ -1,0 +1,170 @@
+"""The web pages over HTTP on loopback, on a database filled by playing quizzes: what a link
+opens and refuses, what the pages show, the upload form's preview and confirm, the headers."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import aiohttp
+import pytest
+
+from bot.commands.core import Caller, Commands
+from bot.commands.weblinks import VALID_SECONDS, Scope
+from bot.testing.fakes import group, player
+from tests.support.sheet_files import not_a_workbook_xlsx
+from tests.support.web_harness import play, serving
+
+ANN, BOB = player(1, "Ann"), player(2, "<b>Bob</b> & co")
+GIFT_BROKEN = "::Q1:: Capital of France? {=Paris ~Lyon ~Nice}\n\n::Q2:: Capital of Spain? {=Madrid ~Porto\n"
+GIFT_FIXED = "::Q1:: Capital of France? {=Paris ~Lyon ~Nice}\n\n::Q2:: Capital of Spain? {=Madrid ~Porto}\n"
+
+
+@pytest.fixture
+async def site(engine, adapter, quiz):
+    await play(engine, adapter, group(), quiz, {ANN: [True, True, False, True], BOB: [False, True, False, False]})
+    await engine.store.set_board_public(group().key, True)
+    async with serving(engine) as site:
+        yield site
+
+
+async def fetch(url: str, data: aiohttp.FormData | None = None) -> tuple[int, str, dict]:
+    async with aiohttp.ClientSession() as http:
+        method = http.post(url, data=data) if data is not None else http.get(url)
+        async with method as response:
+            return response.status, await response.text(), dict(response.headers)
+
+
+def text_of(html: str) -> str:
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
+
+
+def form_value(html: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', html)
+    assert match, f"no {name} field"
+    return unescape(match.group(1))
+
+
+async def test_the_admin_link_opens_the_leaderboard_with_names_escaped(site):
+    status, html, headers = await fetch(site.link(group()))
+    assert status == 200
+    words = text_of(html)
+    assert re.search(r"1 Ann \d+ 3/4 75% 2 <b>Bob</b> & co \d+ 1/4 25%", words)
+    assert "<b>Bob</b>" not in html  # escaped, not markup
+    assert "default-src 'none'" in headers["Content-Security-Policy"] and "script" not in headers[
+        "Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff" and headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Cache-Control"] == "no-store"
+
+
+async def test_periods_and_quizzes_switch_the_board(site, clock):
+    clock.advance(40 * 24 * 3600)  # next month: nobody this week or month
+    link = site.link(group())
+    _, html, _ = await fetch(link + "?period=week")
+    assert "Nobody has answered in this period yet." in html
+    _, html, _ = await fetch(link + "?period=all&quiz=demo")
+    assert "Ann" in html and "Demo quiz" in text_of(html)
+
+
+async def test_a_player_from_stats_sees_their_row_highlighted(site):
+    _, html, _ = await fetch(site.link(group(), Scope.BOARD, BOB.key))
+    row = re.search(r'<tr class="me"[^>]*>(.*?)</tr>', html, re.S)
+    assert row and "Bob" in row.group(1) and "(you)" in row.group(1)
+
+
+async def test_a_public_link_stops_when_an_admin_turns_the_public_board_off(site, engine):
+    link = site.link(group(), Scope.BOARD)
+    assert (await fetch(link))[0] == 200
+    await engine.store.set_board_public(group().key, False)
+    status, html, _ = await fetch(link)
+    assert status == 403 and "not public any more" in html
+    assert (await fetch(site.link(group())))[0] == 200  # the admins' link still opens it
+
+
+async def test_altered_expired_and_foreign_links_are_refused(site, clock):
+    link = site.link(group())
+    status, html, _ = await fetch(link.replace("/c/ey", "/c/ez"))
+    assert status == 403 and "not one this bot made" in html
+    board_only = site.link(group(), Scope.BOARD)
+    status, html, _ = await fetch(board_only + "runs")
+    assert status == 403 and "opens the leaderboard only" in html
+    assert (await fetch(board_only))[0] == 200
+    clock.advance(VALID_SECONDS)
+    status, html, _ = await fetch(link)
+    assert status == 403 and "has expired" in html
+
+
+async def test_run_history_and_a_questions_chart(site):
+    link = site.link(group())
+    _, html, _ = await fetch(link + "runs")
+    assert re.search(r"Demo quiz 2 Ann \d+ <b>Bob</b> & co \d+", text_of(html))
+    _, html, _ = await fetch(link + "quizzes/demo")
+    first = html[html.index('id="q1"'):html.index('id="q2"')]
+    assert "<svg" in first  # Ann chose the right option A, Bob a wrong one
+    assert re.search(r"split: A 1 \(50%\) right answer, .*[BCD] 1 \(50%\)", text_of(first))
+    third = html[html.index('id="q3"'):html.index('id="q4"')]
+    assert "Too hard" in third and "Because 3. It is so." in third
+
+
+async def test_upload_shows_the_problem_at_its_line_then_stores_after_confirm(site, engine):
+    link = site.link(group(), Scope.ADMIN, ANN.key)
+    _, html, _ = await fetch(link + "upload")
+    csrf = form_value(html, "csrf")
+
+    def form(body: str, token: str = csrf) -> aiohttp.FormData:
+        data = aiohttp.FormData()
+        data.add_field("csrf", token)
+        data.add_field("file", body.encode(), filename="capitals.gift")
+        return data
+
+    status, html, _ = await fetch(link + "upload", form(GIFT_BROKEN, "forged"))
+    assert status == 403
+    status, html, _ = await fetch(link + "upload", form(GIFT_BROKEN))
+    assert status == 200 and "These questions will be skipped: line 3: '{' and '}' do not pair up" in text_of(html)
+    assert await engine.chat_quizzes.all(group().key) == []  # a preview stores nothing
+    _, html, _ = await fetch(link + "upload", form("this is no quiz"))
+    assert "Nothing was saved" in html
+    _, html, _ = await fetch(link + "upload", form(GIFT_FIXED))
+    assert "Capital of Spain?" in html and "Save this quiz" in html
+    confirm = aiohttp.FormData({"csrf": site.signer.form_token(link.split("/c/")[1].rstrip("/"), "confirm"),
+                                "held": form_value(html, "held")})
+    status, html, _ = await fetch(link + "upload/confirm", confirm)
+    assert status == 200 and "Saved" in html and "capitals" in html
+    reply = await Commands(engine).handle("quizzes", "", Caller(group(), ANN, is_admin=True))
+    assert "capitals" in reply.text or any("Capitals" in b.label for b in reply.buttons)
+
+
+async def test_an_urdu_chat_reads_right_to_left(site, engine):
+    await engine.update_chat(group(), language="ur")
+    _, html, _ = await fetch(site.link(group()))
+    assert '<html lang="ur" dir="rtl">' in html
+
+
+async def test_an_urdu_chats_upload_preview_says_why_in_urdu_at_the_files_line(site, engine):
+    await engine.update_chat(group(), language="ur")
+    link = site.link(group(), Scope.ADMIN, ANN.key)
+    _, html, _ = await fetch(link + "upload")
+    data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
+    data.add_field("file", GIFT_BROKEN.encode(), filename="capitals.gift")
+    _, html, _ = await fetch(link + "upload", data)
+    assert ("یہ سوالات چھوڑ دیے جائیں گے: line 3: '{' اور '}' کا جوڑا نہیں بنتا: قوسین کو جوں کا توں لکھنے کے لیے "
+            "\\{ یا \\} لکھیں") in text_of(html)
+
+
+async def test_a_hindi_chats_upload_preview_refuses_a_broken_spreadsheet_in_hindi(site, engine):
+    await engine.update_chat(group(), language="hi")
+    link = site.link(group(), Scope.ADMIN, ANN.key)
+    _, html, _ = await fetch(link + "upload")
+    data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
+    data.add_field("file", not_a_workbook_xlsx(), filename="scores.xlsx")
+    _, html, _ = await fetch(link + "upload", data)
+    assert "scores.xlsx" in text_of(html)
+    assert "file: स्प्रेडशीट पढ़ी नहीं जा सकी: KeyError: " in text_of(html)
+
+
+async def test_a_file_far_over_the_limit_is_refused_as_in_the_chat(site):
+    link = site.link(group())
+    _, html, _ = await fetch(link + "upload")
+    data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
+    data.add_field("file", b"x" * (3 << 20), filename="huge.gift")
+    status, html, _ = await fetch(link + "upload", data)
+    assert status == 413 and "Nothing was saved" in html and "at most 1,000,000 (1 MB) are accepted" in html

@@ -1,0 +1,73 @@
+"""The boards count each stored answer once, whatever order the group commit writes a run's
+state and the presses to its question in (storage/shared/group_commit.py)."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import asyncpg
+
+from bot.domain.model import ChatRef
+from bot.domain.records import Phase
+from storage.shared.group_commit import MAX_RUNS
+from tests.contract.stores.rows import CHAT, answer, stored_run
+
+NOW = 1_764_000_000.0
+
+
+async def _board(store, chat: ChatRef) -> dict[str, int]:
+    return {s.player_key: s.points for s in await store.leaderboard(chat.key)}
+
+
+async def test_presses_committed_before_the_question_shown_state_count_once(store):
+    """Many chats busy at once: a batch takes presses and only the oldest few run states, so
+    the presses to a just-posted question may commit while its run is still stored as posting."""
+    chats = [ChatRef("test", f"g{n}") for n in range(MAX_RUNS + 1)]
+    runs = [await stored_run(store, chat) for chat in chats]
+    for row in runs:
+        row.phase, row.index = Phase.POSTING, 0  # the first question waits in the outbox
+        await store.save_run(row)
+    last = runs[-1]
+    for row in runs:
+        row.phase = Phase.ASKING  # posted: shown in every chat
+    press = answer(last.id, "test:ann", NOW, 900, chat=chats[-1])
+    await asyncio.gather(*(store.save_run(row) for row in runs), store.submit_answer(press))
+    assert await _board(store, chats[-1]) == {"test:ann": 900}, "while the question is open"
+    last.phase = Phase.PAUSING  # it closes
+    await store.save_run(last)
+    assert await _board(store, chats[-1]) == {"test:ann": 900}, "once closed"
+
+
+async def _as_before_the_recount(database: str) -> None:
+    """The summaries one answer counted twice in, as the old triggers left them, and the
+    database one migration behind (the recount not run yet)."""
+    double = ["UPDATE board_totals SET points = 2 * points", "UPDATE board_days SET points = 2 * points"]
+    if database.startswith("postgresql://"):
+        conn = await asyncpg.connect(database)
+        try:
+            for sql in double:
+                await conn.execute(sql)
+            await conn.execute("DELETE FROM schema_version WHERE version = (SELECT MAX(version) FROM schema_version)")
+        finally:
+            await conn.close()
+        return
+    with sqlite3.connect(database) as db:
+        for sql in double:
+            db.execute(sql)
+        db.execute(f"PRAGMA user_version = {db.execute('PRAGMA user_version').fetchone()[0] - 1}")
+
+
+async def test_the_upgrade_recounts_boards_that_counted_an_answer_twice(store_factory):
+    store = await store_factory.open()
+    row = await stored_run(store)
+    row.phase, row.index = Phase.ASKING, 0
+    await store.save_run(row)
+    await store.insert_answer(answer(row.id, "test:ann", NOW, 900))
+    row.phase = Phase.PAUSING
+    await store.save_run(row)
+    await store.close()  # let go of the database before it is changed
+    store_factory.opened.remove(store)
+    await _as_before_the_recount(store_factory.database)
+    store = await store_factory.open()
+    assert await _board(store, CHAT) == {"test:ann": 900}
+    assert [(s.player_key, s.points) for s in await store.leaderboard(CHAT.key, 0.0)] == [("test:ann", 900)]

@@ -1,0 +1,104 @@
+"""Review decks and open reviews in the store: a card is keyed by the chat whose own quiz it
+comes from too, a player has one open review, and cards stored before chats were recorded
+stay valid after the migration."""
+from __future__ import annotations
+
+import sqlite3
+
+import asyncpg
+
+from bot.domain.leitner import ReviewCard, ReviewSessionRow
+from bot.domain.model import ChatRef
+from storage.postgres import schema as pg_schema
+from storage.sqlite import schema
+from tests.contract.stores.conftest import IMPLEMENTATIONS
+
+DM = ChatRef("test", "u1", is_private=True)
+
+
+async def test_one_card_per_question_and_source_chat_and_removed_ones_go(store):
+    await store.put_review_cards([ReviewCard("tg:1", "pipeline", "q1", 1, 100.0),
+                                  ReviewCard("tg:1", "pipeline", "q2", 1, 100.0),
+                                  ReviewCard("tg:2", "pipeline", "q1", 1, 100.0)])
+    await store.put_review_cards([ReviewCard("tg:1", "pipeline", "q1", 3, 500.0)])
+    await store.remove_review_card(ReviewCard("tg:1", "pipeline", "q2", 1, 100.0))
+    assert await store.review_deck("tg:1") == [ReviewCard("tg:1", "pipeline", "q1", 3, 500.0)]
+    assert len(await store.review_deck("tg:2")) == 1
+
+
+async def test_two_chats_quizzes_of_one_id_are_two_cards(store):
+    a = ReviewCard("tg:1", "capitals", "q1", 1, 10.0, "tg:-1")
+    b = ReviewCard("tg:1", "capitals", "q1", 1, 20.0, "tg:-2")
+    await store.put_review_cards([a, b])
+    assert await store.review_deck("tg:1") == [a, b]
+    await store.put_review_cards([ReviewCard("tg:1", "capitals", "q1", 2, 90.0, "tg:-1")])
+    await store.remove_review_card(b)
+    assert await store.review_deck("tg:1") == [ReviewCard("tg:1", "capitals", "q1", 2, 90.0, "tg:-1")]
+
+
+async def test_a_moved_chat_takes_the_cards_of_its_own_quizzes_along(store):
+    card = ReviewCard("test:1", "capitals", "q1", 2, 10.0, "test:old")
+    await store.put_review_cards([card, ReviewCard("test:1", "pipeline", "q1", 1, 10.0)])
+    await store.ensure_chat(ChatRef("test", "old"))
+    await store.move_chat("test:old", ChatRef("test", "new"))
+    assert sorted((c.quiz_chat, c.quiz_id) for c in await store.review_deck("test:1")) == [
+        ("", "pipeline"), ("test:new", "capitals")]
+
+
+def session(number: int = 0, **changes) -> ReviewSessionRow:
+    cards = (ReviewCard("test:1", "pipeline", "q1", 1, 5.0), ReviewCard("test:1", "capitals", "q2", 3, 6.5, "test:g"))
+    return ReviewSessionRow("test:1", 123456789, DM, "hi", cards, number, **changes)
+
+
+async def test_an_open_review_survives_a_restart_and_a_new_one_replaces_it(store_factory):
+    store = await store_factory.open()
+    assert await store.review_session("test:1") is None
+    await store.save_review_session(session())
+    asked = session(2, right=1, order=(2, 0, 1, 3), message_id="77", answered=True)
+    await store.save_review_session(asked)
+    store = await store_factory.restart(store)
+    assert await store.review_session("test:1") == asked
+    newer = ReviewSessionRow("test:1", 5, DM, "en", (), 0)
+    await store.save_review_session(newer)
+    await store.end_review_session("test:1", 123456789)  # the old one ending leaves the new one
+    assert await store.review_session("test:1") == newer
+    assert await store.review_session("test:2") is None
+    await store.end_review_session("test:1", 5)
+    assert await store.review_session("test:1") is None
+
+
+def _before_review_sessions(migrations: tuple[str, ...]) -> int:
+    """How many migrations ran before the one that keyed cards by chat."""
+    return next(i for i, script in enumerate(migrations) if "review_sessions" in script)
+
+
+async def _older_database(kind: str, database: str) -> None:
+    """The schema just before cards named their chat, with one card in it."""
+    card = ("INSERT INTO review_cards(player_key, quiz_id, question_id, box, due) "
+            "VALUES ('tg:1', 'pipeline', 'q1', 2, 9.5)")
+    if kind == "sqlite":
+        count = _before_review_sessions(schema.MIGRATIONS)
+        with sqlite3.connect(database) as db:
+            for script in schema.MIGRATIONS[:count]:
+                db.executescript(script)
+            db.execute(card)
+            db.execute(f"PRAGMA user_version={count}")
+        return
+    count = _before_review_sessions(pg_schema.MIGRATIONS)
+    conn = await asyncpg.connect(database)
+    try:
+        await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
+                           "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+        for number, script in enumerate(pg_schema.MIGRATIONS[:count], start=1):
+            await conn.execute(script)
+            await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
+        await conn.execute(card)
+    finally:
+        await conn.close()
+
+
+async def test_cards_stored_before_the_migration_stay_in_the_deck(store_factory):
+    kind = next(name for name, impl in IMPLEMENTATIONS.items() if impl is store_factory.implementation)
+    await _older_database(kind, store_factory.database)
+    store = await store_factory.open()
+    assert await store.review_deck("tg:1") == [ReviewCard("tg:1", "pipeline", "q1", 2, 9.5, "")]

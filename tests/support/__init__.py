@@ -1,0 +1,1 @@
+"""What the tests share: harnesses for the fake platforms, PostgreSQL fixtures, generated files, paths."""

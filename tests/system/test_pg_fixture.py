@@ -1,0 +1,37 @@
+"""The PostgreSQL half of the suite never vanishes quietly: without PostgreSQL the run fails and
+says why (in CI too), and `--sqlite-only` is the one way to leave it out."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.support.paths import ROOT_DIR
+
+ROOT = ROOT_DIR
+ONE_PG_TEST = (
+    "tests/contract/test_postgres_store.py::test_migrations_run_on_an_empty_database_once_even_when_workers_start_together")
+ONE_SQLITE_TEST = "tests/system/test_store_selection.py::test_sqlite_url_with_four_slashes_is_an_absolute_path"
+
+
+def pytest_run(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=ROOT,
+                          env={**os.environ, **env}, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=300)
+
+
+def test_without_postgresql_in_ci_the_run_fails_and_says_why(tmp_path):
+    done = pytest_run(ONE_PG_TEST, CI="true", QUIZHOST_PG_BIN=str(tmp_path / "no-postgres"))
+    assert done.returncode != 0
+    assert "CI=true and PostgreSQL could not start" in done.stdout and "initdb not found" in done.stdout
+
+
+def test_without_postgresql_locally_the_message_names_the_flag(tmp_path):
+    done = pytest_run(ONE_PG_TEST, CI="", QUIZHOST_PG_BIN=str(tmp_path / "no-postgres"))
+    assert done.returncode != 0 and "pytest --sqlite-only" in done.stdout
+
+
+def test_sqlite_only_leaves_out_exactly_the_postgresql_tests(tmp_path):
+    done = pytest_run(ONE_PG_TEST, ONE_SQLITE_TEST, "--sqlite-only", QUIZHOST_PG_BIN=str(tmp_path / "no-postgres"))
+    assert done.returncode == 0, done.stdout
+    assert "1 passed, 1 deselected" in done.stdout

@@ -1,0 +1,109 @@
+"""GIFT (Moodle) imports: what becomes a question, what is skipped and why, at which line."""
+from __future__ import annotations
+
+import pytest
+
+from bot.content.importers import Malformed, import_quiz
+from tests.support.paths import FIXTURES_DIR
+
+FIXTURES = FIXTURES_DIR / "imports"
+
+
+def physics():
+    return import_quiz((FIXTURES / "physics.gift").read_bytes(), "physics.gift")
+
+
+def by_prompt(imported, start: str) -> dict:
+    return next(q for q in imported.data["questions"] if q["prompt"].startswith(start))
+
+
+def test_multiple_choice_keeps_options_answer_and_the_right_answers_feedback():
+    q = by_prompt(physics(), "Which unit measures force?")
+    assert q["options"] == ["newton", "joule", "watt"]
+    assert q["answer"] == 0
+    assert q["explanation"] == "Named after Isaac Newton."
+
+
+def test_full_credit_by_percentage_and_general_feedback_over_answer_feedback():
+    q = by_prompt(physics(), "What is the speed of light")
+    assert q["prompt"] == "What is the speed of light in vacuum, roughly?\nIt is the same for every observer."
+    assert q["options"][q["answer"]] == "300,000 km/s"
+    assert q["explanation"] == "About 299,792 km/s: the metre is defined from it."
+
+
+def test_missing_word_question_gets_a_blank():
+    q = by_prompt(physics(), "Sound travels")
+    assert q["prompt"] == "Sound travels _____ in air than in water."
+    assert q["options"][q["answer"]] == "slower"
+    assert "explanation" not in q
+
+
+def test_true_false_becomes_two_options_with_the_feedback_for_a_right_answer():
+    q = by_prompt(physics(), "Electrons carry")
+    assert (q["options"], q["answer"], q["explanation"]) == (["True", "False"], 0, "Yes: the charge is −e.")
+    q = by_prompt(physics(), "Protons are lighter")
+    assert (q["options"], q["answer"]) == (["True", "False"], 1)
+
+
+def test_html_and_markdown_become_plain_text():
+    q = by_prompt(physics(), "Which particle has no electric charge?")
+    assert q["prompt"] == "Which particle has no electric charge?\nPick one."
+    assert q["options"][q["answer"]] == "neutron"
+    assert q["explanation"] == "Neutrons are neutral & sit in the nucleus."
+    q = by_prompt(physics(), "Which law says")
+    assert q["prompt"] == "Which law says F = ma?"
+    assert q["options"][q["answer"]] == "Newton's second law"
+
+
+def test_escapes_are_the_characters_they_stand_for():
+    q = by_prompt(physics(), "Escapes")
+    assert q["prompt"] == "Escapes: a {brace}, a ~tilde, a #hash, an = sign,\na new line and a backslash \\ here."
+    assert q["options"] == ["plain", "fancy"]
+
+
+def test_categories_become_tags_and_names_stay_out_of_the_prompt():
+    imported = physics()
+    assert imported.data["tags"] == ["Science", "Physics", "Optics"]
+    assert all("::" not in q["prompt"] for q in imported.data["questions"])
+    assert imported.count == 9
+
+
+@pytest.mark.parametrize("line, reason", [
+    (38, "a numerical question"),
+    (40, "a matching question"),
+    (42, "a short-answer question"),
+    (44, "an essay question"),
+    (46, "several right answers (2 options share the credit)"),
+    (48, "several right answers (2 options have full credit)"),
+    (50, "a description, not a question"),
+])
+def test_each_skipped_kind_is_named_with_its_line(line: int, reason: str):
+    skipped = {s.where: s.reason for s in physics().skipped}
+    assert reason in skipped.pop(f"line {line}")
+
+
+def test_nothing_but_the_unplayable_kinds_is_skipped():
+    assert [s.where for s in physics().skipped] == [f"line {n}" for n in (38, 40, 42, 44, 46, 48, 50)]
+
+
+def test_a_bom_and_windows_line_ends_read_like_any_file():
+    imported = import_quiz((FIXTURES / "windows.gift").read_bytes(), "windows.gift")
+    assert [q["prompt"] for q in imported.data["questions"]] == ["Capital of Italy?", "Multi-line\nquestion?"]
+    assert imported.skipped == ()
+
+
+def test_unpaired_brace_is_skipped_at_its_line():
+    imported = import_quiz(b"Good?{=yes ~no}\n\nBroken {=a ~b\n", "x.gift")
+    assert [str(s) for s in imported.skipped] == [
+        "line 3: '{' and '}' do not pair up: escape a literal brace as \\{ or \\}"]
+
+
+def test_one_option_is_not_a_question():
+    imported = import_quiz(b"Lonely?{~%100%only}\n", "x.gift")
+    assert [str(s) for s in imported.skipped] == ["line 1: fewer than two options"]
+    assert imported.quiz is None
+
+
+def test_a_file_that_is_not_utf8_names_the_line():
+    with pytest.raises(Malformed, match="line 3: not UTF-8"):
+        import_quiz(b"Q?{=a ~b}\n\n\xff\xfe broken{=a ~b}\n", "x.gift")
