@@ -1,4 +1,5 @@
 """`quizhost play | run | validate | export | import | bench`: argument parsing and wiring, nothing else."""
+
 from __future__ import annotations
 
 import argparse
@@ -18,13 +19,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a quiz in this terminal (no token needed)")
     play.add_argument("topic", nargs="*", help="quiz id, alias, title word or tag")
-    play.add_argument("--lang", choices=LANGUAGES,
-                      help="the terminal chat's language; like /language, it is kept for the next games")
+    play.add_argument(
+        "--lang", choices=LANGUAGES, help="the terminal chat's language; like /language, it is kept for the next games"
+    )
     play.add_argument("--as", dest="name", help="your name on the leaderboard (default: You, in the chat's language)")
     sub.add_parser("run", help="host quizzes on every platform whose token is set")
     web = sub.add_parser("web", help="serve the chats' web pages over the local database (no token needed)")
-    web.add_argument("--listen", metavar="ADDR", help="host:port to listen on (default: QUIZHOST_WEB_LISTEN, "
-                                                      "127.0.0.1:8080)")
+    web.add_argument(
+        "--listen", metavar="ADDR", help="host:port to listen on (default: QUIZHOST_WEB_LISTEN, 127.0.0.1:8080)"
+    )
     validate = sub.add_parser("validate", help="check quiz files and report every problem")
     validate.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the quiz folders)")
     validate.add_argument("--strict", action="store_true", help="also fail on any missing translation")
@@ -34,9 +37,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=["json"], default="json")
     imports = sub.add_parser("import", help="turn a GIFT, Aiken, Open Trivia DB, Kahoot or Quizizz file into a quiz")
     imports.add_argument("file", type=Path)
-    imports.add_argument("--format", dest="source_format", default="auto",
-                         choices=["auto", "gift", "aiken", "opentdb", "kahoot", "quizizz"],
-                         help="the file's format (default: from its extension and content)")
+    imports.add_argument(
+        "--format",
+        dest="source_format",
+        default="auto",
+        choices=["auto", "gift", "aiken", "opentdb", "kahoot", "quizizz"],
+        help="the file's format (default: from its extension and content)",
+    )
     imports.add_argument("--id", dest="quiz_id", help="the quiz id (default: from the file name)")
     imports.add_argument("--title", help="the quiz title (default: from the file)")
     imports.add_argument("--lang", choices=LANGUAGES, default="en", help="the language the texts are in")
@@ -60,11 +67,28 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"quizhost: {exc}", file=sys.stderr)
         return 2
-    secrets = [s.get_secret_value() for s in (settings.telegram_bot_token, settings.discord_bot_token,
-                                               settings.telegram_webhook_secret, settings.quizhost_web_secret) if s]
+    secrets = [
+        s.get_secret_value()
+        for s in (
+            settings.telegram_bot_token,
+            settings.discord_bot_token,
+            settings.telegram_webhook_secret,
+            settings.quizhost_web_secret,
+        )
+        if s
+    ]
     setup_logging(settings.log_level if args.command == "run" else "WARNING", secrets)
-    commands = {"play": _play, "run": _run, "validate": _validate, "export": _export, "bench": _bench,
-                "import": _import, "migrate-db": _migrate_db, "web": _web, "stats": _stats}
+    commands = {
+        "play": _play,
+        "run": _run,
+        "validate": _validate,
+        "export": _export,
+        "bench": _bench,
+        "import": _import,
+        "migrate-db": _migrate_db,
+        "web": _web,
+        "stats": _stats,
+    }
     try:
         return commands[args.command](args, settings)
     except SettingsError as exc:  # a setting found wrong only when used (QUIZHOST_DB's kind of database)
@@ -111,8 +135,9 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         return asyncio.run(run(settings))
     except Exception as exc:
         if type(exc).__name__ in _REFUSED_TOKEN:
-            print("quizhost: a platform refused its token; check TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN",
-                  file=sys.stderr)
+            print(
+                "quizhost: a platform refused its token; check TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN", file=sys.stderr
+            )
             return 1
         if not _is_platform_trouble(exc):
             raise
@@ -158,12 +183,18 @@ def _validate(args: argparse.Namespace, settings: Settings) -> int:
     for problem in found.problems:
         print(problem)
     if found.problems:
-        print(f"{found.files} quiz file(s): {found.loaded} loaded, {found.failed} failed; "
-              f"{len(found.problems)} problem(s) found" + (" (strict)" if args.strict else ""), file=sys.stderr)
+        print(
+            f"{found.files} quiz file(s): {found.loaded} loaded, {found.failed} failed; "
+            f"{len(found.problems)} problem(s) found" + (" (strict)" if args.strict else ""),
+            file=sys.stderr,
+        )
         return 1
     # "N quiz file(s) OK" first: scripts grep for it
-    print(f"{found.files} quiz file(s) OK" + (" (strict)" if args.strict else "")
-          + f": {found.loaded} loaded, {found.failed} failed")
+    print(
+        f"{found.files} quiz file(s) OK"
+        + (" (strict)" if args.strict else "")
+        + f": {found.loaded} loaded, {found.failed} failed"
+    )
     return 0
 
 
@@ -182,8 +213,11 @@ def _export(args: argparse.Namespace, settings: Settings) -> int:
     matches = catalog.match(topic)
     if len(matches) != 1:
         found = ", ".join(q.id for q in matches) if matches else "none"
-        print(f"quizhost: “{topic}” must match exactly one quiz (matches: {found}); "
-              f"quizzes: {', '.join(q.id for q in catalog.all())}", file=sys.stderr)
+        print(
+            f"quizhost: “{topic}” must match exactly one quiz (matches: {found}); "
+            f"quizzes: {', '.join(q.id for q in catalog.all())}",
+            file=sys.stderr,
+        )
         return 1
     quiz = catalog.get(matches[0].id)
     assert quiz is not None  # loaded in full just now
@@ -195,8 +229,14 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.content.importers import Malformed, import_quiz, to_yaml
 
     try:
-        imported = import_quiz(args.file.read_bytes(), args.file.name, args.source_format,
-                               quiz_id=args.quiz_id, title=args.title, lang=args.lang)
+        imported = import_quiz(
+            args.file.read_bytes(),
+            args.file.name,
+            args.source_format,
+            quiz_id=args.quiz_id,
+            title=args.title,
+            lang=args.lang,
+        )
     except OSError as exc:
         print(f"{args.file}: cannot read it: {exc.strerror or exc}", file=sys.stderr)
         return 1
@@ -213,8 +253,11 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
         args.out.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
-    print(f"{args.file}: {imported.count} question(s) imported as '{imported.quiz.id}', "
-          f"{len(imported.skipped)} skipped" + (f", written to {args.out}" if args.out else ""), file=sys.stderr)
+    print(
+        f"{args.file}: {imported.count} question(s) imported as '{imported.quiz.id}', "
+        f"{len(imported.skipped)} skipped" + (f", written to {args.out}" if args.out else ""),
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -3,6 +3,7 @@
 A path or `sqlite:///path` is a SQLite file; `postgresql://user:pass@host:port/db` (or
 `postgres://`) is a PostgreSQL database reached with asyncpg.
 """
+
 from __future__ import annotations
 
 import enum
@@ -38,7 +39,7 @@ def parse(value: str) -> Database:
     text = str(value).strip()
     scheme = text.partition("://")[0].lower() if "://" in text else ""
     if scheme == "sqlite":
-        path = text[len("sqlite:///"):] if text.lower().startswith("sqlite:///") else ""
+        path = text[len("sqlite:///") :] if text.lower().startswith("sqlite:///") else ""
         if not path:
             raise ValueError("a SQLite URL is sqlite:///path/to/file.db (three slashes, then the path)")
         return Database(Kind.SQLITE, path)
@@ -46,8 +47,10 @@ def parse(value: str) -> Database:
         _check_postgres(text)
         return Database(Kind.POSTGRES, text)
     if scheme:
-        raise ValueError(f"unknown kind of database {scheme}://; give a file path, sqlite:///path or "
-                         "postgresql://user:password@host:5432/database")
+        raise ValueError(
+            f"unknown kind of database {scheme}://; give a file path, sqlite:///path or "
+            "postgresql://user:password@host:5432/database"
+        )
     if not text:
         raise ValueError("is empty; give a file path or a postgresql:// URL")
     return Database(Kind.SQLITE, text)

@@ -6,6 +6,7 @@ snapshot, even if a bot still writes). The board summaries are copied as they ar
 trigger that would summarise late answers is off while the answers go in), the run ids kept,
 and the id sequence moved past them. All or nothing: on any problem the target stays empty.
 """
+
 from __future__ import annotations
 
 import json
@@ -71,18 +72,25 @@ async def _copy(sqlite_path: str, conn: asyncpg.Connection, shown: str) -> Copie
         present = {r[0] for r in lite.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         missing = sorted(present - set(tables) - SKIPPED - {"sqlite_sequence"})
         if missing:
-            raise MigrationRefused(f"{shown} has no table for {', '.join(missing)}; this quizhost cannot "
-                                   "copy them: upgrade quizhost, then migrate again")
+            raise MigrationRefused(
+                f"{shown} has no table for {', '.join(missing)}; this quizhost cannot "
+                "copy them: upgrade quizhost, then migrate again"
+            )
         async with conn.transaction():
             await _require_empty(conn, tables, shown)
             for trigger in LATE_TRIGGERS:  # the summaries are copied as they are
                 await conn.execute(f"ALTER TABLE answers DISABLE TRIGGER {trigger}")
-            rows = {name: await _copy_table(lite, conn, name, columns)
-                    for name, columns in tables.items() if name in present}
+            rows = {
+                name: await _copy_table(lite, conn, name, columns)
+                for name, columns in tables.items()
+                if name in present
+            }
             for trigger in LATE_TRIGGERS:
                 await conn.execute(f"ALTER TABLE answers ENABLE TRIGGER {trigger}")
-            await conn.execute("SELECT setval(pg_get_serial_sequence('runs', 'id'), "
-                               "(SELECT COALESCE(MAX(id), 0) + 1 FROM runs), false)")
+            await conn.execute(
+                "SELECT setval(pg_get_serial_sequence('runs', 'id'), "
+                "(SELECT COALESCE(MAX(id), 0) + 1 FROM runs), false)"
+            )
             open_runs = await conn.fetchval("SELECT COUNT(*) FROM runs WHERE status = 'open'")
     finally:
         lite.close()
@@ -93,7 +101,8 @@ async def _target_tables(conn: asyncpg.Connection) -> dict[str, dict[str, str]]:
     """The target's tables in copy order, each with its columns and their types."""
     found = await conn.fetch(
         "SELECT table_name, column_name, data_type FROM information_schema.columns "
-        "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position")
+        "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+    )
     tables: dict[str, dict[str, str]] = {}
     for row in found:
         if row["table_name"] not in SKIPPED:
@@ -105,16 +114,17 @@ async def _target_tables(conn: asyncpg.Connection) -> dict[str, dict[str, str]]:
 async def _require_empty(conn: asyncpg.Connection, tables: dict[str, dict[str, str]], shown: str) -> None:
     for name in tables:
         if await conn.fetchval(f'SELECT EXISTS (SELECT 1 FROM "{name}")'):
-            raise MigrationRefused(f"{shown} already holds quizhost data (table {name}); migrate into an "
-                                   "empty database, nothing was changed")
+            raise MigrationRefused(
+                f"{shown} already holds quizhost data (table {name}); migrate into an "
+                "empty database, nothing was changed"
+            )
 
 
-async def _copy_table(lite: sqlite3.Connection, conn: asyncpg.Connection, name: str,
-                      columns: dict[str, str]) -> int:
+async def _copy_table(lite: sqlite3.Connection, conn: asyncpg.Connection, name: str, columns: dict[str, str]) -> int:
     present = [r[1] for r in lite.execute(f'PRAGMA table_info("{name}")')]
     shared = [c for c in columns if c in present]
     convert = [_converter(columns[c]) for c in shared]
-    cursor = lite.execute(f"SELECT {', '.join(shared)} FROM \"{name}\"")
+    cursor = lite.execute(f'SELECT {", ".join(shared)} FROM "{name}"')
     copied = 0
     while batch := cursor.fetchmany(10_000):
         records = [tuple(f(v) for f, v in zip(convert, row)) for row in batch]
@@ -139,4 +149,3 @@ def _converter(pg_type: str) -> Callable[[Any], Any]:
 def describe(copied: Copied) -> str:
     counts = ", ".join(f"{n:,} {table}" for table, n in copied.rows.items())
     return f"copied {counts}; {copied.open_runs} open run(s) continue on PostgreSQL"
-

@@ -5,6 +5,7 @@ been failing.
 The transports report here (Telegram's request classes, discord.py's aiohttp session through
 its `http_trace`), so every call counts, the ones the libraries retry on their own too.
 """
+
 from __future__ import annotations
 
 import errno

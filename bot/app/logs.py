@@ -1,4 +1,5 @@
 """Logging set-up that keeps tokens out of every log line, whoever logs them."""
+
 from __future__ import annotations
 
 import logging

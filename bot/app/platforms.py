@@ -43,9 +43,15 @@ def telegram_adapter(settings: Settings) -> TelegramAdapter:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
     watch = CallWatch()
     updates = updates_request(settings.telegram_http, settings.telegram_proxy, watch)
-    app = build_application(settings.telegram_bot_token.get_secret_value(), settings.telegram_api_url,
-                            settings.telegram_http, settings.telegram_proxy, updates, watch,
-                            settings.telegram_workers)
+    app = build_application(
+        settings.telegram_bot_token.get_secret_value(),
+        settings.telegram_api_url,
+        settings.telegram_http,
+        settings.telegram_proxy,
+        updates,
+        watch,
+        settings.telegram_workers,
+    )
     return TelegramAdapter(app, telegram_webhook(settings), updates, watch)
 
 
@@ -54,5 +60,10 @@ def discord_adapter(settings: Settings) -> DiscordAdapter:
 
     if settings.discord_bot_token is None:
         raise ValueError("DISCORD_BOT_TOKEN is not set")
-    return DiscordAdapter(settings.discord_bot_token.get_secret_value(), settings.discord_guilds(),
-                          settings.discord_shards, settings.discord_shard_list(), settings.discord_shard_count)
+    return DiscordAdapter(
+        settings.discord_bot_token.get_secret_value(),
+        settings.discord_guilds(),
+        settings.discord_shards,
+        settings.discord_shard_list(),
+        settings.discord_shard_count,
+    )

@@ -1,4 +1,5 @@
 """Settings from the environment and `.env` (pydantic-settings); nothing is read at import."""
+
 from __future__ import annotations
 
 import os
@@ -21,13 +22,11 @@ class SettingsError(ValueError):
 class Settings(BaseSettings):
     """Every variable listed in `.env.example`, with its default."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore",
-                                      case_sensitive=False)
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False)
 
     quizhost_db: str = "quizhost.db"  # a file path, sqlite:///path or a database URL: bot/app/wiring.py open_store
     quizhost_quizzes: str = ""  # extra quiz folders, separated by os.pathsep (":" on Linux) or ","
-    quizhost_question_seconds: int = Field(QUESTION_SECONDS.default, ge=QUESTION_SECONDS.low,
-                                           le=QUESTION_SECONDS.high)
+    quizhost_question_seconds: int = Field(QUESTION_SECONDS.default, ge=QUESTION_SECONDS.low, le=QUESTION_SECONDS.high)
     quizhost_pause_seconds: float = Field(PAUSE_SECONDS.default, ge=PAUSE_SECONDS.low, le=PAUSE_SECONDS.high)
     quizhost_language: str = FALLBACK_LANGUAGE
     log_level: LogLevel = "INFO"
@@ -73,8 +72,9 @@ class Settings(BaseSettings):
             raise ValueError(f"must be one of {', '.join(LANGUAGES)}")
         return value
 
-    @field_validator("telegram_bot_token", "discord_bot_token", "telegram_webhook_secret", "quizhost_web_secret",
-                     mode="before")
+    @field_validator(
+        "telegram_bot_token", "discord_bot_token", "telegram_webhook_secret", "quizhost_web_secret", mode="before"
+    )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -1,4 +1,5 @@
 """`quizhost stats [QUIZ] [--chat KEY] [--json]`: question statistics from the database."""
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,11 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
     quizzes = catalog.match(topic) if topic else catalog.all()
     if topic and len(quizzes) != 1:
         found = ", ".join(q.id for q in quizzes) if quizzes else "none"
-        print(f"quizhost stats: “{topic}” must match exactly one quiz (matches: {found}); "
-              f"quizzes: {', '.join(q.id for q in catalog.all())}", file=sys.stderr)
+        print(
+            f"quizhost stats: “{topic}” must match exactly one quiz (matches: {found}); "
+            f"quizzes: {', '.join(q.id for q in catalog.all())}",
+            file=sys.stderr,
+        )
         return 1
     db = args.db or settings.quizhost_db
     if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
@@ -47,8 +51,14 @@ async def _print(args: argparse.Namespace, db: str, quizzes: list[Quiz]) -> int:
     finally:
         await store.close()
     if args.json:
-        print(json.dumps({"chat": args.chat, "quizzes": [render_stats.as_json(q, args.chat, s) for q, s in reports]},
-                         ensure_ascii=False, indent=2, sort_keys=True))
+        print(
+            json.dumps(
+                {"chat": args.chat, "quizzes": [render_stats.as_json(q, args.chat, s) for q, s in reports]},
+                ensure_ascii=False,
+                indent=2,
+                sort_keys=True,
+            )
+        )
     else:
         print("\n\n".join(render_stats.table(q, s) for q, s in reports))
     return 0

@@ -1,5 +1,6 @@
 """Wiring of the chats' web pages: `quizhost web` alone, or beside the bots in `quizhost run`
 (on the Telegram webhook's aiohttp server when that runs, so one server answers both)."""
+
 from __future__ import annotations
 
 import asyncio

@@ -1,4 +1,5 @@
 """Wiring: settings -> catalog, store, engine, commands and the adapters, in one process."""
+
 from __future__ import annotations
 
 import asyncio
@@ -39,8 +40,10 @@ if TYPE_CHECKING:  # imported when their token is set: a bot for one platform ne
 
 log = logging.getLogger("quizhost")
 
-POLLING_TAKEN = ("quizhost: another worker on this database (QUIZHOST_DB) already long-polls Telegram, and only "
-                 "one may: run several workers with the webhook (TELEGRAM_WEBHOOK_URL), or stop the other one.")
+POLLING_TAKEN = (
+    "quizhost: another worker on this database (QUIZHOST_DB) already long-polls Telegram, and only "
+    "one may: run several workers with the webhook (TELEGRAM_WEBHOOK_URL), or stop the other one."
+)
 
 
 def engine_settings(settings: Settings, pause: float | None = None) -> EngineSettings:
@@ -67,8 +70,9 @@ def catalog_cache(settings: Settings) -> Path:
 
 
 @contextlib.asynccontextmanager
-async def open_engine(settings: Settings, clock: Clock | None = None,
-                      pause: float | None = None) -> AsyncIterator[Engine]:
+async def open_engine(
+    settings: Settings, clock: Clock | None = None, pause: float | None = None
+) -> AsyncIterator[Engine]:
     # the database first: one that cannot be used is refused in its one line before anything
     # else is said or written (the catalog's index lives beside an SQLite file)
     store = await open_store(settings.quizhost_db, settings.quizhost_worker)
@@ -170,9 +174,11 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
     """`quizhost run`; tests pass a fake clock and their own stop event instead of a signal."""
     adapters = platform_adapters(settings)
     if not adapters:
-        print("quizhost: no platform token is set. Set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
-              "in the environment or in .env (see .env.example), or try a quiz here with `quizhost play`.",
-              file=sys.stderr)
+        print(
+            "quizhost: no platform token is set. Set TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN "
+            "in the environment or in .env (see .env.example), or try a quiz here with `quizhost play`.",
+            file=sys.stderr,
+        )
         return 2
     async with open_engine(settings, clock=clock) as engine:
         if any(getattr(a, "polls", False) for a in adapters) and not await engine.store.hold_polling():
@@ -187,8 +193,9 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
 
         async with web_pages_for_run(settings, engine, adapters):
             with long_lived_heap():
-                await serve_until_signal(engine, adapters, stop, keeper, settings.quizhost_ops_listen,
-                                         web_address(settings))
+                await serve_until_signal(
+                    engine, adapters, stop, keeper, settings.quizhost_ops_listen, web_address(settings)
+                )
     return 0
 
 
@@ -210,9 +217,14 @@ def long_lived_heap() -> Iterator[None]:
         gc.unfreeze()  # collectable again, for a process that goes on (the tests run many bots)
 
 
-async def serve_until_signal(engine: Engine, adapters: list[PlatformAdapter], stop: asyncio.Event | None = None,
-                             keeper: LeaseKeeper | None = None, ops_listen: str = "",
-                             web: WebAddress | None = None) -> None:
+async def serve_until_signal(
+    engine: Engine,
+    adapters: list[PlatformAdapter],
+    stop: asyncio.Event | None = None,
+    keeper: LeaseKeeper | None = None,
+    ops_listen: str = "",
+    web: WebAddress | None = None,
+) -> None:
     """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly.
 
     `keeper` (PostgreSQL) renews this worker's leases and takes over a dead worker's runs;

@@ -3,6 +3,7 @@
 Light on purpose: the CLI imports this module to build its parser; the phases import the
 engine and the store only when the bench runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,8 +18,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--window", type=int, default=1000, help="flat out: presses in flight at once")
     parser.add_argument("--rate", type=float, default=5000.0, help="offered presses per second (0: skip)")
     parser.add_argument("--rate-seconds", type=float, default=4.0, help="how long to offer that rate")
-    parser.add_argument("--board-sizes", default="10000,100000,1000000",
-                        help="stored answers at which to time the leaderboards, comma-separated")
+    parser.add_argument(
+        "--board-sizes",
+        default="10000,100000,1000000",
+        help="stored answers at which to time the leaderboards, comma-separated",
+    )
     parser.add_argument("--board-players", type=int, default=1000, help="members of the busy chat")
     parser.add_argument("--board-repeats", type=int, default=50, help="timed reads of each board")
     parser.add_argument("--open-runs", type=int, default=10_000, help="runs open at once for the memory figure")
@@ -26,8 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiz-files", type=int, default=1000, help="quiz files for the start-up figure")
     parser.add_argument("--profile", metavar="FILE", help="write a pyinstrument profile of the flat-out phase")
     parser.add_argument("--keep", metavar="FOLDER", help="keep the bench databases in FOLDER")
-    parser.add_argument("--db", metavar="URL", help="bench on PostgreSQL: a postgresql:// URL (each phase "
-                        "uses a schema of its own there, dropped after); default: SQLite files")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="bench on PostgreSQL: a postgresql:// URL (each phase "
+        "uses a schema of its own there, dropped after); default: SQLite files",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     # --platform telegram|discord: presses through the real adapters (bot/bench/platform.py)
     from bot.bench.platform import add_platform_arguments
@@ -46,22 +54,41 @@ def main(args: argparse.Namespace) -> int:
     try:
         sizes = tuple(int(s) for s in args.board_sizes.split(",") if s.strip())
     except ValueError:
-        print(f"quizhost bench: --board-sizes wants numbers like 10000,100000, not {args.board_sizes!r}",
-              file=sys.stderr)
+        print(
+            f"quizhost bench: --board-sizes wants numbers like 10000,100000, not {args.board_sizes!r}", file=sys.stderr
+        )
         return 2
-    numbers = {"--chats": args.chats, "--players": args.players, "--window": args.window,
-               "--open-runs": args.open_runs, "--quiz-files": args.quiz_files, "--board-players": args.board_players,
-               "--board-repeats": args.board_repeats}
+    numbers = {
+        "--chats": args.chats,
+        "--players": args.players,
+        "--window": args.window,
+        "--open-runs": args.open_runs,
+        "--quiz-files": args.quiz_files,
+        "--board-players": args.board_players,
+        "--board-repeats": args.board_repeats,
+    }
     bad = [name for name, value in numbers.items() if value < 1] + (["--rate"] if args.rate < 0 else [])
     if bad or args.open_answers < 0 or any(s < 1 for s in sizes):
-        print(f"quizhost bench: these must be positive: {', '.join(bad) or '--open-answers/--board-sizes'}",
-              file=sys.stderr)
+        print(
+            f"quizhost bench: these must be positive: {', '.join(bad) or '--open-answers/--board-sizes'}",
+            file=sys.stderr,
+        )
         return 2
     options = BenchOptions(
-        chats=args.chats, players=args.players, window=args.window, rate=args.rate,
-        rate_seconds=args.rate_seconds, board_sizes=sizes, board_players=args.board_players,
-        board_repeats=args.board_repeats, open_runs=args.open_runs, open_answers=args.open_answers,
-        quiz_files=args.quiz_files, profile=args.profile, folder=args.keep, db=args.db,
+        chats=args.chats,
+        players=args.players,
+        window=args.window,
+        rate=args.rate,
+        rate_seconds=args.rate_seconds,
+        board_sizes=sizes,
+        board_players=args.board_players,
+        board_repeats=args.board_repeats,
+        open_runs=args.open_runs,
+        open_answers=args.open_answers,
+        quiz_files=args.quiz_files,
+        profile=args.profile,
+        folder=args.keep,
+        db=args.db,
     )
     if args.db is not None and (problem := _not_postgres(args.db)):
         print(f"quizhost bench: --db {problem}", file=sys.stderr)

@@ -8,6 +8,7 @@ to load); then the real engine reads them. The answers use the shipped quizzes' 
 options, so `quizhost stats pipeline --chat bench:board --db <kept folder>/boards.db` reads
 what the bench left.
 """
+
 from __future__ import annotations
 
 import random
@@ -33,8 +34,9 @@ YEAR = 365 * 86400
 SUMMARIES = ("board_days", "board_totals", "stat_players", "stat_times")
 
 
-async def board_latency(db: str, catalog: Catalog, sizes: list[int], players: int, repeats: int
-                        ) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, int]]:
+async def board_latency(
+    db: str, catalog: Catalog, sizes: list[int], players: int, repeats: int
+) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, int]]:
     """{size: {"all": {p50, p99}, "week": {...}, "stats": {...}, "quizstats": {...}}} in milliseconds,
     and {size: how many players answered the quiz /quizstats reads} (what its cost grows with)."""
     now = time.time()
@@ -57,8 +59,9 @@ async def board_latency(db: str, catalog: Catalog, sizes: list[int], players: in
     return result, answered
 
 
-def history(have: int, want: int, players: int, quizzes: list[Quiz], now: float, first_id: int
-            ) -> list[tuple[tuple, list[tuple]]]:
+def history(
+    have: int, want: int, players: int, quizzes: list[Quiz], now: float, first_id: int
+) -> list[tuple[tuple, list[tuple]]]:
     """The runs that take the chat from `have` stored answers to `want`: (run, its answers) each,
     the run as (id, quiz_id, when) and the answers as rows of the answers table."""
     rng = random.Random(want)
@@ -74,17 +77,22 @@ def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
     conn = sqlite3.connect(db)
     try:
         conn.execute("BEGIN")
-        conn.executemany("INSERT OR IGNORE INTO players(key, platform, user_id, name, updated_at) "
-                         "VALUES (?, 'bench', ?, ?, 0)", member_rows(players))
-        triggers = [conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
-                    for name in LATE_TRIGGERS]
+        conn.executemany(
+            "INSERT OR IGNORE INTO players(key, platform, user_id, name, updated_at) VALUES (?, 'bench', ?, ?, 0)",
+            member_rows(players),
+        )
+        triggers = [
+            conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
+            for name in LATE_TRIGGERS
+        ]
         for name in LATE_TRIGGERS:
             conn.execute(f"DROP TRIGGER {name}")
         conn.executemany(
             "INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
             "started_at, status, phase, idx, asked_at, due, silent, ended_at) "
             "VALUES (?, ?, ?, 'en', 1, '[]', 30, 5, 'bench:m0', ?, 'finished', 'pausing', 7, ?, ?, 0, ?)",
-            ((run_id, CHAT.key, quiz_id, when, when, when, when + 300) for (run_id, quiz_id, when), _ in runs))
+            ((run_id, CHAT.key, quiz_id, when, when, when, when + 300) for (run_id, quiz_id, when), _ in runs),
+        )
         for _, rows in runs:
             conn.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         for table in SUMMARIES:
@@ -101,8 +109,9 @@ def member_rows(players: int) -> list[tuple[str, str, str]]:
     return [(f"bench:m{i}", f"m{i}", f"Member {i}") for i in range(players)]
 
 
-def _one_run(rng: random.Random, n: int, run_id: int, when: float, players: int, quizzes: list[Quiz]
-             ) -> tuple[tuple, list[tuple]]:
+def _one_run(
+    rng: random.Random, n: int, run_id: int, when: float, players: int, quizzes: list[Quiz]
+) -> tuple[tuple, list[tuple]]:
     quiz = quizzes[n % len(quizzes)]
     quiz_id = quiz.id
     rows = []
@@ -115,13 +124,28 @@ def _one_run(rng: random.Random, n: int, run_id: int, when: float, players: int,
             streak = streak + 1 if right else 0
             elapsed = rng.uniform(1, 30)
             points = round(1000 * (1 - elapsed / 60)) + min(100 * max(streak - 1, 0), 500) if right else 0
-            rows.append((run_id, index, question.id, f"bench:m{member}", CHAT.key, quiz_id, option, int(right),
-                         elapsed, points, streak, when + 35 * index + elapsed))
+            rows.append(
+                (
+                    run_id,
+                    index,
+                    question.id,
+                    f"bench:m{member}",
+                    CHAT.key,
+                    quiz_id,
+                    option,
+                    int(right),
+                    elapsed,
+                    points,
+                    streak,
+                    when + 35 * index + elapsed,
+                )
+            )
     return (run_id, quiz_id, when), rows
 
 
-async def _measure(db: str, catalog: Catalog, now: float, players: int, repeats: int
-                   ) -> tuple[dict[str, dict[str, float]], int]:
+async def _measure(
+    db: str, catalog: Catalog, now: float, players: int, repeats: int
+) -> tuple[dict[str, dict[str, float]], int]:
     store = await open_store(db)
     engine = Engine(catalog, store, FakeClock(now))
     busiest = next(q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS)

@@ -3,6 +3,7 @@
 dropped before the phase and after the bench (unless --keep), so the bench never touches
 the tables of a bot using the same database.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -6,6 +6,7 @@ Two ways to press:
 - offered rate: the system clock and the engine's own timer loop, presses arriving at R per
   second on whatever questions are open, as a busy bot sees them.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -65,8 +66,9 @@ def players_of(chat: int, count: int) -> list[Player]:
     return [Player(PLATFORM, f"c{chat}u{j}", f"Player {chat}.{j}") for j in range(count)]
 
 
-async def open_engine(db: str, catalog: Catalog, clock: Clock, seconds: int, pause: float
-                      ) -> tuple[Engine, NullAdapter]:
+async def open_engine(
+    db: str, catalog: Catalog, clock: Clock, seconds: int, pause: float
+) -> tuple[Engine, NullAdapter]:
     store = await open_store(db)
     engine = Engine(catalog, store, clock, EngineSettings(question_seconds=seconds, pause_seconds=pause))
     adapter = NullAdapter()
@@ -89,8 +91,9 @@ async def timed_press(engine: Engine, token: str, player: Player, out: LoadResul
     out.accepted += ack.accepted
 
 
-async def flat_out(db: str, catalog: Catalog, quiz: Quiz, chats: int, players: int, window: int = 1000,
-                   seed: int = 1) -> LoadResult:
+async def flat_out(
+    db: str, catalog: Catalog, quiz: Quiz, chats: int, players: int, window: int = 1000, seed: int = 1
+) -> LoadResult:
     """Every chat plays the whole quiz; each question, all its players press as fast as the
     engine takes them: `window` presses in flight, the next one as soon as one is acknowledged.
     Timed twice: the presses alone, and the whole play with the closes and asks in between
@@ -106,8 +109,9 @@ async def flat_out(db: str, catalog: Catalog, quiz: Quiz, chats: int, players: i
         await engine.run_due()
         began = time.perf_counter()
         while adapter.open:
-            presses = [(rng.choice(card.options).token, p)
-                       for card in adapter.open.values() for p in by_chat[card.chat.key]]
+            presses = [
+                (rng.choice(card.options).token, p) for card in adapter.open.values() for p in by_chat[card.chat.key]
+            ]
             rng.shuffle(presses)
             queue = iter(presses)
             burst = time.perf_counter()
@@ -130,8 +134,17 @@ async def _presser(engine: Engine, queue: Iterator[tuple[str, Player]], result: 
         await timed_press(engine, token, player, result)
 
 
-async def offered_rate(db: str, catalog: Catalog, quiz: Quiz, rate: float, seconds: float, players: int,
-                       question_seconds: int = 3, pause: float = 1.0, seed: int = 2) -> LoadResult:
+async def offered_rate(
+    db: str,
+    catalog: Catalog,
+    quiz: Quiz,
+    rate: float,
+    seconds: float,
+    players: int,
+    question_seconds: int = 3,
+    pause: float = 1.0,
+    seed: int = 2,
+) -> LoadResult:
     """Presses arrive at `rate` per second, spread over the open questions of many chats."""
     # enough chats that open questions never run dry, even while the first ones wait for
     # their deadline (a group's first question cannot close early)
@@ -144,7 +157,8 @@ async def offered_rate(db: str, catalog: Catalog, quiz: Quiz, rate: float, secon
     try:
         # chats start over one question's cycle, as groups do, so questions open and close all the time
         starting = asyncio.get_running_loop().create_task(
-            _start_staggered(engine, quiz, chats, players, pool, min(question_seconds + pause, seconds)))
+            _start_staggered(engine, quiz, chats, players, pool, min(question_seconds + pause, seconds))
+        )
         while not adapter.open:
             await asyncio.sleep(0.01)
         await _offer(engine, pool, rate, seconds, result)
@@ -157,8 +171,9 @@ async def offered_rate(db: str, catalog: Catalog, quiz: Quiz, rate: float, secon
     return result
 
 
-async def _start_staggered(engine: Engine, quiz: Quiz, chats: int, players: int, pool: _PressPool,
-                           cycle: float, groups: int = 10) -> None:
+async def _start_staggered(
+    engine: Engine, quiz: Quiz, chats: int, players: int, pool: _PressPool, cycle: float, groups: int = 10
+) -> None:
     for group in range(groups):
         first, last = chats * group // groups, chats * (group + 1) // groups
         # the roster first: on a slower store the first runs of a group ask before the last one starts

@@ -4,6 +4,7 @@ Each run has its question posted and `players` answers on it, as in a live group
 is the growth of the process's resident memory from a warmed-up engine to the same engine
 with every run open, divided by the runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -78,12 +79,18 @@ async def open_runs(db: str, runs: int, players: int) -> dict[str, float]:
         open_now = len(engine.open_runs()) - CHUNK
     finally:
         await store.close()
-    return {"rss_mb": round(after, 1), "kb_per_run": round((after - before) * 1024 / max(open_now, 1), 2),
-            "runs": open_now, "answers_per_run": players, "seconds": round(time.perf_counter() - began, 1)}
+    return {
+        "rss_mb": round(after, 1),
+        "kb_per_run": round((after - before) * 1024 / max(open_now, 1), 2),
+        "runs": open_now,
+        "answers_per_run": players,
+        "seconds": round(time.perf_counter() - began, 1),
+    }
 
 
-async def _open(engine: Engine, clock: FakeClock, adapter: _TokenAdapter, quiz: Quiz, first: int, count: int,
-                players: int) -> None:
+async def _open(
+    engine: Engine, clock: FakeClock, adapter: _TokenAdapter, quiz: Quiz, first: int, count: int, players: int
+) -> None:
     chats = [ChatRef("bench", f"m{first + i}", title="bench") for i in range(count)]
     people = [[Player("bench", f"m{first + i}u{j}", f"Player {j}") for j in range(players)] for i in range(count)]
     starter = Player("bench", "starter", "Starter")
@@ -92,7 +99,7 @@ async def _open(engine: Engine, clock: FakeClock, adapter: _TokenAdapter, quiz: 
     await engine.run_due()  # every new run posts its first question
     presses = [(adapter.tokens[o.run.id], p) for o, group in zip(outcomes, people) if o.run for p in group]
     for start in range(0, len(presses), CHUNK):  # a few at a time: no transient heap peak in the figure
-        await asyncio.gather(*(engine.answer(token, p) for token, p in presses[start:start + CHUNK]))
+        await asyncio.gather(*(engine.answer(token, p) for token, p in presses[start : start + CHUNK]))
 
 
 def main(argv: list[str] | None = None) -> int:

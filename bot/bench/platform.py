@@ -14,6 +14,7 @@ polling on PTB's default request class (phase 1 only).
 
 Every latency is measured by the fake: press made visible to the bot -> acknowledgement received.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,18 +47,32 @@ class _DefaultRate(float):
 
 def add_platform_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("presses through the real adapters (--platform)")
-    group.add_argument("--platform", choices=["telegram", "discord"],
-                       help="bench the real `quizhost run` wiring against the fake platform in another process: "
-                            "--chats x --players presses flat out (--window in flight), then --rate presses/s "
-                            f"(default {PLATFORM_RATE:g} here) for --rate-seconds, then a bare aiohttp client")
-    group.add_argument("--ptb-default-request", action="store_true",
-                       help="telegram: also run the flat-out phase on PTB's default (httpx) request class")
-    group.add_argument("--webhook-answers", choices=["reply", "request"], default="reply",
-                       help="telegram, webhook pass: answer presses in the webhook's reply (default) or with a "
-                            "request (TELEGRAM_WEBHOOK_ANSWERS)")
-    group.add_argument("--workers", type=int, metavar="N",
-                       help="telegram: presses through N webhook workers (`quizhost run` processes) on the one "
-                            "PostgreSQL of --db, and through one, in the same run; needs --db postgresql://...")
+    group.add_argument(
+        "--platform",
+        choices=["telegram", "discord"],
+        help="bench the real `quizhost run` wiring against the fake platform in another process: "
+        "--chats x --players presses flat out (--window in flight), then --rate presses/s "
+        f"(default {PLATFORM_RATE:g} here) for --rate-seconds, then a bare aiohttp client",
+    )
+    group.add_argument(
+        "--ptb-default-request",
+        action="store_true",
+        help="telegram: also run the flat-out phase on PTB's default (httpx) request class",
+    )
+    group.add_argument(
+        "--webhook-answers",
+        choices=["reply", "request"],
+        default="reply",
+        help="telegram, webhook pass: answer presses in the webhook's reply (default) or with a "
+        "request (TELEGRAM_WEBHOOK_ANSWERS)",
+    )
+    group.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="telegram: presses through N webhook workers (`quizhost run` processes) on the one "
+        "PostgreSQL of --db, and through one, in the same run; needs --db postgresql://...",
+    )
     group.add_argument("--raw-concurrency", type=int, default=16, help="requests in flight for the bare client")
     rate = parser._option_string_actions.get("--rate")  # the engine bench's flag, shared
     if rate is not None and isinstance(rate.default, float):
@@ -81,10 +96,19 @@ class PlatformOptions:
 
 def options_from(args: argparse.Namespace) -> PlatformOptions:
     rate = PLATFORM_RATE if isinstance(args.rate, _DefaultRate) else args.rate
-    return PlatformOptions(platform=args.platform, chats=args.chats, players=args.players, window=args.window,
-                           rate=rate, rate_seconds=args.rate_seconds, raw_concurrency=args.raw_concurrency,
-                           ptb_default_request=args.ptb_default_request, webhook_answers=args.webhook_answers,
-                           profile=args.profile, folder=args.keep)
+    return PlatformOptions(
+        platform=args.platform,
+        chats=args.chats,
+        players=args.players,
+        window=args.window,
+        rate=rate,
+        rate_seconds=args.rate_seconds,
+        raw_concurrency=args.raw_concurrency,
+        ptb_default_request=args.ptb_default_request,
+        webhook_answers=args.webhook_answers,
+        profile=args.profile,
+        folder=args.keep,
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -93,8 +117,12 @@ def main(args: argparse.Namespace) -> int:
     if args.workers is not None:
         return _workers(args)
     options = options_from(args)
-    problem = _problem(options) or ("--db is for the engine bench and for --workers; the single-process "
-                                    "platform bench keeps its data in SQLite files" if args.db else None)
+    problem = _problem(options) or (
+        "--db is for the engine bench and for --workers; the single-process "
+        "platform bench keeps its data in SQLite files"
+        if args.db
+        else None
+    )
     if problem:
         print(f"quizhost bench: {problem}", file=sys.stderr)
         return 2
@@ -118,9 +146,16 @@ def _workers(args: argparse.Namespace) -> int:
 
 
 def _problem(options: PlatformOptions) -> str | None:
-    small = [name for name, value in (("--chats", options.chats), ("--players", options.players),
-                                      ("--window", options.window), ("--raw-concurrency", options.raw_concurrency))
-             if value < 1]
+    small = [
+        name
+        for name, value in (
+            ("--chats", options.chats),
+            ("--players", options.players),
+            ("--window", options.window),
+            ("--raw-concurrency", options.raw_concurrency),
+        )
+        if value < 1
+    ]
     if small or options.rate < 0 or options.rate_seconds <= 0:
         return f"these must be positive: {', '.join(small) or '--rate/--rate-seconds'}"
     if options.ptb_default_request and options.platform != "telegram":
@@ -149,12 +184,15 @@ def passes(options: PlatformOptions) -> list[Pass]:
 
 async def bench_platform(options: PlatformOptions, progress: Callable[[str], None] = lambda text: None) -> dict:
     from bot.bench.platform_raw import median_run, raw_rate  # aiohttp: not imported to build the CLI
+
     with tempfile.TemporaryDirectory(prefix="quizhost-platform-bench-") as scratch:
         folder = Path(options.folder or scratch)
         folder.mkdir(parents=True, exist_ok=True)
         async with await FakeProcess.spawn(options.platform) as fake:
-            result: dict[str, Any] = {"config": {**asdict(options), **versions(options.platform), "topic": TOPIC},
-                                      "modes": {}}
+            result: dict[str, Any] = {
+                "config": {**asdict(options), **versions(options.platform), "topic": TOPIC},
+                "modes": {},
+            }
             raws: list[dict] = []
             chosen = passes(options)
             for n, bench in enumerate(chosen):
@@ -167,19 +205,22 @@ async def bench_platform(options: PlatformOptions, progress: Callable[[str], Non
                 # one run of it can be half another; the median of several, spread out, is steadier
                 for _ in range(RAW_RUNS - len(chosen) + 1 if n == len(chosen) - 1 else 1):
                     progress(f"bare aiohttp client, {options.raw_concurrency} at a time")
-                    raws.append(await raw_rate(fake, options.platform, options.chats * options.players,
-                                               options.raw_concurrency))
+                    raws.append(
+                        await raw_rate(fake, options.platform, options.chats * options.players, options.raw_concurrency)
+                    )
             result["raw"] = median_run(raws)
             for figures in result["modes"].values():
                 figures["ratio"] = _ratio(figures["flat_out"]["per_s"], result["raw"]["per_s"])
             if "httpx" in result:
-                result["aiohttp_over_httpx"] = _ratio(result["modes"]["polling"]["flat_out"]["per_s"],
-                                                      result["httpx"]["flat_out"]["per_s"])
+                result["aiohttp_over_httpx"] = _ratio(
+                    result["modes"]["polling"]["flat_out"]["per_s"], result["httpx"]["flat_out"]["per_s"]
+                )
     return result
 
 
-async def _bot_pass(fake: FakeProcess, options: PlatformOptions, bench: Pass, db: Path,
-                    progress: Callable[[str], None]) -> dict:
+async def _bot_pass(
+    fake: FakeProcess, options: PlatformOptions, bench: Pass, db: Path, progress: Callable[[str], None]
+) -> dict:
     """One `quizhost run` against the fake: start the quizzes, flat out, then the offered rate."""
     from bot.app.wiring import run
 
@@ -203,8 +244,9 @@ async def _bot_pass(fake: FakeProcess, options: PlatformOptions, bench: Pass, db
             progress(f"flat out: {presses:,} presses, {options.window} in flight")
             cpu = _cpu()
             profile = _profile_path(options, bench)
-            result["flat_out"] = await _profiled(profile, _while(bot, fake.ask("flat", presses=presses,
-                                                                              window=options.window)))
+            result["flat_out"] = await _profiled(
+                profile, _while(bot, fake.ask("flat", presses=presses, window=options.window))
+            )
             result["bot_cpu_us_per_press"] = _per_press(_cpu() - cpu, result["flat_out"]["acked"])
             if bench.rate:
                 progress(f"offered rate: {bench.rate:g} presses/s for {options.rate_seconds:g} s")
@@ -279,5 +321,9 @@ def versions(platform: str) -> dict:
     else:
         import discord as library  # type: ignore[no-redef]
     name = "python-telegram-bot" if platform == "telegram" else "discord.py"
-    return {"library": f"{name} {library.__version__}", "cpus": os.cpu_count(),
-            "python": python_version(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    return {
+        "library": f"{name} {library.__version__}",
+        "cpus": os.cpu_count(),
+        "python": python_version(),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }

@@ -4,6 +4,7 @@ The fake Discord of the end-to-end tests (REST and gateway), with two additions:
 timestamped when its INTERACTION_CREATE is handed to the gateway, and its interaction callback
 when it reaches the fake.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -37,8 +38,9 @@ class BenchDiscord(FakeDiscord):
             self.driver.acked(interaction.id, data.get("content"))
         return response
 
-    def _store(self, channel_id: int, data: dict[str, Any], ephemeral: bool = False,
-               interaction_id: int | None = None) -> FakeMessage:
+    def _store(
+        self, channel_id: int, data: dict[str, Any], ephemeral: bool = False, interaction_id: int | None = None
+    ) -> FakeMessage:
         stored = super()._store(channel_id, data, ephemeral, interaction_id)
         if not ephemeral and any(str(b.get("custom_id", "")).startswith(QUESTION_PREFIX) for b in stored.buttons()):
             self.questions.setdefault(channel_id, stored.id)
@@ -56,8 +58,12 @@ class DiscordDriver(Driver):
 
     async def listen(self) -> dict:
         await self.fake.start()
-        return {"port": self.fake.port, "token": self.fake.token, "api_base": self.fake.api_base,
-                "gateway_url": self.fake.gateway_url}
+        return {
+            "port": self.fake.port,
+            "token": self.fake.token,
+            "api_base": self.fake.api_base,
+            "gateway_url": self.fake.gateway_url,
+        }
 
     async def close(self) -> None:
         await self.fake.stop()
@@ -79,8 +85,11 @@ class DiscordDriver(Driver):
         await fake.wait_ready(syncs=len(self.guild_ids), timeout=timeout)
         for channel, people in self.rosters:
             fake.push_slash(people[0], channel, "quiz", topic=topic)
-        await fake.wait_for(lambda: all(channel in fake.questions for channel, _ in self.rosters), timeout,
-                            "the first question in every channel")
+        await fake.wait_for(
+            lambda: all(channel in fake.questions for channel, _ in self.rosters),
+            timeout,
+            "the first question in every channel",
+        )
         pool = []
         for channel, people in self.rosters:
             message = fake.messages[fake.questions[channel]]

@@ -9,6 +9,7 @@ bot's acknowledgement reaches the fake. Both timestamps are taken here, on one c
 It takes one JSON command a line on stdin and answers one JSON line on stdout (the protocol is
 in `Driver.commands`); everything else goes to stderr.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -52,11 +53,17 @@ class Phase:
     def figures(self, cpu: float) -> dict:
         seconds = max(self.last_ack - self.first_sent, 1e-9) if self.latencies else 0.0
         acked = len(self.latencies)
-        return {"sent": self.sent, "acked": acked, "locked": self.locked, "missing": self.sent - acked,
-                "seconds": round(seconds, 3), "per_s": round(acked / seconds) if seconds else 0,
-                "ack_ms": spread([x * 1000 for x in self.latencies]),
-                "lag_ms": spread([x * 1000 for x in self.lags]) if self.lags else None,
-                "fake_cpu_s": round(cpu, 3)}
+        return {
+            "sent": self.sent,
+            "acked": acked,
+            "locked": self.locked,
+            "missing": self.sent - acked,
+            "seconds": round(seconds, 3),
+            "per_s": round(acked / seconds) if seconds else 0,
+            "ack_ms": spread([x * 1000 for x in self.latencies]),
+            "lag_ms": spread([x * 1000 for x in self.lags]) if self.lags else None,
+            "fake_cpu_s": round(cpu, 3),
+        }
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -67,8 +74,11 @@ def percentile(values: list[float], pct: float) -> float:
 
 
 def spread(values: list[float]) -> dict:
-    return {"p50": percentile(values, 50), "p99": percentile(values, 99),
-            "max": round(max(values), 2) if values else 0.0}
+    return {
+        "p50": percentile(values, 50),
+        "p99": percentile(values, 99),
+        "max": round(max(values), 2) if values else 0.0,
+    }
 
 
 class Driver(ABC):
@@ -215,8 +225,14 @@ class Driver(ABC):
                 return
             try:
                 handlers: dict[str, Callable[..., Any]] = {
-                    "setup": self.setup, "start": self.start, "flat": self.flat, "rate": self.rate,
-                    "raw": self.raw_targets, "raw_answered": self.raw_answered, **self.more_commands()}
+                    "setup": self.setup,
+                    "start": self.start,
+                    "flat": self.flat,
+                    "rate": self.rate,
+                    "raw": self.raw_targets,
+                    "raw_answered": self.raw_answered,
+                    **self.more_commands(),
+                }
                 handler = handlers[name]
                 result = handler(**command)
                 result = await result if asyncio.iscoroutine(result) else result

@@ -1,5 +1,6 @@
 """The fake platform's process, seen from the bench: spawn it, send commands, read answers;
 and the bot's settings that point it there."""
+
 from __future__ import annotations
 
 import asyncio
@@ -35,9 +36,15 @@ class FakeProcess:
     async def spawn(cls, platform: str) -> FakeProcess:
         # the same interpreter finds the same bot package (and its shipped fakes), installed or not
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.bench.platform_fake", platform,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-            limit=LINE_LIMIT)
+            sys.executable,
+            "-m",
+            "bot.bench.platform_fake",
+            platform,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            limit=LINE_LIMIT,
+        )
         fake = cls(process, {})
         fake.info = await fake._answer()
         return fake
@@ -82,21 +89,33 @@ class FakeProcess:
         await self.close()
 
 
-def bot_settings(platform: str, info: dict, chats: dict, db: Path, http: str,
-                 webhook: str | None = None) -> Settings:
+def bot_settings(platform: str, info: dict, chats: dict, db: Path, http: str, webhook: str | None = None) -> Settings:
     """The bot's settings, all given here: no token or .env of this machine may start anything else."""
     from bot.app.settings import Settings
 
     values: dict[str, Any] = dict(
-        quizhost_db=db, quizhost_quizzes="", quizhost_question_seconds=QUESTION_SECONDS, quizhost_pause_seconds=0,
-        log_level="WARNING", telegram_bot_token=None, telegram_webhook_url="", telegram_proxy="",
-        telegram_http=http, discord_bot_token=None, discord_guild_ids="", discord_shards="")
+        quizhost_db=db,
+        quizhost_quizzes="",
+        quizhost_question_seconds=QUESTION_SECONDS,
+        quizhost_pause_seconds=0,
+        log_level="WARNING",
+        telegram_bot_token=None,
+        telegram_webhook_url="",
+        telegram_proxy="",
+        telegram_http=http,
+        discord_bot_token=None,
+        discord_guild_ids="",
+        discord_shards="",
+    )
     if platform == "telegram":
         values.update(telegram_bot_token=info["token"], telegram_api_url=info["api_url"])
         if webhook:
             port = free_port()
-            values.update(telegram_webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
-                          telegram_webhook_listen=f"127.0.0.1:{port}", telegram_webhook_answers=webhook)
+            values.update(
+                telegram_webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
+                telegram_webhook_listen=f"127.0.0.1:{port}",
+                telegram_webhook_answers=webhook,
+            )
     else:
         values.update(discord_bot_token=info["token"], discord_guild_ids=",".join(map(str, chats["guild_ids"])))
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -5,6 +5,7 @@ acknowledgement a press costs (answerCallbackQuery with its text, or an ephemera
 callback), against the same fake in the same run. It is the ceiling for this machine, this
 fake and this HTTP stack; the bench reports the bot's rate as a fraction of it.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -61,8 +62,13 @@ async def raw_rate(fake: FakeProcess, platform: str, count: int, concurrency: in
         seconds, done = seconds + took, done + chunk
         statuses.update(counted)
     accepted = (await fake.ask("raw_answered"))["result"]
-    return {"acked": accepted, "seconds": round(seconds, 3), "per_s": round(accepted / seconds) if seconds else 0,
-            "statuses": {str(k): v for k, v in statuses.items()}, "concurrency": concurrency}
+    return {
+        "acked": accepted,
+        "seconds": round(seconds, 3),
+        "per_s": round(accepted / seconds) if seconds else 0,
+        "statuses": {str(k): v for k, v in statuses.items()},
+        "concurrency": concurrency,
+    }
 
 
 def median_run(runs: list[dict]) -> dict:

@@ -1,4 +1,5 @@
 """The figures of `quizhost bench --platform` as a table (`--json` prints the same data)."""
+
 from __future__ import annotations
 
 RATIO_TARGETS = {"telegram": 0.5, "discord": 0.2}  # of the bare client's rate, from issue #7
@@ -11,22 +12,40 @@ Row = tuple[str, str, str]
 def table(result: dict) -> str:
     config, raw = result["config"], result["raw"]
     platform = config["platform"]
-    rows: list[Row] = [("platform", platform, f"{config['library']}; {config['cpus']} CPUs, "
-                                              f"Python {config['python']}; {config['chats']} chats x "
-                                              f"{config['players']} players")]
+    rows: list[Row] = [
+        (
+            "platform",
+            platform,
+            f"{config['library']}; {config['cpus']} CPUs, "
+            f"Python {config['python']}; {config['chats']} chats x "
+            f"{config['players']} players",
+        )
+    ]
     for mode, figures in result["modes"].items():
         rows += _mode_rows(mode, figures, config, RATIO_TARGETS[platform])
     runs = ", ".join(f"{r:,}" for r in raw["runs_per_s"])
-    rows.append(("raw_aiohttp_per_s", f"{raw['per_s']:,}", f"bare aiohttp client, {raw['concurrency']} at a time, "
-                                                           f"{raw['acked']:,} acks straight to the same fake; median "
-                                                           f"of {len(raw['runs_per_s'])} runs in this run ({runs})"))
+    rows.append(
+        (
+            "raw_aiohttp_per_s",
+            f"{raw['per_s']:,}",
+            f"bare aiohttp client, {raw['concurrency']} at a time, "
+            f"{raw['acked']:,} acks straight to the same fake; median "
+            f"of {len(raw['runs_per_s'])} runs in this run ({runs})",
+        )
+    )
     if "httpx" in result:
         httpx = result["httpx"]
-        rows.append(("httpx presses_per_s", f"{httpx['flat_out']['per_s']:,}",
-                     f"{httpx['mode']}; {_flat_note(httpx['flat_out'], config)}"))
+        rows.append(
+            (
+                "httpx presses_per_s",
+                f"{httpx['flat_out']['per_s']:,}",
+                f"{httpx['mode']}; {_flat_note(httpx['flat_out'], config)}",
+            )
+        )
         factor = result["aiohttp_over_httpx"]
-        rows.append(("aiohttp / httpx", f"{factor}",
-                     "long polling both; " + _mark(factor, HTTPX_FACTOR, f"≥ {HTTPX_FACTOR:g}")))
+        rows.append(
+            ("aiohttp / httpx", f"{factor}", "long polling both; " + _mark(factor, HTTPX_FACTOR, f"≥ {HTTPX_FACTOR:g}"))
+        )
     return _aligned(rows)
 
 
@@ -40,21 +59,34 @@ def _mode_rows(mode: str, figures: dict, config: dict, target: float) -> list[Ro
     flat = figures["flat_out"]
     rows: list[Row] = [
         (f"{mode} presses_per_s", f"{flat['per_s']:,}", f"{figures['mode']}; {_flat_note(flat, config)}"),
-        (f"{mode} ack_ms flat out", _ms(flat["ack_ms"]), "p50 / p99 / max, press sent -> ack received, both at "
-                                                         "the fake; saturated: mostly waiting in line"),
-        (f"{mode} ratio", f"{figures['ratio']}",
-         "of raw_aiohttp_per_s; " + _mark(figures["ratio"], target, f"≥ {target}")),
+        (
+            f"{mode} ack_ms flat out",
+            _ms(flat["ack_ms"]),
+            "p50 / p99 / max, press sent -> ack received, both at the fake; saturated: mostly waiting in line",
+        ),
+        (
+            f"{mode} ratio",
+            f"{figures['ratio']}",
+            "of raw_aiohttp_per_s; " + _mark(figures["ratio"], target, f"≥ {target}"),
+        ),
     ]
     if "offered" in figures:
         offered = figures["offered"]
-        note = (f"offered {offered['offered_per_s']:,.0f}/s for {offered['seconds']} s, acknowledged "
-                f"{offered['per_s']:,}/s{_lost(offered)}; the fake's lag behind its schedule p99 "
-                f"{offered['lag_ms']['p99']} ms")
+        note = (
+            f"offered {offered['offered_per_s']:,.0f}/s for {offered['seconds']} s, acknowledged "
+            f"{offered['per_s']:,}/s{_lost(offered)}; the fake's lag behind its schedule p99 "
+            f"{offered['lag_ms']['p99']} ms"
+        )
         if offered["offered_per_s"] >= ACK_P99_AT:
             note += "; " + _mark(offered["ack_ms"]["p99"], ACK_P99_MS, f"p99 ≤ {ACK_P99_MS:g} ms", below=True)
         rows.append((f"{mode} ack_ms offered", _ms(offered["ack_ms"]), note))
-    rows.append((f"{mode} bot_cpu_us", f"{figures['bot_cpu_us_per_press']:,}",
-                 "CPU time of the bot's process per press (every thread), flat out"))
+    rows.append(
+        (
+            f"{mode} bot_cpu_us",
+            f"{figures['bot_cpu_us_per_press']:,}",
+            "CPU time of the bot's process per press (every thread), flat out",
+        )
+    )
     return rows
 
 
@@ -84,23 +116,41 @@ def workers_table(result: dict) -> str:
     """`--workers N`: each pass's figures, then N workers over one, measured in the same run."""
     config = result["config"]
     load = " / ".join(f"{x:g}" for x in config["load_before"]) or "unknown"
-    rows: list[Row] = [("platform", "telegram", f"{config['library']}; {config['cpus']} CPUs, Python "
-                                                f"{config['python']}; load {load} (1/5/15 min) before the run"),
-                       ("database", "postgresql", f"PostgreSQL {config['postgresql']}, one schema per pass"),
-                       ("load", f"{config['chats']}x{config['players']}",
-                        f"chats x players; webhook answers in the {config['webhook_answers']}; the fake Bot API "
-                        "posts updates round robin to the workers")]
+    rows: list[Row] = [
+        (
+            "platform",
+            "telegram",
+            f"{config['library']}; {config['cpus']} CPUs, Python "
+            f"{config['python']}; load {load} (1/5/15 min) before the run",
+        ),
+        ("database", "postgresql", f"PostgreSQL {config['postgresql']}, one schema per pass"),
+        (
+            "load",
+            f"{config['chats']}x{config['players']}",
+            f"chats x players; webhook answers in the {config['webhook_answers']}; the fake Bot API "
+            "posts updates round robin to the workers",
+        ),
+    ]
     for count, figures in result["passes"].items():
         flat, label = figures["flat_out"], f"{count} worker{'s' if count != '1' else ''}"
         spread = " / ".join(f"{n:,}" for n in figures["updates_per_worker"])
         if figures["failed_deliveries"]:
             spread += f", {figures['failed_deliveries']:,} DELIVERIES FAILED (passed to the next worker)"
-        rows += [(f"{label} presses_per_s", f"{flat['per_s']:,}", f"{_flat_note(flat, config)}; updates per "
-                                                                  f"worker {spread}"),
-                 (f"{label} ack_ms", _ms(flat["ack_ms"]), "p50 / p99 / max, press sent -> ack received at the fake"),
-                 (f"{label} cpu_us", f"{figures['workers_cpu_us_per_press']:,}",
-                  "CPU time of all the workers' processes per press, flat out")]
+        rows += [
+            (
+                f"{label} presses_per_s",
+                f"{flat['per_s']:,}",
+                f"{_flat_note(flat, config)}; updates per worker {spread}",
+            ),
+            (f"{label} ack_ms", _ms(flat["ack_ms"]), "p50 / p99 / max, press sent -> ack received at the fake"),
+            (
+                f"{label} cpu_us",
+                f"{figures['workers_cpu_us_per_press']:,}",
+                "CPU time of all the workers' processes per press, flat out",
+            ),
+        ]
     if config["workers"] > 1:
-        rows.append(("ratio", f"{result['ratio']}", f"{config['workers']} workers / 1 worker, presses per second, "
-                                                    "this run"))
+        rows.append(
+            ("ratio", f"{result['ratio']}", f"{config['workers']} workers / 1 worker, presses per second, this run")
+        )
     return _aligned(rows)

@@ -7,6 +7,7 @@ Telegram sends them: one per request, over at most `max_connections` connections
 With several workers (`--workers`) the fake's load balancer of the tests
 (bot/testing/fake_telegram_balancer.py) posts each update to the next worker in turn.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -70,8 +71,9 @@ class BenchBotApi(FakeBotApi):
         headers = {"Content-Type": "application/json"}
         if self.webhook.get("secret_token"):
             headers[SECRET_HEADER] = self.webhook["secret_token"]
-        async with self.session.post(self.webhook["url"], data=json.dumps(update).encode(),
-                                     headers=headers) as response:
+        async with self.session.post(
+            self.webhook["url"], data=json.dumps(update).encode(), headers=headers
+        ) as response:
             body = await response.read()
         if response.status != 200:
             self.webhook_failures += 1
@@ -91,8 +93,13 @@ class BenchBotApi(FakeBotApi):
         (or leaves for the webhook)."""
         sent = self.messages[(chat["id"], message_id)]
         query_id = f"cb{next(self._press_ids)}"
-        query = {"id": query_id, "from": user, "message": self._message_json(sent),
-                 "chat_instance": f"ci{chat['id']}", "data": data}
+        query = {
+            "id": query_id,
+            "from": user,
+            "message": self._message_json(sent),
+            "chat_instance": f"ci{chat['id']}",
+            "data": data,
+        }
         update: dict[str, Any] = {"update_id": next(self._update_ids), "callback_query": query}
         self.presses[query_id] = Press(query_id, update["update_id"])
         self.driver.pressed(query_id)
@@ -132,8 +139,11 @@ class TelegramDriver(Driver):
         waiting = [(chat, people) for chat, people in self.rosters if chat["id"] not in fake._questions]
         for chat, people in waiting:
             await fake.send_text(chat, people[0], f"/quiz {topic}")
-        await fake.wait_for(lambda: all(chat["id"] in fake._questions for chat, _ in waiting), timeout,
-                            "the first question in every chat")
+        await fake.wait_for(
+            lambda: all(chat["id"] in fake._questions for chat, _ in waiting),
+            timeout,
+            "the first question in every chat",
+        )
         pool = []
         for chat, people in waiting:
             message_id = min(fake._questions[chat["id"]])
@@ -143,7 +153,7 @@ class TelegramDriver(Driver):
 
     def _listening(self) -> bool:
         """The bot polls or set its webhook; with workers, every one of them set it (so listens)."""
-        calls = [c.method for c in self.fake.calls[self.calls_before:]]
+        calls = [c.method for c in self.fake.calls[self.calls_before :]]
         if self.fake.balancer is not None:
             return calls.count("setWebhook") >= len(self.fake.balancer.workers)
         return "getUpdates" in calls or "setWebhook" in calls
@@ -167,8 +177,9 @@ class TelegramDriver(Driver):
         return {"balance": self.balance, "delivered": self.delivered}
 
     async def press(self, candidate: Candidate) -> Any:
-        return await self.fake.bench_press(candidate.chat, candidate.player, candidate.message,
-                                           self.rng.choice(candidate.choices))
+        return await self.fake.bench_press(
+            candidate.chat, candidate.player, candidate.message, self.rng.choice(candidate.choices)
+        )
 
     def raw_targets(self, count: int) -> dict:
         """Callback queries nobody will deliver: a bare client answers them directly."""

@@ -10,6 +10,7 @@ counts when its answerCallbackQuery reaches the fake. Phases per pass, each on a
 /quiz in every chat, a warm-up round, then `--chats` x `--players` presses flat out with
 `--window` waiting for their acknowledgement (Telegram's connection limit caps that at 100).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,9 @@ from bot.bench.worker_process import HOOK_PATH, Pool, WorkerProcess, while_alive
 
 TOPIC = "pipeline"
 START_TIMEOUT = 300.0  # Telegram's flood limit paces the first questions: about 30 a second per worker
-SQLITE_REFUSAL = ("--workers needs --db postgresql://...: several workers share one PostgreSQL database "
-                  "(SQLite is one process's)")
+SQLITE_REFUSAL = (
+    "--workers needs --db postgresql://...: several workers share one PostgreSQL database (SQLite is one process's)"
+)
 
 
 @dataclass(frozen=True)
@@ -66,8 +68,15 @@ def problem(args: argparse.Namespace) -> str | None:
 def main(args: argparse.Namespace) -> int:
     from bot.bench.platform_report import workers_table
 
-    options = WorkersOptions(workers=args.workers, db=args.db, chats=args.chats, players=args.players,
-                             window=args.window, webhook_answers=args.webhook_answers, folder=args.keep)
+    options = WorkersOptions(
+        workers=args.workers,
+        db=args.db,
+        chats=args.chats,
+        players=args.players,
+        window=args.window,
+        webhook_answers=args.webhook_answers,
+        folder=args.keep,
+    )
 
     def progress(text: str) -> None:
         print(f"… {text}", file=sys.stderr, flush=True)
@@ -86,8 +95,14 @@ async def bench_workers(options: WorkersOptions, progress: Callable[[str], None]
         folder = Path(options.folder or scratch)
         folder.mkdir(parents=True, exist_ok=True)
         databases = BenchDatabases(folder, options.db, keep=bool(options.folder))
-        config = {**asdict(options), "db": "postgresql", **versions("telegram"), "topic": TOPIC,
-                  "postgresql": await _server_version(options.db), "load_before": _load()}
+        config = {
+            **asdict(options),
+            "db": "postgresql",
+            **versions("telegram"),
+            "topic": TOPIC,
+            "postgresql": await _server_version(options.db),
+            "load_before": _load(),
+        }
         passes: dict[str, dict] = {}
         try:
             async with await FakeProcess.spawn("telegram") as fake:
@@ -99,15 +114,27 @@ async def bench_workers(options: WorkersOptions, progress: Callable[[str], None]
     return {"config": config, "passes": passes, "ratio": round(many / one, 3) if one else None}
 
 
-async def _pass(fake: FakeProcess, options: WorkersOptions, count: int, databases: BenchDatabases, folder: Path,
-                progress: Callable[[str], None]) -> dict:
+async def _pass(
+    fake: FakeProcess,
+    options: WorkersOptions,
+    count: int,
+    databases: BenchDatabases,
+    folder: Path,
+    progress: Callable[[str], None],
+) -> dict:
     presses = options.chats * options.players
     warm = min(options.window, presses)  # pools fill and caches warm, as in workers up for a while
     chats = options.chats + math.ceil(warm / options.players)
     await fake.ask("setup", chats=chats, players=options.players)
-    pool = Pool(api_url=fake.info["api_url"], token=fake.info["token"],
-                public_url=f"http://127.0.0.1:{fake.info['port']}/{HOOK_PATH}", secret=secrets.token_urlsafe(24),
-                db=await databases.fresh(f"workers_{count}"), answers=options.webhook_answers, folder=folder)
+    pool = Pool(
+        api_url=fake.info["api_url"],
+        token=fake.info["token"],
+        public_url=f"http://127.0.0.1:{fake.info['port']}/{HOOK_PATH}",
+        secret=secrets.token_urlsafe(24),
+        db=await databases.fresh(f"workers_{count}"),
+        answers=options.webhook_answers,
+        folder=folder,
+    )
     workers: list[WorkerProcess] = []
     label = f"{count} worker{'s' if count > 1 else ''}"
     try:  # every worker started is stopped, whatever fails
@@ -130,8 +157,14 @@ async def _pass(fake: FakeProcess, options: WorkersOptions, count: int, database
     finally:
         await asyncio.gather(*(w.stop() for w in workers))
     per_press = round(used / flat["acked"] * 1e6) if flat["acked"] else 0
-    return {"workers": count, "start": start, "flat_out": flat, "workers_cpu_us_per_press": per_press,
-            "updates_per_worker": delivered["per_worker"], "failed_deliveries": delivered["failed"]}
+    return {
+        "workers": count,
+        "start": start,
+        "flat_out": flat,
+        "workers_cpu_us_per_press": per_press,
+        "updates_per_worker": delivered["per_worker"],
+        "failed_deliveries": delivered["failed"],
+    }
 
 
 async def _server_version(url: str) -> str:

@@ -1,4 +1,5 @@
 """The machine's reference: plain aiosqlite inserting the bench's own answer rows, no engine."""
+
 from __future__ import annotations
 
 import random
@@ -34,7 +35,7 @@ async def raw_insert_per_s(source: Path, target: Path, mode: str = "insert", bat
         began = time.perf_counter()
         for index, rows in rounds:
             for start in range(0, len(rows), batch):
-                await db.executemany(INSERT_ANSWER, rows[start:start + batch])
+                await db.executemany(INSERT_ANSWER, rows[start : start + batch])
                 await db.commit()
             if mode == "summarise":  # the question closes everywhere: its answers go into the summaries
                 await db.execute("UPDATE runs SET phase = 'pausing', idx = ?", (index,))
@@ -57,8 +58,10 @@ def _copy_everything_but_answers(source: Path, target: Path, bare: bool) -> list
         if bare:
             db.execute("DROP TRIGGER answers_late_to_boards")
             db.execute("DROP TRIGGER runs_summarise_answers")
-        rows = db.execute("SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, "
-                          "elapsed, points, streak, answered_at FROM src.answers").fetchall()
+        rows = db.execute(
+            "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, "
+            "elapsed, points, streak, answered_at FROM src.answers"
+        ).fetchall()
         db.commit()
     finally:
         db.close()

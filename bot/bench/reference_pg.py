@@ -4,6 +4,7 @@ The rows the flat-out phase stored are copied, in the order they were pressed, i
 schema with the bot's tables with `copy_records_to_table` (COPY, the fastest way in),
 `batch` rows a transaction, question by question. The modes are those of bot/bench/reference.py.
 """
+
 from __future__ import annotations
 
 import time
@@ -27,8 +28,9 @@ async def raw_copy_per_s(dbs: BenchDatabases, source_phase: str, mode: str = "in
         for index, rows in rounds:
             for start in range(0, len(rows), batch):
                 async with conn.transaction():
-                    await conn.copy_records_to_table("answers", columns=ANSWER_COLUMNS,
-                                                     records=rows[start:start + batch])
+                    await conn.copy_records_to_table(
+                        "answers", columns=ANSWER_COLUMNS, records=rows[start : start + batch]
+                    )
             if mode == "summarise":  # the question closes everywhere: its answers go into the summaries
                 await conn.execute("UPDATE runs SET phase = 'pausing', idx = $1", index)
         seconds = time.perf_counter() - began
@@ -37,8 +39,9 @@ async def raw_copy_per_s(dbs: BenchDatabases, source_phase: str, mode: str = "in
     return sum(len(rows) for _, rows in rounds) / seconds if seconds > 0 else 0.0
 
 
-async def _copy_everything_but_answers(conn: asyncpg.Connection, source: str, bare: bool
-                                       ) -> list[tuple[int, list[tuple]]]:
+async def _copy_everything_but_answers(
+    conn: asyncpg.Connection, source: str, bare: bool
+) -> list[tuple[int, list[tuple]]]:
     async with conn.transaction():
         for table in ("chats", "players", "runs"):
             await conn.execute(f"INSERT INTO {table} SELECT * FROM {source}.{table}")

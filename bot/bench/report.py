@@ -1,4 +1,5 @@
 """The bench's figures as a table for people (the `--json` object is the same data)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -14,40 +15,92 @@ TARGETS: dict[str, tuple[str, Callable[[float], bool]]] = {  # the issue's targe
 def table(result: dict) -> str:
     rows: list[tuple[str, str, str]] = []
     if result["config"].get("database") == "postgresql":
-        rows.append(("database", "postgresql", "every phase in a schema of its own; the reference is "
-                     "asyncpg copy_records_to_table, 1,000 rows a transaction"))
+        rows.append(
+            (
+                "database",
+                "postgresql",
+                "every phase in a schema of its own; the reference is "
+                "asyncpg copy_records_to_table, 1,000 rows a transaction",
+            )
+        )
     flat = result["flat_out"]
-    rows.append(("answers_per_s", f"{result['answers_per_s']:,}",
-                 f"{flat['stored']:,} presses stored in {flat['seconds']} s of pressing, {flat['commits']} commits"))
-    rows.append(("raw_insert_per_s", f"{result['raw_insert_per_s']:,}",
-                 f"bot's schema, 1,000 a transaction; a bare table, no triggers: {result['raw_insert_bare_per_s']:,}"))
-    rows.append(("ratio", f"{result['ratio']}", _mark("ratio", result["ratio"])
-                 + f" (against the bare table: {result['ratio_bare']})"))
+    rows.append(
+        (
+            "answers_per_s",
+            f"{result['answers_per_s']:,}",
+            f"{flat['stored']:,} presses stored in {flat['seconds']} s of pressing, {flat['commits']} commits",
+        )
+    )
+    rows.append(
+        (
+            "raw_insert_per_s",
+            f"{result['raw_insert_per_s']:,}",
+            f"bot's schema, 1,000 a transaction; a bare table, no triggers: {result['raw_insert_bare_per_s']:,}",
+        )
+    )
+    rows.append(
+        (
+            "ratio",
+            f"{result['ratio']}",
+            _mark("ratio", result["ratio"]) + f" (against the bare table: {result['ratio_bare']})",
+        )
+    )
     whole = result["whole_play"]
-    rows.append(("whole play answers_per_s", f"{whole['answers_per_s']:,}",
-                 f"closes and asks included, against inserts plus summaries ({whole['raw_per_s']:,}/s): "
-                 f"ratio {whole['ratio']}"))
+    rows.append(
+        (
+            "whole play answers_per_s",
+            f"{whole['answers_per_s']:,}",
+            f"closes and asks included, against inserts plus summaries ({whole['raw_per_s']:,}/s): "
+            f"ratio {whole['ratio']}",
+        )
+    )
     if "ack_ms" in result:
         ack = result["ack_ms"]
         mark = _mark("ack_p99", ack["p99"]) if ack["offered_per_s"] >= 5000 else "the target is at 5,000/s"
-        rows.append(("ack_ms p50/p99/max", f"{ack['p50']} / {ack['p99']} / {ack['max']}",
-                     f"offered {ack['offered_per_s']:,.0f}/s, achieved {ack['achieved_per_s']:,}/s over "
-                     f"{ack['chats']} chats; {mark}"))
+        rows.append(
+            (
+                "ack_ms p50/p99/max",
+                f"{ack['p50']} / {ack['p99']} / {ack['max']}",
+                f"offered {ack['offered_per_s']:,.0f}/s, achieved {ack['achieved_per_s']:,}/s over "
+                f"{ack['chats']} chats; {mark}",
+            )
+        )
     fa = flat["ack_ms"]
-    rows.append(("ack_ms flat out", f"{fa['p50']} / {fa['p99']} / {fa['max']}",
-                 "saturated: includes waiting for a place in the commit queue"))
+    rows.append(
+        (
+            "ack_ms flat out",
+            f"{fa['p50']} / {fa['p99']} / {fa['max']}",
+            "saturated: includes waiting for a place in the commit queue",
+        )
+    )
     for size, boards in result["leaderboard_ms"].items():
         for name, spread in boards.items():
             note = _mark("board", spread["p99"]) if name != "stats" and int(size) >= 1_000_000 else ""
-            rows.append((f"leaderboard_ms {name} @ {int(size):,}", f"{spread['p50']} / {spread['p99']}",
-                         ("p50 / p99; " + note) if note else "p50 / p99"))
+            rows.append(
+                (
+                    f"leaderboard_ms {name} @ {int(size):,}",
+                    f"{spread['p50']} / {spread['p99']}",
+                    ("p50 / p99; " + note) if note else "p50 / p99",
+                )
+            )
     stats = result["quizstats"]
     high, low = stats["of"]
-    rows.append(("quizstats ratio", f"{stats['ratio']}", f"/quizstats p50 at {int(high):,} answers / at {int(low):,} "
-                 f"(target ≈ 1: flat); players who answered the quiz: "
-                 + ", ".join(f"{n:,} at {int(size):,}" for size, n in stats["players"].items())))
-    rows.append(("rss_mb", f"{result['rss_mb']}", f"{result['runs']:,} runs open, "
-                 f"{result['answers_per_run']} answers each on the open question"))
+    rows.append(
+        (
+            "quizstats ratio",
+            f"{stats['ratio']}",
+            f"/quizstats p50 at {int(high):,} answers / at {int(low):,} "
+            f"(target ≈ 1: flat); players who answered the quiz: "
+            + ", ".join(f"{n:,} at {int(size):,}" for size, n in stats["players"].items()),
+        )
+    )
+    rows.append(
+        (
+            "rss_mb",
+            f"{result['rss_mb']}",
+            f"{result['runs']:,} runs open, {result['answers_per_run']} answers each on the open question",
+        )
+    )
     rows.append(("kb_per_run", f"{result['kb_per_run']}", _mark("kb_per_run", result["kb_per_run"])))
     rows += _start_rows(result["start"])
     width = max(len(r[0]) for r in rows)
@@ -64,8 +117,14 @@ def _start_rows(start: dict) -> list[tuple[str, str, str]]:
     """Start-up with one quiz file and with many, from the same run: imports, then ready."""
     rows = []
     for name, figures in (("start_ms 1 file", start["one_file"]), (f"start_ms {start['quizzes']:,} files", start)):
-        rows.append((name, f"{figures['total_ms']:,}", f"imports {figures['import_ms']} ms, then ready in "
-                     f"{figures['start_ms']} ms (catalog {figures['catalog_ms']}, store {figures['store_ms']}, "
-                     f"resume {figures['resume_ms']}); first start {figures['cold_ms']:,} ms"))
+        rows.append(
+            (
+                name,
+                f"{figures['total_ms']:,}",
+                f"imports {figures['import_ms']} ms, then ready in "
+                f"{figures['start_ms']} ms (catalog {figures['catalog_ms']}, store {figures['store_ms']}, "
+                f"resume {figures['resume_ms']}); first start {figures['cold_ms']:,} ms",
+            )
+        )
     rows.append(("start ratio", f"{start['ratio']}", "many files / one file (target: at most 2)"))
     return rows

@@ -1,4 +1,5 @@
 """`quizhost bench`: every phase in order, in a temporary folder, into one result dict."""
+
 from __future__ import annotations
 
 import gc
@@ -58,32 +59,53 @@ async def bench(options: BenchOptions, progress: Callable[[str], None] = _quiet)
             await dbs.cleanup()
 
 
-async def _phases(options: BenchOptions, dbs: BenchDatabases, catalog: Catalog, quiz: Quiz,
-                  progress: Callable[[str], None]) -> dict:
-    result: dict = {"config": {**asdict(options), "database": dbs.kind, "quiz": quiz.id,
-                               "questions": len(quiz.questions), "cpus": os.cpu_count(),
-                               "python": sys.version.split()[0]}}
+async def _phases(
+    options: BenchOptions, dbs: BenchDatabases, catalog: Catalog, quiz: Quiz, progress: Callable[[str], None]
+) -> dict:
+    result: dict = {
+        "config": {
+            **asdict(options),
+            "database": dbs.kind,
+            "quiz": quiz.id,
+            "questions": len(quiz.questions),
+            "cpus": os.cpu_count(),
+            "python": sys.version.split()[0],
+        }
+    }
     _fresh_heap()
-    progress(f"flat out: {options.chats} chats x {options.players} players x {len(quiz.questions)} questions "
-             f"on {dbs.kind}")
-    load = await _profiled(options.profile, flat_out(await dbs.fresh("load"), catalog, quiz, options.chats,
-                                                      options.players, options.window))
+    progress(
+        f"flat out: {options.chats} chats x {options.players} players x {len(quiz.questions)} questions on {dbs.kind}"
+    )
+    load = await _profiled(
+        options.profile,
+        flat_out(await dbs.fresh("load"), catalog, quiz, options.chats, options.players, options.window),
+    )
     result.update(_throughput(load))
     progress("raw insert reference")
     result.update(_reference(result, await _raw_reference(dbs)))
     if options.rate > 0:
         _fresh_heap()
         progress(f"offered rate: {options.rate:g} presses/s for {options.rate_seconds:g} s")
-        offered = await offered_rate(await dbs.fresh("rate"), catalog, quiz, options.rate, options.rate_seconds,
-                                     options.players)
+        offered = await offered_rate(
+            await dbs.fresh("rate"), catalog, quiz, options.rate, options.rate_seconds, options.players
+        )
         result["ack_ms"] = _rate_figures(offered, options.rate)
     progress(f"leaderboards at {', '.join(map(str, options.board_sizes))} answers")
     result["leaderboard_ms"], answered = await board_latency(
-        await dbs.fresh("boards"), catalog, list(options.board_sizes), options.board_players, options.board_repeats)
+        await dbs.fresh("boards"), catalog, list(options.board_sizes), options.board_players, options.board_repeats
+    )
     result["quizstats"] = flatness(result["leaderboard_ms"], answered)
     progress(f"memory with {options.open_runs} open runs")
-    result.update(_child("bot.bench.memory", await dbs.fresh("memory"), "--runs", str(options.open_runs),
-                         "--players", str(options.open_answers)))
+    result.update(
+        _child(
+            "bot.bench.memory",
+            await dbs.fresh("memory"),
+            "--runs",
+            str(options.open_runs),
+            "--players",
+            str(options.open_answers),
+        )
+    )
     progress(f"start-up with {options.quiz_files} quiz files")
     result["start"] = await _start(dbs, options.quiz_files)
     result["start_ms"] = result["start"]["start_ms"]
@@ -97,8 +119,10 @@ async def _raw_reference(dbs: BenchDatabases) -> dict[str, float]:
         from bot.bench.reference_pg import raw_copy_per_s
 
         return {mode: await raw_copy_per_s(dbs, "load", mode) for mode in modes}
-    return {mode: await raw_insert_per_s(Path(dbs.target("load")), Path(await dbs.fresh(f"raw-{mode}")), mode)
-            for mode in modes}
+    return {
+        mode: await raw_insert_per_s(Path(dbs.target("load")), Path(await dbs.fresh(f"raw-{mode}")), mode)
+        for mode in modes
+    }
 
 
 def _fresh_heap() -> None:
@@ -111,37 +135,57 @@ def _fresh_heap() -> None:
 def _throughput(load: LoadResult) -> dict:
     return {
         "answers_per_s": round(load.accepted / load.seconds) if load.seconds else 0,
-        "flat_out": {"presses": load.presses, "stored": load.accepted, "seconds": round(load.seconds, 3),
-                     "commits": load.batches, "ack_ms": _spread(load.ack_ms),
-                     "whole_seconds": round(load.whole_seconds, 3),
-                     "whole_answers_per_s": round(load.accepted / load.whole_seconds) if load.whole_seconds else 0},
+        "flat_out": {
+            "presses": load.presses,
+            "stored": load.accepted,
+            "seconds": round(load.seconds, 3),
+            "commits": load.batches,
+            "ack_ms": _spread(load.ack_ms),
+            "whole_seconds": round(load.whole_seconds, 3),
+            "whole_answers_per_s": round(load.accepted / load.whole_seconds) if load.whole_seconds else 0,
+        },
     }
 
 
 def _reference(result: dict, raw: dict[str, float]) -> dict:
     """The press path against plain inserts; the whole play against inserts plus summaries."""
+
     def ratio(ours: float, theirs: float) -> float | None:
         return round(ours / theirs, 3) if theirs else None
 
     whole = result["flat_out"]["whole_answers_per_s"]
     return {
-        "raw_insert_per_s": round(raw["insert"]), "ratio": ratio(result["answers_per_s"], raw["insert"]),
-        "raw_insert_bare_per_s": round(raw["bare"]), "ratio_bare": ratio(result["answers_per_s"], raw["bare"]),
-        "whole_play": {"answers_per_s": whole, "raw_per_s": round(raw["summarise"]),
-                       "ratio": ratio(whole, raw["summarise"])},
+        "raw_insert_per_s": round(raw["insert"]),
+        "ratio": ratio(result["answers_per_s"], raw["insert"]),
+        "raw_insert_bare_per_s": round(raw["bare"]),
+        "ratio_bare": ratio(result["answers_per_s"], raw["bare"]),
+        "whole_play": {
+            "answers_per_s": whole,
+            "raw_per_s": round(raw["summarise"]),
+            "ratio": ratio(whole, raw["summarise"]),
+        },
     }
 
 
 def _rate_figures(load: LoadResult, rate: float) -> dict:
-    return {**_spread(load.ack_ms), "offered_per_s": rate,
-            "achieved_per_s": round(load.presses / load.seconds) if load.seconds else 0,
-            "presses": load.presses, "stored": load.accepted, "chats": load.chats, "commits": load.batches,
-            "arrival_lag_p99": percentile(load.lag_ms, 99)}
+    return {
+        **_spread(load.ack_ms),
+        "offered_per_s": rate,
+        "achieved_per_s": round(load.presses / load.seconds) if load.seconds else 0,
+        "presses": load.presses,
+        "stored": load.accepted,
+        "chats": load.chats,
+        "commits": load.batches,
+        "arrival_lag_p99": percentile(load.lag_ms, 99),
+    }
 
 
 def _spread(values: list[float]) -> dict:
-    return {"p50": percentile(values, 50), "p99": percentile(values, 99),
-            "max": round(max(values), 3) if values else 0.0}
+    return {
+        "p50": percentile(values, 50),
+        "p99": percentile(values, 99),
+        "max": round(max(values), 3) if values else 0.0,
+    }
 
 
 async def _profiled(path: str | None, work: Awaitable[T]) -> T:
@@ -181,8 +225,10 @@ async def _start(dbs: BenchDatabases, files: int) -> dict:
     for _ in range(WARM_STARTS):  # one of each in turn: a busy machine slows both alike
         for count in counts:
             warm[count].append(start(count))
-    one, many = ({**sorted(warm[c], key=lambda s: s["total_ms"])[WARM_STARTS // 2], "cold_ms": cold[c]["total_ms"]}
-                 for c in counts)
+    one, many = (
+        {**sorted(warm[c], key=lambda s: s["total_ms"])[WARM_STARTS // 2], "cold_ms": cold[c]["total_ms"]}
+        for c in counts
+    )
     return {**many, "one_file": one, "ratio": round(many["total_ms"] / one["total_ms"], 2)}
 
 

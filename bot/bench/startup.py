@@ -4,6 +4,7 @@ Ready means what `quizhost run` does before it serves: load and validate the cat
 (and migrate) the database, resume the open runs. Imports are timed apart: they are paid
 once per process whatever the catalog holds.
 """
+
 from __future__ import annotations
 
 import time

@@ -1,5 +1,6 @@
 """The webhook workers of `quizhost bench --platform telegram --workers N`: each a `quizhost run`
 process of its own, configured only through its environment, as an operator would start it."""
+
 from __future__ import annotations
 
 import asyncio
@@ -45,8 +46,16 @@ class WorkerProcess:
         log = pool.folder / f"{name}.log"
         with log.open("wb") as sink:  # the child keeps its own descriptor
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot.cli", "run", cwd=pool.folder, env=environment(pool, name, port),
-                stdin=asyncio.subprocess.DEVNULL, stdout=sink, stderr=sink)
+                sys.executable,
+                "-m",
+                "bot.cli",
+                "run",
+                cwd=pool.folder,
+                env=environment(pool, name, port),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=sink,
+                stderr=sink,
+            )
         return cls(name, port, process, log)
 
     def cpu_seconds(self) -> float:
@@ -75,13 +84,21 @@ class WorkerProcess:
 def environment(pool: Pool, name: str, port: int) -> dict[str, str]:
     """Every setting of the worker: nothing of this machine's environment or .env reaches it."""
     return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(pool.folder),
-        "XDG_CACHE_HOME": str(pool.folder / "cache"), "LOG_LEVEL": "WARNING",
-        "QUIZHOST_DB": pool.db, "QUIZHOST_WORKER": name, "QUIZHOST_QUIZZES": "",
-        "QUIZHOST_QUESTION_SECONDS": str(QUESTION_SECONDS), "QUIZHOST_PAUSE_SECONDS": "0",
-        "TELEGRAM_BOT_TOKEN": pool.token, "TELEGRAM_API_URL": pool.api_url,
-        "TELEGRAM_WEBHOOK_URL": pool.public_url, "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}",
-        "TELEGRAM_WEBHOOK_SECRET": pool.secret, "TELEGRAM_WEBHOOK_ANSWERS": pool.answers,
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(pool.folder),
+        "XDG_CACHE_HOME": str(pool.folder / "cache"),
+        "LOG_LEVEL": "WARNING",
+        "QUIZHOST_DB": pool.db,
+        "QUIZHOST_WORKER": name,
+        "QUIZHOST_QUIZZES": "",
+        "QUIZHOST_QUESTION_SECONDS": str(QUESTION_SECONDS),
+        "QUIZHOST_PAUSE_SECONDS": "0",
+        "TELEGRAM_BOT_TOKEN": pool.token,
+        "TELEGRAM_API_URL": pool.api_url,
+        "TELEGRAM_WEBHOOK_URL": pool.public_url,
+        "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}",
+        "TELEGRAM_WEBHOOK_SECRET": pool.secret,
+        "TELEGRAM_WEBHOOK_ANSWERS": pool.answers,
     }
 
 

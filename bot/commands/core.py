@@ -3,6 +3,7 @@
 Adapters turn a platform event into `handle(name, args, caller)` or `press(data, caller)`
 and show what comes back; the wording and the rules live here once.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,11 +34,29 @@ from bot.texts.render import REVIEW_START, t, tn  # message text (isolates for R
 
 PERIODS = ("week", "month", "all")
 ALIASES = {"top": "leaderboard", "me": "stats"}
-COMMANDS = ("quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help", "start", "upload",
-            "remove", "dashboard", "board", "review", "quizstats", "schedule")
+COMMANDS = (
+    "quiz",
+    "quizzes",
+    "leaderboard",
+    "stats",
+    "stop",
+    "language",
+    "settings",
+    "help",
+    "start",
+    "upload",
+    "remove",
+    "dashboard",
+    "board",
+    "review",
+    "quizstats",
+    "schedule",
+)
 # /settings words -> (the chat setting, its range)
-SETTINGS: dict[str, tuple[str, SettingRange]] = {"time": ("question_seconds", QUESTION_SECONDS),
-                                                 "pause": ("pause_seconds", PAUSE_SECONDS)}
+SETTINGS: dict[str, tuple[str, SettingRange]] = {
+    "time": ("question_seconds", QUESTION_SECONDS),
+    "pause": ("pause_seconds", PAUSE_SECONDS),
+}
 MAX_ARGS = 200
 _COMMAND = re.compile(r"^/([A-Za-z_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?:\s+(.*))?$", re.S)
 
@@ -71,8 +90,11 @@ class Commands(LearningCommands):
         lang = await self.engine.language_for(caller.chat, caller.player)
         handler = getattr(self, f"_cmd_{ALIASES.get(name, name)}", None)
         if (name not in COMMANDS and name not in ALIASES) or handler is None:
-            return Reply(t(lang, "Unknown command {command}. /help lists the commands.", command=f"/{name[:32]}"),
-                         language=lang, kind="error")
+            return Reply(
+                t(lang, "Unknown command {command}. /help lists the commands.", command=f"/{name[:32]}"),
+                language=lang,
+                kind="error",
+            )
         return await handler(args.strip(), caller, lang)
 
     async def press(self, data: str, caller: Caller) -> Ack | Reply:
@@ -100,17 +122,33 @@ class Commands(LearningCommands):
         if outcome.status is StartStatus.STARTED and (run := outcome.run) is not None:
             rl = run.row.language
             limits = sorted({run.quiz_question(i).seconds or run.row.seconds for i in range(run.total)})
-            text = tn(rl, "{n} question, {seconds} s each. Get ready!",
-                      "{n} questions, {seconds} s each. Get ready!", run.total, seconds=limits[0]) \
-                if len(limits) == 1 else tn(rl, "{n} question, {low} to {high} s each. Get ready!",
-                                            "{n} questions, {low} to {high} s each. Get ready!", run.total,
-                                            low=limits[0], high=limits[-1])  # a file that times its questions
+            text = (
+                tn(
+                    rl,
+                    "{n} question, {seconds} s each. Get ready!",
+                    "{n} questions, {seconds} s each. Get ready!",
+                    run.total,
+                    seconds=limits[0],
+                )
+                if len(limits) == 1
+                else tn(
+                    rl,
+                    "{n} question, {low} to {high} s each. Get ready!",
+                    "{n} questions, {low} to {high} s each. Get ready!",
+                    run.total,
+                    low=limits[0],
+                    high=limits[-1],
+                )
+            )  # a file that times its questions
             return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
         if outcome.status is StartStatus.RUNNING:
             quiz = outcome.run.quiz if outcome.run is not None else outcome.quizzes[0]
             title = quiz.title.get(lang)
-            return Reply(t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
-                         language=lang, kind="error")
+            return Reply(
+                t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
+                language=lang,
+                kind="error",
+            )
         buttons = tuple(Button(q.title.get(lang), tokens.quiz_pick(q.id)) for q in outcome.quizzes[:20])
         if outcome.status is StartStatus.CHOICES:
             text = t(lang, "Several quizzes match “{topic}”. Pick one:", topic=topic)
@@ -118,13 +156,14 @@ class Commands(LearningCommands):
         if outcome.status is StartStatus.CATALOG:
             return Reply(t(lang, "Pick a quiz:"), buttons=buttons, language=lang)
         names = ", ".join(q.id for q in outcome.quizzes) or "-"
-        text = t(lang, "No quiz matches “{topic}”. Available: {names}. /quizzes lists them.",
-                 topic=topic[:60], names=names)
+        text = t(
+            lang, "No quiz matches “{topic}”. Available: {names}. /quizzes lists them.", topic=topic[:60], names=names
+        )
         return Reply(text, buttons=buttons, language=lang, kind="error")
 
     async def _cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
         if args.startswith("quiz_"):  # Telegram deep link t.me/<bot>?start=quiz_<id>
-            return await self._cmd_quiz(args[len("quiz_"):], caller, lang)
+            return await self._cmd_quiz(args[len("quiz_") :], caller, lang)
         if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
             return await self._cmd_review("", caller, lang)
         return await self._cmd_help(args, caller, lang)
@@ -201,8 +240,12 @@ class Commands(LearningCommands):
             StopStatus.REFUSED: t(lang, "Only the person who started this quiz or a chat admin can stop it."),
         }
         stopped = outcome.status is StopStatus.STOPPED
-        return Reply(texts[outcome.status], language=lang, kind="text" if stopped else "error",
-                     private=outcome.status is StopStatus.REFUSED)
+        return Reply(
+            texts[outcome.status],
+            language=lang,
+            kind="text" if stopped else "error",
+            private=outcome.status is StopStatus.REFUSED,
+        )
 
     async def _cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
         code = i18n.normalise(args.strip()) or args.strip().lower()  # "hi-IN", "UR" name hi, ur
@@ -212,8 +255,16 @@ class Commands(LearningCommands):
         if not self._may_configure(caller):
             return _admins_only(lang)
         if code not in LANGUAGES:
-            return Reply(t(lang, "Unknown language “{code}”. Choose one of: {codes}.", code=code[:20],
-                           codes=", ".join(LANGUAGES)), language=lang, kind="error")
+            return Reply(
+                t(
+                    lang,
+                    "Unknown language “{code}”. Choose one of: {codes}.",
+                    code=code[:20],
+                    codes=", ".join(LANGUAGES),
+                ),
+                language=lang,
+                kind="error",
+            )
         await self.engine.update_chat(caller.chat, language=code)
         return Reply(t(code, "Language set to {name}.", name=LANGUAGE_NAMES[code]), language=code)
 
@@ -230,8 +281,9 @@ class Commands(LearningCommands):
         current = await self.engine.chat_settings(caller.chat)
         seconds = current.question_seconds or self.engine.settings.question_seconds
         pause = current.pause_seconds if current.pause_seconds is not None else self.engine.settings.pause_seconds
-        text = t(lang, "Question time: {seconds} s · pause between questions: {pause} s", seconds=seconds,
-                 pause=f"{pause:g}")
+        text = t(
+            lang, "Question time: {seconds} s · pause between questions: {pause} s", seconds=seconds, pause=f"{pause:g}"
+        )
         text += "\n" + t(lang, "Time zone: {zone}", zone=zones.zone(current.time_zone).key)
         usage = t(lang, "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins).")
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
@@ -244,8 +296,12 @@ class Commands(LearningCommands):
         (field, allowed), value = SETTINGS[words[0]], int(words[1])
         if value not in allowed:
             if words[0] == "time":
-                return t(lang, "The question time must be between {low} and {high} seconds.",
-                         low=allowed.low, high=allowed.high)
+                return t(
+                    lang,
+                    "The question time must be between {low} and {high} seconds.",
+                    low=allowed.low,
+                    high=allowed.high,
+                )
             return t(lang, "The pause must be between {low} and {high} seconds.", low=allowed.low, high=allowed.high)
         await self.engine.update_chat(chat, **{field: value})
         return None
@@ -255,7 +311,10 @@ class Commands(LearningCommands):
 
     async def _cmd_help(self, args: str, caller: Caller, lang: str) -> Reply:
         lines = [
-            t(lang, "I host multiple-choice quizzes: press a button to answer, see why the right answer is right, and climb this chat's leaderboard."),
+            t(
+                lang,
+                "I host multiple-choice quizzes: press a button to answer, see why the right answer is right, and climb this chat's leaderboard.",
+            ),
             "",
             t(lang, "/quiz [topic] [count]: start a quiz"),
             t(lang, "/quizzes: the quizzes you can play"),

@@ -3,6 +3,7 @@
 A mixin of `bot.commands.core.Commands`: same `(args, caller, lang) -> Reply` handlers, same rules
 (admins configure a group, a private chat is its player's own).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -49,8 +50,9 @@ class LearningCommands:
 
     async def _cmd_quizstats(self, args: str, caller: Caller, lang: str) -> Reply:
         if not self._may_configure(caller):
-            return Reply(t(lang, "Only chat admins can see question statistics."), language=lang, kind="error",
-                         private=True)
+            return Reply(
+                t(lang, "Only chat admins can see question statistics."), language=lang, kind="error", private=True
+            )
         quiz = await self._quiz_for(caller.chat, args, lang)
         if isinstance(quiz, Reply):
             return quiz
@@ -101,8 +103,7 @@ class LearningCommands:
         if sid is False:
             return Reply(texts.schedule_usage(lang), language=lang, kind="error")
         resumed = await self._resumed(chat, lang, sid)
-        return resumed or Reply(t(lang, "No paused schedule here. /schedule lists them."), language=lang,
-                                kind="error")
+        return resumed or Reply(t(lang, "No paused schedule here. /schedule lists them."), language=lang, kind="error")
 
     async def bot_is_back(self, chat: ChatRef) -> Reply | None:
         """The platform says the bot was added back to the chat: its paused schedules resume;
@@ -134,8 +135,11 @@ class LearningCommands:
         if isinstance(quiz, Reply):
             return quiz
         if len(await self.engine.store.chat_schedules(caller.chat.key)) >= MAX_SCHEDULES:
-            return Reply(t(lang, "This chat has {count} schedules already; /schedule off <id> stops one.",
-                           count=MAX_SCHEDULES), language=lang, kind="error")
+            return Reply(
+                t(lang, "This chat has {count} schedules already; /schedule off <id> stops one.", count=MAX_SCHEDULES),
+                language=lang,
+                kind="error",
+            )
         row = await self.scheduler.add(caller.chat, rule, quiz, caller.player, questions, hours)
         tz = (await self.engine.chat_settings(caller.chat)).time_zone
         line = texts.schedule_line(lang, row, quiz.title.get(lang), tz)
@@ -146,8 +150,11 @@ class LearningCommands:
     async def _set_time_zone(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
         name = zones.canonical(words[0]) if len(words) == 1 else None
         if name is None:
-            return t(lang, "Unknown time zone “{zone}”. Use an IANA name such as Asia/Kolkata or Europe/Berlin.",
-                     zone=" ".join(words)[:40])
+            return t(
+                lang,
+                "Unknown time zone “{zone}”. Use an IANA name such as Asia/Kolkata or Europe/Berlin.",
+                zone=" ".join(words)[:40],
+            )
         await self.engine.update_chat(chat, time_zone=name)
         return None
 
@@ -167,7 +174,7 @@ def _parse_add(words: list[str]) -> tuple[schedule.Rule, str, int | None, int] |
         value = words[at + 1] if at + 1 < len(words) else ""
         if not value.isdigit() or not HOURS_RANGE[0] <= int(value) <= HOURS_RANGE[1]:
             return "hours"
-        hours, words = int(value), words[:at] + words[at + 2:]
+        hours, words = int(value), words[:at] + words[at + 2 :]
     parsed = schedule.parse_rule(words)
     if isinstance(parsed, RuleError):
         return parsed.value

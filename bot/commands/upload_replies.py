@@ -4,6 +4,7 @@ Places come from the importers and the quiz file checks as the file's tools name
 "row 9"); the reasons, marked with bot.texts.i18n.later, are translated here (a library's own words stay
 English after a translated lead). What the file wrote is inserted as values, never as templates.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -21,8 +22,15 @@ def admins_only(lang: str) -> Reply:
 
 
 def usage(lang: str) -> Reply:
-    return Reply(t(lang, "Send a quiz file with /upload: quizhost YAML, GIFT, Aiken, Open Trivia DB JSON, or a "
-                         "Kahoot or Quizizz spreadsheet (.xlsx), at most 1 MB."), language=lang, kind="error")
+    return Reply(
+        t(
+            lang,
+            "Send a quiz file with /upload: quizhost YAML, GIFT, Aiken, Open Trivia DB JSON, or a "
+            "Kahoot or Quizizz spreadsheet (.xlsx), at most 1 MB.",
+        ),
+        language=lang,
+        kind="error",
+    )
 
 
 def _listed(lang: str, lines: Sequence[str]) -> list[str]:
@@ -39,8 +47,10 @@ def _placed(lang: str, problems: Sequence[Problem]) -> list[str]:
 def outcome(lang: str, name: str, result: UploadOutcome) -> Reply:
     skipped = _placed(lang, result.skipped)
     if result.status is UploadStatus.REFUSED:
-        lines = [t(lang, "Nothing was saved: {file} has these problems:", file=name),
-                 *_listed(lang, _placed(lang, result.problems))]
+        lines = [
+            t(lang, "Nothing was saved: {file} has these problems:", file=name),
+            *_listed(lang, _placed(lang, result.problems)),
+        ]
         return Reply("\n".join(lines), language=lang, kind="error")
     if result.status is UploadStatus.EMPTY:
         lines = [t(lang, "Nothing was saved: no question in {file} could be used:", file=name), *_listed(lang, skipped)]
@@ -48,22 +58,41 @@ def outcome(lang: str, name: str, result: UploadOutcome) -> Reply:
     quiz = result.quiz
     assert quiz is not None  # every other status carries the quiz
     if result.status is UploadStatus.TAKEN:
-        return Reply(t(lang, "Nothing was saved: the id {id} belongs to a quiz this bot ships. Give the quiz "
-                             "another id.", id=quiz.id), language=lang, kind="error")
-    head = (tn(lang, "Replaced {id}: {n} question. A quiz already running keeps its old version.",
-               "Replaced {id}: {n} questions. A quiz already running keeps its old version.",
-               quiz.question_count, id=quiz.id)
-            if result.status is UploadStatus.REPLACED else
-            tn(lang, "Saved {id}: {n} question.", "Saved {id}: {n} questions.", quiz.question_count, id=quiz.id))
+        return Reply(
+            t(
+                lang,
+                "Nothing was saved: the id {id} belongs to a quiz this bot ships. Give the quiz another id.",
+                id=quiz.id,
+            ),
+            language=lang,
+            kind="error",
+        )
+    head = (
+        tn(
+            lang,
+            "Replaced {id}: {n} question. A quiz already running keeps its old version.",
+            "Replaced {id}: {n} questions. A quiz already running keeps its old version.",
+            quiz.question_count,
+            id=quiz.id,
+        )
+        if result.status is UploadStatus.REPLACED
+        else tn(lang, "Saved {id}: {n} question.", "Saved {id}: {n} questions.", quiz.question_count, id=quiz.id)
+    )
     lines = [head, t(lang, "Start it with {command}.", command=f"/quiz {quiz.id}")]
     if skipped:
-        lines += ["", tn(lang, "{n} question was skipped:", "{n} questions were skipped:", len(skipped)),
-                  *_listed(lang, skipped)]
+        lines += [
+            "",
+            tn(lang, "{n} question was skipped:", "{n} questions were skipped:", len(skipped)),
+            *_listed(lang, skipped),
+        ]
     return Reply("\n".join(lines), title=quiz.title.get(lang), language=lang)
 
 
 def removed(lang: str, quiz_id: str, done: bool) -> Reply:
     if done:
         return Reply(t(lang, "Removed {id}.", id=quiz_id), language=lang)
-    return Reply(t(lang, "This chat has no quiz {id} of its own. /quizzes lists them.", id=quiz_id or "?"),
-                 language=lang, kind="error")
+    return Reply(
+        t(lang, "This chat has no quiz {id} of its own. /quizzes lists them.", id=quiz_id or "?"),
+        language=lang,
+        kind="error",
+    )

@@ -3,6 +3,7 @@
 The links are signed (bot/commands/weblinks.py) with the database's secret unless QUIZHOST_WEB_SECRET
 says otherwise, and point at QUIZHOST_WEB_URL, or at `quizhost web` on this machine.
 """
+
 from __future__ import annotations
 
 from bot.commands.weblinks import LinkSigner, Scope, WebAddress, signer_for
@@ -27,17 +28,30 @@ class WebCommands:
     async def dashboard(self, chat: ChatRef, player: Player, lang: str, may: bool) -> Reply:
         """The admin link, for the caller's eyes only (kind "link": adapters keep it out of a group)."""
         if not may:
-            return Reply(t(lang, "Only chat admins get the link to this chat's web pages."), language=lang,
-                         kind="error", private=True)
+            return Reply(
+                t(lang, "Only chat admins get the link to this chat's web pages."),
+                language=lang,
+                kind="error",
+                private=True,
+            )
         url = (await self.signer()).url(chat.key, Scope.ADMIN, self.engine.clock.now(), player.key)
-        text = t(lang, "This chat's web pages: leaderboard, run history, question charts and quiz upload. "
-                       "The link works for 24 hours; do not share it.")
+        text = t(
+            lang,
+            "This chat's web pages: leaderboard, run history, question charts and quiz upload. "
+            "The link works for 24 hours; do not share it.",
+        )
         return Reply(f"{text}\n{url}", language=lang, kind="link", private=True)
 
     async def board(self, chat: ChatRef, lang: str) -> Reply:
         if not await self.engine.store.board_public(chat.key):
-            return Reply(t(lang, "This chat's leaderboard has no public link. An admin can turn one on with "
-                                 "/settings board public."), language=lang, kind="error")
+            return Reply(
+                t(
+                    lang,
+                    "This chat's leaderboard has no public link. An admin can turn one on with /settings board public.",
+                ),
+                language=lang,
+                kind="error",
+            )
         url = (await self.signer()).url(chat.key, Scope.BOARD, self.engine.clock.now())
         text = t(lang, "This chat's leaderboard on the web (the link works for 24 hours):")
         return Reply(f"{text}\n{url}", language=lang)
@@ -45,15 +59,15 @@ class WebCommands:
     async def set_board(self, chat: ChatRef, words: list[str], lang: str) -> Reply:
         """/settings board public|private (the caller is an admin)."""
         if len(words) != 1 or words[0] not in BOARD_WORDS:
-            return Reply(t(lang, "Usage: /settings board public or /settings board private."), language=lang,
-                         kind="error")
+            return Reply(
+                t(lang, "Usage: /settings board public or /settings board private."), language=lang, kind="error"
+            )
         public = BOARD_WORDS[words[0]]
         await self.engine.store.ensure_chat(chat)
         await self.engine.store.set_board_public(chat.key, public)
         if public:
             return Reply(t(lang, "The leaderboard has a public link now: /board gives it."), language=lang)
-        return Reply(t(lang, "The leaderboard has no public link now; links given before stop working."),
-                     language=lang)
+        return Reply(t(lang, "The leaderboard has no public link now; links given before stop working."), language=lang)
 
     async def stats_link(self, chat: ChatRef, player: Player, lang: str) -> str:
         """A line for /stats: the caller's row on the public leaderboard, when there is one."""

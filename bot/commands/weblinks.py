@@ -5,6 +5,7 @@ when it stops working, and maybe the player who asked for it (their row is highl
 Whoever holds the secret (QUIZHOST_WEB_SECRET, or the one stored in the database) makes and
 checks them; nothing is kept per link. The clock is passed in.
 """
+
 from __future__ import annotations
 
 import base64
@@ -68,8 +69,11 @@ class LinkSigner:
         return LinkSigner(self._key.decode(), base_url)
 
     def token(self, link: Link) -> str:
-        data = json.dumps({"c": link.chat_key, "s": link.scope.value, "x": link.expires, "p": link.player_key},
-                          separators=(",", ":"), ensure_ascii=False).encode()
+        data = json.dumps(
+            {"c": link.chat_key, "s": link.scope.value, "x": link.expires, "p": link.player_key},
+            separators=(",", ":"),
+            ensure_ascii=False,
+        ).encode()
         body = _b64(data)
         return f"{body}.{self._sign(body)}"
 

@@ -2,6 +2,7 @@
 
 A broken file never takes the others down: it is skipped and its problems are logged.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -115,11 +116,18 @@ def _parse(text: str, shown: str) -> tuple[yaml.Node, dict[str, Any], list[tuple
     finally:
         loader.dispose()
     if root is None:
-        raise _Unreadable(QuizProblem(
-            shown, "file", "the file is empty: expected a quiz (id, title, description, questions)", 1))
+        raise _Unreadable(
+            QuizProblem(shown, "file", "the file is empty: expected a quiz (id, title, description, questions)", 1)
+        )
     if not isinstance(data, dict):
-        raise _Unreadable(QuizProblem(shown, "top level", "expected a mapping (id: ..., title: ..., "
-                                      f"questions: ...), found {type(data).__name__}", root.start_mark.line + 1))
+        raise _Unreadable(
+            QuizProblem(
+                shown,
+                "top level",
+                f"expected a mapping (id: ..., title: ..., questions: ...), found {type(data).__name__}",
+                root.start_mark.line + 1,
+            )
+        )
     return root, data, loader.repeated_keys
 
 
@@ -143,12 +151,16 @@ def _problem(shown: str, root: yaml.Node, data: dict[str, Any], issue: Issue) ->
     return QuizProblem(shown, _place(loc, data), message, line)
 
 
-def _repeated_key(shown: str, root: yaml.Node, data: dict[str, Any],
-                  mapping: yaml.MappingNode, key: yaml.Node) -> QuizProblem:
+def _repeated_key(
+    shown: str, root: yaml.Node, data: dict[str, Any], mapping: yaml.MappingNode, key: yaml.Node
+) -> QuizProblem:
     first = next(k for k, _ in mapping.value if k.value == key.value)
-    return QuizProblem(shown, _place((*(_path_to(root, mapping) or ()), key.value), data),
-                       f"key '{key.value}' appears twice (also on line {first.start_mark.line + 1}): "
-                       "YAML keeps only the last one", key.start_mark.line + 1)
+    return QuizProblem(
+        shown,
+        _place((*(_path_to(root, mapping) or ()), key.value), data),
+        f"key '{key.value}' appears twice (also on line {first.start_mark.line + 1}): YAML keeps only the last one",
+        key.start_mark.line + 1,
+    )
 
 
 def _line_of(root: yaml.Node, loc: Loc) -> tuple[int, yaml.Node | None]:
@@ -203,8 +215,7 @@ def _place(loc: Loc, data: dict[str, Any]) -> str:
 
 def _question_label(data: dict[str, Any], index: int) -> str:
     questions = data.get("questions")
-    ids = [q.get("id") if isinstance(q, dict) else None for q in questions] if isinstance(
-        questions, list) else []
+    ids = [q.get("id") if isinstance(q, dict) else None for q in questions] if isinstance(questions, list) else []
     qid = ids[index] if index < len(ids) else None
     if isinstance(qid, str) and qid and qid not in ids[:index]:
         return f"question '{qid}'"
@@ -214,11 +225,21 @@ def _question_label(data: dict[str, Any], index: int) -> str:
 def strict_problems(quiz: Quiz) -> list[QuizProblem]:
     """Every question without an explanation, and every text not yet translated into some
     language (English stands in meanwhile)."""
-    unexplained = [QuizProblem(quiz.source, f"{quiz.id}: question '{q.id}'", "no explanation: the reveal "
-                               "shows only the right answer and the split")
-                   for q in quiz.questions if not q.explanation]
-    return unexplained + [QuizProblem(quiz.source, f"{quiz.id}: {place}", f"missing '{lang}' translation")
-                          for place, text in _texts(quiz) for lang in LANGUAGES if not text.has(lang)]
+    unexplained = [
+        QuizProblem(
+            quiz.source,
+            f"{quiz.id}: question '{q.id}'",
+            "no explanation: the reveal shows only the right answer and the split",
+        )
+        for q in quiz.questions
+        if not q.explanation
+    ]
+    return unexplained + [
+        QuizProblem(quiz.source, f"{quiz.id}: {place}", f"missing '{lang}' translation")
+        for place, text in _texts(quiz)
+        for lang in LANGUAGES
+        if not text.has(lang)
+    ]
 
 
 def _texts(quiz: Quiz) -> Iterator[tuple[str, LocalText]]:
@@ -264,8 +285,9 @@ def load_quiz_files(files: Sequence[Path]) -> tuple[dict[str, Quiz], list[QuizPr
 Info = TypeVar("Info", bound=QuizInfo)
 
 
-def first_of_each_id(loaded: Iterable[tuple[Info | None, list[QuizProblem], int | None]]
-                     ) -> tuple[dict[str, Info], list[QuizProblem]]:
+def first_of_each_id(
+    loaded: Iterable[tuple[Info | None, list[QuizProblem], int | None]],
+) -> tuple[dict[str, Info], list[QuizProblem]]:
     """Quizzes by id from (quiz, problems, line of its id) in file order: the first file keeps an id."""
     quizzes: dict[str, Info] = {}
     problems: list[QuizProblem] = []
@@ -274,8 +296,14 @@ def first_of_each_id(loaded: Iterable[tuple[Info | None, list[QuizProblem], int 
         if quiz is None:
             continue
         if quiz.id in quizzes:
-            problems.append(QuizProblem(quiz.source, "id", f"quiz id '{quiz.id}' is already used by "
-                                        f"{quizzes[quiz.id].source}: this file is skipped", id_line))
+            problems.append(
+                QuizProblem(
+                    quiz.source,
+                    "id",
+                    f"quiz id '{quiz.id}' is already used by {quizzes[quiz.id].source}: this file is skipped",
+                    id_line,
+                )
+            )
         else:
             quizzes[quiz.id] = quiz
     return quizzes, problems
@@ -334,8 +362,9 @@ class MatchKeys(NamedTuple):
 def match_keys(quiz: QuizInfo) -> MatchKeys:
     names = {" ".join(topic_words(n)) for n in (quiz.id, *quiz.aliases)} - {""}
     words = set().union(*(_title_words(t) for t in quiz.title.all()))
-    return MatchKeys(tuple(sorted(names)), tuple(sorted(words)),
-                     tuple(sorted({" ".join(topic_words(t)) for t in quiz.tags})))
+    return MatchKeys(
+        tuple(sorted(names)), tuple(sorted(words)), tuple(sorted({" ".join(topic_words(t)) for t in quiz.tags}))
+    )
 
 
 class Catalog:
@@ -345,8 +374,14 @@ class Catalog:
     from its file the first time it is asked for, and the topic index is built on first use.
     """
 
-    def __init__(self, quizzes: dict[str, QuizInfo] | dict[str, Quiz], problems: Sequence[QuizProblem] = (), *,
-                 keys: dict[str, str] | None = None, files: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        quizzes: dict[str, QuizInfo] | dict[str, Quiz],
+        problems: Sequence[QuizProblem] = (),
+        *,
+        keys: dict[str, str] | None = None,
+        files: dict[str, str] | None = None,
+    ) -> None:
         self.quizzes: dict[str, QuizInfo] = dict(quizzes)
         self.problems: list[QuizProblem] = list(problems)
         self._keys = dict(keys or {})  # MatchKeys, joined (see MatchKeys.parse): parsed on first use

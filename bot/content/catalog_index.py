@@ -6,6 +6,7 @@ listing and `/quiz` matching need (id, titles, aliases, tags, counts, the match 
 problems found, keyed by the file's size and modification time. A file whose key changed is
 read again; the questions of an unchanged one are read when it is first played.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,12 @@ from bot.domain.model import LocalText, QuizInfo, QuizSummary
 log = logging.getLogger("quizhost.catalog")
 # the code that reads a quiz file: a change to any of it makes the cached index stale
 _BOT = Path(__file__).resolve().parent.parent
-_CODE = [_BOT / "content" / "catalog.py", _BOT / "content" / "catalog_index.py", _BOT / "content" / "quizfile.py",
-         _BOT / "domain" / "model.py"]
+_CODE = [
+    _BOT / "content" / "catalog.py",
+    _BOT / "content" / "catalog_index.py",
+    _BOT / "content" / "quizfile.py",
+    _BOT / "domain" / "model.py",
+]
 
 
 @dataclass(frozen=True)
@@ -55,8 +60,9 @@ def scan(paths: Sequence[Path]) -> tuple[list[QuizFileStat], list[QuizProblem]]:
                 found = sorted((e.name, e.stat()) for e in entries if e.name.endswith(QUIZ_SUFFIXES) and e.is_file())
             shown, real = str(path), str(path.resolve())  # once a folder, not once a file
             for name, st in found:
-                files.setdefault(os.path.join(real, name),
-                                 QuizFileStat(os.path.join(shown, name), st.st_size, st.st_mtime_ns))
+                files.setdefault(
+                    os.path.join(real, name), QuizFileStat(os.path.join(shown, name), st.st_size, st.st_mtime_ns)
+                )
         elif path.is_file():
             st = path.stat()
             files.setdefault(str(path.resolve()), QuizFileStat(str(path), st.st_size, st.st_mtime_ns))
@@ -90,13 +96,29 @@ def _write(cache: Path, files: dict[str, Any]) -> None:
 
 def _entry(file: QuizFileStat) -> dict[str, Any]:
     quiz, problems, id_line = load_with_id_line(Path(file.path))
-    listed = None if quiz is None else json.dumps(
-        [dict(quiz.title.by_lang), list(quiz.aliases), list(quiz.tags), quiz.difficulty, quiz.question_count,
-         list(quiz.languages())], ensure_ascii=False)
+    listed = (
+        None
+        if quiz is None
+        else json.dumps(
+            [
+                dict(quiz.title.by_lang),
+                list(quiz.aliases),
+                list(quiz.tags),
+                quiz.difficulty,
+                quiz.question_count,
+                list(quiz.languages()),
+            ],
+            ensure_ascii=False,
+        )
+    )
     # the listing and the match keys stay strings in the index: a thousand quizzes' titles and
     # words as JSON objects would be most of the start-up; they are parsed when first used
-    return {"key": file.key, "problems": [[p.place, p.message, p.line] for p in problems], "id_line": id_line,
-            "quiz": None if quiz is None else [quiz.id, listed, MatchKeys.join(match_keys(quiz))]}
+    return {
+        "key": file.key,
+        "problems": [[p.place, p.message, p.line] for p in problems],
+        "id_line": id_line,
+        "quiz": None if quiz is None else [quiz.id, listed, MatchKeys.join(match_keys(quiz))],
+    }
 
 
 class IndexedQuiz:
@@ -112,8 +134,9 @@ class IndexedQuiz:
     def summary(self) -> QuizSummary:
         if self._summary is None:
             title, aliases, tags, difficulty, count, languages = json.loads(self._listed)
-            self._summary = QuizSummary(self.id, LocalText(title), tuple(aliases), tuple(tags), difficulty,
-                                        self.source, count, tuple(languages))
+            self._summary = QuizSummary(
+                self.id, LocalText(title), tuple(aliases), tuple(tags), difficulty, self.source, count, tuple(languages)
+            )
         return self._summary
 
     @property
@@ -160,8 +183,13 @@ def load_catalog(folders: Sequence[Path], cache: Path) -> Catalog:
     for file in files:
         entry, shown = entries[file.path], file.path
         info = IndexedQuiz(entry["quiz"][0], shown, entry["quiz"][1]) if entry["quiz"] else None
-        found.append((info, [QuizProblem(shown, place, message, line) for place, message, line in entry["problems"]],
-                      entry["id_line"]))
+        found.append(
+            (
+                info,
+                [QuizProblem(shown, place, message, line) for place, message, line in entry["problems"]],
+                entry["id_line"],
+            )
+        )
         if info is not None and info.id not in paths:
             keys[info.id] = entry["quiz"][2]
             paths[info.id] = file.path

@@ -2,6 +2,7 @@
 alone. A bad file stores nothing; the same id again replaces the quiz (a run in progress keeps
 the Quiz it started with, in memory; the store keeps only the newest version, so a run that a
 restart or another worker resumes after a replacement ends: Engine.adopt)."""
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,7 @@ class ChatQuizzes:
         self.clock = clock
         self._parsed: dict[tuple[str, str], tuple[float, Quiz]] = {}  # parsed once per upload
 
-    async def upload(self, chat: ChatRef, by: Player, name: str, data: bytes,
-                     size: int | None = None) -> UploadOutcome:
+    async def upload(self, chat: ChatRef, by: Player, name: str, data: bytes, size: int | None = None) -> UploadOutcome:
         """Check the file and store its quiz for `chat`; anything wrong stores nothing.
 
         `size`: the file's size, when one too big to accept was not even fetched."""
@@ -67,8 +67,9 @@ class ChatQuizzes:
     async def _checked(self, chat_key: str, name: str, data: bytes, size: int | None) -> tuple[UploadOutcome, str]:
         size = len(data) if size is None else size
         if size > MAX_FILE_BYTES:
-            too_big = later("{size} bytes: at most {most} (1 MB) are accepted", size=f"{size:,}",
-                            most=f"{MAX_FILE_BYTES:,}")
+            too_big = later(
+                "{size} bytes: at most {most} (1 MB) are accepted", size=f"{size:,}", most=f"{MAX_FILE_BYTES:,}"
+            )
             return UploadOutcome(UploadStatus.REFUSED, problems=(Problem("file", too_big),)), ""
         outcome, content = _read(chat_key, name, data)
         if outcome.quiz is None:
@@ -126,8 +127,10 @@ def _read(chat_key: str, name: str, data: bytes) -> tuple[UploadOutcome, str]:
         return UploadOutcome(UploadStatus.REFUSED, problems=(error.problem,)), ""
     if imported.quiz is None:
         return UploadOutcome(UploadStatus.EMPTY, skipped=imported.skipped), ""
-    return (UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped),
-            json.dumps(imported.data, ensure_ascii=False))
+    return (
+        UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped),
+        json.dumps(imported.data, ensure_ascii=False),
+    )
 
 
 def _placed(problem: QuizProblem) -> Problem:

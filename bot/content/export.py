@@ -1,4 +1,5 @@
 """A quiz as plain data in one language: options in authoring order, answer as an index."""
+
 from __future__ import annotations
 
 from bot.domain.model import Quiz

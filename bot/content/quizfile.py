@@ -4,6 +4,7 @@ YAML is forgiving in ways that hurt quiz authors (`yes` becomes True, `2024` a n
 a typo'd key is silently ignored), so every model forbids unknown keys and every string
 is strict. `python -m bot.content.quizfile --schema` prints the JSON Schema editors validate with.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -119,11 +120,17 @@ def _text_model(name: str, doc: str, max_chars: int | None = None) -> type[_Loca
     """A text model whose strings all have the same length limit (shown in editors)."""
     chars = Annotated[Text, Field(max_length=max_chars)] if max_chars else Text
     fields: dict[str, Any] = {
-        lang: (chars, Field(... if lang == "en" else None, title=ENGLISH_NAMES[lang],
-                            description=f"{ENGLISH_NAMES[lang]} text" + (
-                                " (required: the fallback)" if lang == "en" else ""),
-                            json_schema_extra=None if lang == "en" else _drop_default))
-        for lang in LANGUAGES}
+        lang: (
+            chars,
+            Field(
+                ... if lang == "en" else None,
+                title=ENGLISH_NAMES[lang],
+                description=f"{ENGLISH_NAMES[lang]} text" + (" (required: the fallback)" if lang == "en" else ""),
+                json_schema_extra=None if lang == "en" else _drop_default,
+            ),
+        )
+        for lang in LANGUAGES
+    }
     return create_model(name, __base__=_LocalizedText, __doc__=doc, **fields)
 
 
@@ -148,16 +155,32 @@ class QuestionModel(BaseModel):
 
     id: Id = Field(title="Question id", description="Stable id, unique in the file: a-z, 0-9, '-'")
     prompt: PromptText = Field(description="The question")
-    options: list[OptionText] = Field(min_length=2, max_length=MAX_OPTIONS, description=(
-        "2 to 10 options in authoring order (the bot shuffles them per run)"))
-    answer: StrictInt = Field(ge=0, lt=MAX_OPTIONS, description=(
-        "0-based index into options of the one right answer, the same for every language"))
-    explanation: ExplanationText | None = Field(None, description=(
-        "Why the right answer is right. Optional (imported quizzes often lack it): the reveal then "
-        "shows the right answer and the split; `quizhost validate --strict` lists such questions"))
-    seconds: StrictInt | None = Field(None, ge=QUESTION_SECONDS.low, le=QUESTION_SECONDS.high, description=(
-        f"This question's time limit in seconds ({QUESTION_SECONDS.low} to {QUESTION_SECONDS.high}); "
-        "without it the chat's setting applies"))
+    options: list[OptionText] = Field(
+        min_length=2,
+        max_length=MAX_OPTIONS,
+        description=("2 to 10 options in authoring order (the bot shuffles them per run)"),
+    )
+    answer: StrictInt = Field(
+        ge=0,
+        lt=MAX_OPTIONS,
+        description=("0-based index into options of the one right answer, the same for every language"),
+    )
+    explanation: ExplanationText | None = Field(
+        None,
+        description=(
+            "Why the right answer is right. Optional (imported quizzes often lack it): the reveal then "
+            "shows the right answer and the split; `quizhost validate --strict` lists such questions"
+        ),
+    )
+    seconds: StrictInt | None = Field(
+        None,
+        ge=QUESTION_SECONDS.low,
+        le=QUESTION_SECONDS.high,
+        description=(
+            f"This question's time limit in seconds ({QUESTION_SECONDS.low} to {QUESTION_SECONDS.high}); "
+            "without it the chat's setting applies"
+        ),
+    )
 
     @field_validator("answer")
     @classmethod
@@ -165,8 +188,10 @@ class QuestionModel(BaseModel):
         options = info.data.get("options")  # absent when the options themselves are invalid
         if options is not None and answer >= len(options):
             raise PydanticCustomError(
-                "answer_range", "answer {answer} is out of range: {n} options, so 0 to {last} (0-based)",
-                {"answer": answer, "n": len(options), "last": len(options) - 1})
+                "answer_range",
+                "answer {answer} is out of range: {n} options, so 0 to {last} (0-based)",
+                {"answer": answer, "n": len(options), "last": len(options) - 1},
+            )
         return answer
 
     @model_validator(mode="after")
@@ -177,10 +202,14 @@ class QuestionModel(BaseModel):
         return self
 
     def to_question(self) -> Question:
-        return Question(id=self.id, prompt=self.prompt.to_local_text(),
-                        options=tuple(o.to_local_text() for o in self.options),
-                        answer=self.answer, seconds=self.seconds,
-                        explanation=self.explanation.to_local_text() if self.explanation else None)
+        return Question(
+            id=self.id,
+            prompt=self.prompt.to_local_text(),
+            options=tuple(o.to_local_text() for o in self.options),
+            answer=self.answer,
+            seconds=self.seconds,
+            explanation=self.explanation.to_local_text() if self.explanation else None,
+        )
 
 
 def _oversized_messages(q: QuestionModel) -> list[str]:
@@ -188,15 +217,27 @@ def _oversized_messages(q: QuestionModel) -> list[str]:
     asked: dict[str, int] = {}
     # Within the per-text caps, only many options can overflow: skip the sums otherwise.
     if HEADER_ALLOWANCE + PROMPT_MAX + len(q.options) * (OPTION_MAX + PER_OPTION_ALLOWANCE) > MESSAGE_LIMIT:
-        asked = {lang: HEADER_ALLOWANCE + len(q.prompt.get(lang)) + sum(
-            len(o.get(lang)) + PER_OPTION_ALLOWANCE for o in q.options) for lang in LANGUAGES}
-    revealed = {lang: HEADER_ALLOWANCE + len(q.options[q.answer].get(lang)) + (
-        len(q.explanation.get(lang)) if q.explanation else 0) for lang in LANGUAGES}
-    return [f"the {what} message would be about {max(sizes.values())} characters "
-            f"(in {', '.join(over)}), over Telegram's {MESSAGE_LIMIT}: shorten {fix}"
-            for what, sizes, fix in (("question", asked, "the prompt or the options"),
-                                     ("answer", revealed, "the explanation"))
-            if (over := [lang for lang, size in sizes.items() if size > MESSAGE_LIMIT])]
+        asked = {
+            lang: HEADER_ALLOWANCE
+            + len(q.prompt.get(lang))
+            + sum(len(o.get(lang)) + PER_OPTION_ALLOWANCE for o in q.options)
+            for lang in LANGUAGES
+        }
+    revealed = {
+        lang: HEADER_ALLOWANCE
+        + len(q.options[q.answer].get(lang))
+        + (len(q.explanation.get(lang)) if q.explanation else 0)
+        for lang in LANGUAGES
+    }
+    return [
+        f"the {what} message would be about {max(sizes.values())} characters "
+        f"(in {', '.join(over)}), over Telegram's {MESSAGE_LIMIT}: shorten {fix}"
+        for what, sizes, fix in (
+            ("question", asked, "the prompt or the options"),
+            ("answer", revealed, "the explanation"),
+        )
+        if (over := [lang for lang, size in sizes.items() if size > MESSAGE_LIMIT])
+    ]
 
 
 def _repeated_options(q: QuestionModel) -> list[str]:
@@ -212,8 +253,12 @@ def _repeated_options(q: QuestionModel) -> list[str]:
 class QuizFile(BaseModel):
     """A quizhost quiz: one YAML file in quizzes/."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, title="quizhost quiz", json_schema_extra={
-        "$schema": "https://json-schema.org/draft/2020-12/schema"})
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        title="quizhost quiz",
+        json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
+    )
 
     id: Id = Field(title="Quiz id", description="Unique quiz id: 1 to 40 of a-z, 0-9, '-'")
     aliases: list[Word] = Field(default=[], description="Other names /quiz accepts, any script")
@@ -221,15 +266,21 @@ class QuizFile(BaseModel):
     difficulty: Literal["easy", "medium", "hard"] = Field("medium", description="How hard it is")
     title: TitleText = Field(description="The quiz title")
     description: DescriptionText = Field(description="One or two sentences on what it covers")
-    questions: list[QuestionModel] = Field(min_length=1, max_length=MAX_QUESTIONS, description=(
-        f"1 to {MAX_QUESTIONS} questions"))
+    questions: list[QuestionModel] = Field(
+        min_length=1, max_length=MAX_QUESTIONS, description=(f"1 to {MAX_QUESTIONS} questions")
+    )
 
     def to_quiz(self, source: str = "") -> Quiz:
-        return Quiz(id=self.id, title=self.title.to_local_text(),
-                    description=self.description.to_local_text(),
-                    questions=tuple(q.to_question() for q in self.questions),
-                    aliases=tuple(self.aliases), tags=tuple(self.tags),
-                    difficulty=self.difficulty, source=source)
+        return Quiz(
+            id=self.id,
+            title=self.title.to_local_text(),
+            description=self.description.to_local_text(),
+            questions=tuple(q.to_question() for q in self.questions),
+            aliases=tuple(self.aliases),
+            tags=tuple(self.tags),
+            difficulty=self.difficulty,
+            source=source,
+        )
 
 
 def check_quiz_data(data: Any) -> tuple[QuizFile | None, list[Issue]]:
@@ -256,16 +307,28 @@ def duplicate_question_ids(data: Any) -> list[Issue]:
     for i, q in enumerate(questions if isinstance(questions, list) else []):
         qid = q.get("id") if isinstance(q, dict) else None
         if isinstance(qid, str) and qid in first:
-            issues.append(Issue(("questions", i, "id"), f"duplicate question id '{qid}': "
-                                f"questions[{first[qid]}] already uses it", "duplicate_id"))
+            issues.append(
+                Issue(
+                    ("questions", i, "id"),
+                    f"duplicate question id '{qid}': questions[{first[qid]}] already uses it",
+                    "duplicate_id",
+                )
+            )
         elif isinstance(qid, str):
             first[qid] = i
     return issues
 
 
 def _kind_of(value: Any) -> str:
-    names = {bool: "a boolean", int: "a number", float: "a fraction", str: "a string",
-             dict: "a mapping", list: "a list", type(None): "nothing"}
+    names = {
+        bool: "a boolean",
+        int: "a number",
+        float: "a fraction",
+        str: "a string",
+        dict: "a mapping",
+        list: "a list",
+        type(None): "nothing",
+    }
     return names.get(type(value), type(value).__name__)
 
 
@@ -274,8 +337,9 @@ def _known_keys(loc: Loc) -> list[str]:
 
 
 def _is_text(parent: Loc) -> bool:
-    return bool(parent) and (parent[-1] in ("title", "description", "prompt", "explanation")
-                             or (len(parent) > 1 and parent[-2] == "options"))
+    return bool(parent) and (
+        parent[-1] in ("title", "description", "prompt", "explanation") or (len(parent) > 1 and parent[-2] == "options")
+    )
 
 
 def friendly_message(error: ErrorDetails) -> str:
@@ -302,8 +366,13 @@ def friendly_message(error: ErrorDetails) -> str:
     return error["msg"]
 
 
-_WANTED = {"string_type": "a string", "int_type": "a whole number", "list_type": "a list",
-           "model_type": "a mapping", "dict_type": "a mapping"}
+_WANTED = {
+    "string_type": "a string",
+    "int_type": "a whole number",
+    "list_type": "a list",
+    "model_type": "a mapping",
+    "dict_type": "a mapping",
+}
 
 
 def _unknown_key(loc: Loc) -> str:
@@ -331,8 +400,7 @@ def _wrong_type(kind: str, loc: Loc, value: Any) -> str:
 
 def _wrong_size(kind: str, value: Any, ctx: dict[str, Any]) -> str:
     if isinstance(value, str):
-        return "empty text" if "short" in kind else (
-            f"too long: {len(value)} characters, at most {ctx['max_length']}")
+        return "empty text" if "short" in kind else (f"too long: {len(value)} characters, at most {ctx['max_length']}")
     if "short" in kind:
         return f"{ctx.get('actual_length')} given: at least {ctx.get('min_length')} needed"
     return f"{ctx.get('actual_length')} given: at most {ctx.get('max_length')} allowed"

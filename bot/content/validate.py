@@ -1,4 +1,5 @@
 """`quizhost validate`: every problem in the given quiz files, without starting a bot."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

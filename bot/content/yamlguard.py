@@ -6,6 +6,7 @@ expanded tree (pydantic, a search for where a repeated key sits) never finishes.
 events are counted first, in one pass, each alias counted as the size of what it names;
 a file over any budget is refused with the budget it broke, before it is composed.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -83,8 +84,11 @@ def check_events(events: Iterable[yaml.Event], budget: Budget = DEFAULT_BUDGET) 
             continue
         total += nodes
         if total > budget.max_nodes:
-            return OverBudget(f"it stands for more than {budget.max_nodes:,} values once its aliases are "
-                              "expanded (anchors repeated inside anchors?)", _line(event))
+            return OverBudget(
+                f"it stands for more than {budget.max_nodes:,} values once its aliases are "
+                "expanded (anchors repeated inside anchors?)",
+                _line(event),
+            )
     return None
 
 

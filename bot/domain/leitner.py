@@ -6,6 +6,7 @@ A right answer in review moves the card up one box, due again after that box's w
 deck. A wrong answer sends it back to box 1, due at once, like a fresh miss: the next /review
 asks it again (a review session asks each card at most once, so it does not loop).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable

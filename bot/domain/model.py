@@ -1,4 +1,5 @@
 """Values shared by the engine, the renderer and the adapters. No chat library here."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -144,8 +145,16 @@ class QuizSummary:
 
     @classmethod
     def of(cls, quiz: Quiz) -> QuizSummary:
-        return cls(quiz.id, quiz.title, quiz.aliases, quiz.tags, quiz.difficulty, quiz.source,
-                   quiz.question_count, quiz.languages())
+        return cls(
+            quiz.id,
+            quiz.title,
+            quiz.aliases,
+            quiz.tags,
+            quiz.difficulty,
+            quiz.source,
+            quiz.question_count,
+            quiz.languages(),
+        )
 
     def languages(self) -> tuple[str, ...]:
         return self.complete_in

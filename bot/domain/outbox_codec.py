@@ -4,6 +4,7 @@ A message is stored whole (the card, the reveal, the rendered podium) at the mom
 becomes due, so a restart sends exactly what the run meant to send, even after the quiz
 file or the standings changed. Pure functions: no I/O.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,15 @@ def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
     data = json.loads(payload)
     where, r = data["message"], data["reveal"]
     message = MessageRef(ChatRef(**where["chat"]), where["message_id"]) if where else None
-    reveal = Reveal(_card(r["card"]), r["right_letter"], r["right_text"], r["explanation"], tuple(r["counts"]),
-                    tuple(Scorer(**s) for s in r["answers"]), r.get("note", ""))
+    reveal = Reveal(
+        _card(r["card"]),
+        r["right_letter"],
+        r["right_text"],
+        r["explanation"],
+        tuple(r["counts"]),
+        tuple(Scorer(**s) for s in r["answers"]),
+        r.get("note", ""),
+    )
     return message, reveal
 
 

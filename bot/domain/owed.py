@@ -1,5 +1,6 @@
 """The messages a run owes its chat, as outbox rows: one key per message, so the same
 message recorded twice (a step repeated after a restart) is stored and sent once."""
+
 from __future__ import annotations
 
 from bot.domain import outbox_codec as codec

@@ -11,6 +11,7 @@ question (bounded by options and answer times, whatever the number of answers); 
 discrimination index ranks the players who answered each question by their total, so it
 grows with the players of that quiz, never with how often they played it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -116,9 +117,14 @@ def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally)
     top, bottom = _ends(sorted(t.choices, key=quiz.places.__getitem__))
     top_split = _sum_rows((t.choices[p] for p in top), options)
     stats = QuestionStats(
-        question_id=question_id, answer=answer, attempts=attempts, right=split[answer],
-        median_seconds=median_seconds(t.tenths), split=split,
-        discrimination=_discrimination(t, top, bottom, answer), flags=(),
+        question_id=question_id,
+        answer=answer,
+        attempts=attempts,
+        right=split[answer],
+        median_seconds=median_seconds(t.tenths),
+        split=split,
+        discrimination=_discrimination(t, top, bottom, answer),
+        flags=(),
     )
     return replace(stats, flags=flags(stats, top_split))
 

@@ -4,6 +4,7 @@ No SQL, no driver, no chat library: a store (storage/*) maps these to its tables
 session and the engine change them. The enums are strings (StrEnum), so a store writes
 them as the text it always wrote and reads them back with `Phase(text)`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -4,6 +4,7 @@ Pure rules: the time zone comes in as a `tzinfo` (the application looks the IANA
 and times are unix seconds. The next fire time is computed from the wall clock each time,
 never by adding 24 hours, so 09:00 stays 09:00 across daylight saving changes.
 """
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """The scoring rule of PRODUCT.md, in one place."""
+
 from __future__ import annotations
 
 STREAK_STEP = 100

@@ -1,4 +1,5 @@
 """One quiz run as a pure state machine: ask, record, close, score. No I/O, no awaits."""
+
 from __future__ import annotations
 
 import random
@@ -104,9 +105,16 @@ def card(run: Run) -> QuestionCard:
         for pos, src in enumerate(order)
     )
     return QuestionCard(
-        run_id=row.id, chat=run.chat, language=lang, quiz_title=run.quiz.title.get(lang),
-        number=row.index + 1, total=run.total, prompt=q.prompt.get(lang), options=options,
-        seconds=time_limit(run), deadline=row.asked_at + time_limit(run),
+        run_id=row.id,
+        chat=run.chat,
+        language=lang,
+        quiz_title=run.quiz.title.get(lang),
+        number=row.index + 1,
+        total=run.total,
+        prompt=q.prompt.get(lang),
+        options=options,
+        seconds=time_limit(run),
+        deadline=row.asked_at + time_limit(run),
     )
 
 
@@ -149,10 +157,18 @@ def make_answer(run: Run, token: AnswerToken, player_key: str, now: float) -> An
     streak = run.streaks.get(player_key, 0) + 1 if correct else 0
     elapsed = max(0.0, now - row.asked_at)
     return AnswerRow(
-        run_id=row.id, index=row.index, question_id=q.id, player_key=player_key,
-        chat_key=row.chat_key, quiz_id=row.quiz_id, option=chosen, correct=correct,
-        elapsed=elapsed, points=points_for(correct, elapsed, time_limit(run), streak),
-        streak=streak, answered_at=now,
+        run_id=row.id,
+        index=row.index,
+        question_id=q.id,
+        player_key=player_key,
+        chat_key=row.chat_key,
+        quiz_id=row.quiz_id,
+        option=chosen,
+        correct=correct,
+        elapsed=elapsed,
+        points=points_for(correct, elapsed, time_limit(run), streak),
+        streak=streak,
+        answered_at=now,
     )
 
 
@@ -211,14 +227,19 @@ def close_question(run: Run, now: float) -> Reveal:
     row.phase, row.due = Phase.PAUSING, now + row.pause
     ordered = sorted(run.answers.values(), key=lambda a: a.elapsed)
     scorers = tuple(
-        Scorer(run.names.get(a.player_key, a.player_key), LETTERS[position[a.option]], a.correct,
-               a.points, a.elapsed, a.streak)
+        Scorer(
+            run.names.get(a.player_key, a.player_key),
+            LETTERS[position[a.option]],
+            a.correct,
+            a.points,
+            a.elapsed,
+            a.streak,
+        )
         for a in ordered
     )
     right = position[q.answer]
     explanation = q.explanation.get(row.language) if q.explanation else ""
-    return Reveal(shown, LETTERS[right], shown.options[right].text, explanation,
-                  tuple(counts), scorers)
+    return Reveal(shown, LETTERS[right], shown.options[right].text, explanation, tuple(counts), scorers)
 
 
 def missed_by(run: Run) -> list[str]:

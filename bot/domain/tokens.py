@@ -5,6 +5,7 @@ data is short: a kind (answer, quiz pick, language pick, review answer, go priva
 then its fields. Adapters
 and commands build and read it only through the functions here, fast paths included.
 """
+
 from __future__ import annotations
 
 import re
@@ -91,7 +92,7 @@ def pick(data: object) -> Pick | None:
         return None
     for kind in (Kind.QUIZ, Kind.LANGUAGE):
         if data.startswith(kind.prefix):
-            return Pick(kind, data[len(kind.prefix):])
+            return Pick(kind, data[len(kind.prefix) :])
     return None
 
 

@@ -3,6 +3,7 @@
 zoneinfo reads the system's time zone files and falls back to the `tzdata` package, which
 is a dependency for machines without them (slim containers, Windows).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache

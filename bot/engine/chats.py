@@ -1,5 +1,6 @@
 """What the engine knows of a chat: its settings (cached), the language to answer it in, and
 its move to a new id."""
+
 from __future__ import annotations
 
 import logging

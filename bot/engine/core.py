@@ -5,6 +5,7 @@ the runs held here (bot/engine/run_table.py), a run's steps, closes and podium (
 /quiz (bot/engine/run_start.py), /stop and taking runs up or letting them go (bot/engine/run_lifecycle.py),
 presses (bot/engine/presses.py), chats' settings and language (bot/engine/chats.py), boards (bot/engine/standings.py).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -54,17 +55,34 @@ class Engine:
         # several workers on one database: presses for other workers' runs, sealed closes, /stop for their runs
         shared = store if isinstance(store, RunLeases) else None
         wakeups = store if isinstance(store, RunWakeups) else None
-        self._steps = RunSteps(store=store, clock=self.clock, catalog=catalog, sender=self.sender, runs=self._runs,
-                               shared=shared)
+        self._steps = RunSteps(
+            store=store, clock=self.clock, catalog=catalog, sender=self.sender, runs=self._runs, shared=shared
+        )
         self._chats = Chats(store, self._runs, self.settings.default_language)
-        self._starter = RunStarter(catalog=catalog, chat_quizzes=self.chat_quizzes, store=store, clock=self.clock,
-                                   settings=self.settings, chats=self._chats, runs=self._runs, rng=self._rng)
-        self._lifecycle = RunLifecycle(catalog=catalog, chat_quizzes=self.chat_quizzes, store=store,
-                                       clock=self.clock, sender=self.sender, runs=self._runs, steps=self._steps,
-                                       wakeups=wakeups)
+        self._starter = RunStarter(
+            catalog=catalog,
+            chat_quizzes=self.chat_quizzes,
+            store=store,
+            clock=self.clock,
+            settings=self.settings,
+            chats=self._chats,
+            runs=self._runs,
+            rng=self._rng,
+        )
+        self._lifecycle = RunLifecycle(
+            catalog=catalog,
+            chat_quizzes=self.chat_quizzes,
+            store=store,
+            clock=self.clock,
+            sender=self.sender,
+            runs=self._runs,
+            steps=self._steps,
+            wakeups=wakeups,
+        )
         elsewhere = partial(answer_elsewhere, self, shared) if shared is not None else None
-        self._presses = Presses(store=store, clock=self.clock, runs=self._runs, chats=self._chats,
-                                steps=self._steps, elsewhere=elsewhere)
+        self._presses = Presses(
+            store=store, clock=self.clock, runs=self._runs, chats=self._chats, steps=self._steps, elsewhere=elsewhere
+        )
         self.press_outcomes = self._presses.outcomes  # for /metrics (bot/adapters/ops/metrics.py)
 
     # wiring -------------------------------------------------------------------------
@@ -120,8 +138,15 @@ class Engine:
     async def playable(self, chat: ChatRef) -> tuple[QuizInfo, ...]:
         return await self._starter.playable(chat)
 
-    async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None,
-                         questions: tuple[str, ...] | None = None, seconds: int | None = None) -> StartOutcome:
+    async def start_quiz(
+        self,
+        chat: ChatRef,
+        quiz: Quiz,
+        by: Player,
+        count: int | None = None,
+        questions: tuple[str, ...] | None = None,
+        seconds: int | None = None,
+    ) -> StartOutcome:
         return await self._starter.start_quiz(chat, quiz, by, count, questions, seconds)
 
     async def answer(self, data: str | bytes | None, player: Player, chat: ChatRef | None = None) -> Ack:

@@ -1,5 +1,6 @@
 """A press on an answer button: validated, stored, and only then acknowledged; answers other
 workers stored counted as presses taken here."""
+
 from __future__ import annotations
 
 import logging

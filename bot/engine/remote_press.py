@@ -8,6 +8,7 @@ under the run row's lock (bot/ports/store.py RunLeases.insert_answer_if_asking) 
 it: two round trips. The owner counts it when it closes the question (RunSteps.close seals it),
 or sooner: a press that may complete the question's answers wakes the owner (bot/engine/wakeups.py).
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -49,15 +50,19 @@ class RunQuizzes:
         return quiz
 
 
-async def answer_elsewhere(engine: Engine, shared: RunLeases, token: AnswerToken, player: Player,
-                           chat: ChatRef | None) -> tuple[str, Ack]:
+async def answer_elsewhere(
+    engine: Engine, shared: RunLeases, token: AnswerToken, player: Player, chat: ChatRef | None
+) -> tuple[str, Ack]:
     """(outcome for /metrics, the acknowledgement) of a press for a run this worker does not run."""
     lang = engine.client_language(player)
     facts = await shared.press_facts(token.run_id, player.key, session.UNSEEN_PRESSES)
     if facts is None:
         status = await engine.store.run_status(token.run_id)
-        return ("ended", Ack(render.ack_ended(lang), False, lang)) if status else (
-            "invalid", Ack(render.ack_invalid(lang), False, lang))
+        return (
+            ("ended", Ack(render.ack_ended(lang), False, lang))
+            if status
+            else ("invalid", Ack(render.ack_invalid(lang), False, lang))
+        )
     row = facts.run
     quiz = await engine.run_quizzes.of(row)
     if quiz is None or (chat is not None and chat.key != row.chat_key):
@@ -72,8 +77,9 @@ async def answer_elsewhere(engine: Engine, shared: RunLeases, token: AnswerToken
         return refusal.value, Ack(render.ack_refused(lang, refusal), False, lang)
     wake = session.wakes_owner(row, facts.anyone_known, facts.unseen)
     try:
-        landed = await shared.insert_answer_if_asking(session.make_answer(run, token, player.key, now), player,
-                                                      wake_owner=wake)
+        landed = await shared.insert_answer_if_asking(
+            session.make_answer(run, token, player.key, now), player, wake_owner=wake
+        )
     except Exception:  # nothing was stored: the player may press again
         return "not_saved", Ack(render.ack_not_saved(lang), False, lang)
     if landed is None:  # the owner closed the question meanwhile

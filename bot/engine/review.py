@@ -7,6 +7,7 @@ step (one per player; a new /review replaces it), so after a restart a press on 
 still answers it and the review goes on. A card of a chat's own quiz is asked from that
 chat's current upload; a question no longer there leaves the deck quietly.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -71,8 +72,18 @@ class ReviewSession:
         """The session as the store keeps it."""
         asked = self.asked
         message = asked.message.message_id if asked and asked.message else None
-        return ReviewSessionRow(self.player_key, self.id, self.chat, self.language, tuple(self.cards), self.number,
-                                self.right, asked.order if asked else (), message, bool(asked and asked.answered))
+        return ReviewSessionRow(
+            self.player_key,
+            self.id,
+            self.chat,
+            self.language,
+            tuple(self.cards),
+            self.number,
+            self.right,
+            asked.order if asked else (),
+            message,
+            bool(asked and asked.answered),
+        )
 
 
 class ReviewDesk:
@@ -147,8 +158,11 @@ class ReviewDesk:
     async def _question(self, card: ReviewCard) -> tuple[Quiz, Question] | None:
         """The card's question as its quiz has it now: a shipped quiz, or the current upload
         of the chat whose own quiz it is."""
-        quiz = (await self.engine.chat_quizzes.get(card.quiz_chat, card.quiz_id) if card.quiz_chat
-                else self.engine.catalog.get(card.quiz_id))
+        quiz = (
+            await self.engine.chat_quizzes.get(card.quiz_chat, card.quiz_id)
+            if card.quiz_chat
+            else self.engine.catalog.get(card.quiz_id)
+        )
         question = next((q for q in quiz.questions if q.id == card.question_id), None) if quiz else None
         return (quiz, question) if quiz and question else None
 
@@ -171,15 +185,15 @@ class ReviewDesk:
         row = await self.store.review_session(player_key)
         if row is None:
             return None
-        session = ReviewSession(row.session, row.chat, player_key, row.language, list(row.cards), row.number,
-                                row.right)
+        session = ReviewSession(row.session, row.chat, player_key, row.language, list(row.cards), row.number, row.right)
         if 0 < row.number <= len(row.cards):
             card = row.cards[row.number - 1]
             found = await self._question(card)
             if found is not None and sorted(row.order) == list(range(len(found[1].options))):
                 message = MessageRef(row.chat, row.message_id) if row.message_id else None
-                session.asked = _Asked(card, *found, row.order, self._view(session, *found, row.order), message,
-                                       row.answered)
+                session.asked = _Asked(
+                    card, *found, row.order, self._view(session, *found, row.order), message, row.answered
+                )
         return self._sessions.setdefault(player_key, session)
 
     async def _save(self, session: ReviewSession) -> None:
@@ -220,15 +234,18 @@ class ReviewDesk:
         await self._end(session)
         deck = await self._deck(session.player_key)
         nxt = min((c.due for c in deck), default=None)
-        await self._send(session.chat, texts.review_done(session.language, session.right, session.number,
-                                                         len(deck), nxt, await self._zone(session.chat)))
+        await self._send(
+            session.chat,
+            texts.review_done(
+                session.language, session.right, session.number, len(deck), nxt, await self._zone(session.chat)
+            ),
+        )
 
     async def _ask(self, session: ReviewSession, card: ReviewCard, quiz: Quiz, question: Question) -> None:
         order = tuple(option_order(session.id, question.id, len(question.options)))
         session.asked = _Asked(card, quiz, question, order, self._view(session, quiz, question, order))
         try:
-            session.asked.message = await self.engine.adapter(session.chat.platform).post_question(
-                session.asked.shown)
+            session.asked.message = await self.engine.adapter(session.chat.platform).post_question(session.asked.shown)
         except Exception as error:
             log.exception("review of %s: posting a card failed; the review ends", session.player_key)
             await self._end(session)
@@ -239,22 +256,41 @@ class ReviewDesk:
     def _view(self, session: ReviewSession, quiz: Quiz, question: Question, order: tuple[int, ...]) -> QuestionCard:
         """The card as the player sees it, its options in `order` (displayed position -> authoring index)."""
         lang = session.language
-        options = tuple(OptionView(LETTERS[pos], question.options[src].get(lang),
-                                   ReviewToken(session.id, session.number, pos).encode())
-                        for pos, src in enumerate(order))
-        return QuestionCard(run_id=0, chat=session.chat, language=lang,
-                            quiz_title=texts.review_title(lang, quiz.title.get(lang)), number=session.number,
-                            total=len(session.cards), prompt=question.prompt.get(lang), options=options,
-                            seconds=0, deadline=self.engine.clock.now())
+        options = tuple(
+            OptionView(
+                LETTERS[pos], question.options[src].get(lang), ReviewToken(session.id, session.number, pos).encode()
+            )
+            for pos, src in enumerate(order)
+        )
+        return QuestionCard(
+            run_id=0,
+            chat=session.chat,
+            language=lang,
+            quiz_title=texts.review_title(lang, quiz.title.get(lang)),
+            number=session.number,
+            total=len(session.cards),
+            prompt=question.prompt.get(lang),
+            options=options,
+            seconds=0,
+            deadline=self.engine.clock.now(),
+        )
 
-    async def _reveal_and_next(self, session: ReviewSession, asked: _Asked, token: ReviewToken,
-                               moved: ReviewCard | None, now: float) -> None:
+    async def _reveal_and_next(
+        self, session: ReviewSession, asked: _Asked, token: ReviewToken, moved: ReviewCard | None, now: float
+    ) -> None:
         lang, question = session.language, asked.question
         right = asked.order.index(question.answer)
         counts = tuple(int(pos == token.choice) for pos in range(len(asked.order)))
         why = question.explanation.get(lang) if question.explanation else ""  # imports may have none
-        reveal = Reveal(asked.shown, LETTERS[right], asked.shown.options[right].text, why,
-                        counts, answers=(), note=texts.card_moved(lang, moved, now))
+        reveal = Reveal(
+            asked.shown,
+            LETTERS[right],
+            asked.shown.options[right].text,
+            why,
+            counts,
+            answers=(),
+            note=texts.card_moved(lang, moved, now),
+        )
         try:
             await self.engine.adapter(session.chat.platform).close_question(asked.message, reveal)
         except Exception as error:

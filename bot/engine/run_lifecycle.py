@@ -1,5 +1,6 @@
 """A run's life beyond its steps: /stop, taking stored runs up (a restart, a dead worker's
 runs) and letting them go to another worker."""
+
 from __future__ import annotations
 
 import logging
@@ -112,7 +113,8 @@ class RunLifecycle:
     async def _replaced(self, row: RunRow) -> bool:
         """A chat quiz uploaded again after the run started: the version it played is not kept."""
         return self.catalog.get(row.quiz_id) is None and await self.chat_quizzes.replaced_since(
-            row.chat_key, row.quiz_id, row.started_at)
+            row.chat_key, row.quiz_id, row.started_at
+        )
 
     async def _end_replaced(self, run: Run) -> None:
         """End the run (answers so far count) rather than go on with questions or a key it did

@@ -1,4 +1,5 @@
 """/quiz: which quiz a topic names, and a new run of it in the chat."""
+
 from __future__ import annotations
 
 import random
@@ -73,8 +74,15 @@ class RunStarter:
         """What /quiz offers in this chat: the shipped quizzes, then the chat's own."""
         return (*self.catalog.all(), *await self.chat_quizzes.all(chat.key))
 
-    async def start_quiz(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None = None,
-                         questions: tuple[str, ...] | None = None, seconds: int | None = None) -> StartOutcome:
+    async def start_quiz(
+        self,
+        chat: ChatRef,
+        quiz: Quiz,
+        by: Player,
+        count: int | None = None,
+        questions: tuple[str, ...] | None = None,
+        seconds: int | None = None,
+    ) -> StartOutcome:
         """Start `quiz` (`count` random questions, or exactly `questions`; `seconds` to answer
         each instead of the chat's setting: a question of the day stays open for hours)."""
         if (running := self.runs.by_chat.get(chat.key)) is not None:
@@ -87,19 +95,34 @@ class RunStarter:
         finally:
             del self.runs.starting[chat.key]
 
-    async def _create_run(self, chat: ChatRef, quiz: Quiz, by: Player, count: int | None,
-                          questions: tuple[str, ...] | None, seconds: int | None) -> StartOutcome:
+    async def _create_run(
+        self,
+        chat: ChatRef,
+        quiz: Quiz,
+        by: Player,
+        count: int | None,
+        questions: tuple[str, ...] | None,
+        seconds: int | None,
+    ) -> StartOutcome:
         await self.store.ensure_chat(chat)
         await self.store.ensure_player(by)
         settings = await self.chats.settings(chat)
         now = self.clock.now()
         pause = settings.pause_seconds if settings.pause_seconds is not None else self.settings.pause_seconds
         row = RunRow(
-            chat_key=chat.key, chat_id=chat.chat_id, platform=chat.platform, is_private=chat.is_private,
-            quiz_id=quiz.id, language=await self.chats.language_for(chat, by), seed=self.rng.getrandbits(31),
+            chat_key=chat.key,
+            chat_id=chat.chat_id,
+            platform=chat.platform,
+            is_private=chat.is_private,
+            quiz_id=quiz.id,
+            language=await self.chats.language_for(chat, by),
+            seed=self.rng.getrandbits(31),
             question_ids=questions or session.pick_questions(quiz, count, self.rng),
-            seconds=seconds or settings.question_seconds or self.settings.question_seconds, pause=pause,
-            started_by=by.key, started_at=now, due=now + min(pause, 3.0),
+            seconds=seconds or settings.question_seconds or self.settings.question_seconds,
+            pause=pause,
+            started_by=by.key,
+            started_at=now,
+            due=now + min(pause, 3.0),
         )
         row.id = await self.store.create_run(row)
         run = Run(row, quiz)

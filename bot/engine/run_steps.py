@@ -1,5 +1,6 @@
 """One step of a run: ask the next question, note it posted, close it (reveal, review cards),
 give up on it, end the run with its podium; each state stored with the messages it owes."""
+
 from __future__ import annotations
 
 import asyncio
@@ -85,8 +86,9 @@ class RunSteps:
     async def _give_up(self, run: Run) -> None:
         """The question could not be posted for GIVE_UP_SECONDS: end the run; the chat hears it
         once the platform is back."""
-        log.warning("run %d: question %d could not be posted for %d s; the run ends", run.id,
-                    run.row.index + 1, GIVE_UP_SECONDS)
+        log.warning(
+            "run %d: question %d could not be posted for %d s; the run ends", run.id, run.row.index + 1, GIVE_UP_SECONDS
+        )
         minutes = round(GIVE_UP_SECONDS / 60)
         reply = Reply(render.not_posted(run.row.language, run.row.index + 1, minutes), language=run.row.language)
         await self.finish(run, RunStatus.STOPPED, before=[owed.notice(run, reply, self.clock.now())])
@@ -95,7 +97,7 @@ class RunSteps:
         flight = self.runs.flights[run.id]
         waited = 0
         while flight.ticket != waited:  # presses accepted before the close are part of it,
-            waited = flight.ticket      # those that came while it waited too: the question's
+            waited = flight.ticket  # those that came while it waited too: the question's
             await self.store.answers_settled(waited)  # answers are all stored before it closes
         message = MessageRef(run.chat, run.row.message_id) if run.row.message_id else None
         if self.shared is not None and run.is_asking:  # and those other workers took: sealed, then read
@@ -130,8 +132,14 @@ class RunSteps:
     async def finish(self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = ()) -> None:
         """End the run; its last messages and the podium are owed in the same transaction."""
         standings = await self.store.run_standings(run.id)
-        podium = Podium(run.chat, run.row.language, run.quiz.title.get(run.row.language), reason,
-                        tuple(standings), run.row.index + 1)
+        podium = Podium(
+            run.chat,
+            run.row.language,
+            run.quiz.title.get(run.row.language),
+            reason,
+            tuple(standings),
+            run.row.index + 1,
+        )
         # a question still waiting to be posted is not posted any more
         unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()
         run.row.status = reason
@@ -149,8 +157,12 @@ class RunSteps:
                 await self.store.save_run(run.row, send, done)
                 break
             except Exception as error:
-                log.warning("run %d: its state was not stored (%s); the run waits and tries again in %.1f s",
-                            run.id, error, delay)
+                log.warning(
+                    "run %d: its state was not stored (%s); the run waits and tries again in %.1f s",
+                    run.id,
+                    error,
+                    delay,
+                )
             await asyncio.sleep(delay)  # storage back-off in real time: the game clock may be fake
             delay = min(delay * 2, STORE_RETRY_MAX_SECONDS)
         for key in done:

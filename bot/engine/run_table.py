@@ -1,4 +1,5 @@
 """The runs held in this process: found by chat and by id, each with its lock, and when each is due."""
+
 from __future__ import annotations
 
 import asyncio

@@ -6,6 +6,7 @@ The store is the only coordinator: a fire time is claimed by moving the schedule
 fire each time once. After a restart, a fire time missed by less than an hour runs at once;
 an older one is skipped and logged.
 """
+
 from __future__ import annotations
 
 import logging
@@ -35,12 +36,21 @@ class Scheduler:
         self.store = engine.store
         engine.sender.on_unreachable(self.chat_refuses_bot)  # any run message refused as forbidden
 
-    async def add(self, chat: ChatRef, rule: Rule, quiz: Quiz, by: Player, questions: int | None,
-                  hours: int) -> ScheduleRow:
+    async def add(
+        self, chat: ChatRef, rule: Rule, quiz: Quiz, by: Player, questions: int | None, hours: int
+    ) -> ScheduleRow:
         await self.store.ensure_chat(chat)
         now = self.engine.clock.now()
-        row = ScheduleRow(chat, quiz.id, rule, schedule.next_fire(rule, now, await self._zone(chat)),
-                          seed=int(now) % 1_000_003, created_by=by.key, questions=questions, hours=hours)
+        row = ScheduleRow(
+            chat,
+            quiz.id,
+            rule,
+            schedule.next_fire(rule, now, await self._zone(chat)),
+            seed=int(now) % 1_000_003,
+            created_by=by.key,
+            questions=questions,
+            hours=hours,
+        )
         return replace(row, id=await self.store.add_schedule(row))
 
     async def resume(self, chat: ChatRef, schedule_id: int | None = None) -> list[ScheduleRow]:
@@ -54,13 +64,17 @@ class Scheduler:
         for row in await self.store.chat_schedules(chat.key):
             if row.status is not ScheduleStatus.PAUSED or schedule_id not in (None, row.id):
                 continue
-            due = row.next_due if schedule.missed(row.next_due, now) is Missed.RUN else schedule.next_fire(
-                row.rule, now, tz)
+            due = (
+                row.next_due
+                if schedule.missed(row.next_due, now) is Missed.RUN
+                else schedule.next_fire(row.rule, now, tz)
+            )
             if await self.store.resume_schedule(row.id, due):
                 resumed.append(replace(row, status=ScheduleStatus.ACTIVE, next_due=due))
         if resumed:
-            log.info("%s lets the bot post again; schedules resumed: %s", chat.key,
-                     ", ".join(str(r.id) for r in resumed))
+            log.info(
+                "%s lets the bot post again; schedules resumed: %s", chat.key, ", ".join(str(r.id) for r in resumed)
+            )
         return resumed
 
     async def tick(self) -> int:
@@ -89,8 +103,14 @@ class Scheduler:
         quiz = self.engine.catalog.get(row.quiz_id) or await self.engine.chat_quizzes.get(row.chat.key, row.quiz_id)
         if schedule.missed(row.next_due, now) is Missed.SKIP or quiz is None:
             if await self.store.claim_schedule(row.id, row.next_due, nxt, row.asked):
-                log.warning("schedule %d in %s: skipped the time %.0f s ago (%s); next at %.0f", row.id,
-                            row.chat.key, now - row.next_due, "the quiz is gone" if quiz is None else "too late", nxt)
+                log.warning(
+                    "schedule %d in %s: skipped the time %.0f s ago (%s); next at %.0f",
+                    row.id,
+                    row.chat.key,
+                    now - row.next_due,
+                    "the quiz is gone" if quiz is None else "too late",
+                    nxt,
+                )
             return 0
         pick, asked = None, row.asked
         if row.is_daily_question:
@@ -101,8 +121,13 @@ class Scheduler:
             return 0
         by = Player(row.chat.platform, "schedule", "⏰")  # not its author: only admins may /stop it
         outcome = await self.engine.start_quiz(
-            row.chat, quiz, by, count=None if row.is_daily_question else row.questions,
-            questions=(pick,) if pick else None, seconds=row.hours * HOUR if pick else None)
+            row.chat,
+            quiz,
+            by,
+            count=None if row.is_daily_question else row.questions,
+            questions=(pick,) if pick else None,
+            seconds=row.hours * HOUR if pick else None,
+        )
         if outcome.status != "started":
             log.warning("schedule %d in %s: a quiz was already running; this time is skipped", row.id, row.chat.key)
             return 0
@@ -113,8 +138,11 @@ class Scheduler:
         """Say what starts; a chat that removed the bot pauses the schedule instead."""
         lang = await self.engine.language_for(row.chat)
         title = quiz.title.get(lang)
-        text = (t(lang, "⏰ Question of the day from {title}: it stays open {hours} h.", title=title, hours=row.hours)
-                if row.is_daily_question else t(lang, "⏰ Scheduled quiz: {title}", title=title))
+        text = (
+            t(lang, "⏰ Question of the day from {title}: it stays open {hours} h.", title=title, hours=row.hours)
+            if row.is_daily_question
+            else t(lang, "⏰ Scheduled quiz: {title}", title=title)
+        )
         try:
             await self.engine.adapter(row.chat.platform).send(row.chat, Reply(text, language=lang))
         except ChatUnreachable:

@@ -10,6 +10,7 @@ DeliveryUncertain), but after at most one uncertain one, so a chat sees a messag
 twice. Retries back off from 0 s to 15 s; a reveal, podium or notice older than 15 minutes
 is dropped with a log line (a question waits for the engine: it gives the run up instead).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -108,8 +109,7 @@ class Sender:
     async def flush_due(self) -> None:
         """Send every chat's ready messages and wait for them (tests, and the loop below)."""
         now = self._clock.now()
-        pumps = [self._pump(chat) for chat, queue in list(self._queues.items())
-                 if queue and queue[0].not_before <= now]
+        pumps = [self._pump(chat) for chat, queue in list(self._queues.items()) if queue and queue[0].not_before <= now]
         await asyncio.gather(*(asyncio.shield(p) for p in pumps if p is not None))
 
     async def serve(self) -> None:
@@ -181,8 +181,7 @@ class Sender:
         """One try at the queue's head; True when it is done with (sent, or dropped)."""
         now = self._clock.now()
         if m.kind is not MessageKind.QUESTION and now - m.created_at > EXPIRE_SECONDS:
-            log.warning("outbox %s: a %s older than %d minutes is dropped unsent", m.key, m.kind,
-                        EXPIRE_SECONDS // 60)
+            log.warning("outbox %s: a %s older than %d minutes is dropped unsent", m.key, m.kind, EXPIRE_SECONDS // 60)
             self.counts["expired"] += 1
             await self._store.outbox_remove([m.key])
             return True
@@ -197,8 +196,12 @@ class Sender:
             ref = await self._call(m)
         except DeliveryUncertain as error:
             self.counts["uncertain"] += 1
-            log.warning("outbox %s: the platform may have taken it (%s); %s", m.key, error,
-                        "one more try" if m.uncertain <= MAX_UNCERTAIN else "not sent again")
+            log.warning(
+                "outbox %s: the platform may have taken it (%s); %s",
+                m.key,
+                error,
+                "one more try" if m.uncertain <= MAX_UNCERTAIN else "not sent again",
+            )
             queue[0] = m = replace(m, not_before=self._clock.now() + backoff(m.tries))
         except Exception as error:
             self.counts["failed"] += 1

@@ -1,4 +1,5 @@
 """The boards a chat asks for: its top players over a calendar period, a player's own figures."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -10,8 +11,9 @@ from bot.ports.store import Store
 TOP = 10
 
 
-async def leaderboard(store: Store, clock: Clock, chat: ChatRef, period: str, quiz_id: str | None,
-                      player: Player | None = None) -> tuple[list[Standing], Standing | None]:
+async def leaderboard(
+    store: Store, clock: Clock, chat: ChatRef, period: str, quiz_id: str | None, player: Player | None = None
+) -> tuple[list[Standing], Standing | None]:
     """The top 10 of the chat for the period, and the caller's own standing."""
     if player is not None:
         await store.ensure_player(player)  # keep the caller's display name current

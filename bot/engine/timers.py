@@ -4,6 +4,7 @@ A heap of (due time, run id): the loop wakes at the earliest due time or when a 
 rescheduled earlier (a press closing a question early), pops what has come, and runs each
 step as its own task so a slow platform in one chat never holds up another chat.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -18,8 +19,9 @@ log = logging.getLogger("quizhost.timers")
 
 
 class Timers:
-    def __init__(self, clock: Clock, step: Callable[[int], Awaitable[None]],
-                 due_of: Callable[[int], float | None]) -> None:
+    def __init__(
+        self, clock: Clock, step: Callable[[int], Awaitable[None]], due_of: Callable[[int], float | None]
+    ) -> None:
         self._clock = clock
         self._step = step  # takes one run one step on; reschedules it when done
         self._due_of = due_of  # a run's current due time, None when it has ended

@@ -9,6 +9,7 @@ lost (the listener reconnecting): the lease renewal tick (bot/engine/workers.py)
 requests too, so a stop arrives within one tick, and a question not closed early closes at
 its deadline over every stored answer all the same.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -8,6 +8,7 @@ renewing: those continue here as after a restart, from their stored state. With 
 keeps the wake-ups (bot/engine/wakeups.py): each renewal also looks for /stop requests other workers
 took for these runs, in case their wake-up was lost.
 """
+
 from __future__ import annotations
 
 import asyncio

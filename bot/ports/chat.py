@@ -2,6 +2,7 @@
 
 Adapters (bot/adapters/*) implement it; the engine and the commands see nothing else of them.
 """
+
 from __future__ import annotations
 
 from typing import Protocol

@@ -1,4 +1,5 @@
 """Time as a dependency: the engine asks a clock, so tests can move time by hand."""
+
 from __future__ import annotations
 
 import asyncio

@@ -5,6 +5,7 @@ A load balancer stops sending updates to a worker whose /healthz says 503, so an
 "down" only when its platform has been out of reach for longer than a short grace (a blip is
 not a sick worker); the metrics count every error, blips too.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

@@ -4,6 +4,7 @@ The stores (storage/sqlite, storage/postgres) implement it; the engine and the c
 nothing else of them. The docstrings are the contract: every implementation
 keeps the semantics they state, and tests/contract/stores/ checks them on each one.
 """
+
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -218,8 +219,9 @@ class Store(LearningStore, Protocol):
 
     # boards -------------------------------------------------------------------------
 
-    async def leaderboard(self, chat_key: str, since: float | None = None,
-                          quiz_id: str | None = None) -> list[Standing]:
+    async def leaderboard(
+        self, chat_key: str, since: float | None = None, quiz_id: str | None = None
+    ) -> list[Standing]:
         """Every player of the chat with an answer at or after `since` (None: all time), maybe of
         one quiz, ranked by points, then right answers, then the earlier first answer, then
         key. Ranks start at 1. The open question's answers count as soon as they are stored."""

@@ -1,4 +1,5 @@
 """A clock for tests and the bench: time moves only when told, so nothing waits for real seconds."""
+
 from __future__ import annotations
 
 import asyncio

@@ -10,6 +10,7 @@ Point discord.py at it with `discord.http.Route.BASE = fake.api_base` and
 `discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)`. It runs
 standalone too (a benchmark in another process): `await FakeDiscord().start(port=...)`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -98,8 +99,9 @@ class FakeDiscord(RestRoutes):
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
-    def add_guild(self, name: str = "Quiz server", channels: tuple[str, ...] = ("general",),
-                  shard: tuple[int, int] | None = None) -> int:
+    def add_guild(
+        self, name: str = "Quiz server", channels: tuple[str, ...] = ("general",), shard: tuple[int, int] | None = None
+    ) -> int:
         """A server the bot is in; `shard` = (id, count) picks an id that this shard owns."""
         guild_id = self.new_id()
         while shard is not None and (guild_id >> 22) % shard[1] != shard[0]:
@@ -121,8 +123,14 @@ class FakeDiscord(RestRoutes):
         return user
 
     def dm_channel(self, user: FakeUser) -> int:
-        channel_id = next((int(c["id"]) for c in self.channels.values()
-                           if c["type"] == 1 and c["recipients"][0]["id"] == str(user.id)), None)
+        channel_id = next(
+            (
+                int(c["id"])
+                for c in self.channels.values()
+                if c["type"] == 1 and c["recipients"][0]["id"] == str(user.id)
+            ),
+            None,
+        )
         if channel_id is None:
             channel_id = self.new_id()
             self.channels[channel_id] = p.dm_channel(channel_id, user)
@@ -169,14 +177,18 @@ class FakeDiscord(RestRoutes):
         self._changed = asyncio.Event()
 
     def channel_messages(self, channel_id: int, include_ephemeral: bool = False) -> list[FakeMessage]:
-        return [m for m in self.messages.values()
-                if m.channel_id == channel_id and (include_ephemeral or not m.ephemeral)]
+        return [
+            m for m in self.messages.values() if m.channel_id == channel_id and (include_ephemeral or not m.ephemeral)
+        ]
 
-    async def wait_message(self, channel_id: int, predicate: Callable[[FakeMessage], bool],
-                           timeout: float = 10.0) -> FakeMessage:
+    async def wait_message(
+        self, channel_id: int, predicate: Callable[[FakeMessage], bool], timeout: float = 10.0
+    ) -> FakeMessage:
         return await self.wait_for(
-            lambda: next((m for m in self.channel_messages(channel_id) if predicate(m)), None), timeout,
-            f"a message in channel {channel_id}")
+            lambda: next((m for m in self.channel_messages(channel_id) if predicate(m)), None),
+            timeout,
+            f"a message in channel {channel_id}",
+        )
 
     # interactions a test pushes -------------------------------------------------------------
 
@@ -184,8 +196,15 @@ class FakeDiscord(RestRoutes):
         """A file a user attaches to a slash command option; `size` may claim another size."""
         attachment_id = self.new_id()
         url = f"http://127.0.0.1:{self.port}/attachments/{channel_id}/{attachment_id}/{filename}"
-        payload = {"id": str(attachment_id), "filename": filename, "size": len(data) if size is None else size,
-                   "url": url, "proxy_url": url, "content_type": "application/octet-stream", "ephemeral": True}
+        payload = {
+            "id": str(attachment_id),
+            "filename": filename,
+            "size": len(data) if size is None else size,
+            "url": url,
+            "proxy_url": url,
+            "content_type": "application/octet-stream",
+            "ephemeral": True,
+        }
         self.attachments[attachment_id] = (payload, data)
         return attachment_id
 
@@ -196,8 +215,9 @@ class FakeDiscord(RestRoutes):
         self.cdn_fetches.append(attachment_id)
         return web.Response(body=self.attachments[attachment_id][1])
 
-    def push_slash(self, user: FakeUser, channel_id: int, name: str, focused: str | None = None,
-                   **options: Any) -> FakeInteraction:
+    def push_slash(
+        self, user: FakeUser, channel_id: int, name: str, focused: str | None = None, **options: Any
+    ) -> FakeInteraction:
         command, _guild_id = self._command(name, channel_id)
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1, "options": []}
         if command.get("guild_id"):
@@ -208,8 +228,9 @@ class FakeDiscord(RestRoutes):
                 entry = {"name": option["name"], "type": option["type"], "value": value}
                 if option["type"] == 11:  # an attachment: its id, with the file under data.resolved
                     entry["value"] = str(value)
-                    data.setdefault("resolved", {}).setdefault("attachments", {})[str(value)] = \
-                        self.attachments[value][0]
+                    data.setdefault("resolved", {}).setdefault("attachments", {})[str(value)] = self.attachments[value][
+                        0
+                    ]
                 if option["name"] == focused:
                     entry["focused"] = True
                 data["options"].append(entry)
@@ -222,14 +243,16 @@ class FakeDiscord(RestRoutes):
         interaction = self.push_slash(user, channel_id, name, **options)
         return await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
 
-    async def autocomplete(self, user: FakeUser, channel_id: int, name: str, focused: str,
-                           **options: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self, user: FakeUser, channel_id: int, name: str, focused: str, **options: Any
+    ) -> list[dict[str, Any]]:
         interaction = self.push_slash(user, channel_id, name, focused=focused, **options)
         shown = await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
         return shown["choices"]
 
-    def push_press(self, user: FakeUser, message_id: int, custom_id: str, forge: bool = False,
-                   stale: bool = False) -> FakeInteraction:
+    def push_press(
+        self, user: FakeUser, message_id: int, custom_id: str, forge: bool = False, stale: bool = False
+    ) -> FakeInteraction:
         """A press on a button of a message.
 
         `stale`: the client still shows the message as first sent (the edit has not reached it).
@@ -237,8 +260,9 @@ class FakeDiscord(RestRoutes):
         """
         return self._push(self.press_payload(user, message_id, custom_id, forge, stale))
 
-    def press_payload(self, user: FakeUser, message_id: int, custom_id: str, forge: bool = False,
-                      stale: bool = False) -> dict[str, Any]:
+    def press_payload(
+        self, user: FakeUser, message_id: int, custom_id: str, forge: bool = False, stale: bool = False
+    ) -> dict[str, Any]:
         """The INTERACTION_CREATE of a press (see `push_press`), not sent: a test may break it."""
         stored = self.messages[message_id]
         data = json.loads(json.dumps(stored.history[0] if stale else stored.data))
@@ -249,13 +273,16 @@ class FakeDiscord(RestRoutes):
         if button is not None and button.get("disabled"):
             raise AssertionError(f"button {custom_id!r} is disabled: no client can press it")
         if button is None:
-            data["components"] = [{"type": 1, "components": [
-                {"type": 2, "style": 1, "label": "?", "custom_id": custom_id}]}]
-        return self.interaction_payload(user, stored.channel_id, 3, {"custom_id": custom_id, "component_type": 2},
-                                        message=data)
+            data["components"] = [
+                {"type": 1, "components": [{"type": 2, "style": 1, "label": "?", "custom_id": custom_id}]}
+            ]
+        return self.interaction_payload(
+            user, stored.channel_id, 3, {"custom_id": custom_id, "component_type": 2}, message=data
+        )
 
-    async def press(self, user: FakeUser, message_id: int, custom_id: str, forge: bool = False,
-                    stale: bool = False) -> dict[str, Any]:
+    async def press(
+        self, user: FakeUser, message_id: int, custom_id: str, forge: bool = False, stale: bool = False
+    ) -> dict[str, Any]:
         """A button press; returns what the bot showed the presser."""
         interaction = self.push_press(user, message_id, custom_id, forge, stale)
         return await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
@@ -273,21 +300,34 @@ class FakeDiscord(RestRoutes):
                 return command, guild_id
         raise AssertionError(f"/{name} was never synced where channel {channel_id} could see it")
 
-    def interaction_payload(self, user: FakeUser, channel_id: int, kind: int, data: dict[str, Any],
-                            message: dict[str, Any] | None = None) -> dict[str, Any]:
+    def interaction_payload(
+        self, user: FakeUser, channel_id: int, kind: int, data: dict[str, Any], message: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """An INTERACTION_CREATE as Discord sends it, from `user` in `channel_id`."""
         channel = self.channels[channel_id]
         interaction_id = self.new_id()
         payload: dict[str, Any] = {
-            "id": str(interaction_id), "application_id": str(self.application_id), "type": kind, "data": data,
-            "channel_id": str(channel_id), "channel": channel, "token": f"itoken-{interaction_id}", "version": 1,
-            "locale": user.locale, "entitlements": [],
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "data": data,
+            "channel_id": str(channel_id),
+            "channel": channel,
+            "token": f"itoken-{interaction_id}",
+            "version": 1,
+            "locale": user.locale,
+            "entitlements": [],
             "app_permissions": str(self.bot_permissions.get(channel_id, p.ALL_PERMISSIONS)),
             "attachment_size_limit": 8 * 1024 * 1024,
         }
         if channel.get("guild_id"):
-            payload.update(guild_id=channel["guild_id"], member=user.member(), guild_locale="en-US", context=0,
-                           authorizing_integration_owners={"0": channel["guild_id"]})
+            payload.update(
+                guild_id=channel["guild_id"],
+                member=user.member(),
+                guild_locale="en-US",
+                context=0,
+                authorizing_integration_owners={"0": channel["guild_id"]},
+            )
         else:
             payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": str(user.id)})
         if message is not None:
@@ -309,8 +349,10 @@ class FakeDiscord(RestRoutes):
 
     def _unanswered(self, interaction: FakeInteraction) -> None:
         if not interaction.callbacks:
-            self.violations.append(f"interaction {interaction.id} (type {interaction.payload['type']}) "
-                                   f"not answered within {ANSWER_WITHIN:g} s")
+            self.violations.append(
+                f"interaction {interaction.id} (type {interaction.payload['type']}) "
+                f"not answered within {ANSWER_WITHIN:g} s"
+            )
             self._bump()
 
     # gateway ---------------------------------------------------------------------------------
@@ -348,14 +390,26 @@ class FakeDiscord(RestRoutes):
         guilds = [g for g in self.guilds if (g >> 22) % shard[1] == shard[0]]
         session = f"session-{len(self.identifies)}"
         self._session_shards[session] = shard
-        await self._send(ws, "READY", {
-            "v": 10, "user": self.bot.payload(), "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
-            "session_id": session, "resume_gateway_url": self.gateway_url,
-            "shard": shard, "application": {"id": str(self.application_id), "flags": 0}})
+        await self._send(
+            ws,
+            "READY",
+            {
+                "v": 10,
+                "user": self.bot.payload(),
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+                "session_id": session,
+                "resume_gateway_url": self.gateway_url,
+                "shard": shard,
+                "application": {"id": str(self.application_id), "flags": 0},
+            },
+        )
         for guild_id in guilds:
             info = self.guilds[guild_id]
-            await self._send(ws, "GUILD_CREATE", p.guild(guild_id, info["name"], self.owner.id,
-                                                         [self.channels[c] for c in info["channels"]], self.bot))
+            await self._send(
+                ws,
+                "GUILD_CREATE",
+                p.guild(guild_id, info["name"], self.owner.id, [self.channels[c] for c in info["channels"]], self.bot),
+            )
         self._sockets.append((ws, shard))
         self._bump()
 

@@ -3,6 +3,7 @@
 Shapes follow Discord's API v10 as discord.py 2.7 reads them; limits follow Discord's
 documentation (see shared/PLATFORMS.md).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -30,9 +31,40 @@ MANAGE_MESSAGES = 1 << 13
 MANAGE_GUILD = 1 << 5
 # what a plain member may do in a channel: view, send, embed, read history, use slash commands
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 31)
-DISCORD_LOCALES = {"id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
-                   "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi",
-                   "th", "zh-CN", "ja", "zh-TW", "ko"}
+DISCORD_LOCALES = {
+    "id",
+    "da",
+    "de",
+    "en-GB",
+    "en-US",
+    "es-ES",
+    "es-419",
+    "fr",
+    "hr",
+    "it",
+    "lt",
+    "hu",
+    "nl",
+    "no",
+    "pl",
+    "pt-BR",
+    "ro",
+    "fi",
+    "sv-SE",
+    "vi",
+    "tr",
+    "cs",
+    "el",
+    "bg",
+    "ru",
+    "uk",
+    "hi",
+    "th",
+    "zh-CN",
+    "ja",
+    "zh-TW",
+    "ko",
+}
 
 
 @dataclass
@@ -44,12 +76,28 @@ class FakeUser:
     bot: bool = False
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "username": self.name.lower().replace(" ", "_"), "global_name": self.name,
-                "discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0}
+        return {
+            "id": str(self.id),
+            "username": self.name.lower().replace(" ", "_"),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
 
     def member(self) -> dict[str, Any]:
-        return {"user": self.payload(), "nick": None, "roles": [], "joined_at": now_iso(), "deaf": False,
-                "mute": False, "flags": 0, "pending": False, "permissions": str(self.permissions)}
+        return {
+            "user": self.payload(),
+            "nick": None,
+            "roles": [],
+            "joined_at": now_iso(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "permissions": str(self.permissions),
+        }
 
 
 @dataclass
@@ -88,41 +136,99 @@ def visible_text(data: dict[str, Any]) -> str:
 
 
 def text_channel(channel_id: int, guild_id: int, name: str) -> dict[str, Any]:
-    return {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": name, "position": 0,
-            "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
-            "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+    return {
+        "id": str(channel_id),
+        "type": 0,
+        "guild_id": str(guild_id),
+        "name": name,
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": False,
+        "parent_id": None,
+        "topic": None,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+    }
 
 
 def dm_channel(channel_id: int, user: FakeUser) -> dict[str, Any]:
     return {"id": str(channel_id), "type": 1, "recipients": [user.payload()], "last_message_id": None, "flags": 0}
 
 
-def guild(guild_id: int, name: str, owner_id: int, channels: list[dict[str, Any]],
-          bot: FakeUser) -> dict[str, Any]:
-    everyone = {"id": str(guild_id), "name": "@everyone", "permissions": str(MEMBER_PERMISSIONS), "position": 0,
-                "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
-    return {"id": str(guild_id), "name": name, "icon": None, "owner_id": str(owner_id), "roles": [everyone],
-            "channels": channels, "members": [bot.member()], "member_count": 1, "features": [], "emojis": [],
-            "stickers": [], "verification_level": 0, "default_message_notifications": 0,
-            "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
-            "system_channel_id": None, "afk_timeout": 300, "large": False, "unavailable": False,
-            "joined_at": now_iso(), "voice_states": [], "presences": [], "threads": [], "stage_instances": [],
-            "guild_scheduled_events": [], "nsfw_level": 0, "premium_progress_bar_enabled": False}
+def guild(guild_id: int, name: str, owner_id: int, channels: list[dict[str, Any]], bot: FakeUser) -> dict[str, Any]:
+    everyone = {
+        "id": str(guild_id),
+        "name": "@everyone",
+        "permissions": str(MEMBER_PERMISSIONS),
+        "position": 0,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+    return {
+        "id": str(guild_id),
+        "name": name,
+        "icon": None,
+        "owner_id": str(owner_id),
+        "roles": [everyone],
+        "channels": channels,
+        "members": [bot.member()],
+        "member_count": 1,
+        "features": [],
+        "emojis": [],
+        "stickers": [],
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "premium_tier": 0,
+        "preferred_locale": "en-US",
+        "system_channel_id": None,
+        "afk_timeout": 300,
+        "large": False,
+        "unavailable": False,
+        "joined_at": now_iso(),
+        "voice_states": [],
+        "presences": [],
+        "threads": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "nsfw_level": 0,
+        "premium_progress_bar_enabled": False,
+    }
 
 
-def message(message_id: int, channel_id: int, guild_id: int | None, author: FakeUser, data: dict[str, Any],
-            flags: int = 0) -> dict[str, Any]:
-    payload = {"id": str(message_id), "channel_id": str(channel_id), "author": author.payload(),
-               "content": data.get("content") or "", "timestamp": now_iso(), "edited_timestamp": None,
-               "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
-               "embeds": data.get("embeds") or [], "pinned": False, "type": 0,
-               "components": data.get("components") or [], "flags": flags}
+def message(
+    message_id: int, channel_id: int, guild_id: int | None, author: FakeUser, data: dict[str, Any], flags: int = 0
+) -> dict[str, Any]:
+    payload = {
+        "id": str(message_id),
+        "channel_id": str(channel_id),
+        "author": author.payload(),
+        "content": data.get("content") or "",
+        "timestamp": now_iso(),
+        "edited_timestamp": None,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": data.get("embeds") or [],
+        "pinned": False,
+        "type": 0,
+        "components": data.get("components") or [],
+        "flags": flags,
+    }
     if guild_id is not None:
         payload["guild_id"] = str(guild_id)
     return payload
 
 
 # limits ----------------------------------------------------------------------------------------
+
 
 def message_problems(data: dict[str, Any], creating: bool = True) -> list[str]:
     """Why Discord would answer 400 Invalid Form Body to this message (nothing when it is fine)."""

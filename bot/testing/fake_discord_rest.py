@@ -2,6 +2,7 @@
 
 Mixed into `bot.testing.fake_discord.FakeDiscord`, which holds the state these handlers read and write.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -100,8 +101,9 @@ class RestRoutes:
                 self.rate_limited.append((request.method, path))
                 self.requests.append((request.method, path, 429))
                 return _rate_limited(rule.retry_after)
-        open_route = ("/interactions/" in path or "/webhooks/" in path or path == "/gateway"
-                      or path.startswith("/attachments/"))  # the CDN asks for no token
+        open_route = (
+            "/interactions/" in path or "/webhooks/" in path or path == "/gateway" or path.startswith("/attachments/")
+        )  # the CDN asks for no token
         if not open_route and request.headers.get("Authorization") != f"Bot {self.token}":
             self.requests.append((request.method, path, 401))
             return _json({"message": "401: Unauthorized", "code": 0}, 401)
@@ -113,10 +115,15 @@ class RestRoutes:
         self.requests.append((request.method, path, response.status))
         if isinstance(response, web.Response):
             bucket = request.match_info.route.resource.canonical if request.match_info.route.resource else path
-            response.headers.update({"X-RateLimit-Limit": "50", "X-RateLimit-Remaining": "49",
-                                     "X-RateLimit-Reset-After": "1.000",
-                                     "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
-                                     "X-RateLimit-Bucket": f"bucket{abs(hash(bucket)) % 10**8}"})
+            response.headers.update(
+                {
+                    "X-RateLimit-Limit": "50",
+                    "X-RateLimit-Remaining": "49",
+                    "X-RateLimit-Reset-After": "1.000",
+                    "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+                    "X-RateLimit-Bucket": f"bucket{abs(hash(bucket)) % 10**8}",
+                }
+            )
         self._bump()
         return response
 
@@ -134,14 +141,31 @@ class RestRoutes:
         return _json({"url": self.gateway_url})
 
     async def _application(self, request: web.Request) -> web.Response:
-        return _json({"id": str(self.application_id), "name": "quizhost", "description": "", "icon": None,
-                      "bot_public": True, "bot_require_code_grant": False, "owner": self.owner.payload(),
-                      "verify_key": "0" * 64, "flags": 0, "team": None, "summary": "", "rpc_origins": []})
+        return _json(
+            {
+                "id": str(self.application_id),
+                "name": "quizhost",
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.owner.payload(),
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "team": None,
+                "summary": "",
+                "rpc_origins": [],
+            }
+        )
 
     async def _gateway_bot(self, request: web.Request) -> web.Response:
-        return _json({"url": self.gateway_url, "shards": self.shard_count,
-                      "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
-                                              "max_concurrency": 1}})
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": self.shard_count,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
 
     async def _sync(self, request: web.Request) -> web.Response:
         guild = request.match_info.get("guild")
@@ -152,8 +176,16 @@ class RestRoutes:
         problems = p.command_problems(payload)
         if problems:
             return self._invalid(problems)
-        synced = [{**c, "id": str(self.new_id()), "application_id": str(self.application_id), "version": "1",
-                   **({"guild_id": guild} if guild else {})} for c in payload]
+        synced = [
+            {
+                **c,
+                "id": str(self.new_id()),
+                "application_id": str(self.application_id),
+                "version": "1",
+                **({"guild_id": guild} if guild else {}),
+            }
+            for c in payload
+        ]
         self.commands[scope] = synced
         self.syncs.append(scope)
         return _json(synced)
@@ -193,8 +225,13 @@ class RestRoutes:
             return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
         body = await request.json()
         kind, data = body["type"], body.get("data") or {}
-        problems = (p.choice_problems(data.get("choices") or []) if kind == 8
-                    else p.message_problems(data, creating=kind == 4) if kind in (4, 7) else [])
+        problems = (
+            p.choice_problems(data.get("choices") or [])
+            if kind == 8
+            else p.message_problems(data, creating=kind == 4)
+            if kind in (4, 7)
+            else []
+        )
         if problems:
             return self._invalid(problems)
         interaction.callbacks.append(body)
@@ -213,8 +250,12 @@ class RestRoutes:
             self._show(interaction, {"type": 8, "choices": data.get("choices") or []})
         elif kind == 6:
             self._show(interaction, {"type": 6})
-        answer = {"id": str(interaction.id), "type": interaction.payload["type"],
-                  "response_message_loading": kind == 5, "response_message_ephemeral": ephemeral}
+        answer = {
+            "id": str(interaction.id),
+            "type": interaction.payload["type"],
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": ephemeral,
+        }
         resource: dict[str, Any] = {"type": kind}
         if stored is not None:
             answer["response_message_id"] = str(stored.id)
@@ -252,8 +293,9 @@ class RestRoutes:
         if not interaction.shown.done():
             interaction.shown.set_result(shown)
 
-    def _store(self, channel_id: int, data: dict[str, Any], ephemeral: bool = False,
-               interaction_id: int | None = None) -> FakeMessage:
+    def _store(
+        self, channel_id: int, data: dict[str, Any], ephemeral: bool = False, interaction_id: int | None = None
+    ) -> FakeMessage:
         channel = self.channels[channel_id]
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None
         message_id = self.new_id()
@@ -263,8 +305,11 @@ class RestRoutes:
         return stored
 
     def _edit(self, stored: FakeMessage, data: dict[str, Any]) -> FakeMessage:
-        payload = {**stored.data, **{k: v for k, v in data.items() if k in ("content", "embeds", "components")},
-                   "edited_timestamp": p.now_iso()}
+        payload = {
+            **stored.data,
+            **{k: v for k, v in data.items() if k in ("content", "embeds", "components")},
+            "edited_timestamp": p.now_iso(),
+        }
         stored.data = payload
         stored.history.append(payload)
         return stored
@@ -283,9 +328,16 @@ def _rate_limited(retry_after: float) -> web.Response:
     body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False}
     response = _json(body, 429)
     # discord.py treats a 429 without Via as a Cloudflare ban rather than a rate limit
-    response.headers.update({"Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))),
-                             "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
-                             "X-RateLimit-Reset-After": f"{retry_after:.3f}",
-                             "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
-                             "X-RateLimit-Bucket": "ratelimited", "X-RateLimit-Scope": "user"})
+    response.headers.update(
+        {
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, round(retry_after))),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+            "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+            "X-RateLimit-Bucket": "ratelimited",
+            "X-RateLimit-Scope": "user",
+        }
+    )
     return response

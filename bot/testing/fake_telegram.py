@@ -5,6 +5,7 @@ PTB posts form-encoded bodies; nested fields (reply_markup, reply_parameters, co
 arrive as JSON strings. Every call is recorded; a call Telegram would refuse gets the same
 400 here, so a test fails where the platform would.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,8 +24,15 @@ from bot.testing.fake_telegram_balancer import LoadBalancer
 from bot.testing.fake_telegram_methods import ApiError, BotApiMethods, Call, Press, Sent
 
 ANONYMOUS_ADMIN = 1087968824
-JSON_FIELDS = {"reply_markup", "reply_parameters", "commands", "scope", "allowed_updates",
-               "link_preview_options", "entities"}
+JSON_FIELDS = {
+    "reply_markup",
+    "reply_parameters",
+    "commands",
+    "scope",
+    "allowed_updates",
+    "link_preview_options",
+    "entities",
+}
 INT_FIELDS = {"chat_id", "message_id", "user_id", "offset", "limit", "timeout", "max_connections"}
 
 
@@ -140,8 +148,9 @@ class FakeBotApi(BotApiMethods):
 
     # making trouble ------------------------------------------------------------------
 
-    def fail(self, method: str, kind: str, times: int = 1, retry_after: int = 1,
-             when: Callable[[dict], bool] | None = None) -> None:
+    def fail(
+        self, method: str, kind: str, times: int = 1, retry_after: int = 1, when: Callable[[dict], bool] | None = None
+    ) -> None:
         """The next `times` calls of `method` (matching `when`) get a 429, a 500 or a dropped connection."""
         assert kind in ("429", "500", "drop")
         self._failures.append(Failure(method, kind, times, retry_after, when))
@@ -156,8 +165,9 @@ class FakeBotApi(BotApiMethods):
     @staticmethod
     def _fail(failure: Failure) -> None:
         if failure.kind == "429":
-            raise ApiError(429, f"Too Many Requests: retry after {failure.retry_after}",
-                           {"retry_after": failure.retry_after})
+            raise ApiError(
+                429, f"Too Many Requests: retry after {failure.retry_after}", {"retry_after": failure.retry_after}
+            )
         if failure.kind == "500":
             raise ApiError(500, "Internal Server Error")
         raise _Drop()
@@ -171,17 +181,28 @@ class FakeBotApi(BotApiMethods):
         through, and the bot gets a my_chat_member update if it asked for them."""
         self.remove_bot(chat, removed=False)
         bot = {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username}
-        change = {"chat": chat, "from": by, "date": int(time.time()),
-                  "old_chat_member": {"status": "kicked" if chat["id"] > 0 else "left", "user": bot,
-                                      **({"until_date": 0} if chat["id"] > 0 else {})},
-                  "new_chat_member": {"status": "member", "user": bot}}
+        change = {
+            "chat": chat,
+            "from": by,
+            "date": int(time.time()),
+            "old_chat_member": {
+                "status": "kicked" if chat["id"] > 0 else "left",
+                "user": bot,
+                **({"until_date": 0} if chat["id"] > 0 else {}),
+            },
+            "new_chat_member": {"status": "member", "user": bot},
+        }
         await self._deliver({"update_id": next(self._update_ids), "my_chat_member": change})
 
     def _check_member(self, params: dict) -> None:
         chat_id = params.get("chat_id")
         if chat_id in self.removed_from:
-            raise ApiError(403, "Forbidden: bot was blocked by the user" if isinstance(chat_id, int) and chat_id > 0
-                           else "Forbidden: bot was kicked from the group chat")
+            raise ApiError(
+                403,
+                "Forbidden: bot was blocked by the user"
+                if isinstance(chat_id, int) and chat_id > 0
+                else "Forbidden: bot was kicked from the group chat",
+            )
 
     def failures_left(self) -> int:
         return sum(f.times for f in self._failures)
@@ -214,13 +235,23 @@ class FakeBotApi(BotApiMethods):
         """A document as a message carries it; `size` may claim another size than the data's."""
         file_id = f"doc{len(self.files) + 1}"
         self.files[file_id] = data
-        return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_name": name,
-                "mime_type": "application/octet-stream", "file_size": len(data) if size is None else size}
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
+            "file_name": name,
+            "mime_type": "application/octet-stream",
+            "file_size": len(data) if size is None else size,
+        }
 
     async def send_document(self, chat: dict, user: dict, document: dict, caption: str = "") -> int:
         """A user sends a file, maybe with a caption (a /command in it gets its entity)."""
-        message: dict[str, Any] = {"message_id": self._next_message_id(chat["id"]), "date": int(time.time()),
-                                   "chat": chat, "from": user, "document": document}
+        message: dict[str, Any] = {
+            "message_id": self._next_message_id(chat["id"]),
+            "date": int(time.time()),
+            "chat": chat,
+            "from": user,
+            "document": document,
+        }
         if caption:
             message["caption"] = caption
             if caption.startswith("/"):
@@ -238,8 +269,13 @@ class FakeBotApi(BotApiMethods):
 
     def text_update(self, chat: dict, user: dict, text: str, sender_chat: dict | None = None) -> dict:
         """An update for `text` typed by `user` (a /command gets its bot_command entity, as Telegram adds it)."""
-        message = {"message_id": self._next_message_id(chat["id"]), "date": int(time.time()),
-                   "chat": chat, "from": user, "text": text}
+        message = {
+            "message_id": self._next_message_id(chat["id"]),
+            "date": int(time.time()),
+            "chat": chat,
+            "from": user,
+            "text": text,
+        }
         if text.startswith("/"):
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
         if sender_chat is not None:
@@ -316,16 +352,20 @@ class FakeBotApi(BotApiMethods):
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
         """Wait until `predicate()` is truthy (checked after every call the bot makes)."""
+
         async def until() -> Any:
             async with self._changed:
                 while not (value := predicate()):
                     await self._changed.wait()
                 return value
+
         try:
             return await asyncio.wait_for(until(), timeout)
         except TimeoutError:
-            raise AssertionError(f"timed out waiting for {what or predicate}; last calls: "
-                                 f"{[(c.method, c.status) for c in self.calls[-8:]]}") from None
+            raise AssertionError(
+                f"timed out waiting for {what or predicate}; last calls: "
+                f"{[(c.method, c.status) for c in self.calls[-8:]]}"
+            ) from None
 
     async def answer_of(self, query_id: str) -> Press:
         press = self.presses[query_id]

@@ -7,6 +7,7 @@ until it is confirmed). And some updates are delivered twice although a worker t
 answer Telegram missed, or a call it gave up waiting for): the repeat goes to another worker,
 at the same moment or after the first answer. Every delivery is recorded.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -4,12 +4,29 @@ Telegram refuses a message with an unknown tag, an unclosed or crossed tag, or a
 `&` that is not part of a tag or entity ("can't parse entities"). The length limit applies to
 the text after parsing, counted in UTF-16 code units.
 """
+
 from __future__ import annotations
 
 import re
 
-TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "code", "pre",
-        "blockquote", "tg-emoji"}
+TAGS = {
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "span",
+    "tg-spoiler",
+    "a",
+    "code",
+    "pre",
+    "blockquote",
+    "tg-emoji",
+}
 BOLD = {"b", "strong"}
 NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _TOKEN = re.compile(r"<(/?)([A-Za-z][\w-]*)((?:\s[^<>]*)?)>|&(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z]+);|[<>&]")
@@ -30,7 +47,7 @@ def parse_html(raw: str) -> tuple[str, list[str]]:
     bold: list[str] = []
     position = 0
     for match in _TOKEN.finditer(raw):
-        out.append(raw[position:match.start()])
+        out.append(raw[position : match.start()])
         position = match.end()
         closing, name, _attrs, entity = match.group(1), match.group(2), match.group(3), match.group(4)
         if name is not None:
@@ -45,16 +62,15 @@ def parse_html(raw: str) -> tuple[str, list[str]]:
     return "".join(out), bold
 
 
-def _tag(name: str, closing: bool, out: list[str], open_tags: list[tuple[str, int]], bold: list[str],
-         at: int) -> None:
+def _tag(name: str, closing: bool, out: list[str], open_tags: list[tuple[str, int]], bold: list[str], at: int) -> None:
     if name not in TAGS:
-        raise HtmlError(f"unsupported start tag \"{name}\" at byte offset {at}")
+        raise HtmlError(f'unsupported start tag "{name}" at byte offset {at}')
     if not closing:
         open_tags.append((name, len("".join(out))))
         return
     if not open_tags or open_tags[-1][0] != name:
         expected = open_tags[-1][0] if open_tags else ""
-        raise HtmlError(f"unmatched end tag at byte offset {at}, expected \"</{expected}>\"")
+        raise HtmlError(f'unmatched end tag at byte offset {at}, expected "</{expected}>"')
     _, start = open_tags.pop()
     if name in BOLD:
         bold.append("".join(out)[start:])
@@ -67,4 +83,4 @@ def _entity(entity: str, at: int) -> str:
         return chr(int(entity[1:]))
     if entity in NAMED:
         return NAMED[entity]
-    raise HtmlError(f"unsupported HTML entity \"&{entity};\" at byte offset {at}")
+    raise HtmlError(f'unsupported HTML entity "&{entity};" at byte offset {at}')

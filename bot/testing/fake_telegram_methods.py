@@ -3,6 +3,7 @@
 A mixin of `FakeBotApi` (bot/testing/fake_telegram.py), which holds the state these methods read
 and change: chats, messages, presses, admins, the update queue.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -81,8 +82,15 @@ class BotApiMethods:
     files: dict[str, bytes]
 
     async def _m_getMe(self, p: dict) -> dict:
-        return {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username,
-                "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False}
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": "Quiz Host",
+            "username": self.username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
 
     async def _m_deleteWebhook(self, p: dict) -> bool:
         self.webhook = None
@@ -103,8 +111,9 @@ class BotApiMethods:
         if not self._updates and p.get("timeout"):
             async with self._changed:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait_for(lambda: bool(self._updates)),
-                                           min(POLL_CAP, float(p["timeout"])))
+                    await asyncio.wait_for(
+                        self._changed.wait_for(lambda: bool(self._updates)), min(POLL_CAP, float(p["timeout"]))
+                    )
         return self._updates[: p.get("limit") or 100]
 
     async def _m_setMyCommands(self, p: dict) -> bool:
@@ -122,17 +131,34 @@ class BotApiMethods:
             raise ApiError(400, "Bad Request: invalid file_id")
         if len(self.files[file_id]) > 20_000_000:  # bots may fetch files up to 20 MB
             raise ApiError(400, "Bad Request: file is too big")
-        return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(self.files[file_id]),
-                "file_path": f"documents/{file_id}"}
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
+            "file_size": len(self.files[file_id]),
+            "file_path": f"documents/{file_id}",
+        }
 
     async def _m_getChatMember(self, p: dict) -> dict:
         chat_id, user_id = p["chat_id"], p["user_id"]
         user = {"id": user_id, "is_bot": False, "first_name": f"user{user_id}"}
         if user_id in self.admins.get(chat_id, set()):
-            rights = dict.fromkeys(["can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
-                                    "can_manage_video_chats", "can_restrict_members", "can_promote_members",
-                                    "can_change_info", "can_invite_users", "can_post_stories",
-                                    "can_edit_stories", "can_delete_stories"], False)
+            rights = dict.fromkeys(
+                [
+                    "can_be_edited",
+                    "is_anonymous",
+                    "can_manage_chat",
+                    "can_delete_messages",
+                    "can_manage_video_chats",
+                    "can_restrict_members",
+                    "can_promote_members",
+                    "can_change_info",
+                    "can_invite_users",
+                    "can_post_stories",
+                    "can_edit_stories",
+                    "can_delete_stories",
+                ],
+                False,
+            )
             return {"status": "administrator", "user": user, **rights}
         return {"status": "member", "user": user}
 
@@ -158,8 +184,11 @@ class BotApiMethods:
         text, bold = self._rendered(p)
         keyboard = self._keyboard(p.get("reply_markup"))  # no reply_markup: the keyboard goes
         if (text, bold, keyboard) == (sent.text, sent.bold, sent.keyboard):
-            raise ApiError(400, "Bad Request: message is not modified: specified new message content and reply "
-                                "markup are exactly the same as a current content and reply markup of the message")
+            raise ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply "
+                "markup are exactly the same as a current content and reply markup of the message",
+            )
         sent.html, sent.text, sent.bold, sent.keyboard = p["text"], text, bold, keyboard
         sent.edits += 1
         return self._message_json(sent)
@@ -229,9 +258,13 @@ class BotApiMethods:
         return rows
 
     def _message_json(self, sent: Sent) -> dict:
-        message = {"message_id": sent.message_id, "date": int(time.time()), "chat": self.chats[sent.chat_id],
-                   "from": {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username},
-                   "text": sent.text}
+        message = {
+            "message_id": sent.message_id,
+            "date": int(time.time()),
+            "chat": self.chats[sent.chat_id],
+            "from": {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username},
+            "text": sent.text,
+        }
         if sent.keyboard:
             message["reply_markup"] = {"inline_keyboard": sent.keyboard}
         return message

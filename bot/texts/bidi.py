@@ -19,6 +19,7 @@ Isolates, not the older embeddings (LRE/RLE/PDF): an isolate cannot disturb the 
 `strip()` removes all of these, for comparing rendered text with the source. tests/unit/test_rtl.py
 checks the exact marks and lays the lines out with a UBA implementation (python-bidi).
 """
+
 from __future__ import annotations
 
 import re
@@ -94,15 +95,14 @@ def isolate_template(template: str, free: Collection[str] = ()) -> str:
     out, last = [], 0
     for match in _GROUP.finditer(template):
         names = [n for n in match.groups() if n]
-        out.append(isolate_runs(template[last:match.start()]))
+        out.append(isolate_runs(template[last : match.start()]))
         out.append(match.group(0) if any(n in free for n in names) else ltr(match.group(0)))
         last = match.end()
     out.append(isolate_runs(template[last:]))
     return "".join(out)
 
 
-def format_rtl(template: str, values: Mapping[str, object],
-               free: Mapping[str, Callable[[str], str]]) -> str:
+def format_rtl(template: str, values: Mapping[str, object], free: Mapping[str, Callable[[str], str]]) -> str:
     """Fill an RTL template: `free` values get their own isolate, the others are LTR groups."""
     filled = {k: free[k](str(v)) if k in free else v for k, v in values.items()}
     return isolate_template(template, free).format(**filled)
@@ -119,6 +119,7 @@ def isolate_runs(text: str) -> str:
 
 
 # finding the runs ----------------------------------------------------------------------
+
 
 def _is_strong(ch: str) -> bool:
     return unicodedata.bidirectional(ch) in ("L", "EN")
@@ -155,11 +156,17 @@ def _tokens(text: str) -> Iterator[tuple[int, int] | None]:
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Drop edge signs: a run starts with a letter, digit or "(", ends with one, "%" or ")"."""
-    while start < end and not (_is_strong(text[start]) or text[start] in _OPENERS or (
-            text[start] in _LEADING_SIGNS and start + 1 < end and _is_strong(text[start + 1]))):
+    while start < end and not (
+        _is_strong(text[start])
+        or text[start] in _OPENERS
+        or (text[start] in _LEADING_SIGNS and start + 1 < end and _is_strong(text[start + 1]))
+    ):
         start += 1
-    while end > start and not (_is_strong(text[end - 1]) or text[end - 1] in _CLOSERS + "%"
-                               or unicodedata.bidirectional(text[end - 1]) == "NSM"):
+    while end > start and not (
+        _is_strong(text[end - 1])
+        or text[end - 1] in _CLOSERS + "%"
+        or unicodedata.bidirectional(text[end - 1]) == "NSM"
+    ):
         end -= 1
     if not any(_is_strong(ch) for ch in text[start:end]):
         return None
@@ -169,10 +176,10 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
 def _joinable(text: str, left: tuple[int, int], right: tuple[int, int]) -> bool:
     """'N GPUs', 'ZeRO stage 3', '/settings time 20' and 'en, hi' are phrases; in 'مرحلہ 0 ZeRO
     شارڈنگ' the 0 belongs to the Urdu word before it: a phrase never starts with a bare number."""
-    gap = text[left[1]:right[0]]
+    gap = text[left[1] : right[0]]
     if not gap or gap.strip(" ") not in ("", ","):  # spaces, or a Latin list: "en, hi, sn"
         return False
-    return _has_letter(text[left[0]:left[1]])
+    return _has_letter(text[left[0] : left[1]])
 
 
 def _has_letter(text: str) -> bool:

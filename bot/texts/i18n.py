@@ -19,6 +19,7 @@ right-to-left languages: use it for message text. Both are found by the extracti
 `later("...", **values)` marks a message written before its reader's language is known (an
 importer's reason for skipping a question); `shown(lang, text)` translates it when shown.
 """
+
 from __future__ import annotations
 
 import gettext as _gettext
@@ -101,6 +102,5 @@ def shown(lang: str, text: Later | str, translate: Callable[..., str] = t) -> st
     `translate` is `t` here, or `bot.texts.render.t` for message text."""
     if isinstance(text, str):
         return text
-    values = {name: shown(lang, value, translate) if isinstance(value, Later) else value
-              for name, value in text.values}
+    values = {name: shown(lang, value, translate) if isinstance(value, Later) else value for name, value in text.values}
     return translate(lang, text.message, **values)

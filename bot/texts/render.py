@@ -4,6 +4,7 @@ Plain text with emoji only; each adapter adds its own markup (and escapes these 
 Right-to-left languages (Urdu) also get Unicode directional isolates, placed as bot/texts/bidi.py
 explains; left-to-right texts get none.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -18,13 +19,34 @@ BAR_WIDTH = 10
 # Placeholders whose values read left to right as a unit (numbers, letters, ids): in an RTL
 # line each group of them gets LRI…PDI. Quiz texts are embedded; any other value (names,
 # topics, typed codes) is of unknown direction and gets FSI…PDI.
-LTR_VALUES = frozenset({"letter", "number", "total", "n", "count", "seconds", "points", "correct",
-                        "answered", "accuracy", "rank", "streak", "low", "high", "pause", "medal",
-                        "codes", "names", "command"})
+LTR_VALUES = frozenset(
+    {
+        "letter",
+        "number",
+        "total",
+        "n",
+        "count",
+        "seconds",
+        "points",
+        "correct",
+        "answered",
+        "accuracy",
+        "rank",
+        "streak",
+        "low",
+        "high",
+        "pause",
+        "medal",
+        "codes",
+        "names",
+        "command",
+    }
+)
 EMBEDDED_VALUES = frozenset({"title", "text", "scope", "verdict"})
 
 
 # message text: the translation, with isolates for RTL languages ---------------------------
+
 
 def t(lang: str, message: str, **values: object) -> str:
     """Like `bot.texts.i18n.t`, for message text: RTL translations get RLM and isolates (bot/texts/bidi.py)."""
@@ -52,6 +74,7 @@ def _rtl_text(template: str, values: dict[str, object]) -> str:
 
 
 # acks: the private answer to a press ---------------------------------------------------
+
 
 def ack_locked(lang: str, letter: str) -> str:
     return t(lang, "Locked in: {letter}", letter=letter)
@@ -84,9 +107,15 @@ def ack_not_saved(lang: str) -> str:
 
 # a question and its reveal ---------------------------------------------------------------
 
+
 def question_title(card: QuestionCard) -> str:
-    return t(card.language, "Question {number}/{total} · {title}",
-             number=card.number, total=card.total, title=card.quiz_title)
+    return t(
+        card.language,
+        "Question {number}/{total} · {title}",
+        number=card.number,
+        total=card.total,
+        title=card.quiz_title,
+    )
 
 
 def prompt(card: QuestionCard) -> str:
@@ -140,8 +169,7 @@ def answer_bars(reveal: Reveal) -> list[str]:
 
 
 def reveal_title(reveal: Reveal) -> str:
-    return t(reveal.card.language, "Right answer: {letter}) {text}",
-             letter=reveal.right_letter, text=reveal.right_text)
+    return t(reveal.card.language, "Right answer: {letter}) {text}", letter=reveal.right_letter, text=reveal.right_text)
 
 
 def reveal_body(reveal: Reveal) -> str:
@@ -155,8 +183,10 @@ def reveal_body(reveal: Reveal) -> str:
     elif reveal.scorers:
         lines.append(t(lang, "Scored:"))
         for s in reveal.scorers:
-            lines.append(t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points,
-                           seconds=f"{s.seconds:.1f}") + (f" 🔥{d.ltr(str(s.streak))}" if s.streak > 1 else ""))
+            lines.append(
+                t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points, seconds=f"{s.seconds:.1f}")
+                + (f" 🔥{d.ltr(str(s.streak))}" if s.streak > 1 else "")
+            )
     elif reveal.answers:
         lines.append(t(lang, "Nobody got it right."))
     else:
@@ -166,11 +196,19 @@ def reveal_body(reveal: Reveal) -> str:
 
 # the end of a run, boards and stats ------------------------------------------------------
 
+
 def _standing_line(lang: str, s: Standing) -> str:
     medal = MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}."
-    return t(lang, "{medal} {name}: {points} pts · {correct}/{answered} right · {accuracy}%",
-             medal=medal, name=s.name, points=s.points, correct=s.correct,
-             answered=s.answered, accuracy=round(100 * s.accuracy))
+    return t(
+        lang,
+        "{medal} {name}: {points} pts · {correct}/{answered} right · {accuracy}%",
+        medal=medal,
+        name=s.name,
+        points=s.points,
+        correct=s.correct,
+        answered=s.answered,
+        accuracy=round(100 * s.accuracy),
+    )
 
 
 REVIEW_START = "review"  # the /start payload of "Review my misses" (Telegram deep link ?start=review)
@@ -196,30 +234,38 @@ def podium(p: Podium) -> Reply:
 
 def not_posted(lang: str, number: int, minutes: int) -> str:
     """Why a run ended by itself: the platform would not take its question for too long."""
-    return t(lang, "⚠️ The quiz has ended: question {number} could not be posted for {minutes} minutes. "
-                   "Start it again with /quiz.", number=number, minutes=minutes)
+    return t(
+        lang,
+        "⚠️ The quiz has ended: question {number} could not be posted for {minutes} minutes. Start it again with /quiz.",
+        number=number,
+        minutes=minutes,
+    )
 
 
 def quiz_replaced(lang: str, title: str, quiz_id: str) -> str:
     """Why a resumed run of a chat's own quiz ended: the quiz was replaced while it ran."""
-    return t(lang, "⚠️ The quiz has ended: {title} was uploaded again while it ran, and only the new version "
-                   "is kept. Answers so far count. Start the new version with /quiz {id}.", title=title, id=quiz_id)
+    return t(
+        lang,
+        "⚠️ The quiz has ended: {title} was uploaded again while it ran, and only the new version "
+        "is kept. Answers so far count. Start the new version with /quiz {id}.",
+        title=title,
+        id=quiz_id,
+    )
 
 
 def period_name(lang: str, period: str) -> str:
     """A fragment of a title: plain text, the title around it places it."""
-    names = {"week": i18n.t(lang, "this week"), "month": i18n.t(lang, "this month"),
-             "all": i18n.t(lang, "all time")}
+    names = {"week": i18n.t(lang, "this week"), "month": i18n.t(lang, "this month"), "all": i18n.t(lang, "all time")}
     return names[period]
 
 
-def leaderboard(lang: str, period: str, quiz_title: str | None, top: list[Standing],
-                mine: Standing | None) -> Reply:
+def leaderboard(lang: str, period: str, quiz_title: str | None, top: list[Standing], mine: Standing | None) -> Reply:
     scope = period_name(lang, period) + (f" · {quiz_title}" if quiz_title else "")
     title = t(lang, "🏆 Leaderboard · {scope}", scope=scope)
     if not top:
-        return Reply(t(lang, "No answers yet. Start a quiz with /quiz."), title=title, language=lang,
-                     kind="leaderboard")
+        return Reply(
+            t(lang, "No answers yet. Start a quiz with /quiz."), title=title, language=lang, kind="leaderboard"
+        )
     lines = [_standing_line(lang, s) for s in top]
     if mine is not None and mine.rank > len(top):
         lines += ["…", _standing_line(lang, mine)]
@@ -232,8 +278,13 @@ def stats(lang: str, s: PlayerStats) -> Reply:
         return Reply(t(lang, "No answers yet. Start a quiz with /quiz."), title=title, language=lang, kind="stats")
     lines = [
         tn(lang, "Points: {n}", "Points: {n}", s.points),
-        t(lang, "Answered: {answered} · right: {correct} ({accuracy}%)", answered=s.answered,
-          correct=s.correct, accuracy=round(100 * s.accuracy)),
+        t(
+            lang,
+            "Answered: {answered} · right: {correct} ({accuracy}%)",
+            answered=s.answered,
+            correct=s.correct,
+            accuracy=round(100 * s.accuracy),
+        ),
         t(lang, "Best streak: {streak}", streak=s.best_streak),
         tn(lang, "{n} quiz played", "{n} quizzes played", s.quizzes),
     ]
@@ -246,8 +297,10 @@ def quiz_line(lang: str, quiz: QuizInfo) -> str:
     d = bidi.direction(lang)
     count = tn(lang, "{n} question", "{n} questions", quiz.question_count).removeprefix(bidi.RLM)
     langs = ", ".join(quiz.languages()) or "en"
-    return d.line(f"• {d.embed(quiz.title.get(lang))} ({d.ltr(quiz.id)}): {count} · "
-                  f"{difficulty(lang, quiz.difficulty)} · {d.ltr(langs)}")
+    return d.line(
+        f"• {d.embed(quiz.title.get(lang))} ({d.ltr(quiz.id)}): {count} · "
+        f"{difficulty(lang, quiz.difficulty)} · {d.ltr(langs)}"
+    )
 
 
 def quiz_heading(lang: str, title: str) -> str:
@@ -267,8 +320,12 @@ def catalog(lang: str, quizzes: list[QuizInfo], own: Sequence[QuizInfo] = ()) ->
     lines = [quiz_line(lang, q) for q in quizzes] or [t(lang, "No quizzes are installed.")]
     if own:
         lines += ["", t(lang, "📎 This chat's own quizzes:"), *(quiz_line(lang, q) for q in own)]
-    lines += ["", t(lang, "Start one with /quiz <topic>, for example {command}.",
-                    command=f"/quiz {quizzes[0].id if quizzes else 'pipeline'}")]
+    lines += [
+        "",
+        t(
+            lang,
+            "Start one with /quiz <topic>, for example {command}.",
+            command=f"/quiz {quizzes[0].id if quizzes else 'pipeline'}",
+        ),
+    ]
     return Reply("\n".join(lines), title=t(lang, "📚 Quizzes"), language=lang, kind="catalog")
-
-

@@ -1,4 +1,5 @@
 """Texts of reviews and schedules in the chat's language (plain text, like bot/texts/render.py)."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -19,9 +20,14 @@ def when(timestamp: float, zone_name: str | None) -> str:
 
 # review ---------------------------------------------------------------------------------
 
+
 def review_in_private(lang: str) -> Reply:
-    return Reply(t(lang, "Reviews happen in a private chat with me: open it and send /review."),
-                 buttons=(review_button(lang),), language=lang, private=True)
+    return Reply(
+        t(lang, "Reviews happen in a private chat with me: open it and send /review."),
+        buttons=(review_button(lang),),
+        language=lang,
+        private=True,
+    )
 
 
 def nothing_due(lang: str, deck: int, next_due: float | None, zone_name: str | None) -> Reply:
@@ -29,16 +35,24 @@ def nothing_due(lang: str, deck: int, next_due: float | None, zone_name: str | N
     if not deck or next_due is None:
         text = t(lang, "Your review deck is empty. Questions you miss in a quiz land here.")
     else:
-        text = tn(lang, "Nothing to review now. {n} card is in your deck; the next is due {when}.",
-                  "Nothing to review now. {n} cards are in your deck; the next is due {when}.", deck,
-                  when=when(next_due, zone_name))
+        text = tn(
+            lang,
+            "Nothing to review now. {n} card is in your deck; the next is due {when}.",
+            "Nothing to review now. {n} cards are in your deck; the next is due {when}.",
+            deck,
+            when=when(next_due, zone_name),
+        )
     return Reply(text, title=title, language=lang)
 
 
 def review_starts(lang: str, due: int, deck: int) -> Reply:
-    text = tn(lang, "{n} card is due ({total} in your deck). Answer as in a quiz; reviews change no leaderboard.",
-              "{n} cards are due ({total} in your deck). Answer as in a quiz; reviews change no leaderboard.",
-              due, total=deck)
+    text = tn(
+        lang,
+        "{n} card is due ({total} in your deck). Answer as in a quiz; reviews change no leaderboard.",
+        "{n} cards are due ({total} in your deck). Answer as in a quiz; reviews change no leaderboard.",
+        due,
+        total=deck,
+    )
     return Reply(text, title=t(lang, "🔁 Review"), language=lang)
 
 
@@ -67,9 +81,15 @@ def card_moved(lang: str, moved: ReviewCard | None, now: float) -> str:
 def review_done(lang: str, right: int, asked: int, deck: int, next_due: float | None, zone_name: str | None) -> Reply:
     lines = [t(lang, "{right} of {asked} right.", right=right, asked=asked)]
     if deck and next_due is not None:
-        lines.append(tn(lang, "{n} card is left in your deck; the next is due {when}.",
-                        "{n} cards are left in your deck; the next is due {when}.", deck,
-                        when=when(next_due, zone_name)))
+        lines.append(
+            tn(
+                lang,
+                "{n} card is left in your deck; the next is due {when}.",
+                "{n} cards are left in your deck; the next is due {when}.",
+                deck,
+                when=when(next_due, zone_name),
+            )
+        )
     else:
         lines.append(t(lang, "Your review deck is empty."))
     return Reply("\n".join(lines), title=t(lang, "🔁 Review done"), language=lang)
@@ -77,14 +97,28 @@ def review_done(lang: str, right: int, asked: int, deck: int, next_due: float | 
 
 # schedules ------------------------------------------------------------------------------
 
+
 def schedule_line(lang: str, s: ScheduleRow, quiz_title: str, zone_name: str | None) -> str:
-    what = (t(lang, "question of the day from {title}, open {hours} h", title=quiz_title, hours=s.hours)
-            if s.is_daily_question else t(lang, "the quiz {title}", title=quiz_title))
-    line = t(lang, "#{id} {rule}: {what}; next {when}", id=s.id, rule=s.rule.describe(), what=what,
-             when=when(s.next_due, zone_name))
+    what = (
+        t(lang, "question of the day from {title}, open {hours} h", title=quiz_title, hours=s.hours)
+        if s.is_daily_question
+        else t(lang, "the quiz {title}", title=quiz_title)
+    )
+    line = t(
+        lang,
+        "#{id} {rule}: {what}; next {when}",
+        id=s.id,
+        rule=s.rule.describe(),
+        what=what,
+        when=when(s.next_due, zone_name),
+    )
     if s.status is ScheduleStatus.PAUSED:
-        line += " · " + i18n.t(lang, "paused: I could not post here") + " · " + t(
-            lang, "/schedule on {id} resumes it", id=s.id)
+        line += (
+            " · "
+            + i18n.t(lang, "paused: I could not post here")
+            + " · "
+            + t(lang, "/schedule on {id} resumes it", id=s.id)
+        )
     return line
 
 
@@ -100,8 +134,11 @@ def schedules(lang: str, lines: list[str], zone_name: str | None) -> Reply:
 
 def resumed(lang: str, lines: list[str], zone_name: str | None) -> Reply:
     """Which schedules run again, when each fires next, and what became of the times missed."""
-    text = "\n".join(lines) + "\n" + t(
-        lang, "A time missed while paused runs now if it is less than an hour late; older ones are skipped.")
+    text = (
+        "\n".join(lines)
+        + "\n"
+        + t(lang, "A time missed while paused runs now if it is less than an hour late; older ones are skipped.")
+    )
     text += "\n" + _zone_note(lang, zone_name)
     return Reply(text, title=t(lang, "▶️ Schedules resumed"), language=lang)
 
@@ -111,5 +148,8 @@ def _zone_note(lang: str, zone_name: str | None) -> str:
 
 
 def schedule_usage(lang: str) -> str:
-    return t(lang, "Usage: /schedule daily 09:00 pipeline [1] [--hours 8], /schedule weekly mon 18:00 pipeline, "
-                   "/schedule, /schedule off [id], /schedule on [id].")
+    return t(
+        lang,
+        "Usage: /schedule daily 09:00 pipeline [1] [--hours 8], /schedule weekly mon 18:00 pipeline, "
+        "/schedule, /schedule off [id], /schedule on [id].",
+    )

@@ -1,4 +1,5 @@
 """Question statistics as people and scripts read them: a chat message, a table, stable JSON."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -53,23 +54,42 @@ def chat_report(lang: str, quiz: Quiz, stats: Sequence[QuestionStats]) -> Reply:
     blocks = []
     for number, s in enumerate(stats, 1):
         head = d.line(f"{d.ltr(f'Q{number}')} {d.embed(_short(prompts.get(s.question_id, s.question_id)))}")
-        figures = t(lang, "{count} answers · {share} right · median {median} · discrimination {index}",
-                    count=s.attempts, share=percent(s.share_right), median=seconds(s.median_seconds),
-                    index=index(s.discrimination))
+        figures = t(
+            lang,
+            "{count} answers · {share} right · median {median} · discrimination {index}",
+            count=s.attempts,
+            share=percent(s.share_right),
+            median=seconds(s.median_seconds),
+            index=index(s.discrimination),
+        )
         lines = [head, figures, d.line(d.ltr(split(s)))]
         lines += ["⚠️ " + reason(lang, s, note) for note in s.flags]
         blocks.append("\n".join(lines))
     if not any(s.attempts for s in stats):
         blocks = [t(lang, "Nobody here has answered this quiz yet.")]
-    return Reply("\n\n".join(blocks), title=t(lang, "📈 Question statistics · {title}", title=quiz.title.get(lang)),
-                 language=lang, kind="stats")
+    return Reply(
+        "\n\n".join(blocks),
+        title=t(lang, "📈 Question statistics · {title}", title=quiz.title.get(lang)),
+        language=lang,
+        kind="stats",
+    )
 
 
 def table(quiz: Quiz, stats: Sequence[QuestionStats]) -> str:
     """`quizhost stats`: one row per question, then the flags with their reasons (English)."""
     head = ("#", "question", "answers", "right", "median", "disc", "split (key ✓)")
-    rows = [head] + [(str(n), s.question_id, str(s.attempts), percent(s.share_right), seconds(s.median_seconds),
-                      index(s.discrimination), split(s)) for n, s in enumerate(stats, 1)]
+    rows = [head] + [
+        (
+            str(n),
+            s.question_id,
+            str(s.attempts),
+            percent(s.share_right),
+            seconds(s.median_seconds),
+            index(s.discrimination),
+            split(s),
+        )
+        for n, s in enumerate(stats, 1)
+    ]
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
     flagged = [f"Q{n} {s.question_id}: {reason('en', s, note)}" for n, s in enumerate(stats, 1) for note in s.flags]
@@ -81,17 +101,22 @@ def as_json(quiz: Quiz, chat_key: str | None, stats: Sequence[QuestionStats]) ->
     return {
         "quiz": quiz.id,
         "chat": chat_key,
-        "questions": [{
-            "number": n,
-            "id": s.question_id,
-            "answer": s.answer,
-            "attempts": s.attempts,
-            "right": s.right,
-            "share_right": None if s.share_right is None else round(s.share_right, 4),
-            "median_seconds": s.median_seconds,
-            "split": list(s.split),
-            "discrimination": None if s.discrimination is None else round(s.discrimination, 4),
-            "flags": [{"flag": note.flag.value, "option": note.option, "reason": reason("en", s, note)}
-                      for note in s.flags],
-        } for n, s in enumerate(stats, 1)],
+        "questions": [
+            {
+                "number": n,
+                "id": s.question_id,
+                "answer": s.answer,
+                "attempts": s.attempts,
+                "right": s.right,
+                "share_right": None if s.share_right is None else round(s.share_right, 4),
+                "median_seconds": s.median_seconds,
+                "split": list(s.split),
+                "discrimination": None if s.discrimination is None else round(s.discrimination, 4),
+                "flags": [
+                    {"flag": note.flag.value, "option": note.option, "reason": reason("en", s, note)}
+                    for note in s.flags
+                ],
+            }
+            for n, s in enumerate(stats, 1)
+        ],
     }

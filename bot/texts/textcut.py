@@ -7,6 +7,7 @@ its combining marks) is several code points; cutting between them shows a broken
 Grapheme boundaries come from the `regex` package's `\\X` (Unicode's extended grapheme
 clusters, kept current with each Unicode release by its maintainer), not a home-made table.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -13,6 +13,7 @@ send a message and a dead worker's are sent by a live one: a message is held by 
 that made it (storage/shared/outbox.py), moves with its run when the run is claimed, and once its run
 has ended is renewed with that worker's leases; when they run out, a live worker claims it.
 """
+
 from __future__ import annotations
 
 import socket
@@ -36,8 +37,10 @@ CLAIM = (  # the runs, and the messages they owe with them
     f"owed AS (UPDATE outbox o SET owner = $1, lease_until = c.lease_until FROM claimed c WHERE o.run_id = c.id) "
     f"SELECT id FROM claimed"
 )
-RENEW = (f"UPDATE runs SET lease_until = {_EXPIRES} WHERE id = ANY($3::bigint[]) AND owner = $1 "
-         "AND status = 'open' RETURNING id")
+RENEW = (
+    f"UPDATE runs SET lease_until = {_EXPIRES} WHERE id = ANY($3::bigint[]) AND owner = $1 "
+    "AND status = 'open' RETURNING id"
+)
 RENEW_OUTBOX = f"UPDATE outbox SET lease_until = {_EXPIRES} WHERE owner = $1"
 CLAIM_OUTBOX = (  # the messages of ended runs whose worker is gone; $4: this worker's own too
     f"WITH free AS (SELECT o.id FROM outbox o WHERE (o.lease_until IS NULL OR o.lease_until < now() "
@@ -77,8 +80,9 @@ async def renew_outbox(pool: asyncpg.Pool, owner: str, seconds: float) -> None:
     await pool.execute(RENEW_OUTBOX, owner, seconds)
 
 
-async def claim_outbox(pool: asyncpg.Pool, owner: str, seconds: float, own_too: bool,
-                       limit: int = CLAIM_LIMIT) -> list[OutboxMessage]:
+async def claim_outbox(
+    pool: asyncpg.Pool, owner: str, seconds: float, own_too: bool, limit: int = CLAIM_LIMIT
+) -> list[OutboxMessage]:
     """Take the messages of ended runs that nobody holds (their worker died or stopped), and
     with `own_too` ours from before a restart; oldest first."""
     rows = sorted(await pool.fetch(CLAIM_OUTBOX, owner, seconds, limit, own_too), key=lambda row: row["id"])

@@ -1,4 +1,5 @@
 """A chat that changes its id, on PostgreSQL: the same moves as storage/sqlite/moves.py, in one transaction."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,10 @@ from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
 
-_BOARD_SUMS = ("points = b.points + excluded.points, correct = b.correct + excluded.correct, "
-               "answered = b.answered + excluded.answered, first_at = LEAST(b.first_at, excluded.first_at)")
+_BOARD_SUMS = (
+    "points = b.points + excluded.points, correct = b.correct + excluded.correct, "
+    "answered = b.answered + excluded.answered, first_at = LEAST(b.first_at, excluded.first_at)"
+)
 
 STATEMENTS = (
     # the new chat row first: runs reference it
@@ -35,16 +38,19 @@ STATEMENTS = (
     "best_streak) SELECT $2, player_key, quiz_id, points, correct, answered, first_at, best_streak "
     f"FROM board_totals WHERE chat_key = $1 ON CONFLICT (chat_key, player_key, quiz_id) DO UPDATE SET "
     f"{_BOARD_SUMS}, best_streak = GREATEST(b.best_streak, excluded.best_streak)",
-    *(s.replace(":old", "$1").replace(":new", "$2").replace(":chat_id", "$3")
-      for s in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS)),
+    *(
+        s.replace(":old", "$1").replace(":new", "$2").replace(":chat_id", "$3")
+        for s in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS)
+    ),
     "DELETE FROM board_days WHERE chat_key = $1",
     "DELETE FROM board_totals WHERE chat_key = $1",
     "DELETE FROM chats WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM runs WHERE chat_key = $1)",
 )
 
 
-async def move_chat(conn: asyncpg.Connection | asyncpg.pool.PoolConnectionProxy, old_key: str, new_key: str,
-                    new_chat_id: str) -> None:
+async def move_chat(
+    conn: asyncpg.Connection | asyncpg.pool.PoolConnectionProxy, old_key: str, new_key: str, new_chat_id: str
+) -> None:
     """All or nothing. Moving a chat twice changes nothing."""
     async with conn.transaction():
         for statement in STATEMENTS:

@@ -11,6 +11,7 @@ other worker's press can land after) and then reads the question's stored answer
 everyone else's: the reveal and the boards count each acknowledged press once. A stored press
 may wake the owner (storage/postgres/wakeups.py): it may be the last answer the owner waits for.
 """
+
 from __future__ import annotations
 
 import time
@@ -51,8 +52,9 @@ _INSERT = (
     f"THEN (SELECT 1 FROM pg_notify('{CHANNEL}', $1::bigint::text)) END AS woken"
 )
 _SEAL = "UPDATE runs SET due = 0 WHERE id = $1 AND idx = $2 AND phase = 'asking' AND owner = $3"
-QUESTION_ANSWERS = (f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id = $1 AND idx = $2 "
-                     "ORDER BY answered_at")
+QUESTION_ANSWERS = (
+    f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id = $1 AND idx = $2 ORDER BY answered_at"
+)
 
 
 async def facts(pool: asyncpg.Pool, run_id: int, player_key: str, unseen_cap: int) -> PressFacts | None:
@@ -62,16 +64,32 @@ async def facts(pool: asyncpg.Pool, run_id: int, player_key: str, unseen_cap: in
     return PressFacts(run_from_row(row), row["streak"], row["answered"], row["anyone_known"], row["unseen"])
 
 
-async def insert_if_asking(pool: asyncpg.Pool, answer: AnswerRow, player: tuple[str, str, str, str],
-                           wake_owner: bool = True) -> bool | None:
+async def insert_if_asking(
+    pool: asyncpg.Pool, answer: AnswerRow, player: tuple[str, str, str, str], wake_owner: bool = True
+) -> bool | None:
     """True stored, False this player had answered already, None the question is not open (any more).
 
     Only when asked does it wake the owner: each NOTIFY takes a database-wide lock at its
     commit, and most presses cannot complete a question."""
     a = answer
-    row = await pool.fetchrow(_INSERT, a.run_id, a.index, a.question_id, a.player_key, a.chat_key, a.quiz_id,
-                              a.option, int(a.correct), a.elapsed, a.points, a.streak, a.answered_at,
-                              *player, time.time(), wake_owner)
+    row = await pool.fetchrow(
+        _INSERT,
+        a.run_id,
+        a.index,
+        a.question_id,
+        a.player_key,
+        a.chat_key,
+        a.quiz_id,
+        a.option,
+        int(a.correct),
+        a.elapsed,
+        a.points,
+        a.streak,
+        a.answered_at,
+        *player,
+        time.time(),
+        wake_owner,
+    )
     assert row is not None
     if not row["asking"]:
         return None

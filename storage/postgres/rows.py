@@ -1,5 +1,6 @@
 """What the PostgreSQL store says to the server and reads back: rows to values, SQLite's named
 parameters to numbered ones, a failed connection to words."""
+
 from __future__ import annotations
 
 import asyncio
@@ -9,9 +10,11 @@ import asyncpg
 
 from bot.domain.records import Phase, RunRow, RunStatus
 
-RUN_COLUMNS = ("r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
-                "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
-                "r.silent, c.chat_id, c.platform, c.is_private")
+RUN_COLUMNS = (
+    "r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
+    "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
+    "r.silent, c.chat_id, c.platform, c.is_private"
+)
 
 
 def numbered(sql: str, args: dict) -> tuple:
@@ -30,12 +33,26 @@ def numbered(sql: str, args: dict) -> tuple:
 
 def run_from_row(row: asyncpg.Record) -> RunRow:
     return RunRow(
-        chat_key=row["chat_key"], chat_id=row["chat_id"], platform=row["platform"],
-        is_private=row["is_private"], quiz_id=row["quiz_id"], language=row["language"], seed=row["seed"],
-        question_ids=tuple(row["question_ids"]), seconds=row["seconds"], pause=row["pause"],
-        started_by=row["started_by"], started_at=row["started_at"], phase=Phase(row["phase"]), index=row["idx"],
-        asked_at=row["asked_at"], due=row["due"], message_id=row["message_id"], silent=row["silent"],
-        status=RunStatus(row["status"]), id=row["id"],
+        chat_key=row["chat_key"],
+        chat_id=row["chat_id"],
+        platform=row["platform"],
+        is_private=row["is_private"],
+        quiz_id=row["quiz_id"],
+        language=row["language"],
+        seed=row["seed"],
+        question_ids=tuple(row["question_ids"]),
+        seconds=row["seconds"],
+        pause=row["pause"],
+        started_by=row["started_by"],
+        started_at=row["started_at"],
+        phase=Phase(row["phase"]),
+        index=row["idx"],
+        asked_at=row["asked_at"],
+        due=row["due"],
+        message_id=row["message_id"],
+        silent=row["silent"],
+        status=RunStatus(row["status"]),
+        id=row["id"],
     )
 
 

@@ -4,6 +4,7 @@ Writes of answers and run states go through group commit (storage/postgres/write
 writes are single statements, committed before they return. The boards run the SQL of
 storage/shared/boards.py, its named parameters numbered for PostgreSQL.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -44,7 +45,6 @@ OPEN_RUNS = f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_ke
 log = logging.getLogger("quizhost.storage")
 
 
-
 async def _no_session_state(conn: asyncpg.Connection) -> None:
     """The pool's reset of a connection it takes back, instead of asyncpg's default reset query
     (unlock every advisory lock, CLOSE ALL, UNLISTEN *, RESET ALL): a round trip on every
@@ -54,8 +54,7 @@ async def _no_session_state(conn: asyncpg.Connection) -> None:
     pool until `close` unlocks it, the wake-up listener connects on its own, and nothing SETs."""
 
 
-class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries,
-                    UpdateClaims):
+class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
@@ -75,8 +74,9 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         that names `setting` (where the URL came from) and never the password. `owner`: this
         worker's name in the runs it leases (default: the host's name)."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS,
-                                             reset=_no_session_state)
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, reset=_no_session_state
+            )
         except Exception as exc:  # every way of failing becomes the same one clear line
             raise StoreUnavailable(f"{setting}: cannot use {masked(url)}: {scrub(connect_problem(exc), url)}") from None
         store = cls(pool, url, owner)
@@ -124,12 +124,16 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
     async def _migrate(self) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
-                               "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
             current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
             if current > len(MIGRATIONS):
-                raise StoreUnavailable(f"{SETTING}: {self.shown} was written by a newer quizhost (schema version "
-                                       f"{current}; this one knows up to {len(MIGRATIONS)}): upgrade quizhost")
+                raise StoreUnavailable(
+                    f"{SETTING}: {self.shown} was written by a newer quizhost (schema version "
+                    f"{current}; this one knows up to {len(MIGRATIONS)}): upgrade quizhost"
+                )
             for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
                 log.info("applying schema migration %d", number)
                 await conn.execute(script)
@@ -160,12 +164,19 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         await self._pool.execute(
             "INSERT INTO chats(key, platform, chat_id, title, is_private, created_at) VALUES ($1, $2, $3, $4, $5, $6) "
             "ON CONFLICT (key) DO UPDATE SET title = excluded.title",
-            chat.key, chat.platform, chat.chat_id, chat.title, chat.is_private, time.time())
+            chat.key,
+            chat.platform,
+            chat.chat_id,
+            chat.title,
+            chat.is_private,
+            time.time(),
+        )
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         row = await self._pool.fetchrow(
-            "SELECT language, question_seconds, pause_seconds, time_zone FROM chats WHERE key = $1", chat_key)
+            "SELECT language, question_seconds, pause_seconds, time_zone FROM chats WHERE key = $1", chat_key
+        )
         return ChatSettings(*row) if row else ChatSettings()
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
@@ -186,8 +197,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         """Store the player, keeping the display name current (writes only on a change)."""
         if self._names.is_current(player):
             return
-        await self._pool.execute(UPSERT_PLAYER, player.key, player.platform, player.user_id, player.name,
-                                 time.time())
+        await self._pool.execute(UPSERT_PLAYER, player.key, player.platform, player.user_id, player.name, time.time())
         self._names.remember(player.key, player.name)
 
     async def player_names(self, keys: set[str]) -> dict[str, str]:
@@ -205,9 +215,25 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
                 "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
                 "now() + make_interval(secs => $18)) RETURNING id",
-                run.chat_key, run.quiz_id, run.language, run.seed, list(run.question_ids), run.seconds, run.pause,
-                run.started_by, run.started_at, run.status, run.phase, run.index, run.asked_at, run.due,
-                run.message_id, run.silent, self.owner, self.lease_seconds)
+                run.chat_key,
+                run.quiz_id,
+                run.language,
+                run.seed,
+                list(run.question_ids),
+                run.seconds,
+                run.pause,
+                run.started_by,
+                run.started_at,
+                run.status,
+                run.phase,
+                run.index,
+                run.asked_at,
+                run.due,
+                run.message_id,
+                run.silent,
+                self.owner,
+                self.lease_seconds,
+            )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "runs_one_open_per_chat":
                 raise RunAlreadyOpen(run.chat_key) from error
@@ -258,8 +284,9 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
 
     async def insert_answer_if_asking(self, answer: AnswerRow, player: Player, wake_owner: bool = True) -> bool | None:
         """A press taken by a worker that does not run the quiz (storage/postgres/presses.py)."""
-        return await pg_presses.insert_if_asking(self._pool, answer,
-                                                 (player.key, player.platform, player.user_id, player.name), wake_owner)
+        return await pg_presses.insert_if_asking(
+            self._pool, answer, (player.key, player.platform, player.user_id, player.name), wake_owner
+        )
 
     async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
         return await pg_presses.seal(self._pool, self.owner, run_id, index)
@@ -291,13 +318,16 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         rows = await self._pool.fetch(
             "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, "
-            "streak, answered_at FROM answers WHERE run_id = $1 ORDER BY idx, answered_at", run_id)
+            "streak, answered_at FROM answers WHERE run_id = $1 ORDER BY idx, answered_at",
+            run_id,
+        )
         return [AnswerRow.from_values(r) for r in rows]
 
     # boards -------------------------------------------------------------------------
 
-    async def leaderboard(self, chat_key: str, since: float | None = None,
-                          quiz_id: str | None = None) -> list[Standing]:
+    async def leaderboard(
+        self, chat_key: str, since: float | None = None, quiz_id: str | None = None
+    ) -> list[Standing]:
         """Every player of the chat ranked, from the summaries plus the open question (boards.py)."""
         rows = await self._pool.fetch(*numbered(*boards.ranked(chat_key, since, quiz_id)))
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
@@ -307,7 +337,8 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
             "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), COUNT(*), "
             "MIN(a.answered_at) AS first FROM answers a LEFT JOIN players p ON p.key = a.player_key "
             "WHERE a.run_id = $1 GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key",
-            run_id)
+            run_id,
+        )
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
@@ -315,12 +346,11 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         assert totals is not None  # an aggregate: always one row
         points, answered, correct, best, first = totals
         quizzes = await self._pool.fetchval(
-            "SELECT COUNT(DISTINCT run_id) FROM answers WHERE chat_key = $1 AND player_key = $2",
-            chat_key, player.key)
+            "SELECT COUNT(DISTINCT run_id) FROM answers WHERE chat_key = $1 AND player_key = $2", chat_key, player.key
+        )
         rank = None
         if answered:
-            rank = await self._pool.fetchval(
-                *numbered(*boards.rank_of(chat_key, player.key, points, correct, first)))
+            rank = await self._pool.fetchval(*numbered(*boards.rank_of(chat_key, player.key, points, correct, first)))
         return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
 
     # chat quizzes -------------------------------------------------------------------
@@ -330,19 +360,27 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
             "INSERT INTO chat_quizzes(chat_key, quiz_id, content, uploaded_by, uploaded_at) "
             "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chat_key, quiz_id) DO UPDATE SET content = excluded.content, "
             "uploaded_by = excluded.uploaded_by, uploaded_at = excluded.uploaded_at",
-            quiz.chat_key, quiz.quiz_id, quiz.content, quiz.uploaded_by, quiz.uploaded_at)
+            quiz.chat_key,
+            quiz.quiz_id,
+            quiz.content,
+            quiz.uploaded_by,
+            quiz.uploaded_at,
+        )
 
     async def chat_quiz(self, chat_key: str, quiz_id: str) -> ChatQuizRow | None:
-        row = await self._pool.fetchrow(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes "
-                                        "WHERE chat_key = $1 AND quiz_id = $2", chat_key, quiz_id)
+        row = await self._pool.fetchrow(
+            f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key = $1 AND quiz_id = $2", chat_key, quiz_id
+        )
         return ChatQuizRow(*row) if row else None
 
     async def chat_quizzes(self, chat_key: str) -> list[ChatQuizRow]:
-        rows = await self._pool.fetch(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key = $1 "
-                                      "ORDER BY quiz_id", chat_key)
+        rows = await self._pool.fetch(
+            f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key = $1 ORDER BY quiz_id", chat_key
+        )
         return [ChatQuizRow(*row) for row in rows]
 
     async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
-        status = await self._pool.execute("DELETE FROM chat_quizzes WHERE chat_key = $1 AND quiz_id = $2",
-                                          chat_key, quiz_id)
+        status = await self._pool.execute(
+            "DELETE FROM chat_quizzes WHERE chat_key = $1 AND quiz_id = $2", chat_key, quiz_id
+        )
         return status != "DELETE 0"

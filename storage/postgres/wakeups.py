@@ -7,6 +7,7 @@ is lost when nobody listens (the owner's listener reconnecting), so the owner al
 on its lease renewal tick (bot/engine/workers.py). asyncpg resets pooled connections, which would
 end their LISTEN: the listener has a connection of its own.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -54,8 +55,9 @@ async def listen(url: str, woken: Woken) -> None:
     delay = RECONNECT_FIRST
     while True:
         try:
-            conn = await asyncpg.connect(url, timeout=CONNECT_SECONDS,
-                                         server_settings={"application_name": APPLICATION})
+            conn = await asyncpg.connect(
+                url, timeout=CONNECT_SECONDS, server_settings={"application_name": APPLICATION}
+            )
         except Exception as error:  # the database away: the renewal tick still finds stops
             log.warning("wake-ups: cannot connect (%s); trying again in %.1f s", scrub(str(error), url), delay)
         else:
@@ -63,8 +65,9 @@ async def listen(url: str, woken: Woken) -> None:
             try:
                 await _until_lost(conn, woken)
             except Exception as error:
-                log.warning("wake-ups: the listening connection was lost (%s); connecting again",
-                            scrub(str(error), url))
+                log.warning(
+                    "wake-ups: the listening connection was lost (%s); connecting again", scrub(str(error), url)
+                )
             finally:
                 conn.terminate()  # gone already, or half-open: nothing to say goodbye to
         await asyncio.sleep(delay)

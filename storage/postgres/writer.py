@@ -6,6 +6,7 @@ answers' insert returns the keys that landed, so duplicates are told apart witho
 try. A lost connection fails the batch it carried (those presses are told to press again;
 nothing acknowledged is lost) and the pool connects afresh for the next one.
 """
+
 from __future__ import annotations
 
 import time
@@ -15,8 +16,20 @@ import asyncpg
 from storage.shared.group_commit import MAX_BATCH, GroupCommit
 from storage.shared.outbox import apply_postgres
 
-ANSWER_COLUMNS = ("run_id", "idx", "question_id", "player_key", "chat_key", "quiz_id", "option", "correct",
-                  "elapsed", "points", "streak", "answered_at")
+ANSWER_COLUMNS = (
+    "run_id",
+    "idx",
+    "question_id",
+    "player_key",
+    "chat_key",
+    "quiz_id",
+    "option",
+    "correct",
+    "elapsed",
+    "points",
+    "streak",
+    "answered_at",
+)
 ANSWER_TYPES = ("bigint", "int", "text", "text", "text", "text", "int", "int", "float8", "int", "int", "float8")
 
 
@@ -61,8 +74,9 @@ class PgAnswerWriter(GroupCommit):
         self._pool = pool
         self._owner = owner
 
-    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple],
-                     outbox: list[tuple]) -> list[bool]:
+    async def commit(
+        self, rows: list[tuple], players: list[tuple], runs: list[tuple], outbox: list[tuple]
+    ) -> list[bool]:
         fresh, first = _first_of_each_key(rows)
         async with self._pool.acquire() as conn, conn.transaction():
             if players:

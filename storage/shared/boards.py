@@ -6,21 +6,30 @@ The summaries hold every answer of closed questions; the open question's answers
 one run per chat is open) are read from the answers table, so a board always equals the
 sum of the stored answers, press by press.
 """
+
 from __future__ import annotations
 
 from storage.shared.tables import LIVE_BOUNDARY
 
 DAY = 86400
 
-_TOTALS = ("SELECT player_key, quiz_id, points, correct, answered, first_at, best_streak AS streak "
-           "FROM board_totals WHERE chat_key = :chat")
-_DAYS = ("SELECT player_key, quiz_id, points, correct, answered, first_at, 0 AS streak "
-         "FROM board_days WHERE chat_key = :chat AND day >= :day")
-_LIVE = ("SELECT a.player_key, a.quiz_id, a.points, a.correct, 1, a.answered_at, a.streak "
-         f"FROM runs r JOIN answers a ON a.run_id = r.id AND a.idx >= {LIVE_BOUNDARY} "
-         "WHERE r.chat_key = :chat AND r.status = 'open' AND a.chat_key = :chat")
-_ANSWERS = ("SELECT player_key, quiz_id, points, correct, 1 AS answered, answered_at AS first_at, streak "
-            "FROM answers WHERE chat_key = :chat AND answered_at >= :since")
+_TOTALS = (
+    "SELECT player_key, quiz_id, points, correct, answered, first_at, best_streak AS streak "
+    "FROM board_totals WHERE chat_key = :chat"
+)
+_DAYS = (
+    "SELECT player_key, quiz_id, points, correct, answered, first_at, 0 AS streak "
+    "FROM board_days WHERE chat_key = :chat AND day >= :day"
+)
+_LIVE = (
+    "SELECT a.player_key, a.quiz_id, a.points, a.correct, 1, a.answered_at, a.streak "
+    f"FROM runs r JOIN answers a ON a.run_id = r.id AND a.idx >= {LIVE_BOUNDARY} "
+    "WHERE r.chat_key = :chat AND r.status = 'open' AND a.chat_key = :chat"
+)
+_ANSWERS = (
+    "SELECT player_key, quiz_id, points, correct, 1 AS answered, answered_at AS first_at, streak "
+    "FROM answers WHERE chat_key = :chat AND answered_at >= :since"
+)
 
 _RANKED = (
     "SELECT b.player_key, COALESCE(p.name, b.player_key), SUM(b.points), SUM(b.correct), "
@@ -71,5 +80,4 @@ def player_totals(chat_key: str, player_key: str) -> tuple[str, dict]:
 
 def rank_of(chat_key: str, player_key: str, points: int, correct: int, first: float) -> tuple[str, dict]:
     source, args = board_source(chat_key)
-    return _RANK.format(source=source), {**args, "player": player_key, "pts": points, "ok": correct,
-                                         "first": first}
+    return _RANK.format(source=source), {**args, "player": player_key, "pts": points, "ok": correct, "first": first}

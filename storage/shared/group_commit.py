@@ -11,6 +11,7 @@ deadline cost a few commits, not a thousand, and the presses queued behind them 
 for each one. Outbox messages (`bot.domain.records.OutboxMessage`) ride with the run state that
 makes them due, and the sender's bookkeeping of them rides in the next batch.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -30,8 +31,20 @@ NAME_CACHE = 100_000  # player names remembered to skip writing unchanged ones
 
 
 def answer_values(a: AnswerRow) -> tuple:
-    return (a.run_id, a.index, a.question_id, a.player_key, a.chat_key, a.quiz_id, a.option,
-            int(a.correct), a.elapsed, a.points, a.streak, a.answered_at)
+    return (
+        a.run_id,
+        a.index,
+        a.question_id,
+        a.player_key,
+        a.chat_key,
+        a.quiz_id,
+        a.option,
+        int(a.correct),
+        a.elapsed,
+        a.points,
+        a.streak,
+        a.answered_at,
+    )
 
 
 def run_state(run: RunRow) -> tuple:
@@ -159,8 +172,9 @@ class GroupCommit:
         outbox, self._outbox = self._outbox, []
         ops = [op for _, _, run_ops in runs.values() for op in run_ops] + [op for own, _ in outbox for op in own]
         try:
-            landed = await self.commit([p.values for p in batch], _players(batch),
-                                       [values for values, _, _ in runs.values()], ops)
+            landed = await self.commit(
+                [p.values for p in batch], _players(batch), [values for values, _, _ in runs.values()], ops
+            )
         except Exception as error:
             log.error("storing %d answers and %d run states failed: %s", len(batch), len(runs), error)
             self._resolve(batch, runs, outbox, error=error)
@@ -172,8 +186,9 @@ class GroupCommit:
             self._inflight = []
         self._settle(len(batch))
 
-    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple],
-                     outbox: list[tuple]) -> list[bool]:
+    async def commit(
+        self, rows: list[tuple], players: list[tuple], runs: list[tuple], outbox: list[tuple]
+    ) -> list[bool]:
         """Store the answer rows, player names, run states and outbox ops (`outbox_ops`) in one
         transaction; per row, True if it landed, False if that player had already answered."""
         raise NotImplementedError
@@ -189,8 +204,13 @@ class GroupCommit:
         return {run_id: self._runs.pop(run_id) for run_id in ids}
 
     @staticmethod
-    def _resolve(batch: list[_Pending], runs: dict, outbox: list, landed: list[bool] | None = None,
-                 error: Exception | None = None) -> None:
+    def _resolve(
+        batch: list[_Pending],
+        runs: dict,
+        outbox: list,
+        landed: list[bool] | None = None,
+        error: Exception | None = None,
+    ) -> None:
         for i, item in enumerate(batch):
             if item.future.done():
                 continue

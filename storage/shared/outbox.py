@@ -5,6 +5,7 @@ podium), not thousands, so a loop costs less than building arrays. On PostgreSQL
 is held by the worker that made it (its run's owner), as long as its run's lease and then as
 that worker renews it; a dead worker's are claimed by a live one (storage/postgres/leases.py).
 """
+
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
@@ -22,8 +23,8 @@ _POSTGRES = {
     # as the run's state (storage/postgres/writer.py), only by its owner: a worker that lost the run
     # and does not know it yet adds nothing that nobody would send
     "add": "INSERT INTO outbox(key, run_id, chat_key, kind, payload, created_at, owner, lease_until) "
-           "SELECT $1::text, $2::bigint, $3::text, $4::text, $5::text, $6::float8, $7::text, r.lease_until FROM runs r "
-           "WHERE r.id = $2 AND (r.owner IS NULL OR r.owner = $7) ON CONFLICT (key) DO NOTHING",
+    "SELECT $1::text, $2::bigint, $3::text, $4::text, $5::text, $6::float8, $7::text, r.lease_until FROM runs r "
+    "WHERE r.id = $2 AND (r.owner IS NULL OR r.owner = $7) ON CONFLICT (key) DO NOTHING",
     "update": "UPDATE outbox SET tries = $1, failed = $2, not_before = $3 WHERE key = $4",
     "remove": "DELETE FROM outbox WHERE key = $1",
 }

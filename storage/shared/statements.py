@@ -1,5 +1,6 @@
 """The three ways to run a statement that the shared query mixins (storage/shared/learning.py,
 storage/shared/review.py) need; each store supplies them, with SQLite's `:name` parameters."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -7,6 +7,7 @@ a row per player and question of the quiz (the discrimination index ranks the pl
 answered each question) and a row per question and answer time, however many answers were
 stored; see docs/PERFORMANCE.md.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -25,15 +26,21 @@ class StatisticsQueries(Statements):
         args = {"quiz": quiz_id, **({"chat": chat_key} if chat_key else {})}
         where = "quiz_id = :quiz" + (" AND chat_key = :chat" if chat_key else "")
         # a player's row in one chat is already their sum; over all chats it is summed here
-        choices_sql = (f"SELECT question_id, player_key, {_OPTIONS} FROM stat_players WHERE {where}" if chat_key
-                       else f"SELECT question_id, player_key, {_SUMMED_OPTIONS} FROM stat_players WHERE {where} "
-                       "GROUP BY question_id, player_key")
+        choices_sql = (
+            f"SELECT question_id, player_key, {_OPTIONS} FROM stat_players WHERE {where}"
+            if chat_key
+            else f"SELECT question_id, player_key, {_SUMMED_OPTIONS} FROM stat_players WHERE {where} "
+            "GROUP BY question_id, player_key"
+        )
         # the three reads queue at once: one wait for the store's thread (or three pool connections)
         rows, times, totals = await asyncio.gather(
             self._fetch(choices_sql, args),
-            self._fetch(f"SELECT question_id, tenths, SUM(answers) FROM stat_times WHERE {where} "
-                        "GROUP BY question_id, tenths", args),
-            self._fetch(f"SELECT player_key, SUM(points) FROM board_totals WHERE {where} GROUP BY player_key", args))
+            self._fetch(
+                f"SELECT question_id, tenths, SUM(answers) FROM stat_times WHERE {where} GROUP BY question_id, tenths",
+                args,
+            ),
+            self._fetch(f"SELECT player_key, SUM(points) FROM board_totals WHERE {where} GROUP BY player_key", args),
+        )
         choices: dict[str, dict[str, tuple[int, ...]]] = {}
         for row in rows:
             choices.setdefault(row[0], {})[row[1]] = tuple(row[2:])
@@ -45,8 +52,9 @@ class StatisticsQueries(Statements):
 
     async def stats_chats(self, quiz_id: str) -> list[str]:
         """The chats with statistics of a quiz."""
-        rows = await self._fetch("SELECT DISTINCT chat_key FROM stat_times WHERE quiz_id = :quiz ORDER BY 1",
-                                 {"quiz": quiz_id})
+        rows = await self._fetch(
+            "SELECT DISTINCT chat_key FROM stat_times WHERE quiz_id = :quiz ORDER BY 1", {"quiz": quiz_id}
+        )
         return [key for (key,) in rows]
 
 

@@ -1,6 +1,7 @@
 """Facts of the schema both stores keep alike: column lists, trigger names, the boards' boundary,
 the review sessions' table. Each store's migrations (storage/sqlite/schema.py,
 storage/postgres/schema.py) and the shared queries read them from here."""
+
 from __future__ import annotations
 
 from bot.domain.questionstats import OPTION_SLOTS
@@ -16,8 +17,10 @@ CHAT_QUIZ_COLUMNS = "chat_key, quiz_id, content, uploaded_by, uploaded_at"  # Ch
 # answers table. It never moves back as a run goes on (posting -> asking keeps it): the
 # triggers add on forward moves only, so a back-and-forth would add the answers between twice.
 def boundary(run: str) -> str:
-    return (f"(CASE WHEN {run}.status <> 'open' THEN 2147483647 WHEN {run}.phase IN ('asking', 'posting') "
-            f"THEN {run}.idx ELSE {run}.idx + 1 END)")
+    return (
+        f"(CASE WHEN {run}.status <> 'open' THEN 2147483647 WHEN {run}.phase IN ('asking', 'posting') "
+        f"THEN {run}.idx ELSE {run}.idx + 1 END)"
+    )
 
 
 LIVE_BOUNDARY = boundary("r")  # for the boards' live part, over `runs r`

@@ -8,6 +8,7 @@ update had doubled a webhook press's cost. Telegram repeats an update for at mos
 ids older than KEEP_SECONDS are deleted: every PRUNE_EVERY claims, and at the first round after
 a start. Each store supplies `_claim_round` (which ids of a round were new) and `_change`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,8 +20,10 @@ KEEP_SECONDS = 86_400.0  # Telegram keeps an unconfirmed update for 24 hours
 PRUNE_EVERY = 1_000
 
 CLAIM = "INSERT INTO seen_updates(update_id, seen_at) VALUES (?, ?) ON CONFLICT (update_id) DO NOTHING"
-CLAIM_MANY = ("INSERT INTO seen_updates(update_id, seen_at) SELECT unnest($1::bigint[]), $2 "
-              "ON CONFLICT (update_id) DO NOTHING RETURNING update_id")  # PostgreSQL's one statement
+CLAIM_MANY = (
+    "INSERT INTO seen_updates(update_id, seen_at) SELECT unnest($1::bigint[]), $2 "
+    "ON CONFLICT (update_id) DO NOTHING RETURNING update_id"
+)  # PostgreSQL's one statement
 _PRUNE = "DELETE FROM seen_updates WHERE seen_at < :before"
 
 # the table, in each database's words: `key` an integer primary key, `time` a double

@@ -4,6 +4,7 @@ leaderboard publicly, and the list of a chat's runs.
 Plain SQL that SQLite and PostgreSQL read the same way, with SQLite's `:name` parameters
 (PostgreSQL's store numbers them, as for the boards). Each store supplies `_fetch` and `_change`.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,15 +24,19 @@ class WebQueries:
 
     async def web_secret(self, candidate: str) -> str:
         # the first process to store one wins; every later one (and every worker) reads it back
-        await self._change("INSERT INTO secrets(name, value) VALUES (:name, :value) ON CONFLICT (name) DO NOTHING",
-                           {"name": SECRET_NAME, "value": candidate})
+        await self._change(
+            "INSERT INTO secrets(name, value) VALUES (:name, :value) ON CONFLICT (name) DO NOTHING",
+            {"name": SECRET_NAME, "value": candidate},
+        )
         rows = await self._fetch("SELECT value FROM secrets WHERE name = :name", {"name": SECRET_NAME})
         return str(rows[0][0])
 
     async def set_board_public(self, chat_key: str, public: bool) -> None:
         if public:
-            await self._change("INSERT INTO public_boards(chat_key) VALUES (:chat) ON CONFLICT (chat_key) DO NOTHING",
-                               {"chat": chat_key})
+            await self._change(
+                "INSERT INTO public_boards(chat_key) VALUES (:chat) ON CONFLICT (chat_key) DO NOTHING",
+                {"chat": chat_key},
+            )
         else:
             await self._change("DELETE FROM public_boards WHERE chat_key = :chat", {"chat": chat_key})
 
@@ -41,5 +46,7 @@ class WebQueries:
     async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
         rows = await self._fetch(
             "SELECT id, quiz_id, started_at, status FROM runs WHERE chat_key = :chat "
-            "ORDER BY started_at DESC, id DESC LIMIT :limit", {"chat": chat_key, "limit": limit})
+            "ORDER BY started_at DESC, id DESC LIMIT :limit",
+            {"chat": chat_key, "limit": limit},
+        )
         return [RunSummary(int(r[0]), str(r[1]), float(r[2]), RunStatus(r[3])) for r in rows]

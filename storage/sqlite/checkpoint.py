@@ -10,6 +10,7 @@ a checkpoint still slows the commits it overlaps (its writes and syncs share the
 at 5,000 presses a second 0.1 s kept that under the 10 ms acknowledgement target where
 0.25 s and 1 s did not (measured with `quizhost bench`).
 """
+
 from __future__ import annotations
 
 import asyncio

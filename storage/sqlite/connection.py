@@ -10,6 +10,7 @@ owning the thread keeps that with nothing but the standard library.
 Calls run one at a time in the order they were made. A call whose caller was cancelled
 still runs (its statements may already be on disk); only its result is dropped.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,14 +41,14 @@ class SqliteThread:
         """Connect on a new thread and run `PRAGMA <each>`; raises what sqlite3.connect raises."""
         connection = cls(path)
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        connection._thread = threading.Thread(target=connection._serve, args=(ready, pragmas),
-                                              name=f"sqlite:{Path(path).name}", daemon=True)
+        connection._thread = threading.Thread(
+            target=connection._serve, args=(ready, pragmas), name=f"sqlite:{Path(path).name}", daemon=True
+        )
         connection._thread.start()
         await ready
         return connection
 
-    async def call(self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args,
-                   **kwargs: P.kwargs) -> T:
+    async def call(self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run `fn(connection, *args, **kwargs)` on the connection's thread and return its result."""
         if self._closed is not None:
             raise sqlite3.ProgrammingError("the connection is closed")

@@ -12,6 +12,7 @@ line, and the file watched while the bot runs.
 - The file deleted or replaced under a running bot: SQLite would go on writing to the
   unlinked file and every answer would be lost at the next start. `watch` notices it.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -71,8 +72,11 @@ class ProcessLock:
             holder = _read_pid(fd)
             os.close(fd)
             who = f"process {holder}" if holder else "another process"
-            raise unavailable(self.path[: -len(".lock")], f"is in use by another quizhost ({who} holds "
-                              f"{self.path}); stop it first, or give this one its own file") from None
+            raise unavailable(
+                self.path[: -len(".lock")],
+                f"is in use by another quizhost ({who} holds "
+                f"{self.path}); stop it first, or give this one its own file",
+            ) from None
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         self._fd = fd
@@ -88,8 +92,11 @@ def _lock_file_problem(path: str, error: OSError) -> StoreUnavailable:
     if error.errno == errno.ENOENT:
         return unavailable(path, f"cannot be opened: the folder {folder} does not exist")
     if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return unavailable(path, f"cannot be written: the folder {folder} is read-only for quizhost "
-                                 f"({error.strerror}); quizhost needs to write the file and its folder")
+        return unavailable(
+            path,
+            f"cannot be written: the folder {folder} is read-only for quizhost "
+            f"({error.strerror}); quizhost needs to write the file and its folder",
+        )
     return unavailable(path, f"cannot be opened: {error.strerror}")
 
 
@@ -109,11 +116,13 @@ def opening_problem(path: str, error: BaseException) -> StoreUnavailable:
     """One line for an error met while opening the file, with what to do about it."""
     text = str(error)
     if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
-        return unavailable(path, "is not a SQLite database (the file holds something else); "
-                                 "point it at a quizhost database or at a new file")
+        return unavailable(
+            path,
+            "is not a SQLite database (the file holds something else); "
+            "point it at a quizhost database or at a new file",
+        )
     if "readonly" in text or "read-only" in text or isinstance(error, PermissionError):
-        return unavailable(path, f"cannot be written ({text}); quizhost needs to write the file "
-                                 "and its folder")
+        return unavailable(path, f"cannot be written ({text}); quizhost needs to write the file and its folder")
     if "unable to open" in text:
         folder = Path(path).parent
         return unavailable(path, f"cannot be opened ({text}): does {folder} exist and may this user write it?")
@@ -121,8 +130,11 @@ def opening_problem(path: str, error: BaseException) -> StoreUnavailable:
 
 
 def newer_schema(path: str, found: int, known: int) -> StoreUnavailable:
-    return unavailable(path, f"was written by a newer quizhost (schema version {found}; this one knows up "
-                             f"to {known}): upgrade quizhost, or point {SETTING} at another file")
+    return unavailable(
+        path,
+        f"was written by a newer quizhost (schema version {found}; this one knows up "
+        f"to {known}): upgrade quizhost, or point {SETTING} at another file",
+    )
 
 
 async def watch(path: str, opened: FileIdentity | None, every: float | None = None) -> None:
@@ -131,8 +143,14 @@ async def watch(path: str, opened: FileIdentity | None, every: float | None = No
         await asyncio.sleep(every or WATCH_SECONDS)
         now = FileIdentity.of(path)
         if now is None:
-            raise unavailable(path, "was deleted while quizhost ran; stopped so no answer is written to a "
-                                    "file nobody can read again. Restore it (or set a new path) and start again")
+            raise unavailable(
+                path,
+                "was deleted while quizhost ran; stopped so no answer is written to a "
+                "file nobody can read again. Restore it (or set a new path) and start again",
+            )
         if opened is not None and now != opened:
-            raise unavailable(path, "was replaced by another file while quizhost ran; stopped rather than mix "
-                                    "two databases. Check which file is right and start again")
+            raise unavailable(
+                path,
+                "was replaced by another file while quizhost ran; stopped rather than mix "
+                "two databases. Check which file is right and start again",
+            )

@@ -3,6 +3,7 @@
 Its settings, runs, answers and boards move to the new key in one transaction, so the
 leaderboard and a quiz in progress carry on where the group left them.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -11,8 +12,10 @@ from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
 
-_BOARD_SUMS = "points = points + excluded.points, correct = correct + excluded.correct, " \
-              "answered = answered + excluded.answered, first_at = MIN(first_at, excluded.first_at)"
+_BOARD_SUMS = (
+    "points = points + excluded.points, correct = correct + excluded.correct, "
+    "answered = answered + excluded.answered, first_at = MIN(first_at, excluded.first_at)"
+)
 
 
 def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id: str) -> None:
@@ -24,7 +27,8 @@ def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id:
             "INSERT OR IGNORE INTO chats(key, platform, chat_id, title, is_private, language, "
             "question_seconds, pause_seconds, created_at) SELECT ?, platform, ?, title, is_private, language, "
             "question_seconds, pause_seconds, created_at FROM chats WHERE key = ?",
-            (new_key, new_chat_id, old_key))
+            (new_key, new_chat_id, old_key),
+        )
         # a run already open in the new chat keeps it; the old chat's open run then stays behind
         conn.execute("UPDATE OR IGNORE runs SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
         conn.execute("UPDATE answers SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
@@ -36,12 +40,16 @@ def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id:
         conn.execute(
             "INSERT INTO board_days(chat_key, day, player_key, quiz_id, points, correct, answered, first_at) "
             "SELECT ?, day, player_key, quiz_id, points, correct, answered, first_at FROM board_days "
-            f"WHERE chat_key = ? AND true ON CONFLICT DO UPDATE SET {_BOARD_SUMS}", (new_key, old_key))
+            f"WHERE chat_key = ? AND true ON CONFLICT DO UPDATE SET {_BOARD_SUMS}",
+            (new_key, old_key),
+        )
         conn.execute(
             "INSERT INTO board_totals(chat_key, player_key, quiz_id, points, correct, answered, first_at, "
             "best_streak) SELECT ?, player_key, quiz_id, points, correct, answered, first_at, best_streak "
             f"FROM board_totals WHERE chat_key = ? AND true ON CONFLICT DO UPDATE SET {_BOARD_SUMS}, "
-            "best_streak = MAX(best_streak, excluded.best_streak)", (new_key, old_key))
+            "best_streak = MAX(best_streak, excluded.best_streak)",
+            (new_key, old_key),
+        )
         # statistics, schedules, time zone, review cards
         for statement in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS):
             conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})

@@ -1,4 +1,5 @@
 """The SQLite schema as numbered migrations; PRAGMA user_version says which have run."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,15 +44,17 @@ def _board_triggers() -> str:
     -- a run moving past a question (or ending) summarises the answers it leaves behind
     CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
     WHEN {boundary("new")} > {boundary("old")} BEGIN
-        {_summarise(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
-                    f"AND a.idx < {boundary('new')}")}
+        {
+        _summarise(
+            f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}"
+        )
+    }
     END;
     -- an answer stored after its question was summarised (only direct writes do that) goes
     -- straight in; answers of the open question cost this one lookup of their run
     CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
     WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {_summarise("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
-                    "AND a.player_key = new.player_key")}
+        {_summarise("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx AND a.player_key = new.player_key")}
     END;
     """
 
@@ -241,16 +244,13 @@ def _stats_triggers(add: Callable[[str], str]) -> str:
     return f"""
     CREATE TRIGGER runs_tally_stats AFTER UPDATE OF status, phase, idx ON runs
     WHEN {boundary("new")} > {boundary("old")} BEGIN
-        {add(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} "
-             f"AND a.idx < {boundary('new')}")}
+        {add(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}")}
     END;
     CREATE TRIGGER answers_late_to_stats AFTER INSERT ON answers
     WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {add("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx "
-             "AND a.player_key = new.player_key")}
+        {add("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx AND a.player_key = new.player_key")}
     END;
     """
-
 
 
 # every closed question's answers (the statistics migrations; the bench loads answers this way)
@@ -356,7 +356,8 @@ MIGRATIONS += (
         SELECT player_key, quiz_id, question_id, box, due FROM review_cards;
     DROP TABLE review_cards;
     ALTER TABLE review_cards_keyed RENAME TO review_cards;
-    """ + REVIEW_SESSIONS,
+    """
+    + REVIEW_SESSIONS,
 )
 
 # Summaries that counted answers twice (boundary() gave a question waiting to be posted as

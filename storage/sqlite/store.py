@@ -1,4 +1,5 @@
 """The SQLite implementation of the Store port (bot/ports/store.py): WAL, migrations, runs, answers, boards."""
+
 from __future__ import annotations
 
 import asyncio
@@ -78,8 +79,14 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
         # keeps every commit across a process crash (only power loss can cost the last ones).
         # Checkpoints run on their own connection, not inside an answer commit (wal_autocheckpoint=0):
         # storage/sqlite/checkpoint.py
-        db = await SqliteThread.open(path, "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON",
-                                     "busy_timeout=5000", "wal_autocheckpoint=0")
+        db = await SqliteThread.open(
+            path,
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "foreign_keys=ON",
+            "busy_timeout=5000",
+            "wal_autocheckpoint=0",
+        )
         try:
             store = cls(db, path, lock)
             await store._migrate()
@@ -210,9 +217,24 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
                 "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (run.chat_key, run.quiz_id, run.language, run.seed, json.dumps(run.question_ids),
-                 run.seconds, run.pause, run.started_by, run.started_at, run.status, run.phase,
-                 run.index, run.asked_at, run.due, run.message_id, run.silent),
+                (
+                    run.chat_key,
+                    run.quiz_id,
+                    run.language,
+                    run.seed,
+                    json.dumps(run.question_ids),
+                    run.seconds,
+                    run.pause,
+                    run.started_by,
+                    run.started_at,
+                    run.status,
+                    run.phase,
+                    run.index,
+                    run.asked_at,
+                    run.due,
+                    run.message_id,
+                    run.silent,
+                ),
             )
         except sqlite3.IntegrityError as error:
             if "runs.chat_key" in str(error):  # the index runs_one_open_per_chat
@@ -299,11 +321,13 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
             "INSERT INTO chat_quizzes(chat_key, quiz_id, content, uploaded_by, uploaded_at) VALUES (?, ?, ?, ?, ?) "
             "ON CONFLICT(chat_key, quiz_id) DO UPDATE SET content=excluded.content, "
             "uploaded_by=excluded.uploaded_by, uploaded_at=excluded.uploaded_at",
-            (quiz.chat_key, quiz.quiz_id, quiz.content, quiz.uploaded_by, quiz.uploaded_at))
+            (quiz.chat_key, quiz.quiz_id, quiz.content, quiz.uploaded_by, quiz.uploaded_at),
+        )
 
     async def chat_quiz(self, chat_key: str, quiz_id: str) -> ChatQuizRow | None:
-        row = await self._db.fetchone(f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key=? AND quiz_id=?",
-                                      (chat_key, quiz_id))
+        row = await self._db.fetchone(
+            f"SELECT {CHAT_QUIZ_COLUMNS} FROM chat_quizzes WHERE chat_key=? AND quiz_id=?", (chat_key, quiz_id)
+        )
         return ChatQuizRow(*row) if row else None
 
     async def chat_quizzes(self, chat_key: str) -> list[ChatQuizRow]:
@@ -334,13 +358,47 @@ def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...
 
 
 def _run_from_row(row: Sequence[Any]) -> RunRow:
-    (run_id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by,
-     started_at, status, phase, idx, asked_at, due, message_id, silent, chat_id, platform,
-     is_private) = row
+    (
+        run_id,
+        chat_key,
+        quiz_id,
+        language,
+        seed,
+        question_ids,
+        seconds,
+        pause,
+        started_by,
+        started_at,
+        status,
+        phase,
+        idx,
+        asked_at,
+        due,
+        message_id,
+        silent,
+        chat_id,
+        platform,
+        is_private,
+    ) = row
     return RunRow(
-        chat_key=chat_key, chat_id=chat_id, platform=platform, is_private=bool(is_private),
-        quiz_id=quiz_id, language=language, seed=seed, question_ids=tuple(json.loads(question_ids)),
-        seconds=seconds, pause=pause, started_by=started_by, started_at=started_at, phase=Phase(phase),
-        index=idx, asked_at=asked_at, due=due, message_id=message_id, silent=silent,
-        status=RunStatus(status), id=run_id,
+        chat_key=chat_key,
+        chat_id=chat_id,
+        platform=platform,
+        is_private=bool(is_private),
+        quiz_id=quiz_id,
+        language=language,
+        seed=seed,
+        question_ids=tuple(json.loads(question_ids)),
+        seconds=seconds,
+        pause=pause,
+        started_by=started_by,
+        started_at=started_at,
+        phase=Phase(phase),
+        index=idx,
+        asked_at=asked_at,
+        due=due,
+        message_id=message_id,
+        silent=silent,
+        status=RunStatus(status),
+        id=run_id,
     )

@@ -7,6 +7,7 @@ the loop idle a third of the time waiting for commits slowed that way; one state
 batch takes the GIL back once. The batch runs as one function on the connection's own
 thread (storage/sqlite/connection.py): one hop there and back per commit.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,9 @@ UPSERT_PLAYER = (
     "INSERT INTO players(key, platform, user_id, name, updated_at) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT(key) DO UPDATE SET name=excluded.name, updated_at=excluded.updated_at"
 )
-_COLUMNS = ("run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, "
-            "points, streak, answered_at")
+_COLUMNS = (
+    "run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, streak, answered_at"
+)
 INSERT_ANSWERS_JSON = (
     f"INSERT OR IGNORE INTO answers({_COLUMNS}) SELECT "
     + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(12))
@@ -54,21 +56,28 @@ class AnswerWriter(GroupCommit):
         super().__init__(max_batch)
         self._db = db
 
-    async def commit(self, rows: list[tuple], players: list[tuple], runs: list[tuple],
-                     outbox: list[tuple]) -> list[bool]:
+    async def commit(
+        self, rows: list[tuple], players: list[tuple], runs: list[tuple], outbox: list[tuple]
+    ) -> list[bool]:
         # the whole batch is one call into the connection's thread: one hop, one commit
         return await self._db.call(_write_batch, *_encode(rows, players, runs), outbox)
 
 
-def _encode(rows: list[tuple], players: list[tuple], runs: list[tuple]
-            ) -> tuple[str, str | None, str | None, list[tuple]]:
+def _encode(
+    rows: list[tuple], players: list[tuple], runs: list[tuple]
+) -> tuple[str, str | None, str | None, list[tuple]]:
     """The batch as JSON parameters, made on the event loop's thread."""
-    return (json.dumps(rows), json.dumps(players) if players else None,
-            json.dumps(runs) if runs else None, rows)
+    return (json.dumps(rows), json.dumps(players) if players else None, json.dumps(runs) if runs else None, rows)
 
 
-def _write_batch(conn: sqlite3.Connection, rows_json: str, players_json: str | None, runs_json: str | None,
-                 rows: list[tuple], outbox: list[tuple]) -> list[bool]:
+def _write_batch(
+    conn: sqlite3.Connection,
+    rows_json: str,
+    players_json: str | None,
+    runs_json: str | None,
+    rows: list[tuple],
+    outbox: list[tuple],
+) -> list[bool]:
     """Runs on the connection's thread: players, run states, outbox and answers in one transaction."""
     if conn.in_transaction:  # every call commits what it began; should one not, its work is not undone here
         conn.commit()
@@ -90,8 +99,9 @@ def _write_batch(conn: sqlite3.Connection, rows_json: str, players_json: str | N
     return landed
 
 
-def _write_players_and_runs(conn: sqlite3.Connection, players_json: str | None, runs_json: str | None,
-                            outbox: list[tuple]) -> None:
+def _write_players_and_runs(
+    conn: sqlite3.Connection, players_json: str | None, runs_json: str | None, outbox: list[tuple]
+) -> None:
     conn.execute("BEGIN")
     if players_json is not None:
         conn.execute(UPSERT_PLAYERS_JSON, (time.time(), players_json))

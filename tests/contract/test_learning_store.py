@@ -1,5 +1,6 @@
 """Schedules and the first statistics migration on a real SQLite file (the statistics themselves:
 tests/contract/stores/test_statistics.py, review decks: test_review_decks.py there, on both stores)."""
+
 import sqlite3
 
 from bot.domain.model import ChatRef
@@ -8,8 +9,9 @@ from bot.domain.schedule import Cadence, Rule, ScheduleRow, ScheduleStatus
 
 async def test_a_schedule_time_is_claimed_once(store):
     chat = ChatRef("tg", "-100", title="Group")
-    row = ScheduleRow(chat, "pipeline", Rule(Cadence.DAILY, 9, 0), next_due=1000.0, seed=5, created_by="tg:1",
-                      questions=1)
+    row = ScheduleRow(
+        chat, "pipeline", Rule(Cadence.DAILY, 9, 0), next_due=1000.0, seed=5, created_by="tg:1", questions=1
+    )
     sid = await store.add_schedule(row)
     assert [s.id for s in await store.due_schedules(1000.0)] == [sid]
     assert await store.due_schedules(999.0) == []
@@ -32,9 +34,11 @@ def test_the_statistics_migration_backfills_from_stored_answers(tmp_path):
     for number, script in enumerate(MIGRATIONS[:mine], start=1):
         conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
     conn.execute("INSERT INTO chats(key, platform, chat_id, created_at) VALUES ('tg:1', 'tg', '1', 0)")
-    conn.execute("INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-                 "started_at, status, phase, idx, asked_at, due) VALUES (1, 'tg:1', 'demo', 'en', 1, '[]', 30, 5, "
-                 "'tg:9', 0, 'finished', 'pausing', 0, 0, 0)")
+    conn.execute(
+        "INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
+        "started_at, status, phase, idx, asked_at, due) VALUES (1, 'tg:1', 'demo', 'en', 1, '[]', 30, 5, "
+        "'tg:9', 0, 'finished', 'pausing', 0, 0, 0)"
+    )
     conn.execute("INSERT INTO answers VALUES (1, 0, 'q1', 'tg:9', 'tg:1', 'demo', 2, 0, 4.25, 0, 0, 10)")
     conn.commit()
     conn.close()

@@ -1,5 +1,6 @@
 """`quizhost migrate-db`: a SQLite database with history and a quiz in progress, copied into
 PostgreSQL, reads back the same everywhere a player looks, and the quiz carries on there."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -88,7 +89,8 @@ def test_migrate_db_names_what_is_wrong_without_the_password(tmp_path, postgres_
     assert refused.returncode == 1
     assert refused.stderr.strip().splitlines() == [
         f"quizhost: --to: cannot use postgresql://quizhost:***@127.0.0.1:{postgres_cluster.port}/quizhost: "
-        "the server refused the user name or password"]
+        "the server refused the user name or password"
+    ]
     backwards = cli(tmp_path, "migrate-db", "--from", postgres_cluster.url(), "--to", "q.db")
     assert backwards.returncode == 1 and "--from must be a SQLite database" in backwards.stderr
     assert "quizhost-test" not in backwards.stderr

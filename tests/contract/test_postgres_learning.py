@@ -1,5 +1,6 @@
 """Reviews, question statistics and schedules again on PostgreSQL: the same tests, another store;
 and what only PostgreSQL allows (SQLite serves one process): two stores, two engines, one database."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,8 +31,9 @@ def reopen(postgres_url):
 
 async def test_two_stores_on_one_database_claim_a_schedule_time_once(store, reopen):
     chat = ChatRef("tg", "-100", title="Group")
-    sid = await store.add_schedule(ScheduleRow(chat, "pipeline", Rule(Cadence.DAILY, 9, 0), next_due=1000.0,
-                                               seed=5, created_by="tg:1"))
+    sid = await store.add_schedule(
+        ScheduleRow(chat, "pipeline", Rule(Cadence.DAILY, 9, 0), next_due=1000.0, seed=5, created_by="tg:1")
+    )
     other = await reopen()
     try:
         assert [s.id for s in await other.due_schedules(1000.0)] == [sid]

@@ -4,6 +4,7 @@ What every store must do is the contract suite (tests/contract/stores/, run on b
 this module collects the tests that go through the engine a second time with its own `store`
 fixture, so they are checked on PostgreSQL too.
 """
+
 from __future__ import annotations
 
 import pytest

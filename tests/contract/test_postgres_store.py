@@ -1,5 +1,6 @@
 """The PostgreSQL store on a real server: migrations, group commit, and the operator's view of
 a QUIZHOST_DB that cannot be used."""
+
 from __future__ import annotations
 
 import asyncio
@@ -28,8 +29,9 @@ async def test_migrations_run_on_an_empty_database_once_even_when_workers_start_
     conn = await asyncpg.connect(postgres_url)
     try:
         applied = [r["version"] for r in await conn.fetch("SELECT version FROM schema_version ORDER BY 1")]
-        tables = {r["tablename"] for r in await conn.fetch("SELECT tablename FROM pg_tables "
-                                                           "WHERE schemaname = 'public'")}
+        tables = {
+            r["tablename"] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        }
     finally:
         await conn.close()
     assert applied == list(range(1, version() + 1))
@@ -50,8 +52,7 @@ async def test_an_answer_is_committed_before_its_press_resolves(postgres_url):
     try:
         await store.ensure_chat(CHAT)
         run_id = await store.create_run(run_row())
-        landed = await asyncio.gather(*(store.insert_answer(answer(run_id, f"test:u{n}", 1.0 + n))
-                                        for n in range(50)))
+        landed = await asyncio.gather(*(store.insert_answer(answer(run_id, f"test:u{n}", 1.0 + n)) for n in range(50)))
         conn = await asyncpg.connect(postgres_url)  # another connection sees every one of them
         try:
             stored = await conn.fetchval("SELECT COUNT(*) FROM answers WHERE run_id = $1", run_id)
@@ -64,11 +65,12 @@ async def test_an_answer_is_committed_before_its_press_resolves(postgres_url):
 
 
 @pytest.mark.parametrize("how", ["wrong password", "refused", "no such database"])
-async def test_an_unusable_database_is_one_line_naming_quizhost_db_without_the_password(
-        postgres_cluster, how):
-    url = {"wrong password": postgres_cluster.url(password="s3cret-Wrong"),
-           "refused": "postgresql://quizhost:s3cret-Wrong@127.0.0.1:1/quizhost",
-           "no such database": postgres_cluster.url("nowhere")}[how]
+async def test_an_unusable_database_is_one_line_naming_quizhost_db_without_the_password(postgres_cluster, how):
+    url = {
+        "wrong password": postgres_cluster.url(password="s3cret-Wrong"),
+        "refused": "postgresql://quizhost:s3cret-Wrong@127.0.0.1:1/quizhost",
+        "no such database": postgres_cluster.url("nowhere"),
+    }[how]
     with pytest.raises(StoreUnavailable) as caught:
         await PostgresStore.open(url)
     message = str(caught.value)
@@ -76,11 +78,14 @@ async def test_an_unusable_database_is_one_line_naming_quizhost_db_without_the_p
     assert "s3cret-Wrong" not in message and PASSWORD not in message and "127.0.0.1" in message
 
 
-@pytest.mark.parametrize("url", [
-    "postgresql://quizhost:s3cret-Wrong@127.0.0.1:99999/quizhost",  # a port out of range
-    "postgres://quizhost:s3cret-Wrong@/quizhost",  # no host
-    "mysql://quizhost:s3cret-Wrong@127.0.0.1/quizhost",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://quizhost:s3cret-Wrong@127.0.0.1:99999/quizhost",  # a port out of range
+        "postgres://quizhost:s3cret-Wrong@/quizhost",  # no host
+        "mysql://quizhost:s3cret-Wrong@127.0.0.1/quizhost",
+    ],
+)
 def test_a_bad_url_stops_the_bot_with_one_line_naming_quizhost_db(tmp_path, url):
     result = cli(tmp_path, "play", "pipeline", env={"QUIZHOST_DB": url})
     assert result.returncode == 2
@@ -94,13 +99,15 @@ def test_a_refused_password_stops_the_terminal_game_with_one_line(tmp_path, post
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
         f"quizhost: QUIZHOST_DB: cannot use postgresql://quizhost:***@127.0.0.1:{postgres_cluster.port}/quizhost: "
-        "the server refused the user name or password"]
+        "the server refused the user name or password"
+    ]
     assert "s3cret-Wrong" not in result.stdout
 
 
 def test_a_terminal_game_is_played_and_stored_on_postgresql(tmp_path, postgres_url):
-    result = cli(tmp_path, "play", "pipeline", "--as", "Ann", env={"QUIZHOST_DB": postgres_url},
-                 stdin="A\n" * 8 + "/stats\n")
+    result = cli(
+        tmp_path, "play", "pipeline", "--as", "Ann", env={"QUIZHOST_DB": postgres_url}, stdin="A\n" * 8 + "/stats\n"
+    )
     assert result.returncode == 0, result.stderr
     assert "Ann" in result.stdout
     answered = asyncio.run(_count(postgres_url, "SELECT COUNT(*) FROM answers"))
@@ -122,8 +129,9 @@ async def store(postgres_url):
     await store.close()
 
 
-async def test_a_refused_commit_tells_every_waiting_player_and_they_can_press_again(engine, adapter, clock,
-                                                                                  postgres_url):
+async def test_a_refused_commit_tells_every_waiting_player_and_they_can_press_again(
+    engine, adapter, clock, postgres_url
+):
     await start_and_ask(engine, clock)
     await _execute(postgres_url, REFUSE)
     acks = await asyncio.gather(*(engine.answer(adapter.token("B"), player(n)) for n in range(1, 4)))
@@ -137,7 +145,8 @@ async def test_a_refused_commit_tells_every_waiting_player_and_they_can_press_ag
 
 
 async def test_a_lost_connection_costs_only_the_presses_in_flight_and_no_acknowledged_answer(
-        engine, adapter, clock, store, postgres_url):
+    engine, adapter, clock, store, postgres_url
+):
     run = await start_and_ask(engine, clock)
     acked = []
     for wave in range(3):
@@ -155,10 +164,14 @@ async def test_a_lost_connection_costs_only_the_presses_in_flight_and_no_acknowl
     assert stored == set(acked) and len(acked) == 30
 
 
-KILL_OTHERS = ("SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-               "WHERE datname = current_database() AND pid <> pg_backend_pid()) AS killed")
-REFUSE = ("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; "
-          "END $$; CREATE TRIGGER refuse BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION refuse()")
+KILL_OTHERS = (
+    "SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+    "WHERE datname = current_database() AND pid <> pg_backend_pid()) AS killed"
+)
+REFUSE = (
+    "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; "
+    "END $$; CREATE TRIGGER refuse BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION refuse()"
+)
 
 
 async def _execute(url: str, sql: str) -> None:
@@ -174,8 +187,10 @@ async def test_connections_go_back_to_the_pool_holding_no_advisory_lock(postgres
     connection would stall every other worker's Discord identify or polling for good."""
     store = await PostgresStore.open(postgres_url, owner="w1")
     watcher = await asyncpg.connect(postgres_url)
-    held = ("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
-            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+    held = (
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    )
     try:
         async with store.identify_lock(3):
             assert await watcher.fetchval(held) == 1

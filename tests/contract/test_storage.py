@@ -2,6 +2,7 @@
 
 Everything every store must do is in tests/contract/stores/, which runs on SQLite too.
 """
+
 from __future__ import annotations
 
 import sqlite3

@@ -1,5 +1,6 @@
 """The answer write path: group commit, a failed commit, duplicates in a batch, the board
 summaries (migration 2 on an old database, live answers, closes), WAL checkpoints."""
+
 from __future__ import annotations
 
 import asyncio
@@ -82,13 +83,17 @@ async def test_migration_2_summarises_an_old_database_but_not_its_open_question(
     with sqlite3.connect(path) as db:  # a database as the first release left it
         db.executescript(f"BEGIN; {MIGRATIONS[0]} PRAGMA user_version=1; COMMIT;")
         db.execute("INSERT INTO chats(key, platform, chat_id, created_at) VALUES ('test:g1', 'test', 'g1', 0)")
-        db.execute("INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
-                   "started_by, started_at, status, phase, idx, asked_at, due) VALUES "
-                   "(1, 'test:g1', 'demo', 'en', 1, '[]', 30, 5, 'x', 0, 'finished', 'pausing', 1, 0, 0), "
-                   "(2, 'test:g1', 'demo', 'en', 1, '[]', 30, 5, 'x', 0, 'open', 'asking', 1, 0, 99)")
+        db.execute(
+            "INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
+            "started_by, started_at, status, phase, idx, asked_at, due) VALUES "
+            "(1, 'test:g1', 'demo', 'en', 1, '[]', 30, 5, 'x', 0, 'finished', 'pausing', 1, 0, 0), "
+            "(2, 'test:g1', 'demo', 'en', 1, '[]', 30, 5, 'x', 0, 'open', 'asking', 1, 0, 99)"
+        )
         for run, idx, who, points in ((1, 0, "a", 900), (1, 1, "b", 700), (2, 0, "a", 500), (2, 1, "a", 600)):
-            db.execute("INSERT INTO answers VALUES (?, ?, 'q', ?, 'test:g1', 'demo', 0, 1, 1, ?, 1, ?)",
-                       (run, idx, f"test:{who}", points, 86_400 * 20 + idx))
+            db.execute(
+                "INSERT INTO answers VALUES (?, ?, 'q', ?, 'test:g1', 'demo', 0, 1, 1, ?, 1, ?)",
+                (run, idx, f"test:{who}", points, 86_400 * 20 + idx),
+            )
     store = await SqliteStore.open(path)
     try:
         assert await _points(store, group("g1")) == {"test:a": 2000, "test:b": 700}
@@ -120,6 +125,17 @@ async def _points(store: SqliteStore, chat) -> dict[str, int]:
 
 
 def _run_row(chat) -> RunRow:
-    return RunRow(chat_key=chat.key, chat_id=chat.chat_id, platform=chat.platform, is_private=False,
-                  quiz_id="demo", language="en", seed=7, question_ids=("q1", "q2"), seconds=30, pause=5,
-                  started_by="test:u1", started_at=0.0)
+    return RunRow(
+        chat_key=chat.key,
+        chat_id=chat.chat_id,
+        platform=chat.platform,
+        is_private=False,
+        quiz_id="demo",
+        language="en",
+        seed=7,
+        question_ids=("q1", "q2"),
+        seconds=30,
+        pause=5,
+        started_by="test:u1",
+        started_at=0.0,
+    )

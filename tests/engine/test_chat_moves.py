@@ -1,4 +1,5 @@
 """A chat that changes its id (a Telegram group upgraded to a supergroup) keeps everything."""
+
 from __future__ import annotations
 
 from bot.app.platforms import telegram_adapter

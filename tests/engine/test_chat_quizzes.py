@@ -1,6 +1,7 @@
 """Chat quizzes through the shared commands: an admin uploads, the chat plays it at once,
 other chats never see it, a new upload replaces it without touching a run in progress, and a
 bad file gets a clear reply and stores nothing."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,9 @@ CAPITALS_V2 = b"Capital of Chile?\nA. Santiago\nB. Lima\nANSWER: A\n"
 
 @pytest.fixture
 def commands(store, clock, adapter) -> Commands:
-    engine = Engine(Catalog.load(default_quiz_folders()), store, clock, EngineSettings(question_seconds=30,
-                                                                                       pause_seconds=5))
+    engine = Engine(
+        Catalog.load(default_quiz_folders()), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
+    )
     engine.attach(adapter)
     return Commands(engine)
 
@@ -56,16 +58,22 @@ async def test_a_hindi_chat_reads_why_questions_were_skipped_in_hindi_at_their_l
     await commands.handle("language", "hi", admin())
     reply = await commands.upload(admin(), "mixed.gift", MIXED_GIFT)
     assert reply.text.splitlines()[:2] == ["mixed सहेजी गई: 2 प्रश्न।", "इसे /quiz mixed से शुरू करें।"]
-    assert ("• line 1: निबंध प्रश्न (मझले कोष्ठकों के बीच कोई उत्तर नहीं): केवल एक सही उत्तर वाले बहुविकल्पीय "
-            "और सही/गलत प्रश्न आयात किए जाते हैं") in reply.text
-    assert ("• line 3: कई सही उत्तर (2 विकल्पों को पूरे अंक मिलते हैं): प्रश्नोत्तरी के प्रश्न का ठीक एक सही उत्तर "
-            "होता है") in reply.text
+    assert (
+        "• line 1: निबंध प्रश्न (मझले कोष्ठकों के बीच कोई उत्तर नहीं): केवल एक सही उत्तर वाले बहुविकल्पीय "
+        "और सही/गलत प्रश्न आयात किए जाते हैं"
+    ) in reply.text
+    assert (
+        "• line 3: कई सही उत्तर (2 विकल्पों को पूरे अंक मिलते हैं): प्रश्नोत्तरी के प्रश्न का ठीक एक सही उत्तर होता है"
+    ) in reply.text
     nothing = await commands.upload(admin(), "broken.txt", b"Alone?\nA. one\nANSWER: A\n")
-    assert nothing.text.splitlines() == ["कुछ भी सहेजा नहीं गया: broken.txt का कोई भी प्रश्न उपयोग नहीं हो सका:",
-                                         "• line 1: 1 विकल्प: Aiken प्रश्नों में 2 से 10 विकल्प होने चाहिए"]
+    assert nothing.text.splitlines() == [
+        "कुछ भी सहेजा नहीं गया: broken.txt का कोई भी प्रश्न उपयोग नहीं हो सका:",
+        "• line 1: 1 विकल्प: Aiken प्रश्नों में 2 से 10 विकल्प होने चाहिए",
+    ]
     english = await commands.upload(admin("g2"), "mixed.gift", MIXED_GIFT)  # another chat, still English
-    assert "• line 3: several right answers (2 options have full credit): a quiz question has exactly one" \
-        in english.text
+    assert (
+        "• line 3: several right answers (2 options have full credit): a quiz question has exactly one" in english.text
+    )
 
 
 async def test_a_non_admin_is_refused_and_nothing_is_stored(commands, store):
@@ -137,8 +145,11 @@ async def test_a_run_resumed_after_its_quiz_was_uploaded_again_ends_and_says_why
     assert await restarted.resume() == 0  # not resumed with a key the run did not start with
     await restarted.run_due()
     texts = [reply.text for _, reply in adapter.sent]
-    assert any(text.startswith("⚠️ The quiz has ended: capitals was uploaded again while it ran") and
-               "Start the new version with /quiz capitals." in text for text in texts)
+    assert any(
+        text.startswith("⚠️ The quiz has ended: capitals was uploaded again while it ran")
+        and "Start the new version with /quiz capitals." in text
+        for text in texts
+    )
     assert "Ann" in texts[-1]  # the podium: answers so far count
     assert [c.prompt for c in adapter.questions] == ["Capital of France?"]
     assert restarted.run_in(group()) is None and await store.open_runs() == []
@@ -155,8 +166,11 @@ async def test_leaderboard_by_chat_quiz(commands, adapter, clock):
 
 def alias_bomb() -> bytes:
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, "
-              f"*a{i - 1}, *a{i - 1}, *a{i - 1}]" for i in range(1, 10)]
+    lines += [
+        f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, "
+        f"*a{i - 1}, *a{i - 1}, *a{i - 1}]"
+        for i in range(1, 10)
+    ]
     return ("\n".join(lines) + "\nid: bomb\n").encode()
 
 
@@ -164,35 +178,46 @@ def many_questions(n: int) -> bytes:
     return "".join(f"Question {i}?\nA. yes\nB. no\nANSWER: A\n\n" for i in range(n)).encode()
 
 
-SHIPPED_ID_YAML = (b"id: pipeline\ntitle: Mine\ndescription: Mine.\nquestions:\n  - id: q\n    prompt: Q?\n"
-                   b"    options: [a, b]\n    answer: 0\n")
+SHIPPED_ID_YAML = (
+    b"id: pipeline\ntitle: Mine\ndescription: Mine.\nquestions:\n  - id: q\n    prompt: Q?\n"
+    b"    options: [a, b]\n    answer: 0\n"
+)
 
 
-@pytest.mark.parametrize("name, data, words", [
-    ("big.gift", b"Q?{=a ~b}\n\n" + b"// padding\n" * 100_000, "at most 1,000,000 (1 MB) are accepted"),
-    ("many.txt", many_questions(501), "more than 500 questions"),
-    ("bomb.yaml", alias_bomb(), "refused"),
-    ("deep.yaml", b"id: deep\nx: " + b"[" * 200 + b"]" * 200 + b"\n", "refused"),
-    ("bomb.xlsx", zip_bomb_xlsx(), "refused unopened"),
-    ("binary.gift", bytes(range(256)) * 8, "binary file"),
-    ("binary.xlsx", bytes(range(256)) * 8, "not an .xlsx spreadsheet"),
-    ("shipped.yaml", SHIPPED_ID_YAML, "the id pipeline belongs to a quiz this bot ships"),
-    ("model-parallelism.txt", CAPITALS, "the id model-parallelism belongs to a quiz this bot ships"),
-])
+@pytest.mark.parametrize(
+    "name, data, words",
+    [
+        ("big.gift", b"Q?{=a ~b}\n\n" + b"// padding\n" * 100_000, "at most 1,000,000 (1 MB) are accepted"),
+        ("many.txt", many_questions(501), "more than 500 questions"),
+        ("bomb.yaml", alias_bomb(), "refused"),
+        ("deep.yaml", b"id: deep\nx: " + b"[" * 200 + b"]" * 200 + b"\n", "refused"),
+        ("bomb.xlsx", zip_bomb_xlsx(), "refused unopened"),
+        ("binary.gift", bytes(range(256)) * 8, "binary file"),
+        ("binary.xlsx", bytes(range(256)) * 8, "not an .xlsx spreadsheet"),
+        ("shipped.yaml", SHIPPED_ID_YAML, "the id pipeline belongs to a quiz this bot ships"),
+        ("model-parallelism.txt", CAPITALS, "the id model-parallelism belongs to a quiz this bot ships"),
+    ],
+)
 async def test_bad_files_get_a_clear_reply_and_store_nothing(commands, store, name, data, words):
     reply = await commands.upload(admin(), name, data)
     assert reply.kind == "error" and words in reply.text, reply.text
     assert await store.chat_quizzes(group().key) == []
 
 
-@pytest.mark.parametrize("name, data, words", [
-    ("many.txt", many_questions(501), "• line 2501: 500 से अधिक प्रश्न: फ़ाइल को बाँट दें"),
-    ("latin1.txt", "Café?\nA. x\nB. y\nANSWER: A\n".encode("latin-1"),
-     "• line 1: यह UTF-8 पाठ नहीं है: फ़ाइल को UTF-8 में सहेजें"),
-    ("bomb.xlsx", zip_bomb_xlsx(), "बिना खोले अस्वीकार की गई"),
-    ("binary.xlsx", bytes(range(256)) * 8, "• file: .xlsx स्प्रेडशीट नहीं है (.xlsx फ़ाइल एक zip संग्रह होती है)"),
-    ("trivia.json", b'{"response_code": 0, "results": 3}', "• results: प्रश्नों की सूची अपेक्षित थी"),
-])
+@pytest.mark.parametrize(
+    "name, data, words",
+    [
+        ("many.txt", many_questions(501), "• line 2501: 500 से अधिक प्रश्न: फ़ाइल को बाँट दें"),
+        (
+            "latin1.txt",
+            "Café?\nA. x\nB. y\nANSWER: A\n".encode("latin-1"),
+            "• line 1: यह UTF-8 पाठ नहीं है: फ़ाइल को UTF-8 में सहेजें",
+        ),
+        ("bomb.xlsx", zip_bomb_xlsx(), "बिना खोले अस्वीकार की गई"),
+        ("binary.xlsx", bytes(range(256)) * 8, "• file: .xlsx स्प्रेडशीट नहीं है (.xlsx फ़ाइल एक zip संग्रह होती है)"),
+        ("trivia.json", b'{"response_code": 0, "results": 3}', "• results: प्रश्नों की सूची अपेक्षित थी"),
+    ],
+)
 async def test_a_hindi_chat_reads_why_a_file_was_refused_in_hindi(commands, store, name, data, words):
     await commands.handle("language", "hi", admin())
     reply = await commands.upload(admin(), name, data)

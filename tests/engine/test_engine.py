@@ -1,4 +1,5 @@
 """The engine with a recording adapter and a fake clock: whole runs as players see them."""
+
 from __future__ import annotations
 
 from bot.content.catalog import Catalog
@@ -148,6 +149,7 @@ async def test_options_are_shuffled_per_run_and_stable_within_it(engine, adapter
         card = adapter.questions[-1]
         orders.add(tuple(o.text for o in card.options))
         from bot.domain.session import card as make_card
+
         assert tuple(o.text for o in make_card(run).options) == tuple(o.text for o in card.options)
         await engine.stop(chat, player(1), is_admin=True)
     assert len(orders) > 1, "twelve runs all showed the same option order"

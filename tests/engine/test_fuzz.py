@@ -2,6 +2,7 @@
 every button. Each gets a clear reply, nothing raises, and nothing changes unless the input
 was a valid command that legitimately changes something (and its reply says so).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -22,17 +23,50 @@ from bot.testing.fakes import group, make_quiz, player, private
 from storage.sqlite.store import SqliteStore
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-junk = st.one_of(st.text(max_size=120), st.binary(max_size=120).map(lambda b: b.decode("latin-1")),
-                 st.sampled_from(["", " ", "\x00", "/", "@", "qa:", "qp:", "ql:", "‮", "🥇" * 40, "x" * 5000]))
+junk = st.one_of(
+    st.text(max_size=120),
+    st.binary(max_size=120).map(lambda b: b.decode("latin-1")),
+    st.sampled_from(["", " ", "\x00", "/", "@", "qa:", "qp:", "ql:", "‮", "🥇" * 40, "x" * 5000]),
+)
 # words the commands know, so random arguments sometimes form real ones
-words = st.sampled_from(["demo", "other", "week", "month", "all", "time", "pause", "5", "20", "301", "-1",
-                         "en", "hi", "ur", "sn", "xx", "quiz_demo", "0", "999", "things"])
-args_text = st.one_of(st.lists(words, max_size=3).map(" ".join), junk,
-                      st.lists(st.one_of(words, junk), max_size=4).map(" ".join))
+words = st.sampled_from(
+    [
+        "demo",
+        "other",
+        "week",
+        "month",
+        "all",
+        "time",
+        "pause",
+        "5",
+        "20",
+        "301",
+        "-1",
+        "en",
+        "hi",
+        "ur",
+        "sn",
+        "xx",
+        "quiz_demo",
+        "0",
+        "999",
+        "things",
+    ]
+)
+args_text = st.one_of(
+    st.lists(words, max_size=3).map(" ".join), junk, st.lists(st.one_of(words, junk), max_size=4).map(" ".join)
+)
 
 
-@given(st.one_of(st.none(), st.integers(), st.binary(max_size=100), st.text(max_size=100),
-                 st.builds("qa:{}:{}:{}".format, st.integers(-5, 10**14), st.integers(-5, 5000), st.integers(-5, 20))))
+@given(
+    st.one_of(
+        st.none(),
+        st.integers(),
+        st.binary(max_size=100),
+        st.text(max_size=100),
+        st.builds("qa:{}:{}:{}".format, st.integers(-5, 10**14), st.integers(-5, 5000), st.integers(-5, 20)),
+    )
+)
 @FUZZ
 def test_the_token_decoder_answers_none_or_a_token_it_can_write_back(data):
     token = decode(data)
@@ -52,17 +86,36 @@ def test_the_command_parser_never_raises(text, bot_name):
         assert len(args) <= MAX_ARGS
 
 
-@given(st.lists(st.tuples(st.sampled_from([*COMMANDS, *ALIASES, "nope", "QUIZ", "a" * 40]), args_text,
-                          st.booleans(), st.booleans()), min_size=1, max_size=8))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([*COMMANDS, *ALIASES, "nope", "QUIZ", "a" * 40]), args_text, st.booleans(), st.booleans()
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_every_command_with_random_arguments_replies_and_changes_only_what_it_says(calls):
     asyncio.run(_with_engine(_commands, calls))
 
 
-@given(st.lists(st.tuples(st.one_of(junk, st.builds("qp:{}".format, args_text), st.builds("ql:{}".format, args_text),
-                                    st.builds("qa:{}:{}:{}".format, st.integers(0, 99), st.integers(0, 99),
-                                              st.integers(0, 9))),
-                          st.booleans(), st.booleans()), min_size=1, max_size=8))
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                junk,
+                st.builds("qp:{}".format, args_text),
+                st.builds("ql:{}".format, args_text),
+                st.builds("qa:{}:{}:{}".format, st.integers(0, 99), st.integers(0, 99), st.integers(0, 9)),
+            ),
+            st.booleans(),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_button_data_replies_and_changes_nothing_unless_it_says_so(presses):
     asyncio.run(_with_engine(_presses, presses))
@@ -111,8 +164,12 @@ def _snapshot(db: Path) -> dict:
         return {
             "runs": conn.execute("SELECT id, chat_key, status FROM runs ORDER BY id").fetchall(),
             "answers": conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0],
-            "settings": {k: (lang, sec, pause) for k, lang, sec, pause in conn.execute(
-                "SELECT key, language, question_seconds, pause_seconds FROM chats")},
+            "settings": {
+                k: (lang, sec, pause)
+                for k, lang, sec, pause in conn.execute(
+                    "SELECT key, language, question_seconds, pause_seconds FROM chats"
+                )
+            },
         }
 
 

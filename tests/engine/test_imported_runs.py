@@ -1,5 +1,6 @@
 """Imported quizzes play like any other: a question's own time limit is its run's limit, and a
 question without an explanation reveals the right answer and the split alone."""
+
 from __future__ import annotations
 
 import dataclasses

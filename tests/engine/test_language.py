@@ -1,4 +1,5 @@
 """Which language a chat gets: /language, else the client's language, else QUIZHOST_LANGUAGE, else English."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -19,8 +20,12 @@ ADMINS_ONLY = {"en": "Only chat admins can change this.", "hi": "इसे क�
 
 
 def engine_with(store, clock, adapter, default: str = "en") -> Engine:
-    engine = Engine(Catalog.from_quizzes([make_quiz()]), store, clock,
-                    EngineSettings(question_seconds=30, pause_seconds=5, default_language=default))
+    engine = Engine(
+        Catalog.from_quizzes([make_quiz()]),
+        store,
+        clock,
+        EngineSettings(question_seconds=30, pause_seconds=5, default_language=default),
+    )
     engine.attach(adapter)
     return engine
 
@@ -36,15 +41,22 @@ async def quizzes_title(commands: Commands, caller: Caller) -> str:
 
 # where the language comes from ---------------------------------------------------------
 
+
 async def test_nothing_said_anywhere_means_english(engine):
     commands = Commands(engine)
     reply = await say(commands, "/quizzes", Caller(group(), player(1)))
     assert reply.language == "en" and reply.title == "📚 Quizzes"
 
 
-@pytest.mark.parametrize("client, expected, title", [
-    ("hi-IN", "hi", "📚 प्रश्नोत्तरियाँ"), ("ur_PK", "ur", "\u200f📚 کوئز"), ("sn", "sn", "📚 Bvunzo"),
-    ("EN-gb", "en", "📚 Quizzes")])
+@pytest.mark.parametrize(
+    "client, expected, title",
+    [
+        ("hi-IN", "hi", "📚 प्रश्नोत्तरियाँ"),
+        ("ur_PK", "ur", "\u200f📚 کوئز"),
+        ("sn", "sn", "📚 Bvunzo"),
+        ("EN-gb", "en", "📚 Quizzes"),
+    ],
+)
 async def test_the_client_language_is_used_when_the_chat_chose_none(engine, client, expected, title):
     commands = Commands(engine)
     reply = await say(commands, "/quizzes", Caller(group(), player(1, lang=client)))
@@ -81,6 +93,7 @@ def test_quizhost_language_sets_the_default(monkeypatch, tmp_path):
 
 # /language -----------------------------------------------------------------------------
 
+
 async def test_language_in_a_private_chat_sets_it_and_answers_in_the_new_language(engine):
     commands, chat = Commands(engine), private()
     reply = await say(commands, "/language hi", Caller(chat, player(1, lang="en")))
@@ -110,7 +123,11 @@ async def test_language_without_a_code_offers_buttons_in_the_current_language(en
     reply = await say(commands, "/language", Caller(group(), player(1, lang="hi")))
     assert reply.text == PICK["hi"]
     assert [(b.label, b.data) for b in reply.buttons] == [
-        ("English", "ql:en"), ("हिन्दी", "ql:hi"), ("chiShona", "ql:sn"), ("اردو", "ql:ur")]
+        ("English", "ql:en"),
+        ("हिन्दी", "ql:hi"),
+        ("chiShona", "ql:sn"),
+        ("اردو", "ql:ur"),
+    ]
 
 
 async def test_only_admins_set_a_group_language_by_command(engine):
@@ -151,6 +168,7 @@ async def test_the_language_is_remembered_across_a_restart(store, clock, adapter
 
 # a run speaks the language chosen when it started ----------------------------------------
 
+
 async def test_a_quiz_runs_in_the_chat_language_and_acks_in_it(engine, adapter, clock):
     commands, chat = Commands(engine), group()
     await say(commands, "/language hi", Caller(chat, player(1), is_admin=True))
@@ -171,6 +189,7 @@ async def test_a_stale_button_answers_in_the_pressers_language(engine):
 
 # topics in every language, against the shipped quizzes -----------------------------------
 
+
 @pytest.fixture
 def shipped_engine(store, clock, adapter):
     engine = Engine(Catalog.load(default_quiz_folders()), store, clock, EngineSettings())
@@ -178,12 +197,24 @@ def shipped_engine(store, clock, adapter):
     return engine
 
 
-@pytest.mark.parametrize("topic, quiz_id", [
-    ("पाइपलाइन", "pipeline"), ("समांतरता", "pipeline"), ("pombi", "pipeline"),
-    ("پائپ لائن", "pipeline"), ("متوازیت", "pipeline"), ("PIPELINE", "pipeline"),
-    ("डीपस्पीड", "training-stacks"), ("मेगाट्रॉन", "training-stacks"), ("ڈیپ اسپیڈ", "training-stacks"),
-    ("میگاٹرون", "training-stacks"), ("زیرو", "training-stacks"), ("zero", "training-stacks"),
-    ("Megatron", "training-stacks")])
+@pytest.mark.parametrize(
+    "topic, quiz_id",
+    [
+        ("पाइपलाइन", "pipeline"),
+        ("समांतरता", "pipeline"),
+        ("pombi", "pipeline"),
+        ("پائپ لائن", "pipeline"),
+        ("متوازیت", "pipeline"),
+        ("PIPELINE", "pipeline"),
+        ("डीपस्पीड", "training-stacks"),
+        ("मेगाट्रॉन", "training-stacks"),
+        ("ڈیپ اسپیڈ", "training-stacks"),
+        ("میگاٹرون", "training-stacks"),
+        ("زیرو", "training-stacks"),
+        ("zero", "training-stacks"),
+        ("Megatron", "training-stacks"),
+    ],
+)
 async def test_quiz_finds_the_quiz_from_a_topic_in_any_language(shipped_engine, topic, quiz_id):
     chat = group(f"topic-{quiz_id}-{len(topic)}")
     reply = await Commands(shipped_engine).handle("quiz", f"{topic} 2", Caller(chat, player(1, lang="hi")))
@@ -200,7 +231,10 @@ async def test_a_topic_typed_in_another_unicode_form_still_matches(shipped_engin
 async def test_a_word_both_quizzes_share_offers_buttons_in_the_chat_language(shipped_engine):
     reply = await Commands(shipped_engine).handle("quiz", "کوئز", Caller(group(), player(1, lang="ur")))
     assert reply.language == "ur" and {b.data for b in reply.buttons} == {"qp:pipeline", "qp:training-stacks"}
-    assert {b.label for b in reply.buttons} == {"ماڈل اور پائپ لائن متوازیت کوئز", "ڈیپ اسپیڈ اور میگاٹرون ٹریننگ اسٹیکس کوئز"}
+    assert {b.label for b in reply.buttons} == {
+        "ماڈل اور پائپ لائن متوازیت کوئز",
+        "ڈیپ اسپیڈ اور میگاٹرون ٹریننگ اسٹیکس کوئز",
+    }
 
 
 async def test_an_unknown_topic_in_hindi_names_what_exists_in_hindi(shipped_engine):

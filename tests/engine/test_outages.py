@@ -1,6 +1,7 @@
 """Outages pause, they do not end: while a question cannot be posted the run waits, and its
 clock starts only when players can see it; after 10 minutes the run ends, with a word once
 the platform is back. Time is a FakeClock; the store a real SQLite file."""
+
 from __future__ import annotations
 
 import pytest

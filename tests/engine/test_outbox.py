@@ -1,5 +1,6 @@
 """Messages the chat is owed are durable: stored with the state that makes them due, sent until
 the platform takes them, at most once more after a reply was lost, dropped when too old."""
+
 from __future__ import annotations
 
 import asyncio
@@ -39,8 +40,11 @@ def _card_key(card: QuestionCard) -> tuple[int, int]:
 
 def seen(adapter: RecordingAdapter) -> tuple[list[int], list[int], list[str]]:
     """Question numbers posted, question numbers revealed, titles of the other messages."""
-    return ([c.number for c in adapter.questions], [r.card.number for _, r in adapter.reveals],
-            [reply.title or reply.text for _, reply in adapter.sent])
+    return (
+        [c.number for c in adapter.questions],
+        [r.card.number for _, r in adapter.reveals],
+        [reply.title or reply.text for _, reply in adapter.sent],
+    )
 
 
 async def test_a_restart_sends_what_the_last_process_owed_first(tmp_path):

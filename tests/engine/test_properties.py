@@ -2,6 +2,7 @@
 the engine (fake clock, recording adapter, a real SQLite file); the invariants are checked
 after every step against what is stored.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -39,8 +40,9 @@ class World:
 
     async def open(self) -> None:
         store = await SqliteStore.open(self.folder / "quiz.db")
-        self.engine = Engine(Catalog.from_quizzes(QUIZZES), store, self.clock,
-                             EngineSettings(question_seconds=30, pause_seconds=5))
+        self.engine = Engine(
+            Catalog.from_quizzes(QUIZZES), store, self.clock, EngineSettings(question_seconds=30, pause_seconds=5)
+        )
         self.engine.attach(self.adapter)
         self.engine._rng.seed(len(self.adapter.questions))  # option orders replay alike when hypothesis shrinks
         await self.engine.resume()
@@ -81,14 +83,19 @@ class Play(RuleBasedStateMachine):
         self.world.clock.advance(3)
         self.step(asyncio.sleep(0))
 
-    @rule(chat=st.integers(0, 2), quiz=st.integers(0, 1), who=st.integers(0, 4),
-          count=st.one_of(st.none(), st.integers(1, 4)))
+    @rule(
+        chat=st.integers(0, 2),
+        quiz=st.integers(0, 1),
+        who=st.integers(0, 4),
+        count=st.one_of(st.none(), st.integers(1, 4)),
+    )
     def start(self, chat, quiz, who, count):
         self.step(self.world.engine.start(CHATS[chat], QUIZZES[quiz].id, PLAYERS[who], count))
 
     @precondition(lambda self: self.world.asking())
-    @rule(pick=st.integers(0, 10), players=st.lists(st.integers(0, 4), min_size=1, max_size=6),
-          choice=st.integers(0, 3))
+    @rule(
+        pick=st.integers(0, 10), players=st.lists(st.integers(0, 4), min_size=1, max_size=6), choice=st.integers(0, 3)
+    )
     def press_open_question(self, pick, players, choice):
         """Players press the open question of some run; repeated players press twice."""
         run = self.world.asking()[pick % len(self.world.asking())]
@@ -102,10 +109,15 @@ class Play(RuleBasedStateMachine):
         if (old.run_id, old.number) not in {(r.id, r.row.index + 1) for r in self.world.asking()}:
             self.step(_refused(self.world, old.options[0].token, PLAYERS[who]))
 
-    @rule(data=st.one_of(st.text(max_size=80), st.binary(max_size=80), st.none(),
-                         st.builds("qa:{}:{}:{}".format, st.integers(0, 10**13), st.integers(0, 999),
-                                   st.integers(0, 9))),
-          who=st.integers(0, 4))
+    @rule(
+        data=st.one_of(
+            st.text(max_size=80),
+            st.binary(max_size=80),
+            st.none(),
+            st.builds("qa:{}:{}:{}".format, st.integers(0, 10**13), st.integers(0, 999), st.integers(0, 9)),
+        ),
+        who=st.integers(0, 4),
+    )
     def press_forged(self, data, who):
         asked = {f"qa:{r.id}:{r.row.index + 1}:{c}" for r in self.world.asking() for c in range(10)}
         if data not in asked:
@@ -136,8 +148,9 @@ class Play(RuleBasedStateMachine):
         self.folder.cleanup()
 
 
-Play.TestCase.settings = settings(max_examples=30, stateful_step_count=30, deadline=None,
-                                  suppress_health_check=[HealthCheck.too_slow])
+Play.TestCase.settings = settings(
+    max_examples=30, stateful_step_count=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 test_random_play_keeps_every_invariant = Play.TestCase
 
 

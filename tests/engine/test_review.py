@@ -1,5 +1,6 @@
 """/review: a group's misses come back in the private chat, spaced in Leitner boxes, and never
 touch a leaderboard."""
+
 import asyncio
 
 from bot.commands.core import Caller, Commands
@@ -105,6 +106,5 @@ async def test_the_group_podium_offers_the_review(engine, adapter, quiz, clock):
     await group_run_with_misses(engine, adapter, quiz, clock)
     _, podium = adapter.sent[-1]
     assert podium.kind == "podium" and [(b.label, b.data, b.in_private) for b in podium.buttons] == [
-        ("Review my misses", "review", True)]
-
-
+        ("Review my misses", "review", True)
+    ]

@@ -1,5 +1,6 @@
 """/review of a chat's own quiz (the card names the chat, the chat's current upload is asked),
 and an open review that a restart does not lose."""
+
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +15,9 @@ ANN, BOB = player(1, "Ann"), player(2, "Bob")
 ADMIN = Caller(group(), BOB, is_admin=True)
 
 
-def capitals(france: str = "Capital of France?", options: str = "[{en: Berlin}, {en: Paris}]", answer: int = 1,
-             peru: bool = True) -> bytes:
+def capitals(
+    france: str = "Capital of France?", options: str = "[{en: Berlin}, {en: Paris}]", answer: int = 1, peru: bool = True
+) -> bytes:
     """A quizhost YAML quiz whose question ids stay when their text changes."""
     text = f"""id: capitals
 title: {{en: Capitals}}
@@ -46,8 +48,9 @@ def token(card, text: str) -> str:
 
 
 def make_commands(store, clock, adapter) -> Commands:
-    engine = Engine(Catalog.from_quizzes([make_quiz()]), store, clock,
-                    EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = Engine(
+        Catalog.from_quizzes([make_quiz()]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
+    )
     engine.attach(adapter)
     return Commands(engine)
 

@@ -1,5 +1,6 @@
 """Scheduled quizzes and questions of the day with a fake clock: their time in the chat's zone,
 after a restart, and once with two engines on one database."""
+
 import logging
 from datetime import UTC, datetime
 
@@ -51,8 +52,9 @@ async def test_a_question_of_the_day_fires_at_0900_berlin_across_the_clock_chang
     engine, commands, clock = berlin
     assert (await admin(commands, "settings tz europe/berlin")).kind != "error"
     reply = await admin(commands, "schedule daily 09:00 demo 1 --hours 4")
-    assert reply.text == ("#1 daily 09:00: question of the day from Demo quiz, open 4 h; "
-                          "next 2026-03-28 09:00 Europe/Berlin")
+    assert reply.text == (
+        "#1 daily 09:00: question of the day from Demo quiz, open 4 h; next 2026-03-28 09:00 Europe/Berlin"
+    )
     adapter = engine.adapter("test")
     asked = []
     # 09:00 in Berlin is 08:00 UTC before 2026-03-29 (CET) and 07:00 UTC from then on (CEST)
@@ -129,9 +131,17 @@ async def test_schedule_commands_list_stop_and_refuse(engine, clock):
     assert listing[2] == "Times are in UTC; /settings tz <Area/City> changes it."
     assert (await admin(commands, "schedule off 1")).text == "Schedules stopped: 1."
     assert (await admin(commands, "schedule off 7")).kind == "error"
-    bad = {text: (await admin(commands, text)).text.splitlines()[0] for text in (
-        "schedule hourly 09:00 demo", "schedule weekly someday 09:00 demo", "schedule daily 25:00 demo",
-        "schedule daily 09:00", "schedule daily 09:00 demo 1 --hours 99", "schedule daily 09:00 nothing")}
+    bad = {
+        text: (await admin(commands, text)).text.splitlines()[0]
+        for text in (
+            "schedule hourly 09:00 demo",
+            "schedule weekly someday 09:00 demo",
+            "schedule daily 25:00 demo",
+            "schedule daily 09:00",
+            "schedule daily 09:00 demo 1 --hours 99",
+            "schedule daily 09:00 nothing",
+        )
+    }
     assert bad == {
         "schedule hourly 09:00 demo": "Say daily or weekly first.",
         "schedule weekly someday 09:00 demo": "Name the day: mon, tue, wed, thu, fri, sat or sun.",

@@ -1,5 +1,6 @@
 """/dashboard, /board, /settings board and /stats: the links into a chat's web pages, who gets
 them, and what they open (checked with the same secret the pages use)."""
+
 from __future__ import annotations
 
 from bot.commands.core import Caller, Commands

@@ -11,6 +11,7 @@ finish: resumes and plays every open run to its end with nobody pressing, then p
 
 Time is a FakeClock started at the wall clock: deadlines come when this script moves it.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -1,4 +1,5 @@
 """Running the real `quizhost run` wiring against the fake Discord, and reading what players see."""
+
 from __future__ import annotations
 
 import asyncio
@@ -44,8 +45,11 @@ questions:
     answer: 3
     explanation: Saturn's rings are ice, which reflects sunlight well.
 """
-TINY_KEY = {"Which planet is red?": "Mars", "Which planet is the largest?": "Jupiter",
-            "Which planet has the brightest rings?": "Saturn"}
+TINY_KEY = {
+    "Which planet is red?": "Mars",
+    "Which planet is the largest?": "Jupiter",
+    "Which planet has the brightest rings?": "Saturn",
+}
 _OPTION_LINE = re.compile(r"^\u200f?([A-J])\) (.*)$")
 
 
@@ -78,17 +82,22 @@ def make_settings(tmp_path: Path, fake: FakeDiscord, **overrides: object) -> Set
     folder.mkdir(exist_ok=True)
     (folder / "tiny.yaml").write_text(TINY_QUIZ, encoding="utf-8")
     values: dict[str, object] = {
-        "quizhost_db": tmp_path / "quizhost.db", "quizhost_quizzes": str(folder),
-        "quizhost_question_seconds": 30, "quizhost_pause_seconds": 0, "discord_bot_token": fake.token,
-        "discord_guild_ids": ",".join(str(g) for g in fake.guilds), "discord_shards": "",
+        "quizhost_db": tmp_path / "quizhost.db",
+        "quizhost_quizzes": str(folder),
+        "quizhost_question_seconds": 30,
+        "quizhost_pause_seconds": 0,
+        "discord_bot_token": fake.token,
+        "discord_guild_ids": ",".join(str(g) for g in fake.guilds),
+        "discord_shards": "",
         "telegram_bot_token": None,
     }
     return load_settings(env_file=None, **{**values, **overrides})
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, settings: Settings, clock: FakeClock,
-                      syncs: int | None = None) -> AsyncIterator[None]:
+async def running_bot(
+    fake: FakeDiscord, settings: Settings, clock: FakeClock, syncs: int | None = None
+) -> AsyncIterator[None]:
     """`quizhost run` in this process until the block ends; the fake clock drives question timers.
 
     It starts once the bot is on the gateway and `syncs` command syncs (default: one per
@@ -97,8 +106,10 @@ async def running_bot(fake: FakeDiscord, settings: Settings, clock: FakeClock,
     stop = asyncio.Event()
     task = asyncio.create_task(run(settings, clock=clock, stop=stop), name="quizhost run")
     try:
-        await fake.wait_for(lambda: task.done() or (fake.connected_shards and len(fake.syncs) >= syncs),
-                            what="the bot to log in and sync its commands")
+        await fake.wait_for(
+            lambda: task.done() or (fake.connected_shards and len(fake.syncs) >= syncs),
+            what="the bot to log in and sync its commands",
+        )
         if task.done():
             task.result()  # raises what stopped it
             raise AssertionError("quizhost run ended before it connected")

@@ -3,6 +3,7 @@
 The settings come from the environment as in production (QUIZHOST_DB, DISCORD_SHARD_COUNT,
 DISCORD_SHARD_IDS, QUIZHOST_WORKER, ...); only discord.py's addresses point at the fake.
 """
+
 from __future__ import annotations
 
 import sys

@@ -1,4 +1,5 @@
 """Where the tests find the project: its root (a checkout) and the fixture files."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -3,6 +3,7 @@
 A run that cannot start PostgreSQL fails, it never skips: `pytest --sqlite-only` is the one
 way to leave the PostgreSQL tests out (the README says so).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -19,8 +20,9 @@ _databases = itertools.count(1)
 
 
 def add_option(parser: pytest.Parser) -> None:
-    parser.addoption(SQLITE_ONLY, action="store_true",
-                     help="leave out the tests that need PostgreSQL (for a machine without it)")
+    parser.addoption(
+        SQLITE_ONLY, action="store_true", help="leave out the tests that need PostgreSQL (for a machine without it)"
+    )
 
 
 def deselect_postgres(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -37,10 +39,13 @@ def postgres_cluster() -> Iterator[Cluster]:
         cluster = start_cluster()
     except ClusterError as exc:
         if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and PostgreSQL could not start, so the PostgreSQL tests cannot run: {exc}",
-                        pytrace=False)
-        pytest.fail(f"PostgreSQL could not start: {exc}\nWithout PostgreSQL, run the SQLite half only: "
-                    f"pytest {SQLITE_ONLY}", pytrace=False)
+            pytest.fail(
+                f"CI=true and PostgreSQL could not start, so the PostgreSQL tests cannot run: {exc}", pytrace=False
+            )
+        pytest.fail(
+            f"PostgreSQL could not start: {exc}\nWithout PostgreSQL, run the SQLite half only: pytest {SQLITE_ONLY}",
+            pytrace=False,
+        )
     yield cluster
     cluster.stop()
 

@@ -1,5 +1,6 @@
 """The Telegram end-to-end harness: `quizhost run` against the fake Bot API, members who type
 and press, and the answer key a test needs to press the right button."""
+
 from __future__ import annotations
 
 import asyncio
@@ -76,8 +77,12 @@ def quiz_folder(folder: Path) -> Path:
 def settings_for(fake: FakeBotApi, folder: Path, **overrides: object) -> Settings:
     quizzes = quiz_folder(folder)
     values: dict[str, object] = dict(
-        telegram_bot_token=fake.token, telegram_api_url=fake.url, quizhost_db=folder / "quizhost.db",
-        quizhost_quizzes=str(quizzes), quizhost_pause_seconds=0, quizhost_question_seconds=30,
+        telegram_bot_token=fake.token,
+        telegram_api_url=fake.url,
+        quizhost_db=folder / "quizhost.db",
+        quizhost_quizzes=str(quizzes),
+        quizhost_pause_seconds=0,
+        quizhost_question_seconds=30,
     )
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
@@ -86,9 +91,18 @@ def settings_for(fake: FakeBotApi, folder: Path, **overrides: object) -> Setting
 def webhook_workers(fake: FakeBotApi, folder: Path, db: str, urls: list[str], secret: str) -> list[Settings]:
     """Settings of webhook workers on one database, one per URL, all with the same secret (as
     behind a load balancer: `fake.balancer`)."""
-    return [settings_for(fake, folder, quizhost_db=db, quizhost_worker=f"w{n}", telegram_webhook_url=url,
-                         telegram_webhook_listen=url.split("/")[2], telegram_webhook_secret=secret)
-            for n, url in enumerate(urls)]
+    return [
+        settings_for(
+            fake,
+            folder,
+            quizhost_db=db,
+            quizhost_worker=f"w{n}",
+            telegram_webhook_url=url,
+            telegram_webhook_listen=url.split("/")[2],
+            telegram_webhook_secret=secret,
+        )
+        for n, url in enumerate(urls)
+    ]
 
 
 @contextlib.asynccontextmanager
@@ -98,8 +112,9 @@ async def running_bot(fake: FakeBotApi, settings: Settings, clock: FakeClock) ->
     before = len(fake.calls)
     task = asyncio.create_task(run(settings, clock=clock, stop=stop), name="quizhost run")
     ready = "setWebhook" if settings.telegram_webhook_url else "getUpdates"
-    await fake.wait_for(lambda: task.done() or any(c.method == ready for c in fake.calls[before:]),
-                        what=f"the bot to call {ready}")
+    await fake.wait_for(
+        lambda: task.done() or any(c.method == ready for c in fake.calls[before:]), what=f"the bot to call {ready}"
+    )
     if task.done():
         task.result()  # raises what stopped it
     try:
@@ -130,6 +145,7 @@ class Member:
             if self.chat["type"] == "private":
                 return next((m for m in fresh if m.reply_to is None and not _asks(m)), None)
             return next((m for m in fresh if m.reply_to == typed), None)
+
         return await self.fake.wait_for(reply, what=f"a reply to {text!r}")
 
     async def presses(self, message: Sent, letter: str) -> Press:
@@ -146,8 +162,9 @@ def _asks(message: Sent) -> bool:
 
 def button(message: Sent, letter: str) -> dict:
     """The button of option `letter`: its label is the letter, alone or before the option text."""
-    return next(b for b in message.buttons()
-                if strip(b["text"]) == letter or strip(b["text"]).startswith(f"{letter} · "))
+    return next(
+        b for b in message.buttons() if strip(b["text"]) == letter or strip(b["text"]).startswith(f"{letter} · ")
+    )
 
 
 def right_letter(message: Sent, quiz: Quiz, lang: str = "en") -> str:
@@ -155,8 +172,11 @@ def right_letter(message: Sent, quiz: Quiz, lang: str = "en") -> str:
     shown = strip(message.text)  # without the marks that order right-to-left lines
     question = next(q for q in quiz.questions if q.prompt.get(lang) in shown)
     right = question.options[question.answer].get(lang)
-    return next(m.group(1) for line in shown.splitlines()
-                if (m := re.fullmatch(r"(?:✅ |▫️ )?([A-J])\) (.*?)(?: · \d+)?", line)) and m.group(2) == right)
+    return next(
+        m.group(1)
+        for line in shown.splitlines()
+        if (m := re.fullmatch(r"(?:✅ |▫️ )?([A-J])\) (.*?)(?: · \d+)?", line)) and m.group(2) == right
+    )
 
 
 def wrong_letter(message: Sent, quiz: Quiz, lang: str = "en") -> str:
@@ -167,8 +187,9 @@ def wrong_letter(message: Sent, quiz: Quiz, lang: str = "en") -> str:
 
 async def next_question(fake: FakeBotApi, chat: dict, number: int) -> Sent:
     """Wait for question `number` (1-based) of the chat's run to be posted."""
-    questions = await fake.wait_for(lambda: len(fake.questions(chat)) >= number and fake.questions(chat),
-                                    what=f"question {number}")
+    questions = await fake.wait_for(
+        lambda: len(fake.questions(chat)) >= number and fake.questions(chat), what=f"question {number}"
+    )
     return questions[number - 1]
 
 
@@ -176,4 +197,5 @@ async def reveal_of(fake: FakeBotApi, chat: dict, question: Sent) -> Sent:
     """Wait until `question` is closed (edited) and the answer posted as a reply to it."""
     return await fake.wait_for(
         lambda: question.edits and next((m for m in fake.sent_to(chat) if m.reply_to == question.message_id), None),
-        what=f"the reveal of message {question.message_id}")
+        what=f"the reveal of message {question.message_id}",
+    )

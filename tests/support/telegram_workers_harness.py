@@ -1,5 +1,6 @@
 """Telegram webhook workers as real `quizhost run` processes on one PostgreSQL, behind the fake
 Bot API's load balancer, and group members who press until the bot says their answer is in."""
+
 from __future__ import annotations
 
 import asyncio
@@ -43,13 +44,23 @@ class Worker:
 
 def start_worker(fake: FakeBotApi, folder: Path, db: str, name: str, port: int, seconds: int) -> Worker:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "QUIZHOST_"))}
-    env.update({
-        "HOME": str(folder), "XDG_CACHE_HOME": str(folder / "cache"), "LOG_LEVEL": "WARNING",
-        "QUIZHOST_DB": db, "QUIZHOST_WORKER": name, "QUIZHOST_QUIZZES": str(quiz_folder(folder)),
-        "QUIZHOST_QUESTION_SECONDS": str(seconds), "QUIZHOST_PAUSE_SECONDS": "0",
-        "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.url, "TELEGRAM_WEBHOOK_URL": HOOK,
-        "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}", "TELEGRAM_WEBHOOK_SECRET": SECRET,
-    })
+    env.update(
+        {
+            "HOME": str(folder),
+            "XDG_CACHE_HOME": str(folder / "cache"),
+            "LOG_LEVEL": "WARNING",
+            "QUIZHOST_DB": db,
+            "QUIZHOST_WORKER": name,
+            "QUIZHOST_QUIZZES": str(quiz_folder(folder)),
+            "QUIZHOST_QUESTION_SECONDS": str(seconds),
+            "QUIZHOST_PAUSE_SECONDS": "0",
+            "TELEGRAM_BOT_TOKEN": fake.token,
+            "TELEGRAM_API_URL": fake.url,
+            "TELEGRAM_WEBHOOK_URL": HOOK,
+            "TELEGRAM_WEBHOOK_LISTEN": f"127.0.0.1:{port}",
+            "TELEGRAM_WEBHOOK_SECRET": SECRET,
+        }
+    )
     log = folder / f"{name}.log"
     with log.open("w") as out:
         process = subprocess.Popen([str(QUIZHOST), "run"], cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -80,8 +91,11 @@ class Players:
         """Every member answers every question, in a random order; with `hold`, only the first
         member answers question 2 before it is set."""
         for number in range(1, questions + 1):
-            await self.fake.wait_for(functools.partial(asked, self.fake, chat, number), timeout=120,
-                                     what=f"question {number} in {chat['title']}")
+            await self.fake.wait_for(
+                functools.partial(asked, self.fake, chat, number),
+                timeout=120,
+                what=f"question {number} in {chat['title']}",
+            )
             order = self._rng.sample(members, len(members))
             await self._answer(chat, order[0], number)
             if number == 2 and hold is not None:

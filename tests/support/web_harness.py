@@ -1,5 +1,6 @@
 """A chat's web pages served in-process on loopback, over a database filled by playing quizzes
 through the engine (a fake clock: links expire when the test says so)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -15,8 +16,9 @@ from bot.engine.core import Engine, StartStatus
 from bot.testing.fakes import RecordingAdapter
 
 
-async def play(engine: Engine, adapter: RecordingAdapter, chat: ChatRef, quiz: Quiz,
-               rights: dict[Player, Sequence[bool]]) -> None:
+async def play(
+    engine: Engine, adapter: RecordingAdapter, chat: ChatRef, quiz: Quiz, rights: dict[Player, Sequence[bool]]
+) -> None:
     """One whole run of `quiz` in `chat`: each player answers question i right when rights[player][i]."""
     outcome = await engine.start(chat, quiz.id, next(iter(rights)), None)
     assert outcome.status is StartStatus.STARTED

@@ -1,5 +1,6 @@
 """`quizhost bench`, tiny: it runs every phase against the real engine and store and prints
 every figure (as JSON and as a table). No timing is asserted: this machine is not the bench."""
+
 from __future__ import annotations
 
 import asyncio
@@ -13,9 +14,32 @@ from bot.bench.report import table
 from bot.cli import main
 from bot.testing.postgres import PASSWORD
 
-TINY = ["bench", "--chats", "3", "--players", "4", "--window", "5", "--rate", "300", "--rate-seconds", "0.3",
-        "--board-sizes", "200,2000", "--board-players", "20", "--board-repeats", "3", "--open-runs", "30",
-        "--open-answers", "3", "--quiz-files", "4", "--json"]
+TINY = [
+    "bench",
+    "--chats",
+    "3",
+    "--players",
+    "4",
+    "--window",
+    "5",
+    "--rate",
+    "300",
+    "--rate-seconds",
+    "0.3",
+    "--board-sizes",
+    "200,2000",
+    "--board-players",
+    "20",
+    "--board-repeats",
+    "3",
+    "--open-runs",
+    "30",
+    "--open-answers",
+    "3",
+    "--quiz-files",
+    "4",
+    "--json",
+]
 
 
 def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
@@ -28,8 +52,18 @@ def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
     questions = pipeline["questions"]
     assert pipeline["quiz"] == "pipeline" and pipeline["chat"] == "bench:board" and len(questions) == 8
     assert all(q["attempts"] == sum(q["split"]) > 0 and q["split"][q["answer"]] == q["right"] for q in questions)
-    assert sorted(questions[0]) == ["answer", "attempts", "discrimination", "flags", "id", "median_seconds",
-                                    "number", "right", "share_right", "split"]
+    assert sorted(questions[0]) == [
+        "answer",
+        "attempts",
+        "discrimination",
+        "flags",
+        "id",
+        "median_seconds",
+        "number",
+        "right",
+        "share_right",
+        "split",
+    ]
 
 
 @pytest.mark.postgres
@@ -74,8 +108,18 @@ def check_every_figure(result: dict) -> None:
     assert result["runs"] == 30 and result["start"]["quizzes"] == 4 and result["start"]["problems"] == 0
 
     shown = table(result)
-    for name in ("answers_per_s", "raw_insert_per_s", "ratio", "whole play", "ack_ms", "leaderboard_ms all @ 2,000",
-                 "leaderboard_ms week @ 200", "rss_mb", "kb_per_run", "start_ms"):
+    for name in (
+        "answers_per_s",
+        "raw_insert_per_s",
+        "ratio",
+        "whole play",
+        "ack_ms",
+        "leaderboard_ms all @ 2,000",
+        "leaderboard_ms week @ 200",
+        "rss_mb",
+        "kb_per_run",
+        "start_ms",
+    ):
         assert name in shown, name
     assert "leaderboard_ms quizstats @ 2,000" in shown and "quizstats ratio" in shown
 
@@ -83,8 +127,27 @@ def check_every_figure(result: dict) -> None:
 @pytest.mark.postgres
 def test_presses_through_two_webhook_workers_and_through_one_are_all_acknowledged(capsys, postgres_url):
     """Two `quizhost run` webhook processes on one PostgreSQL, behind the fake's round robin."""
-    assert main(["bench", "--platform", "telegram", "--workers", "2", "--db", postgres_url,
-                 "--chats", "2", "--players", "3", "--window", "4", "--json"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--platform",
+                "telegram",
+                "--workers",
+                "2",
+                "--db",
+                postgres_url,
+                "--chats",
+                "2",
+                "--players",
+                "3",
+                "--window",
+                "4",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     result = json.loads(out)
     assert set(result["passes"]) == {"1", "2"} and result["ratio"] > 0
@@ -111,11 +174,14 @@ def test_several_workers_on_sqlite_are_refused_in_one_line(capsys, db):
     assert captured.out == ""
 
 
-@pytest.mark.parametrize("args, says", [
-    (["--platform", "discord", "--workers", "2", "--db", "postgresql://u:hunter2@db/q"], "for --platform telegram"),
-    (["--platform", "telegram", "--workers", "0", "--db", "postgresql://u:hunter2@db/q"], "--workers"),
-    (["--platform", "telegram", "--db", "postgresql://u:hunter2@db/q"], "--db is for the engine bench"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--platform", "discord", "--workers", "2", "--db", "postgresql://u:hunter2@db/q"], "for --platform telegram"),
+        (["--platform", "telegram", "--workers", "0", "--db", "postgresql://u:hunter2@db/q"], "--workers"),
+        (["--platform", "telegram", "--db", "postgresql://u:hunter2@db/q"], "--db is for the engine bench"),
+    ],
+)
 def test_wrong_worker_flags_are_refused_without_the_password(capsys, args, says):
     assert main(["bench", *args]) == 2
     err = capsys.readouterr().err

@@ -1,4 +1,5 @@
 """The other CLI commands: export, validate and run without tokens."""
+
 from __future__ import annotations
 
 import json
@@ -10,9 +11,15 @@ from pathlib import Path
 
 def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, input=stdin,
-                          env={**base, "QUIZHOST_DB": str(tmp_path / "x.db"), **(env or {})}, cwd=tmp_path,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env={**base, "QUIZHOST_DB": str(tmp_path / "x.db"), **(env or {})},
+        cwd=tmp_path,
+        timeout=60,
+    )
 
 
 def test_export_prints_the_quiz_with_answers_in_authoring_order(tmp_path):
@@ -39,8 +46,11 @@ def test_validate_is_clean_on_the_shipped_quizzes(tmp_path):
 
 def test_validate_names_file_and_place_and_fails(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("id: bad\ntitle: Bad\ndescription: d\nquestions:\n  - id: q1\n    prompt: p\n"
-                   "    options: [a, b]\n    answer: 5\n    explanation: e.\n", encoding="utf-8")
+    bad.write_text(
+        "id: bad\ntitle: Bad\ndescription: d\nquestions:\n  - id: q1\n    prompt: p\n"
+        "    options: [a, b]\n    answer: 5\n    explanation: e.\n",
+        encoding="utf-8",
+    )
     result = cli(tmp_path, "validate", str(bad))
     assert result.returncode == 1
     assert "bad.yaml" in result.stdout and "q1" in result.stdout and "answer" in result.stdout
@@ -59,8 +69,7 @@ def test_run_with_the_platform_unreachable_says_so_in_one_line(tmp_path):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     token = "123456:SECRET-token-value"
-    result = cli(tmp_path, "run", env={"TELEGRAM_BOT_TOKEN": token,
-                                        "TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot"})
+    result = cli(tmp_path, "run", env={"TELEGRAM_BOT_TOKEN": token, "TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot"})
     assert result.returncode == 1
     assert "could not reach the platform" in result.stderr
     assert "Traceback" not in result.stderr and token not in result.stderr + result.stdout

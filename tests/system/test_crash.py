@@ -6,6 +6,7 @@ the next start will find it: every acknowledged press is stored, no player got t
 acknowledged for one question, the boards equal the stored points, one open run per chat
 at most. Last, a clean start plays every open run to its end.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -53,13 +54,19 @@ class Database:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
-    return Database(str(tmp_path / "crash.db") if request.param == "sqlite"
-                    else request.getfixturevalue("postgres_url"))
+    return Database(
+        str(tmp_path / "crash.db") if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    )
 
 
 def start_bot(db: str, mode: str, seed: int = 0) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tests.support.crash_bot", str(db), mode, "--seed", str(seed)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.support.crash_bot", str(db), mode, "--seed", str(seed)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def kill_under_load(db: str, rng: random.Random, seed: int) -> list[tuple[int, int, str]]:
@@ -92,8 +99,9 @@ def check_database(db: Database, acks: list[tuple[int, int, str]]) -> None:
     lost = [a for a in acks if a not in stored]
     assert not lost, f"{len(lost)} acknowledged presses are not stored, e.g. {lost[:3]}"
     assert len(acks) == len(set(acks)), "a player got two presses acknowledged on one question"
-    assert db.rows("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM runs WHERE status = 'open' "
-                   "GROUP BY chat_key) AS open_runs")[0][0] in (None, 1)
+    assert db.rows(
+        "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM runs WHERE status = 'open' GROUP BY chat_key) AS open_runs"
+    )[0][0] in (None, 1)
     for (chat,) in db.rows("SELECT DISTINCT chat_key FROM answers"):
         for since in (None, 0.0):  # the all-time summaries, the per-day ones
             truth, board = _answers_and_board(db, chat, since)
@@ -105,10 +113,15 @@ def _answers_and_board(db: Database, chat: str, since: float | None) -> tuple[di
     still commit the batch whose COMMIT it had sent (its answers are live: on the board and in
     the answers at once), and between two statements that shows as a board ahead of its answers."""
     source, args = boards.board_source(chat, since)
-    rows = db.rows("SELECT 'answers', player_key, SUM(points) FROM answers WHERE chat_key = :chat GROUP BY player_key "
-                   f"UNION ALL SELECT 'board', player_key, SUM(points) FROM ({source}) AS b GROUP BY player_key", args)
-    return ({player: points for kind, player, points in rows if kind == "answers"},
-            {player: points for kind, player, points in rows if kind == "board"})
+    rows = db.rows(
+        "SELECT 'answers', player_key, SUM(points) FROM answers WHERE chat_key = :chat GROUP BY player_key "
+        f"UNION ALL SELECT 'board', player_key, SUM(points) FROM ({source}) AS b GROUP BY player_key",
+        args,
+    )
+    return (
+        {player: points for kind, player, points in rows if kind == "answers"},
+        {player: points for kind, player, points in rows if kind == "board"},
+    )
 
 
 def test_sigkill_at_random_moments_loses_no_acknowledged_press(database):

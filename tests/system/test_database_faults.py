@@ -1,5 +1,6 @@
 """Databases that cannot hurt: bad files refused in one line, one process per file, a deleted
 file noticed, a full disk survived (on a real, small tmpfs that really fills)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,8 +31,15 @@ def quizhost(tmp_path: Path, db: str, *args: str, token: str = "") -> subprocess
     env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
     if token:
         env["DISCORD_BOT_TOKEN"] = token
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, cwd=tmp_path,
-                          env={**env, "QUIZHOST_DB": db}, stdin=subprocess.DEVNULL, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**env, "QUIZHOST_DB": db},
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
 
 
 def one_line_naming_the_setting(result: subprocess.CompletedProcess) -> str:
@@ -62,8 +70,13 @@ def test_a_database_from_a_newer_quizhost_is_refused_and_left_alone(tmp_path):
 def tmpfs(where: Path, size: str):
     """A real, small filesystem (root only: skipped elsewhere)."""
     where.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                                           capture_output=True).returncode != 0:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True
+        ).returncode
+        != 0
+    ):
         pytest.skip("mounting a tmpfs needs root")
     try:
         yield where
@@ -89,9 +102,15 @@ async def test_a_second_process_on_the_same_file_is_refused_and_the_first_goes_o
     try:
         for command in (["play", "pipeline"], ["run"]):
             env_token = {"TELEGRAM_BOT_TOKEN": "1:x", "TELEGRAM_API_URL": "http://127.0.0.1:9/bot"}
-            result = subprocess.run([sys.executable, "-m", "bot.cli", *command], capture_output=True, text=True,
-                                    cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=60,
-                                    env={**os.environ, **env_token, "QUIZHOST_DB": str(tmp_path / "q.db")})
+            result = subprocess.run(
+                [sys.executable, "-m", "bot.cli", *command],
+                capture_output=True,
+                text=True,
+                cwd=tmp_path,
+                stdin=subprocess.DEVNULL,
+                timeout=60,
+                env={**os.environ, **env_token, "QUIZHOST_DB": str(tmp_path / "q.db")},
+            )
             line = one_line_naming_the_setting(result)
             assert "in use by another quizhost" in line and f"process {os.getpid()}" in line
         await first.ensure_chat(group())  # the first still writes
@@ -132,8 +151,7 @@ def fill(disk: Path) -> Path:
     return filler
 
 
-async def test_a_full_disk_tells_presses_they_were_not_saved_and_the_run_waits_for_space(tmp_path, monkeypatch,
-                                                                                          caplog):
+async def test_a_full_disk_tells_presses_they_were_not_saved_and_the_run_waits_for_space(tmp_path, monkeypatch, caplog):
     monkeypatch.setattr(run_steps, "STORE_RETRY_SECONDS", 0.01)
     monkeypatch.setattr(run_steps, "STORE_RETRY_MAX_SECONDS", 0.05)
     with tmpfs(tmp_path / "disk", "2m") as disk:

@@ -4,6 +4,7 @@ session and every other server's quiz goes on.
 The real `quizhost run` wiring and discord.py against the fake Discord, whose gateway sends
 the broken events exactly as given. Before, discord.py's parser raised out of
 `Client.connect` (KeyError: 'data' for a press without data) and `quizhost run` ended."""
+
 from __future__ import annotations
 
 import logging
@@ -24,8 +25,9 @@ def two_servers(fake: FakeDiscord) -> tuple[int, int, int, int]:
 
 async def reconnected(fake: FakeDiscord, sessions: int) -> None:
     """The bot identified its `sessions`-th gateway session and listens on it."""
-    await fake.wait_for(lambda: len(fake.identifies) >= sessions and fake.connected_shards, 30,
-                        f"gateway session {sessions}")
+    await fake.wait_for(
+        lambda: len(fake.identifies) >= sessions and fake.connected_shards, 30, f"gateway session {sessions}"
+    )
 
 
 def gateway_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -71,12 +73,30 @@ async def test_a_press_without_data_costs_one_gateway_session_not_any_quiz(fake,
 def broken_events(fake: FakeDiscord, user: FakeUser, a: int, channel_a: int) -> list[tuple[str, Any]]:
     """Events discord.py's parsers raise on, each in server A."""
     press = fake.interaction_payload(user, channel_a, 3, "not an object")  # type: ignore[arg-type]
-    message = {"id": str(fake.new_id()), "channel_id": str(channel_a), "guild_id": str(a), "type": 0,
-               "author": "not an object", "content": "hi", "timestamp": now_iso(), "edited_timestamp": None,
-               "attachments": [], "embeds": [], "mentions": [], "mention_roles": [], "pinned": False, "tts": False,
-               "mention_everyone": False, "flags": 0}
-    server = {"id": str(fake.new_id()), "name": "Half a server", "unavailable": False,
-              "channels": [{"id": str(fake.new_id()), "name": "no-type"}]}  # a channel without its type
+    message = {
+        "id": str(fake.new_id()),
+        "channel_id": str(channel_a),
+        "guild_id": str(a),
+        "type": 0,
+        "author": "not an object",
+        "content": "hi",
+        "timestamp": now_iso(),
+        "edited_timestamp": None,
+        "attachments": [],
+        "embeds": [],
+        "mentions": [],
+        "mention_roles": [],
+        "pinned": False,
+        "tts": False,
+        "mention_everyone": False,
+        "flags": 0,
+    }
+    server = {
+        "id": str(fake.new_id()),
+        "name": "Half a server",
+        "unavailable": False,
+        "channels": [{"id": str(fake.new_id()), "name": "no-type"}],
+    }  # a channel without its type
     return [("INTERACTION_CREATE", press), ("MESSAGE_CREATE", message), ("GUILD_CREATE", server)]
 
 

@@ -5,6 +5,7 @@ shard 1 is killed with SIGKILL in the middle of a question and started again. Ev
 finishes, every acknowledged press is stored exactly once, and every channel's podium and
 leaderboard equal the points of its stored answers.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -33,8 +34,14 @@ Press = tuple[int, int, int]  # channel id, question number, user id
 
 def start_worker(fake: FakeDiscord, env: dict[str, str], shard: int) -> subprocess.Popen:
     env = {**env, "DISCORD_SHARD_IDS": str(shard), "QUIZHOST_WORKER": f"shard-{shard}"}
-    return subprocess.Popen([sys.executable, "-m", "tests.support.discord_worker", fake.api_base, fake.gateway_url],
-                            cwd=env["HOME"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.support.discord_worker", fake.api_base, fake.gateway_url],
+        cwd=env["HOME"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def worker_env(fake: FakeDiscord, tmp_path: Path, db: str) -> dict[str, str]:
@@ -42,10 +49,20 @@ def worker_env(fake: FakeDiscord, tmp_path: Path, db: str) -> dict[str, str]:
     folder.mkdir()
     (folder / "tiny.yaml").write_text(TINY_QUIZ, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "QUIZHOST_"))}
-    return {**env, "PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"),
-            "QUIZHOST_DB": db, "QUIZHOST_QUIZZES": str(folder), "QUIZHOST_QUESTION_SECONDS": "20",
-            "QUIZHOST_PAUSE_SECONDS": "0", "DISCORD_BOT_TOKEN": fake.token, "DISCORD_SHARD_COUNT": "2",
-            "DISCORD_GUILD_IDS": ",".join(str(g) for g in fake.guilds), "LOG_LEVEL": "WARNING"}
+    return {
+        **env,
+        "PYTHONPATH": str(ROOT),
+        "HOME": str(tmp_path),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "QUIZHOST_DB": db,
+        "QUIZHOST_QUIZZES": str(folder),
+        "QUIZHOST_QUESTION_SECONDS": "20",
+        "QUIZHOST_PAUSE_SECONDS": "0",
+        "DISCORD_BOT_TOKEN": fake.token,
+        "DISCORD_SHARD_COUNT": "2",
+        "DISCORD_GUILD_IDS": ",".join(str(g) for g in fake.guilds),
+        "LOG_LEVEL": "WARNING",
+    }
 
 
 def open_question(fake: FakeDiscord, channel: int, number: int) -> FakeMessage | None:
@@ -61,8 +78,9 @@ def asked(fake: FakeDiscord, channel: int, number: int) -> Callable[[], bool]:
     return lambda: any(is_question(number)(m) or "Quiz over" in m.text for m in fake.channel_messages(channel))
 
 
-async def press_until_answered(fake: FakeDiscord, channel: int, number: int, player: FakeUser,
-                               rng: random.Random, acks: list[Press]) -> None:
+async def press_until_answered(
+    fake: FakeDiscord, channel: int, number: int, player: FakeUser, rng: random.Random, acks: list[Press]
+) -> None:
     """Press until the bot says "Locked in" (an acknowledged press) or the question is over.
 
     While the shard's worker is down the press reaches nobody (the fake has no connection for
@@ -82,8 +100,9 @@ async def press_until_answered(fake: FakeDiscord, channel: int, number: int, pla
         await asyncio.sleep(0.2)  # not saved: press again
 
 
-async def play(fake: FakeDiscord, channel: int, players: list[FakeUser], acks: list[Press],
-               hold: asyncio.Event | None, seed: int) -> None:
+async def play(
+    fake: FakeDiscord, channel: int, players: list[FakeUser], acks: list[Press], hold: asyncio.Event | None, seed: int
+) -> None:
     """Every player answers every question; with `hold`, question 2 waits for it after one press."""
     rng = random.Random(seed)
     for number in (1, 2, 3):
@@ -105,8 +124,7 @@ async def stop(worker: subprocess.Popen) -> str:
     return err
 
 
-async def test_sigkill_one_of_two_shard_workers_mid_question_loses_no_acknowledged_press(fake, tmp_path,
-                                                                                         postgres_url):
+async def test_sigkill_one_of_two_shard_workers_mid_question_loses_no_acknowledged_press(fake, tmp_path, postgres_url):
     servers = {s: [fake.add_guild(f"Shard {s} #{n}", shard=(s, 2)) for n in range(SERVERS_PER_SHARD)] for s in (0, 1)}
     channels = {s: [fake.guilds[g]["channels"][0] for g in gs] for s, gs in servers.items()}
     players = [fake.add_user(f"P{n}") for n in range(PLAYERS)]
@@ -114,35 +132,56 @@ async def test_sigkill_one_of_two_shard_workers_mid_question_loses_no_acknowledg
     workers = {s: start_worker(fake, env, s) for s in (0, 1)}
     acks: list[Press] = []
     try:
-        await fake.wait_for(lambda: sorted(map(tuple, fake.connected_shards)) == [(0, 2), (1, 2)]
-                            and len(fake.syncs) >= 2 * len(fake.guilds), timeout=60, what="both workers")
+        await fake.wait_for(
+            lambda: (
+                sorted(map(tuple, fake.connected_shards)) == [(0, 2), (1, 2)]
+                and len(fake.syncs) >= 2 * len(fake.guilds)
+            ),
+            timeout=60,
+            what="both workers",
+        )
         for channel in channels[0] + channels[1]:
             started = await fake.slash(players[0], channel, "quiz", topic="tiny")
             assert "Tiny Test Quiz" in started["embeds"][0]["title"]
         hold = asyncio.Event()
-        games = [asyncio.create_task(play(fake, c, players, acks, hold if c in channels[1] else None, c))
-                 for c in channels[0] + channels[1]]
-        await fake.wait_for(lambda: all(any(a[:2] == (c, 2) for a in acks) for c in channels[1]), timeout=60,
-                            what="a press acknowledged on question 2 in every server of shard 1")
+        games = [
+            asyncio.create_task(play(fake, c, players, acks, hold if c in channels[1] else None, c))
+            for c in channels[0] + channels[1]
+        ]
+        await fake.wait_for(
+            lambda: all(any(a[:2] == (c, 2) for a in acks) for c in channels[1]),
+            timeout=60,
+            what="a press acknowledged on question 2 in every server of shard 1",
+        )
         assert all(open_question(fake, c, 2) for c in channels[1]), "question 2 closed before the kill"
         workers[1].send_signal(signal.SIGKILL)  # mid-question: question 2 is open and waiting
         assert await stop(workers[1]) is not None and workers[1].returncode == -signal.SIGKILL
         hold.set()  # the other players press while shard 1 is down, and after it is back
         workers[1] = start_worker(fake, env, 1)
         await asyncio.wait_for(asyncio.gather(*games), 120)
-        podiums = {c: await fake.wait_message(c, lambda m: "Quiz over" in m.text, timeout=60)
-                   for c in channels[0] + channels[1]}
+        podiums = {
+            c: await fake.wait_message(c, lambda m: "Quiz over" in m.text, timeout=60)
+            for c in channels[0] + channels[1]
+        }
     finally:
         errors = {s: await stop(w) for s, w in workers.items()}
     assert all(w.returncode == 0 for w in workers.values()), errors
 
     conn = await asyncpg.connect(postgres_url)
     try:
-        stored = [tuple(r) for r in await conn.fetch(
-            "SELECT chat_key, idx + 1, player_key, COUNT(*) FROM answers GROUP BY chat_key, idx, player_key")]
+        stored = [
+            tuple(r)
+            for r in await conn.fetch(
+                "SELECT chat_key, idx + 1, player_key, COUNT(*) FROM answers GROUP BY chat_key, idx, player_key"
+            )
+        ]
         runs = [tuple(r) for r in await conn.fetch("SELECT chat_key, status FROM runs")]
-        truth = {(r[0], r[1]): r[2] for r in await conn.fetch(
-            "SELECT chat_key, player_key, SUM(points) FROM answers GROUP BY chat_key, player_key")}
+        truth = {
+            (r[0], r[1]): r[2]
+            for r in await conn.fetch(
+                "SELECT chat_key, player_key, SUM(points) FROM answers GROUP BY chat_key, player_key"
+            )
+        }
     finally:
         await conn.close()
     assert sorted(runs) == sorted((f"discord:{c}", "finished") for c in channels[0] + channels[1])

@@ -1,6 +1,7 @@
 """/healthz and /metrics of a Discord worker, end to end: `quizhost run` (real discord.py)
 against the fake Discord, on SQLite. A closed gateway makes the worker unhealthy until
 discord.py is back on it; refusals of the REST API are counted by kind."""
+
 from __future__ import annotations
 
 import logging
@@ -12,10 +13,12 @@ from tests.support.discord_harness import fake, is_question, make_settings, runn
 from tests.system.test_health_telegram import errors, health, health_until, metrics, no_grace  # noqa: F401
 
 
-@pytest.mark.parametrize("shards", [{}, {"discord_shard_count": "1", "discord_shard_ids": "0"}],
-                         ids=["one-client", "sharded-client"])
-async def test_healthz_is_503_naming_discord_while_the_gateway_is_closed(fake, server, clock, tmp_path, no_grace,
-                                                                         caplog, shards):
+@pytest.mark.parametrize(
+    "shards", [{}, {"discord_shard_count": "1", "discord_shard_ids": "0"}], ids=["one-client", "sharded-client"]
+)
+async def test_healthz_is_503_naming_discord_while_the_gateway_is_closed(
+    fake, server, clock, tmp_path, no_grace, caplog, shards
+):
     ops = f"127.0.0.1:{free_port()}"
     async with running_bot(fake, make_settings(tmp_path, fake, quizhost_ops_listen=ops, **shards), clock):
         assert await health_until(ops, lambda status, _: status == 200) == (200, {"store": "ok", "discord": "ok"})
@@ -26,8 +29,10 @@ async def test_healthz_is_503_naming_discord_while_the_gateway_is_closed(fake, s
         assert parts["discord"].startswith("down: gateway not connected"), parts
 
         fake.open_gateway()  # discord.py resumes the session on its own
-        assert await health_until(ops, lambda status, _: status == 200, timeout=60) == \
-            (200, {"store": "ok", "discord": "ok"})
+        assert await health_until(ops, lambda status, _: status == 200, timeout=60) == (
+            200,
+            {"store": "ok", "discord": "ok"},
+        )
         assert errors(await metrics(ops), "discord", "server") >= 1  # the refused gateway connections
     # discord.py logs each failed reconnect as an error: the ones this outage caused, and no other
     failures = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]

@@ -1,6 +1,7 @@
 """/healthz and /metrics of a Telegram worker, end to end: `quizhost run` (real PTB) against the
 fake Bot API, on SQLite. A Bot API out of reach makes the worker unhealthy (a load balancer
 stops sending it updates) until it is back; refusals are counted by kind."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,8 +23,9 @@ async def health(ops: str) -> tuple[int, dict[str, str]]:
         return response.status, await response.json()
 
 
-async def health_until(ops: str, wanted: Callable[[int, dict[str, str]], bool],
-                       timeout: float = 20.0) -> tuple[int, dict[str, str]]:
+async def health_until(
+    ops: str, wanted: Callable[[int, dict[str, str]], bool], timeout: float = 20.0
+) -> tuple[int, dict[str, str]]:
     """/healthz asked again and again (as a load balancer does) until its answer is `wanted`."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -51,14 +53,25 @@ def no_grace(monkeypatch) -> None:
     monkeypatch.setattr(platform_watch, "GRACE_SECONDS", 0.0)
 
 
-@pytest.mark.parametrize(("webhook", "http"), [(False, "aiohttp"), (True, "aiohttp"), (False, "httpx")],
-                         ids=["polling", "webhook", "polling-httpx"])
-async def test_healthz_is_503_naming_telegram_while_the_bot_api_is_unreachable(fake, clock, tmp_path, no_grace,
-                                                                                webhook, http):
+@pytest.mark.parametrize(
+    ("webhook", "http"),
+    [(False, "aiohttp"), (True, "aiohttp"), (False, "httpx")],
+    ids=["polling", "webhook", "polling-httpx"],
+)
+async def test_healthz_is_503_naming_telegram_while_the_bot_api_is_unreachable(
+    fake, clock, tmp_path, no_grace, webhook, http
+):
     ops = f"127.0.0.1:{free_port()}"
     listen = f"127.0.0.1:{free_port()}"
-    options = {"telegram_webhook_url": f"http://{listen}/tg", "telegram_webhook_listen": listen,
-               "telegram_webhook_secret": "s3cret"} if webhook else {}
+    options = (
+        {
+            "telegram_webhook_url": f"http://{listen}/tg",
+            "telegram_webhook_listen": listen,
+            "telegram_webhook_secret": "s3cret",
+        }
+        if webhook
+        else {}
+    )
     options["telegram_http"] = http
     group, ann = fake.group(-1101), fake.user(1101, "Ann")
     async with th.running_bot(fake, th.settings_for(fake, tmp_path, quizhost_ops_listen=ops, **options), clock):

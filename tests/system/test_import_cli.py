@@ -1,5 +1,6 @@
 """`quizhost import`: the YAML it writes validates, round trips through export, skips go to
 stderr with their place, exit codes, stable ids, and hostile files refused with a reason."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,15 @@ from tests.support.paths import FIXTURES_DIR
 from tests.support.sheet_files import kahoot_xlsx, quizizz_xlsx
 
 FIXTURES = FIXTURES_DIR / "imports"
-SOURCES = ["physics.gift", "windows.gift", "capitals.txt", "trivia.json", "trivia-base64.json", "kahoot.xlsx",
-           "quizizz.xlsx"]
+SOURCES = [
+    "physics.gift",
+    "windows.gift",
+    "capitals.txt",
+    "trivia.json",
+    "trivia-base64.json",
+    "kahoot.xlsx",
+    "quizizz.xlsx",
+]
 
 
 def source(tmp_path: Path, name: str) -> Path:
@@ -49,8 +57,9 @@ def test_round_trip_import_then_export_json_gives_the_imported_questions(tmp_pat
     assert problems == [] and quiz is not None
     written = yaml.safe_load((tmp_path / "out.yaml").read_text(encoding="utf-8"))
     exported = export_quiz(quiz, "en")
-    assert [{k: q.get(k) for k in ("id", "prompt", "options", "answer", "explanation")} for q in written["questions"]] \
-        == [{k: q.get(k) for k in ("id", "prompt", "options", "answer", "explanation")} for q in exported["questions"]]
+    assert [
+        {k: q.get(k) for k in ("id", "prompt", "options", "answer", "explanation")} for q in written["questions"]
+    ] == [{k: q.get(k) for k in ("id", "prompt", "options", "answer", "explanation")} for q in exported["questions"]]
     assert [q.get("seconds") for q in written["questions"]] == [q.get("seconds") for q in exported["questions"]]
 
 
@@ -154,12 +163,31 @@ def test_markup_stays_text_in_the_quiz(tmp_path, capsys):
 
 def test_installed_command_writes_a_file_validate_accepts(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "import", str(FIXTURES / "physics.gift"), "-o",
-                           str(tmp_path / "p.yaml")], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "import", str(FIXTURES / "physics.gift"), "-o", str(tmp_path / "p.yaml")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
-    checked = subprocess.run([sys.executable, "-m", "bot.cli", "validate", str(tmp_path / "p.yaml")],
-                             capture_output=True, text=True, env=env, timeout=60)
+    checked = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "validate", str(tmp_path / "p.yaml")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert checked.returncode == 0 and "1 quiz file(s) OK" in checked.stdout
-    assert json.loads(subprocess.run([sys.executable, "-m", "bot.cli", "export", "physics"], capture_output=True,
-                                     text=True, env={**env, "QUIZHOST_QUIZZES": str(tmp_path)}, timeout=60
-                                     ).stdout)["questions"][0]["options"][0] == "newton"
+    assert (
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-m", "bot.cli", "export", "physics"],
+                capture_output=True,
+                text=True,
+                env={**env, "QUIZHOST_QUIZZES": str(tmp_path)},
+                timeout=60,
+            ).stdout
+        )["questions"][0]["options"][0]
+        == "newton"
+    )

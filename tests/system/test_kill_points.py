@@ -7,6 +7,7 @@ Telegram acted or after it acted and before the reply (an ambiguous failure). Th
 started again and the quiz played to its end. Every message arrives once, a message whose
 send was ambiguous at most twice, and every acknowledged press counts once.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -45,6 +46,7 @@ def nth(text: str, n: int) -> Callable[[dict], bool]:
         if text in params.get("text", ""):
             seen[0] += 1
         return seen[0] == n and text in params.get("text", "")
+
     return matches
 
 
@@ -55,25 +57,37 @@ POINTS = [
     KillPoint("podium", "sendMessage", lambda: nth("Quiz over", 1)),
     KillPoint("press answer", "answerCallbackQuery", lambda: nth("Locked in", 2)),
 ]
-CASES = [(point, sig, acted) for point in POINTS
-         for sig, acted in ((signal.SIGKILL, False), (signal.SIGKILL, True), (signal.SIGTERM, True))]
+CASES = [
+    (point, sig, acted)
+    for point in POINTS
+    for sig, acted in ((signal.SIGKILL, False), (signal.SIGKILL, True), (signal.SIGTERM, True))
+]
 
 
 class Bot:
     """`quizhost run` in a subprocess."""
 
     def __init__(self, fake: FakeBotApi, folder: Path) -> None:
-        self.env = {**{k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "QUIZHOST_"))},
-                    "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_API_URL": fake.url,
-                    "QUIZHOST_DB": str(folder / "kill.db"), "QUIZHOST_QUIZZES": str(quiz_folder(folder)),
-                    "QUIZHOST_PAUSE_SECONDS": "0"}
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "QUIZHOST_"))},
+            "TELEGRAM_BOT_TOKEN": fake.token,
+            "TELEGRAM_API_URL": fake.url,
+            "QUIZHOST_DB": str(folder / "kill.db"),
+            "QUIZHOST_QUIZZES": str(quiz_folder(folder)),
+            "QUIZHOST_PAUSE_SECONDS": "0",
+        }
         self.folder = folder
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         with (self.folder / "bot.log").open("ab") as log:  # the child keeps its own handle
-            self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", "run"], cwd=self.folder,
-                                            env=self.env, stdout=subprocess.DEVNULL, stderr=log)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bot.cli", "run"],
+                cwd=self.folder,
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
 
     def signal(self, sig: int) -> None:
         assert self.process is not None
@@ -110,11 +124,13 @@ def count(fake: FakeBotApi, chat: dict, text: str) -> int:
 
 def after(action: Callable[[], None], target: Call, drop: bool = False) -> Callable[[Call, bool], Awaitable[None]]:
     """An `around` hook: once `target` has been handled, do `action` (and lose the reply)."""
+
     async def hook(call: Call, done: bool) -> None:
         if call is target and done:
             action()
             if drop:
                 raise DropConnection()
+
     return hook
 
 
@@ -179,6 +195,8 @@ async def test_killed_inside_a_platform_call_the_chat_gets_every_message_once(tm
         assert db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0, "nothing left owed"
     assert stored == [(0, 1), (1, 1), (2, 1)], "every question's press counted once"
     duplicates = sum(questions) - 3 + reveals - 3 + podiums - 1
-    print(f"KILLPOINT {case_id(point, sig, acted)}: "
-          f"questions {questions} reveals {reveals} podiums {podiums} duplicates {duplicates} "
-          f"presses stored {len(stored)} acknowledged {len(acked)}")
+    print(
+        f"KILLPOINT {case_id(point, sig, acted)}: "
+        f"questions {questions} reveals {reveals} podiums {podiums} duplicates {duplicates} "
+        f"presses stored {len(stored)} acknowledged {len(acked)}"
+    )

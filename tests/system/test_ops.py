@@ -1,4 +1,5 @@
 """/healthz and /metrics, on SQLite and on PostgreSQL: what a load balancer and Prometheus see."""
+
 from __future__ import annotations
 
 import aiohttp

@@ -4,6 +4,7 @@ has), installed into a fresh virtualenv, serves every command from a folder far 
 Slow (it builds a wheel and installs the dependencies into a new virtualenv, about a minute), so it
 is marked `slow`: `pytest -m "not slow"` leaves it out; the default run and .ci/run include it.
 """
+
 from __future__ import annotations
 
 import json
@@ -37,20 +38,34 @@ class Installed:
     def quizhost(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
         # no PYTHONPATH, no checkout on the path, no token or .env of this machine
         env = {"PATH": f"{self.venv / 'bin'}{os.pathsep}/usr/bin:/bin", "HOME": str(self.folder)}
-        return subprocess.run([str(self.venv / "bin" / "quizhost"), *args], cwd=self.folder, env=env,
-                              input=stdin, capture_output=True, text=True, timeout=180, check=False)
+        return subprocess.run(
+            [str(self.venv / "bin" / "quizhost"), *args],
+            cwd=self.folder,
+            env=env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
 
 
 def project_files() -> list[str]:
     """The files a clean clone would have: tracked ones and new ones git does not ignore."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return sorted({name for name in listed.split("\0") if name and (ROOT / name).is_file()})
 
 
 def run(*command: str | Path, cwd: Path) -> None:
-    done = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True, text=True,
-                          timeout=600, check=False)
+    done = subprocess.run(
+        [str(part) for part in command], cwd=cwd, capture_output=True, text=True, timeout=600, check=False
+    )
     assert done.returncode == 0, f"{' '.join(map(str, command))}\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
 
 
@@ -63,8 +78,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     for name in project_files():
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, source / name)
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", work / "dist", "./source",
-        cwd=work)
+    run(
+        sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", work / "dist", "./source", cwd=work
+    )
     (wheel,) = (work / "dist").glob("quizhost-*.whl")
     venv.create(work / "venv", with_pip=True)
     run(work / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet", wheel, cwd=work)
@@ -75,15 +91,21 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 def test_the_installed_package_is_the_one_that_runs(installed):
     code = "import bot, bot.testing.fake_telegram, quizzes; print(bot.__file__); print(quizzes.__file__)"
-    done = subprocess.run([str(installed.venv / "bin" / "python"), "-c", code], cwd=installed.folder,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [str(installed.venv / "bin" / "python"), "-c", code],
+        cwd=installed.folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     code_file, quizzes_file = map(Path, done.stdout.split())
     assert code_file.is_relative_to(installed.venv), done.stdout
     # the shipped quizzes are a top-level package of the wheel, beside bot and storage
     assert quizzes_file.parent.parent == code_file.parent.parent
     assert sorted(p.name for p in quizzes_file.parent.glob("*.yaml")) == sorted(
-        p.name for p in (ROOT / "quizzes").glob("*.yaml"))
+        p.name for p in (ROOT / "quizzes").glob("*.yaml")
+    )
     assert (quizzes_file.parent / "quiz.schema.json").is_file()
 
 

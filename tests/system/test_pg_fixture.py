@@ -1,5 +1,6 @@
 """The PostgreSQL half of the suite never vanishes quietly: without PostgreSQL the run fails and
 says why (in CI too), and `--sqlite-only` is the one way to leave it out."""
+
 from __future__ import annotations
 
 import os
@@ -10,14 +11,22 @@ from tests.support.paths import ROOT_DIR
 
 ROOT = ROOT_DIR
 ONE_PG_TEST = (
-    "tests/contract/test_postgres_store.py::test_migrations_run_on_an_empty_database_once_even_when_workers_start_together")
+    "tests/contract/test_postgres_store.py"
+    "::test_migrations_run_on_an_empty_database_once_even_when_workers_start_together"
+)
 ONE_SQLITE_TEST = "tests/system/test_store_selection.py::test_sqlite_url_with_four_slashes_is_an_absolute_path"
 
 
 def pytest_run(*args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=ROOT,
-                          env={**os.environ, **env}, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
 
 
 def test_without_postgresql_in_ci_the_run_fails_and_says_why(tmp_path):

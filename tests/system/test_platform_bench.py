@@ -1,5 +1,6 @@
 """`quizhost bench --platform ...` end to end with tiny numbers: every figure is printed and every
 press was acknowledged. No timing is asserted: these runs only prove the tool works."""
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,16 @@ def bench(tmp_path):
         # no token or .env of this machine reaches it (the bench gives the bot every setting anyway);
         # the bot and its fakes come from the installed package, not from a path into the checkout
         env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-        return subprocess.run([sys.executable, "-c", code, "bench", *args], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=120, check=False)
+        return subprocess.run(
+            [sys.executable, "-c", code, "bench", *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
     return run
 
 
@@ -64,10 +73,13 @@ def test_discord_prints_every_figure(bench):
     assert set(found) == {"platform", "raw_aiohttp_per_s"} | {f"gateway {row}" for row in MODE_ROWS}
 
 
-@pytest.mark.parametrize("args, says", [
-    (["--platform", "discord", "--ptb-default-request"], "--ptb-default-request is for --platform telegram"),
-    (["--platform", "telegram", "--players", "0"], "these must be positive: --players"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--platform", "discord", "--ptb-default-request"], "--ptb-default-request is for --platform telegram"),
+        (["--platform", "telegram", "--players", "0"], "these must be positive: --players"),
+    ],
+)
 def test_wrong_options_get_a_clear_message_and_run_nothing(bench, args, says):
     done = bench(*args)
     assert done.returncode == 2 and says in done.stderr and done.stdout == ""

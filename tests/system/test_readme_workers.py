@@ -1,6 +1,7 @@
 """The README's "Running on several machines" states what the code does: the takeover times
 come from the lease and its renewal, the example settings are valid and agree with the nginx
 example, and the metrics it names are the ones a worker serves."""
+
 from __future__ import annotations
 
 import re
@@ -18,14 +19,14 @@ ROOT = ROOT_DIR
 def section() -> str:
     """The section's text, its lines joined (sentences wrap anywhere)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    text = readme[readme.index("## Running on several machines"):]
-    text = text[:text.index("\n## ", 1)]
+    text = readme[readme.index("## Running on several machines") :]
+    text = text[: text.index("\n## ", 1)]
     return re.sub(r"\s+", " ", text)
 
 
 def fenced(language: str) -> str:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    text = readme[readme.index("## Running on several machines"):]
+    text = readme[readme.index("## Running on several machines") :]
     blocks = re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
     return next(block for block in blocks if "TELEGRAM_WEBHOOK" in block or "upstream" in block)
 

@@ -1,6 +1,7 @@
 """QUIZHOST_DB picks the store: a file path or sqlite:/// URL is SQLite, postgresql:// is
 PostgreSQL; a database that cannot be used fails in one line that names the setting and never
 its password."""
+
 from __future__ import annotations
 
 import os
@@ -49,8 +50,15 @@ async def test_an_unknown_kind_of_database_is_refused_without_its_password(tmp_p
 def test_a_postgresql_server_that_is_not_there_fails_in_one_line_naming_the_setting_not_the_password(tmp_path):
     url = f"postgresql://quiz:hunter2@127.0.0.1:{free_port()}/quiz"  # nothing listens there
     env = {**{k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}, "QUIZHOST_DB": url}
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "play", "pipeline"], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "pipeline"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("quizhost: QUIZHOST_DB: ") and "PostgreSQL" in lines[0], done.stderr

@@ -9,6 +9,7 @@ question is posted twice, except at most once in a run that was taken over; and 
 leaderboard and podium equal the points computed here from the accepted presses with the
 scoring rule, question by question, streaks and all.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -54,13 +55,14 @@ class Stored:
     elapsed: float
 
 
-async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path, postgres_url,
-                                                                  unused_tcp_port_factory):
+async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path, postgres_url, unused_tcp_port_factory):
     groups = [fake.group(-1_001_000_000 - n, f"Group {n}") for n in range(GROUPS)]
-    members = {g["id"]: [fake.user(10_000 + 10 * n + j, f"P{n}", str(j)) for j in range(MEMBERS)]
-               for n, g in enumerate(groups)}
-    workers = [start_worker(fake, tmp_path, postgres_url, f"w{n}", unused_tcp_port_factory(), SECONDS)
-               for n in range(WORKERS)]
+    members = {
+        g["id"]: [fake.user(10_000 + 10 * n + j, f"P{n}", str(j)) for j in range(MEMBERS)] for n, g in enumerate(groups)
+    }
+    workers = [
+        start_worker(fake, tmp_path, postgres_url, f"w{n}", unused_tcp_port_factory(), SECONDS) for n in range(WORKERS)
+    ]
     fake.balancer = LoadBalancer([w.url for w in workers], SECRET, repeat=REPEATED, seed=5)
     players = Players(fake, seed=7)
     games: list[asyncio.Task] = []
@@ -71,13 +73,18 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
         victim = Counter(owners.values()).most_common(1)[0][0]
         doomed = [g for g in groups if owners[f"telegram:{g['id']}"] == victim]
         hold = asyncio.Event()
-        games += [asyncio.create_task(players.play(g, members[g["id"]], 3, hold if g in doomed else None))
-                 for g in groups]
+        games += [
+            asyncio.create_task(players.play(g, members[g["id"]], 3, hold if g in doomed else None)) for g in groups
+        ]
         # question 2 asked in every group of the worker to kill, open and pressed in one at least
         # (on a busy machine a group may have reached its deadline while the last one caught up)
-        await fake.wait_for(lambda: all(asked(fake, g, 2) for g in doomed)
-                            and any(second_question_acked(fake, players, g) for g in doomed), timeout=90,
-                            what="question 2 open and pressed in the groups of the worker to kill")
+        await fake.wait_for(
+            lambda: (
+                all(asked(fake, g, 2) for g in doomed) and any(second_question_acked(fake, players, g) for g in doomed)
+            ),
+            timeout=90,
+            what="question 2 open and pressed in the groups of the worker to kill",
+        )
         hold.set()  # the others press: the kill comes while the worker holds some of their presses
         killed = next(w for w in workers if w.name == victim)
         in_flight = await busy(fake.balancer, workers.index(killed))
@@ -101,7 +108,8 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
         await fake.balancer.close()
     assert mid_question, "the kill came after question 2 had closed everywhere"
     assert all(code == 0 for name, code in exits.items() if name != victim), {
-        w.name: w.log.read_text()[-2000:] for w in workers}
+        w.name: w.log.read_text()[-2000:] for w in workers
+    }
 
     stored, runs = await read_database(postgres_url)
     assert sorted(status for status, *_ in runs.values()) == ["finished"] * GROUPS
@@ -144,23 +152,46 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
     takeover = first_post_after(fake, doomed, killed_at) - killed_at
     deliveries = fake.balancer.deliveries
     unanswered = sum(not fake.presses[p.query_id].answered for p in players.made)
-    print(f"\nkill test: {len(players.made)} presses ({unanswered} never answered), {len(acked)} acknowledged, "
-          f"{len(unacknowledged)} stored unacknowledged; {sum(d.repeat for d in deliveries)} repeated deliveries, "
-          f"{sum(d.status != 200 for d in deliveries)} failed ones; takeover of {len(doomed)} runs in "
-          f"{takeover:.1f} s ({len(mid_question)} of them mid-question), {in_flight} update(s) in the killed "
-          f"worker's hands; repeated question posts: {sum(repeats.values())}")
+    print(
+        f"\nkill test: {len(players.made)} presses ({unanswered} never answered), {len(acked)} acknowledged, "
+        f"{len(unacknowledged)} stored unacknowledged; {sum(d.repeat for d in deliveries)} repeated deliveries, "
+        f"{sum(d.status != 200 for d in deliveries)} failed ones; takeover of {len(doomed)} runs in "
+        f"{takeover:.1f} s ({len(mid_question)} of them mid-question), {in_flight} update(s) in the killed "
+        f"worker's hands; repeated question posts: {sum(repeats.values())}"
+    )
 
 
 async def show_stuck(fake, db: str, groups: list[dict], killed_at: float) -> None:  # debugging aid
     conn = await asyncpg.connect(db)
     for g in groups:
-        print("STUCK", g["title"], [tuple(r) for r in await conn.fetch(
-            "SELECT id, status, phase, idx, due, message_id, owner, lease_until, now() FROM runs WHERE chat_key = $1",
-            f"telegram:{g['id']}")], [tuple(r) for r in await conn.fetch(
-            "SELECT key, kind, tries, failed FROM outbox o JOIN runs r ON r.id = o.run_id WHERE r.chat_key = $1",
-            f"telegram:{g['id']}")])
-        print("  posts", [(round(c.at - killed_at, 2), c.method, c.params.get("text", "")[:40]) for c in fake.calls
-                          if c.params.get("chat_id") == g["id"]])
+        print(
+            "STUCK",
+            g["title"],
+            [
+                tuple(r)
+                for r in await conn.fetch(
+                    "SELECT id, status, phase, idx, due, message_id, owner, lease_until, now() "
+                    "FROM runs WHERE chat_key = $1",
+                    f"telegram:{g['id']}",
+                )
+            ],
+            [
+                tuple(r)
+                for r in await conn.fetch(
+                    "SELECT key, kind, tries, failed FROM outbox o JOIN runs r ON r.id = o.run_id "
+                    "WHERE r.chat_key = $1",
+                    f"telegram:{g['id']}",
+                )
+            ],
+        )
+        print(
+            "  posts",
+            [
+                (round(c.at - killed_at, 2), c.method, c.params.get("text", "")[:40])
+                for c in fake.calls
+                if c.params.get("chat_id") == g["id"]
+            ],
+        )
     await conn.close()
 
 
@@ -189,7 +220,8 @@ async def wait_for_runs(db: str) -> dict[str, str]:
 
 def second_question_acked(fake, players: Players, group: dict) -> bool:
     return live_question(fake, group, 2) is not None and any(
-        p.chat_id == group["id"] and p.token.number == 2 and locked(fake, p) for p in players.made)
+        p.chat_id == group["id"] and p.token.number == 2 and locked(fake, p) for p in players.made
+    )
 
 
 def locked(fake, press: PressMade) -> bool:
@@ -209,21 +241,29 @@ def acknowledged(fake, players: Players) -> dict[Key, int]:
 def held_by(fake, players: Players, key: Key, worker: int) -> bool:
     """Some press of that player on that question went to `worker` and was never answered."""
     run_id, index, player = key
-    return any(p.token.run_id == run_id and p.token.number == index + 1 and f"telegram:{p.user_id}" == player
-               and not fake.presses[p.query_id].answered
-               and any(d.worker == worker for d in fake.balancer.delivered(p.update_id)) for p in players.made)
+    return any(
+        p.token.run_id == run_id
+        and p.token.number == index + 1
+        and f"telegram:{p.user_id}" == player
+        and not fake.presses[p.query_id].answered
+        and any(d.worker == worker for d in fake.balancer.delivered(p.update_id))
+        for p in players.made
+    )
 
 
 async def read_database(db: str) -> tuple[dict[Key, Stored], dict[int, tuple]]:
     conn = await asyncpg.connect(db)
     try:
         answers = await conn.fetch("SELECT run_id, idx, player_key, option, correct, elapsed FROM answers")
-        rows = await conn.fetch("SELECT r.id, r.status, r.seed, r.question_ids, r.seconds, c.chat_id "
-                                "FROM runs r JOIN chats c ON c.key = r.chat_key")
+        rows = await conn.fetch(
+            "SELECT r.id, r.status, r.seed, r.question_ids, r.seconds, c.chat_id "
+            "FROM runs r JOIN chats c ON c.key = r.chat_key"
+        )
     finally:
         await conn.close()
-    stored = {(a["run_id"], a["idx"], a["player_key"]): Stored(a["option"], bool(a["correct"]), a["elapsed"])
-              for a in answers}
+    stored = {
+        (a["run_id"], a["idx"], a["player_key"]): Stored(a["option"], bool(a["correct"]), a["elapsed"]) for a in answers
+    }
     runs = {r["id"]: (r["status"], r["seed"], tuple(r["question_ids"]), int(r["chat_id"])) for r in rows}
     seconds = {r["seconds"] for r in rows}
     assert seconds == {SECONDS}
@@ -237,8 +277,9 @@ def pressed_option(quiz: Quiz, run: tuple, index: int, choice: int) -> int:
     return option_order(seed, question.id, len(question.options))[choice]
 
 
-def expected_points(stored: dict[Key, Stored], acked: dict[Key, int], runs: dict[int, tuple],
-                    quiz: Quiz) -> dict[int, dict[str, tuple[int, int]]]:
+def expected_points(
+    stored: dict[Key, Stored], acked: dict[Key, int], runs: dict[int, tuple], quiz: Quiz
+) -> dict[int, dict[str, tuple[int, int]]]:
     """Each run's points per player, from the accepted presses alone: the option pressed (the
     acknowledged one, or the stored one the killed worker took), right by the quiz file, the
     time the worker stored, and the streak counted here question by question; and how many
@@ -266,5 +307,11 @@ def expected_points(stored: dict[Key, Stored], acked: dict[Key, int], runs: dict
 def first_post_after(fake, groups: list[dict], moment: float) -> float:
     """When the bot first wrote to one of `groups` after `moment` (the fake's clock is monotonic)."""
     ids = {g["id"] for g in groups}
-    return min(c.at for c in fake.calls if c.at > moment and c.status == 200
-               and c.method in ("sendMessage", "editMessageText") and c.params.get("chat_id") in ids)
+    return min(
+        c.at
+        for c in fake.calls
+        if c.at > moment
+        and c.status == 200
+        and c.method in ("sendMessage", "editMessageText")
+        and c.params.get("chat_id") in ids
+    )

@@ -1,5 +1,6 @@
 """Several Telegram workers on one PostgreSQL, in one test process: an update Telegram posts
 again to another worker is handled once, and a second long-polling worker refuses to start."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,8 +17,9 @@ pytestmark = pytest.mark.postgres
 SECRET = "same_secret_everywhere"
 
 
-async def test_updates_delivered_twice_to_two_webhook_workers_are_handled_once(fake, tmp_path, postgres_url,
-                                                                               unused_tcp_port_factory):
+async def test_updates_delivered_twice_to_two_webhook_workers_are_handled_once(
+    fake, tmp_path, postgres_url, unused_tcp_port_factory
+):
     group, ann = fake.group(-100500, "Workers"), fake.user(501, "Ann")
     urls = [f"http://127.0.0.1:{unused_tcp_port_factory()}/telegram/hook" for _ in range(2)]
     workers = webhook_workers(fake, tmp_path, postgres_url, urls, SECRET)
@@ -26,10 +28,13 @@ async def test_updates_delivered_twice_to_two_webhook_workers_are_handled_once(f
     async with contextlib.AsyncExitStack() as stack:
         for settings in workers:
             await stack.enter_async_context(running_bot(fake, settings, FakeClock()))
-        typed = [await fake.send_text(group, ann, text) for text in ("/quiz tiny", "/leaderboard", "/help",
-                                                                     "/leaderboard week", "/quiz tiny")]
-        await fake.wait_for(lambda: len([m for m in fake.sent_to(group) if m.reply_to]) >= len(typed),
-                            what="a reply to every command")
+        typed = [
+            await fake.send_text(group, ann, text)
+            for text in ("/quiz tiny", "/leaderboard", "/help", "/leaderboard week", "/quiz tiny")
+        ]
+        await fake.wait_for(
+            lambda: len([m for m in fake.sent_to(group) if m.reply_to]) >= len(typed), what="a reply to every command"
+        )
         await asyncio.sleep(0.5)  # time for a second handling to show, if there were one
         replies = [m.reply_to for m in fake.sent_to(group) if m.reply_to is not None]
         assert sorted(replies) == typed

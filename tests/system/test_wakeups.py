@@ -1,6 +1,7 @@
 """Wake-ups between workers on one PostgreSQL database: presses and /stop that worker B takes
 for a quiz worker A runs reach A through LISTEN/NOTIFY, and a /stop reaches it even when the
 wake-up is lost (A's listening connection cut) through A's lease renewal."""
+
 from __future__ import annotations
 
 import asyncio
@@ -47,8 +48,9 @@ async def listeners(url: str) -> list[int]:
     """The server processes of the workers' wake-up connections that have said LISTEN."""
     conn = await asyncpg.connect(url)
     try:
-        rows = await conn.fetch("SELECT pid FROM pg_stat_activity WHERE application_name = $1 "
-                                "AND query LIKE 'LISTEN %'", APPLICATION)
+        rows = await conn.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN %'", APPLICATION
+        )
         return [row["pid"] for row in rows]
     finally:
         await conn.close()
@@ -87,8 +89,7 @@ async def second_question_on(a: Worker, clock) -> None:
     assert [card.number for card in a.adapter.questions] == [1, 2]
 
 
-async def test_when_every_player_answered_through_another_worker_the_owner_closes_early(workers, clock,
-                                                                                       postgres_url):
+async def test_when_every_player_answered_through_another_worker_the_owner_closes_early(workers, clock, postgres_url):
     a, b = workers
     await second_question_on(a, clock)
     card = a.adapter.questions[-1]
@@ -108,8 +109,7 @@ async def test_when_every_player_answered_through_another_worker_the_owner_close
     assert sorted((s.name, s.correct) for s in reveal.answers) == [(f"Player {n}", True) for n in PLAYERS]
     assert b.adapter.reveals == [] and b.adapter.sent == [], "only the owner posts in the chat"
     board = await a.store.leaderboard(CHAT.key)
-    assert sorted((s.player_key, s.answered, s.correct) for s in board) == [
-        (player(n).key, 2, 2) for n in PLAYERS]
+    assert sorted((s.player_key, s.answered, s.correct) for s in board) == [(player(n).key, 2, 2) for n in PLAYERS]
 
 
 async def test_stop_on_another_worker_stops_the_quiz_and_its_podium_is_posted_once(workers, clock):
@@ -134,8 +134,6 @@ async def test_a_stop_whose_wake_up_was_lost_arrives_with_the_lease_renewal(work
     assert podiums(a) == []
     await a.keeper.tick()
     assert podiums(a) == ["⏹ Quiz stopped: Demo quiz"]
-
-
 
 
 async def test_a_cut_listening_connection_still_gets_the_stop_and_connects_again(workers, clock, postgres_url):

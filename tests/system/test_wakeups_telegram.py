@@ -1,6 +1,7 @@
 """/stop in a Telegram group whose quiz another webhook worker runs, end to end: two `quizhost
 run` workers on one PostgreSQL behind the fake Bot API's load balancer (each update to the next
 worker in turn), so the /stop lands on the worker that does not run the quiz."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,8 +17,9 @@ pytestmark = pytest.mark.postgres
 SECRET = "same_secret_everywhere"
 
 
-async def test_stop_typed_on_the_worker_that_does_not_run_the_quiz_ends_it_once(fake, tmp_path, postgres_url,
-                                                                                unused_tcp_port_factory):
+async def test_stop_typed_on_the_worker_that_does_not_run_the_quiz_ends_it_once(
+    fake, tmp_path, postgres_url, unused_tcp_port_factory
+):
     group, ann = fake.group(-100700, "Wake-ups"), fake.user(701, "Ann")
     urls = [f"http://127.0.0.1:{unused_tcp_port_factory()}/telegram/hook" for _ in range(2)]
     fake.balancer = LoadBalancer(urls, SECRET)  # no repeats: /quiz to one worker, /stop to the other

@@ -1,6 +1,7 @@
 """The outbox with several workers on one PostgreSQL database: each owed message is held by one
 worker, so two live workers never both send it, and a dead worker's messages are sent by a
 live one once its leases run out (or at once when it stopped cleanly)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -17,9 +18,11 @@ CHAT = CHATS[0]
 
 def seen(worker: Worker) -> list[str]:
     """What the worker posted in the chats: questions, reveals and podiums, in order."""
-    return ([f"question {card.number}" for card in worker.adapter.questions]
-            + [f"reveal {reveal.card.number}" for _, reveal in worker.adapter.reveals]
-            + [reply.title for _, reply in worker.adapter.sent])
+    return (
+        [f"question {card.number}" for card in worker.adapter.questions]
+        + [f"reveal {reveal.card.number}" for _, reveal in worker.adapter.reveals]
+        + [reply.title for _, reply in worker.adapter.sent]
+    )
 
 
 async def quiz_ending_while_its_platform_is_down(postgres_url: str, clock) -> Worker:

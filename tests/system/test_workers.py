@@ -1,6 +1,7 @@
 """Several workers on one PostgreSQL database: a worker that dies loses no quiz (another takes
 its runs over when their leases run out, by the database's clock), a worker that stops cleanly
 hands its runs over at once, and a worker that lost a run cannot overwrite it."""
+
 from __future__ import annotations
 
 import asyncio
@@ -45,10 +46,11 @@ async def start_worker(url: str, clock, name: str) -> Worker:
 async def press_everyone(worker: Worker, players: range) -> int:
     """Each player presses the right answer in every chat's open question; acknowledged presses."""
     acked = 0
-    for card in worker.adapter.questions[-len(CHATS):]:
+    for card in worker.adapter.questions[-len(CHATS) :]:
         for n in players:
-            ack = await worker.engine.answer(worker.adapter.token(worker.adapter.right_letter(QUIZ, card), card),
-                                             player(n))
+            ack = await worker.engine.answer(
+                worker.adapter.token(worker.adapter.right_letter(QUIZ, card), card), player(n)
+            )
             acked += ack.accepted
     return acked
 
@@ -89,8 +91,7 @@ async def test_a_dead_workers_quizzes_are_taken_over_and_finish_with_every_ackno
     assert b.engine.open_runs() == [] and len(b.adapter.questions) == 2 * (len(QUIZ.questions) - 1)
     for chat in CHATS:  # every acknowledged press counted once
         board = await b.store.leaderboard(chat.key)
-        assert [(s.player_key, s.answered) for s in board] == [
-            (player(n).key, len(QUIZ.questions)) for n in (1, 2, 3)]
+        assert [(s.player_key, s.answered) for s in board] == [(player(n).key, len(QUIZ.questions)) for n in (1, 2, 3)]
 
     await a.keeper.tick()  # A, back from the dead, learns the runs are not its own any more
     assert a.engine.open_runs() == []
@@ -150,13 +151,12 @@ async def test_any_worker_takes_a_press_and_the_owner_counts_it_once_when_it_clo
 
     clock.advance(30)
     await a.engine.run_due()  # A closes question 1 over every stored answer
-    (_, reveal), = a.adapter.reveals
+    ((_, reveal),) = a.adapter.reveals
     assert sorted((s.name, s.correct) for s in reveal.answers) == [("Player 2", True), ("Player 3", False)]
     late = await b.engine.answer(a.adapter.token(right, card), player(4), CHATS[0])
     assert not late.accepted, "a press after the close lands nowhere"
     board = await a.store.leaderboard(CHATS[0].key)
-    assert [(s.player_key, s.answered, s.correct) for s in board] == [
-        (player(2).key, 1, 1), (player(3).key, 1, 0)]
+    assert [(s.player_key, s.answered, s.correct) for s in board] == [(player(2).key, 1, 1), (player(3).key, 1, 0)]
 
 
 async def test_a_press_another_worker_takes_is_scored_as_the_owner_scores_it(workers, clock):

@@ -1,5 +1,6 @@
 """The catalog index: a restart reads only the quiz files that changed, lists and matches the
 same quizzes as a full load, and a quiz's questions are read when it is first played."""
+
 from __future__ import annotations
 
 import os
@@ -21,8 +22,9 @@ def folder(tmp_path: Path) -> Path:
 
 
 def listing(catalog: Catalog) -> list[tuple]:
-    return [(q.id, q.title.by_lang, q.aliases, q.tags, q.question_count, q.languages(), q.source)
-            for q in catalog.all()]
+    return [
+        (q.id, q.title.by_lang, q.aliases, q.tags, q.question_count, q.languages(), q.source) for q in catalog.all()
+    ]
 
 
 def test_an_indexed_catalog_lists_matches_and_plays_like_a_full_load(tmp_path):

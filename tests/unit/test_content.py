@@ -5,6 +5,7 @@ content rules: 8 questions of 4 options, every text in en/hi/sn/ur, 2 to 4 sente
 explanation, the seed texts kept as their authors wrote them (minus the fixes listed below
 and in quizzes/TRANSLATION_NOTES.md), and the answer key.
 """
+
 from __future__ import annotations
 
 import re
@@ -19,16 +20,14 @@ QUIZ_DIR = default_quiz_folders()[0]
 SEED_DIR = FIXTURES_DIR / "seeds"
 
 LANGS = ("en", "hi", "sn", "ur")
-QUIZ_FILES = {"pipeline": QUIZ_DIR / "pipeline.yaml",
-              "training-stacks": QUIZ_DIR / "training-stacks.yaml"}
+QUIZ_FILES = {"pipeline": QUIZ_DIR / "pipeline.yaml", "training-stacks": QUIZ_DIR / "training-stacks.yaml"}
 ID_RE = re.compile(r"^[a-z0-9-]+$")
 TOP_LEVEL_KEYS = {"id", "aliases", "tags", "difficulty", "title", "description", "questions"}
 QUESTION_KEYS = {"id", "prompt", "options", "answer", "explanation"}
 MAX_TEXT = 1000
 
 REQUIRED_ALIASES = {
-    "pipeline": {"model-parallelism", "pipeline-parallelism", "tensor", "tensor-parallelism",
-                 "parallelism"},
+    "pipeline": {"model-parallelism", "pipeline-parallelism", "tensor", "tensor-parallelism", "parallelism"},
     "training-stacks": {"deepspeed", "megatron", "zero", "3d-parallelism"},
 }
 
@@ -37,24 +36,24 @@ REQUIRED_ALIASES = {
 SEED_ANSWER_PATTERN = [0, 1, 2, 3, 0, 1, 2, 3]
 ANSWER_KEY = {
     "pipeline": {
-        "memory-wall": 0,           # the model does not fit in one GPU's memory
-        "tensor-split": 1,          # the matmuls inside a layer are split across GPUs
-        "pipeline-bubble": 2,       # idle time of stages waiting for upstream activations
-        "micro-batches": 3,         # micro-batches overlap the stages
-        "tensor-intra-node": 0,     # frequent all-reduces need NVLink-class bandwidth
-        "tensor-framework": 1,      # NVIDIA Megatron-LM
-        "stage-activations": 2,     # activation tensors go stage to stage
+        "memory-wall": 0,  # the model does not fit in one GPU's memory
+        "tensor-split": 1,  # the matmuls inside a layer are split across GPUs
+        "pipeline-bubble": 2,  # idle time of stages waiting for upstream activations
+        "micro-batches": 3,  # micro-batches overlap the stages
+        "tensor-intra-node": 0,  # frequent all-reduces need NVLink-class bandwidth
+        "tensor-framework": 1,  # NVIDIA Megatron-LM
+        "stage-activations": 2,  # activation tensors go stage to stage
         "tensor-communication": 3,  # partial results are exchanged inside every layer
     },
     "training-stacks": {
-        "zero-purpose": 0,              # shard optimizer states, gradients, parameters
-        "megatron-tensor-split": 1,     # slice matmuls within a layer
-        "pipeline-vs-tensor": 2,        # different layers (stages) on different GPUs
-        "zero-stage-3": 3,              # stage 3 also shards parameters
+        "zero-purpose": 0,  # shard optimizer states, gradients, parameters
+        "megatron-tensor-split": 1,  # slice matmuls within a layer
+        "pipeline-vs-tensor": 2,  # different layers (stages) on different GPUs
+        "zero-stage-3": 3,  # stage 3 also shards parameters
         "activation-checkpointing": 0,  # extra compute: recompute in the backward pass
-        "3d-parallelism": 1,            # data x tensor x pipeline
-        "zero-stage-1": 2,              # stage 1 shards optimizer state first
-        "offloading": 3,                # moves state off GPU memory to CPU RAM / NVMe
+        "3d-parallelism": 1,  # data x tensor x pipeline
+        "zero-stage-1": 2,  # stage 1 shards optimizer state first
+        "offloading": 3,  # moves state off GPU memory to CPU RAM / NVMe
     },
 }
 
@@ -65,54 +64,45 @@ SEED_FIXES = {
     # --- Seed 000 (Hindi) ---------------------------------------------------------------
     # समानता ("equality") for parallelism; the seed itself says समांतरता in q2 and q6.
     "मॉडल और पाइपलाइन समानता प्रश्नोत्तरी": "मॉडल और पाइपलाइन समांतरता प्रश्नोत्तरी",  # title
-    "मॉडल और पाइपलाइन समानता किस मूलभूत समस्या का समाधान करती है?":
-        "मॉडल और पाइपलाइन समांतरता किस मूलभूत समस्या का समाधान करती है?",
+    "मॉडल और पाइपलाइन समानता किस मूलभूत समस्या का समाधान करती है?": "मॉडल और पाइपलाइन समांतरता किस मूलभूत समस्या का समाधान करती है?",
     "पाइपलाइन समानता बुलबुले को कैसे कम करती है?": "पाइपलाइन समांतरता बुलबुले को कैसे कम करती है?",
-    "टेंसर समानता को आम तौर पर एक ही नोड के भीतर क्यों रखा जाता है?":
-        "टेंसर समांतरता को आम तौर पर एक ही नोड के भीतर क्यों रखा जाता है?",
+    "टेंसर समानता को आम तौर पर एक ही नोड के भीतर क्यों रखा जाता है?": "टेंसर समांतरता को आम तौर पर एक ही नोड के भीतर क्यों रखा जाता है?",
     # q3: also अनुभवहीन ("inexperienced") for naive.
     "अनुभवहीन पाइपलाइन समानता में 'बुलबुला' क्या है?": "सरल (naive) पाइपलाइन समांतरता में 'बुलबुला' क्या है?",
     # q1 option 3: ग्रेजुएट्स ("graduates") for ग्रेडिएंट्स (gradients, as q3 option 4 spells it).
     "प्रशिक्षण के दौरान ग्रेजुएट्स विस्फोट कर रहे हैं": "प्रशिक्षण के दौरान ग्रेडिएंट्स विस्फोट कर रहे हैं",
     # q5 option 1 (the right one): "आंशिक परिणामों को कम करने" ("decreasing partial results")
     # for the all-reduce of partial results.
-    "क्योंकि इसके बार-बार आंशिक परिणामों को कम करने से एनवीलिंक जैसे तेज़ इंट्रा-नोड लिंक से लाभ मिलता है":
-        "क्योंकि इसमें आंशिक परिणामों के बार-बार होने वाले all-reduce को एनवीलिंक जैसे तेज़ इंट्रा-नोड लिंक से लाभ मिलता है",
+    "क्योंकि इसके बार-बार आंशिक परिणामों को कम करने से एनवीलिंक जैसे तेज़ इंट्रा-नोड लिंक से लाभ मिलता है": "क्योंकि इसमें आंशिक परिणामों के बार-बार होने वाले all-reduce को एनवीलिंक जैसे तेज़ इंट्रा-नोड लिंक से लाभ मिलता है",
     # q6 option 4: पांडा is the animal; the library is pandas.
     "पांडा": "पांडास",
     # --- Seed 001 (Shona) ---------------------------------------------------------------
     # Title: "Muenzaniso" ("example") for model; the seed's own heading says "Model Uye Pipeline".
     "Muenzaniso uye Pipeline Parallelism Quiz": "Model uye Pipeline Parallelism Quiz",
     # q2 option 2 (the right one): word-by-word machine translation.
-    "Iyo inotsemura masvomhu mukati mechikamu, senge matrix kuwanda, mhiri kweGPUs":
-        "Inopatsanura masvomhu ari mukati me layer, akadai se matrix multiplication, pakati pemaGPU",
+    "Iyo inotsemura masvomhu mukati mechikamu, senge matrix kuwanda, mhiri kweGPUs": "Inopatsanura masvomhu ari mukati me layer, akadai se matrix multiplication, pakati pemaGPU",
     # q2 option 3: "dhizaini" ("design") for layer.
     "Inodzokorora dhizaini yega yega paGPU yega yega": "Inodzokorora layer yega yega paGPU yega yega",
     # q3 option 3 (the right one): word-by-word machine translation.
-    "Idle nguva apo yakadzika maGPU anomirira nhanho dzekumusoro kuti dzigadzire activation":
-        "Nguva isina basa apo maGPU enhanho dzinotevera anomirira kuti nhanho dzapfuura dzigadzire ma activation",
+    "Idle nguva apo yakadzika maGPU anomirira nhanho dzekumusoro kuti dzigadzire activation": "Nguva isina basa apo maGPU enhanho dzinotevera anomirira kuti nhanho dzapfuura dzigadzire ma activation",
     # q4 prompt: "Kufanana kwepombi" ("similarity of the pipe") for pipeline parallelism.
     "Kufanana kwepombi kunoderedza sei bubble?": "Pipeline parallelism inoderedza sei bubble?",
     # q4 option 2: "matinji" for layers, "mumuenzaniso" ("in the example") for the model.
     "Nekubvisa mamwe matinji kubva mumuenzaniso": "Nekubvisa mamwe ma layer kubva mumodhi",
     # q5 option 1 (the right one): word-by-word machine translation.
-    "Nekuti iyo inowanzoitika-yese-kudzikisa kwechikamu mhedzisiro inobatsira kubva nekukurumidza intra-node zvinongedzo seNVLink":
-        "Nekuti inoita all-reduce yemhedzisiro dzechikamu kazhinji, uye izvi zvinobatsirwa nezvinongedzo zvinokurumidza mukati me node, zvakadai seNVLink",
+    "Nekuti iyo inowanzoitika-yese-kudzikisa kwechikamu mhedzisiro inobatsira kubva nekukurumidza intra-node zvinongedzo seNVLink": "Nekuti inoita all-reduce yemhedzisiro dzechikamu kazhinji, uye izvi zvinobatsirwa nezvinongedzo zvinokurumidza mukati me node, zvakadai seNVLink",
     # q6 option 1: the product name scikit-learn had its "learn" translated ("dzidza").
     "scikit-dzidza": "scikit-learn",
     # --- Seed 003 (Urdu) ----------------------------------------------------------------
     # q3 option 4: "کم درستگی کے لیے" ("for lower accuracy") for lower precision.
     "کم درستگی کے لیے وزن کو کوانٹائز کرنا": "وزن کو کم پریسیژن میں کوانٹائز کرنا",
     # q5 prompt: تجارت ("commerce") for trade-off.
-    "تربیت کے دوران میموری کو بچانے کے لیے 'ایکٹیویشن چیک پوائنٹنگ' کس چیز کی تجارت کرتی ہے؟":
-        "تربیت کے دوران 'ایکٹیویشن چیک پوائنٹنگ' کس چیز کی قیمت پر میموری بچاتی ہے؟",
+    "تربیت کے دوران میموری کو بچانے کے لیے 'ایکٹیویشن چیک پوائنٹنگ' کس چیز کی تجارت کرتی ہے؟": "تربیت کے دوران 'ایکٹیویشن چیک پوائنٹنگ' کس چیز کی قیمت پر میموری بچاتی ہے؟",
     # q5 option 1 (the right one): "دوبارہ گنتی" ("recount") for recompute, and "پسماندہ"
     # ("backward" as in underdeveloped) for the backward pass.
-    "پسماندہ پاس کے دوران ایکٹیویشنز کی دوبارہ گنتی کرکے، اضافی کمپیوٹ":
-        "بیک ورڈ پاس کے دوران ایکٹیویشنز کا دوبارہ حساب کرکے، اضافی کمپیوٹ",
+    "پسماندہ پاس کے دوران ایکٹیویشنز کی دوبارہ گنتی کرکے، اضافی کمپیوٹ": "بیک ورڈ پاس کے دوران ایکٹیویشنز کا دوبارہ حساب کرکے، اضافی کمپیوٹ",
     # q6 prompt: "these techniques" refers to nothing when the question is asked alone.
-    "ان تکنیکوں کو یکجا کرنے کو اکثر '3D متوازی' کیوں کہا جاتا ہے؟":
-        "ڈیٹا، ٹینسر اور پائپ لائن متوازیت کو یکجا کرنے کو اکثر '3D متوازی' کیوں کہا جاتا ہے؟",
+    "ان تکنیکوں کو یکجا کرنے کو اکثر '3D متوازی' کیوں کہا جاتا ہے؟": "ڈیٹا، ٹینسر اور پائپ لائن متوازیت کو یکجا کرنے کو اکثر '3D متوازی' کیوں کہا جاتا ہے؟",
 }
 
 # Wording an expert review found wrong, too broad or ungrammatical (issue 16), as each language
@@ -123,28 +113,44 @@ RETRACTED = {
     ("training-stacks", "activation-checkpointing", "explanation"): {
         "en": ["no extra network traffic"],
         "hi": ["कोई अतिरिक्त नेटवर्क ट्रैफ़िक भी नहीं", "हर परत दोबारा गणना"],
-        "sn": ["hapana kumwe kufamba kwe data"], "ur": ["کوئی اضافی ٹریفک بھی نہیں", "دوبارہ گنتی"]},
+        "sn": ["hapana kumwe kufamba kwe data"],
+        "ur": ["کوئی اضافی ٹریفک بھی نہیں", "دوبارہ گنتی"],
+    },
     # Only parameters are gathered; optimizer states never are. ZeRO-Inference exists.
     ("training-stacks", "zero-purpose", "explanation"): {
         "en": ["gathers each piece", "only during training"],
         "hi": ["हर टुकड़े को तभी इकट्ठा", "केवल प्रशिक्षण के दौरान"],
         "sn": ["inounganidza chidimbu", "chete panguva yekudzidzisa"],
-        "ur": ["ہر ٹکڑا صرف اسی وقت اکٹھا", "صرف تربیت کے دوران"]},
+        "ur": ["ہر ٹکڑا صرف اسی وقت اکٹھا", "صرف تربیت کے دوران"],
+    },
     # ZeRO-Offload and ZeRO-Infinity offload different things; they are not one technique.
     ("training-stacks", "offloading", "explanation"): {
-        "en": ["ZeRO-Offload and ZeRO-Infinity"], "hi": ["ZeRO-Offload और ZeRO-Infinity"],
-        "sn": ["ZeRO-Offload ne ZeRO-Infinity", "kana GPU yaida"], "ur": ["ZeRO-Offload اور ZeRO-Infinity"]},
+        "en": ["ZeRO-Offload and ZeRO-Infinity"],
+        "hi": ["ZeRO-Offload और ZeRO-Infinity"],
+        "sn": ["ZeRO-Offload ne ZeRO-Infinity", "kana GPU yaida"],
+        "ur": ["ZeRO-Offload اور ZeRO-Infinity"],
+    },
     # A stage may send several tensors (masks, encoder outputs).
     ("pipeline", "stage-activations", "explanation"): {
-        "en": ["one tensor per micro-batch"], "hi": ["हर सूक्ष्म-बैच के लिए एक टेंसर"],
-        "sn": ["tensor imwe pa micro-batch"], "ur": ["ہر مائیکرو بیچ کے لیے ایک ٹینسر"]},
+        "en": ["one tensor per micro-batch"],
+        "hi": ["हर सूक्ष्म-बैच के लिए एक टेंसर"],
+        "sn": ["tensor imwe pa micro-batch"],
+        "ur": ["ہر مائیکرو بیچ کے لیے ایک ٹینسر"],
+    },
     # Communication can be overlapped with computation.
     ("pipeline", "tensor-intra-node", "explanation"): {
-        "en": ["cannot start until"], "hi": ["शुरू नहीं हो सकती"],
-        "sn": ["harigoni kutanga"], "ur": ["شروع نہیں ہو سکتا"]},
+        "en": ["cannot start until"],
+        "hi": ["शुरू नहीं हो सकती"],
+        "sn": ["harigoni kutanga"],
+        "ur": ["شروع نہیں ہو سکتا"],
+    },
     # Asked alone, "these techniques" refers to nothing.
     ("training-stacks", "3d-parallelism", "prompt"): {
-        "en": ["these techniques"], "hi": ["इन तकनीकों"], "sn": ["nzira idzi"], "ur": ["ان تکنیکوں"]},
+        "en": ["these techniques"],
+        "hi": ["इन तकनीकों"],
+        "sn": ["nzira idzi"],
+        "ur": ["ان تکنیکوں"],
+    },
     # Grammar: "…का एक हिस्सा गणना करता है" / "…کا ایک حصہ حساب کرتا ہے".
     ("pipeline", "tensor-split", "explanation"): {"hi": ["हिस्सा गणना"], "ur": ["حصہ حساب"]},
     ("training-stacks", "megatron-tensor-split", "explanation"): {"hi": ["हिस्सा गणना"], "ur": ["حصہ حساب"]},
@@ -156,23 +162,26 @@ RETRACTED = {
 # the numbered questions of a seed is English and must equal the quiz's English text.
 SEEDS = {
     "000_647954e41e22aeb2.txt": {
-        "quiz": "pipeline", "lang": "hi",
-        "title_line": 1,                 # 1-based line holding the title in `lang`
+        "quiz": "pipeline",
+        "lang": "hi",
+        "title_line": 1,  # 1-based line holding the title in `lang`
         "native_prompts": {1, 2, 3, 4, 5, 6},
         "native_options": {(q, i) for q in range(1, 7) for i in range(4)},
     },
     "001_acb9ebb04977d331.txt": {
-        "quiz": "pipeline", "lang": "sn",
+        "quiz": "pipeline",
+        "lang": "sn",
         "title_line": 3,
-        "english_description_line": 5,   # the seed's English description of the quiz
+        "english_description_line": 5,  # the seed's English description of the quiz
         "native_prompts": {1, 2, 3, 4, 5, 6},
         # q3 option 4 ("A spike in gradient values") was left in English.
         "native_options": {(q, i) for q in range(1, 7) for i in range(4)} - {(3, 3)},
     },
     "003_df27edf780367fe5.txt": {
-        "quiz": "training-stacks", "lang": "ur",
+        "quiz": "training-stacks",
+        "lang": "ur",
         "title_line": 1,
-        "native_prompts": {1, 2, 3, 4, 5, 6},       # q7's prompt and all of q8 are English
+        "native_prompts": {1, 2, 3, 4, 5, 6},  # q7's prompt and all of q8 are English
         "native_options": {(q, i) for q in range(1, 8) for i in range(4)},
     },
 }
@@ -263,8 +272,7 @@ def test_translations_are_not_english_fallbacks(quiz_id):
     quiz = load(quiz_id)
     long_texts = [("title", quiz["title"]), ("description", quiz["description"])]
     for q in quiz["questions"]:
-        long_texts += [(f"{q['id']}.prompt", q["prompt"]),
-                       (f"{q['id']}.explanation", q["explanation"])]
+        long_texts += [(f"{q['id']}.prompt", q["prompt"]), (f"{q['id']}.explanation", q["explanation"])]
     for where, text in long_texts:
         for lang in ("hi", "sn", "ur"):
             assert text[lang] != text["en"], f"{where}.{lang} is the English text"
@@ -306,8 +314,7 @@ def test_seed_texts_kept_as_written(seed_name):
         assert q["prompt"][prompt_lang] == fixed(prompt), f"q{number} prompt ({prompt_lang})"
         for i, option in enumerate(options):
             option_lang = lang if (number, i) in spec["native_options"] else "en"
-            assert q["options"][i][option_lang] == fixed(option), (
-                f"q{number} option {i + 1} ({option_lang})")
+            assert q["options"][i][option_lang] == fixed(option), f"q{number} option {i + 1} ({option_lang})"
 
 
 def seed_texts() -> set[str]:

@@ -1,5 +1,6 @@
 """Quiz files that try to hurt: alias bombs, deep nesting, huge files. Each is refused with
 one clear problem naming the budget it broke, before any tree is built from it."""
+
 from __future__ import annotations
 
 import itertools
@@ -105,8 +106,13 @@ def test_validate_counts_loaded_and_failed_files(tmp_path):
     (tmp_path / "good.yaml").write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "bomb.yaml").write_text(alias_bomb(), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
-    result = subprocess.run([sys.executable, "-m", "bot.cli", "validate", str(tmp_path)], capture_output=True,
-                            text=True, env={**env, "QUIZHOST_DB": str(tmp_path / "x.db")}, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "validate", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env={**env, "QUIZHOST_DB": str(tmp_path / "x.db")},
+        timeout=60,
+    )
     assert result.returncode == 1
     assert "bomb.yaml:" in result.stdout and "aliases" in result.stdout
     assert "2 quiz file(s): 1 loaded, 1 failed" in result.stderr

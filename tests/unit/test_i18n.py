@@ -3,6 +3,7 @@
 The strings are extracted from the source here (Babel's extractor with the `t`/`tn` keywords),
 so a new t() call without translations fails this file until the catalogs catch up.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,15 +22,19 @@ ROOT = ROOT_DIR
 TRANSLATED = ("hi", "sn", "ur")
 KEYWORDS = {"t": (2,), "tn": (2, 3), "later": (1,)}  # as `pybabel extract -k t:2 -k tn:2,3 -k later:1`
 COMMAND_WORD = re.compile(r"/(" + "|".join(sorted((*COMMANDS, "leaderboard", "stats"), key=len, reverse=True)) + r")\b")
-PLURAL_FORMS = {"hi": "nplurals=2; plural=(n > 1);", "sn": "nplurals=2; plural=(n != 1);",
-                "ur": "nplurals=2; plural=(n != 1);"}
+PLURAL_FORMS = {
+    "hi": "nplurals=2; plural=(n > 1);",
+    "sn": "nplurals=2; plural=(n != 1);",
+    "ur": "nplurals=2; plural=(n != 1);",
+}
 
 
 def source_messages() -> dict[str, tuple[str, ...]]:
     """msgid -> (singular, plural?) of every t()/tn() call under bot/."""
     found: dict[str, tuple[str, ...]] = {}
     for _filename, _line, message, _comments, _context in extract_from_dir(
-            ROOT / "bot", method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=()):
+        ROOT / "bot", method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=()
+    ):
         forms = message if isinstance(message, tuple) else (message,)
         if all(isinstance(f, str) and f for f in forms):
             found[forms[0]] = forms
@@ -66,8 +71,9 @@ def test_the_template_in_the_repository_has_every_string():
     with (ROOT / "bot" / "texts" / "locales" / "quizhost.pot").open("rb") as fh:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(fh) if m.id}
     missing = set(SOURCE) - pot
-    assert not missing, (f"bot/texts/locales/quizhost.pot is stale: re-run the extraction in bot/texts/i18n.py "
-                         f"({missing})")
+    assert not missing, (
+        f"bot/texts/locales/quizhost.pot is stale: re-run the extraction in bot/texts/i18n.py ({missing})"
+    )
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

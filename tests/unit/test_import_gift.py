@@ -1,4 +1,5 @@
 """GIFT (Moodle) imports: what becomes a question, what is skipped and why, at which line."""
+
 from __future__ import annotations
 
 import pytest
@@ -68,15 +69,18 @@ def test_categories_become_tags_and_names_stay_out_of_the_prompt():
     assert imported.count == 9
 
 
-@pytest.mark.parametrize("line, reason", [
-    (38, "a numerical question"),
-    (40, "a matching question"),
-    (42, "a short-answer question"),
-    (44, "an essay question"),
-    (46, "several right answers (2 options share the credit)"),
-    (48, "several right answers (2 options have full credit)"),
-    (50, "a description, not a question"),
-])
+@pytest.mark.parametrize(
+    "line, reason",
+    [
+        (38, "a numerical question"),
+        (40, "a matching question"),
+        (42, "a short-answer question"),
+        (44, "an essay question"),
+        (46, "several right answers (2 options share the credit)"),
+        (48, "several right answers (2 options have full credit)"),
+        (50, "a description, not a question"),
+    ],
+)
 def test_each_skipped_kind_is_named_with_its_line(line: int, reason: str):
     skipped = {s.where: s.reason for s in physics().skipped}
     assert reason in skipped.pop(f"line {line}")
@@ -95,7 +99,8 @@ def test_a_bom_and_windows_line_ends_read_like_any_file():
 def test_unpaired_brace_is_skipped_at_its_line():
     imported = import_quiz(b"Good?{=yes ~no}\n\nBroken {=a ~b\n", "x.gift")
     assert [str(s) for s in imported.skipped] == [
-        "line 3: '{' and '}' do not pair up: escape a literal brace as \\{ or \\}"]
+        "line 3: '{' and '}' do not pair up: escape a literal brace as \\{ or \\}"
+    ]
 
 
 def test_one_option_is_not_a_question():

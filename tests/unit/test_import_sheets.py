@@ -1,5 +1,6 @@
 """Kahoot and Quizizz spreadsheets: header found wherever it is, numbers as typed, time limits
 kept per question, other kinds skipped with the sheet row; a zip bomb is refused unopened."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,7 +21,8 @@ def test_kahoot_rows_become_questions_with_their_time_limits():
         ("Which planet is known as the red planet?", ["Venus", "Mars", "Jupiter", "Saturn"], 1, 20),
         ("How many legs has a spider?", ["6", "8", "10"], 1, 30),  # numbers stored as 8.0 read as 8
         ("Water boils at 100 °C at sea level.", ["True", "False"], 0, 10),
-        ("What is <b>bold</b> & what is not?", ["<script>alert(1)</script>", "plain"], 0, 5)]
+        ("What is <b>bold</b> & what is not?", ["<script>alert(1)</script>", "plain"], 0, 5),
+    ]
     assert [q.seconds for q in result.quiz.questions] == [20, 30, 10, 5]
 
 
@@ -32,11 +34,14 @@ def test_kahoot_header_is_found_not_assumed_at_row_8(blank_rows: int):
     assert result.skipped[0].where == f"row {first_row + 3}"
 
 
-@pytest.mark.parametrize("offset, reason", [
-    (4, "several correct answers (1, 3): a quiz question has exactly one"),
-    (5, "correct answer 4 names an empty or missing column"),
-    (6, "no question text"),
-])
+@pytest.mark.parametrize(
+    "offset, reason",
+    [
+        (4, "several correct answers (1, 3): a quiz question has exactly one"),
+        (5, "correct answer 4 names an empty or missing column"),
+        (6, "no question text"),
+    ],
+)
 def test_kahoot_skips_name_the_sheet_row(offset: int, reason: str):
     where = f"row {kahoot_header_row() + offset}"
     assert (where, reason) in [(s.where, s.reason) for s in kahoot().skipped]
@@ -44,8 +49,9 @@ def test_kahoot_skips_name_the_sheet_row(offset: int, reason: str):
 
 def test_kahoot_correct_answer_that_is_not_a_number():
     result = import_quiz(kahoot_xlsx([KAHOOT_ROWS[0], (2, "Q?", "a", "b", None, None, 20, "first")]), "k.xlsx")
-    assert [str(s) for s in result.skipped] == [f"row {kahoot_header_row() + 2}: correct answer 'first' is not "
-                                                "a number from 1 to 4"]
+    assert [str(s) for s in result.skipped] == [
+        f"row {kahoot_header_row() + 2}: correct answer 'first' is not a number from 1 to 4"
+    ]
 
 
 def test_a_sheet_without_a_header_is_malformed():
@@ -56,20 +62,26 @@ def test_a_sheet_without_a_header_is_malformed():
 def test_quizizz_multiple_choice_with_explanation_and_time_under_an_instructions_row():
     result = import_quiz(quizizz_xlsx(), "quizizz.xlsx")
     assert result.format == "quizizz"
-    assert [(q["prompt"], q["options"], q["answer"], q.get("seconds"), q.get("explanation"))
-            for q in result.data["questions"]] == [
+    assert [
+        (q["prompt"], q["options"], q["answer"], q.get("seconds"), q.get("explanation"))
+        for q in result.data["questions"]
+    ] == [
         ("What is the chemical symbol for gold?", ["Ag", "Au", "Gd", "Go"], 1, 45, "Au comes from the Latin aurum."),
-        ("How many continents are there?", ["5", "6", "7", "8", "9"], 2, 20, None)]
+        ("How many continents are there?", ["5", "6", "7", "8", "9"], 2, 20, None),
+    ]
 
 
-@pytest.mark.parametrize("row, reason", [
-    (4, "a question of type Checkbox (several right options): only Multiple Choice is imported"),
-    (5, "a question of type Fill-in-the-Blank: only Multiple Choice is imported"),
-    (6, "a question of type Open-Ended: only Multiple Choice is imported"),
-    (7, "a question of type Poll: only Multiple Choice is imported"),
-    (9, "Correct Answer 5 names an empty or missing column"),
-    (10, "several correct answers (1, 2): a quiz question has exactly one"),
-])
+@pytest.mark.parametrize(
+    "row, reason",
+    [
+        (4, "a question of type Checkbox (several right options): only Multiple Choice is imported"),
+        (5, "a question of type Fill-in-the-Blank: only Multiple Choice is imported"),
+        (6, "a question of type Open-Ended: only Multiple Choice is imported"),
+        (7, "a question of type Poll: only Multiple Choice is imported"),
+        (9, "Correct Answer 5 names an empty or missing column"),
+        (10, "several correct answers (1, 2): a quiz question has exactly one"),
+    ],
+)
 def test_quizizz_skips_name_the_sheet_row(row: int, reason: str):
     assert (f"row {row}", reason) in [(s.where, s.reason) for s in import_quiz(quizizz_xlsx(), "q.xlsx").skipped]
 
@@ -95,6 +107,7 @@ def test_binary_file_with_a_spreadsheet_extension():
 def test_a_zip_that_is_not_a_workbook():
     import io
     import zipfile
+
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
         archive.writestr("hello.txt", "hi")

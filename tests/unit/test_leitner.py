@@ -1,4 +1,5 @@
 """Leitner boxes: a missed question comes back after 0, 1, 3, 7, 14 and 30 days, then leaves."""
+
 from bot.domain import leitner
 from bot.domain.leitner import DAY, ReviewCard
 

@@ -1,4 +1,5 @@
 """Question statistics on a hand-built answer set; every figure below is worked out by hand."""
+
 import pytest
 
 from bot.domain.questionstats import AnswerFact, Flag, FlagNote, groups, median_seconds, question_stats, tally
@@ -13,16 +14,20 @@ def answer(qid: str, player: str, option: int, right: int, seconds: float) -> An
 
 
 def facts() -> list[AnswerFact]:
-    q1 = [answer("q1", p, o, B, s) for p, o, s in zip(
-        PLAYERS, (B, B, C, B, C, C, B, C, C, D), (2, 3, 4, 5, 6, 7, 8, 9, 10, 11))]
+    q1 = [
+        answer("q1", p, o, B, s)
+        for p, o, s in zip(PLAYERS, (B, B, C, B, C, C, B, C, C, D), (2, 3, 4, 5, 6, 7, 8, 9, 10, 11))
+    ]
     q2 = [answer("q2", p, o, A, 3.0) for p, o in zip(PLAYERS, (C, C, A, A, A, A, A, B, B, A))]
     q4 = [answer("q4", p, A, A, 1.0) for p in PLAYERS for _ in range(3)]
     q4[-2:] = [answer("q4", "p10", B, A, 1.0)] * 2  # p10: one right, two wrong; 28 of 30 right
     q5 = [answer("q5", p, o, A, s) for p, o, s in zip(PLAYERS[:5], (A, B, B, B, B), (5, 4, 3, 2, 1))]
     given = q1 + q2 + q4 + q5
     # one more fact per player on a question of its own sets the totals above exactly
-    fill = [AnswerFact("fill", p, 0, True, 1.0, TOTALS[p] - sum(f.points for f in given if f.player_key == p))
-            for p in PLAYERS]
+    fill = [
+        AnswerFact("fill", p, 0, True, 1.0, TOTALS[p] - sum(f.points for f in given if f.player_key == p))
+        for p in PLAYERS
+    ]
     return given + fill
 
 

@@ -3,6 +3,7 @@
 The exact isolates are checked first (what we send); then the lines are laid out by a real
 implementation of the Unicode Bidirectional Algorithm to check what a reader sees.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -19,15 +20,25 @@ CONTROLS = set(bidi.CONTROLS)
 def card(lang: str = "ur", **texts: str) -> QuestionCard:
     options = texts.get("options", "مرحلہ 1|GPU میموری|CPU/NVMe آف لوڈنگ|Stage 3").split("|")
     return QuestionCard(
-        run_id=7, chat=CHAT, language=lang, quiz_title=texts.get("title", "ڈیپ اسپیڈ کوئز"), number=3, total=8,
+        run_id=7,
+        chat=CHAT,
+        language=lang,
+        quiz_title=texts.get("title", "ڈیپ اسپیڈ کوئز"),
+        number=3,
+        total=8,
         prompt=texts.get("prompt", "ZeRO کا کون سا مرحلہ سب سے پہلے شارڈ کرتا ہے؟"),
         options=tuple(OptionView(letter, text, f"qa:7:3:{i}") for i, (letter, text) in enumerate(zip("ABCD", options))),
-        seconds=30, deadline=0.0)
+        seconds=30,
+        deadline=0.0,
+    )
 
 
 def reveal(c: QuestionCard, explanation: str = "ZeRO-3 کے ساتھ بیکار وقت تقریباً (p-1)/(m+p-1) ہے۔") -> Reveal:
-    answers = (Scorer("Ali", "B", True, 950, 12.3, 2), Scorer("عائشہ", "B", True, 900, 14.0, 1),
-               Scorer("Sam", "A", False, 0, 3.0, 0))
+    answers = (
+        Scorer("Ali", "B", True, 950, 12.3, 2),
+        Scorer("عائشہ", "B", True, 900, 14.0, 1),
+        Scorer("Sam", "A", False, 0, 3.0, 0),
+    )
     return Reveal(c, "B", c.options[1].text, explanation, (1, 2, 0, 0), answers)
 
 
@@ -36,6 +47,7 @@ def iso(text: str) -> str:
 
 
 # what we send ----------------------------------------------------------------------------
+
 
 def test_urdu_question_isolates_counter_letters_numbers_and_latin_terms():
     c = card()
@@ -80,8 +92,20 @@ def test_urdu_closed_question_and_ack():
 def test_urdu_boards_isolate_names_points_and_fractions():
     standing = Standing(1, "test:u1", "Ali", 1850, 2, 3)
     line = render.podium(Podium(CHAT, "ur", "ڈیپ اسپیڈ کوئز", RunStatus.FINISHED, (standing,), 3)).text.split("\n")[0]
-    assert line == (RLM + iso("🥇") + " " + FSI + "Ali" + PDI + ": " + iso("1850") + " پوائنٹس · " + iso("2/3")
-                    + " درست · " + iso("67%"))
+    assert line == (
+        RLM
+        + iso("🥇")
+        + " "
+        + FSI
+        + "Ali"
+        + PDI
+        + ": "
+        + iso("1850")
+        + " پوائنٹس · "
+        + iso("2/3")
+        + " درست · "
+        + iso("67%")
+    )
     stats = render.stats("ur", PlayerStats("Ali", 1850, 3, 2, 2, 1, 4)).text.split("\n")
     assert stats[-1] == RLM + "درجہ: " + iso("#4")
 
@@ -90,7 +114,8 @@ def test_urdu_commands_in_text_stay_whole():
     text = render.t("ur", "Change them with /settings time 20 or /settings pause 3 (admins).")
     assert iso("/settings time 20") in text and iso("/settings pause 3") in text
     assert render.t("ur", "Unknown command {command}. /help lists the commands.", command="/nonsense") == (
-        RLM + "نامعلوم کمانڈ " + iso("/nonsense") + "۔ " + iso("/help") + " تمام کمانڈز دکھاتا ہے۔")
+        RLM + "نامعلوم کمانڈ " + iso("/nonsense") + "۔ " + iso("/help") + " تمام کمانڈز دکھاتا ہے۔"
+    )
 
 
 def test_isolates_only_add_marks_never_change_the_text():
@@ -104,9 +129,16 @@ def test_isolates_only_add_marks_never_change_the_text():
 def test_left_to_right_languages_carry_no_marks(lang):
     c = card(lang, title="मॉडल समांतरता", prompt="GPU मेमोरी?", options="एक|दो|तीन|चार")
     r = reveal(c, explanation="क्योंकि (p-1)/(m+p-1).")
-    texts = [render.question_title(c), render.question_body(c), render.reveal_title(r), render.reveal_body(r),
-             render.closed_body(r), render.ack_locked(lang, "B"), render.time_limit(c),
-             render.podium(Podium(CHAT, lang, "T", RunStatus.FINISHED, (Standing(1, "k", "Ali", 5, 1, 1),), 1)).text]
+    texts = [
+        render.question_title(c),
+        render.question_body(c),
+        render.reveal_title(r),
+        render.reveal_body(r),
+        render.closed_body(r),
+        render.ack_locked(lang, "B"),
+        render.time_limit(c),
+        render.podium(Podium(CHAT, lang, "T", RunStatus.FINISHED, (Standing(1, "k", "Ali", 5, 1, 1),), 1)).text,
+    ]
     for text in texts:
         assert not CONTROLS & set(text), repr(text)
 
@@ -125,6 +157,7 @@ def test_runs_inside_urdu_text():
 
 # what a reader sees: the Unicode Bidirectional Algorithm (python-bidi, Rust unicode-bidi) ---
 
+
 def layout(line: str) -> tuple[str, bool]:
     """The line in visual order, left to right (marks dropped), and whether its direction is RTL.
 
@@ -136,8 +169,17 @@ def layout(line: str) -> tuple[str, bool]:
 
 def test_every_urdu_line_is_laid_out_right_to_left_with_its_numbers_intact():
     r = reveal(card())
-    lines = [ln for text in (render.question_title(r.card), render.question_body(r.card), render.reveal_title(r),
-                             render.reveal_body(r)) for ln in text.split("\n") if ln]
+    lines = [
+        ln
+        for text in (
+            render.question_title(r.card),
+            render.question_body(r.card),
+            render.reveal_title(r),
+            render.reveal_body(r),
+        )
+        for ln in text.split("\n")
+        if ln
+    ]
     seen = []
     for line in lines:
         visual, rtl = layout(line)

@@ -1,4 +1,5 @@
 """Schedule times: wall-clock times in the chat's zone, across daylight saving changes."""
+
 from datetime import UTC, datetime
 
 import pytest
@@ -25,14 +26,20 @@ def test_daily_0900_in_berlin_stays_0900_across_spring_forward():
     rule, _ = parse_rule(["daily", "09:00"])
     # 2026-03-29 02:00 CET becomes 03:00 CEST: 09:00 is 08:00 UTC before, 07:00 UTC after
     assert fires(rule, utc(2026, 3, 27, 12), BERLIN, 3) == [
-        utc(2026, 3, 28, 8), utc(2026, 3, 29, 7), utc(2026, 3, 30, 7)]
+        utc(2026, 3, 28, 8),
+        utc(2026, 3, 29, 7),
+        utc(2026, 3, 30, 7),
+    ]
 
 
 def test_daily_0900_in_berlin_stays_0900_across_fall_back():
     rule, _ = parse_rule(["daily", "09:00"])
     # 2026-10-25 03:00 CEST becomes 02:00 CET: 07:00 UTC before, 08:00 UTC after (25 hours apart)
     assert fires(rule, utc(2026, 10, 23, 12), BERLIN, 3) == [
-        utc(2026, 10, 24, 7), utc(2026, 10, 25, 8), utc(2026, 10, 26, 8)]
+        utc(2026, 10, 24, 7),
+        utc(2026, 10, 25, 8),
+        utc(2026, 10, 26, 8),
+    ]
 
 
 def test_a_time_skipped_by_the_clock_change_fires_once_just_after_it():
@@ -87,8 +94,17 @@ def test_questions_of_the_day_do_not_repeat_until_all_were_asked():
     assert question_of_the_day(ids, frozenset(picks[:3]), 7) == question_of_the_day(ids, frozenset(picks[:3]), 7)
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("Asia/Kolkata", "Asia/Kolkata"), ("asia/kolkata", "Asia/Kolkata"), ("UTC", "UTC"),
-    ("Mars/Olympus", None), ("../etc/passwd", None), ("", None), ("/etc/localtime", None)])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("Asia/Kolkata", "Asia/Kolkata"),
+        ("asia/kolkata", "Asia/Kolkata"),
+        ("UTC", "UTC"),
+        ("Mars/Olympus", None),
+        ("../etc/passwd", None),
+        ("", None),
+        ("/etc/localtime", None),
+    ],
+)
 def test_time_zones_by_iana_name(name, expected):
     assert zones.canonical(name) == expected

@@ -1,4 +1,5 @@
 """The scoring rule of PRODUCT.md: speed points and the streak bonus."""
+
 from bot.domain.scoring import points_for, speed_points, streak_bonus
 
 

@@ -1,4 +1,5 @@
 """The ranges the docs promise are the ones the bot enforces (bot.domain.model has each one once)."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,9 +20,14 @@ def test_the_readme_and_env_example_state_the_enforced_ranges():
         assert f"{allowed.low} to {allowed.high}" in example
 
 
-@pytest.mark.parametrize(("variable", "allowed"), [("quizhost_question_seconds", QUESTION_SECONDS),
-                                                   ("quizhost_pause_seconds", PAUSE_SECONDS),
-                                                   ("telegram_workers", TELEGRAM_WORKERS)])
+@pytest.mark.parametrize(
+    ("variable", "allowed"),
+    [
+        ("quizhost_question_seconds", QUESTION_SECONDS),
+        ("quizhost_pause_seconds", PAUSE_SECONDS),
+        ("telegram_workers", TELEGRAM_WORKERS),
+    ],
+)
 def test_settings_take_the_range_and_refuse_past_it(variable, allowed):
     assert getattr(load_settings(None, **{variable: allowed.high}), variable) == allowed.high
     assert getattr(load_settings(None), variable) == allowed.default

@@ -1,4 +1,5 @@
 """Names cut where a reader sees a character end; text from platforms safe to store."""
+
 from __future__ import annotations
 
 from bot.adapters.telegram.format import fit, units
@@ -25,9 +26,12 @@ def test_lone_surrogates_become_replacement_characters_and_pairs_stay_whole():
 
 
 def test_a_press_with_odd_fields_is_read_safely():
-    query = {"id": "q1", "data": "qa:1:1:0", "from": {"id": 5, "first_name": "\ud800" + "x" * 500,
-                                                       "language_code": 7},
-             "message": {"chat": {"id": -1, "type": "supergroup", "title": ["no"]}}}
+    query = {
+        "id": "q1",
+        "data": "qa:1:1:0",
+        "from": {"id": 5, "first_name": "\ud800" + "x" * 500, "language_code": 7},
+        "message": {"chat": {"id": -1, "type": "supergroup", "title": ["no"]}},
+    }
     press = press_from_json(query, 42)
     assert press is not None and press.update_id == 42
     assert press.player.name.startswith("\ufffd") and units(press.player.name) <= NAME_MAX

@@ -1,4 +1,5 @@
 """Button data: every button the bot makes is one the platforms carry and the bot reads back."""
+
 from __future__ import annotations
 
 import pytest

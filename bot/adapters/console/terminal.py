@@ -1,4 +1,5 @@
 """The terminal as a chat: type /commands, answer with a letter. Works with piped input too."""
+
 from __future__ import annotations
 
 import asyncio
@@ -28,8 +29,9 @@ def wants_colour(stream: IO[str]) -> bool:
 class ConsoleAdapter:
     platform = PLATFORM
 
-    def __init__(self, out: IO[str] | None = None, colour: bool | None = None, name: str = "You",
-                 queue_answers: bool = False) -> None:
+    def __init__(
+        self, out: IO[str] | None = None, colour: bool | None = None, name: str = "You", queue_answers: bool = False
+    ) -> None:
         self.out = out or sys.stdout
         self.colour = wants_colour(self.out) if colour is None else colour
         self.chat = TERMINAL
@@ -64,8 +66,17 @@ class ConsoleAdapter:
         if mine is not None:
             lang = reveal.card.language
             verdict = i18n.t(lang, "right") if mine.correct else i18n.t(lang, "wrong")  # a fragment: plain
-            self._print(t(lang, "Your answer: {letter} ({verdict}), +{points} points", letter=mine.letter,
-                          verdict=verdict, points=mine.points), "bold", "green" if mine.correct else "red")
+            self._print(
+                t(
+                    lang,
+                    "Your answer: {letter} ({verdict}), +{points} points",
+                    letter=mine.letter,
+                    verdict=verdict,
+                    points=mine.points,
+                ),
+                "bold",
+                "green" if mine.correct else "red",
+            )
         self._notify()
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
@@ -111,8 +122,11 @@ class ConsoleAdapter:
         try:  # in a thread: a file on a slow disk must not hold up the quiz's timers
             size, data = await asyncio.to_thread(_read_upload, path)
         except OSError as error:
-            return Reply(t(lang, "Cannot read {path}: {error}", path=str(path), error=error.strerror or str(error)),
-                         language=lang, kind="error")
+            return Reply(
+                t(lang, "Cannot read {path}: {error}", path=str(path), error=error.strerror or str(error)),
+                language=lang,
+                kind="error",
+            )
         return await commands.upload(self._caller(), path.name, data, size=size)
 
     async def _answer(self, commands: Commands, letter: str, lang: str) -> None:
@@ -125,8 +139,9 @@ class ConsoleAdapter:
 
     async def _next_card(self, commands: Commands) -> QuestionCard | None:
         """Wait for the next question while a run is on (piped input runs ahead of the quiz)."""
-        while self._card is None and (commands.engine.run_in(self.chat) is not None
-                                      or commands.review.active(self.player)):
+        while self._card is None and (
+            commands.engine.run_in(self.chat) is not None or commands.review.active(self.player)
+        ):
             self._changed.clear()
             await self._changed.wait()
         return self._card

@@ -4,6 +4,7 @@ A channel is a chat (its leaderboard is the channel's); a DM channel is a privat
 one player is its admin. The adapter calls only `Commands.handle`/`Commands.press` and shows
 what comes back; every rule of the game lives in the engine.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -71,9 +72,15 @@ class ShardedQuizClient(_QuizHooks, discord.AutoShardedClient):
 class DiscordAdapter:
     platform = PLATFORM
 
-    def __init__(self, token: str, guild_ids: list[int] | None = None, shards: str = "",
-                 shard_ids: list[int] | None = None, shard_count: int | None = None,
-                 **client_options: Any) -> None:
+    def __init__(
+        self,
+        token: str,
+        guild_ids: list[int] | None = None,
+        shards: str = "",
+        shard_ids: list[int] | None = None,
+        shard_count: int | None = None,
+        **client_options: Any,
+    ) -> None:
         self._token = token
         self.guild_ids = list(guild_ids or [])
         self.shards = shards  # DISCORD_SHARDS: "auto" or all of a number of shards here
@@ -140,8 +147,9 @@ class DiscordAdapter:
             allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
-        discord_commands.register(tree, self._on_command, self._engine_commands().engine.catalog, self._on_upload,
-                                  self._own_quizzes)
+        discord_commands.register(
+            tree, self._on_command, self._engine_commands().engine.catalog, self._on_upload, self._own_quizzes
+        )
         return client
 
     async def _setup(self, tree: app_commands.CommandTree) -> None:
@@ -163,8 +171,12 @@ class DiscordAdapter:
                 synced = await tree.sync(guild=discord.Object(target) if target else None)
                 log.info("synced %d slash commands %s", len(synced), where)
             except discord.HTTPException as exc:
-                log.error("syncing slash commands %s failed (HTTP %s): is the bot in that server, invited "
-                          "with the applications.commands scope?", where, exc.status)
+                log.error(
+                    "syncing slash commands %s failed (HTTP %s): is the bot in that server, invited "
+                    "with the applications.commands scope?",
+                    where,
+                    exc.status,
+                )
 
     async def _before_identify(self, shard_id: int | None) -> None:
         """Wait for this shard's turn to identify, with every process of this bot (bot/adapters/discord/identify.py)."""
@@ -174,8 +186,9 @@ class DiscordAdapter:
                 limits = await self.client.fetch_session_start_limits()
                 self._turns.max_concurrency = limits.max_concurrency
             except discord.HTTPException as exc:  # one bucket: the slowest, never too fast
-                log.warning("reading Discord's identify concurrency failed (HTTP %s); identifying one at a time",
-                            exc.status)
+                log.warning(
+                    "reading Discord's identify concurrency failed (HTTP %s); identifying one at a time", exc.status
+                )
             self._turns.buckets_known = True
         await self._turns.wait_turn(shard_id)
 
@@ -221,7 +234,8 @@ class DiscordAdapter:
         if message is not None:
             try:
                 await channel.get_partial_message(int(message.message_id)).edit(
-                    embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item))
+                    embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item)
+                )
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
         with replies.reachable(reveal.card.chat), replies.uncertain("posting an answer"):
@@ -239,8 +253,12 @@ class DiscordAdapter:
         user = interaction.user
         private = interaction.guild_id is None
         channel = interaction.channel
-        chat = ChatRef(PLATFORM, str(interaction.channel_id), is_private=private,
-                       title="" if private else clean(getattr(channel, "name", "")))
+        chat = ChatRef(
+            PLATFORM,
+            str(interaction.channel_id),
+            is_private=private,
+            title="" if private else clean(getattr(channel, "name", "")),
+        )
         player = Player(PLATFORM, str(user.id), clean(user.display_name), interaction.locale.value)
         perms = interaction.permissions  # resolved for this channel, sent with every interaction
         admin = private or perms.manage_guild or (command == "stop" and perms.manage_messages)
@@ -298,8 +316,16 @@ class DiscordAdapter:
             await self.send(chat, await commands.handle("start", payload, Caller(chat, caller.player, is_admin=True)))
         except (discord.HTTPException, ChatUnreachable) as exc:  # the user accepts no DMs from this server
             log.info("no DM to %s: %s", caller.player.key, exc)
-            return Reply(t(lang, "I can't send you a direct message. Allow direct messages from this server's "
-                                 "members, then press again."), language=lang, kind="error", private=True)
+            return Reply(
+                t(
+                    lang,
+                    "I can't send you a direct message. Allow direct messages from this server's "
+                    "members, then press again.",
+                ),
+                language=lang,
+                kind="error",
+                private=True,
+            )
         return Reply(t(lang, "I sent you a direct message: your review is there."), language=lang, private=True)
 
     async def _cannot_post(self, interaction: discord.Interaction) -> Reply | None:
@@ -312,8 +338,10 @@ class DiscordAdapter:
         if perms.view_channel and may_send and perms.embed_links:
             return None
         lang = await self._engine_commands().engine.language_for(self.caller(interaction).chat)
-        text = t(lang, "I can't post in this channel. Give me View Channel, Send Messages and Embed Links "
-                       "here, then try again.")
+        text = t(
+            lang,
+            "I can't post in this channel. Give me View Channel, Send Messages and Embed Links here, then try again.",
+        )
         return Reply(text, language=lang, kind="error", private=True)
 
     async def _on_interaction(self, interaction: discord.Interaction) -> None:

@@ -3,6 +3,7 @@
 No `from __future__ import annotations` here: discord.py reads the callbacks' annotations
 to build the options, and these callbacks are closures whose annotations must be objects.
 """
+
 from collections.abc import Awaitable, Callable, Sequence
 
 import discord
@@ -30,8 +31,9 @@ def option_texts(lang: str) -> dict[str, str]:
         "period": t(lang, "week, month or all time"),
         "board_topic": t(lang, "Only this quiz"),
         "code": t(lang, "The chat's language"),
-        "time": t(lang, "Seconds to answer a question ({low} to {high})",
-                  low=QUESTION_SECONDS.low, high=QUESTION_SECONDS.high),
+        "time": t(
+            lang, "Seconds to answer a question ({low} to {high})", low=QUESTION_SECONDS.low, high=QUESTION_SECONDS.high
+        ),
         "pause": t(lang, "Seconds between questions ({low} to {high})", low=PAUSE_SECONDS.low, high=PAUSE_SECONDS.high),
         "file": t(lang, "A quiz file: YAML, GIFT, Aiken, Open Trivia DB JSON, Kahoot or Quizizz .xlsx"),
         "quiz": t(lang, "The id of one of this chat's own quizzes"),
@@ -49,8 +51,9 @@ class QuizTranslator(app_commands.Translator):
     Command and option names stay the same words everywhere.
     """
 
-    async def translate(self, string: locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
         lang = normalise(locale.value)
         if lang is None or lang == FALLBACK_LANGUAGE:
             return None
@@ -59,8 +62,7 @@ class QuizTranslator(app_commands.Translator):
         return text[:DESCRIPTION_MAX] if text != string.message else None
 
 
-def topic_choices(catalog: Catalog, current: str, lang: str,
-                  own: Sequence[QuizInfo] = ()) -> list[Choice[str]]:
+def topic_choices(catalog: Catalog, current: str, lang: str, own: Sequence[QuizInfo] = ()) -> list[Choice[str]]:
     """Quizzes whose id, alias, title or tag matches what has been typed so far: the channel's
     own first (Discord shows 25 at most, and they are what this channel made), then shipped ones."""
     quizzes = catalog.all()
@@ -71,8 +73,10 @@ def topic_choices(catalog: Catalog, current: str, lang: str,
         matched += [q for q in quizzes if q.id not in ids and typed in _searchable(q)]
         quizzes = matched
         own = [q for q in own if typed in _searchable(q)]
-    return [Choice(name=_choice_name(f"{q.title.get(lang)} ({q.id})"), value=q.id[:CHOICE_MAX])
-            for q in [*own, *quizzes][:CHOICES_MAX]]
+    return [
+        Choice(name=_choice_name(f"{q.title.get(lang)} ({q.id})"), value=q.id[:CHOICE_MAX])
+        for q in [*own, *quizzes][:CHOICES_MAX]
+    ]
 
 
 def _searchable(quiz: QuizInfo) -> str:
@@ -87,8 +91,9 @@ def _words(*parts: object) -> str:
     return " ".join(str(p) for p in parts if p not in (None, ""))
 
 
-def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, upload: Upload,
-             own_quizzes: OwnQuizzes) -> None:
+def register(
+    tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, upload: Upload, own_quizzes: OwnQuizzes
+) -> None:
     """Add quizhost's commands to the tree (synced later, globally or per server)."""
     en, opt = descriptions("en"), option_texts("en")
 
@@ -105,8 +110,9 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, 
     @tree.command(name="quiz", description=d(en["quiz"]))
     @app_commands.describe(topic=o("topic"), count=o("count"))
     @app_commands.autocomplete(topic=complete_topic)
-    async def quiz(interaction: discord.Interaction, topic: str | None = None,
-                   count: app_commands.Range[int, 1, 100] | None = None) -> None:
+    async def quiz(
+        interaction: discord.Interaction, topic: str | None = None, count: app_commands.Range[int, 1, 100] | None = None
+    ) -> None:
         await run(interaction, "quiz", _words(topic, count))
 
     @tree.command(name="quizzes", description=d(en["quizzes"]))
@@ -115,12 +121,17 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, 
 
     @tree.command(name="leaderboard", description=d(en["leaderboard"]))
     @app_commands.describe(period=o("period"), topic=o("board_topic"))
-    @app_commands.choices(period=[Choice(name=locale_str("this week"), value="week"),
-                                  Choice(name=locale_str("this month"), value="month"),
-                                  Choice(name=locale_str("all time"), value="all")])
+    @app_commands.choices(
+        period=[
+            Choice(name=locale_str("this week"), value="week"),
+            Choice(name=locale_str("this month"), value="month"),
+            Choice(name=locale_str("all time"), value="all"),
+        ]
+    )
     @app_commands.autocomplete(topic=complete_topic)
-    async def leaderboard(interaction: discord.Interaction, period: Choice[str] | None = None,
-                          topic: str | None = None) -> None:
+    async def leaderboard(
+        interaction: discord.Interaction, period: Choice[str] | None = None, topic: str | None = None
+    ) -> None:
         await run(interaction, "leaderboard", _words(period.value if period else "all", topic))
 
     @tree.command(name="stats", description=d(en["stats"]))
@@ -140,10 +151,13 @@ def register(tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, 
     @tree.command(name="settings", description=d(en["settings"]))
     @app_commands.describe(time=o("time"), pause=o("pause"), board=o("board"), tz=o("tz"))
     @app_commands.choices(board=[Choice(name="public", value="public"), Choice(name="private", value="private")])
-    async def settings(interaction: discord.Interaction,
-                       time: app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high] | None = None,
-                       pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None,
-                       board: Choice[str] | None = None, tz: str | None = None) -> None:
+    async def settings(
+        interaction: discord.Interaction,
+        time: app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high] | None = None,
+        pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None,
+        board: Choice[str] | None = None,
+        tz: str | None = None,
+    ) -> None:
         changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
         changes += [f"board {board.value}"] if board is not None else []
         changes += [f"tz {tz}"] if tz else []

@@ -10,6 +10,7 @@ belonged to the broken session: a new one never replays it, and every chat's lat
 arrive on the new one. Network faults never get here: `connect(reconnect=True)` resumes
 after those itself.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -53,8 +54,11 @@ def bad_event(error: BaseException) -> BadEvent:
             found = frame.f_locals
             data, sequence = found.get("data"), found.get("seq")
             event_id = data.get("id") if isinstance(data, dict) else None
-            return BadEvent(str(found.get("event") or ""), sequence if isinstance(sequence, int) else None,
-                            str(event_id)[:32] if isinstance(event_id, str | int) else "")
+            return BadEvent(
+                str(found.get("event") or ""),
+                sequence if isinstance(sequence, int) else None,
+                str(event_id)[:32] if isinstance(event_id, str | int) else "",
+            )
     return BadEvent()
 
 
@@ -68,8 +72,7 @@ class Reconnects:
         return RECONNECT_AFTER[min(self.in_a_row, len(RECONNECT_AFTER)) - 1]
 
 
-async def serve_sessions(logged_in: Callable[[], Awaitable[discord.Client]],
-                         ended: Callable[[], None]) -> None:
+async def serve_sessions(logged_in: Callable[[], Awaitable[discord.Client]], ended: Callable[[], None]) -> None:
     """Listen on the gateway, a new client from `logged_in()` for each session, until one ends
     cleanly. A refused login or a fatal close (a wrong intent, a bad shard) still ends the bot;
     `ended()` runs whenever a session's client has gone."""
@@ -84,9 +87,15 @@ async def serve_sessions(logged_in: Callable[[], Awaitable[discord.Client]],
             raise
         except Exception as error:  # nothing but an unreadable event leaves connect(reconnect=True) so
             delay = reconnects.delay(loop.time() - began)
-            log.error("Discord: discord.py could not read %s (%s: %s); that event is skipped and a new gateway "
-                      "session starts in %.0f s; every chat goes on", bad_event(error), type(error).__name__,
-                      error, delay, exc_info=error)
+            log.error(
+                "Discord: discord.py could not read %s (%s: %s); that event is skipped and a new gateway "
+                "session starts in %.0f s; every chat goes on",
+                bad_event(error),
+                type(error).__name__,
+                error,
+                delay,
+                exc_info=error,
+            )
         finally:
             ended()
             if not client.is_closed():

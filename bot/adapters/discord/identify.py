@@ -6,6 +6,7 @@ not enough. Before each identify a shard takes its bucket's lock in the store (P
 advisory lock, held by whichever process identifies) and keeps it 5 seconds after, so the
 next process on that bucket identifies no sooner.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -20,8 +21,9 @@ IDENTIFY_SPACING = 5.0  # Discord: one identify per bucket each 5 s (session_sta
 
 
 class IdentifyTurns:
-    def __init__(self, lock: Callable[[int], AbstractAsyncContextManager[None]],
-                 spacing: float = IDENTIFY_SPACING) -> None:
+    def __init__(
+        self, lock: Callable[[int], AbstractAsyncContextManager[None]], spacing: float = IDENTIFY_SPACING
+    ) -> None:
         self._lock = lock
         self.spacing = spacing
         self.max_concurrency = 1  # identifies Discord takes at once; shard id % this is the bucket
@@ -40,8 +42,11 @@ class IdentifyTurns:
             holder.cancel()
             raise
         except Exception as exc:  # the database is away: identify as one process alone would
-            log.warning("the identify lock in the database failed (%s); waiting %.0f s instead",
-                        type(exc).__name__, self.spacing)
+            log.warning(
+                "the identify lock in the database failed (%s); waiting %.0f s instead",
+                type(exc).__name__,
+                self.spacing,
+            )
             await asyncio.sleep(self.spacing)
 
     async def _hold(self, bucket: int, turn: asyncio.Future[None]) -> None:

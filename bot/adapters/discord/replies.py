@@ -1,5 +1,6 @@
 """How the Discord adapter answers: an interaction within Discord's 3 s, and what a failed
 post to a channel means for the sender (unreachable chat, or a delivery nobody can be sure of)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,8 +23,7 @@ log = logging.getLogger("quizhost.discord")
 DEFER_AFTER = 2.0
 
 
-async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack | Reply],
-                         item: views.PressItem) -> None:
+async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack | Reply], item: views.PressItem) -> None:
     """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up.
 
     A timer starts the deferral only when it is due; nearly every press is answered long

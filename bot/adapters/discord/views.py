@@ -4,6 +4,7 @@ Every text from bot.texts.render is plain; here it is escaped for Discord's mark
 Discord's limits (embed title 256, description 4096, content 2000, button label 80,
 custom_id 100).
 """
+
 from __future__ import annotations
 
 import logging
@@ -32,9 +33,13 @@ BUTTONS_MAX = 25  # 5 rows of 5
 # "quizhost:" + the button data of bot.domain.tokens (an answer, a quiz pick or a language pick).
 TEMPLATE = re.compile(f"{PREFIX}(?P<data>{tokens.PATTERN})")
 
-COLOURS = {"error": discord.Colour.red(), "podium": discord.Colour.gold(),
-           "leaderboard": discord.Colour.gold(), "question": discord.Colour.blurple(),
-           "right": discord.Colour.green()}
+COLOURS = {
+    "error": discord.Colour.red(),
+    "podium": discord.Colour.gold(),
+    "leaderboard": discord.Colour.gold(),
+    "question": discord.Colour.blurple(),
+    "right": discord.Colour.green(),
+}
 
 PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
 
@@ -42,8 +47,9 @@ PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
 class PressItem(Protocol):
     """The button class press_item makes: called with button data (and looks), one button of ours."""
 
-    def __call__(self, data: str, label: str = "", style: discord.ButtonStyle = ...,
-                 disabled: bool = False) -> discord.ui.DynamicItem[discord.ui.Button[Any]]: ...
+    def __call__(
+        self, data: str, label: str = "", style: discord.ButtonStyle = ..., disabled: bool = False
+    ) -> discord.ui.DynamicItem[discord.ui.Button[Any]]: ...
 
 
 def press_item(on_press: PressHandler | None) -> PressItem:
@@ -52,15 +58,22 @@ def press_item(on_press: PressHandler | None) -> PressItem:
     `add_dynamic_items` at start-up, it answers presses on messages sent before a restart too."""
 
     class PressButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-        def __init__(self, data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary,
-                     disabled: bool = False) -> None:
-            super().__init__(discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data),
-                                               disabled=disabled))
+        def __init__(
+            self,
+            data: str,
+            label: str = "",
+            style: discord.ButtonStyle = discord.ButtonStyle.primary,
+            disabled: bool = False,
+        ) -> None:
+            super().__init__(
+                discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data), disabled=disabled)
+            )
             self.data = data
 
         @classmethod
-        async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                                 match: re.Match[str], /) -> PressButton:
+        async def from_custom_id(
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> PressButton:
             return cls(match["data"])
 
         async def callback(self, interaction: discord.Interaction) -> None:
@@ -108,14 +121,17 @@ def option_label(letter: str, text: str, suffix: str = "") -> str:
 
 # questions and reveals -----------------------------------------------------------------------
 
+
 def question_embed(card: QuestionCard) -> discord.Embed:
     body = directed(escape(render.question_body(card)), card.language)
     # <t:UNIX:R> counts down in every client with no edit from us
     # (a review card has no deadline: nothing counts down)
     closes = t(card.language, "Closes {when}", when=f"<t:{int(card.deadline)}:R>") if card.seconds > 0 else ""
-    return discord.Embed(title=cut(escape(render.question_title(card)), TITLE_MAX),
-                         description=(cut(body, DESCRIPTION_MAX - len(closes) - 2) + "\n\n" + closes).rstrip(),
-                         colour=COLOURS["question"])
+    return discord.Embed(
+        title=cut(escape(render.question_title(card)), TITLE_MAX),
+        description=(cut(body, DESCRIPTION_MAX - len(closes) - 2) + "\n\n" + closes).rstrip(),
+        colour=COLOURS["question"],
+    )
 
 
 def question_view(card: QuestionCard, item: PressItem) -> discord.ui.View:
@@ -127,10 +143,11 @@ def question_view(card: QuestionCard, item: PressItem) -> discord.ui.View:
 
 def closed_embed(reveal: Reveal) -> discord.Embed:
     card = reveal.card
-    return discord.Embed(title=cut(escape(render.question_title(card)), TITLE_MAX),
-                         description=cut(directed(escape(render.closed_body(reveal)), card.language),
-                                         DESCRIPTION_MAX),
-                         colour=discord.Colour.dark_grey())
+    return discord.Embed(
+        title=cut(escape(render.question_title(card)), TITLE_MAX),
+        description=cut(directed(escape(render.closed_body(reveal)), card.language), DESCRIPTION_MAX),
+        colour=discord.Colour.dark_grey(),
+    )
 
 
 def closed_view(reveal: Reveal, item: PressItem) -> discord.ui.View:
@@ -146,12 +163,15 @@ def closed_view(reveal: Reveal, item: PressItem) -> discord.ui.View:
 
 def reveal_embed(reveal: Reveal) -> discord.Embed:
     lang = reveal.card.language
-    return discord.Embed(title=cut("✅ " + escape(render.reveal_title(reveal)), TITLE_MAX),
-                         description=cut(directed(escape(render.reveal_body(reveal)), lang), DESCRIPTION_MAX),
-                         colour=COLOURS["right"])
+    return discord.Embed(
+        title=cut("✅ " + escape(render.reveal_title(reveal)), TITLE_MAX),
+        description=cut(directed(escape(render.reveal_body(reveal)), lang), DESCRIPTION_MAX),
+        colour=COLOURS["right"],
+    )
 
 
 # replies and acks ----------------------------------------------------------------------------
+
 
 def button_data(button: Button) -> str:
     """A button that goes on in the private chat becomes a press that opens a DM (discord.py)."""
@@ -166,8 +186,9 @@ def reply_view(buttons: tuple[Button, ...], item: PressItem) -> discord.ui.View 
         return None
     view = discord.ui.View(timeout=None)
     for button in usable[:BUTTONS_MAX]:
-        view.add_item(item(button_data(button), label=cut(button.label, LABEL_MAX),
-                           style=discord.ButtonStyle.secondary))
+        view.add_item(
+            item(button_data(button), label=cut(button.label, LABEL_MAX), style=discord.ButtonStyle.secondary)
+        )
     return unkept(view)
 
 
@@ -176,9 +197,11 @@ def message_kwargs(reply: Reply, item: PressItem) -> dict[str, Any]:
     text = directed(escape(reply.text), reply.language)
     kwargs: dict[str, Any] = {}
     if reply.title:
-        kwargs["embed"] = discord.Embed(title=cut(escape(reply.title), TITLE_MAX),
-                                        description=cut(text, DESCRIPTION_MAX),
-                                        colour=COLOURS.get(reply.kind, discord.Colour.blurple()))
+        kwargs["embed"] = discord.Embed(
+            title=cut(escape(reply.title), TITLE_MAX),
+            description=cut(text, DESCRIPTION_MAX),
+            colour=COLOURS.get(reply.kind, discord.Colour.blurple()),
+        )
     else:
         kwargs["content"] = cut(text, CONTENT_MAX) or "…"
     view = reply_view(reply.buttons, item)

@@ -1,6 +1,7 @@
 """GET /healthz and GET /metrics on their own port (QUIZHOST_OPS_LISTEN), whatever the platforms:
 a load balancer checks /healthz (200 while the worker can store presses and reach its platforms,
 503 otherwise; the JSON body names each part's state) and Prometheus scrapes /metrics."""
+
 from __future__ import annotations
 
 import asyncio

@@ -6,6 +6,7 @@ the store a question it must answer quickly, and each platform whether it is con
 store that cannot answer (a lost database) or a platform out of reach makes the worker
 unhealthy, so a load balancer stops sending it updates.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,8 +24,9 @@ HEALTH_SECONDS = 2.0  # a store slower than this to answer is as good as down fo
 
 
 class QuizhostCollector(Collector):
-    def __init__(self, engine: Engine, keeper: LeaseKeeper | None = None,
-                 platforms: Sequence[WatchedPlatform] = ()) -> None:
+    def __init__(
+        self, engine: Engine, keeper: LeaseKeeper | None = None, platforms: Sequence[WatchedPlatform] = ()
+    ) -> None:
         self.engine = engine
         self.keeper = keeper
         self.platforms = platforms
@@ -34,19 +36,27 @@ class QuizhostCollector(Collector):
         for outcome, count in sorted(self.engine.press_outcomes.items()):
             presses.add_metric([outcome], count)
         yield presses
-        yield GaugeMetricFamily("quizhost_open_runs", "Quiz runs this worker runs now",
-                                value=len(self.engine.open_runs()))
-        yield CounterMetricFamily("quizhost_commits", "Transactions that stored answers or run states",
-                                  value=self.engine.store.commits)
+        yield GaugeMetricFamily(
+            "quizhost_open_runs", "Quiz runs this worker runs now", value=len(self.engine.open_runs())
+        )
+        yield CounterMetricFamily(
+            "quizhost_commits", "Transactions that stored answers or run states", value=self.engine.store.commits
+        )
         times = getattr(getattr(self.engine.store, "writer", None), "times", None)
         if times is not None:
-            yield HistogramMetricFamily("quizhost_commit_seconds", "Time to commit one group of answers",
-                                        buckets=times.buckets(), sum_value=times.total)
+            yield HistogramMetricFamily(
+                "quizhost_commit_seconds",
+                "Time to commit one group of answers",
+                buckets=times.buckets(),
+                sum_value=times.total,
+            )
         if self.keeper is not None:
-            yield CounterMetricFamily("quizhost_lease_takeovers", "Runs taken over from a worker that stopped",
-                                      value=self.keeper.taken_over)
-        errors = CounterMetricFamily("quizhost_platform_errors", "Calls to a chat platform that failed, by kind",
-                                     labels=["platform", "kind"])
+            yield CounterMetricFamily(
+                "quizhost_lease_takeovers", "Runs taken over from a worker that stopped", value=self.keeper.taken_over
+            )
+        errors = CounterMetricFamily(
+            "quizhost_platform_errors", "Calls to a chat platform that failed, by kind", labels=["platform", "kind"]
+        )
         for platform in self.platforms:
             counts = platform.platform_errors()
             for kind in PlatformError:  # every kind, zeros too: a fixed set of series
@@ -57,8 +67,9 @@ class QuizhostCollector(Collector):
 class Operations:
     """The /metrics text and the /healthz answer of one worker."""
 
-    def __init__(self, engine: Engine, keeper: LeaseKeeper | None = None,
-                 platforms: Sequence[WatchedPlatform] = ()) -> None:
+    def __init__(
+        self, engine: Engine, keeper: LeaseKeeper | None = None, platforms: Sequence[WatchedPlatform] = ()
+    ) -> None:
         self.engine = engine
         self.platforms = platforms
         self.registry = CollectorRegistry()

@@ -4,6 +4,7 @@ The Application is started by hand (not `run_polling`) so Telegram shares the pr
 engine and the database with Discord. Inbound, every update becomes a `Commands` call; the
 game rules live in the engine.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -87,8 +88,13 @@ def _id(chat: ChatRef) -> int | str:
 class TelegramAdapter(PressHandling):
     platform = PLATFORM
 
-    def __init__(self, app: Application, webhook: Webhook | None = None,
-                 updates: UpdatesRequest | None = None, watch: CallWatch | None = None) -> None:
+    def __init__(
+        self,
+        app: Application,
+        webhook: Webhook | None = None,
+        updates: UpdatesRequest | None = None,
+        watch: CallWatch | None = None,
+    ) -> None:
         self.app = app
         self.watch = watch or CallWatch()  # told how every Bot API call went (build_application)
         self._next_probe = 0.0
@@ -132,8 +138,11 @@ class TelegramAdapter(PressHandling):
         app = self.app
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))
         # a file sent with a command as its caption (/upload)
-        app.add_handler(MessageHandler(filters.Document.ALL & filters.CaptionRegex(r"^/") & filters.UpdateType.MESSAGE,
-                                       self._on_command))
+        app.add_handler(
+            MessageHandler(
+                filters.Document.ALL & filters.CaptionRegex(r"^/") & filters.UpdateType.MESSAGE, self._on_command
+            )
+        )
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_handler(ChatMemberHandler(self._on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -163,15 +172,19 @@ class TelegramAdapter(PressHandling):
             assert self.app.updater is not None
             if self.updates is not None:
                 self.updates.on_press = self._polled_press
-            await self.app.updater.start_polling(timeout=POLL_TIMEOUT, allowed_updates=ALLOWED_UPDATES,
-                                                 bootstrap_retries=3)
+            await self.app.updater.start_polling(
+                timeout=POLL_TIMEOUT, allowed_updates=ALLOWED_UPDATES, bootstrap_retries=3
+            )
             return
         hook = self.webhook
         self._server = WebhookServer(hook, self.app, self._webhook_press, self.shared_pages, self._claim_update)
         await self._server.start()  # listening before Telegram is told where to post
-        await with_retries(lambda: self.app.bot.set_webhook(
-            hook.url, secret_token=hook.secret, allowed_updates=ALLOWED_UPDATES,
-            max_connections=WEBHOOK_CONNECTIONS), "setWebhook")
+        await with_retries(
+            lambda: self.app.bot.set_webhook(
+                hook.url, secret_token=hook.secret, allowed_updates=ALLOWED_UPDATES, max_connections=WEBHOOK_CONNECTIONS
+            ),
+            "setWebhook",
+        )
 
     async def _claim_update(self, update_id: int) -> bool:
         """Whether this webhook update is new to every worker on the database (Telegram posts it
@@ -207,7 +220,8 @@ class TelegramAdapter(PressHandling):
         """The command menu in every language, English also for clients in any other language."""
         bot = self.app.bot
         menus: list[tuple[str | None, list[BotCommand]]] = [
-            (lang, [BotCommand(n, d) for n, d in descriptions(lang).items()]) for lang in LANGUAGES]
+            (lang, [BotCommand(n, d) for n, d in descriptions(lang).items()]) for lang in LANGUAGES
+        ]
         menus.append((None, [BotCommand(n, d) for n, d in descriptions("en").items()]))
         for lang, menu in menus:
             try:
@@ -247,11 +261,15 @@ class TelegramAdapter(PressHandling):
         """A link for one person's eyes, asked for in a group: sent to them privately, the group told so."""
         lang = reply.language
         try:
-            await self._post(ChatRef(PLATFORM, player.user_id, True), fmt.reply_html(reply), None, None,
-                             "sending a link privately")
+            await self._post(
+                ChatRef(PLATFORM, player.user_id, True), fmt.reply_html(reply), None, None, "sending a link privately"
+            )
         except (Forbidden, BadRequest):  # they never opened a private chat with the bot
-            return Reply(t(lang, "Start a private chat with me first, then send /dashboard here again."),
-                         language=lang, kind="error")
+            return Reply(
+                t(lang, "Start a private chat with me first, then send /dashboard here again."),
+                language=lang,
+                kind="error",
+            )
         return Reply(t(lang, "I sent you the link in a private message."), language=lang)
 
     async def _may_configure(self, chat: Chat, user: User, message: Message | None = None) -> bool:
@@ -264,8 +282,11 @@ class TelegramAdapter(PressHandling):
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         update_id = update.update_id if isinstance(update, Update) else None
-        log.error("Telegram: handling update %s failed; it is acknowledged, the others go on", update_id,
-                  exc_info=context.error)
+        log.error(
+            "Telegram: handling update %s failed; it is acknowledged, the others go on",
+            update_id,
+            exc_info=context.error,
+        )
 
     # outbound: the port ----------------------------------------------------------------
 
@@ -273,10 +294,17 @@ class TelegramAdapter(PressHandling):
         await self._ready.wait()
 
         async def post(chat: ChatRef) -> MessageRef:
-            message = await with_retries(lambda: self.app.bot.send_message(
-                _id(chat), fmt.question_html(card), parse_mode=ParseMode.HTML,
-                reply_markup=fmt.question_keyboard(card), link_preview_options=NO_PREVIEW), "posting a question",
-                once=True)
+            message = await with_retries(
+                lambda: self.app.bot.send_message(
+                    _id(chat),
+                    fmt.question_html(card),
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=fmt.question_keyboard(card),
+                    link_preview_options=NO_PREVIEW,
+                ),
+                "posting a question",
+                once=True,
+            )
             return MessageRef(chat, str(message.message_id))
 
         return await self._following_moves(card.chat, post)
@@ -299,8 +327,11 @@ class TelegramAdapter(PressHandling):
         message = update.effective_message
         if message is None:
             return
-        old, new = ((message.chat.id, message.migrate_to_chat_id) if message.migrate_to_chat_id
-                    else (message.migrate_from_chat_id, message.chat.id))
+        old, new = (
+            (message.chat.id, message.migrate_to_chat_id)
+            if message.migrate_to_chat_id
+            else (message.migrate_from_chat_id, message.chat.id)
+        )
         if old and new:
             title = message.chat.title or ""
             await self._move(ChatRef(PLATFORM, str(old), False, title), ChatRef(PLATFORM, str(new), False, title))
@@ -327,8 +358,10 @@ class TelegramAdapter(PressHandling):
             await self._edit_closed(message, reveal)
         reply_to = int(message.message_id) if message is not None else None
         html = fmt.reveal_html(reveal)
-        await self._following_moves(reveal.card.chat, lambda to: self._post(
-            to, html, None, reply_to if to == reveal.card.chat else None, "posting an answer"))
+        await self._following_moves(
+            reveal.card.chat,
+            lambda to: self._post(to, html, None, reply_to if to == reveal.card.chat else None, "posting an answer"),
+        )
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         await self._ready.wait()
@@ -336,9 +369,16 @@ class TelegramAdapter(PressHandling):
 
     async def _edit_closed(self, message: MessageRef, reveal: Reveal) -> None:
         try:
-            await with_retries(lambda: self.app.bot.edit_message_text(
-                fmt.closed_html(reveal), chat_id=_id(message.chat), message_id=int(message.message_id),
-                parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW), "closing a question")
+            await with_retries(
+                lambda: self.app.bot.edit_message_text(
+                    fmt.closed_html(reveal),
+                    chat_id=_id(message.chat),
+                    message_id=int(message.message_id),
+                    parse_mode=ParseMode.HTML,
+                    link_preview_options=NO_PREVIEW,
+                ),
+                "closing a question",
+            )
         except BadRequest as exc:
             if "not modified" in str(exc).lower():  # already closed (a close repeated after a restart)
                 return
@@ -353,9 +393,19 @@ class TelegramAdapter(PressHandling):
         html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons, self.app.bot.username)
         await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying"))
 
-    async def _post(self, chat: ChatRef, html: str, keyboard: InlineKeyboardMarkup | None, reply_to: int | None,
-                    what: str) -> Message:
+    async def _post(
+        self, chat: ChatRef, html: str, keyboard: InlineKeyboardMarkup | None, reply_to: int | None, what: str
+    ) -> Message:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
-        return await with_retries(lambda: self.app.bot.send_message(
-            _id(chat), html, parse_mode=ParseMode.HTML, reply_markup=keyboard, reply_parameters=reply,
-            link_preview_options=NO_PREVIEW), what, once=True)
+        return await with_retries(
+            lambda: self.app.bot.send_message(
+                _id(chat),
+                html,
+                parse_mode=ParseMode.HTML,
+                reply_markup=keyboard,
+                reply_parameters=reply,
+                link_preview_options=NO_PREVIEW,
+            ),
+            what,
+            once=True,
+        )

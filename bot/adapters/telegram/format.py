@@ -3,6 +3,7 @@
 Every quiz and user text goes through `escape`: Telegram's HTML mode rejects a bare `<` or
 `&` ("can't parse entities") and would turn `<b>` in a quiz text into bold.
 """
+
 from __future__ import annotations
 
 import html
@@ -62,6 +63,7 @@ def checked_data(data: str) -> str:
 
 # questions -----------------------------------------------------------------------------
 
+
 def question_html(card: QuestionCard) -> str:
     return titled(render.question_title(card), render.question_body(card))
 
@@ -69,8 +71,9 @@ def question_html(card: QuestionCard) -> str:
 def question_keyboard(card: QuestionCard) -> InlineKeyboardMarkup:
     """Letters with their option text where the whole text fits a button; else letters only."""
     if all(len(o.text) <= LABEL_ROOM for o in card.options):
-        rows = [[InlineKeyboardButton(f"{o.letter} · {o.text}", callback_data=checked_data(o.token))]
-                for o in card.options]
+        rows = [
+            [InlineKeyboardButton(f"{o.letter} · {o.text}", callback_data=checked_data(o.token))] for o in card.options
+        ]
     else:
         buttons = [InlineKeyboardButton(o.letter, callback_data=checked_data(o.token)) for o in card.options]
         rows = _rows(buttons, LETTERS_PER_ROW)
@@ -87,6 +90,7 @@ def reveal_html(reveal: Reveal) -> str:
 
 # replies to commands and presses ----------------------------------------------------------
 
+
 def reply_html(reply: Reply) -> str:
     return titled(reply.title, reply.text)
 
@@ -101,8 +105,11 @@ def reply_keyboard(buttons: Sequence[Button], bot_username: str = "") -> InlineK
     for button in buttons[: InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER]:
         try:
             if button.in_private:
-                usable.append(InlineKeyboardButton(fit(button.label, 64),
-                                                   url=f"https://t.me/{bot_username}?start={checked_data(button.data)}"))
+                usable.append(
+                    InlineKeyboardButton(
+                        fit(button.label, 64), url=f"https://t.me/{bot_username}?start={checked_data(button.data)}"
+                    )
+                )
                 continue
             usable.append(InlineKeyboardButton(fit(button.label, 64), callback_data=checked_data(button.data)))
         except ValueError as exc:
@@ -120,4 +127,4 @@ def ack_text(text: str) -> str:
 
 def _rows(buttons: list[InlineKeyboardButton], per_row: int) -> list[list[InlineKeyboardButton]]:
     per_row = max(1, min(per_row, PER_ROW))
-    return [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]

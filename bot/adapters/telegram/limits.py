@@ -12,6 +12,7 @@ Which calls count is PTB's rule (BaseRateLimiter is its documented hook): every 
 chat_id counts for the bot, and for the group when the id is negative or a @name. A 429 is
 waited out (retry_after) and tried again, holding back every other call meanwhile.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -32,7 +33,6 @@ BOT_PER_SECOND = FloodLimit.MESSAGES_PER_SECOND  # 30
 GROUP_PER_MINUTE = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP  # 20
 SAFETY = 0.1  # seconds added to each window for the way to Telegram
 GROUPS_KEPT = 10_000  # idle groups' windows are dropped beyond this many
-
 
 
 def bot_share(workers: int) -> int:
@@ -82,8 +82,14 @@ class SlidingWindow:
 class SlidingWindowLimiter(BaseRateLimiter[int]):
     """PTB's rate limiter hook with sliding windows; `rate_limit_args` is the number of 429 retries."""
 
-    def __init__(self, bot_per_second: int = BOT_PER_SECOND, group_per_minute: float = GROUP_PER_MINUTE,
-                 max_retries: int = 3, now: Now = time.monotonic, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        bot_per_second: int = BOT_PER_SECOND,
+        group_per_minute: float = GROUP_PER_MINUTE,
+        max_retries: int = 3,
+        now: Now = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
         self._now, self._sleep = now, sleep
         self._bot = SlidingWindow(bot_per_second, 1.0 + SAFETY, now, sleep) if bot_per_second else None
         self._group_limit = int(group_per_minute)  # 0: no group limit (tests that replay a whole quiz)
@@ -99,9 +105,15 @@ class SlidingWindowLimiter(BaseRateLimiter[int]):
     async def shutdown(self) -> None:
         pass
 
-    async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Any]], args: Any,
-                              kwargs: dict[str, Any], endpoint: str, data: dict[str, Any],
-                              rate_limit_args: int | None) -> Any:
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
         retries = rate_limit_args or self._max_retries
         chat_id = data.get("chat_id")
         group, bot = self._group_window(chat_id), self._bot if chat_id is not None else None
@@ -139,8 +151,9 @@ class SlidingWindowLimiter(BaseRateLimiter[int]):
         if window is None:
             if len(self._groups) >= GROUPS_KEPT:
                 self._groups = {k: w for k, w in self._groups.items() if not w.idle()}
-            window = self._groups[chat_id] = SlidingWindow(self._group_limit, 60.0 + SAFETY * 10,
-                                                           self._now, self._sleep)
+            window = self._groups[chat_id] = SlidingWindow(
+                self._group_limit, 60.0 + SAFETY * 10, self._now, self._sleep
+            )
         return window
 
     async def _wait_out(self, exc: RetryAfter) -> None:

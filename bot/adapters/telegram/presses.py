@@ -5,6 +5,7 @@ keyboard and all), the largest single cost of a press after its HTTP request. So
 transport and the webhook hand presses over as JSON; PTB's handler takes any left to it. Both
 give the same `Press`, handled one way: every press is answered, whatever happens.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -63,8 +64,9 @@ def chat_ref(chat: Chat) -> ChatRef:
 
 
 def player_of(user: User, name: str | None = None) -> Player:
-    return Player(PLATFORM, str(user.id), fmt.fit(clean(name or user.full_name), NAME_MAX),
-                  _language(user.language_code))
+    return Player(
+        PLATFORM, str(user.id), fmt.fit(clean(name or user.full_name), NAME_MAX), _language(user.language_code)
+    )
 
 
 def press_of(query: CallbackQuery) -> Press:
@@ -195,8 +197,11 @@ class PressHandling:
         if await self._answer_fast(query_id, text, alert):
             return
         try:
-            await within_window(lambda: self.app.bot.answer_callback_query(
-                query_id, text=fmt.ack_text(text) or None, show_alert=alert), ANSWER_WINDOW, "answerCallbackQuery")
+            await within_window(
+                lambda: self.app.bot.answer_callback_query(query_id, text=fmt.ack_text(text) or None, show_alert=alert),
+                ANSWER_WINDOW,
+                "answerCallbackQuery",
+            )
         except TelegramError as exc:  # e.g. "query is too old" for a press made while we were down
             log.warning("could not answer a press: %s", exc)
 

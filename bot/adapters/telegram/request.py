@@ -10,6 +10,7 @@ installed with discord.py.
 Only the transport is here: status codes, `RetryAfter`, `BadRequest` and the other API errors
 stay with `BaseRequest._request_wrapper`, exactly as for PTB's own class.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -44,12 +45,28 @@ class AiohttpRequest(BaseRequest):
     call's status or network failure (/healthz and /metrics).
     """
 
-    __slots__ = ("_connect_timeout", "_pool_size", "_pool_timeout", "_proxy", "_read_timeout", "_session",
-                 "_timeouts", "_watch", "_write_timeout")
+    __slots__ = (
+        "_connect_timeout",
+        "_pool_size",
+        "_pool_timeout",
+        "_proxy",
+        "_read_timeout",
+        "_session",
+        "_timeouts",
+        "_watch",
+        "_write_timeout",
+    )
 
-    def __init__(self, connection_pool_size: int = DEFAULT_POOL_SIZE, read_timeout: float | None = 5.0,
-                 write_timeout: float | None = 5.0, connect_timeout: float | None = 5.0,
-                 pool_timeout: float | None = 1.0, proxy: str | None = None, watch: CallWatch | None = None) -> None:
+    def __init__(
+        self,
+        connection_pool_size: int = DEFAULT_POOL_SIZE,
+        read_timeout: float | None = 5.0,
+        write_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+        pool_timeout: float | None = 1.0,
+        proxy: str | None = None,
+        watch: CallWatch | None = None,
+    ) -> None:
         if connection_pool_size < 1:
             raise ValueError("connection_pool_size must be at least 1")
         self._pool_size = connection_pool_size
@@ -78,8 +95,12 @@ class AiohttpRequest(BaseRequest):
             # limit_per_host=0: the pool is for one host (the Bot API) and the whole limit is its
             connector = aiohttp.TCPConnector(limit=self._pool_size, limit_per_host=0, enable_cleanup_closed=True)
             self._session = aiohttp.ClientSession(
-                connector=connector, headers={"User-Agent": self.USER_AGENT},
-                timeout=aiohttp.ClientTimeout(total=None), auto_decompress=True, trust_env=False)
+                connector=connector,
+                headers={"User-Agent": self.USER_AGENT},
+                timeout=aiohttp.ClientTimeout(total=None),
+                auto_decompress=True,
+                trust_env=False,
+            )
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:
@@ -102,8 +123,9 @@ class AiohttpRequest(BaseRequest):
         timeout = self._timeout(read_timeout, connect_timeout, pool_timeout)
         body, headers = _body(request_data)
         try:
-            async with session.request(method, url, data=body, headers=headers, timeout=timeout,
-                                       proxy=self._proxy) as response:
+            async with session.request(
+                method, url, data=body, headers=headers, timeout=timeout, proxy=self._proxy
+            ) as response:
                 status, payload = response.status, await response.read()
         except TimeoutError as exc:  # aiohttp's ServerTimeoutError is one too
             self._unreachable(exc)
@@ -216,13 +238,19 @@ class UpdatesRequest(BaseRequest):
     async def shutdown(self) -> None:
         await self.inner.shutdown()
 
-    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
-                         read_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
-                         write_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
-                         connect_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
-                         pool_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE) -> tuple[int, bytes]:
-        return await self.inner.do_request(url, method, request_data, read_timeout, write_timeout,
-                                           connect_timeout, pool_timeout)
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+        write_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+        connect_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+        pool_timeout: TimeoutArg = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        return await self.inner.do_request(
+            url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
+        )
 
     # PTB declares it static and calls it on the instance; this one needs the instance's on_press
     def parse_json_payload(self, payload: bytes) -> dict[str, Any]:  # type: ignore[override]

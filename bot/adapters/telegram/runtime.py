@@ -3,6 +3,7 @@
 Kept apart from the adapter so the request class (aiohttp by default, PTB's httpx one by
 setting) and the retry policy change in one place.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -57,14 +58,20 @@ class WatchedHTTPXRequest(HTTPXRequest):
         super().__init__(connection_pool_size=connection_pool_size, proxy=proxy or None)
         self.watch = watch
 
-    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
-                         read_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
-                         write_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
-                         connect_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
-                         pool_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE) -> tuple[int, bytes]:
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
+        write_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
+        connect_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
+        pool_timeout: TimeoutArg = HTTPXRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
         try:
-            status, payload = await super().do_request(url, method, request_data, read_timeout, write_timeout,
-                                                       connect_timeout, pool_timeout)
+            status, payload = await super().do_request(
+                url, method, request_data, read_timeout, write_timeout, connect_timeout, pool_timeout
+            )
         except NetworkError as exc:
             if self.watch is not None:
                 self.watch.unreachable(exc)
@@ -95,9 +102,15 @@ def file_url(api_url: str) -> str:
     return (base[: -len("/bot")] if base.endswith("/bot") else base) + "/file/bot"
 
 
-def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: str = "",
-                      updates: UpdatesRequest | None = None, watch: CallWatch | None = None,
-                      workers: int = 1) -> Application:
+def build_application(
+    token: str,
+    api_url: str,
+    http: str = "aiohttp",
+    proxy: str = "",
+    updates: UpdatesRequest | None = None,
+    watch: CallWatch | None = None,
+    workers: int = 1,
+) -> Application:
     """The PTB Application with its rate limiter and HTTP client (the one place to swap either).
 
     `http`: "aiohttp" (our request class, about ten times the presses per second of PTB's own
@@ -106,8 +119,9 @@ def build_application(token: str, api_url: str, http: str = "aiohttp", proxy: st
     workers send for this bot (TELEGRAM_WORKERS); this one sends its share of the bot's limit.
     """
     updates = updates or updates_request(http, proxy, watch)
-    limiter = SlidingWindowLimiter(bot_share(workers), group_per_minute=GROUP_MESSAGES_PER_MINUTE,
-                                   max_retries=RATE_LIMIT_RETRIES)
+    limiter = SlidingWindowLimiter(
+        bot_share(workers), group_per_minute=GROUP_MESSAGES_PER_MINUTE, max_retries=RATE_LIMIT_RETRIES
+    )
     builder = (
         ApplicationBuilder()
         .token(token)
@@ -129,8 +143,17 @@ def certainly_failed(exc: NetworkError) -> bool:
     cause = exc.__cause__
     if cause is None:
         return not isinstance(exc, TimedOut)
-    return isinstance(cause, (aiohttp.ClientConnectorError, aiohttp.ConnectionTimeoutError,
-                              httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, ConnectionRefusedError))
+    return isinstance(
+        cause,
+        (
+            aiohttp.ClientConnectorError,
+            aiohttp.ConnectionTimeoutError,
+            httpx.ConnectError,
+            httpx.ConnectTimeout,
+            httpx.PoolTimeout,
+            ConnectionRefusedError,
+        ),
+    )
 
 
 async def with_retries(call: Callable[[], Awaitable[T]], what: str, once: bool = False) -> T:
@@ -149,8 +172,7 @@ async def with_retries(call: Callable[[], Awaitable[T]], what: str, once: bool =
             if isinstance(exc, BadRequest) or attempt == RETRY_ATTEMPTS:
                 raise
             delay = RETRY_BASE_SECONDS * 2 ** (attempt - 1)
-            log.warning("%s failed (%s); trying again in %.2f s (%d/%d)", what, exc, delay, attempt,
-                        RETRY_ATTEMPTS)
+            log.warning("%s failed (%s); trying again in %.2f s (%d/%d)", what, exc, delay, attempt, RETRY_ATTEMPTS)
             await asyncio.sleep(delay)
     raise AssertionError("unreachable")
 

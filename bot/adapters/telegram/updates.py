@@ -7,6 +7,7 @@ before PTB sees the batch: presses go to the adapter (a failure is that press's 
 update PTB cannot build its objects from is dropped, and a repeated update_id is skipped.
 The webhook uses the same gate for its one update per request.
 """
+
 from __future__ import annotations
 
 import logging

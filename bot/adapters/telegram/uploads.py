@@ -4,6 +4,7 @@ The file is fetched as the Bot API serves it: getFile, then a download from the 
 which is TELEGRAM_API_URL with `/bot` turned into `/file/bot` (a self-hosted Bot API server
 and the test fakes work alike). Only admins' files are fetched, and only up to 1 MB.
 """
+
 from __future__ import annotations
 
 from telegram import Bot, Document, Message

@@ -7,6 +7,7 @@ lets the reply to a webhook call carry one method call: with TELEGRAM_WEBHOOK_AN
 the press is answered there, one request less per press (Telegram does not say whether such
 an answer failed, so the default is a request, whose failure is logged).
 """
+
 from __future__ import annotations
 
 import hmac
@@ -56,8 +57,14 @@ class WebhookServer:
     """Listens on the webhook's host:port/path until `stop()`; with `pages`, one aiohttp server
     serves those as well, on the webhook's address and on theirs."""
 
-    def __init__(self, hook: Webhook, app: Application, on_press: PressHandler,
-                 pages: SharedPages | None = None, claim: UpdateClaim | None = None) -> None:
+    def __init__(
+        self,
+        hook: Webhook,
+        app: Application,
+        on_press: PressHandler,
+        pages: SharedPages | None = None,
+        claim: UpdateClaim | None = None,
+    ) -> None:
         self.hook, self.app, self.on_press, self.pages = hook, app, on_press, pages
         self._runner: web.AppRunner | None = None
         # Telegram posts an update again when it missed our answer: a repeat to this worker is
@@ -88,7 +95,8 @@ class WebhookServer:
     async def _post(self, request: web.Request) -> web.Response:
         # as PTB's handler: JSON only, and the secret Telegram was given with setWebhook
         if request.content_type != "application/json" or not hmac.compare_digest(
-                request.headers.get(SECRET_HEADER, "").encode(), self.hook.secret.encode()):
+            request.headers.get(SECRET_HEADER, "").encode(), self.hook.secret.encode()
+        ):
             return web.Response(status=HTTPStatus.FORBIDDEN)
         try:
             data = json.loads(await request.read())

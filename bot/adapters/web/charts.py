@@ -3,6 +3,7 @@
 Geometry only; the template writes the SVG (escaped text, presentation attributes, no
 script, no inline style), so the page needs no JavaScript and passes a strict CSP.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,7 +42,15 @@ def split_chart(letters: str, options: list[str], split: tuple[int, ...], answer
     total = sum(split)
     top = max(split, default=0) or 1
     bars = tuple(
-        Bar(letters[i], options[i], count, round(100 * count / total) if total else 0, i == answer,
-            y=i * (BAR_HEIGHT + GAP), width=max(1, round(BAR_ROOM * count / top)) if count else 0)
-        for i, count in enumerate(split))
+        Bar(
+            letters[i],
+            options[i],
+            count,
+            round(100 * count / total) if total else 0,
+            i == answer,
+            y=i * (BAR_HEIGHT + GAP),
+            width=max(1, round(BAR_ROOM * count / top)) if count else 0,
+        )
+        for i, count in enumerate(split)
+    )
     return Chart(bars, height=len(bars) * (BAR_HEIGHT + GAP))

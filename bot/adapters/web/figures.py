@@ -3,6 +3,7 @@
 The question figures are those of /quizstats: bot/domain/questionstats.py's rules over the chat's
 answers to the quiz.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,10 +60,15 @@ async def run_lines(engine: Engine, chat_key: str, lang: str) -> list[RunLine]:
     for run in await engine.store.chat_runs(chat_key, RUNS_SHOWN):
         standings = await engine.store.run_standings(run.run_id)
         quiz = await quiz_of(engine, chat_key, run.quiz_id)
-        lines.append(RunLine(
-            date=datetime.fromtimestamp(run.started_at, UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            quiz_title=quiz.title.get(lang) if quiz else run.quiz_id,
-            running=run.status is RunStatus.OPEN, players=len(standings), podium=tuple(standings[:3])))
+        lines.append(
+            RunLine(
+                date=datetime.fromtimestamp(run.started_at, UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                quiz_title=quiz.title.get(lang) if quiz else run.quiz_id,
+                running=run.status is RunStatus.OPEN,
+                players=len(standings),
+                podium=tuple(standings[:3]),
+            )
+        )
     return lines
 
 

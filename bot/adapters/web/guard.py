@@ -5,6 +5,7 @@ link gets a page that says so, with status 403. Pages carry a Content-Security-P
 no script at all, no sniffing, no referrer (the link in the address bar is the key), and
 pages for a link are never cached.
 """
+
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
@@ -16,8 +17,9 @@ from aiohttp import web
 from bot.adapters.web import texts
 from bot.commands.weblinks import Refusal
 
-CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; "
-       "frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
 HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -43,7 +45,10 @@ async def security_headers(request: web.Request, handler: Handler) -> web.Stream
 def refusal_page(request: web.Request, lang: str, reason: Refusal | str) -> web.Response:
     words = texts.refused(lang)
     response = aiohttp_jinja2.render_template(
-        "refused.html", request, {"lang": lang, "L": words, "reason": words[str(reason)], "title": words["title"]},
-        status=HTTPStatus.FORBIDDEN)
+        "refused.html",
+        request,
+        {"lang": lang, "L": words, "reason": words[str(reason)], "title": words["title"]},
+        status=HTTPStatus.FORBIDDEN,
+    )
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -3,6 +3,7 @@
 Every page is server-rendered HTML (Jinja2 through aiohttp-jinja2, autoescaped: player names
 and quiz texts are escaped everywhere) and works without JavaScript.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -61,9 +62,21 @@ class Pages:
         quiz_id = request.query.get("quiz") or None
         quiz = next((q for q in played if q.id == quiz_id), None)
         rows = await figures.board(self.engine, link.chat_key, period, quiz.id if quiz else None)
-        return self._page(request, "board.html", lang, link, {
-            "B": texts.board(lang), "periods": PERIODS, "period": period, "rows": rows, "played": played,
-            "quiz": quiz, "me": link.player_key})
+        return self._page(
+            request,
+            "board.html",
+            lang,
+            link,
+            {
+                "B": texts.board(lang),
+                "periods": PERIODS,
+                "period": period,
+                "rows": rows,
+                "played": played,
+                "quiz": quiz,
+                "me": link.player_key,
+            },
+        )
 
     async def runs(self, request: web.Request) -> web.Response:
         link = await self._link(request, Scope.ADMIN)
@@ -80,9 +93,19 @@ class Pages:
         lang = await self._language(link.chat_key)
         own = {q.id for q in await self.engine.chat_quizzes.all(link.chat_key)}
         played = await figures.played_quizzes(self.engine, link.chat_key)
-        return self._page(request, "quizzes.html", lang, link, {
-            "Q": texts.questions(lang), "played": played, "own": own, "saved": request.query.get("saved"),
-            "saved_text": texts.upload(lang)["saved"]})
+        return self._page(
+            request,
+            "quizzes.html",
+            lang,
+            link,
+            {
+                "Q": texts.questions(lang),
+                "played": played,
+                "own": own,
+                "saved": request.query.get("saved"),
+                "saved_text": texts.upload(lang)["saved"],
+            },
+        )
 
     async def quiz(self, request: web.Request) -> web.Response:
         link = await self._link(request, Scope.ADMIN)
@@ -95,12 +118,19 @@ class Pages:
         rows = []
         for item in await figures.question_figures(self.engine, link.chat_key, quiz):
             options = [o.get(lang) for o in item.question.options]
-            flags = [texts.flag(lang, note.flag, figures.LETTERS[note.option] if note.option is not None else "")
-                     for note in item.stats.flags]
-            rows.append({"item": item, "options": options, "flags": flags,
-                         "chart": split_chart(figures.LETTERS, options, item.stats.split, item.question.answer)})
-        return self._page(request, "quiz.html", lang, link, {"Q": texts.questions(lang), "quiz": quiz,
-                                                             "rows": rows})
+            flags = [
+                texts.flag(lang, note.flag, figures.LETTERS[note.option] if note.option is not None else "")
+                for note in item.stats.flags
+            ]
+            rows.append(
+                {
+                    "item": item,
+                    "options": options,
+                    "flags": flags,
+                    "chart": split_chart(figures.LETTERS, options, item.stats.split, item.question.answer),
+                }
+            )
+        return self._page(request, "quiz.html", lang, link, {"Q": texts.questions(lang), "quiz": quiz, "rows": rows})
 
     # upload --------------------------------------------------------------------------------
 
@@ -145,15 +175,20 @@ class Pages:
             return await self._upload_page(request, link, {"name": held.name, "outcome": outcome})
         raise web.HTTPSeeOther(f"/c/{token}/quizzes?saved={outcome.quiz.id}")
 
-    async def _upload_page(self, request: web.Request, link: Link, values: dict[str, Any],
-                           status: int = HTTPStatus.OK) -> web.Response:
+    async def _upload_page(
+        self, request: web.Request, link: Link, values: dict[str, Any], status: int = HTTPStatus.OK
+    ) -> web.Response:
         lang = await self._language(link.chat_key)
         token = request.match_info["token"]
         outcome = values.get("outcome")
         if outcome:  # in the chat's language, as the chat's reply says them
             values |= {"skipped": _placed(lang, outcome.skipped), "problems": _placed(lang, outcome.problems)}
-        values |= {"U": texts.upload(lang), "csrf": self.signer.form_token(token, "upload"),
-                   "csrf_confirm": self.signer.form_token(token, "confirm"), "letters": figures.LETTERS}
+        values |= {
+            "U": texts.upload(lang),
+            "csrf": self.signer.form_token(token, "upload"),
+            "csrf_confirm": self.signer.form_token(token, "confirm"),
+            "letters": figures.LETTERS,
+        }
         return self._page(request, "upload.html", lang, link, values, status)
 
     # shared --------------------------------------------------------------------------------
@@ -176,12 +211,25 @@ class Pages:
         chosen = normalise((await self.engine.store.chat_settings(chat_key)).language)
         return chosen or self.engine.settings.default_language
 
-    def _page(self, request: web.Request, template: str, lang: str, link: Link | None, values: dict[str, Any],
-              status: int = HTTPStatus.OK) -> web.Response:
+    def _page(
+        self,
+        request: web.Request,
+        template: str,
+        lang: str,
+        link: Link | None,
+        values: dict[str, Any],
+        status: int = HTTPStatus.OK,
+    ) -> web.Response:
         token = request.match_info.get("token", "")
-        context = {"lang": lang, "dir": "rtl" if bidi.is_rtl(lang) else "ltr", "L": texts.common(lang),
-                   "base": f"/c/{token}" if token else "", "admin": link is not None and link.scope is Scope.ADMIN,
-                   "page": template.removesuffix(".html"), **values}
+        context = {
+            "lang": lang,
+            "dir": "rtl" if bidi.is_rtl(lang) else "ltr",
+            "L": texts.common(lang),
+            "base": f"/c/{token}" if token else "",
+            "admin": link is not None and link.scope is Scope.ADMIN,
+            "page": template.removesuffix(".html"),
+            **values,
+        }
         return aiohttp_jinja2.render_template(template, request, context, status=status)
 
 

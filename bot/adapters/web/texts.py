@@ -2,6 +2,7 @@
 
 One function per page family keeps extraction simple: each label is a literal `t(lang, ...)`.
 """
+
 from __future__ import annotations
 
 from bot.domain.questionstats import Flag
@@ -70,8 +71,9 @@ def flag(lang: str, which: Flag, option: str) -> str:
     texts = {
         Flag.TOO_EASY: t(lang, "Too easy: 90% or more answer it right."),
         Flag.TOO_HARD: t(lang, "Too hard: 20% or fewer answer it right."),
-        Flag.CHECK_KEY: t(lang, "Check the key: the best players chose {option} more often than the right answer.",
-                          option=option),
+        Flag.CHECK_KEY: t(
+            lang, "Check the key: the best players chose {option} more often than the right answer.", option=option
+        ),
         Flag.DEAD_OPTION: t(lang, "Option {option} is never chosen.", option=option),
     }
     return texts[which]
@@ -80,8 +82,11 @@ def flag(lang: str, which: Flag, option: str) -> str:
 def upload(lang: str) -> dict[str, str]:
     return {
         "file": t(lang, "Quiz file"),
-        "formats": t(lang, "quizhost YAML, GIFT, Aiken, Open Trivia DB JSON, or a Kahoot or Quizizz spreadsheet "
-                           "(.xlsx), at most 1 MB."),
+        "formats": t(
+            lang,
+            "quizhost YAML, GIFT, Aiken, Open Trivia DB JSON, or a Kahoot or Quizizz spreadsheet "
+            "(.xlsx), at most 1 MB.",
+        ),
         "check": t(lang, "Check the file"),
         "problems": t(lang, "Nothing was saved. The file has these problems:"),
         "skipped": t(lang, "These questions will be skipped:"),
@@ -99,8 +104,9 @@ def refused(lang: str) -> dict[str, str]:
         "title": t(lang, "This link does not open anything"),
         "altered": t(lang, "The link is not one this bot made, or part of it is missing. Copy the whole link again."),
         "expired": t(lang, "The link has expired: links work for 24 hours. Ask for a new one with /dashboard."),
-        "foreign": t(lang, "This link opens the leaderboard only. Chat admins get a link to the other pages with "
-                           "/dashboard."),
+        "foreign": t(
+            lang, "This link opens the leaderboard only. Chat admins get a link to the other pages with /dashboard."
+        ),
         "private": t(lang, "This chat's leaderboard is not public any more."),
         "form": t(lang, "The form has expired or did not come from this page. Open the page again and retry."),
         "home": t(lang, "quizhost web pages: open the link that /dashboard (admins) or /board gives in a chat."),

@@ -3,6 +3,7 @@
 The confirm sends back only the id the preview gave, so the file is checked again and stored
 exactly as previewed. A process that restarts forgets them: the admin sends the file again.
 """
+
 from __future__ import annotations
 
 import secrets

@@ -4,6 +4,7 @@
 checked as `quizhost validate` checks it) plus every question skipped and why. A file that
 cannot be read as its format raises `Malformed` naming the place.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,12 +24,20 @@ from bot.texts.i18n import later
 __all__ = ["FORMATS", "Imported", "Malformed", "Skipped", "detect_format", "import_quiz", "to_yaml"]
 
 PARSERS: dict[str, Callable[[bytes], Parsed]] = {
-    "gift": gift.parse, "aiken": aiken.parse, "opentdb": opentdb.parse,
-    "kahoot": kahoot.parse, "quizizz": quizizz.parse,
+    "gift": gift.parse,
+    "aiken": aiken.parse,
+    "opentdb": opentdb.parse,
+    "kahoot": kahoot.parse,
+    "quizizz": quizizz.parse,
 }
 FORMATS = tuple(PARSERS)
-NAMES = {"gift": "GIFT", "aiken": "Aiken", "opentdb": "Open Trivia DB", "kahoot": "Kahoot spreadsheet",
-         "quizizz": "Quizizz spreadsheet"}
+NAMES = {
+    "gift": "GIFT",
+    "aiken": "Aiken",
+    "opentdb": "Open Trivia DB",
+    "kahoot": "Kahoot spreadsheet",
+    "quizizz": "Quizizz spreadsheet",
+}
 
 
 @dataclass(frozen=True)
@@ -54,8 +63,14 @@ def detect_format(name: str, data: bytes) -> str:
         return _sheet_format(data)
     if suffix in (".txt", ".aiken", "") or b"{" in data or b"ANSWER:" in data.upper():
         return _text_format(data)
-    raise Malformed("file", later("cannot tell the format of a '{suffix}' file: give --format ({formats})",
-                                  suffix=suffix, formats=", ".join(FORMATS)))
+    raise Malformed(
+        "file",
+        later(
+            "cannot tell the format of a '{suffix}' file: give --format ({formats})",
+            suffix=suffix,
+            formats=", ".join(FORMATS),
+        ),
+    )
 
 
 def _sheet_format(data: bytes) -> str:
@@ -66,8 +81,13 @@ def _sheet_format(data: bytes) -> str:
             return "kahoot"
         if row.number >= sheets.HEADER_SEARCH_ROWS:
             break
-    raise Malformed("file", later("neither a Kahoot nor a Quizizz spreadsheet: no header row with Question "
-                                  "and Answer 1 (Kahoot) or Question Text and Option 1 (Quizizz)"))
+    raise Malformed(
+        "file",
+        later(
+            "neither a Kahoot nor a Quizizz spreadsheet: no header row with Question "
+            "and Answer 1 (Kahoot) or Question Text and Option 1 (Quizizz)"
+        ),
+    )
 
 
 def _text_format(data: bytes) -> str:
@@ -84,8 +104,9 @@ def _text_format(data: bytes) -> str:
     return "gift"
 
 
-def import_quiz(data: bytes, name: str, fmt: str = "auto", *, quiz_id: str | None = None,
-                title: str | None = None, lang: str = "en") -> Imported:
+def import_quiz(
+    data: bytes, name: str, fmt: str = "auto", *, quiz_id: str | None = None, title: str | None = None, lang: str = "en"
+) -> Imported:
     """The quiz in `data` (a file called `name`), in quizhost's form, and what was skipped."""
     if len(data) > MAX_FILE_BYTES:
         # the command line's check: a chat refuses such a file before it gets here (bot.content.chatquizzes)
@@ -96,9 +117,14 @@ def import_quiz(data: bytes, name: str, fmt: str = "auto", *, quiz_id: str | Non
     if not questions:
         return Imported(fmt, None, None, tuple(skipped))
     stem = PurePath(name).stem
-    content = quiz_data(parsed, questions, quiz_id=quiz_id or slug_id(stem), title=title or parsed.title or stem,
-                        lang=lang,
-                        described=f"Imported from {PurePath(name).name} ({NAMES[fmt]}).")
+    content = quiz_data(
+        parsed,
+        questions,
+        quiz_id=quiz_id or slug_id(stem),
+        title=title or parsed.title or stem,
+        lang=lang,
+        described=f"Imported from {PurePath(name).name} ({NAMES[fmt]}).",
+    )
     return Imported(fmt, content, to_quiz(content, name), tuple(skipped))
 
 
@@ -116,7 +142,10 @@ _QuizDumper.add_representer(str, _text_node)
 
 def to_yaml(imported: Imported) -> str:
     """The quiz file's text: plain YAML, every string quoted where YAML would misread it."""
-    header = (f"# Imported by `quizhost import` from {NAMES[imported.format]}: {imported.count} question(s), "
-              f"{len(imported.skipped)} skipped.\n")
-    return header + yaml.dump(imported.data, Dumper=_QuizDumper, allow_unicode=True, sort_keys=False, width=100,
-                              default_flow_style=False)
+    header = (
+        f"# Imported by `quizhost import` from {NAMES[imported.format]}: {imported.count} question(s), "
+        f"{len(imported.skipped)} skipped.\n"
+    )
+    return header + yaml.dump(
+        imported.data, Dumper=_QuizDumper, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False
+    )

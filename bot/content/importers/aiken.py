@@ -8,6 +8,7 @@
 A question may run over several lines before its first option; blank lines are ignored.
 Problems are reported at the line of the question they spoil, or the stray line itself.
 """
+
 from __future__ import annotations
 
 import re
@@ -47,11 +48,15 @@ def parse(data: bytes) -> Parsed:
         elif option and current is not None:
             _add_option(current, option.group(1), option.group(2), number, found)
         elif option:
-            found.skip(f"line {number}", later("a stray option line ({letter}) with no question above it",
-                                               letter=option.group(1)))
+            found.skip(
+                f"line {number}",
+                later("a stray option line ({letter}) with no question above it", letter=option.group(1)),
+            )
         elif current is not None and current.options:
-            found.skip(f"line {current.line}", later("no ANSWER line after the options (line {number} starts "
-                                                     "another question)", number=number))
+            found.skip(
+                f"line {current.line}",
+                later("no ANSWER line after the options (line {number} starts another question)", number=number),
+            )
             current = _Question(number, [line])
         elif current is not None:
             current.prompt.append(line)
@@ -65,10 +70,18 @@ def parse(data: bytes) -> Parsed:
 def _add_option(question: _Question, letter: str, text: str, number: int, found: Collector) -> None:
     expected = LETTERS[len(question.letters)] if len(question.letters) < len(LETTERS) else None
     if letter != expected:
-        found.skip(f"line {number}", later("option {letter} where option {expected} was expected: the line is "
-                                           "left out", letter=letter, expected=expected) if expected else
-                   later("option {letter} where option (none: at most 10) was expected: the line is left out",
-                         letter=letter))
+        found.skip(
+            f"line {number}",
+            later(
+                "option {letter} where option {expected} was expected: the line is left out",
+                letter=letter,
+                expected=expected,
+            )
+            if expected
+            else later(
+                "option {letter} where option (none: at most 10) was expected: the line is left out", letter=letter
+            ),
+        )
         return
     question.letters.append(letter)
     question.options.append(text.strip())
@@ -78,12 +91,24 @@ def _finish(question: _Question, letter: str, found: Collector) -> None:
     where = f"line {question.line}"
     if not MIN_OPTIONS <= len(question.options) <= MAX_OPTIONS:
         count = len(question.options)
-        found.skip(where, later("1 option: Aiken questions need {low} to {high}", low=MIN_OPTIONS, high=MAX_OPTIONS)
-                   if count == 1 else later("{count} options: Aiken questions need {low} to {high}", count=count,
-                                            low=MIN_OPTIONS, high=MAX_OPTIONS))
+        found.skip(
+            where,
+            later("1 option: Aiken questions need {low} to {high}", low=MIN_OPTIONS, high=MAX_OPTIONS)
+            if count == 1
+            else later(
+                "{count} options: Aiken questions need {low} to {high}", count=count, low=MIN_OPTIONS, high=MAX_OPTIONS
+            ),
+        )
     elif len(letter) != 1 or letter.upper() not in question.letters:
-        found.skip(where, later("ANSWER '{letter}' is not one of the options ({letters})", letter=letter,
-                                letters=", ".join(question.letters)))
+        found.skip(
+            where,
+            later(
+                "ANSWER '{letter}' is not one of the options ({letters})",
+                letter=letter,
+                letters=", ".join(question.letters),
+            ),
+        )
     else:
-        found.keep(Draft(where, "\n".join(question.prompt), tuple(question.options),
-                         question.letters.index(letter.upper())))
+        found.keep(
+            Draft(where, "\n".join(question.prompt), tuple(question.options), question.letters.index(letter.upper()))
+        )

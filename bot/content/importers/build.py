@@ -1,5 +1,6 @@
 """Drafts -> quizhost quiz data (what the YAML file holds), each question checked as the
 quiz file format checks it, so what is written is what `quizhost validate` accepts."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,7 +35,8 @@ def question_data(draft: Draft, lang: str) -> dict[str, Any]:
 def _problems(error: ValidationError) -> str:
     return "; ".join(
         f"{'.'.join(str(p) for p in e['loc'] if p != FALLBACK_LANGUAGE) or 'question'}: {friendly_message(e)}"
-        for e in error.errors())
+        for e in error.errors()
+    )
 
 
 def checked_questions(parsed: Parsed, lang: str) -> tuple[list[dict[str, Any]], list[Skipped]]:
@@ -63,8 +65,9 @@ def _file_order(skipped: Skipped) -> tuple[str, int]:
     return head, int(digits) if digits else 0
 
 
-def quiz_data(parsed: Parsed, questions: list[dict[str, Any]], *, quiz_id: str, title: str, lang: str,
-              described: str) -> dict[str, Any]:
+def quiz_data(
+    parsed: Parsed, questions: list[dict[str, Any]], *, quiz_id: str, title: str, lang: str, described: str
+) -> dict[str, Any]:
     data: dict[str, Any] = {"id": quiz_id}
     if parsed.tags:
         data["tags"] = list(parsed.tags)

@@ -3,6 +3,7 @@
 An importer turns a file's bytes into `Parsed` (drafts plus what it skipped and where); the
 package's `import_quiz` turns that into quizhost quiz data. Nothing here touches the disk.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -106,7 +107,7 @@ def decode_text(data: bytes) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
+        line = data[: error.start].count(b"\n") + 1
         raise Malformed(f"line {line}", later("not UTF-8 text: save the file as UTF-8")) from None
     if any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in text[:8192]):
         raise Malformed("file", BINARY)

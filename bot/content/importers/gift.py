@@ -5,6 +5,7 @@ by blank lines, `//` lines are comments, `\\` `\:` `\#` `\=` `\{` `\}` `\~` `\n`
 the answers sit between the first `{` and the first `}`, `####` starts the general feedback,
 and a `[html]`, `[markdown]`, `[plain]` or `[moodle]` prefix gives a text's format.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,13 +17,13 @@ from bot.content.importers.markup import html_to_text, markdown_to_text, tidy
 from bot.texts.i18n import later
 
 # Escaped characters become private-use placeholders while the structure is parsed.
-_ESCAPES = {":": "\ue001", "#": "\ue002", "=": "\ue003", "{": "\ue004", "}": "\ue005", "~": "\ue006",
-            "n": "\ue007"}
+_ESCAPES = {":": "\ue001", "#": "\ue002", "=": "\ue003", "{": "\ue004", "}": "\ue005", "~": "\ue006", "n": "\ue007"}
 _BACKSLASH = "\ue000"
 _RESTORE = str.maketrans({_BACKSLASH: "\\", **{v: ("\n" if k == "n" else k) for k, v in _ESCAPES.items()}})
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d*)?)%")
 _FORMAT = re.compile(r"^\[(html|markdown|plain|moodle)\]")
 _TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
+
 
 @dataclass(frozen=True)
 class _Block:
@@ -63,7 +64,7 @@ def _read_block(block: _Block, found: Collector) -> None:
     where = f"line {block.line}"
     text = _protect(block.text)
     if text.startswith("$CATEGORY:"):
-        category, _, text = text[len("$CATEGORY:"):].partition("\n")
+        category, _, text = text[len("$CATEGORY:") :].partition("\n")
         for part in category.translate(_RESTORE).split("/"):
             if part.strip() and not (part.strip().startswith("$") or part.strip() in ("top", "Default")):
                 found.tag(part.strip())
@@ -72,20 +73,26 @@ def _read_block(block: _Block, found: Collector) -> None:
             return
     if text.startswith("::"):
         name_end = text.find("::", 2)
-        text = text[name_end + 2:].strip() if name_end >= 0 else text[2:]
+        text = text[name_end + 2 :].strip() if name_end >= 0 else text[2:]
     start, finish = text.find("{"), text.find("}")
     if start < 0 and finish < 0:
         found.skip(where, later("no answers in braces: a description, not a question"))
         return
     if start < 0 or finish < start:
-        found.skip(where, later("'{open}' and '{close}' do not pair up: escape a literal brace as "
-                                "\\{open} or \\{close}", open="{", close="}"))
+        found.skip(
+            where,
+            later(
+                "'{open}' and '{close}' do not pair up: escape a literal brace as \\{open} or \\{close}",
+                open="{",
+                close="}",
+            ),
+        )
         return
-    answers = text[start + 1:finish].strip()
-    prompt = text[:start] + text[finish + 1:] if text.endswith("}") else text[:start] + "_____" + text[finish + 1:]
+    answers = text[start + 1 : finish].strip()
+    prompt = text[:start] + text[finish + 1 :] if text.endswith("}") else text[:start] + "_____" + text[finish + 1 :]
     feedback = ""
     if "####" in answers:
-        answers, feedback = answers[:answers.rfind("####")].strip(), answers[answers.rfind("####") + 4:]
+        answers, feedback = answers[: answers.rfind("####")].strip(), answers[answers.rfind("####") + 4 :]
     prompt, style = _with_format(prompt, "moodle")
     draft = _question(answers, style, where, found)
     if draft is not None:
@@ -98,7 +105,7 @@ def _with_format(text: str, default: str) -> tuple[str, str]:
     text = text.strip()
     match = _FORMAT.match(text)
     style = match.group(1) if match else default
-    text = text[match.end():] if match else text
+    text = text[match.end() :] if match else text
     if style == "html":
         text = html_to_text(text)
     elif style == "markdown":
@@ -113,12 +120,16 @@ def _question(answers: str, style: str, where: str, found: Collector) -> Draft |
         return _multichoice(answers, style, where, found)
     if kind == "truefalse":
         return _true_false(answers, style)
-    reasons = {"essay": later("an essay question (no answers between the braces)"),
-               "numerical": later("a numerical question ({example})", example="{#...}"),
-               "match": later("a matching question (=... -> ...)"),
-               "shortanswer": later("a short-answer question (only =answers, no ~wrong ones)")}
-    found.skip(where, later("{kind}: only multiple choice with one right answer and true/false are imported",
-                            kind=reasons[kind]))
+    reasons = {
+        "essay": later("an essay question (no answers between the braces)"),
+        "numerical": later("a numerical question ({example})", example="{#...}"),
+        "match": later("a matching question (=... -> ...)"),
+        "shortanswer": later("a short-answer question (only =answers, no ~wrong ones)"),
+    }
+    found.skip(
+        where,
+        later("{kind}: only multiple choice with one right answer and true/false are imported", kind=reasons[kind]),
+    )
     return None
 
 
@@ -146,7 +157,7 @@ def _multichoice(answers: str, style: str, where: str, found: Collector) -> Draf
         if raw.startswith("="):
             weight, raw = 1.0, raw[1:]
         elif match := _WEIGHT.match(raw):
-            weight, raw = float(match.group(1)) / 100, raw[match.end():]
+            weight, raw = float(match.group(1)) / 100, raw[match.end() :]
         text, _, comment = raw.partition("#")
         options.append(_with_format(text, style)[0])
         feedbacks.append(_with_format(comment, style)[0])
@@ -157,8 +168,11 @@ def _multichoice(answers: str, style: str, where: str, found: Collector) -> Draf
         return None
     if len(full) != 1:
         partial = sum(1 for w in weights if 0 < w < 1.0)
-        detail = (later("{count} options have full credit", count=len(full)) if full else
-                  later("{count} options share the credit", count=partial))
+        detail = (
+            later("{count} options have full credit", count=len(full))
+            if full
+            else later("{count} options share the credit", count=partial)
+        )
         found.skip(where, later("several right answers ({detail}): a quiz question has exactly one", detail=detail))
         return None
     return Draft(where, "", tuple(options), full[0], feedbacks[full[0]])

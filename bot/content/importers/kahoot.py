@@ -4,6 +4,7 @@ The template puts title and instruction rows above the header (row 8 today): the
 found by its headings, not assumed. `Correct answer(s)` holds answer numbers ("2", or "1,3"
 for several); `Time limit (sec)` is kept per question.
 """
+
 from __future__ import annotations
 
 from bot.content.importers.common import Collector, Draft, Parsed
@@ -35,6 +36,13 @@ def parse(data: bytes) -> Parsed:
         elif not isinstance(right, int):
             found.skip(row.where, right)
         else:
-            found.keep(Draft(row.where, prompt, tuple(text for _, text in answers), right,
-                             seconds=clamp_seconds(whole_number(row.get(time_at)))))
+            found.keep(
+                Draft(
+                    row.where,
+                    prompt,
+                    tuple(text for _, text in answers),
+                    right,
+                    seconds=clamp_seconds(whole_number(row.get(time_at))),
+                )
+            )
     return found.parsed()

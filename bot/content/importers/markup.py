@@ -1,4 +1,5 @@
 """Marked-up source texts ([html], [markdown]) to the plain text quizhost shows as is."""
+
 from __future__ import annotations
 
 import html

@@ -4,6 +4,7 @@ The file is what the API returned (`{"response_code": 0, "results": [...]}`) or 
 results list. Fields are HTML-entity encoded by default; `encode=url3986`, `urlLegacy` and
 `base64` are recognised from the data itself (base64 encodes every field, `type` included).
 """
+
 from __future__ import annotations
 
 import base64
@@ -33,8 +34,9 @@ def parse(data: bytes) -> Parsed:
     try:
         document = json.loads(decode_text(data))
     except json.JSONDecodeError as error:
-        raise Malformed(f"line {error.lineno}", later("not JSON: {detail} (column {column})", detail=error.msg,
-                                                           column=error.colno)) from None
+        raise Malformed(
+            f"line {error.lineno}", later("not JSON: {detail} (column {column})", detail=error.msg, column=error.colno)
+        ) from None
     results, prefix = _results(document)
     decode = _decoder(results)
     found = Collector()
@@ -47,13 +49,19 @@ def _results(document: Any) -> tuple[list[Any], str]:
     if isinstance(document, list):
         return document, ""
     if not isinstance(document, dict) or "results" not in document:
-        raise Malformed("top level", later("expected Open Trivia DB results: {example} or a list of questions",
-                                           example='{"response_code": 0, "results": [...]}'))
+        raise Malformed(
+            "top level",
+            later(
+                "expected Open Trivia DB results: {example} or a list of questions",
+                example='{"response_code": 0, "results": [...]}',
+            ),
+        )
     code = document.get("response_code", 0)
     if code != 0:
         meaning = RESPONSE_CODES.get(code, "an unknown code") if isinstance(code, int) else "not a number"
-        raise Malformed("response_code", later("{code}: {meaning}; nothing to import", code=repr(code),
-                                               meaning=meaning))
+        raise Malformed(
+            "response_code", later("{code}: {meaning}; nothing to import", code=repr(code), meaning=meaning)
+        )
     if not isinstance(document["results"], list):
         raise Malformed("results", later("expected a list of questions"))
     return document["results"], "results"
@@ -88,8 +96,11 @@ def _read(result: Any, where: str, decode: Decoder, found: Collector) -> None:
         return
     fields = [result["type"], result["question"], result["correct_answer"]]
     wrong = result["incorrect_answers"]
-    if not all(isinstance(f, str) for f in fields) or not isinstance(wrong, list) or not all(
-            isinstance(w, str) for w in wrong):
+    if (
+        not all(isinstance(f, str) for f in fields)
+        or not isinstance(wrong, list)
+        or not all(isinstance(w, str) for w in wrong)
+    ):
         found.skip(where, later("type, question, correct_answer and incorrect_answers must be text"))
         return
     kind, prompt, right = (decode(f).strip() for f in fields)
@@ -101,8 +112,9 @@ def _read(result: Any, where: str, decode: Decoder, found: Collector) -> None:
     if kind == "boolean":
         options = ("True", "False")
         if right not in options:
-            found.skip(where, later("correct_answer '{answer}' of a boolean question is not True or False",
-                                    answer=right))
+            found.skip(
+                where, later("correct_answer '{answer}' of a boolean question is not True or False", answer=right)
+            )
             return
         found.keep(Draft(where, prompt, options, options.index(right)))
         return

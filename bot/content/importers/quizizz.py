@@ -4,6 +4,7 @@ Under the header the template has a row of instructions ("Text of the question (
 which is not a question. `Correct Answer` is the option number; `Checkbox` rows (several right
 options) and the other kinds are skipped with the reason.
 """
+
 from __future__ import annotations
 
 from bot.content.importers.common import Collector, Draft, Parsed
@@ -13,8 +14,18 @@ from bot.texts.i18n import later
 
 OPTIONS = 5
 MULTIPLE_CHOICE = "multiple choice"
-KNOWN_KINDS = (MULTIPLE_CHOICE, "checkbox", "fill-in-the-blank", "open-ended", "poll", "draw", "reorder",
-               "match", "drag and drop", "dropdown")
+KNOWN_KINDS = (
+    MULTIPLE_CHOICE,
+    "checkbox",
+    "fill-in-the-blank",
+    "open-ended",
+    "poll",
+    "draw",
+    "reorder",
+    "match",
+    "drag and drop",
+    "dropdown",
+)
 COLUMNS = ("question text", "question type", "correct answer", "time in seconds", "answer explanation")
 
 
@@ -41,15 +52,26 @@ def parse(data: bytes) -> Parsed:
         options = [(n, row.get(i)) for n, i in enumerate(option_at, start=1) if row.get(i)]
         right = one_right(options, correct, "Correct Answer", OPTIONS)
         if kind.casefold() != MULTIPLE_CHOICE:
-            found.skip(row.where, later("a question of type {kind} (several right options): only Multiple Choice is "
-                                        "imported", kind=kind) if kind.casefold() == "checkbox" else
-                       later("a question of type {kind}: only Multiple Choice is imported", kind=kind))
+            found.skip(
+                row.where,
+                later("a question of type {kind} (several right options): only Multiple Choice is imported", kind=kind)
+                if kind.casefold() == "checkbox"
+                else later("a question of type {kind}: only Multiple Choice is imported", kind=kind),
+            )
         elif not row.get(at["question text"]):
             found.skip(row.where, later("no question text"))
         elif not isinstance(right, int):
             found.skip(row.where, right)
         else:
             seconds = clamp_seconds(whole_number(row.get(at["time in seconds"])))
-            found.keep(Draft(row.where, row.get(at["question text"]), tuple(text for _, text in options), right,
-                             row.get(at["answer explanation"]), seconds))
+            found.keep(
+                Draft(
+                    row.where,
+                    row.get(at["question text"]),
+                    tuple(text for _, text in options),
+                    right,
+                    row.get(at["answer explanation"]),
+                    seconds,
+                )
+            )
     return found.parsed()

@@ -4,6 +4,7 @@ An .xlsx is a zip of XML parts. A hostile one declares parts that unpack to giga
 bomb); Python's zipfile never unpacks more than a part declares, so the declared sizes are
 checked first and a file over the limit is refused unopened.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -59,9 +60,17 @@ def check_zip(data: bytes) -> None:
         parts = archive.infolist()
         unpacked = sum(part.file_size for part in parts)
         if len(parts) > MAX_PARTS or unpacked > MAX_UNPACKED_BYTES:
-            raise Malformed("file", later("the spreadsheet would unpack to {size} bytes in {parts} parts (at most "
-                                          "{most} in {most_parts}): refused unopened", size=f"{unpacked:,}",
-                                          parts=len(parts), most=f"{MAX_UNPACKED_BYTES:,}", most_parts=MAX_PARTS))
+            raise Malformed(
+                "file",
+                later(
+                    "the spreadsheet would unpack to {size} bytes in {parts} parts (at most "
+                    "{most} in {most_parts}): refused unopened",
+                    size=f"{unpacked:,}",
+                    parts=len(parts),
+                    most=f"{MAX_UNPACKED_BYTES:,}",
+                    most_parts=MAX_PARTS,
+                ),
+            )
 
 
 def rows(data: bytes) -> Iterator[Row]:
@@ -70,8 +79,13 @@ def rows(data: bytes) -> Iterator[Row]:
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds for a broken part; all mean the same here
-        raise Malformed("file", later("cannot read the spreadsheet: {detail}",  # openpyxl's own words
-                                      detail=f"{type(error).__name__}: {error}")) from None
+        raise Malformed(
+            "file",
+            later(
+                "cannot read the spreadsheet: {detail}",  # openpyxl's own words
+                detail=f"{type(error).__name__}: {error}",
+            ),
+        ) from None
     try:
         sheet = book.worksheets[0]
         for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
@@ -89,8 +103,9 @@ def find_header(sheet: Iterator[Row], is_header: Callable[[Row], bool], what: st
             return row
         if row.number >= HEADER_SEARCH_ROWS:
             break
-    raise Malformed("file", later("no header row ({columns}) in the first {n} rows", columns=what,
-                                  n=HEADER_SEARCH_ROWS))
+    raise Malformed(
+        "file", later("no header row ({columns}) in the first {n} rows", columns=what, n=HEADER_SEARCH_ROWS)
+    )
 
 
 def column(header: Row, *starts: str) -> int | None:
@@ -123,8 +138,9 @@ def one_right(choices: list[tuple[int, str]], written: str, label: str, most: in
     if correct is None:
         return later("{column} '{written}' is not a number from 1 to {high}", column=label, written=written, high=most)
     if len(set(correct)) > 1:
-        return later("several correct answers ({numbers}): a quiz question has exactly one",
-                     numbers=", ".join(map(str, correct)))
+        return later(
+            "several correct answers ({numbers}): a quiz question has exactly one", numbers=", ".join(map(str, correct))
+        )
     numbered = [n for n, _ in choices]
     if correct[0] not in numbered:
         return later("{column} {number} names an empty or missing column", column=label, number=correct[0])

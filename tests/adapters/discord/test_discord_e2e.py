@@ -3,6 +3,7 @@
 The fake listens on 127.0.0.1 (REST and gateway) and refuses what Discord refuses; a fake clock
 moves question deadlines, so no test waits for a timer.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -86,8 +87,9 @@ async def test_three_members_play_a_whole_quiz_in_a_channel(fake, clock, server,
     assert fake.violations == []
 
 
-async def test_a_dm_quiz_on_the_shipped_pipeline_quiz_closes_at_each_first_answer(fake, clock, server, tmp_path,
-                                                                                   caplog):
+async def test_a_dm_quiz_on_the_shipped_pipeline_quiz_closes_at_each_first_answer(
+    fake, clock, server, tmp_path, caplog
+):
     caplog.set_level(logging.DEBUG)
     dee = fake.add_user("Dee", locale="en-GB")
     dm = fake.dm_channel(dee)
@@ -187,9 +189,12 @@ async def test_quiz_topic_autocomplete_offers_matching_quizzes(fake, clock, serv
         choices = await fake.autocomplete(eve, channel, "quiz", focused="topic", topic="pipe")
         assert [c["value"] for c in choices] == ["pipeline"]
         assert {c["value"] for c in await fake.autocomplete(eve, channel, "quiz", focused="topic", topic="")} >= {
-            "pipeline", "tiny"}
-        assert [c["value"] for c in await fake.autocomplete(eve, channel, "quiz", focused="topic",
-                                                            topic="sma")] == ["tiny"]
+            "pipeline",
+            "tiny",
+        }
+        assert [c["value"] for c in await fake.autocomplete(eve, channel, "quiz", focused="topic", topic="sma")] == [
+            "tiny"
+        ]
         assert await fake.autocomplete(eve, channel, "quiz", focused="topic", topic="zzzz") == []
     assert fake.violations == []
 
@@ -207,8 +212,7 @@ msgstr "इस सप्ताह"
 """
 
 
-async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, clock, server, tmp_path,
-                                                                         monkeypatch):
+async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, clock, server, tmp_path, monkeypatch):
     locales = tmp_path / "locales"
     (locales / "hi" / "LC_MESSAGES").mkdir(parents=True)
     (locales / "hi" / "LC_MESSAGES" / "quizhost.po").write_text(HINDI_PO, encoding="utf-8")
@@ -219,8 +223,23 @@ async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, c
             commands = {c["name"]: c for c in fake.commands[fake.syncs[0]]}
     finally:
         i18n.catalog.cache_clear()
-    assert set(commands) == {"quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "upload",
-                             "remove", "help", "dashboard", "board", "review", "quizstats", "schedule"}
+    assert set(commands) == {
+        "quiz",
+        "quizzes",
+        "leaderboard",
+        "stats",
+        "stop",
+        "language",
+        "settings",
+        "upload",
+        "remove",
+        "help",
+        "dashboard",
+        "board",
+        "review",
+        "quizstats",
+        "schedule",
+    }
     assert [o["type"] for o in commands["upload"]["options"]] == [11]  # an attachment
     assert commands["quiz"]["description"] == "Start a quiz: /quiz [topic] [count]"
     assert commands["quiz"]["description_localizations"] == {"hi": "प्रश्नोत्तरी शुरू करें"}

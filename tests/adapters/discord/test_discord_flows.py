@@ -1,4 +1,5 @@
 """More of quizhost on Discord: picks by button, sharding, slow work deferred within 3 seconds."""
+
 from __future__ import annotations
 
 import discord
@@ -23,7 +24,11 @@ async def test_quiz_and_language_picks_are_persistent_buttons_too(fake, clock, s
 
         picks = await fake.slash(bob, channel, "language")
         assert [b["label"] for row in picks["components"] for b in row["components"]] == [
-            "English", "हिन्दी", "chiShona", "اردو"]
+            "English",
+            "हिन्दी",
+            "chiShona",
+            "اردو",
+        ]
         refused = await fake.press(bob, int(picks["id"]), "quizhost:ql:ur")
         assert refused["ephemeral"] and "Only chat admins" in refused["content"]
         chosen = await fake.press(boss, int(picks["id"]), "quizhost:ql:hi")
@@ -49,8 +54,9 @@ async def test_auto_sharding_connects_every_shard_and_each_serves_its_servers(fa
     assert sorted(i["shard"] for i in fake.identifies) == [[0, 2], [1, 2]]
     assert ("GET", "/api/v10/gateway/bot", 200) in fake.requests
     privileged = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
-    assert all(i["intents"] == discord.Intents.default().value and not i["intents"] & privileged
-               for i in fake.identifies)
+    assert all(
+        i["intents"] == discord.Intents.default().value and not i["intents"] & privileged for i in fake.identifies
+    )
     assert fake.violations == []
 
 
@@ -83,8 +89,7 @@ async def test_a_quiz_is_refused_at_once_where_the_bot_may_not_post(fake, clock,
     assert fake.channel_messages(quiet) == [] and fake.violations == []
 
 
-async def test_a_server_that_refuses_the_sync_is_named_and_the_others_still_work(fake, clock, server, tmp_path,
-                                                                                caplog):
+async def test_a_server_that_refuses_the_sync_is_named_and_the_others_still_work(fake, clock, server, tmp_path, caplog):
     _, channel = server
     settings = make_settings(tmp_path, fake, discord_guild_ids=f"{next(iter(fake.guilds))},4242")
     async with running_bot(fake, settings, clock, syncs=1):

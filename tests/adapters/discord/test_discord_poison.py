@@ -4,6 +4,7 @@ The real `quizhost run` wiring and discord.py against the fake Discord. Poisoned
 real presses with odd names (not strings, lone surrogates, huge), odd locales and button ids
 copied from another channel or made up; after each batch, a member of another channel presses
 and must be answered. Every press, poisoned or not, is answered within Discord's 3 s."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,8 +21,9 @@ from bot.testing.clock import FakeClock
 from bot.testing.fake_discord_payloads import FakeUser
 from tests.support.discord_harness import button_id, fake, is_question, make_settings, running_bot, server  # noqa: F401
 
-ODD = st.one_of(st.none(), st.integers(), st.sampled_from(["\ud800", "a\udfffb", "x" * 100_000, "", "‮evil"]),
-                st.text(max_size=20))
+ODD = st.one_of(
+    st.none(), st.integers(), st.sampled_from(["\ud800", "a\udfffb", "x" * 100_000, "", "‮evil"]), st.text(max_size=20)
+)
 
 
 @dataclass
@@ -58,9 +60,11 @@ async def test_odd_presses_never_stop_another_channels_presses(fake, server, tmp
             assert shown["content"] == "Locked in: B"
 
         @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
-        @given(st.fixed_dictionaries({}, optional={"global_name": ODD, "username": ODD}),
-               st.sampled_from([copied, "quizhost:qa:1:1:9", "quizhost:qp:nope", "quizhost:ql:xx", "junk"]),
-               st.sampled_from(["en-US", "hi", "zz-ZZ", ""]))
+        @given(
+            st.fixed_dictionaries({}, optional={"global_name": ODD, "username": ODD}),
+            st.sampled_from([copied, "quizhost:qa:1:1:9", "quizhost:qp:nope", "quizhost:ql:xx", "junk"]),
+            st.sampled_from(["en-US", "hi", "zz-ZZ", ""]),
+        )
         def check(names: dict[str, Any], custom_id: str, locale: str) -> None:
             asyncio.run_coroutine_threadsafe(one_round(names, custom_id, locale), loop).result(timeout=30)
 
@@ -68,8 +72,10 @@ async def test_odd_presses_never_stop_another_channels_presses(fake, server, tmp
         own = await fake.press(ann, target.id, copied)
         assert own["content"] == "Locked in: A"
     with contextlib.closing(sqlite3.connect(tmp_path / "quizhost.db")) as db:
-        stored = db.execute("SELECT a.player_key FROM answers a JOIN runs r ON r.id = a.run_id "
-                            "WHERE r.chat_key = ?", (f"discord:{quiz_channel}",)).fetchall()
+        stored = db.execute(
+            "SELECT a.player_key FROM answers a JOIN runs r ON r.id = a.run_id WHERE r.chat_key = ?",
+            (f"discord:{quiz_channel}",),
+        ).fetchall()
         names = [n for (n,) in db.execute("SELECT name FROM players")]
     assert stored == [(f"discord:{ann.id}",)]  # the copied button counted nowhere
     for name in names:

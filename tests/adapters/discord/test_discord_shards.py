@@ -3,6 +3,7 @@
 Each worker connects only its shards, serves the servers Discord routes to them, and the
 workers identify one at a time, 5 s apart, as Discord counts identifies per bot, not per process.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -15,12 +16,22 @@ from tests.support.discord_harness import fake, make_settings, running_bot  # no
 pytestmark = pytest.mark.postgres
 
 
-async def test_two_workers_of_one_shard_each_identify_in_turn_and_serve_their_servers(fake, clock, tmp_path,
-                                                                                       postgres_url):
+async def test_two_workers_of_one_shard_each_identify_in_turn_and_serve_their_servers(
+    fake, clock, tmp_path, postgres_url
+):
     guilds = [fake.add_guild("Zero", shard=(0, 2)), fake.add_guild("One", shard=(1, 2))]
     sam = fake.add_user("Sam")
-    workers = [make_settings(tmp_path, fake, quizhost_db=postgres_url, quizhost_worker=f"w{n}",
-                             discord_shard_count="2", discord_shard_ids=str(n)) for n in range(2)]
+    workers = [
+        make_settings(
+            tmp_path,
+            fake,
+            quizhost_db=postgres_url,
+            quizhost_worker=f"w{n}",
+            discord_shard_count="2",
+            discord_shard_ids=str(n),
+        )
+        for n in range(2)
+    ]
     async with contextlib.AsyncExitStack() as stack:
         for settings in workers:
             await stack.enter_async_context(running_bot(fake, settings, clock))

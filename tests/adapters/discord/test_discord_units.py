@@ -1,4 +1,5 @@
 """The Discord adapter's pure parts: labels, custom ids, autocomplete choices, settings."""
+
 from __future__ import annotations
 
 import asyncio
@@ -80,16 +81,30 @@ def test_a_process_runs_the_shards_named_in_discord_shard_ids_of_discord_shard_c
     assert load_settings(env_file=None, discord_shard_count="", discord_shard_ids="").discord_shard_list() == []
 
 
-@pytest.mark.parametrize("values, named, says", [
-    ({"discord_shard_ids": "0,1"}, "DISCORD_SHARD_IDS", "needs DISCORD_SHARD_COUNT"),
-    ({"discord_shard_ids": "0,2", "discord_shard_count": "2"}, "DISCORD_SHARD_IDS", "below DISCORD_SHARD_COUNT (2)"),
-    ({"discord_shard_ids": "0,zero", "discord_shard_count": "2"}, "DISCORD_SHARD_IDS", "numbers separated by commas"),
-    ({"discord_shard_ids": "1,1", "discord_shard_count": "2"}, "DISCORD_SHARD_IDS", "twice"),
-    ({"discord_shard_ids": "0", "discord_shard_count": "0"}, "DISCORD_SHARD_COUNT", "greater than or equal to 1"),
-    ({"discord_shard_ids": "0", "discord_shard_count": "two"}, "DISCORD_SHARD_COUNT", "integer"),
-    ({"discord_shard_ids": "0", "discord_shard_count": "2", "discord_shards": "auto"}, "DISCORD_SHARD_IDS",
-     "DISCORD_SHARDS exclude each other"),
-])
+@pytest.mark.parametrize(
+    "values, named, says",
+    [
+        ({"discord_shard_ids": "0,1"}, "DISCORD_SHARD_IDS", "needs DISCORD_SHARD_COUNT"),
+        (
+            {"discord_shard_ids": "0,2", "discord_shard_count": "2"},
+            "DISCORD_SHARD_IDS",
+            "below DISCORD_SHARD_COUNT (2)",
+        ),
+        (
+            {"discord_shard_ids": "0,zero", "discord_shard_count": "2"},
+            "DISCORD_SHARD_IDS",
+            "numbers separated by commas",
+        ),
+        ({"discord_shard_ids": "1,1", "discord_shard_count": "2"}, "DISCORD_SHARD_IDS", "twice"),
+        ({"discord_shard_ids": "0", "discord_shard_count": "0"}, "DISCORD_SHARD_COUNT", "greater than or equal to 1"),
+        ({"discord_shard_ids": "0", "discord_shard_count": "two"}, "DISCORD_SHARD_COUNT", "integer"),
+        (
+            {"discord_shard_ids": "0", "discord_shard_count": "2", "discord_shards": "auto"},
+            "DISCORD_SHARD_IDS",
+            "DISCORD_SHARDS exclude each other",
+        ),
+    ],
+)
 def test_wrong_shard_settings_name_their_variable(values, named, says):
     with pytest.raises(SettingsError) as caught:
         load_settings(env_file=None, **values)

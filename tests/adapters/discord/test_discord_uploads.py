@@ -1,5 +1,6 @@
 """/upload file: on Discord end to end: the real wiring and discord.py against the fake Discord,
 which serves the attachment on loopback as Discord's CDN would."""
+
 from __future__ import annotations
 
 from bot.testing.fake_discord import FakeDiscord, FakeUser
@@ -19,8 +20,9 @@ CAPITALS = b"Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n\nCapital of Pe
 CAPITALS_V2 = b"Capital of Chile?\nA. Santiago\nB. Lima\nANSWER: A\n"
 
 
-async def uploads(fake: FakeDiscord, user: FakeUser, channel: int, name: str, data: bytes,
-                  size: int | None = None) -> str:
+async def uploads(
+    fake: FakeDiscord, user: FakeUser, channel: int, name: str, data: bytes, size: int | None = None
+) -> str:
     shown = await fake.slash(user, channel, "upload", file=fake.attach(channel, name, data, size))
     return visible_text(shown)
 
@@ -48,8 +50,10 @@ async def test_a_member_is_refused_and_the_attachment_is_not_fetched(fake, clock
     _, channel = server
     member = fake.add_user("Member")
     async with running_bot(fake, make_settings(tmp_path, fake), clock):
-        assert await uploads(fake, member, channel, "capitals.txt", CAPITALS) == \
-            "Only chat admins can add or remove quizzes."
+        assert (
+            await uploads(fake, member, channel, "capitals.txt", CAPITALS)
+            == "Only chat admins can add or remove quizzes."
+        )
         assert fake.cdn_fetches == []
         assert "No quiz matches" in visible_text(await fake.slash(member, channel, "quiz", topic="capitals"))
 
@@ -101,8 +105,10 @@ async def test_a_replacement_during_a_run_leaves_the_run_its_version(fake, clock
 
 def long_titled(quiz_id: str) -> bytes:
     title = "Capitals of every country in South America and the islands around it, hardest first"  # 84
-    return (f"id: {quiz_id}\ntitle: {title}\ndescription: Capitals.\nquestions:\n  - id: q\n    prompt: Lima?\n"
-            "    options: [Peru, Chile]\n    answer: 0\n").encode()
+    return (
+        f"id: {quiz_id}\ntitle: {title}\ndescription: Capitals.\nquestions:\n  - id: q\n    prompt: Lima?\n"
+        "    options: [Peru, Chile]\n    answer: 0\n"
+    ).encode()
 
 
 async def test_the_quiz_autocomplete_offers_the_channels_own_quizzes_first(fake, clock, server, tmp_path):
@@ -112,7 +118,8 @@ async def test_the_quiz_autocomplete_offers_the_channels_own_quizzes_first(fake,
     async with running_bot(fake, make_settings(tmp_path, fake), clock):
         assert "Saved capitals" in await uploads(fake, manager, first, "capitals.txt", CAPITALS)
         assert "Saved south-american-capitals" in await uploads(
-            fake, manager, first, "sa.yaml", long_titled("south-american-capitals"))
+            fake, manager, first, "sa.yaml", long_titled("south-american-capitals")
+        )
         offered = await fake.autocomplete(manager, first, "quiz", focused="topic", topic="")
         assert [c["value"] for c in offered][:2] == ["capitals", "south-american-capitals"]
         assert "pipeline" in [c["value"] for c in offered]  # the shipped ones follow
@@ -120,8 +127,9 @@ async def test_the_quiz_autocomplete_offers_the_channels_own_quizzes_first(fake,
         assert len(long_name) == 100 and long_name.startswith("Capitals of every country") and long_name[-1] == "…"
         typed = await fake.autocomplete(manager, first, "quiz", focused="topic", topic="capit")
         assert [c["value"] for c in typed] == ["capitals", "south-american-capitals"]
-        assert [c["value"] for c in await fake.autocomplete(manager, first, "quiz", focused="topic",
-                                                            topic="america")] == ["south-american-capitals"]
+        assert [
+            c["value"] for c in await fake.autocomplete(manager, first, "quiz", focused="topic", topic="america")
+        ] == ["south-american-capitals"]
         elsewhere = await fake.autocomplete(manager, second, "quiz", focused="topic", topic="capit")
         assert elsewhere == []  # another channel's quizzes are never offered
         await fake.slash(manager, first, "quiz", topic=typed[0]["value"])  # a picked choice starts that quiz

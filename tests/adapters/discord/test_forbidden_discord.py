@@ -1,5 +1,6 @@
 """A Discord channel the bot lost access to (403 Missing Access): the quiz's question post is
 refused, and the channel's schedules pause with a log line (real discord.py, fake Discord)."""
+
 from __future__ import annotations
 
 import logging
@@ -24,8 +25,10 @@ async def test_a_discord_channel_that_denies_the_bot_pauses_its_schedules(fake, 
         assert f"discord:{channel} does not let the bot post; its schedules are paused (1)" in caplog.text
         listing = await fake.slash(boss, channel, "schedule", what="")
         assert listing["embeds"][0]["title"] == "⏰ Schedules"
-        assert "#1 daily 09:00: the quiz Tiny Test Quiz; next 2026-06-01 09:00 UTC · paused: I could not post here" \
+        assert (
+            "#1 daily 09:00: the quiz Tiny Test Quiz; next 2026-06-01 09:00 UTC · paused: I could not post here"
             in listing["embeds"][0]["description"]
+        )
     assert fake.violations == []
 
 

@@ -1,5 +1,6 @@
 """Reviews and statistics on Discord end to end: the podium's button opens a DM review,
 /quizstats refused to a member (real discord.py against the fake Discord)."""
+
 from __future__ import annotations
 
 from tests.support import discord_harness as dh
@@ -31,8 +32,9 @@ async def test_discord_podium_button_starts_the_review_in_a_dm(fake, clock, serv
         intro = await fake.wait_message(dm, lambda m: "Review" in m.text)
         assert "1 card is due (1 in your deck)" in intro.text
         clock.advance(1)
-        card = await fake.wait_message(dm, lambda m: bool(m.data["embeds"]) and "Review · Tiny Test Quiz"
-                                       in m.data["embeds"][0]["title"])
+        card = await fake.wait_message(
+            dm, lambda m: bool(m.data["embeds"]) and "Review · Tiny Test Quiz" in m.data["embeds"][0]["title"]
+        )
         assert dh.prompt_of(card) == "Which planet is the largest?"
         ack = await fake.press(ann, card.id, dh.button_id(card, dh.wrong_letter(card)))
         assert ack["ephemeral"] and ack["content"].startswith("Locked in")

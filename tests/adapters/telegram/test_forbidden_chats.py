@@ -1,6 +1,7 @@
 """A chat that removed the bot: whatever send the platform refuses as forbidden (not only the
 scheduler's own post) pauses the chat's schedules, once, with a log line. End to end through
 real PTB against the fake Bot API, and through the engine's outbox with a recording adapter."""
+
 from __future__ import annotations
 
 import logging
@@ -78,7 +79,6 @@ async def test_a_refused_question_of_a_manual_quiz_pauses_the_chats_schedules_to
     assert [s.status for s in await store.chat_schedules(group("g2").key)] == [ScheduleStatus.ACTIVE]
 
 
-
 class Blocked(RecordingAdapter):
     """The player blocked the bot: posts to their private chat are refused as forbidden."""
 
@@ -88,8 +88,9 @@ class Blocked(RecordingAdapter):
         return await super().post_question(card)
 
 
-async def test_a_review_card_refused_in_a_private_chat_pauses_its_schedules(engine, adapter, quiz, clock, store,
-                                                                             caplog):
+async def test_a_review_card_refused_in_a_private_chat_pauses_its_schedules(
+    engine, adapter, quiz, clock, store, caplog
+):
     await group_run_with_misses(engine, adapter, quiz, clock)
     commands = Commands(engine)
     ann = Caller(private(), ANN)

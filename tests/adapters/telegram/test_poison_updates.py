@@ -4,6 +4,7 @@
 real updates mutated: fields of the wrong type, lone surrogates, missing fields, huge texts,
 kinds nobody knows. After each, a player in another chat presses, and must be answered.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -49,8 +50,13 @@ async def deliver(fake: FakeBotApi, *updates: dict) -> None:
 
 def press_update(fake: FakeBotApi, chat: dict, user: dict, message_id: int, data: str) -> dict:
     message = fake._message_json(fake.messages[(chat["id"], message_id)])
-    query = {"id": f"poison{next(fake._press_ids)}", "from": user, "message": message,
-             "chat_instance": f"ci{chat['id']}", "data": data}
+    query = {
+        "id": f"poison{next(fake._press_ids)}",
+        "from": user,
+        "message": message,
+        "chat_instance": f"ci{chat['id']}",
+        "data": data,
+    }
     return {"update_id": next(fake._update_ids), "callback_query": query}
 
 
@@ -58,10 +64,14 @@ def press_update(fake: FakeBotApi, chat: dict, user: dict, message_id: int, data
 
 HUGE = "x" * 200_000
 ODD_VALUES = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70), st.floats(allow_nan=True),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True),
     st.sampled_from(["\ud800", "a\udfffb", "\ud83d", HUGE, "", "/quiz " + HUGE, "qa:1:1:0", "qa:99999:1:0"]),
-    st.text(max_size=30), st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(),
-                                                                               max_size=2),
+    st.text(max_size=30),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
 )
 
 
@@ -77,8 +87,10 @@ def paths(value, here=()):
 def poisoned(draw, real: dict) -> dict:
     """A real update with a few of its fields deleted or given odd values, or an unknown kind."""
     if draw(st.integers(0, 9)) == 0:
-        return {"update_id": 0, draw(st.sampled_from(["business_message", "purchased_paid_media", "zzz"])):
-                draw(ODD_VALUES)}
+        return {
+            "update_id": 0,
+            draw(st.sampled_from(["business_message", "purchased_paid_media", "zzz"])): draw(ODD_VALUES),
+        }
     update = copy.deepcopy(real)
     for _ in range(draw(st.integers(1, 3))):
         every = [p for p in paths(update) if p != ("update_id",)]
@@ -100,8 +112,10 @@ async def test_poisoned_updates_never_stop_another_chats_presses(fake, tmp_path,
     clock = FakeClock()
     extra = {}
     if mode == "webhook":
-        extra = dict(telegram_webhook_url=f"http://127.0.0.1:{unused_tcp_port}/hook",
-                     telegram_webhook_listen=f"127.0.0.1:{unused_tcp_port}")
+        extra = dict(
+            telegram_webhook_url=f"http://127.0.0.1:{unused_tcp_port}/hook",
+            telegram_webhook_listen=f"127.0.0.1:{unused_tcp_port}",
+        )
     poisoned_group, good_group = fake.group(-1001, "Poisoned"), fake.group(-1002, "Good")
     eve, ann = fake.user(66, "Eve"), fake.user(11, "Ann")
     async with running_bot(fake, settings_for(fake, tmp_path, **extra), clock):
@@ -110,8 +124,10 @@ async def test_poisoned_updates_never_stop_another_chats_presses(fake, tmp_path,
         target = await next_question(fake, poisoned_group, 1)
         question = await next_question(fake, good_group, 1)
         data = button(target, "A")["callback_data"]
-        real = [press_update(fake, poisoned_group, eve, target.message_id, data),
-                fake.text_update(poisoned_group, eve, "/leaderboard")]
+        real = [
+            press_update(fake, poisoned_group, eve, target.message_id, data),
+            fake.text_update(poisoned_group, eve, "/leaderboard"),
+        ]
         loop, players = asyncio.get_running_loop(), itertools.count(1000)
 
         async def one_round(poison: list[dict]) -> None:
@@ -145,6 +161,9 @@ async def test_a_repeated_update_id_is_handled_once(fake, tmp_path):
         assert (await fake.answer_of(query_id)).text
         bob = Member(fake, group, fake.user(12, "Bob"))
         await bob.presses(question, "B")  # after both copies were taken
-    answers = [c for c in fake.calls if c.method == "answerCallbackQuery"
-               and c.params.get("callback_query_id") == update["callback_query"]["id"]]
+    answers = [
+        c
+        for c in fake.calls
+        if c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == update["callback_query"]["id"]
+    ]
     assert len(answers) == 1

@@ -1,5 +1,6 @@
 """Presses belong to their chat, answers are retried within Telegram's window, and two
 /quiz at one moment in one chat start one quiz."""
+
 from __future__ import annotations
 
 import asyncio

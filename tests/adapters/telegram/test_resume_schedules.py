@@ -1,6 +1,7 @@
 """A paused schedule comes back: Telegram resumes it by itself when the bot is added back to the
 group (my_chat_member), and an admin's `/schedule on` resumes it anywhere. A fire time missed
 while paused is treated as after a restart: under an hour late it runs, older it is skipped."""
+
 from __future__ import annotations
 
 import logging

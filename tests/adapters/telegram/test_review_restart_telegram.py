@@ -1,5 +1,6 @@
 """A review on Telegram that a restart of the bot does not lose: the card posted before the
 restart still answers a press after it, and the review goes on (real PTB, fake Bot API)."""
+
 from __future__ import annotations
 
 from tests.adapters.telegram.test_review_telegram import review_card
@@ -32,8 +33,10 @@ async def test_a_review_card_answers_a_press_after_the_bot_restarted(fake, clock
         assert (await me.presses(first, letter)).text == f"Locked in: {letter}"
         reveal = await th.reveal_of(fake, private, first)
         assert "it comes back in 1 day" in reveal.text
-        second = await fake.wait_for(lambda: next((m for m in fake.sent_to(private) if m.text.startswith(
-            "Question 2/2 · Review")), None), what="the second card")
+        second = await fake.wait_for(
+            lambda: next((m for m in fake.sent_to(private) if m.text.startswith("Question 2/2 · Review")), None),
+            what="the second card",
+        )
         await me.presses(second, th.wrong_letter(second, quiz))
         done = await fake.wait_for(lambda: next((m for m in fake.sent_to(private) if "Review done" in m.text), None))
         assert "1 of 2 right." in done.text

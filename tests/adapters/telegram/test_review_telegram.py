@@ -1,5 +1,6 @@
 """Reviews and statistics on Telegram end to end: the podium's deep link, a review in the private
 chat, /quizstats refused to a member (real PTB against the fake Bot API)."""
+
 from __future__ import annotations
 
 from bot.testing.fake_telegram import FakeBotApi
@@ -8,8 +9,13 @@ from tests.support import telegram_harness as th
 
 
 def review_card(fake: FakeBotApi, chat: dict):
-    return fake.wait_for(lambda: next((m for m in fake.sent_to(chat) if any(
-        b.get("callback_data", "").startswith("rv:") for b in m.buttons())), None), what="a review card")
+    return fake.wait_for(
+        lambda: next(
+            (m for m in fake.sent_to(chat) if any(b.get("callback_data", "").startswith("rv:") for b in m.buttons())),
+            None,
+        ),
+        what="a review card",
+    )
 
 
 async def test_telegram_podium_links_to_a_review_in_the_private_chat(fake, clock, tmp_path):

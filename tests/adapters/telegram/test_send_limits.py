@@ -1,5 +1,6 @@
 """Within Telegram's limits at every instant: never more than 30 sends in any one second for
 the bot, nor 20 in any minute for one group, as the fake Bot API records them arriving."""
+
 from __future__ import annotations
 
 import asyncio
@@ -70,8 +71,10 @@ async def test_one_group_gets_at_most_20_in_any_minute_on_the_fake_clock(fake):
     app = ApplicationBuilder().token(fake.token).base_url(fake.url).rate_limiter(limiter).build()
     await app.initialize()
     try:
-        work = asyncio.gather(*(app.bot.send_message(busy["id"], f"m{n}") for n in range(45)),
-                              *(app.bot.send_message(quiet["id"], f"q{n}") for n in range(5)))
+        work = asyncio.gather(
+            *(app.bot.send_message(busy["id"], f"m{n}") for n in range(45)),
+            *(app.bot.send_message(quiet["id"], f"q{n}") for n in range(5)),
+        )
         while not work.done():  # time moves on once every send let through has arrived
             await asyncio.sleep(0.005)
             if len(sends(fake)) == limiter.released and (wake := clock.next_wake()) is not None:

@@ -2,6 +2,7 @@
 
 Time is a FakeClock: a test moves it past a deadline instead of waiting 30 s.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -54,8 +55,9 @@ def tiny(tmp_path):
 
 
 def podium_of(fake: FakeBotApi, chat: dict, heading: str = "Quiz over"):
-    return fake.wait_for(lambda: next((m for m in fake.sent_to(chat) if heading in m.text), None),
-                         what=f"the podium ({heading})")
+    return fake.wait_for(
+        lambda: next((m for m in fake.sent_to(chat) if heading in m.text), None), what=f"the podium ({heading})"
+    )
 
 
 async def test_a_group_of_three_plays_the_whole_pipeline_quiz(fake, clock, tmp_path, monkeypatch):
@@ -278,9 +280,13 @@ async def test_a_restart_resumes_the_run_and_old_buttons_still_behave(fake, tmp_
 
 async def test_webhook_mode_takes_updates_with_the_secret_only(fake, clock, tmp_path, unused_tcp_port):
     url = f"http://127.0.0.1:{unused_tcp_port}/telegram/hook"
-    settings = settings_for(fake, tmp_path, telegram_webhook_url=url,
-                            telegram_webhook_listen=f"127.0.0.1:{unused_tcp_port}",
-                            telegram_webhook_secret="s3cret_token-1")
+    settings = settings_for(
+        fake,
+        tmp_path,
+        telegram_webhook_url=url,
+        telegram_webhook_listen=f"127.0.0.1:{unused_tcp_port}",
+        telegram_webhook_secret="s3cret_token-1",
+    )
     group = fake.group(-1006)
     ann = Member(fake, group, fake.user(61, "Ann"))
     async with running_bot(fake, settings, clock):
@@ -358,8 +364,12 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_quiz_and_leaderboard(f
         del migrated["message"]["text"]
         migrated["message"]["migrate_to_chat_id"] = new["id"]
         await fake._deliver(migrated)
-        await fake.wait_for(lambda: any(c.method == "getUpdates" and c.params.get("offset", 0) >
-                                        migrated["update_id"] for c in fake.calls), what="the migration handled")
+        await fake.wait_for(
+            lambda: any(
+                c.method == "getUpdates" and c.params.get("offset", 0) > migrated["update_id"] for c in fake.calls
+            ),
+            what="the migration handled",
+        )
         clock.advance(30)  # question 1's deadline: the answer and question 2 go to the new id
         second = await next_question(fake, new, 1)
         assert "Question 2/3" in strip(second.text)

@@ -1,6 +1,7 @@
 """The aiohttp request class for PTB against a tiny Bot API on 127.0.0.1: the same answers,
 errors and timeouts as PTB's own httpx class, its connection pool, and a proxy. And the presses
 the getUpdates transport takes out of PTB's way: read from JSON exactly as PTB reads them."""
+
 from __future__ import annotations
 
 import asyncio
@@ -61,8 +62,9 @@ class TinyBotApi:
             return web.Response()
         if method == "sendDocument":
             document = fields["document"]
-            return web.json_response({"ok": True, "result": {"name": document.filename,
-                                                              "size": len(document.file.read())}})
+            return web.json_response(
+                {"ok": True, "result": {"name": document.filename, "size": len(document.file.read())}}
+            )
         return web.json_response({"ok": True, "result": ME if method == "getMe" else True})
 
 
@@ -71,8 +73,7 @@ def _error(code: int) -> web.Response:
     if code == 429:
         body["parameters"] = {"retry_after": 3}
     if code == 499:  # a group became a supergroup (sent with 400 by Telegram)
-        body = {"ok": False, "error_code": 400, "description": "migrated",
-                "parameters": {"migrate_to_chat_id": -1001}}
+        body = {"ok": False, "error_code": 400, "description": "migrated", "parameters": {"migrate_to_chat_id": -1001}}
         return web.json_response(body, status=400)
     if code == 599:  # not JSON at all, as a misbehaving proxy in between might answer
         return web.Response(status=502, text="<html>Bad Gateway</html>")
@@ -115,8 +116,12 @@ async def test_a_bot_on_the_aiohttp_class_calls_methods_as_httpx_does(api):
     tiny, url = api
     sent = []
     for request in (AiohttpRequest(), HTTPXRequest()):
-        async with Bot(TOKEN, base_url=url.removesuffix(TOKEN), request=request,
-                       get_updates_request=AiohttpRequest(connection_pool_size=1)) as bot:
+        async with Bot(
+            TOKEN,
+            base_url=url.removesuffix(TOKEN),
+            request=request,
+            get_updates_request=AiohttpRequest(connection_pool_size=1),
+        ) as bot:
             assert bot.username == "QuizHostBot"
             keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A · yes", callback_data="qa:1:1:0")]])
             assert await bot.send_message(-100, "Ünïcode & <b>", reply_markup=keyboard) is True
@@ -125,23 +130,40 @@ async def test_a_bot_on_the_aiohttp_class_calls_methods_as_httpx_does(api):
     assert sent[0] == sent[1]
     method, content_type, fields = sent[0]
     assert (method, content_type) == ("sendMessage", "application/x-www-form-urlencoded")
-    assert fields["text"] == "Ünïcode & <b>" and json.loads(fields["reply_markup"])["inline_keyboard"][0][0][
-        "callback_data"] == "qa:1:1:0"
+    assert (
+        fields["text"] == "Ünïcode & <b>"
+        and json.loads(fields["reply_markup"])["inline_keyboard"][0][0]["callback_data"] == "qa:1:1:0"
+    )
 
 
 async def test_a_file_goes_as_multipart(api):
     tiny, url = api
-    data = RequestData([RequestParameter.from_input("chat_id", 1),
-                        RequestParameter.from_input("document", InputFile(b"x" * 1000, filename="notes.txt"))])
+    data = RequestData(
+        [
+            RequestParameter.from_input("chat_id", 1),
+            RequestParameter.from_input("document", InputFile(b"x" * 1000, filename="notes.txt")),
+        ]
+    )
     async with AiohttpRequest() as request:
         assert await request.post(f"{url}/sendDocument", data) == {"name": "notes.txt", "size": 1000}
     assert tiny.seen[-1][1] == "multipart/form-data" and tiny.seen[-1][2]["chat_id"] == "1"
 
 
-@pytest.mark.parametrize("code, error", [(400, BadRequest), (401, InvalidToken), (403, Forbidden),
-                                         (404, InvalidToken), (409, Conflict), (429, RetryAfter),
-                                         (499, ChatMigrated), (500, NetworkError), (502, NetworkError),
-                                         (599, NetworkError)])
+@pytest.mark.parametrize(
+    "code, error",
+    [
+        (400, BadRequest),
+        (401, InvalidToken),
+        (403, Forbidden),
+        (404, InvalidToken),
+        (409, Conflict),
+        (429, RetryAfter),
+        (499, ChatMigrated),
+        (500, NetworkError),
+        (502, NetworkError),
+        (599, NetworkError),
+    ],
+)
 async def test_status_codes_raise_what_ptbs_own_class_raises(api, request_class, code, error):
     _, url = api
     request = request_class()
@@ -260,8 +282,17 @@ def callback(query_id: str, data: str, message: dict | None) -> dict:
 
 
 QUERIES = [
-    callback("1", "qa:1:0:2", {"message_id": 5, "date": 1, "chat": GROUP, "text": "Question 1/3",
-                               "reply_markup": {"inline_keyboard": [[{"text": "A", "callback_data": "qa:1:0:0"}]]}}),
+    callback(
+        "1",
+        "qa:1:0:2",
+        {
+            "message_id": 5,
+            "date": 1,
+            "chat": GROUP,
+            "text": "Question 1/3",
+            "reply_markup": {"inline_keyboard": [[{"text": "A", "callback_data": "qa:1:0:0"}]]},
+        },
+    ),
     callback("2", "ql:ur", {"message_id": 6, "date": 0, "chat": GROUP}),  # no longer accessible
     callback("3", "qp:tiny", {"message_id": 7, "date": 1, "chat": {"id": 61, "type": "private", "first_name": "Ann"}}),
     callback("4", "qa:1:0:1", None),  # on an inline message: no chat
@@ -299,8 +330,12 @@ async def test_get_updates_hands_presses_over_and_leaves_ptb_their_ids(inner):
 
 
 def test_the_http_settings_are_checked_and_a_proxy_is_never_echoed():
-    settings = load_settings(env_file=None, telegram_http=" HTTPX ", telegram_webhook_answers="Reply",
-                             telegram_proxy="http://user:pw@proxy.example:3128")
+    settings = load_settings(
+        env_file=None,
+        telegram_http=" HTTPX ",
+        telegram_webhook_answers="Reply",
+        telegram_proxy="http://user:pw@proxy.example:3128",
+    )
     assert (settings.telegram_http, settings.telegram_webhook_answers) == ("httpx", "reply")
     with pytest.raises(SettingsError, match="TELEGRAM_HTTP") as wrong:
         load_settings(env_file=None, telegram_http="requests")

@@ -1,5 +1,6 @@
 """The Telegram adapter's parts on their own: markup and limits, retries, admin checks, webhook
 settings, and an edit that changes nothing (checked against the fake Bot API)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,8 +23,9 @@ from bot.testing.fake_telegram_html import parse_html, utf16_len
 from tests.support.telegram_harness import clean_environment, settings_for
 
 
-def card(prompt: str = "Which?", options: tuple[str, ...] = ("one", "two"), token: str | None = None,
-         chat_id: str = "-100") -> QuestionCard:
+def card(
+    prompt: str = "Which?", options: tuple[str, ...] = ("one", "two"), token: str | None = None, chat_id: str = "-100"
+) -> QuestionCard:
     views = tuple(OptionView("ABCDEFGHIJ"[i], text, token or f"qa:1:1:{i}") for i, text in enumerate(options))
     return QuestionCard(1, ChatRef("telegram", chat_id, False), "en", "Quiz <1>", 1, 2, prompt, views, 30, 0.0)
 
@@ -33,6 +35,7 @@ def reveal(c: QuestionCard) -> Reveal:
 
 
 # markup and limits ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("text", ["1 < 2 & 3 > 2", "<b>bold?</b>", "&amp; stays", "a&b;c", "<<>>&&", "x</b>"])
 def test_escaped_text_shows_exactly_as_written(text):
@@ -67,8 +70,9 @@ def test_callback_data_over_64_bytes_is_refused_before_telegram_sees_it():
 
 
 def test_a_reply_button_with_too_long_data_is_left_out_and_short_labels_share_a_row():
-    markup = fmt.reply_keyboard([Button("English", "ql:en"), Button("too long", "qp:" + "x" * 70),
-                                 Button("اردو", "ql:ur")])
+    markup = fmt.reply_keyboard(
+        [Button("English", "ql:en"), Button("too long", "qp:" + "x" * 70), Button("اردو", "ql:ur")]
+    )
     assert [[b.text for b in row] for row in markup.inline_keyboard] == [["English", "اردو"]]
     assert fmt.reply_keyboard([]) is None
 
@@ -79,6 +83,7 @@ def test_a_reply_without_title_is_plain_escaped_text():
 
 # retries and admins ---------------------------------------------------------------------
 
+
 async def test_network_errors_are_retried_with_back_off_and_a_400_is_not(monkeypatch):
     monkeypatch.setattr(telegram_runtime, "RETRY_BASE_SECONDS", 0.001)
     failures = [NetworkError("Bad Gateway"), TimedOut()]
@@ -87,6 +92,7 @@ async def test_network_errors_are_retried_with_back_off_and_a_400_is_not(monkeyp
         if failures:
             raise failures.pop(0)
         return "sent"
+
     assert await with_retries(flaky, "test") == "sent"
 
     calls = []
@@ -94,6 +100,7 @@ async def test_network_errors_are_retried_with_back_off_and_a_400_is_not(monkeyp
     async def refused() -> None:
         calls.append(1)
         raise BadRequest("Message is too long")
+
     with pytest.raises(BadRequest):
         await with_retries(refused, "test")
     assert calls == [1]
@@ -101,6 +108,7 @@ async def test_network_errors_are_retried_with_back_off_and_a_400_is_not(monkeyp
     async def down() -> None:
         calls.append(2)
         raise NetworkError("down")
+
     with pytest.raises(NetworkError):
         await with_retries(down, "test")
     assert calls.count(2) == telegram_runtime.RETRY_ATTEMPTS
@@ -138,12 +146,16 @@ def test_sends_go_through_the_rate_limiter_with_telegrams_group_limit(tmp_path, 
 
 # webhook settings -----------------------------------------------------------------------
 
+
 def test_webhook_settings(tmp_path, monkeypatch):
     clean_environment(monkeypatch)
     fake = FakeBotApi()
     assert telegram_webhook(settings_for(fake, tmp_path)) is None
-    hook = telegram_webhook(settings_for(fake, tmp_path, telegram_webhook_url="https://bot.example.org/tg/a1",
-                                              telegram_webhook_listen="[::]:8443"))
+    hook = telegram_webhook(
+        settings_for(
+            fake, tmp_path, telegram_webhook_url="https://bot.example.org/tg/a1", telegram_webhook_listen="[::]:8443"
+        )
+    )
     assert (hook.host, hook.port, hook.path) == ("::", 8443, "tg/a1")
     assert re.fullmatch(r"[A-Za-z0-9_-]{32,256}", hook.secret), "a secret is made up when none is set"
     again = telegram_webhook(settings_for(fake, tmp_path, telegram_webhook_url="https://bot.example.org/x"))
@@ -151,6 +163,7 @@ def test_webhook_settings(tmp_path, monkeypatch):
 
 
 # an edit that changes nothing -----------------------------------------------------------
+
 
 async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
     """After a restart the same close may be shown again: "message is not modified" is success."""

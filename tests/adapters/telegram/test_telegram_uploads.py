@@ -1,5 +1,6 @@
 """/upload on Telegram end to end: `quizhost run` against the fake Bot API, the file fetched
 with getFile and a download from the file address beside TELEGRAM_API_URL."""
+
 from __future__ import annotations
 
 from bot.adapters.telegram.runtime import file_url
@@ -23,11 +24,13 @@ async def sends_file(member: Member, name: str, data: bytes, caption: str = "/up
 
 async def reply_to(member: Member, message_id: int, seen: set[int]) -> Sent:
     """The bot's answer: quoting the message in a group, its next plain message in a private chat."""
+
     def reply() -> Sent | None:
         fresh = [m for m in member.fake.sent_to(member.chat) if m.message_id not in seen]
         if member.chat["type"] == "private":
             return next((m for m in fresh if m.reply_to is None and not m.buttons()), None)
         return next((m for m in fresh if m.reply_to == message_id), None)
+
     return await member.fake.wait_for(reply, what=f"the reply to message {message_id}")
 
 
@@ -88,22 +91,29 @@ BINARY = bytes(range(256)) * 8
 
 
 async def test_a_hindi_chat_is_refused_in_hindi_naming_the_file_and_an_english_chat_as_before(
-        fake: FakeBotApi, clock, tmp_path):
+    fake: FakeBotApi, clock, tmp_path
+):
     hindi, english = fake.user(207, "Gi"), fake.user(208, "Hal")
     in_hindi, in_english = Member(fake, fake.private(hindi), hindi), Member(fake, fake.private(english), english)
     async with running_bot(fake, settings_for(fake, tmp_path), clock):
         await in_hindi.says("/language hi")
         binary = await sends_file(in_hindi, "photo.gift", BINARY)
-        assert binary.text.splitlines() == ["कुछ भी सहेजा नहीं गया: photo.gift में ये समस्याएँ हैं:",
-                                            "• file: यह बाइनरी फ़ाइल है, पाठ वाली प्रश्नोत्तरी नहीं"]
+        assert binary.text.splitlines() == [
+            "कुछ भी सहेजा नहीं गया: photo.gift में ये समस्याएँ हैं:",
+            "• file: यह बाइनरी फ़ाइल है, पाठ वाली प्रश्नोत्तरी नहीं",
+        ]
         big = await sends_file(in_hindi, "big.gift", b"Q?{=a ~b}", size=2_000_000)
-        assert big.text.splitlines() == ["कुछ भी सहेजा नहीं गया: big.gift में ये समस्याएँ हैं:",
-                                         "• file: 2,000,000 बाइट: अधिकतम 1,000,000 (1 MB) स्वीकार किए जाते हैं"]
+        assert big.text.splitlines() == [
+            "कुछ भी सहेजा नहीं गया: big.gift में ये समस्याएँ हैं:",
+            "• file: 2,000,000 बाइट: अधिकतम 1,000,000 (1 MB) स्वीकार किए जाते हैं",
+        ]
         sheet = await sends_file(in_hindi, "scores.xlsx", not_a_workbook_xlsx())
-        assert sheet.text.startswith("कुछ भी सहेजा नहीं गया: scores.xlsx में ये समस्याएँ हैं:\n"
-                                     "• file: स्प्रेडशीट पढ़ी नहीं जा सकी: KeyError: ")  # openpyxl's words follow
+        assert sheet.text.startswith(
+            "कुछ भी सहेजा नहीं गया: scores.xlsx में ये समस्याएँ हैं:\n• file: स्प्रेडशीट पढ़ी नहीं जा सकी: KeyError: "
+        )  # openpyxl's words follow
         assert (await sends_file(in_english, "photo.gift", BINARY)).text == (
-            "Nothing was saved: photo.gift has these problems:\n• file: this is a binary file, not a text quiz")
+            "Nothing was saved: photo.gift has these problems:\n• file: this is a binary file, not a text quiz"
+        )
         assert "No quiz matches" in (await in_english.says("/quiz photo")).text
 
 

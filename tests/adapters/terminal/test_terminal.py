@@ -1,4 +1,5 @@
 """`quizhost play` as a person uses it, through a real subprocess with piped input."""
+
 from __future__ import annotations
 
 import os
@@ -14,12 +15,20 @@ from tests.support.paths import ROOT_DIR
 ROOT = ROOT_DIR
 
 
-def play(tmp_path: Path, *args: str, stdin: str,
-         extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def play(
+    tmp_path: Path, *args: str, stdin: str, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db"), "NO_COLOR": "1", **(extra_env or {})}
     env.pop("QUIZHOST_QUIZZES", None)
-    return subprocess.run([sys.executable, "-m", "bot.cli", "play", *args], input=stdin, capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
 
 
 def shipped(quiz_id: str):
@@ -75,8 +84,14 @@ def test_bad_setting_names_the_variable(tmp_path):
 def test_a_reader_that_leaves_early_ends_nothing_badly(tmp_path):
     """`quizhost play | head -3`: the game finishes unseen and the answers are still stored."""
     env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db"), "NO_COLOR": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "pipeline"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "play", "pipeline"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+    )
     proc.stdout.readline()
     proc.stdout.close()
     _, err = proc.communicate(b"a\n" * 8, timeout=60)

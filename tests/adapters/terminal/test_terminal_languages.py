@@ -3,6 +3,7 @@
 Each game is a real subprocess with its own database; the output is read as a player would
 (directional marks of Urdu lines removed, see bot/texts/bidi.py).
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,15 @@ EXPECTED = {
 def play(tmp_path: Path, *args: str, stdin: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("QUIZHOST_", "TELEGRAM_", "DISCORD_"))}
     env.update(QUIZHOST_DB=str(tmp_path / "play.db"), NO_COLOR="1")
-    return subprocess.run([sys.executable, "-m", "bot.cli", "play", *args], input=stdin, capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
 
 
 @cache
@@ -48,8 +56,9 @@ def shipped():
 def english_phrases() -> tuple[tuple[str, str], ...]:
     """(msgid, fixed English phrase) of every bot string: the text between its placeholders."""
     phrases = []
-    for _f, _l, message, _c, _ctx in extract_from_dir(ROOT / "bot", method_map=[("**.py", "python")],
-                                                         keywords={"t": (2,), "tn": (2, 3)}, comment_tags=()):
+    for _f, _l, message, _c, _ctx in extract_from_dir(
+        ROOT / "bot", method_map=[("**.py", "python")], keywords={"t": (2,), "tn": (2, 3)}, comment_tags=()
+    ):
         for msgid in message if isinstance(message, tuple) else (message,):
             for literal, *_ in string.Formatter().parse(msgid):
                 phrase = literal.strip(" ·:.,()!")
@@ -60,13 +69,45 @@ def english_phrases() -> tuple[tuple[str, str], ...]:
 
 # Latin words a Hindi or Urdu screen may show: option letters, command names and their
 # keywords, language codes and names, quiz ids
-COMMAND_WORDS = {*"ABCDEFGHIJ", "quiz", "quizzes", "leaderboard", "stats", "stop", "language", "settings", "help",
-                 "start", "upload", "remove", "dashboard", "board", "week", "month", "all", "time", "pause",
-                 "en", "hi", "sn", "ur",
-                 "quizhost", "English", "chiShona",
-                 "pipeline", "training", "stacks",
-                 # the commands of reviews, statistics and schedules, and time zone names (IANA, never translated)
-                 "review", "quizstats", "schedule", "tz", "Asia", "Kolkata", "UTC"}
+COMMAND_WORDS = {
+    *"ABCDEFGHIJ",
+    "quiz",
+    "quizzes",
+    "leaderboard",
+    "stats",
+    "stop",
+    "language",
+    "settings",
+    "help",
+    "start",
+    "upload",
+    "remove",
+    "dashboard",
+    "board",
+    "week",
+    "month",
+    "all",
+    "time",
+    "pause",
+    "en",
+    "hi",
+    "sn",
+    "ur",
+    "quizhost",
+    "English",
+    "chiShona",
+    "pipeline",
+    "training",
+    "stacks",
+    # the commands of reviews, statistics and schedules, and time zone names (IANA, never translated)
+    "review",
+    "quizstats",
+    "schedule",
+    "tz",
+    "Asia",
+    "Kolkata",
+    "UTC",
+}
 
 
 def stray_latin(out: str, quiz_texts: str = "") -> set[str]:
@@ -114,8 +155,12 @@ def test_a_whole_game_in_the_language(tmp_path, lang, quiz_id):
 @pytest.mark.parametrize("lang", ["hi", "sn", "ur"])
 def test_help_catalog_boards_and_settings_in_the_language(tmp_path, lang):
     """`quizhost play` without a topic shows help and the catalog; then the other commands."""
-    result = play(tmp_path, "--lang", lang, stdin="/leaderboard week\n/stats\n/settings\n/settings time 2\n"
-                                                   "/language\n/language xx\n/nonsense\nhello\nb\n")
+    result = play(
+        tmp_path,
+        "--lang",
+        lang,
+        stdin="/leaderboard week\n/stats\n/settings\n/settings time 2\n/language\n/language xx\n/nonsense\nhello\nb\n",
+    )
     assert result.returncode == 0, result.stderr
     out = bidi.strip(result.stdout)
     for quiz in shipped().all():
@@ -134,11 +179,13 @@ def test_the_english_leak_check_catches_english(tmp_path):
 
 # validate --strict and export, per language --------------------------------------------
 
+
 def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("QUIZHOST_", "TELEGRAM_", "DISCORD_"))}
     env.update(QUIZHOST_DB=str(tmp_path / "cli.db"))
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
 
 
 def four(en: str) -> str:

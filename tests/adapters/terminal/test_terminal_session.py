@@ -1,4 +1,5 @@
 """`quizhost play` across sessions: a quiz left open, and the language chosen with --lang."""
+
 from __future__ import annotations
 
 import io
@@ -53,8 +54,16 @@ async def test_a_quiz_left_open_shows_its_question_again_at_once(tmp_path):
 def play(tmp_path: Path, *args: str, stdin: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db"), "NO_COLOR": "1"}
     env.pop("QUIZHOST_QUIZZES", None)
-    return subprocess.run([sys.executable, "-m", "bot.cli", "play", *args], input=stdin, capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_play_lang_sets_the_terminal_chats_language_and_says_so(tmp_path):
@@ -67,7 +76,8 @@ def test_play_lang_sets_the_terminal_chats_language_and_says_so(tmp_path):
 
 
 def test_play_help_says_that_lang_is_kept():
-    result = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--help"], capture_output=True, text=True,
-                            timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--help"], capture_output=True, text=True, timeout=60, check=False
+    )
     words = " ".join(result.stdout.split())  # argparse wraps the help to the terminal's width
     assert "--lang" in words and "like /language, it is kept for the next games" in words

@@ -5,6 +5,7 @@ against the pages served on loopback over a database filled by playing the shipp
 Screenshots of every page go to $SCREENSHOTS_DIR, else to a folder under the test's tmp_path;
 the test prints where, for a person to look at them.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,15 +26,29 @@ from storage.sqlite.store import SqliteStore
 from tests.support.web_harness import Site, play, serving
 
 # the system's Chromium: Playwright never downloads a browser here
-CHROMIUM = next((found for name in ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
-                 if (found := shutil.which(name))), None)
+CHROMIUM = next(
+    (
+        found
+        for name in ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+        if (found := shutil.which(name))
+    ),
+    None,
+)
 # root needs --no-sandbox; the rest keep Chromium off the network (nothing but loopback is allowed)
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 PHONE = {"width": 412, "height": 915}
 ANN, BOB, CY = player(1, "Ann"), player(2, "Bob <script>alert(1)</script>"), player(3, "Chipo")
-GIFT_BROKEN = ("::capital-fr:: What is the capital of France? {=Paris ~Lyon ~Nice}\n\n"
-               "::capital-es:: What is the capital of Spain? {=Madrid ~Porto ~Sevilla\n")
+GIFT_BROKEN = (
+    "::capital-fr:: What is the capital of France? {=Paris ~Lyon ~Nice}\n\n"
+    "::capital-es:: What is the capital of Spain? {=Madrid ~Porto ~Sevilla\n"
+)
 GIFT_FIXED = GIFT_BROKEN.rstrip("\n") + "}\n"
 
 
@@ -69,8 +84,13 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     quiz = catalog.get("pipeline")
     assert quiz is not None
     n = len(quiz.questions)
-    await play(engine, adapter, group(), quiz, {ANN: [True] * n, BOB: [i % 2 == 0 for i in range(n)],
-                                                CY: [i % 3 == 0 for i in range(n)]})
+    await play(
+        engine,
+        adapter,
+        group(),
+        quiz,
+        {ANN: [True] * n, BOB: [i % 2 == 0 for i in range(n)], CY: [i % 3 == 0 for i in range(n)]},
+    )
     await play(engine, adapter, group(), quiz, {ANN: [i > 0 for i in range(n)], CY: [True] * n})
     try:
         async with serving(engine) as served:
@@ -113,12 +133,14 @@ async def test_an_admin_reads_the_board_a_chart_and_uploads_a_quiz(site: Site, b
 
     await page.get_by_role("link", name="Upload a quiz").click()
     await page.get_by_label("Quiz file").set_input_files(
-        {"name": "capitals.gift", "mimeType": "text/plain", "buffer": GIFT_BROKEN.encode()})
+        {"name": "capitals.gift", "mimeType": "text/plain", "buffer": GIFT_BROKEN.encode()}
+    )
     await page.get_by_role("button", name="Check the file").click()
     await expect(page.locator(".skipped")).to_contain_text("line 3: '{' and '}' do not pair up")
     await page.screenshot(path=shots / "upload-problem-en.png", full_page=True)
     await page.get_by_label("Quiz file").set_input_files(
-        {"name": "capitals.gift", "mimeType": "text/plain", "buffer": GIFT_FIXED.encode()})
+        {"name": "capitals.gift", "mimeType": "text/plain", "buffer": GIFT_FIXED.encode()}
+    )
     await page.get_by_role("button", name="Check the file").click()
     await expect(page.locator(".preview-questions > li")).to_have_count(2)
     await expect(page.locator(".skipped")).to_have_count(0)
@@ -161,7 +183,8 @@ async def test_an_urdu_chat_reads_right_to_left(site: Site, browser: Browser, sh
     await page.locator("section.question").first.screenshot(path=shots / "question-chart-ur.png")
     await page.get_by_role("link", name="کوئز اپ لوڈ کریں").click()
     await page.get_by_label("کوئز فائل").set_input_files(
-        {"name": "capitals.gift", "mimeType": "text/plain", "buffer": GIFT_BROKEN.encode()})
+        {"name": "capitals.gift", "mimeType": "text/plain", "buffer": GIFT_BROKEN.encode()}
+    )
     await page.get_by_role("button", name="فائل جانچیں").click()
     await expect(page.locator(".skipped")).to_contain_text("line 3")  # the file's own words, its place kept
     await page.screenshot(path=shots / "upload-ur.png", full_page=True)

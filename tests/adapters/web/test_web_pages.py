@@ -1,5 +1,6 @@
 """The web pages over HTTP on loopback, on a database filled by playing quizzes: what a link
 opens and refuses, what the pages show, the upload form's preview and confirm, the headers."""
+
 from __future__ import annotations
 
 import re
@@ -50,8 +51,10 @@ async def test_the_admin_link_opens_the_leaderboard_with_names_escaped(site):
     words = text_of(html)
     assert re.search(r"1 Ann \d+ 3/4 75% 2 <b>Bob</b> & co \d+ 1/4 25%", words)
     assert "<b>Bob</b>" not in html  # escaped, not markup
-    assert "default-src 'none'" in headers["Content-Security-Policy"] and "script" not in headers[
-        "Content-Security-Policy"]
+    assert (
+        "default-src 'none'" in headers["Content-Security-Policy"]
+        and "script" not in headers["Content-Security-Policy"]
+    )
     assert headers["X-Content-Type-Options"] == "nosniff" and headers["Referrer-Policy"] == "no-referrer"
     assert headers["Cache-Control"] == "no-store"
 
@@ -98,10 +101,10 @@ async def test_run_history_and_a_questions_chart(site):
     _, html, _ = await fetch(link + "runs")
     assert re.search(r"Demo quiz 2 Ann \d+ <b>Bob</b> & co \d+", text_of(html))
     _, html, _ = await fetch(link + "quizzes/demo")
-    first = html[html.index('id="q1"'):html.index('id="q2"')]
+    first = html[html.index('id="q1"') : html.index('id="q2"')]
     assert "<svg" in first  # Ann chose the right option A, Bob a wrong one
     assert re.search(r"split: A 1 \(50%\) right answer, .*[BCD] 1 \(50%\)", text_of(first))
-    third = html[html.index('id="q3"'):html.index('id="q4"')]
+    third = html[html.index('id="q3"') : html.index('id="q4"')]
     assert "Too hard" in third and "Because 3. It is so." in third
 
 
@@ -125,8 +128,9 @@ async def test_upload_shows_the_problem_at_its_line_then_stores_after_confirm(si
     assert "Nothing was saved" in html
     _, html, _ = await fetch(link + "upload", form(GIFT_FIXED))
     assert "Capital of Spain?" in html and "Save this quiz" in html
-    confirm = aiohttp.FormData({"csrf": site.signer.form_token(link.split("/c/")[1].rstrip("/"), "confirm"),
-                                "held": form_value(html, "held")})
+    confirm = aiohttp.FormData(
+        {"csrf": site.signer.form_token(link.split("/c/")[1].rstrip("/"), "confirm"), "held": form_value(html, "held")}
+    )
     status, html, _ = await fetch(link + "upload/confirm", confirm)
     assert status == 200 and "Saved" in html and "capitals" in html
     reply = await Commands(engine).handle("quizzes", "", Caller(group(), ANN, is_admin=True))
@@ -146,8 +150,10 @@ async def test_an_urdu_chats_upload_preview_says_why_in_urdu_at_the_files_line(s
     data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
     data.add_field("file", GIFT_BROKEN.encode(), filename="capitals.gift")
     _, html, _ = await fetch(link + "upload", data)
-    assert ("یہ سوالات چھوڑ دیے جائیں گے: line 3: '{' اور '}' کا جوڑا نہیں بنتا: قوسین کو جوں کا توں لکھنے کے لیے "
-            "\\{ یا \\} لکھیں") in text_of(html)
+    assert (
+        "یہ سوالات چھوڑ دیے جائیں گے: line 3: '{' اور '}' کا جوڑا نہیں بنتا: قوسین کو جوں کا توں لکھنے کے لیے "
+        "\\{ یا \\} لکھیں"
+    ) in text_of(html)
 
 
 async def test_a_hindi_chats_upload_preview_refuses_a_broken_spreadsheet_in_hindi(site, engine):

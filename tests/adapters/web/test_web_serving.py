@@ -1,6 +1,7 @@
 """Where the pages are served: `quizhost web` as a process over a database `quizhost play` left,
 and `quizhost run` beside the Telegram webhook on one aiohttp server, with /dashboard's link
 sent privately to the admin who asked in a group."""
+
 from __future__ import annotations
 
 import asyncio
@@ -26,8 +27,17 @@ async def test_quizhost_web_shows_the_terminal_chat_that_quizhost_play_left(tmp_
     env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db")}
     env.pop("QUIZHOST_QUIZZES", None)
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "web", "--listen", "127.0.0.1:0", env=env, cwd=tmp_path,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "web",
+        "--listen",
+        "127.0.0.1:0",
+        env=env,
+        cwd=tmp_path,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     try:
         assert server.stdout is not None
         address = (await server.stdout.readline()).decode().split(" on ")[1].split(" ")[0]
@@ -48,12 +58,18 @@ async def test_quizhost_web_shows_the_terminal_chat_that_quizhost_play_left(tmp_
 
 
 async def test_run_serves_the_pages_on_the_webhooks_server_and_dashboard_goes_private(
-        fake, clock, tmp_path, unused_tcp_port_factory):
+    fake, clock, tmp_path, unused_tcp_port_factory
+):
     hook_port, web_port = unused_tcp_port_factory(), unused_tcp_port_factory()
-    settings = settings_for(fake, tmp_path, telegram_webhook_url=f"http://127.0.0.1:{hook_port}/telegram/hook",
-                            telegram_webhook_listen=f"127.0.0.1:{hook_port}", telegram_webhook_secret="s3cret",
-                            quizhost_web_url=f"http://127.0.0.1:{web_port}",
-                            quizhost_web_listen=f"127.0.0.1:{web_port}")
+    settings = settings_for(
+        fake,
+        tmp_path,
+        telegram_webhook_url=f"http://127.0.0.1:{hook_port}/telegram/hook",
+        telegram_webhook_listen=f"127.0.0.1:{hook_port}",
+        telegram_webhook_secret="s3cret",
+        quizhost_web_url=f"http://127.0.0.1:{web_port}",
+        quizhost_web_listen=f"127.0.0.1:{web_port}",
+    )
     group = fake.group(-1007)
     ann = Member(fake, group, fake.user(81, "Ann"))
     fake.make_admin(group, ann.user)

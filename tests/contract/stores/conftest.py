@@ -5,6 +5,7 @@ per entry of IMPLEMENTATIONS, each time on a fresh, empty database. Adding a sto
 entry: how to get such a database, how to open the store on it, and how to make that database
 refuse answers (for the failed-commit test). Nothing else changes.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -30,8 +31,11 @@ class Implementation:
 
 async def _sqlite_refuse(path: str, refuse: bool) -> None:  # as a full disk or a broken file would
     with sqlite3.connect(path) as db:
-        db.execute("CREATE TRIGGER refuse BEFORE INSERT ON answers BEGIN SELECT RAISE(ABORT, 'refused'); END"
-                   if refuse else "DROP TRIGGER refuse")
+        db.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON answers BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            if refuse
+            else "DROP TRIGGER refuse"
+        )
 
 
 async def _postgres_refuse(url: str, refuse: bool) -> None:
@@ -41,15 +45,21 @@ async def _postgres_refuse(url: str, refuse: bool) -> None:
             "CREATE FUNCTION refuse_answer() RETURNS trigger LANGUAGE plpgsql AS "
             "$$ BEGIN RAISE EXCEPTION 'refused'; END $$; "
             "CREATE TRIGGER refuse BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION refuse_answer()"
-            if refuse else "DROP TRIGGER refuse ON answers; DROP FUNCTION refuse_answer()")
+            if refuse
+            else "DROP TRIGGER refuse ON answers; DROP FUNCTION refuse_answer()"
+        )
     finally:
         await conn.close()
 
 
 IMPLEMENTATIONS: dict[str, Implementation] = {
     "sqlite": Implementation(lambda request, folder: str(folder / "contract.db"), SqliteStore.open, _sqlite_refuse),
-    "postgres": Implementation(lambda request, folder: request.getfixturevalue("postgres_url"),
-                               PostgresStore.open, _postgres_refuse, (pytest.mark.postgres,)),
+    "postgres": Implementation(
+        lambda request, folder: request.getfixturevalue("postgres_url"),
+        PostgresStore.open,
+        _postgres_refuse,
+        (pytest.mark.postgres,),
+    ),
 }
 
 

@@ -1,5 +1,6 @@
 """Answers: the first per player and question wins, each is acknowledged after its commit,
 a failed commit stores nothing, and a submitted answer lands even when nobody waits for it."""
+
 from __future__ import annotations
 
 import asyncio

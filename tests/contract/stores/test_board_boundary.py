@@ -1,5 +1,6 @@
 """The boards count each stored answer once, whatever order the group commit writes a run's
 state and the presses to its question in (storage/shared/group_commit.py)."""
+
 from __future__ import annotations
 
 import asyncio

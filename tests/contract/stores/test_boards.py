@@ -1,4 +1,5 @@
 """Leaderboards, a run's standings and a player's record, computed from the stored answers."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -94,4 +95,11 @@ async def test_player_stats(store):
     await store.insert_answer(answer(run_id, bob.key, 1.5, 1200))
     stats = await store.player_stats(CHAT.key, ann)
     assert (stats.name, stats.points, stats.answered, stats.correct, stats.best_streak, stats.quizzes, stats.rank) == (
-        "Ann", 1000, 2, 1, 1, 1, 2)
+        "Ann",
+        1000,
+        2,
+        1,
+        1,
+        1,
+        2,
+    )

@@ -1,5 +1,6 @@
 """Chat quizzes in the store: saved per chat, replaced by id, listed and deleted, never seen
 from another chat, and taken along when a chat changes its id."""
+
 from __future__ import annotations
 
 from bot.domain.model import ChatRef

@@ -1,4 +1,5 @@
 """Chats, their settings and players' display names."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Discord's identify limit across processes: one holder of a bucket's identify lock at a time."""
+
 from __future__ import annotations
 
 import asyncio

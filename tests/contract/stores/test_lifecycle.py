@@ -1,4 +1,5 @@
 """Opening, closing and opening again: migrations run once, nothing submitted is lost."""
+
 from __future__ import annotations
 
 from bot.domain.model import Player

@@ -1,5 +1,6 @@
 """The outbox: messages ride with the run state that makes them due, all or nothing, and a
 restart finds them as the sender last stored them."""
+
 from __future__ import annotations
 
 import asyncio

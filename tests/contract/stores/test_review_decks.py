@@ -1,6 +1,7 @@
 """Review decks and open reviews in the store: a card is keyed by the chat whose own quiz it
 comes from too, a player has one open review, and cards stored before chats were recorded
 stay valid after the migration."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -17,9 +18,13 @@ DM = ChatRef("test", "u1", is_private=True)
 
 
 async def test_one_card_per_question_and_source_chat_and_removed_ones_go(store):
-    await store.put_review_cards([ReviewCard("tg:1", "pipeline", "q1", 1, 100.0),
-                                  ReviewCard("tg:1", "pipeline", "q2", 1, 100.0),
-                                  ReviewCard("tg:2", "pipeline", "q1", 1, 100.0)])
+    await store.put_review_cards(
+        [
+            ReviewCard("tg:1", "pipeline", "q1", 1, 100.0),
+            ReviewCard("tg:1", "pipeline", "q2", 1, 100.0),
+            ReviewCard("tg:2", "pipeline", "q1", 1, 100.0),
+        ]
+    )
     await store.put_review_cards([ReviewCard("tg:1", "pipeline", "q1", 3, 500.0)])
     await store.remove_review_card(ReviewCard("tg:1", "pipeline", "q2", 1, 100.0))
     assert await store.review_deck("tg:1") == [ReviewCard("tg:1", "pipeline", "q1", 3, 500.0)]
@@ -42,7 +47,9 @@ async def test_a_moved_chat_takes_the_cards_of_its_own_quizzes_along(store):
     await store.ensure_chat(ChatRef("test", "old"))
     await store.move_chat("test:old", ChatRef("test", "new"))
     assert sorted((c.quiz_chat, c.quiz_id) for c in await store.review_deck("test:1")) == [
-        ("", "pipeline"), ("test:new", "capitals")]
+        ("", "pipeline"),
+        ("test:new", "capitals"),
+    ]
 
 
 def session(number: int = 0, **changes) -> ReviewSessionRow:
@@ -74,8 +81,9 @@ def _before_review_sessions(migrations: tuple[str, ...]) -> int:
 
 async def _older_database(kind: str, database: str) -> None:
     """The schema just before cards named their chat, with one card in it."""
-    card = ("INSERT INTO review_cards(player_key, quiz_id, question_id, box, due) "
-            "VALUES ('tg:1', 'pipeline', 'q1', 2, 9.5)")
+    card = (
+        "INSERT INTO review_cards(player_key, quiz_id, question_id, box, due) VALUES ('tg:1', 'pipeline', 'q1', 2, 9.5)"
+    )
     if kind == "sqlite":
         count = _before_review_sessions(schema.MIGRATIONS)
         with sqlite3.connect(database) as db:
@@ -87,8 +95,9 @@ async def _older_database(kind: str, database: str) -> None:
     count = _before_review_sessions(pg_schema.MIGRATIONS)
     conn = await asyncpg.connect(database)
     try:
-        await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
-                           "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+        await conn.execute(
+            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
         for number, script in enumerate(pg_schema.MIGRATIONS[:count], start=1):
             await conn.execute(script)
             await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)

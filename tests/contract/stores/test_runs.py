@@ -1,4 +1,5 @@
 """Runs: one open per chat, their moving parts saved and read back after a restart, chat moves."""
+
 from __future__ import annotations
 
 import asyncio

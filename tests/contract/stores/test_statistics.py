@@ -5,6 +5,7 @@ there) goes into the store as answers of runs; the store's tally must give those
 whether the answers were summed when their question closed or stored late into a closed one,
 in one chat or over all chats, after a chat moved, and after an older database was upgraded.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -39,8 +40,20 @@ def by_run(given: Sequence[AnswerFact]) -> list[list[AnswerFact]]:
 
 
 def answer_row(run_id: int, chat: ChatRef, f: AnswerFact) -> AnswerRow:
-    return AnswerRow(run_id, QUESTIONS.index(f.question_id), f.question_id, f.player_key, chat.key, "demo",
-                     f.option, f.correct, f.elapsed, f.points, 1 if f.correct else 0, 1000.0)
+    return AnswerRow(
+        run_id,
+        QUESTIONS.index(f.question_id),
+        f.question_id,
+        f.player_key,
+        chat.key,
+        "demo",
+        f.option,
+        f.correct,
+        f.elapsed,
+        f.points,
+        1 if f.correct else 0,
+        1000.0,
+    )
 
 
 async def store_facts(store, given: Sequence[AnswerFact], chat: ChatRef = CHAT) -> None:
@@ -113,12 +126,18 @@ async def play_group_run(engine, adapter, clock, chat, choices: dict[int, list[s
 
 
 async def test_statistics_sum_the_same_figures_as_the_answers(engine, adapter, clock, store, quiz):
-    await play_group_run(engine, adapter, clock, group("g1"),
-                         {1: ["A", "B", "C", "D"], 2: ["B", "B", "", "A"], 3: ["C", "A", "A", "A"]})
+    await play_group_run(
+        engine, adapter, clock, group("g1"), {1: ["A", "B", "C", "D"], 2: ["B", "B", "", "A"], 3: ["C", "A", "A", "A"]}
+    )
     await play_group_run(engine, adapter, clock, group("g2"), {1: ["D", "D", "D", "D"], 4: ["A", "A", "B", "C"]})
     runs = {1: "test:g1", 2: "test:g2"}
-    facts = {key: [AnswerFact(a.question_id, a.player_key, a.option, a.correct, a.elapsed, a.points)
-                   for a in await store.run_answers(run_id)] for run_id, key in runs.items()}
+    facts = {
+        key: [
+            AnswerFact(a.question_id, a.player_key, a.option, a.correct, a.elapsed, a.points)
+            for a in await store.run_answers(run_id)
+        ]
+        for run_id, key in runs.items()
+    }
     assert len(facts["test:g1"]) == 11 and len(facts["test:g2"]) == 8
     assert await store.quiz_tally("demo", "test:g1") == tally(facts["test:g1"])
     assert await store.quiz_tally("demo") == tally(facts["test:g1"] + facts["test:g2"])
@@ -129,6 +148,7 @@ async def test_statistics_sum_the_same_figures_as_the_answers(engine, adapter, c
 # an older database: its answers were summed per player and option; the upgrade sums them again
 # from the stored answers, a row per player and question
 
+
 def _before_per_question_rows(migrations: Sequence[str]) -> int:
     return next(i for i, script in enumerate(migrations) if "CREATE TABLE stat_players" in script)
 
@@ -137,15 +157,20 @@ def _old_sqlite(path: str, given: Sequence[AnswerFact]) -> None:
     from storage.sqlite.schema import MIGRATIONS
 
     conn = sqlite3.connect(path)
-    for number, script in enumerate(MIGRATIONS[:_before_per_question_rows(MIGRATIONS)], start=1):
+    for number, script in enumerate(MIGRATIONS[: _before_per_question_rows(MIGRATIONS)], start=1):
         conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
     conn.execute("INSERT INTO chats(key, platform, chat_id, created_at) VALUES (?, 'test', 'g1', 0)", (CHAT.key,))
     for run_id, answers in enumerate(by_run(given), start=1001):  # above the ids the store gives
-        conn.execute("INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
-                     "started_by, started_at, status, phase, idx, asked_at, due) VALUES (?, ?, 'demo', 'en', 1, "
-                     "'[]', 30, 5, 'test:u1', 0, 'finished', 'pausing', 4, 0, 0)", (run_id, CHAT.key))
-        conn.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                         [dataclasses.astuple(answer_row(run_id, CHAT, f)) for f in answers])
+        conn.execute(
+            "INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
+            "started_by, started_at, status, phase, idx, asked_at, due) VALUES (?, ?, 'demo', 'en', 1, "
+            "'[]', 30, 5, 'test:u1', 0, 'finished', 'pausing', 4, 0, 0)",
+            (run_id, CHAT.key),
+        )
+        conn.executemany(
+            "INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            [dataclasses.astuple(answer_row(run_id, CHAT, f)) for f in answers],
+        )
     conn.commit()
     conn.close()
 
@@ -155,27 +180,35 @@ async def _old_postgres(url: str, given: Sequence[AnswerFact]) -> None:
 
     conn = await asyncpg.connect(url)
     try:
-        await conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
-                           "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
-        for number, script in enumerate(MIGRATIONS[:_before_per_question_rows(MIGRATIONS)], start=1):
+        await conn.execute(
+            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(MIGRATIONS[: _before_per_question_rows(MIGRATIONS)], start=1):
             await conn.execute(script)
             await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
-        await conn.execute("INSERT INTO chats(key, platform, chat_id, created_at) VALUES ($1, 'test', 'g1', 0)",
-                           CHAT.key)
+        await conn.execute(
+            "INSERT INTO chats(key, platform, chat_id, created_at) VALUES ($1, 'test', 'g1', 0)", CHAT.key
+        )
         for run_id, answers in enumerate(by_run(given), start=1001):  # above the ids the store gives
-            await conn.execute("INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, "
-                               "pause, started_by, started_at, status, phase, idx, asked_at, due) VALUES ($1, $2, "
-                               "'demo', 'en', 1, '{}', 30, 5, 'test:u1', 0, 'finished', 'pausing', 4, 0, 0)",
-                               run_id, CHAT.key)
+            await conn.execute(
+                "INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, "
+                "pause, started_by, started_at, status, phase, idx, asked_at, due) VALUES ($1, $2, "
+                "'demo', 'en', 1, '{}', 30, 5, 'test:u1', 0, 'finished', 'pausing', 4, 0, 0)",
+                run_id,
+                CHAT.key,
+            )
             rows = [dataclasses.astuple(answer_row(run_id, CHAT, f)) for f in answers]
-            await conn.executemany("INSERT INTO answers VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)",
-                                   [(*r[:7], int(r[7]), *r[8:]) for r in rows])
+            await conn.executemany(
+                "INSERT INTO answers VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)",
+                [(*r[:7], int(r[7]), *r[8:]) for r in rows],
+            )
     finally:
         await conn.close()
 
 
 async def test_an_older_database_is_upgraded_with_its_statistics_summed_from_the_stored_answers(
-        store_database: tuple[Implementation, str]):
+    store_database: tuple[Implementation, str],
+):
     implementation, database = store_database
     if database.startswith("postgresql"):
         await _old_postgres(database, facts())

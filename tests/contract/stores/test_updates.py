@@ -1,5 +1,6 @@
 """Telegram's updates: a repeated update_id is handled once, whichever worker gets it, and only
 one worker long-polls."""
+
 from __future__ import annotations
 
 import asyncio
@@ -9,8 +10,9 @@ import pytest
 from storage.shared.updates import KEEP_SECONDS
 
 T0 = 1_750_000_000.0
-ON_POSTGRES = pytest.mark.parametrize("store_database", [pytest.param("postgres", marks=pytest.mark.postgres)],
-                                      indirect=True)
+ON_POSTGRES = pytest.mark.parametrize(
+    "store_database", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
 
 
 async def test_an_update_is_new_once_also_after_a_restart(store_factory, store):
@@ -39,8 +41,15 @@ async def test_ids_older_than_a_day_are_forgotten_and_younger_ones_kept(store_fa
 async def test_claims_made_at_once_take_each_id_once(store):
     """A busy worker claims the updates that arrive together in one round: still one taker each."""
     ids = [5, 5, 6, 7, 7, 7, 8]
-    assert await asyncio.gather(*(store.claim_update(i, T0) for i in ids)) == [True, False, True, True, False,
-                                                                               False, True]
+    assert await asyncio.gather(*(store.claim_update(i, T0) for i in ids)) == [
+        True,
+        False,
+        True,
+        True,
+        False,
+        False,
+        True,
+    ]
     assert await asyncio.gather(*(store.claim_update(i, T0 + 1) for i in (8, 9, 6))) == [False, True, False]
 
 
@@ -51,8 +60,9 @@ async def test_workers_on_one_database_take_each_update_once_between_them(store_
     assert not await second.claim_update(41, T0 + 1)  # the load balancer sent the repeat elsewhere
 
     # the same ids posted to both workers at once: each is taken by exactly one
-    claims = await asyncio.gather(*(store.claim_update(update_id, T0 + 2)
-                                    for update_id in range(100, 150) for store in (first, second)))
+    claims = await asyncio.gather(
+        *(store.claim_update(update_id, T0 + 2) for update_id in range(100, 150) for store in (first, second))
+    )
     assert sum(claims) == 50
     assert all(a != b for a, b in zip(claims[::2], claims[1::2]))
 

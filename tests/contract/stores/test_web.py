@@ -1,6 +1,7 @@
 """What the web pages keep in the store: one link secret per database (the first one stored
 wins), a public leaderboard switched on and off per chat and kept when the chat changes its
 id, and a chat's runs listed latest first, never another chat's."""
+
 from __future__ import annotations
 
 from bot.domain.model import ChatRef
@@ -8,8 +9,9 @@ from bot.domain.records import RunRow, RunStatus
 
 
 def run(chat: ChatRef, quiz_id: str, at: float, status: RunStatus = RunStatus.FINISHED) -> RunRow:
-    return RunRow(chat.key, chat.chat_id, chat.platform, False, quiz_id, "en", 1, ("q1",), 30, 5.0,
-                  "test:1", at, status=status)
+    return RunRow(
+        chat.key, chat.chat_id, chat.platform, False, quiz_id, "en", 1, ("q1",), 30, 5.0, "test:1", at, status=status
+    )
 
 
 async def test_the_first_secret_stored_is_the_one_every_later_call_reads(store):
@@ -41,5 +43,7 @@ async def test_a_chats_runs_latest_first_and_only_its_own(store):
     second = await store.create_run(run(mine, "birds", 200.0, RunStatus.OPEN))
     listed = await store.chat_runs(mine.key)
     assert [(r.run_id, r.quiz_id, r.started_at, r.status) for r in listed] == [
-        (second, "birds", 200.0, RunStatus.OPEN), (first, "capitals", 100.0, RunStatus.FINISHED)]
+        (second, "birds", 200.0, RunStatus.OPEN),
+        (first, "capitals", 100.0, RunStatus.FINISHED),
+    ]
     assert [r.run_id for r in await store.chat_runs(mine.key, limit=1)] == [second]
