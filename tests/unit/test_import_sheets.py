@@ -47,6 +47,14 @@ def test_kahoot_skips_name_the_sheet_row(offset: int, reason: str):
     assert (where, reason) in [(s.where, s.reason) for s in kahoot().skipped]
 
 
+def test_kahoot_template_rows_holding_only_their_number_are_not_questions():
+    """Real sheets keep the template's numbered rows below their last question (1 to 100)."""
+    numbered = [(n,) for n in range(len(KAHOOT_ROWS) + 1, 101)]
+    result = kahoot(rows=[*KAHOOT_ROWS, *numbered])
+    assert result.count == 4
+    assert [s.reason for s in result.skipped] == [s.reason for s in kahoot().skipped]  # the same three, no more
+
+
 def test_kahoot_correct_answer_that_is_not_a_number():
     result = import_quiz(kahoot_xlsx([KAHOOT_ROWS[0], (2, "Q?", "a", "b", None, None, 20, "first")]), "k.xlsx")
     assert [str(s) for s in result.skipped] == [

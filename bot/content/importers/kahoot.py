@@ -1,8 +1,9 @@
 """Kahoot's quiz spreadsheet template (.xlsx): one row per question, answers 1 to 4.
 
 The template puts title and instruction rows above the header (row 8 today): the header is
-found by its headings, not assumed. `Correct answer(s)` holds answer numbers ("2", or "1,3"
-for several); `Time limit (sec)` is kept per question.
+found by its headings, not assumed. Below it the template numbers 100 rows in its first column;
+a row with nothing but that number is no question, skipped or not. `Correct answer(s)` holds
+answer numbers ("2", or "1,3" for several); `Time limit (sec)` is kept per question.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ def parse(data: bytes) -> Parsed:
     answer_at = [column(header, f"answer {n}") for n in range(1, ANSWERS + 1)]
     found = Collector()
     for row in sheet:
-        if not any(row.cells):
-            continue
         prompt = row.get(prompt_at)
         answers = [(n, row.get(at)) for n, at in enumerate(answer_at, start=1) if row.get(at)]
+        if not (prompt or answers or row.get(correct_at)):
+            continue  # the template numbers 100 empty rows: only a row that says something is a question
         right = one_right(answers, row.get(correct_at), "correct answer", ANSWERS)
         if not prompt:
             found.skip(row.where, later("no question text"))
