@@ -46,6 +46,23 @@ def test_aiken_out_of_order_option_is_left_out_of_its_question():
     assert ("What is the capital of Japan?", ["Kyoto", "Tokyo"], 1) in questions("capitals.txt")
 
 
+def test_aiken_options_with_no_space_after_the_letter_as_moodle_reads_them():
+    text = "Which is right?\nA)Incorrect (no space)\nB)Correct (no space)\nANSWER: B\n"
+    result = import_quiz(text.encode(), "nospace.txt")
+    assert [(q["prompt"], q["options"], q["answer"]) for q in result.data["questions"]] == [
+        ("Which is right?", ["Incorrect (no space)", "Correct (no space)"], 1)
+    ]
+    assert not result.skipped
+
+
+def test_aiken_a_question_that_starts_like_an_option_is_still_a_question():
+    text = "A.I. in schools: which is a chatbot?\nA. ELIZA\nB. Excel\nANSWER: A\n"
+    result = import_quiz(text.encode(), "ai.txt")
+    assert [(q["prompt"], q["answer"]) for q in result.data["questions"]] == [
+        ("A.I. in schools: which is a chatbot?", 0)
+    ]
+
+
 def test_aiken_more_than_ten_options_is_skipped():
     text = "Count?\n" + "".join(f"{c}. option {c}\n" for c in "ABCDEFGHIJ") + "K. eleven\nANSWER: A\n"
     result = import_quiz(text.encode(), "many.txt")

@@ -1,4 +1,5 @@
-"""Moodle's Aiken format: a question line, options `A.` or `A)`, then `ANSWER: X`.
+"""Moodle's Aiken format: a question line, options `A.` or `A)` (a space after them or not, as
+Moodle reads them), then `ANSWER: X`.
 
     What is the capital of France?
     A. Berlin
@@ -18,7 +19,10 @@ from bot.content.importers.common import Collector, Draft, Parsed, decode_text
 from bot.domain.model import LETTERS
 from bot.texts.i18n import later
 
-_OPTION = re.compile(r"^([A-Z])\s*[.)]\s+(.*)$")
+# Moodle reads `A)text` too, with no space; a line above any question needs the space to be taken
+# for a stray option rather than a question ("A.I. in the classroom ...")
+_OPTION = re.compile(r"^([A-Z])\s*[.)]\s*(\S.*)$")
+_SPACED_OPTION = re.compile(r"^([A-Z])\s*[.)]\s+(.*)$")
 _ANSWER = re.compile(r"^ANSWER\s*:\s*(.*)$", re.IGNORECASE)
 MIN_OPTIONS, MAX_OPTIONS = 2, len(LETTERS)
 
@@ -38,7 +42,7 @@ def parse(data: bytes) -> Parsed:
         line = raw.strip()
         if not line:
             continue
-        option, answer = _OPTION.match(line), _ANSWER.match(line)
+        option, answer = (_OPTION if current is not None else _SPACED_OPTION).match(line), _ANSWER.match(line)
         if answer:
             if current is None:
                 found.skip(f"line {number}", later("an ANSWER line with no question above it"))
