@@ -18,6 +18,7 @@ def export_quiz(quiz: Quiz, lang: str) -> dict:
                 "answer": q.answer,
                 "explanation": q.explanation.get(lang) if q.explanation else None,
                 **({"seconds": q.seconds} if q.seconds else {}),
+                **({"shuffle": False} if not q.shuffle else {}),
             }
             for q in quiz.questions
         ],

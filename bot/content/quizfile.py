@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     StringConstraints,
@@ -158,7 +159,7 @@ class QuestionModel(BaseModel):
     options: list[OptionText] = Field(
         min_length=2,
         max_length=MAX_OPTIONS,
-        description=("2 to 10 options in authoring order (the bot shuffles them per run)"),
+        description=("2 to 10 options in authoring order (the bot shuffles them per run unless shuffle is false)"),
     )
     answer: StrictInt = Field(
         ge=0,
@@ -201,6 +202,14 @@ class QuestionModel(BaseModel):
             raise PydanticCustomError("question_rules", "; ".join(problems))
         return self
 
+    shuffle: StrictBool = Field(
+        True,
+        description=(
+            "false keeps the options in authoring order: for options that carry their own letters or "
+            "point at each other ('all of the above', 'a) and b)')"
+        ),
+    )
+
     def to_question(self) -> Question:
         return Question(
             id=self.id,
@@ -208,6 +217,7 @@ class QuestionModel(BaseModel):
             options=tuple(o.to_local_text() for o in self.options),
             answer=self.answer,
             seconds=self.seconds,
+            shuffle=self.shuffle,
             explanation=self.explanation.to_local_text() if self.explanation else None,
         )
 

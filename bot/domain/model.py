@@ -85,6 +85,9 @@ class Question:
     answer: int  # index into options, authoring order
     explanation: LocalText | None = None  # imported quizzes often have none: the reveal does without
     seconds: int | None = None  # this question's own time limit, else the chat's
+    # False: the options keep their authoring order, because it means something (they carry their
+    # own letters, or one points at others: "all of the above", "a) and b)")
+    shuffle: bool = True
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ class Run:
         current, index = self._current, self.row.index
         if current is None or current[0] != index:
             q = self.quiz_question(index)
-            current = self._current = (index, q, tuple(option_order(self.row.seed, q.id, len(q.options))))
+            current = self._current = (index, q, tuple(option_order(self.row.seed, q)))
         return current
 
     def quiz_question(self, index: int) -> Question:
@@ -89,10 +89,12 @@ def pick_questions(quiz: Quiz, count: int | None, rng: random.Random) -> tuple[s
     return tuple(i for i in ids if i in chosen)
 
 
-def option_order(seed: int, question_id: str, size: int) -> list[int]:
-    """Displayed position -> authoring index; fixed by the run's seed, so it survives a restart."""
-    order = list(range(size))
-    random.Random(f"{seed}:{question_id}").shuffle(order)
+def option_order(seed: int, question: Question) -> list[int]:
+    """Displayed position -> authoring index; fixed by the run's seed, so it survives a restart.
+    A question whose order means something (`shuffle: false`) keeps it."""
+    order = list(range(len(question.options)))
+    if question.shuffle:
+        random.Random(f"{seed}:{question.id}").shuffle(order)
     return order
 
 

@@ -242,7 +242,7 @@ class ReviewDesk:
         )
 
     async def _ask(self, session: ReviewSession, card: ReviewCard, quiz: Quiz, question: Question) -> None:
-        order = tuple(option_order(session.id, question.id, len(question.options)))
+        order = tuple(option_order(session.id, question))
         session.asked = _Asked(card, quiz, question, order, self._view(session, quiz, question, order))
         try:
             session.asked.message = await self.engine.adapter(session.chat.platform).post_question(session.asked.shown)

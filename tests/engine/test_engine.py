@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.content.catalog import Catalog
 from bot.domain.records import RunStatus
 from bot.engine.core import Engine, EngineSettings, StartStatus, StopStatus
-from bot.testing.fakes import RecordingAdapter, group, player, private
+from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
 
 
 async def start(engine, chat, quiz_topic="demo", by=None, count=None):
@@ -153,6 +155,21 @@ async def test_options_are_shuffled_per_run_and_stable_within_it(engine, adapter
         assert tuple(o.text for o in make_card(run).options) == tuple(o.text for o in card.options)
         await engine.stop(chat, player(1), is_admin=True)
     assert len(orders) > 1, "twelve runs all showed the same option order"
+
+
+async def test_a_question_whose_order_means_something_keeps_it_in_every_run(store, clock):
+    fixed = make_quiz("lettered", questions=2)
+    fixed = replace(fixed, questions=tuple(replace(q, shuffle=False) for q in fixed.questions))
+    engine = Engine(Catalog.from_quizzes([fixed]), store, clock, EngineSettings())
+    adapter = RecordingAdapter()
+    engine.attach(adapter)
+    for n in range(8):
+        chat = private(f"p{n}")
+        await start(engine, chat, quiz_topic="lettered")
+        card = adapter.questions[-1]
+        assert [o.text for o in card.options] == [o.get("en") for o in fixed.questions[0].options]
+        assert card.options[fixed.questions[0].answer].letter == "A"  # question 1's right answer, first as written
+        await engine.stop(chat, player(1), is_admin=True)
 
 
 async def test_restart_resumes_the_run_and_old_buttons_still_count(quiz, store, clock, tmp_path):

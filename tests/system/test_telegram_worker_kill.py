@@ -274,7 +274,7 @@ def pressed_option(quiz: Quiz, run: tuple, index: int, choice: int) -> int:
     """The quiz file's option behind the button at `choice` of question `index` of the run."""
     _, seed, question_ids, _ = run
     question = next(q for q in quiz.questions if q.id == question_ids[index])
-    return option_order(seed, question.id, len(question.options))[choice]
+    return option_order(seed, question)[choice]
 
 
 def expected_points(

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.content.importers.common import Draft, Malformed, Parsed, Skipped, question_id
+from bot.content.importers.order import in_meaningful_order
 from bot.content.quizfile import TITLE_MAX, QuestionModel, check_quiz_data, friendly_message
 from bot.domain.model import FALLBACK_LANGUAGE, Quiz
 from bot.texts.i18n import later
@@ -19,12 +20,15 @@ def _text(lang: str, text: str) -> str | dict[str, str]:
 
 
 def question_data(draft: Draft, lang: str) -> dict[str, Any]:
+    options, shuffle = in_meaningful_order(draft.options)
     data: dict[str, Any] = {
-        "id": question_id(draft.prompt, draft.options),
+        "id": question_id(draft.prompt, options),
         "prompt": _text(lang, draft.prompt),
-        "options": [_text(lang, option) for option in draft.options],
+        "options": [_text(lang, option) for option in options],
         "answer": draft.answer,
     }
+    if not shuffle:
+        data["shuffle"] = False
     if draft.explanation:
         data["explanation"] = _text(lang, draft.explanation)
     if draft.seconds:
