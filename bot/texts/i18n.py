@@ -4,7 +4,7 @@ Source strings are English and use `{name}` placeholders. Mark them with `t(lang
 and `tn(lang, "one", "many", n)` so extraction finds them; after adding or changing one,
 refresh the template and translate the new entries in every catalog:
 
-    pybabel extract -F babel.cfg -k t:2 -k tn:2,3 -k later:1 --no-default-keywords --omit-header \
+    pybabel extract -F babel.cfg -k t:2 -k tn:2,3 -k later:1 --no-default-keywords --omit-header --no-location \
         --no-wrap -o bot/texts/locales/quizhost.pot bot/
     pybabel update -i bot/texts/locales/quizhost.pot -d bot/texts/locales -D quizhost \
         --no-fuzzy-matching --no-wrap --ignore-obsolete

@@ -112,3 +112,26 @@ def test_one_option_is_not_a_question():
 def test_a_file_that_is_not_utf8_names_the_line():
     with pytest.raises(Malformed, match="line 3: not UTF-8"):
         import_quiz(b"Q?{=a ~b}\n\n\xff\xfe broken{=a ~b}\n", "x.gift")
+
+
+def test_embedded_answers_cloze_is_refused_with_a_reason_never_imported_as_garbage():
+    cloze = "::walk:: Ed became {1:MC:~a~an~=the~—} first man to walk {1:MC:~a~an~=the~—} length of the Amazon.\n"
+    imported = import_quiz(("Fine? {=yes ~no}\n\n" + cloze).encode(), "cloze.gift")
+    assert [q["prompt"] for q in imported.data["questions"]] == ["Fine?"]
+    (skipped,) = imported.skipped
+    assert skipped.where == "line 3" and "embedded-answers (Cloze)" in skipped.reason
+
+
+def test_html_in_moodles_default_format_becomes_text_with_its_line_breaks():
+    gift = (
+        "::happy:: <b>The science of happiness</b>\nWhich word fits? <i>City Lights</i> is on TV"
+        '<div id="gtx-trans" style="position: absolute">x</div> {=tonight ~yesterday}\n'
+    )
+    (question,) = import_quiz(gift.encode(), "h.gift").data["questions"]
+    assert question["prompt"] == "The science of happiness\nWhich word fits? City Lights is on TV\nx"
+    assert "<" not in question["prompt"]
+
+
+def test_text_that_only_looks_like_markup_stays_as_written():
+    (question,) = import_quiz(b"If a<b and c>d, is a<d? {=not always ~always}\n", "m.gift").data["questions"]
+    assert question["prompt"] == "If a<b and c>d, is a<d?"

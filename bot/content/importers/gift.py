@@ -23,6 +23,16 @@ _RESTORE = str.maketrans({_BACKSLASH: "\\", **{v: ("\n" if k == "n" else k) for 
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d*)?)%")
 _FORMAT = re.compile(r"^\[(html|markdown|plain|moodle)\]")
 _TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
+# Moodle's embedded answers (Cloze): `{1:MC:~a~=b}`, `{:SHORTANSWER:=x}`, one per blank in the text
+_CLOZE = re.compile(r"\{\s*\d*\s*:\s*[A-Z_]+\s*:")
+# Moodle's default ("moodle auto-format") text is HTML with line breaks kept: tags it renders
+_HTML_TAG = re.compile(
+    r"</?(?:a|b|i|u|s|em|strong|p|div|span|br|hr|img|sub|sup|ul|ol|li|table|tr|td|th|h[1-6]|font|pre|code|"
+    r"blockquote|center|small|big|mark)"
+    # attributes with their values, as editors write them: in "a<b and c>d" there is no tag
+    r"(?:\s+[\w-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))*\s*/?>",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,12 @@ def _read_block(block: _Block, found: Collector) -> None:
     if text.startswith("::"):
         name_end = text.find("::", 2)
         text = text[name_end + 2 :].strip() if name_end >= 0 else text[2:]
+    if _CLOZE.search(text):
+        found.skip(
+            where,
+            later("an embedded-answers (Cloze) question: each blank has answers of its own, which quizhost cannot ask"),
+        )
+        return
     start, finish = text.find("{"), text.find("}")
     if start < 0 and finish < 0:
         found.skip(where, later("no answers in braces: a description, not a question"))
@@ -106,8 +122,8 @@ def _with_format(text: str, default: str) -> tuple[str, str]:
     match = _FORMAT.match(text)
     style = match.group(1) if match else default
     text = text[match.end() :] if match else text
-    if style == "html":
-        text = html_to_text(text)
+    if style == "html" or (style == "moodle" and _HTML_TAG.search(text)):
+        text = html_to_text(text.replace("\n", "<br>") if style == "moodle" else text)
     elif style == "markdown":
         text = markdown_to_text(text)
     return tidy(text.translate(_RESTORE)), style
