@@ -193,3 +193,17 @@ def test_bad_bench_flags_get_a_clear_message(capsys):
     assert "--chats" in capsys.readouterr().err
     assert main(["bench", "--board-sizes", "many"]) == 2
     assert "--board-sizes" in capsys.readouterr().err
+
+
+def test_the_corpus_table_counts_every_file_the_importers_read(tmp_path, capsys):
+    from bot.bench import corpus
+
+    (tmp_path / "gift").mkdir()
+    (tmp_path / "gift" / "a.gift").write_text("Fine? {=yes ~no}\n\nSpell it {=colour}\n\nAgain fine? {=yes ~no}\n")
+    (tmp_path / "b.json").write_text('{"response_code": 1, "results": []}')
+    (tmp_path / "SOURCES.txt").write_text("where the files come from")
+    assert corpus.main([str(tmp_path)]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[2].startswith("| b.json | - | 0 | 0 |")  # refused as a whole, with why
+    assert rows[3].startswith("| gift/a.gift | gift | 2 | 1 | 1x a short-answer question")
+    assert rows[-1] == "| **2 files** | | **2** | **1** | |"
