@@ -73,12 +73,21 @@ def catalog_cache(settings: Settings) -> Path:
 async def open_engine(
     settings: Settings, clock: Clock | None = None, pause: float | None = None
 ) -> AsyncIterator[Engine]:
+    async with open_store_and_engine(settings, clock, pause) as (_, engine):
+        yield engine
+
+
+@contextlib.asynccontextmanager
+async def open_store_and_engine(
+    settings: Settings, clock: Clock | None = None, pause: float | None = None
+) -> AsyncIterator[tuple[Store, Engine]]:
+    """The store with every role (the platforms' adapters take theirs from it) and the engine on its core."""
     # the database first: one that cannot be used is refused in its one line before anything
     # else is said or written (the catalog's index lives beside an SQLite file)
     store = await open_store(settings.quizhost_db, settings.quizhost_worker)
     try:
         catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders(), cache=catalog_cache(settings))
-        yield Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))
+        yield store, Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))
     finally:
         await store.close()
 
@@ -180,8 +189,8 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
             file=sys.stderr,
         )
         return 2
-    async with open_engine(settings, clock=clock) as engine:
-        if any(getattr(a, "polls", False) for a in adapters) and not await engine.store.hold_polling():
+    async with open_store_and_engine(settings, clock=clock) as (store, engine):
+        if any(getattr(a, "polls", False) for a in adapters) and not await store.hold_polling():
             print(POLLING_TAKEN, file=sys.stderr)  # before it takes any run: it is not going to run them
             return 2
         for adapter in adapters:
@@ -194,7 +203,7 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
         async with web_pages_for_run(settings, engine, adapters):
             with long_lived_heap():
                 await serve_until_signal(
-                    engine, adapters, stop, keeper, settings.quizhost_ops_listen, web_address(settings)
+                    engine, adapters, store, stop, keeper, settings.quizhost_ops_listen, web_address(settings)
                 )
     return 0
 
@@ -220,6 +229,7 @@ def long_lived_heap() -> Iterator[None]:
 async def serve_until_signal(
     engine: Engine,
     adapters: list[PlatformAdapter],
+    store: Store,
     stop: asyncio.Event | None = None,
     keeper: LeaseKeeper | None = None,
     ops_listen: str = "",
@@ -227,14 +237,15 @@ async def serve_until_signal(
 ) -> None:
     """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly.
 
-    `keeper` (PostgreSQL) renews this worker's leases and takes over a dead worker's runs;
+    `store`: the engine's, whose platforms' roles the adapters take; `keeper` (PostgreSQL)
+    renews this worker's leases and takes over a dead worker's runs;
     `ops_listen` ("host:port") serves /healthz and /metrics; `web` is where /dashboard's links point."""
     stop = stop or signal_stop()
     commands = Commands(engine, web)
     timers = asyncio.create_task(engine.serve(), name="timers")
     schedules = asyncio.create_task(commands.scheduler.serve(), name="schedules")
-    tasks = [timers, schedules, *(asyncio.create_task(a.serve(commands), name=a.platform) for a in adapters)]
-    watch = getattr(engine.store, "watch", None)  # SQLite: stop when the file is deleted or replaced
+    tasks = [timers, schedules, *(asyncio.create_task(a.serve(commands, store), name=a.platform) for a in adapters)]
+    watch = getattr(store, "watch", None)  # SQLite: stop when the file is deleted or replaced
     if watch is not None:
         tasks.append(asyncio.create_task(watch(), name="database"))
     if keeper is not None:

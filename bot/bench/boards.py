@@ -17,10 +17,11 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.app.wiring import open_store
-from bot.commands.learning import TallySource, quiz_report
+from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
 from bot.domain.model import ChatRef, Player, Quiz
 from bot.engine.core import Engine
+from bot.ports.store import QuestionTallies
 from bot.testing.clock import FakeClock
 from bot.texts import render_stats
 from storage.dburl import Kind, parse
@@ -183,7 +184,7 @@ def _quizzes(catalog: Catalog) -> list[Quiz]:
     return [quiz for info in catalog.all() if (quiz := catalog.get(info.id)) is not None]
 
 
-async def _quizstats(store: TallySource, quiz: Quiz) -> None:
+async def _quizstats(store: QuestionTallies, quiz: Quiz) -> None:
     """/quizstats as an admin gets it: the chat's figures of one quiz, rendered."""
     render_stats.chat_report("en", quiz, await quiz_report(store, quiz, CHAT.key))
 

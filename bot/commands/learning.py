@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from bot.domain import schedule, zones
 from bot.domain.model import ChatRef, Quiz, Reply
-from bot.domain.questionstats import QuestionStats, QuizTally, question_stats
+from bot.domain.questionstats import QuestionStats, question_stats
 from bot.domain.schedule import DEFAULT_HOURS, RuleError
+from bot.ports.store import QuestionTallies, ScheduleRecords
 from bot.texts import render_learning as texts
 from bot.texts import render_stats
 from bot.texts.render import t
@@ -26,20 +27,24 @@ HOURS_RANGE = (1, 24)
 MAX_SCHEDULES = 10  # per chat
 
 
-class TallySource(Protocol):
-    async def quiz_tally(self, quiz_id: str, chat_key: str | None = None) -> QuizTally: ...
-
-
-async def quiz_report(store: TallySource, quiz: Quiz, chat_key: str | None) -> list[QuestionStats]:
+async def quiz_report(store: QuestionTallies, quiz: Quiz, chat_key: str | None) -> list[QuestionStats]:
     """Every question's figures, in authoring order, from the store's sums."""
     tally = await store.quiz_tally(quiz.id, chat_key)
     return [question_stats(q.id, q.answer, len(q.options), tally) for q in quiz.questions]
+
+
+class LearningCommandStore(ScheduleRecords, QuestionTallies, Protocol):
+    """/schedule lists and removes a chat's schedules; /quizstats reads the question statistics."""
 
 
 class LearningCommands:
     engine: Engine
     review: ReviewDesk
     scheduler: Scheduler
+
+    @property
+    def _store(self) -> LearningCommandStore:
+        return self.engine.store
 
     def _may_configure(self, caller: Caller) -> bool:
         raise NotImplementedError  # bot.commands.core.Commands decides
@@ -56,7 +61,7 @@ class LearningCommands:
         quiz = await self._quiz_for(caller.chat, args, lang)
         if isinstance(quiz, Reply):
             return quiz
-        return render_stats.chat_report(lang, quiz, await quiz_report(self.engine.store, quiz, caller.chat.key))
+        return render_stats.chat_report(lang, quiz, await quiz_report(self._store, quiz, caller.chat.key))
 
     async def _quiz_for(self, chat: ChatRef, topic: str, lang: str) -> Quiz | Reply:
         """The chat's own quiz of that id, else the shared quiz a topic names (the only one
@@ -87,7 +92,7 @@ class LearningCommands:
 
     async def _schedules(self, chat: ChatRef, lang: str) -> Reply:
         tz = (await self.engine.chat_settings(chat)).time_zone
-        rows = await self.engine.store.chat_schedules(chat.key)
+        rows = await self._store.chat_schedules(chat.key)
         return texts.schedules(lang, await self._lines(chat, rows, lang, tz), tz)
 
     async def _lines(self, chat: ChatRef, rows: list[schedule.ScheduleRow], lang: str, tz: str | None) -> list[str]:
@@ -121,7 +126,7 @@ class LearningCommands:
         sid = _schedule_id(words)
         if sid is False:
             return Reply(texts.schedule_usage(lang), language=lang, kind="error")
-        gone = await self.engine.store.remove_schedules(chat.key, sid)
+        gone = await self._store.remove_schedules(chat.key, sid)
         if not gone:
             return Reply(t(lang, "No such schedule here. /schedule lists them."), language=lang, kind="error")
         return Reply(t(lang, "Schedules stopped: {count}.", count=gone), language=lang)
@@ -134,7 +139,7 @@ class LearningCommands:
         quiz = await self._quiz_for(caller.chat, topic, lang)
         if isinstance(quiz, Reply):
             return quiz
-        if len(await self.engine.store.chat_schedules(caller.chat.key)) >= MAX_SCHEDULES:
+        if len(await self._store.chat_schedules(caller.chat.key)) >= MAX_SCHEDULES:
             return Reply(
                 t(lang, "This chat has {count} schedules already; /schedule off <id> stops one.", count=MAX_SCHEDULES),
                 language=lang,

@@ -6,23 +6,31 @@ says otherwise, and point at QUIZHOST_WEB_URL, or at `quizhost web` on this mach
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from bot.commands.weblinks import LinkSigner, Scope, WebAddress, signer_for
 from bot.domain.model import ChatRef, Player, Reply
 from bot.engine.core import Engine
+from bot.ports.store import ChatRecords, WebRecords
 from bot.texts.render import t
 
 BOARD_WORDS = {"public": True, "private": False}
 
 
+class WebLinkStore(WebRecords, ChatRecords, Protocol):
+    """The links' secret and a chat's public board (its chat made known first)."""
+
+
 class WebCommands:
     def __init__(self, engine: Engine, address: WebAddress) -> None:
         self.engine = engine
+        self.store: WebLinkStore = engine.store
         self.address = address
         self._signer: LinkSigner | None = None
 
     async def signer(self) -> LinkSigner:
         if self._signer is None:
-            self._signer = await signer_for(self.engine.store, self.address)
+            self._signer = await signer_for(self.store, self.address)
         return self._signer
 
     async def dashboard(self, chat: ChatRef, player: Player, lang: str, may: bool) -> Reply:
@@ -43,7 +51,7 @@ class WebCommands:
         return Reply(f"{text}\n{url}", language=lang, kind="link", private=True)
 
     async def board(self, chat: ChatRef, lang: str) -> Reply:
-        if not await self.engine.store.board_public(chat.key):
+        if not await self.store.board_public(chat.key):
             return Reply(
                 t(
                     lang,
@@ -63,15 +71,15 @@ class WebCommands:
                 t(lang, "Usage: /settings board public or /settings board private."), language=lang, kind="error"
             )
         public = BOARD_WORDS[words[0]]
-        await self.engine.store.ensure_chat(chat)
-        await self.engine.store.set_board_public(chat.key, public)
+        await self.store.ensure_chat(chat)
+        await self.store.set_board_public(chat.key, public)
         if public:
             return Reply(t(lang, "The leaderboard has a public link now: /board gives it."), language=lang)
         return Reply(t(lang, "The leaderboard has no public link now; links given before stop working."), language=lang)
 
     async def stats_link(self, chat: ChatRef, player: Player, lang: str) -> str:
         """A line for /stats: the caller's row on the public leaderboard, when there is one."""
-        if not await self.engine.store.board_public(chat.key):
+        if not await self.store.board_public(chat.key):
             return ""
         url = (await self.signer()).url(chat.key, Scope.BOARD, self.engine.clock.now(), player.key)
         text = t(lang, "Your row on the web leaderboard (the link works for 24 hours):")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import quote
 
-from bot.ports.store import Store
+from bot.ports.store import WebRecords
 
 VALID_SECONDS = 24 * 3600
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"  # `quizhost web`'s default address
@@ -51,7 +51,7 @@ class WebAddress:
     secret: str = ""  # empty: the database's own
 
 
-async def signer_for(store: Store, address: WebAddress | None = None) -> LinkSigner:
+async def signer_for(store: WebRecords, address: WebAddress | None = None) -> LinkSigner:
     """QUIZHOST_WEB_SECRET when set, else the database's own (made on first use), so every
     process on the database (`quizhost run`, `quizhost web`, `quizhost play`) signs alike."""
     address = address or WebAddress()

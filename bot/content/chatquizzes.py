@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import PurePath
+from typing import Protocol
 
 from bot.content.catalog import QUIZ_SUFFIXES, Catalog, QuizProblem, load_quiz_text
 from bot.content.importers import Malformed, Skipped, import_quiz
@@ -17,7 +18,7 @@ from bot.content.quizfile import check_quiz_data
 from bot.domain.model import ChatRef, Player, Quiz
 from bot.domain.records import ChatQuizRow
 from bot.ports.clock import Clock
-from bot.ports.store import Store
+from bot.ports.store import ChatQuizRecords, ChatRecords
 from bot.texts.i18n import later
 
 
@@ -41,8 +42,12 @@ def _source(chat_key: str, name: str) -> str:
     return f"{chat_key}/{name}"
 
 
+class ChatQuizStore(ChatQuizRecords, ChatRecords, Protocol):
+    """A chat's quizzes, stored under its chat (made known first)."""
+
+
 class ChatQuizzes:
-    def __init__(self, store: Store, catalog: Catalog, clock: Clock) -> None:
+    def __init__(self, store: ChatQuizStore, catalog: Catalog, clock: Clock) -> None:
         self.store = store
         self.catalog = catalog
         self.clock = clock

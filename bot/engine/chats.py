@@ -4,18 +4,23 @@ its move to a new id."""
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from bot.domain.model import ChatRef, Player
 from bot.domain.records import ChatSettings
 from bot.engine.run_table import RunTable
-from bot.ports.store import Store
+from bot.ports.store import AnswerQueue, ChatRecords
 from bot.texts.i18n import normalise
 
 log = logging.getLogger("quizhost.engine")
 
 
+class ChatsStore(ChatRecords, AnswerQueue, Protocol):
+    """What Chats asks of the store: the chats' rows, and a move waits for the answers in flight."""
+
+
 class Chats:
-    def __init__(self, store: Store, runs: RunTable, default_language: str) -> None:
+    def __init__(self, store: ChatsStore, runs: RunTable, default_language: str) -> None:
         self.store = store
         self.runs = runs
         self.default_language = default_language

@@ -28,7 +28,7 @@ from bot.engine.run_table import RunTable
 from bot.engine.sender import DRAIN_SECONDS, Sender
 from bot.ports.chat import ChatAdapter
 from bot.ports.clock import Clock, SystemClock
-from bot.ports.store import RunLeases, RunWakeups, Store
+from bot.ports.store import CoreStore, RunLeases, RunWakeups
 
 __all__ = ["Engine", "EngineSettings", "StartOutcome", "StartStatus", "StopOutcome", "StopStatus"]
 
@@ -37,7 +37,7 @@ class Engine:
     def __init__(
         self,
         catalog: Catalog,
-        store: Store,
+        store: CoreStore,
         clock: Clock | None = None,
         settings: EngineSettings | None = None,
     ) -> None:

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 from bot.domain import session
 from bot.domain.model import LETTERS, Ack, ChatRef, Player
@@ -18,7 +19,7 @@ from bot.engine.chats import Chats
 from bot.engine.run_steps import RunSteps
 from bot.engine.run_table import RunTable
 from bot.ports.clock import Clock
-from bot.ports.store import Store
+from bot.ports.store import AnswerQueue, RunRecords
 from bot.texts import render
 
 log = logging.getLogger("quizhost.engine")
@@ -27,9 +28,13 @@ log = logging.getLogger("quizhost.engine")
 Elsewhere = Callable[[AnswerToken, Player, ChatRef | None], Awaitable[tuple[str, Ack]]]
 
 
+class PressStore(RunRecords, AnswerQueue, Protocol):
+    """A press: its answer queued for the next group commit; an unknown run's status looked up."""
+
+
 @dataclass(eq=False)
 class Presses:
-    store: Store
+    store: PressStore
     clock: Clock
     runs: RunTable
     chats: Chats

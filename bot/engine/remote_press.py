@@ -4,7 +4,7 @@ Behind a load balancer any worker gets any press. This worker does not hold the 
 reads the run and this player's part of it from the database in one query (bot/domain/records.py
 PressFacts; never the run's answer list), checks the press as the owner would (the question
 open, in time, one answer per player), and stores it with the database checking the same
-under the run row's lock (bot/ports/store.py RunLeases.insert_answer_if_asking) before acknowledging
+under the run row's lock (bot/ports/store/coordination.py RunLeases.insert_answer_if_asking) before acknowledging
 it: two round trips. The owner counts it when it closes the question (RunSteps.close seals it),
 or sooner: a press that may complete the question's answers wakes the owner (bot/engine/wakeups.py).
 """
@@ -12,14 +12,14 @@ or sooner: a press that may complete the question's answers wakes the owner (bot
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bot.domain import session
 from bot.domain.model import LETTERS, Ack, ChatRef, Player, Quiz
 from bot.domain.records import RunRow
 from bot.domain.session import Refusal
 from bot.domain.tokens import AnswerToken
-from bot.ports.store import RunLeases
+from bot.ports.store import RunLeases, RunRecords
 from bot.texts import render
 
 if TYPE_CHECKING:
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from bot.engine.core import Engine
 
 REMEMBERED_RUNS = 1_000  # other workers' runs whose quiz is kept (a quiz is shared between its runs)
+
+
+class ElsewhereStore(RunLeases, RunRecords, Protocol):
+    """A press for another worker's run: the run as stored, the press stored under its lock."""
 
 
 class RunQuizzes:
@@ -51,13 +55,13 @@ class RunQuizzes:
 
 
 async def answer_elsewhere(
-    engine: Engine, shared: RunLeases, token: AnswerToken, player: Player, chat: ChatRef | None
+    engine: Engine, shared: ElsewhereStore, token: AnswerToken, player: Player, chat: ChatRef | None
 ) -> tuple[str, Ack]:
     """(outcome for /metrics, the acknowledgement) of a press for a run this worker does not run."""
     lang = engine.client_language(player)
     facts = await shared.press_facts(token.run_id, player.key, session.UNSEEN_PRESSES)
     if facts is None:
-        status = await engine.store.run_status(token.run_id)
+        status = await shared.run_status(token.run_id)
         return (
             ("ended", Ack(render.ack_ended(lang), False, lang))
             if status

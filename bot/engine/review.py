@@ -35,6 +35,7 @@ from bot.domain.model import (
 from bot.domain.session import option_order
 from bot.domain.tokens import ReviewToken, decode_review
 from bot.ports.chat import ChatUnreachable
+from bot.ports.store import ReviewDecks
 from bot.texts import render_learning as texts
 from bot.texts.render import ack_locked, ack_refused
 
@@ -89,7 +90,7 @@ class ReviewSession:
 class ReviewDesk:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.store = engine.store
+        self.store: ReviewDecks = engine.store
         self._sessions: dict[str, ReviewSession] = {}  # by player key
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 from bot.content.catalog import Catalog
 from bot.content.chatquizzes import ChatQuizzes
@@ -17,7 +18,7 @@ from bot.engine.run_steps import RunSteps
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
 from bot.ports.clock import Clock
-from bot.ports.store import RunWakeups, Store
+from bot.ports.store import Outbox, PlayerNames, RunRecords, RunWakeups
 from bot.texts import render
 
 log = logging.getLogger("quizhost.engine")
@@ -34,11 +35,15 @@ class StopOutcome:
     status: StopStatus
 
 
+class LifecycleStore(RunRecords, PlayerNames, Outbox, Protocol):
+    """Taking stored runs up: their rows, answers and players' names, and the messages they owe."""
+
+
 @dataclass(eq=False)
 class RunLifecycle:
     catalog: Catalog
     chat_quizzes: ChatQuizzes
-    store: Store
+    store: LifecycleStore
     clock: Clock
     sender: Sender
     runs: RunTable

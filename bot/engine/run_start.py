@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 from bot.content.catalog import Catalog
 from bot.content.chatquizzes import ChatQuizzes
@@ -15,7 +16,7 @@ from bot.domain.session import Run
 from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
 from bot.ports.clock import Clock
-from bot.ports.store import Store
+from bot.ports.store import ChatRecords, PlayerNames, RunRecords
 
 
 @dataclass(frozen=True)
@@ -40,11 +41,15 @@ class StartOutcome:
     quizzes: tuple[QuizInfo, ...] = ()
 
 
+class StartStore(ChatRecords, PlayerNames, RunRecords, Protocol):
+    """/quiz: the chat and the player made known, and the new run stored."""
+
+
 @dataclass(eq=False)
 class RunStarter:
     catalog: Catalog
     chat_quizzes: ChatQuizzes
-    store: Store
+    store: StartStore
     clock: Clock
     settings: EngineSettings
     chats: Chats

@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.content.catalog import Catalog
 from bot.domain import leitner, owed, session
@@ -16,7 +17,7 @@ from bot.domain.session import Run
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
 from bot.ports.clock import Clock
-from bot.ports.store import RunLeases, Store
+from bot.ports.store import AnswerQueue, Boards, Outbox, PlayerNames, ReviewDecks, RunLeases, RunRecords
 from bot.texts import render
 
 log = logging.getLogger("quizhost.engine")
@@ -28,9 +29,14 @@ STORE_RETRY_SECONDS = 0.5  # a run state the store refused is tried again after 
 STORE_RETRY_MAX_SECONDS = 10.0  # ...up to this
 
 
+class StepStore(RunRecords, AnswerQueue, Outbox, PlayerNames, Boards, ReviewDecks, Protocol):
+    """A run's steps: its state saved with the messages it owes, a close waiting for its
+    answers, the misses dealt to review decks, the podium from the run's standings."""
+
+
 @dataclass(eq=False)
 class RunSteps:
-    store: Store
+    store: StepStore
     clock: Clock
     catalog: Catalog
     sender: Sender

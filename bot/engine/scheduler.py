@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 from datetime import tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bot.domain import schedule
 from bot.domain.model import ChatRef, Player, Quiz, Reply
 from bot.domain.schedule import Missed, Rule, ScheduleRow, ScheduleStatus
 from bot.domain.zones import zone
 from bot.ports.chat import ChatUnreachable
+from bot.ports.store import ChatRecords, ScheduleRecords
 from bot.texts.render import t
 
 if TYPE_CHECKING:
@@ -30,10 +31,14 @@ POLL_SECONDS = 30.0  # other workers may add schedules: look again at least this
 HOUR = 3600
 
 
+class SchedulerStore(ScheduleRecords, ChatRecords, Protocol):
+    """The schedules, and the chat a new one is for made known."""
+
+
 class Scheduler:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.store = engine.store
+        self.store: SchedulerStore = engine.store
         engine.sender.on_unreachable(self.chat_refuses_bot)  # any run message refused as forbidden
 
     async def add(

@@ -26,7 +26,7 @@ from bot.domain.records import MessageKind, OutboxMessage
 from bot.engine.timers import sleep_or_wake
 from bot.ports.chat import ChatAdapter, ChatUnreachable, DeliveryUncertain
 from bot.ports.clock import Clock
-from bot.ports.store import Store
+from bot.ports.store import Outbox
 
 log = logging.getLogger("quizhost.sender")
 
@@ -46,7 +46,7 @@ def backoff(tries: int) -> float:
 
 
 class Sender:
-    def __init__(self, store: Store, clock: Clock, adapters: Mapping[str, ChatAdapter], posted: Posted) -> None:
+    def __init__(self, store: Outbox, clock: Clock, adapters: Mapping[str, ChatAdapter], posted: Posted) -> None:
         self._store = store
         self._clock = clock
         self._adapters = adapters  # by platform; the engine's own dict, so later attaches count

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.ports.clock import Clock
-from bot.ports.store import Store
+from bot.ports.store import Boards, PlayerNames
 
 TOP = 10
 
 
+class StandingsStore(Boards, PlayerNames, Protocol):
+    """The boards, and the caller's display name kept current."""
+
+
 async def leaderboard(
-    store: Store, clock: Clock, chat: ChatRef, period: str, quiz_id: str | None, player: Player | None = None
+    store: StandingsStore, clock: Clock, chat: ChatRef, period: str, quiz_id: str | None, player: Player | None = None
 ) -> tuple[list[Standing], Standing | None]:
     """The top 10 of the chat for the period, and the caller's own standing."""
     if player is not None:
@@ -22,7 +27,7 @@ async def leaderboard(
     return board[:TOP], mine
 
 
-async def player_stats(store: Store, chat: ChatRef, player: Player) -> PlayerStats:
+async def player_stats(store: StandingsStore, chat: ChatRef, player: Player) -> PlayerStats:
     await store.ensure_player(player)
     return await store.player_stats(chat.key, player)
 

@@ -1,6 +1,6 @@
 """An owner's wake-ups: presses and /stop that other workers took for the runs it runs.
 
-Several workers share one PostgreSQL database (bot/ports/store.py RunWakeups). A worker that takes a
+Several workers share one PostgreSQL database (bot/ports/store/coordination.py RunWakeups). A worker that takes a
 press or a /stop for a run it does not run writes it to the tables and wakes the owner. The
 owner, woken, reads the tables: a stop request stops the run here as a /stop typed here would;
 otherwise the open question's stored answers are counted, and the question closes early once

@@ -1,7 +1,7 @@
 """Several workers on one database: keep this worker's leases and take over the runs of a
 worker that died.
 
-Only with a store that leases runs (PostgreSQL, bot/ports/store.py RunLeases). The worker claims the
+Only with a store that leases runs (PostgreSQL, bot/ports/store/coordination.py RunLeases). The worker claims the
 open runs nobody holds when it starts, then every few seconds renews the leases of the runs it
 runs (a run another worker took over is dropped here) and claims runs whose worker stopped
 renewing: those continue here as after a restart, from their stored state. With the leases it

@@ -1,4 +1,4 @@
-"""The SQLite implementation of the Store port (bot/ports/store.py): WAL, migrations, runs, answers, boards."""
+"""The SQLite implementation of the Store port (bot/ports/store/): WAL, migrations, runs, answers, boards."""
 
 from __future__ import annotations
 

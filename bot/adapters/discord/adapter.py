@@ -25,6 +25,7 @@ from bot.domain import tokens
 from bot.domain.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
 from bot.ports.chat import ChatUnreachable
 from bot.ports.health import PlatformError, PlatformHealth
+from bot.ports.store import DiscordIdentify
 from bot.texts import render
 from bot.texts.i18n import t
 from bot.texts.textcut import clean
@@ -98,11 +99,12 @@ class DiscordAdapter:
 
     # lifecycle ---------------------------------------------------------------------------
 
-    async def serve(self, commands: Commands) -> None:
+    async def serve(self, commands: Commands, identify: DiscordIdentify) -> None:
         """Log in, sync the slash commands, listen on the gateway until cancelled; a gateway event
-        discord.py cannot read costs a new session, not the bot (bot/adapters/discord/gateway.py)."""
+        discord.py cannot read costs a new session, not the bot (bot/adapters/discord/gateway.py).
+        `identify`: the store, whose locks space the shards' logins across processes."""
         self._commands = commands
-        self._turns = IdentifyTurns(commands.engine.store.identify_lock)
+        self._turns = IdentifyTurns(identify.identify_lock)
         self._synced = False
         try:
             await gateway.serve_sessions(self._logged_in_client, self._ready.clear)

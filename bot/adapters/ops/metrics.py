@@ -19,6 +19,7 @@ from prometheus_client.registry import Collector
 from bot.engine.core import Engine
 from bot.engine.workers import LeaseKeeper
 from bot.ports.health import PlatformError, WatchedPlatform
+from bot.ports.store import StoreUpkeep
 
 HEALTH_SECONDS = 2.0  # a store slower than this to answer is as good as down for a press
 
@@ -28,6 +29,7 @@ class QuizhostCollector(Collector):
         self, engine: Engine, keeper: LeaseKeeper | None = None, platforms: Sequence[WatchedPlatform] = ()
     ) -> None:
         self.engine = engine
+        self.store: StoreUpkeep = engine.store
         self.keeper = keeper
         self.platforms = platforms
 
@@ -40,9 +42,9 @@ class QuizhostCollector(Collector):
             "quizhost_open_runs", "Quiz runs this worker runs now", value=len(self.engine.open_runs())
         )
         yield CounterMetricFamily(
-            "quizhost_commits", "Transactions that stored answers or run states", value=self.engine.store.commits
+            "quizhost_commits", "Transactions that stored answers or run states", value=self.store.commits
         )
-        times = getattr(getattr(self.engine.store, "writer", None), "times", None)
+        times = getattr(getattr(self.store, "writer", None), "times", None)
         if times is not None:
             yield HistogramMetricFamily(
                 "quizhost_commit_seconds",
@@ -70,7 +72,7 @@ class Operations:
     def __init__(
         self, engine: Engine, keeper: LeaseKeeper | None = None, platforms: Sequence[WatchedPlatform] = ()
     ) -> None:
-        self.engine = engine
+        self.store: StoreUpkeep = engine.store
         self.platforms = platforms
         self.registry = CollectorRegistry()
         self.registry.register(QuizhostCollector(engine, keeper, platforms))
@@ -90,7 +92,7 @@ class Operations:
 
     async def _store_health(self) -> str:
         try:
-            await asyncio.wait_for(self.engine.store.schema_version(), HEALTH_SECONDS)
+            await asyncio.wait_for(self.store.schema_version(), HEALTH_SECONDS)
         except Exception:  # any failure to answer is "not healthy"; the reason is the store's to log
             return "down: the database does not answer"
         return "ok"

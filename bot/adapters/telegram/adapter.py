@@ -54,6 +54,7 @@ from bot.commands.core import COMMANDS, Caller, Commands, descriptions, parse
 from bot.domain.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.ports.chat import ChatUnreachable
 from bot.ports.health import PlatformError, PlatformHealth
+from bot.ports.store import TelegramUpdates
 from bot.texts.render import t
 
 T = TypeVar("T")
@@ -102,6 +103,7 @@ class TelegramAdapter(PressHandling):
         self.updates = updates  # getUpdates' transport, which hands presses over before PTB parses them
         self.admins = AdminCache()
         self._commands: Commands | None = None
+        self._claims: TelegramUpdates | None = None  # the database's record of updates handled
         self._ready = asyncio.Event()  # the engine may post before the bot has connected
         self._server: WebhookServer | None = None
         self.shared_pages: SharedPages | None = None  # served by the webhook's server too (bot/app/wiring.py)
@@ -132,9 +134,11 @@ class TelegramAdapter(PressHandling):
 
     # running -------------------------------------------------------------------------
 
-    async def serve(self, commands: Commands) -> None:
-        """Connect, listen until cancelled, then stop polling (or the webhook server) cleanly."""
-        self._commands = commands
+    async def serve(self, commands: Commands, claims: TelegramUpdates) -> None:
+        """Connect, listen until cancelled, then stop polling (or the webhook server) cleanly.
+
+        `claims`: the store, where the webhook's updates are claimed once among the workers."""
+        self._commands, self._claims = commands, claims
         app = self.app
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))
         # a file sent with a command as its caption (/upload)
@@ -189,9 +193,8 @@ class TelegramAdapter(PressHandling):
     async def _claim_update(self, update_id: int) -> bool:
         """Whether this webhook update is new to every worker on the database (Telegram posts it
         again when it missed our answer, and a load balancer may send the repeat elsewhere)."""
-        assert self._commands is not None
-        engine = self._commands.engine
-        return await engine.store.claim_update(update_id, engine.clock.now())
+        assert self._commands is not None and self._claims is not None
+        return await self._claims.claim_update(update_id, self._commands.engine.clock.now())
 
     async def _shutdown(self) -> None:
         """Each step on its own: a failing one must not leave the others running."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
 from bot.commands.learning import quiz_report
 from bot.domain.model import Question, Quiz, Standing
@@ -15,10 +16,20 @@ from bot.domain.questionstats import QuestionStats
 from bot.domain.records import RunStatus
 from bot.engine.core import Engine
 from bot.engine.standings import period_start
+from bot.ports.store import Boards, ChatRecords, QuestionTallies, WebRecords
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BOARD_ROWS = 100
 RUNS_SHOWN = 50
+
+
+class PageStore(WebRecords, Boards, QuestionTallies, ChatRecords, Protocol):
+    """What the pages read: public boards and past runs, the boards, the question figures,
+    and a chat's language."""
+
+
+def store_of(engine: Engine) -> PageStore:
+    return engine.store
 
 
 @dataclass(frozen=True)
@@ -44,21 +55,21 @@ async def quiz_of(engine: Engine, chat_key: str, quiz_id: str) -> Quiz | None:
 
 async def board(engine: Engine, chat_key: str, period: str, quiz_id: str | None) -> list[Standing]:
     since = period_start(period, engine.clock.now())
-    return (await engine.store.leaderboard(chat_key, since, quiz_id))[:BOARD_ROWS]
+    return (await store_of(engine).leaderboard(chat_key, since, quiz_id))[:BOARD_ROWS]
 
 
 async def played_quizzes(engine: Engine, chat_key: str) -> list[Quiz]:
     """Quizzes the chat played or uploaded, by title, each once."""
-    ids = {r.quiz_id for r in await engine.store.chat_runs(chat_key, limit=1000)}
+    ids = {r.quiz_id for r in await store_of(engine).chat_runs(chat_key, limit=1000)}
     ids |= {q.id for q in await engine.chat_quizzes.all(chat_key)}
     quizzes = [quiz for i in ids if (quiz := await quiz_of(engine, chat_key, i))]
     return sorted(quizzes, key=lambda q: (q.title.get("en").casefold(), q.id))
 
 
 async def run_lines(engine: Engine, chat_key: str, lang: str) -> list[RunLine]:
-    lines = []
-    for run in await engine.store.chat_runs(chat_key, RUNS_SHOWN):
-        standings = await engine.store.run_standings(run.run_id)
+    store, lines = store_of(engine), []
+    for run in await store.chat_runs(chat_key, RUNS_SHOWN):
+        standings = await store.run_standings(run.run_id)
         quiz = await quiz_of(engine, chat_key, run.quiz_id)
         lines.append(
             RunLine(
@@ -74,5 +85,5 @@ async def run_lines(engine: Engine, chat_key: str, lang: str) -> list[RunLine]:
 
 async def question_figures(engine: Engine, chat_key: str, quiz: Quiz) -> list[QuestionFigures]:
     """Every question of the quiz with the chat's figures, as /quizstats shows them."""
-    stats = await quiz_report(engine.store, quiz, chat_key)
+    stats = await quiz_report(store_of(engine), quiz, chat_key)
     return [QuestionFigures(n, q, s) for n, (q, s) in enumerate(zip(quiz.questions, stats), start=1)]

@@ -30,6 +30,7 @@ PERIODS = ("all", "month", "week")
 class Pages:
     def __init__(self, engine: Engine, signer: LinkSigner) -> None:
         self.engine = engine
+        self.store = figures.store_of(engine)
         self.signer = signer
         self.pending = PendingUploads(engine.clock)
 
@@ -201,14 +202,14 @@ class Pages:
             return guard.refusal_page(request, await self._language(_chat_key(request, self.signer)), found)
         if scope is Scope.ADMIN and found.scope is not Scope.ADMIN:
             return guard.refusal_page(request, await self._language(found.chat_key), Refusal.FOREIGN)
-        if found.scope is Scope.BOARD and not await self.engine.store.board_public(found.chat_key):
+        if found.scope is Scope.BOARD and not await self.store.board_public(found.chat_key):
             return guard.refusal_page(request, await self._language(found.chat_key), "private")  # turned off since
         return found
 
     async def _language(self, chat_key: str) -> str:
         if not chat_key:
             return self.engine.settings.default_language
-        chosen = normalise((await self.engine.store.chat_settings(chat_key)).language)
+        chosen = normalise((await self.store.chat_settings(chat_key)).language)
         return chosen or self.engine.settings.default_language
 
     def _page(

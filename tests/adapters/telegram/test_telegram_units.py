@@ -15,7 +15,7 @@ from bot.adapters.telegram import runtime as telegram_runtime
 from bot.adapters.telegram.limits import SlidingWindowLimiter
 from bot.adapters.telegram.runtime import AdminCache, with_retries
 from bot.app.platforms import telegram_adapter, telegram_webhook
-from bot.app.wiring import open_engine
+from bot.app.wiring import open_store_and_engine
 from bot.commands.core import Commands
 from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal
 from bot.testing.fake_telegram import FakeBotApi
@@ -173,8 +173,8 @@ async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
     settings = settings_for(fake, tmp_path)
     fake.group(-1007)
     adapter = telegram_adapter(settings)
-    async with open_engine(settings) as engine:
-        serving = asyncio.create_task(adapter.serve(Commands(engine)))
+    async with open_store_and_engine(settings) as (store, engine):
+        serving = asyncio.create_task(adapter.serve(Commands(engine), store))
         try:
             question = card(chat_id="-1007")
             message = await adapter.post_question(question)

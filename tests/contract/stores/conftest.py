@@ -1,6 +1,6 @@
 """The store implementations the contract suite runs on: one `store_factory` param each.
 
-Every test in this folder is written against the Store protocol (bot/ports/store.py) and runs once
+Every test in this folder is written against the Store protocol (bot/ports/store/) and runs once
 per entry of IMPLEMENTATIONS, each time on a fresh, empty database. Adding a store is one more
 entry: how to get such a database, how to open the store on it, and how to make that database
 refuse answers (for the failed-commit test). Nothing else changes.

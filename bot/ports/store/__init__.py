@@ -1,0 +1,102 @@
+"""The storage port: what the engine, the commands, the web pages and the adapters ask of a
+database, cut into roles; each of them is typed with only the roles it uses.
+
+The stores (storage/sqlite, storage/postgres) implement them all (`Store`); the engine and the
+commands see nothing else of them. The docstrings are the contract: every implementation
+keeps the semantics they state, and tests/contract/stores/ checks them on each one.
+
+The roles, by module (and who uses them):
+- chats.py: ChatRecords (a chat's row and settings), PlayerNames, ChatQuizRecords (uploads)
+- runs.py: RunRecords, AnswerQueue (group commit of presses), Outbox (messages owed)
+- boards.py: Boards (leaderboards), WebRecords (the web pages' secret, public boards, past runs)
+- learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
+- coordination.py: RunLeases, RunWakeups: several workers on one database (PostgreSQL only)
+- platforms.py: TelegramUpdates, DiscordIdentify: for one platform's adapter (and the wiring) only
+- here: StoreUpkeep (closing, health, figures); CoreStore, every role the engine holds and hands
+  on; Store, that and the platforms' roles: what the wiring opens and both stores implement.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.ports.store.boards import Boards, WebRecords
+from bot.ports.store.chats import CHAT_SETTINGS, ChatQuizRecords, ChatRecords, PlayerNames
+from bot.ports.store.coordination import RunLeases, RunWakeups
+from bot.ports.store.learning import QuestionTallies, ReviewDecks, ScheduleRecords
+from bot.ports.store.platforms import DiscordIdentify, TelegramUpdates
+from bot.ports.store.runs import AnswerQueue, Outbox, RunAlreadyOpen, RunRecords
+
+__all__ = [
+    "CHAT_SETTINGS",
+    "AnswerQueue",
+    "Boards",
+    "ChatQuizRecords",
+    "ChatRecords",
+    "CoreStore",
+    "DiscordIdentify",
+    "Outbox",
+    "PlayerNames",
+    "QuestionTallies",
+    "ReviewDecks",
+    "RunAlreadyOpen",
+    "RunLeases",
+    "RunRecords",
+    "RunWakeups",
+    "ScheduleRecords",
+    "Store",
+    "StoreUpkeep",
+    "TelegramUpdates",
+    "WebRecords",
+]
+
+
+class StoreUpkeep(Protocol):
+    """The store as a whole: its schema, its figures, and closing it (the wiring, /healthz and
+    /metrics, the bench)."""
+
+    async def close(self) -> None:
+        """Wait for every submitted answer and run state to be committed, then release the store."""
+
+    async def schema_version(self) -> int:
+        """How many schema migrations have run; opening a store runs the missing ones, once."""
+
+    @property
+    def commits(self) -> int:
+        """Transactions committed so far that carried answers or run states (for the bench)."""
+
+
+class CoreStore(
+    StoreUpkeep,
+    ChatRecords,
+    PlayerNames,
+    ChatQuizRecords,
+    RunRecords,
+    AnswerQueue,
+    Outbox,
+    Boards,
+    WebRecords,
+    ReviewDecks,
+    QuestionTallies,
+    ScheduleRecords,
+    Protocol,
+):
+    """Everything the engine, the commands and the bench keep: chats, players, runs, answers,
+    and the leaderboards computed from them (every role but the platforms' own). The engine
+    holds it (`Engine.store`) and hands each collaborator the roles it uses.
+
+    Common rules:
+    - A write is committed (durable across a crash of the process) before its awaitable resolves;
+      a failed write raises and leaves nothing of itself behind.
+    - Times are unix seconds (floats) as the engine's clock gives them; keys are `ChatRef.key`
+      and `Player.key` strings.
+    - Calls may overlap freely on one event loop: the store orders them itself.
+    - Opening (connecting, migrating) is the implementation's own constructor, picked by the
+      wiring (bot/app/wiring.py); `close` commits what was submitted and releases everything.
+    """
+
+
+class Store(CoreStore, TelegramUpdates, DiscordIdentify, Protocol):
+    """Every role: what a storage implementation provides and the wiring opens (bot/app/wiring.py
+    `open_store` returns each implementation as a Store, so mypy checks that each has them all).
+    The wiring hands the core to the engine and the platforms' roles to their adapters."""

@@ -1,0 +1,44 @@
+"""The boards computed from the answers, and what the web pages read (bot/adapters/web/)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.domain.model import Player, PlayerStats, Standing
+from bot.domain.records import RunSummary
+
+
+class Boards(Protocol):
+    """Leaderboards and a player's record, ranked the same way everywhere."""
+
+    async def leaderboard(
+        self, chat_key: str, since: float | None = None, quiz_id: str | None = None
+    ) -> list[Standing]:
+        """Every player of the chat with an answer at or after `since` (None: all time), maybe of
+        one quiz, ranked by points, then right answers, then the earlier first answer, then
+        key. Ranks start at 1. The open question's answers count as soon as they are stored."""
+
+    async def run_standings(self, run_id: int) -> list[Standing]:
+        """The players of one run ranked as the leaderboard ranks them."""
+
+    async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
+        """The player's all-time record in the chat: points, answers, right ones, best streak,
+        runs played in, and their rank on the all-time board (None before a first answer)."""
+
+
+class WebRecords(Protocol):
+    """The web pages' own (storage/shared/web.py holds the queries of both stores): the links'
+    secret, whether a board is public, a chat's past runs."""
+
+    async def web_secret(self, candidate: str) -> str:
+        """The secret the web links are signed with: the stored one, or `candidate` stored now
+        when the database has none yet (the first of several processes wins; all read the same)."""
+
+    async def set_board_public(self, chat_key: str, public: bool) -> None:
+        """Show the chat's leaderboard to anyone with its public link, or stop (the default)."""
+
+    async def board_public(self, chat_key: str) -> bool:
+        """Whether the chat's leaderboard has a public link; False for a chat never seen."""
+
+    async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
+        """The chat's runs, the latest first, at most `limit`; never another chat's."""

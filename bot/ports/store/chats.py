@@ -1,0 +1,61 @@
+"""Chats, players and a chat's own quizzes: what the store keeps of who plays where."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.domain.model import ChatRef, Player
+from bot.domain.records import ChatQuizRow, ChatSettings
+
+# what update_chat_settings sets
+CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds", "time_zone"})
+
+
+class ChatRecords(Protocol):
+    """A chat's row: made on first use, its settings, and its move to a new id."""
+
+    async def ensure_chat(self, chat: ChatRef) -> None:
+        """Store the chat if it is new; cheap when called again (for every start)."""
+
+    async def chat_settings(self, chat_key: str) -> ChatSettings:
+        """The chat's stored settings; all None for a chat never configured or never seen."""
+
+    async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
+        """Set some of CHAT_SETTINGS (None clears one), creating the chat if needed.
+
+        An unknown name raises ValueError and changes nothing.
+        """
+
+    async def move_chat(self, old_key: str, new: ChatRef) -> None:
+        """The chat got a new id: its settings, runs, answers and boards move to `new.key` in
+        one transaction. A run already open under the new key stays and the old one stays
+        behind under the old key. Moving twice (or a chat never seen) changes nothing."""
+
+
+class PlayerNames(Protocol):
+    """The players' display names, as the boards show them."""
+
+    async def ensure_player(self, player: Player) -> None:
+        """Store the player and keep their display name current (the latest call wins)."""
+
+    async def player_names(self, keys: set[str]) -> dict[str, str]:
+        """Stored display names of those keys; unknown keys are left out."""
+
+
+class ChatQuizRecords(Protocol):
+    """The quizzes a chat uploaded (bot/content/chatquizzes.py).
+
+    Added with uploads (issue #12) to both stores; a new Store implementation needs them too:
+    one table keyed by (chat_key, quiz_id), and move_chat takes a chat's quizzes along."""
+
+    async def save_chat_quiz(self, quiz: ChatQuizRow) -> None:
+        """Store a chat's quiz, replacing the one with the same chat and id (an upload again)."""
+
+    async def chat_quiz(self, chat_key: str, quiz_id: str) -> ChatQuizRow | None:
+        """That chat's quiz of that id; None when the chat has none by that id (whatever other chats have)."""
+
+    async def chat_quizzes(self, chat_key: str) -> list[ChatQuizRow]:
+        """Every quiz of that chat, by id; never another chat's."""
+
+    async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
+        """Delete that chat's quiz: True if there was one. Answers and boards of it stay."""

@@ -1,0 +1,32 @@
+"""What one chat platform needs of the database, and nothing else does: only that platform's
+adapter (and the wiring, which opens the store) is typed with these; the engine never sees them."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
+
+
+class TelegramUpdates(Protocol):
+    """Telegram's updates among the processes on one database (bot/adapters/telegram/, bot/app/wiring.py)."""
+
+    async def claim_update(self, update_id: int, now: float) -> bool:
+        """Record that the platform update `update_id` is being handled (at `now`): True the
+        first time it is claimed by any process on this database, False for a repeat, also
+        when the first claim's handling failed. Claims older than a day may be forgotten
+        (Telegram repeats an update for at most 24 hours); the store prunes them itself."""
+
+    async def hold_polling(self) -> bool:
+        """Become the one process that long-polls the platform's updates (getUpdates) among all
+        on this database: True when this store holds it now (until it is closed, or its process
+        dies), False when another process holds it. A one-process store always holds it."""
+
+
+class DiscordIdentify(Protocol):
+    """Discord's gateway logins among the processes that share a bot's shards (bot/adapters/discord/)."""
+
+    def identify_lock(self, bucket: int) -> AbstractAsyncContextManager[None]:
+        """Held by one holder at a time, per `bucket`, among every process on this database (on
+        a one-process store: in this process): Discord's one identify per bucket every 5 s,
+        across the processes that share a bot's shards. Let go when the block ends or the
+        holder dies."""

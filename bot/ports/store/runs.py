@@ -1,0 +1,88 @@
+"""Runs, their answers and the messages they owe their chats (the outbox)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Sequence
+from typing import Protocol
+
+from bot.domain.model import Player
+from bot.domain.records import AnswerRow, OutboxMessage, RunRow, RunStatus
+
+
+class RunAlreadyOpen(Exception):
+    """create_run for a chat that has an open run: one run per chat, whatever the engine believes."""
+
+
+class RunRecords(Protocol):
+    """A run's row: created at /quiz, saved at every step, read back at a start."""
+
+    async def create_run(self, run: RunRow) -> int:
+        """Store a new run (its chat was ensured) and return its id, a positive integer.
+
+        Raises RunAlreadyOpen when the chat already has a run with status OPEN.
+        """
+
+    async def save_run(self, run: RunRow, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
+        """Persist a run's moving parts: status, phase, index, asked_at, due, message_id, silent.
+
+        Resolves only after the state is committed. States of many runs may share one
+        transaction with answers (group commit); a later state of the same run replaces a
+        queued one. Moving a run past a question (phase, index or status) makes that
+        question's answers part of the boards' summaries in the same transaction.
+
+        The outbox rides along: `send` adds messages, `done` removes the messages with those
+        keys, both in the same transaction as this state (all or nothing). A message whose key
+        is already in the outbox is left as stored; a key not there is ignored in `done`. When a
+        later state replaces a queued one, the `send` and `done` of both are kept and applied
+        in the order they were given.
+        """
+
+    async def open_runs(self) -> list[RunRow]:
+        """Every run with status OPEN, oldest first, with its chat's id, platform and privacy."""
+
+    async def run_status(self, run_id: int) -> RunStatus | None:
+        """The run's status, None for an id never stored."""
+
+    async def run_answers(self, run_id: int) -> list[AnswerRow]:
+        """The run's stored answers, by question index, then by time of answer."""
+
+
+class AnswerQueue(Protocol):
+    """Presses, stored in groups (one transaction for many answers) and acknowledged once committed."""
+
+    async def insert_answer(self, answer: AnswerRow) -> bool:
+        """`submit_answer` without a player, awaited: True stored, False already answered."""
+
+    def submit_answer(self, answer: AnswerRow, player: Player | None = None) -> Awaitable[bool]:
+        """Queue an answer (and the player's current display name) for the next group commit.
+
+        Called without awaiting, once per press: it must not block. The awaitable resolves
+        only after the answer is committed: True once stored, False if this player already
+        answered this question of this run (first answer wins, nothing changes), and raises
+        if the commit failed (then nothing of it was stored and the player may press again).
+        """
+
+    @property
+    def answers_submitted(self) -> int:
+        """A ticket for every answer submitted so far (a count); see `answers_settled`."""
+
+    async def answers_settled(self, ticket: int) -> None:
+        """Wait until every answer submitted up to `ticket` is committed or has failed, even
+        when the caller who submitted one stopped waiting for it (a cancelled press)."""
+
+
+class Outbox(Protocol):
+    """Messages the runs owe their chats (added and removed with a run's state by `save_run`)."""
+
+    async def outbox(self) -> list[OutboxMessage]:
+        """Every message added and not yet removed, in the order added (oldest first), with the
+        tries, failed and not_before last stored for it."""
+
+    async def outbox_update(self, message: OutboxMessage) -> None:
+        """Store `tries`, `failed` and `not_before` of the message with that key (absolute
+        values; nothing else changes; a key not in the outbox is ignored). Committed before it
+        resolves: the sender records a try here before it starts it."""
+
+    async def outbox_remove(self, keys: Sequence[str]) -> None:
+        """Remove the messages with those keys (delivered or given up); unknown keys are ignored.
+        Committed before it resolves."""
