@@ -146,14 +146,16 @@ async def test_a_replacement_during_a_run_leaves_the_run_its_version(fake: FakeB
         assert "Capital of Peru?" in (await next_question(fake, me.chat, 2)).text
 
 
-async def test_markup_in_an_uploaded_quiz_shows_as_written(fake: FakeBotApi, clock, tmp_path):
+async def test_html_in_an_uploaded_gift_quiz_becomes_its_text_never_telegram_markup(fake: FakeBotApi, clock, tmp_path):
+    """GIFT's default format is Moodle's HTML: its tags are dropped for their text, and nothing a
+    quiz file says is ever read as Telegram's markup (the question's only bold is quizhost's own)."""
     user = fake.user(206, "Fi")
     me = Member(fake, fake.private(user), user)
     async with running_bot(fake, settings_for(fake, tmp_path), clock):
         assert "Saved markup" in (await sends_file(me, "markup.gift", MARKUP)).text
         await me.says("/quiz markup")
         q1 = await next_question(fake, me.chat, 1)
-        assert "Is <b>this</b> bold & <i>that</i> italic?" in q1.text
+        assert "Is this bold & that italic?" in q1.text and "&amp;" in q1.html
         assert q1.bold == ["Question 1/1 · markup"]
 
 
