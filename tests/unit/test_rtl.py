@@ -111,7 +111,9 @@ def test_urdu_boards_isolate_names_points_and_fractions():
 
 
 def test_urdu_commands_in_text_stay_whole():
-    text = render.t("ur", "Change them with /settings time 20 or /settings pause 3 (admins).")
+    text = render.t(
+        "ur", "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins)."
+    )
     assert iso("/settings time 20") in text and iso("/settings pause 3") in text
     assert render.t("ur", "Unknown command {command}. /help lists the commands.", command="/nonsense") == (
         RLM + "نامعلوم کمانڈ " + iso("/nonsense") + "۔ " + iso("/help") + " تمام کمانڈز دکھاتا ہے۔"
