@@ -12,7 +12,7 @@ import pytest
 from telegram.error import NetworkError
 from telegram.ext import ApplicationBuilder, ExtBot
 
-from bot.adapters.telegram.limits import SlidingWindowLimiter
+from bot.adapters.telegram.limits import Prepaid, SlidingWindowLimiter
 from bot.adapters.telegram.runtime import build_application
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
@@ -147,3 +147,33 @@ async def test_a_send_whose_answer_was_lost_still_counts(fake):
         await run_on(clock, fake, limiter, work)
     arrived = sends(fake, group["id"])
     assert len(arrived) == 20 and arrived[18] == start and arrived[19] - start >= 60
+
+
+async def test_a_long_hold_is_told_once_and_a_short_one_not_at_all(fake):
+    """19 messages fill a group's minute (one place is kept for the notice). Five seconds on,
+    two more wait most of a minute: one notice, on the kept place, at once. A hold under 10 s:
+    none."""
+    long_wait, short_wait = fake.group(-1001), fake.group(-1002)
+    told: list[tuple[int | str, float]] = []
+    async with on_fake_clock(fake) as (clock, limiter, bot):
+
+        async def on_hold(chat_id: int | str, seconds: float, prepaid: Prepaid) -> None:
+            told.append((chat_id, seconds))
+            await bot.send_message(chat_id, f"wait {seconds:.0f} s", rate_limit_args=prepaid)
+
+        limiter.on_hold = on_hold
+        start = clock.now()
+        for chat in (long_wait, short_wait):
+            await run_on(clock, fake, limiter, asyncio.gather(*(bot.send_message(chat["id"], "m") for _ in range(19))))
+        clock.advance(5)
+        hold_starts = clock.now()
+        held = asyncio.gather(*(bot.send_message(long_wait["id"], f"held {n}") for n in range(2)))
+        await fake.wait_for(lambda: len(sends(fake, long_wait["id"])) == 20, what="the notice")
+        clock.advance(47)  # 52 s: the short group's minute frees its first place 9 s from now
+        await run_on(clock, fake, limiter, asyncio.gather(held, bot.send_message(short_wait["id"], "soon")))
+    assert told == [(long_wait["id"], pytest.approx(start + 61.0 - hold_starts))]
+    long_times = sends(fake, long_wait["id"])
+    assert len(long_times) == 22 and long_times[19] == hold_starts  # the notice, at once
+    assert long_times[20] == long_times[21] == pytest.approx(start + 61.0)
+    assert most_in_any_window(long_times, 60.0) <= 20
+    assert sends(fake, short_wait["id"])[-1] - start == pytest.approx(61.0, abs=0.2)
