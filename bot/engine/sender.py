@@ -24,7 +24,7 @@ from bot.domain import outbox_codec as codec
 from bot.domain.model import MessageRef
 from bot.domain.records import MessageKind, OutboxMessage
 from bot.engine.timers import sleep_or_wake
-from bot.ports.chat import ChatAdapter, ChatUnreachable, DeliveryUncertain
+from bot.ports.chat import DELIVERING, ChatAdapter, ChatUnreachable, DeliveryUncertain
 from bot.ports.clock import Clock
 from bot.ports.store import Outbox
 
@@ -232,6 +232,7 @@ class Sender:
             await self._store.outbox_remove([m.key])
 
     async def _call(self, m: OutboxMessage) -> MessageRef | None:
+        DELIVERING.set(m.key)  # this chat's pump task sends nothing but the outbox's messages
         if m.kind is MessageKind.QUESTION:
             card = codec.load_card(m.payload)
             # the clock starts now: show the deadline from here, not from when it was asked

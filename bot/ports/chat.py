@@ -5,9 +5,15 @@ Adapters (bot/adapters/*) implement it; the engine and the commands see nothing 
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Protocol
 
 from bot.domain.model import ChatRef, MessageRef, QuestionCard, Reply, Reveal
+
+# The outbox key of the message a ChatAdapter send is delivering (None outside the outbox), the
+# same across retries and restarts: a platform that can drop a repeated create (Discord's
+# message nonce) derives its idempotency key from it.
+DELIVERING: ContextVar[str | None] = ContextVar("delivering", default=None)
 
 
 class DeliveryUncertain(Exception):

@@ -53,6 +53,8 @@ class FakeDiscord(RestRoutes):
         self.rate_limited: list[tuple[str, str]] = []
         self.violations: list[str] = []
         self._rate_limits: list[RateLimitRule] = []
+        self.nonces: dict[str, tuple[int, float]] = {}
+        self.lost_answers: list[RateLimitRule] = []
         self.bot_permissions: dict[int, int] = {}  # channel id -> the bot's permissions there (default: all)
         self.no_access: set[int] = set()  # channels the bot was removed from: posting there is a 403
         self._sockets: list[tuple[web.WebSocketResponse, list[int]]] = []  # socket, [shard id, count]
@@ -139,6 +141,11 @@ class FakeDiscord(RestRoutes):
     def rate_limit(self, method: str, path: str, times: int = 1, retry_after: float = 0.2) -> None:
         """Answer the next `times` requests matching `path` (a regex on the path) with 429."""
         self._rate_limits.append(RateLimitRule(method.upper(), re.compile(path), times, retry_after))
+
+    def lose_answer(self, method: str, path: str, times: int = 1) -> None:
+        """Carry out the next `times` requests matching `path`, then close the connection
+        unanswered: the bot cannot know whether Discord acted (an ambiguous failure)."""
+        self.lost_answers.append(RateLimitRule(method.upper(), re.compile(path), times, 0.0))
 
     async def close_gateway(self) -> None:
         """A gateway outage: every connection closed, new ones refused until `open_gateway`."""

@@ -18,6 +18,10 @@ from bot.testing import fake_discord_payloads as p
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 
 ANSWER_WITHIN = 3.0  # seconds Discord gives a bot to answer an interaction
+# With `enforce_nonce`, a create repeating a nonce of the same author within "the past few
+# minutes" gets the message made first instead of a new one (Discord's create-message docs)
+NONCE_SECONDS = 5 * 60.0
+NONCE_MAX = 25
 
 
 @dataclass
@@ -63,6 +67,8 @@ class RestRoutes:
     violations: list[str]
     _rate_limits: list[RateLimitRule]
     no_access: set[int]
+    nonces: dict[str, tuple[int, float]]  # the bot's enforced nonces -> (message id, when made)
+    lost_answers: list[RateLimitRule]  # requests carried out whose answer never leaves (times)
 
     @property
     def gateway_url(self) -> str:
@@ -113,6 +119,11 @@ class RestRoutes:
             self.violations.append(f"unknown route {request.method} {path}")
             response = _json({"message": "404: Not Found", "code": 0}, 404)
         self.requests.append((request.method, path, response.status))
+        if self._loses_answer(request.method, path):  # done, but the bot never hears so
+            assert request.transport is not None
+            request.transport.close()
+            self._bump()
+            return response
         if isinstance(response, web.Response):
             bucket = request.match_info.route.resource.canonical if request.match_info.route.resource else path
             response.headers.update(
@@ -200,7 +211,34 @@ class RestRoutes:
         problems = p.message_problems(data)
         if problems:
             return self._invalid(problems)
-        return _json(self._store(channel_id, data).data)
+        first = self._nonce_seen(data)
+        if first is not None:
+            return _json(first.data)
+        stored = self._store(channel_id, data)
+        if data.get("nonce") is not None:
+            stored.data["nonce"] = data["nonce"]
+            if data.get("enforce_nonce"):
+                self.nonces[str(data["nonce"])] = (stored.id, time.monotonic())
+        return _json(stored.data)
+
+    def _nonce_seen(self, data: dict[str, Any]) -> FakeMessage | None:
+        """The bot's message made with this nonce a few minutes ago, when the create enforces it."""
+        nonce = data.get("nonce")
+        if nonce is None or not data.get("enforce_nonce"):
+            return None
+        if len(str(nonce)) > NONCE_MAX:
+            self.violations.append(f"nonce: {len(str(nonce))} characters > {NONCE_MAX}")
+        made = self.nonces.get(str(nonce))
+        if made is None or time.monotonic() - made[1] > NONCE_SECONDS:
+            return None
+        return self.messages.get(made[0])
+
+    def _loses_answer(self, method: str, path: str) -> bool:
+        for rule in self.lost_answers:
+            if rule.times > 0 and rule.method == method and rule.path.search(path):
+                rule.times -= 1
+                return True
+        return False
 
     async def _edit_message(self, request: web.Request) -> web.Response:
         stored = self.messages.get(int(request.match_info["message"]))

@@ -228,7 +228,9 @@ class DiscordAdapter:
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
         with replies.reachable(card.chat), replies.uncertain("posting a question"):
-            message = await channel.send(embed=views.question_embed(card), view=views.question_view(card, self._item))
+            message = await channel.send(
+                embed=views.question_embed(card), view=views.question_view(card, self._item), **replies.nonce()
+            )
         return MessageRef(card.chat, str(message.id))
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
@@ -241,12 +243,12 @@ class DiscordAdapter:
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
         with replies.reachable(reveal.card.chat), replies.uncertain("posting an answer"):
-            await channel.send(embed=views.reveal_embed(reveal))
+            await channel.send(embed=views.reveal_embed(reveal), **replies.nonce())
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
         with replies.reachable(chat), replies.uncertain("sending a message"):
-            await channel.send(**views.message_kwargs(reply, self._item))
+            await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
 
     # what users do --------------------------------------------------------------------------
 

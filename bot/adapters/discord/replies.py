@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 from collections.abc import Awaitable, Iterator
+from typing import Any
 
 import aiohttp
 import discord
 
 from bot.adapters.discord import views
 from bot.domain.model import Ack, ChatRef, Reply
-from bot.ports.chat import ChatUnreachable, DeliveryUncertain
+from bot.ports.chat import DELIVERING, ChatUnreachable, DeliveryUncertain
 from bot.texts.i18n import t
 
 log = logging.getLogger("quizhost.discord")
@@ -21,6 +23,7 @@ log = logging.getLogger("quizhost.discord")
 # Discord drops an interaction that is not answered within 3 s; anything slower is deferred
 # (the "thinking…" state) and answered with a follow-up, which may come up to 15 min later.
 DEFER_AFTER = 2.0
+NONCE_MAX = 25  # characters Discord takes in a message nonce
 
 
 async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack | Reply], item: views.PressItem) -> None:
@@ -68,3 +71,20 @@ def uncertain(what: str) -> Iterator[None]:
         yield
     except (TimeoutError, aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError) as exc:
         raise DeliveryUncertain(f"{what}: {type(exc).__name__}") from exc
+
+
+def nonce() -> dict[str, Any]:
+    """`send`'s nonce for the outbox message being delivered (none outside the outbox: discord.py
+    picks a random one).
+
+    discord.py 2.7 sends `enforce_nonce: true` with every nonce (`handle_message_parameters` in
+    discord/http.py), and Discord then answers a create repeated within a few minutes with the
+    message it already made: a send retried after a lost reply is not posted twice. The nonce
+    comes from the outbox key, so it is the same across retries and restarts; a key longer
+    than Discord takes is hashed (the run id in it keeps keys of other chats apart)."""
+    key = DELIVERING.get()
+    if key is None:
+        return {}
+    if len(key) > NONCE_MAX:
+        key = hashlib.blake2b(key.encode(), digest_size=NONCE_MAX // 2).hexdigest()
+    return {"nonce": key}

@@ -39,6 +39,7 @@ from telegram.ext import (
 from bot.adapters.platform_watch import CallWatch
 from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram import uploads
+from bot.adapters.telegram.pacing import tell_holds
 from bot.adapters.telegram.presses import PressHandling, chat_ref, trouble
 from bot.adapters.telegram.presses import player_of as _player
 from bot.adapters.telegram.request import UpdatesRequest
@@ -140,6 +141,7 @@ class TelegramAdapter(PressHandling):
         `claims`: the store, where the webhook's updates are claimed once among the workers."""
         self._commands, self._claims = commands, claims
         app = self.app
+        tell_holds(app.bot, PLATFORM, commands.engine.language_for)
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))
         # a file sent with a command as its caption (/upload)
         app.add_handler(

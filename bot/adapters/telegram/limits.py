@@ -8,9 +8,13 @@ lets one more go only when fewer than the limit left within the window. The wind
 little longer than Telegram's (SAFETY), so a request that reaches Telegram a few milliseconds
 later than it left still lands inside them.
 
-Which calls count is PTB's rule (BaseRateLimiter is its documented hook): every call with a
-chat_id counts for the bot, and for the group when the id is negative or a @name. A 429 is
+Only what Telegram counts is counted: messages (sends, and edits, see `counts`), not admin
+checks or answers to presses, and not a try Telegram answered with an error (a refused try
+gives its place back; one whose answer was lost keeps it, as it may have arrived). A 429 is
 waited out (retry_after) and tried again, holding back every other call meanwhile.
+
+A group whose next message must wait longer than HOLD_NOTICE_AFTER is told why, once per hold
+(`on_hold`): the last place of the group's minute is kept for that notice, so it goes at once.
 """
 
 from __future__ import annotations
@@ -21,10 +25,13 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
+import httpx
 from telegram.constants import FloodLimit
-from telegram.error import RetryAfter
+from telegram.error import RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger("quizhost.telegram")
@@ -33,6 +40,36 @@ BOT_PER_SECOND = FloodLimit.MESSAGES_PER_SECOND  # 30
 GROUP_PER_MINUTE = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP  # 20
 SAFETY = 0.1  # seconds added to each window for the way to Telegram
 GROUPS_KEPT = 10_000  # idle groups' windows are dropped beyond this many
+HOLD_NOTICE_AFTER = 10.0  # a group waiting longer than this for its next message is told why
+# What Telegram counts as a message. Edits count too: PLATFORMS.md, "edits count towards
+# Telegram's limits in practice, so budget them" (a question's close edit is one of the three
+# messages a question costs a group). sendChatAction shows "typing…" and posts nothing.
+MESSAGE_METHODS = ("send", "editMessage", "copyMessage", "forwardMessage", "stopPoll")
+NOT_MESSAGES = frozenset({"sendChatAction"})
+
+
+def counts(endpoint: str) -> bool:
+    """Whether a call of this Bot API method posts or changes a message in the chat."""
+    return endpoint.startswith(MESSAGE_METHODS) and endpoint not in NOT_MESSAGES
+
+
+def certainly_failed(exc: TelegramError) -> bool:
+    """Telegram certainly did not act: an error status (PTB raises those with no cause), or no
+    connection was made. A timeout or a connection lost after the request went out leaves it open."""
+    cause = exc.__cause__
+    if cause is None:
+        return not isinstance(exc, TimedOut)
+    return isinstance(
+        cause,
+        (
+            aiohttp.ClientConnectorError,
+            aiohttp.ConnectionTimeoutError,
+            httpx.ConnectError,
+            httpx.ConnectTimeout,
+            httpx.PoolTimeout,
+            ConnectionRefusedError,
+        ),
+    )
 
 
 def bot_share(workers: int) -> int:
@@ -46,6 +83,8 @@ def bot_share(workers: int) -> int:
 
 Now = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
+# told (chat id, seconds until the held message goes, the notice's own `rate_limit_args`)
+OnHold = Callable[[int | str, float, "Prepaid"], Awaitable[object]]
 
 
 class SlidingWindow:
@@ -55,32 +94,75 @@ class SlidingWindow:
         self.limit, self.period = limit, period
         self._now, self._sleep = now, sleep
         self._times: deque[float] = deque()
+        self._freed = asyncio.Event()  # a place was given back: waiters look again
         self.turn = asyncio.Lock()
+        self.quiet_until = 0.0  # no hold notice before then (the hold last told of has not ended)
 
-    async def acquire(self) -> None:
+    async def acquire(self) -> float:
         async with self.turn:
             await self.wait_for_room()
-            self.record()
+            return self.record()
 
-    async def wait_for_room(self) -> None:
+    def wait(self, keep: int = 0) -> float:
+        """Seconds until one more fits, with `keep` places left free."""
+        now = self._now()
+        while self._times and self._times[0] <= now - self.period:
+            self._times.popleft()
+        over = len(self._times) - (self.limit - keep - 1)
+        return 0.0 if over <= 0 else self._times[over - 1] + self.period - now
+
+    async def wait_for_room(self, keep: int = 0) -> None:
         """Until one more fits (the caller holds `turn`, so nobody takes the room meanwhile)."""
-        while True:
-            now = self._now()
-            while self._times and self._times[0] <= now - self.period:
-                self._times.popleft()
-            if len(self._times) < self.limit:
-                return
-            await self._sleep(self._times[0] + self.period - now)
+        while (delay := self.wait(keep)) > 0:
+            self._freed.clear()
+            sleeper = asyncio.ensure_future(self._sleep(delay))
+            freed = asyncio.ensure_future(self._freed.wait())
+            try:
+                await asyncio.wait((sleeper, freed), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                sleeper.cancel()
+                freed.cancel()
 
-    def record(self) -> None:
-        self._times.append(self._now())
+    def record(self) -> float:
+        stamp = self._now()
+        self._times.append(stamp)
+        return stamp
+
+    def give_back(self, stamp: float) -> None:
+        """A send Telegram refused did not count: its place is free again."""
+        with contextlib.suppress(ValueError):  # already out of the window
+            self._times.remove(stamp)
+            self._freed.set()
 
     def idle(self) -> bool:
         return not self._times or self._times[-1] <= self._now() - self.period
 
 
-class SlidingWindowLimiter(BaseRateLimiter[int]):
-    """PTB's rate limiter hook with sliding windows; `rate_limit_args` is the number of 429 retries."""
+@dataclass
+class Place:
+    """One send's place in a window, given back at most once."""
+
+    window: SlidingWindow
+    stamp: float
+    used: bool = False  # a hold notice's place, once its send has left
+    returned: bool = False
+
+    def give_back(self) -> None:
+        if not self.returned:
+            self.returned = True
+            self.window.give_back(self.stamp)
+
+
+class Prepaid(Place):
+    """`rate_limit_args` of a hold notice: its place in the group's window was taken for it."""
+
+
+Taken = list[Place]
+
+
+class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid"]):
+    """PTB's rate limiter hook with sliding windows; `rate_limit_args` is the number of 429
+    retries, or the `Prepaid` place of a hold notice."""
 
     def __init__(
         self,
@@ -98,12 +180,15 @@ class SlidingWindowLimiter(BaseRateLimiter[int]):
         self.released = 0  # calls to a chat let through so far (tests wait for them to arrive)
         self._unblocked = asyncio.Event()
         self._unblocked.set()
+        self.on_hold: OnHold | None = None  # the adapter's: tells a group why it waits
+        self._notices: set[asyncio.Task[None]] = set()
 
     async def initialize(self) -> None:
         pass
 
     async def shutdown(self) -> None:
-        pass
+        for task in list(self._notices):
+            task.cancel()
 
     async def process_request(
         self,
@@ -112,17 +197,27 @@ class SlidingWindowLimiter(BaseRateLimiter[int]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | None,
+        rate_limit_args: int | Prepaid | None,
     ) -> Any:
-        retries = rate_limit_args or self._max_retries
+        prepaid = rate_limit_args if isinstance(rate_limit_args, Prepaid) else None
+        retries = self._max_retries
+        if isinstance(rate_limit_args, int) and rate_limit_args:
+            retries = rate_limit_args
+        elif prepaid is not None:
+            retries = 0  # a notice is not worth waiting out a 429 for
         chat_id = data.get("chat_id")
-        group, bot = self._group_window(chat_id), self._bot if chat_id is not None else None
+        counted = chat_id is not None and counts(endpoint)
+        group = self._group_window(chat_id) if counted and prepaid is None else None
+        bot = self._bot if counted else None
         for attempt in range(retries + 1):
             try:
                 await self._unblocked.wait()
-                await self._take(group, bot)
+                taken = await self._take(chat_id, group, bot)
+                if prepaid is not None:
+                    prepaid.used = True
+                    taken.append(prepaid)
                 self.released += chat_id is not None
-                return await callback(*args, **kwargs)
+                return await self._counted(callback(*args, **kwargs), taken)
             except RetryAfter as exc:
                 if attempt == retries:
                     raise
@@ -130,16 +225,57 @@ class SlidingWindowLimiter(BaseRateLimiter[int]):
         raise AssertionError("unreachable")
 
     @staticmethod
-    async def _take(group: SlidingWindow | None, bot: SlidingWindow | None) -> None:
+    async def _counted(call: Awaitable[Any], taken: Taken) -> Any:
+        """The call's answer; a try Telegram refused, or that never reached it, gives its places back."""
+        try:
+            return await call
+        except TelegramError as exc:
+            if certainly_failed(exc):
+                for place in taken:
+                    place.give_back()
+            raise
+
+    async def _take(self, chat_id: Any, group: SlidingWindow | None, bot: SlidingWindow | None) -> Taken:
         """A place in both windows, stamped when the request leaves: the group's turn is held
         while the bot's window is waited for, so neither stamp is earlier than the send."""
+        taken: Taken = []
         async with group.turn if group is not None else contextlib.nullcontext():
             if group is not None:
-                await group.wait_for_room()
+                self._tell_if_held(chat_id, group)
+                await group.wait_for_room(keep=self._kept)
             if bot is not None:
-                await bot.acquire()
+                taken.append(Place(bot, await bot.acquire()))
             if group is not None:
-                group.record()
+                taken.append(Place(group, group.record()))
+        return taken
+
+    @property
+    def _kept(self) -> int:
+        """Places of a group's minute kept for the hold notice."""
+        return 1 if self.on_hold is not None and self._group_limit > 1 else 0
+
+    def _tell_if_held(self, chat_id: int | str, group: SlidingWindow) -> None:
+        """When the group's next message waits long, its kept place goes to a notice saying why;
+        once per hold: not again until the message it announced has gone."""
+        if self.on_hold is None or not self._kept or self._now() < group.quiet_until:
+            return
+        if group.wait(keep=1) <= HOLD_NOTICE_AFTER or group.wait() > 0:
+            return
+        prepaid = Prepaid(group, group.record())
+        seconds = group.wait(keep=1)
+        group.quiet_until = self._now() + seconds
+        task = asyncio.create_task(self._notice(chat_id, seconds, prepaid), name=f"hold notice {chat_id}")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _notice(self, chat_id: int | str, seconds: float, prepaid: Prepaid) -> None:
+        assert self.on_hold is not None
+        try:
+            await self.on_hold(chat_id, seconds, prepaid)
+        except Exception as exc:  # a notice is a courtesy: its failure must not stop the quiz
+            if not prepaid.used:  # it never left (once it has, the answer decides, as for any send)
+                prepaid.give_back()
+            log.warning("could not tell chat %s why it waits: %s", chat_id, exc)
 
     def _group_window(self, chat_id: Any) -> SlidingWindow | None:
         with contextlib.suppress(ValueError, TypeError):

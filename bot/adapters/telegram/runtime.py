@@ -13,16 +13,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-import aiohttp
-import httpx
 from telegram import Bot
 from telegram.constants import ChatMemberStatus, FloodLimit
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 from telegram.request import HTTPXRequest, RequestData
 
 from bot.adapters.platform_watch import CallWatch
-from bot.adapters.telegram.limits import SlidingWindowLimiter, bot_share
+from bot.adapters.telegram.limits import SlidingWindowLimiter, bot_share, certainly_failed
 from bot.adapters.telegram.request import AiohttpRequest, TimeoutArg, UpdatesRequest
 from bot.ports.chat import DeliveryUncertain
 
@@ -135,25 +133,6 @@ def build_application(
         .request(transport(http, CONCURRENT_UPDATES, proxy, watch))  # one connection per update in flight
     )
     return builder.build()
-
-
-def certainly_failed(exc: NetworkError) -> bool:
-    """Telegram certainly did not act: an error status (PTB raises those with no cause), or no
-    connection was made. A timeout or a connection lost after the request went out leaves it open."""
-    cause = exc.__cause__
-    if cause is None:
-        return not isinstance(exc, TimedOut)
-    return isinstance(
-        cause,
-        (
-            aiohttp.ClientConnectorError,
-            aiohttp.ConnectionTimeoutError,
-            httpx.ConnectError,
-            httpx.ConnectTimeout,
-            httpx.PoolTimeout,
-            ConnectionRefusedError,
-        ),
-    )
 
 
 async def with_retries(call: Callable[[], Awaitable[T]], what: str, once: bool = False) -> T:

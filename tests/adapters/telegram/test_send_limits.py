@@ -4,12 +4,15 @@ the bot, nor 20 in any minute for one group, as the fake Bot API records them ar
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from bisect import bisect_right
+from collections.abc import AsyncIterator
 
 import pytest
-from telegram.ext import ApplicationBuilder
+from telegram.error import NetworkError
+from telegram.ext import ApplicationBuilder, ExtBot
 
-from bot.adapters.telegram.limits import SlidingWindowLimiter
+from bot.adapters.telegram.limits import Prepaid, SlidingWindowLimiter
 from bot.adapters.telegram.runtime import build_application
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
@@ -87,3 +90,90 @@ async def test_one_group_gets_at_most_20_in_any_minute_on_the_fake_clock(fake):
     assert most_in_any_window(busy_times, 60.0) <= 20
     assert max(quiet_times) - min(quiet_times) < 60  # a quiet group does not wait behind a busy one
     assert most_in_any_window(busy_times + quiet_times, 1.0) <= 30
+
+
+async def run_on(clock: FakeClock, fake: FakeBotApi, limiter: SlidingWindowLimiter, work: asyncio.Future) -> None:
+    """Until `work` is done, moving the clock on whenever every call let through has been answered."""
+    while not work.done():
+        await asyncio.sleep(0.005)
+        arrived = sum("chat_id" in c.params for c in fake.calls)
+        if arrived == limiter.released and (wake := clock.next_wake()) is not None:
+            clock.advance(max(0.0, wake - clock.now()))
+    await work
+
+
+@contextlib.asynccontextmanager
+async def on_fake_clock(fake: FakeBotApi) -> AsyncIterator[tuple[FakeClock, SlidingWindowLimiter, ExtBot]]:
+    """A PTB bot whose limiter and the fake's stamps share a FakeClock."""
+    clock = FakeClock()
+    fake.stamp = clock.now
+    limiter = SlidingWindowLimiter(now=clock.now, sleep=clock.sleep)
+    app = ApplicationBuilder().token(fake.token).base_url(fake.url).rate_limiter(limiter).build()
+    await app.initialize()
+    try:
+        yield clock, limiter, app.bot
+    finally:
+        await app.shutdown()
+
+
+async def test_admin_checks_and_refused_sends_leave_the_groups_minute_to_its_messages(fake):
+    """40 admin checks, 10 sends Telegram refused (400) and 10 it answered 500 cost the group
+    nothing: its next 20 messages all go at once, and only the 21st waits for the minute."""
+    group, users = fake.group(-1001), [fake.user(100 + n, f"U{n}") for n in range(40)]
+    fake.expected_refusals.add("Bad Request: message to be replied not found")
+    fake.fail("sendMessage", "500", times=10)
+    async with on_fake_clock(fake) as (clock, limiter, bot):
+        start = clock.now()
+        noise = [bot.get_chat_member(group["id"], u["id"]) for u in users]
+        noise += [bot.send_message(group["id"], "no", reply_to_message_id=999_999) for _ in range(20)]
+        await run_on(clock, fake, limiter, asyncio.gather(*noise, return_exceptions=True))
+        work = asyncio.gather(*(bot.send_message(group["id"], f"m{n}") for n in range(21)))
+        await run_on(clock, fake, limiter, work)
+    arrived = sends(fake, group["id"])
+    assert len(arrived) == 21
+    assert all(at == start for at in arrived[:20]), [a - start for a in arrived]
+    assert 60 <= arrived[20] - start <= 61.5
+
+
+async def test_a_send_whose_answer_was_lost_still_counts(fake):
+    """Telegram may have posted it: a dropped connection keeps the send's place in the minute."""
+    group = fake.group(-1001)
+    fake.fail("sendMessage", "drop", times=1)
+    async with on_fake_clock(fake) as (clock, limiter, bot):
+        start = clock.now()
+        with contextlib.suppress(NetworkError):
+            await bot.send_message(group["id"], "lost?")
+        work = asyncio.gather(*(bot.send_message(group["id"], f"m{n}") for n in range(20)))
+        await run_on(clock, fake, limiter, work)
+    arrived = sends(fake, group["id"])
+    assert len(arrived) == 20 and arrived[18] == start and arrived[19] - start >= 60
+
+
+async def test_a_long_hold_is_told_once_and_a_short_one_not_at_all(fake):
+    """19 messages fill a group's minute (one place is kept for the notice). Five seconds on,
+    two more wait most of a minute: one notice, on the kept place, at once. A hold under 10 s:
+    none."""
+    long_wait, short_wait = fake.group(-1001), fake.group(-1002)
+    told: list[tuple[int | str, float]] = []
+    async with on_fake_clock(fake) as (clock, limiter, bot):
+
+        async def on_hold(chat_id: int | str, seconds: float, prepaid: Prepaid) -> None:
+            told.append((chat_id, seconds))
+            await bot.send_message(chat_id, f"wait {seconds:.0f} s", rate_limit_args=prepaid)
+
+        limiter.on_hold = on_hold
+        start = clock.now()
+        for chat in (long_wait, short_wait):
+            await run_on(clock, fake, limiter, asyncio.gather(*(bot.send_message(chat["id"], "m") for _ in range(19))))
+        clock.advance(5)
+        hold_starts = clock.now()
+        held = asyncio.gather(*(bot.send_message(long_wait["id"], f"held {n}") for n in range(2)))
+        await fake.wait_for(lambda: len(sends(fake, long_wait["id"])) == 20, what="the notice")
+        clock.advance(47)  # 52 s: the short group's minute frees its first place 9 s from now
+        await run_on(clock, fake, limiter, asyncio.gather(held, bot.send_message(short_wait["id"], "soon")))
+    assert told == [(long_wait["id"], pytest.approx(start + 61.0 - hold_starts))]
+    long_times = sends(fake, long_wait["id"])
+    assert len(long_times) == 22 and long_times[19] == hold_starts  # the notice, at once
+    assert long_times[20] == long_times[21] == pytest.approx(start + 61.0)
+    assert most_in_any_window(long_times, 60.0) <= 20
+    assert sends(fake, short_wait["id"])[-1] - start == pytest.approx(61.0, abs=0.2)
