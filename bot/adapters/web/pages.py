@@ -206,7 +206,7 @@ class Pages:
     # shared --------------------------------------------------------------------------------
 
     async def _link(self, request: web.Request, scope: Scope) -> Link | web.Response:
-        found = self.signer.check(request.match_info["token"], self.engine.clock.now())
+        found = await self.signer.opened(self.engine.store, request.match_info["token"], self.engine.clock.now())
         if found is Refusal.ALTERED:
             return guard.refusal_page(request, self.engine.settings.default_language, found)
         if isinstance(found, Refusal):
