@@ -7,7 +7,8 @@ no client holds it for the others.
   time a client has to send a request's headers, however slowly it trickles them. aiohttp has no
   separate header-read timeout; this one needs no watchdog of ours.
 - **Bodies in time.** Handlers read bodies themselves, within `Bounds.body_seconds`
-  (`within_body_time`); a client that takes longer gets 408 and its connection is closed.
+  (`within_body_time`); a client that takes longer gets 408 and its connection is closed
+  after at most `Bounds.linger_seconds` more (aiohttp's `lingering_time`).
 - **Connections.** One protocol factory, given to `loop.create_server`, counts the live
   connections; past `Bounds.connections` a new one gets a fixed 503 and is closed at once, so the
   descriptors never run out (the cap is half the process's open-file limit by default).
@@ -55,6 +56,9 @@ def _connections_default() -> int:
 class Bounds:
     header_seconds: float = 10.0  # from connecting (or the last response) to a request's whole headers
     body_seconds: float = 60.0  # to send a body: 1 MB at 17 KB/s
+    # after an answer given before the body was read whole (408, 413), the rest is read and
+    # dropped this long, so that a client still sending sees the answer rather than a reset
+    linger_seconds: float = 5.0
     connections: int = field(default_factory=_connections_default)
     line_bytes: int = 8190  # a request line or a header line
     shutdown_seconds: float = 2.0  # requests in flight may finish, then their connections are cut
@@ -117,6 +121,7 @@ class Listener:
             max_line_size=self.bounds.line_bytes,
             max_field_size=self.bounds.line_bytes,
             read_bufsize=READ_BYTES,
+            lingering_time=self.bounds.linger_seconds,
             access_log=None,
         )
         self._live.add(handler)

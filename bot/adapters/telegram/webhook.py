@@ -51,7 +51,7 @@ class SharedPages:
     add: Callable[[web.Application], None]  # adds their routes, middlewares and templates
     host: str
     port: int
-    max_request: int  # bytes a request to them may carry (an uploaded file)
+    max_request: int  # bytes a request to them may carry read whole (their uploads are streamed to disk)
 
 
 class WebhookServer:
@@ -74,7 +74,7 @@ class WebhookServer:
         self.claim = claim
 
     async def start(self) -> None:
-        # an update is a few KB; Telegram's files stay on Telegram (an upload to the pages is bigger)
+        # an update is a few KB; Telegram's files stay on Telegram (the pages' forms are smaller still)
         server = web.Application(client_max_size=max(1 << 20, self.pages.max_request if self.pages else 0))
         server.router.add_post("/" + self.hook.path, self._post)
         if self.pages is not None:

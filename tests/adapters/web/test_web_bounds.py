@@ -102,3 +102,17 @@ async def test_a_page_not_found_carries_the_security_headers_and_not_the_address
         status, text, headers = await get(site.base + path)
     assert status == 404 and "SECRET" not in text
     assert all(headers.get(name) == value for name, value in HEADERS.items())
+
+
+async def test_a_body_that_never_finishes_gets_408_within_the_body_time(engine):
+    async with serving(engine, Bounds(body_seconds=1.0, linger_seconds=1.0)) as site:
+        path = site.link(group()).removeprefix(site.base) + "upload"
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: quiz\r\nContent-Length: 100000\r\n"
+            "Content-Type: multipart/form-data; boundary=b\r\n\r\n--b\r\n"
+        )
+        reader, writer = await raw(site.base, head.encode())
+        seconds, sent = await closed_after(reader, 10.0)
+        writer.close()
+        assert seconds < 5.0 and sent.split(b"\r\n")[0].endswith(b" 408 Request Timeout")
+        assert (await get(site.link(group())))[0] == 200
