@@ -14,9 +14,10 @@ from bot.domain.records import RunStatus, RunSummary
 
 SECRET_NAME = "web_links"
 
-# the table of revocations, in both databases' words (`time`: a double)
+# the table of revocations, in both databases' words (`time`: a double); a test that puts a
+# database back before an older migration runs this one again
 REVOCATIONS = """
-    CREATE TABLE link_revocations (
+    CREATE TABLE IF NOT EXISTS link_revocations (
         chat_key TEXT PRIMARY KEY,
         not_before {time} NOT NULL  -- links of the chat issued before this instant are refused
     );
