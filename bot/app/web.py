@@ -44,8 +44,9 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def public_address(settings: Settings, listened: str) -> tuple[str, list[str]]:
-    """The address links point at, and what to warn about it (`listened`: http://host:port)."""
+def public_address(settings: Settings, listened: str, also: Sequence[str] = ()) -> tuple[str, list[str]]:
+    """The address links point at, and what to warn about it (`listened`: http://host:port;
+    `also`: other listen addresses serving the pages, the Telegram webhook's)."""
     host, _ = listen_address(settings.quizhost_web_listen)
     url = settings.quizhost_web_url or listened
     warnings = []
@@ -54,9 +55,10 @@ def public_address(settings: Settings, listened: str) -> tuple[str, list[str]]:
             f"QUIZHOST_WEB_URL is not set: links point at {listened}, where the pages listen; "
             "set QUIZHOST_WEB_URL to the address users reach"
         )
-    if not is_loopback(host) and url.lower().startswith("http://"):
+    exposed = [h for h in (host, *(listen_address(a)[0] for a in also)) if not is_loopback(h)]
+    if exposed and url.lower().startswith("http://"):
         warnings.append(
-            f"the pages listen on {host} over plain HTTP: admin links (the key to a chat's pages) "
+            f"the pages listen on {exposed[0]} over plain HTTP: admin links (the key to a chat's pages) "
             "cross the network readable; serve them behind HTTPS and set QUIZHOST_WEB_URL=https://…"
         )
     return url, warnings
@@ -86,9 +88,10 @@ async def web_pages_for_run(settings: Settings, engine: Engine, adapters: Sequen
         return
     signer = await signer_for(engine.store, web_address(settings))
     host, port = listen_address(settings.quizhost_web_listen)
-    for warning in public_address(settings, f"http://{host}:{port}")[1]:
-        log.warning("web pages: %s", warning)
     hooked = next((a for a in adapters if getattr(a, "webhook", None) is not None), None)
+    also = [settings.telegram_webhook_listen] if hooked is not None else []  # it serves them too
+    for warning in public_address(settings, f"http://{host}:{port}", also)[1]:
+        log.warning("web pages: %s", warning)
     if hooked is not None:  # the Telegram webhook's server takes them (bot/adapters/telegram/webhook.py)
         from bot.adapters.telegram.adapter import TelegramAdapter
         from bot.adapters.telegram.webhook import SharedPages

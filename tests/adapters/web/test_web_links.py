@@ -78,3 +78,10 @@ def test_which_listen_addresses_and_urls_are_warned_about(listen, url, warnings)
     shown, said = public_address(settings, "http://listened:1")
     assert shown == (url or "http://listened:1")
     assert [next(w for w in warnings if w in line) for line in said] == warnings
+
+
+def test_pages_on_the_webhooks_server_are_warned_about_by_its_address_too():
+    settings = load_settings(None, quizhost_web_listen="127.0.0.1:8080", quizhost_web_url="http://quiz.lan:8443")
+    assert public_address(settings, "http://127.0.0.1:8080")[1] == []
+    (said,) = public_address(settings, "http://127.0.0.1:8080", ["0.0.0.0:8443"])[1]
+    assert PLAIN in said and "0.0.0.0" in said
