@@ -69,8 +69,9 @@ BOUNDS = web.AppKey("bounds", Bounds)
 
 async def within_body_time(request: web.Request, reading: Awaitable[T]) -> T:
     """`reading` (of the request's body) within the body time; 408 and a closed connection after it."""
+    bounds = request.config_dict.get(BOUNDS)
     try:
-        async with asyncio.timeout(request.config_dict.get(BOUNDS, Bounds()).body_seconds):
+        async with asyncio.timeout(bounds.body_seconds if bounds else Bounds.body_seconds):
             return await reading
     except TimeoutError:
         late = web.HTTPRequestTimeout(headers=HEADERS)

@@ -167,7 +167,7 @@ class Pages:
             async with self._checking:
                 name, data = form.filename, form.data()
                 outcome = await self.engine.chat_quizzes.check(link.chat_key, name, data)
-                held = self.pending.hold(link.chat_key, link.player_key, name, data) if outcome.quiz else ""
+                held = self.pending.hold(link.chat_key, link.player_key, name, data) if outcome.quiz is not None else ""
         return await self._upload_page(request, link, {"name": name, "outcome": outcome, "held": held})
 
     async def upload_confirm(self, request: web.Request) -> web.Response:
