@@ -198,7 +198,10 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
         keeper = LeaseKeeper.of(engine)  # several workers on PostgreSQL: only the runs nobody holds
         resumed = await (keeper.start() if keeper else engine.resume())
         log.info("resumed %d open run(s)", resumed)
+        from bot.app.memory import return_large_buffers
         from bot.app.web import web_address, web_pages_for_run
+
+        return_large_buffers()
 
         async with web_pages_for_run(settings, engine, adapters):
             with long_lived_heap():

@@ -225,7 +225,7 @@ class Commands(LearningCommands):
     # the web pages -------------------------------------------------------------------------
 
     async def _cmd_dashboard(self, args: str, caller: Caller, lang: str) -> Reply:
-        return await self.web.dashboard(caller.chat, caller.player, lang, self._may_configure(caller))
+        return await self.web.dashboard(caller.chat, caller.player, lang, self._may_configure(caller), args)
 
     async def _cmd_board(self, args: str, caller: Caller, lang: str) -> Reply:
         return await self.web.board(caller.chat, lang)

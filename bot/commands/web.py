@@ -33,15 +33,30 @@ class WebCommands:
             self._signer = await signer_for(self.store, self.address)
         return self._signer
 
-    async def dashboard(self, chat: ChatRef, player: Player, lang: str, may: bool) -> Reply:
-        """The admin link, for the caller's eyes only (kind "link": adapters keep it out of a group)."""
-        if not may:
+    async def dashboard(self, chat: ChatRef, player: Player, lang: str, may: bool, args: str = "") -> Reply:
+        """The admin link, for the caller's eyes only (kind "link": adapters keep it out of a group);
+        `revoke`: every link of the chat given until now stops working."""
+        words = args.casefold().split()
+        if words not in ([], ["revoke"]):
             return Reply(
-                t(lang, "Only chat admins get the link to this chat's web pages."),
+                t(lang, "Usage: /dashboard, or /dashboard revoke to end every link to this chat's pages given so far."),
                 language=lang,
                 kind="error",
-                private=True,
             )
+        if not may:
+            text = (
+                t(lang, "Only chat admins can end this chat's web links.")
+                if words
+                else t(lang, "Only chat admins get the link to this chat's web pages.")
+            )
+            return Reply(text, language=lang, kind="error", private=not words)
+        if words:
+            await self.engine.store.revoke_links(chat.key, self.engine.clock.now())
+            text = t(
+                lang,
+                "Every link to this chat's web pages given until now has stopped working. /dashboard gives a new one.",
+            )
+            return Reply(text, language=lang)
         url = (await self.signer()).url(chat.key, Scope.ADMIN, self.engine.clock.now(), player.key)
         text = t(
             lang,

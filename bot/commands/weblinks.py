@@ -1,9 +1,10 @@
 """Signed links to a chat's web pages: HMAC-SHA256 over what the link opens and until when.
 
 A link names one chat, what it may see (the admin pages, or only the public leaderboard),
-when it stops working, and maybe the player who asked for it (their row is highlighted).
-Whoever holds the secret (QUIZHOST_WEB_SECRET, or the one stored in the database) makes and
-checks them; nothing is kept per link. The clock is passed in.
+when it was issued and when it stops working, and maybe the player who asked for it (their row
+is highlighted). Whoever holds the secret (QUIZHOST_WEB_SECRET, or the one stored in the
+database) makes and checks them; nothing is kept per link, only per chat the instant before
+which its links were revoked (/dashboard revoke, Store.revoke_links). The clock is passed in.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Refusal(StrEnum):
     ALTERED = "altered"  # not signed with this secret: changed, cut, or made elsewhere
     EXPIRED = "expired"
     FOREIGN = "foreign"  # a real link, but not to this page (a public link on an admin page)
+    REVOKED = "revoked"  # issued before an admin's /dashboard revoke
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Link:
     scope: Scope
     expires: int  # unix seconds
     player_key: str = ""  # who asked for it, when it came from /stats
+    issued: float = 0.0  # unix seconds, exact: a link given right after a revocation works
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ class LinkSigner:
 
     def token(self, link: Link) -> str:
         data = json.dumps(
-            {"c": link.chat_key, "s": link.scope.value, "x": link.expires, "p": link.player_key},
+            {"c": link.chat_key, "s": link.scope.value, "x": link.expires, "p": link.player_key, "i": link.issued},
             separators=(",", ":"),
             ensure_ascii=False,
         ).encode()
@@ -78,7 +81,7 @@ class LinkSigner:
         return f"{body}.{self._sign(body)}"
 
     def url(self, chat_key: str, scope: Scope, now: float, player_key: str = "") -> str:
-        link = Link(chat_key, scope, int(now) + VALID_SECONDS, player_key)
+        link = Link(chat_key, scope, int(now) + VALID_SECONDS, player_key, now)
         return f"{self.base_url}/c/{quote(self.token(link), safe='')}/"
 
     def check(self, token: str, now: float) -> Link | Refusal:
@@ -87,10 +90,19 @@ class LinkSigner:
             return Refusal.ALTERED
         try:
             data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
-            link = Link(str(data["c"]), Scope(data["s"]), int(data["x"]), str(data.get("p", "")))
+            expires = int(data["x"])  # a link from before "i" was issued VALID_SECONDS before it expires
+            issued = float(data.get("i", expires - VALID_SECONDS))
+            link = Link(str(data["c"]), Scope(data["s"]), expires, str(data.get("p", "")), issued)
         except (ValueError, KeyError, TypeError, binascii.Error):  # signed by us, so only an old format
             return Refusal.ALTERED
         return Refusal.EXPIRED if now >= link.expires else link
+
+    async def opened(self, store: WebRecords, token: str, now: float) -> Link | Refusal:
+        """`check`, and refused as revoked when issued before the chat's last /dashboard revoke."""
+        found = self.check(token, now)
+        if isinstance(found, Link) and found.issued < await store.links_not_before(found.chat_key):
+            return Refusal.REVOKED
+        return found
 
     def form_token(self, token: str, purpose: str) -> str:
         """The CSRF token of a form on the page `token` opens: only a page of that link has it."""

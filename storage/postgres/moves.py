@@ -9,6 +9,7 @@ import asyncpg
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
+from storage.shared.web import REVOCATION_MOVES
 
 _BOARD_SUMS = (
     "points = b.points + excluded.points, correct = b.correct + excluded.correct, "
@@ -40,7 +41,7 @@ STATEMENTS = (
     f"{_BOARD_SUMS}, best_streak = GREATEST(b.best_streak, excluded.best_streak)",
     *(
         s.replace(":old", "$1").replace(":new", "$2").replace(":chat_id", "$3")
-        for s in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS)
+        for s in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS, *REVOCATION_MOVES)
     ),
     "DELETE FROM board_days WHERE chat_key = $1",
     "DELETE FROM board_totals WHERE chat_key = $1",

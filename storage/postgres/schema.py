@@ -14,6 +14,7 @@ from collections.abc import Callable
 from bot.domain.questionstats import OPTION_SLOTS
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
 from storage.shared.updates import TABLE as SEEN_UPDATES
+from storage.shared.web import REVOCATIONS
 
 KEY = 'TEXT COLLATE "C"'
 
@@ -366,6 +367,11 @@ MIGRATIONS += (
     {BOARD_BACKFILL}
     {STATS_BACKFILL}
     """,
+)
+
+MIGRATIONS += (
+    # /dashboard revoke (as SQLite's)
+    REVOCATIONS.format(time="DOUBLE PRECISION"),
 )
 
 

@@ -1,5 +1,6 @@
 """What the web pages keep: the secret their links are signed with, which chats show their
-leaderboard publicly, and the list of a chat's runs.
+leaderboard publicly, since when a chat's links count (/dashboard revoke), and the list of a
+chat's runs.
 
 Plain SQL that SQLite and PostgreSQL read the same way, with SQLite's `:name` parameters
 (PostgreSQL's store numbers them, as for the boards). Each store supplies `_fetch` and `_change`.
@@ -12,6 +13,26 @@ from typing import Any
 from bot.domain.records import RunStatus, RunSummary
 
 SECRET_NAME = "web_links"
+
+# the table of revocations, in both databases' words (`time`: a double); a test that puts a
+# database back before an older migration runs this one again
+REVOCATIONS = """
+    CREATE TABLE IF NOT EXISTS link_revocations (
+        chat_key TEXT PRIMARY KEY,
+        not_before {time} NOT NULL  -- links of the chat issued before this instant are refused
+    );
+"""
+# the later of two instants, in words both databases read (SQLite's MAX is PostgreSQL's GREATEST)
+_LATER = (
+    "CASE WHEN excluded.not_before > link_revocations.not_before "
+    "THEN excluded.not_before ELSE link_revocations.not_before END"
+)
+# a chat that changes its id keeps its revocation (storage/*/moves.py)
+REVOCATION_MOVES = (
+    "INSERT INTO link_revocations(chat_key, not_before) SELECT :new, not_before FROM link_revocations "
+    f"WHERE chat_key = :old ON CONFLICT (chat_key) DO UPDATE SET not_before = {_LATER}",
+    "DELETE FROM link_revocations WHERE chat_key = :old",
+)
 
 
 class WebQueries:
@@ -42,6 +63,17 @@ class WebQueries:
 
     async def board_public(self, chat_key: str) -> bool:
         return bool(await self._fetch("SELECT 1 FROM public_boards WHERE chat_key = :chat", {"chat": chat_key}))
+
+    async def revoke_links(self, chat_key: str, at: float) -> None:
+        await self._change(
+            "INSERT INTO link_revocations(chat_key, not_before) VALUES (:chat, :at) "
+            f"ON CONFLICT (chat_key) DO UPDATE SET not_before = {_LATER}",
+            {"chat": chat_key, "at": at},
+        )
+
+    async def links_not_before(self, chat_key: str) -> float:
+        rows = await self._fetch("SELECT not_before FROM link_revocations WHERE chat_key = :chat", {"chat": chat_key})
+        return float(rows[0][0]) if rows else 0.0
 
     async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
         rows = await self._fetch(

@@ -11,6 +11,7 @@ import sqlite3
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
+from storage.shared.web import REVOCATION_MOVES
 
 _BOARD_SUMS = (
     "points = points + excluded.points, correct = correct + excluded.correct, "
@@ -50,8 +51,8 @@ def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id:
             "best_streak = MAX(best_streak, excluded.best_streak)",
             (new_key, old_key),
         )
-        # statistics, schedules, time zone, review cards
-        for statement in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS):
+        # statistics, schedules, time zone, review cards, revoked links
+        for statement in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS, *REVOCATION_MOVES):
             conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})
         conn.execute("DELETE FROM board_days WHERE chat_key = ?", (old_key,))
         conn.execute("DELETE FROM board_totals WHERE chat_key = ?", (old_key,))

@@ -12,6 +12,7 @@ from storage.shared.tables import (
     boundary,
 )
 from storage.shared.updates import TABLE as SEEN_UPDATES
+from storage.shared.web import REVOCATIONS
 
 
 def _summarise(answers: str) -> str:
@@ -375,4 +376,9 @@ MIGRATIONS += (
     {BOARD_BACKFILL}
     {STATS_BACKFILL}
     """,
+)
+
+MIGRATIONS += (
+    # /dashboard revoke: since when a chat's web links count (storage/shared/web.py)
+    REVOCATIONS.format(time="REAL"),
 )

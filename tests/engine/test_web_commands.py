@@ -4,7 +4,7 @@ them, and what they open (checked with the same secret the pages use)."""
 from __future__ import annotations
 
 from bot.commands.core import Caller, Commands
-from bot.commands.weblinks import DEFAULT_BASE_URL, Link, Scope, WebAddress, signer_for
+from bot.commands.weblinks import DEFAULT_BASE_URL, Link, Refusal, Scope, WebAddress, signer_for
 from bot.testing.fakes import group, player
 
 ADMIN, MEMBER = Caller(group(), player(1, "Ann"), is_admin=True), Caller(group(), player(2, "Bob"))
@@ -57,3 +57,38 @@ async def test_the_replies_speak_the_chats_language(engine):
     await commands.handle("language", "ur", ADMIN)
     reply = await commands.handle("dashboard", "", ADMIN)
     assert "24" in reply.text and "hours" not in reply.text and reply.language == "ur"
+
+
+async def test_dashboard_revoke_ends_every_link_given_before_it_for_admins_only(engine, clock):
+    commands = Commands(engine)
+    signer = await signer_for(engine.store)
+    before = (await commands.handle("dashboard", "", ADMIN)).text.splitlines()[-1]
+    refused = await commands.handle("dashboard", "revoke", MEMBER)
+    assert refused.kind == "error" and "Only chat admins can end" in refused.text
+    assert isinstance(await signer.opened(engine.store, token_of(before), clock.now()), Link), (
+        "a member changes nothing"
+    )
+    assert "Usage: /dashboard, or /dashboard revoke" in (await commands.handle("dashboard", "sideways", ADMIN)).text
+    clock.advance(60)
+    revoked = await commands.handle("dashboard", "Revoke", ADMIN)
+    assert revoked.kind != "error" and not revoked.private and "stopped working" in revoked.text
+    assert await signer.opened(engine.store, token_of(before), clock.now()) is Refusal.REVOKED
+    after = (await commands.handle("dashboard", "", ADMIN)).text.splitlines()[-1]  # the same instant: it works
+    assert isinstance(await signer.opened(engine.store, token_of(after), clock.now()), Link)
+    other = Caller(group("g2"), player(1, "Ann"), is_admin=True)
+    elsewhere = (await commands.handle("dashboard", "", other)).text.splitlines()[-1]
+    await commands.handle("dashboard", "revoke", ADMIN)
+    assert isinstance(await signer.opened(engine.store, token_of(elsewhere), clock.now()), Link), "another chat's"
+
+
+async def test_dashboard_revoke_answers_in_the_chats_language(engine):
+    commands = Commands(engine)
+    await commands.handle("language", "hi", ADMIN)
+    reply = await commands.handle("dashboard", "revoke", ADMIN)
+    assert reply.language == "hi" and "/dashboard" in reply.text and "stopped" not in reply.text
+    refused = await commands.handle("dashboard", "revoke", MEMBER)
+    assert refused.kind == "error" and "एडमिन" in refused.text
+
+
+def token_of(url: str) -> str:
+    return url.removeprefix(DEFAULT_BASE_URL + "/c/").rstrip("/")

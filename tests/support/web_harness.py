@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from aiohttp import web
-
+from bot.adapters.listener import Bounds, Listener
 from bot.adapters.web import web_app
 from bot.commands.weblinks import LinkSigner, Scope, signer_for
 from bot.domain.model import ChatRef, Player, Quiz
@@ -48,12 +48,12 @@ class Site:
 
 
 @contextlib.asynccontextmanager
-async def serving(engine: Engine) -> AsyncIterator[Site]:
+async def serving(engine: Engine, bounds: Bounds | None = None, uploads: Path | None = None) -> AsyncIterator[Site]:
+    """`uploads`: the folder uploads are spooled and held in (default: a temporary one)."""
     signer = await signer_for(engine.store)
-    runner = web.AppRunner(web_app(engine, signer), access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    listener = Listener(web_app(engine, signer, uploads), bounds)
     try:
-        yield Site(f"http://127.0.0.1:{runner.addresses[0][1]}", signer, engine)
+        (_, port), *_ = await listener.start([("127.0.0.1", 0)])
+        yield Site(f"http://127.0.0.1:{port}", signer, engine)
     finally:
-        await runner.cleanup()
+        await listener.stop()

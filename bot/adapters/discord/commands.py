@@ -40,6 +40,7 @@ def option_texts(lang: str) -> dict[str, str]:
         "board": t(lang, "Whether the leaderboard has a public link (/board)"),
         "tz": t(lang, "The chat's time zone, e.g. Asia/Kolkata"),
         "stats_topic": t(lang, "The quiz to show"),
+        "dashboard": t(lang, "revoke: end every link to this chat's pages given so far"),
         "schedule": t(lang, "daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)"),
     }
 
@@ -174,8 +175,10 @@ def register(
         await run(interaction, "remove", quiz)
 
     @tree.command(name="dashboard", description=d(en["dashboard"]))
-    async def dashboard(interaction: discord.Interaction) -> None:
-        await run(interaction, "dashboard")
+    @app_commands.describe(action=o("dashboard"))
+    @app_commands.choices(action=[Choice(name="revoke", value="revoke")])
+    async def dashboard(interaction: discord.Interaction, action: Choice[str] | None = None) -> None:
+        await run(interaction, "dashboard", *([action.value] if action else []))
 
     @tree.command(name="board", description=d(en["board"]))
     async def board_link(interaction: discord.Interaction) -> None:

@@ -21,6 +21,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application, ExtBot
 
+from bot.adapters.listener import Bounds, Listener, within_body_time
 from bot.adapters.telegram.runtime import Webhook
 from bot.adapters.telegram.updates import UpdateGate, update_id_of
 
@@ -50,7 +51,7 @@ class SharedPages:
     add: Callable[[web.Application], None]  # adds their routes, middlewares and templates
     host: str
     port: int
-    max_request: int  # bytes a request to them may carry (an uploaded file)
+    max_request: int  # bytes a request to them may carry read whole (their uploads are streamed to disk)
 
 
 class WebhookServer:
@@ -66,31 +67,29 @@ class WebhookServer:
         claim: UpdateClaim | None = None,
     ) -> None:
         self.hook, self.app, self.on_press, self.pages = hook, app, on_press, pages
-        self._runner: web.AppRunner | None = None
+        self._listener: Listener | None = None
         # Telegram posts an update again when it missed our answer: a repeat to this worker is
         # known here, one to any worker (behind a load balancer) in the database
         self.gate = UpdateGate()
         self.claim = claim
 
     async def start(self) -> None:
-        # an update is a few KB; Telegram's files stay on Telegram (an upload to the pages is bigger)
+        # an update is a few KB; Telegram's files stay on Telegram (the pages' forms are smaller still)
         server = web.Application(client_max_size=max(1 << 20, self.pages.max_request if self.pages else 0))
         server.router.add_post("/" + self.hook.path, self._post)
         if self.pages is not None:
             self.pages.add(server)
-        # presses are held open until their answer is stored: a short shutdown would cut them off
-        self._runner = web.AppRunner(server, access_log=None, shutdown_timeout=2.0)
-        await self._runner.setup()
+        # presses are held open until their answer is stored: the shutdown lets them finish
+        self._listener = Listener(server, Bounds())
         addresses = [(self.hook.host or None, self.hook.port)]
         if self.pages is not None and (self.pages.host, self.pages.port) != (self.hook.host, self.hook.port):
             addresses.append((self.pages.host, self.pages.port))
-        for host, port in addresses:
-            await web.TCPSite(self._runner, host, port).start()
+        await self._listener.start(addresses)
 
     async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        if self._listener is not None:
+            await self._listener.stop()
+            self._listener = None
 
     async def _post(self, request: web.Request) -> web.Response:
         # as PTB's handler: JSON only, and the secret Telegram was given with setWebhook
@@ -99,7 +98,7 @@ class WebhookServer:
         ):
             return web.Response(status=HTTPStatus.FORBIDDEN)
         try:
-            data = json.loads(await request.read())
+            data = json.loads(await within_body_time(request, request.read()))
         except ValueError:
             return web.Response(status=HTTPStatus.BAD_REQUEST, text="not JSON")
         update_id = update_id_of(data)

@@ -3,22 +3,30 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from bot.adapters.web.guard import security_headers
+from bot.adapters.web.guard import no_store
 from bot.adapters.web.pages import Pages
 from bot.commands.weblinks import LinkSigner
 from bot.engine.core import Engine
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_REQUEST_BYTES = 2 << 20  # an upload of at most 1 MB, and the form around it
+# a form's body without its file (an uploaded file is streamed to disk: bot/adapters/web/spool.py)
+MAX_REQUEST_BYTES = 64 << 10
 
 
-def add_pages(app: web.Application, engine: Engine, signer: LinkSigner) -> None:
+def add_pages(app: web.Application, engine: Engine, signer: LinkSigner, uploads: Path | None = None) -> None:
+    """`uploads`: the folder uploads are spooled and kept waiting in; by default a temporary one,
+    removed when the app stops."""
+    if uploads is None:
+        uploads = Path(tempfile.mkdtemp(prefix="quizhost-uploads-"))
+        app.on_cleanup.append(lambda _: _removed(uploads))
     aiohttp_jinja2.setup(
         app,
         loader=jinja2.PackageLoader("bot.adapters.web", "templates"),
@@ -26,12 +34,16 @@ def add_pages(app: web.Application, engine: Engine, signer: LinkSigner) -> None:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    app.middlewares.append(security_headers)
-    app.router.add_routes(Pages(engine, signer).routes())
+    app.middlewares.append(no_store)
+    app.router.add_routes(Pages(engine, signer, uploads).routes())
     app.router.add_static("/static", STATIC)
 
 
-def web_app(engine: Engine, signer: LinkSigner) -> web.Application:
+def web_app(engine: Engine, signer: LinkSigner, uploads: Path | None = None) -> web.Application:
     app = web.Application(client_max_size=MAX_REQUEST_BYTES)
-    add_pages(app, engine, signer)
+    add_pages(app, engine, signer, uploads)
     return app
+
+
+async def _removed(folder: Path) -> None:
+    shutil.rmtree(folder, ignore_errors=True)

@@ -6,33 +6,40 @@ and quiz texts are escaped everywhere) and works without JavaScript.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 import aiohttp_jinja2
 from aiohttp import web
 
+from bot.adapters.listener import within_body_time
 from bot.adapters.web import figures, guard, texts
 from bot.adapters.web.charts import split_chart
+from bot.adapters.web.spool import NotAForm, read_form
 from bot.adapters.web.uploads import PendingUploads
 from bot.commands.weblinks import Link, LinkSigner, Refusal, Scope
 from bot.content.chatquizzes import UploadStatus
-from bot.content.importers.common import Problem
+from bot.content.importers.common import MAX_FILE_BYTES, Problem
 from bot.domain.model import ChatRef, Player
 from bot.engine.core import Engine
 from bot.texts import bidi
 from bot.texts.i18n import normalise, shown
 
 PERIODS = ("all", "month", "week")
+CHECKS_AT_ONCE = 4  # uploads read into memory and parsed at once; the others wait, spooled on disk
 
 
 class Pages:
-    def __init__(self, engine: Engine, signer: LinkSigner) -> None:
+    def __init__(self, engine: Engine, signer: LinkSigner, uploads: Path) -> None:
         self.engine = engine
         self.store = figures.store_of(engine)
         self.signer = signer
-        self.pending = PendingUploads(engine.clock)
+        self.uploads = uploads  # the folder spooled and waiting uploads are kept in
+        self.pending = PendingUploads(engine.clock, uploads)
+        self._checking = asyncio.Semaphore(CHECKS_AT_ONCE)
 
     def routes(self) -> list[web.RouteDef]:
         return [
@@ -146,34 +153,39 @@ class Pages:
         if isinstance(link, web.Response):
             return link
         try:
-            form = await request.post()
-        except web.HTTPRequestEntityTooLarge:  # far past the 1 MB a quiz file may have: refused as /upload does
-            too_big = await self.engine.chat_quizzes.check(link.chat_key, "file", b"", size=request.content_length)
-            return await self._upload_page(request, link, {"outcome": too_big}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
-        if not self.signer.form_ok(request.match_info["token"], "upload", str(form.get("csrf", ""))):
-            return guard.refusal_page(request, await self._language(link.chat_key), "form")
-        sent = form.get("file")
-        if not isinstance(sent, web.FileField) or not sent.filename:
+            form = await within_body_time(request, read_form(request, self.uploads, MAX_FILE_BYTES))
+        except NotAForm:
             return await self._upload_page(request, link, {"missing": True}, HTTPStatus.BAD_REQUEST)
-        name, data = sent.filename, sent.file.read()
-        outcome = await self.engine.chat_quizzes.check(link.chat_key, name, data)
-        held = self.pending.hold(link.chat_key, name, data) if outcome.quiz is not None else ""
+        with form:
+            if not self.signer.form_ok(request.match_info["token"], "upload", form.fields.get("csrf", "")):
+                return guard.refusal_page(request, await self._language(link.chat_key), "form")
+            if not form.filename:
+                return await self._upload_page(request, link, {"missing": True}, HTTPStatus.BAD_REQUEST)
+            if form.too_big:  # far past the 1 MB a quiz file may have: refused as /upload does, unread
+                size = max(request.content_length or 0, form.size)
+                too_big = await self.engine.chat_quizzes.check(link.chat_key, form.filename, b"", size=size)
+                return await self._upload_page(request, link, {"outcome": too_big}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            async with self._checking:
+                name, data = form.filename, form.data()
+                outcome = await self.engine.chat_quizzes.check(link.chat_key, name, data)
+                held = self.pending.hold(link.chat_key, link.player_key, name, data) if outcome.quiz is not None else ""
         return await self._upload_page(request, link, {"name": name, "outcome": outcome, "held": held})
 
     async def upload_confirm(self, request: web.Request) -> web.Response:
         link = await self._link(request, Scope.ADMIN)
         if isinstance(link, web.Response):
             return link
-        form = await request.post()
+        form = await within_body_time(request, request.post())
         token = request.match_info["token"]
         if not self.signer.form_ok(token, "confirm", str(form.get("csrf", ""))):
             return guard.refusal_page(request, await self._language(link.chat_key), "form")
         held = self.pending.take(link.chat_key, str(form.get("held", "")))
         if held is None:
             return await self._upload_page(request, link, {"gone": True}, HTTPStatus.CONFLICT)
-        outcome = await self.engine.chat_quizzes.upload(_chat(link.chat_key), _player(link), held.name, held.data)
+        name, data = held
+        outcome = await self.engine.chat_quizzes.upload(_chat(link.chat_key), _player(link), name, data)
         if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
-            return await self._upload_page(request, link, {"name": held.name, "outcome": outcome})
+            return await self._upload_page(request, link, {"name": name, "outcome": outcome})
         raise web.HTTPSeeOther(f"/c/{token}/quizzes?saved={outcome.quiz.id}")
 
     async def _upload_page(
@@ -195,7 +207,7 @@ class Pages:
     # shared --------------------------------------------------------------------------------
 
     async def _link(self, request: web.Request, scope: Scope) -> Link | web.Response:
-        found = self.signer.check(request.match_info["token"], self.engine.clock.now())
+        found = await self.signer.opened(self.engine.store, request.match_info["token"], self.engine.clock.now())
         if found is Refusal.ALTERED:
             return guard.refusal_page(request, self.engine.settings.default_language, found)
         if isinstance(found, Refusal):

@@ -107,6 +107,9 @@ def refused(lang: str) -> dict[str, str]:
         "foreign": t(
             lang, "This link opens the leaderboard only. Chat admins get a link to the other pages with /dashboard."
         ),
+        "revoked": t(
+            lang, "A chat admin has ended every link given before this one. Ask for a new one with /dashboard."
+        ),
         "private": t(lang, "This chat's leaderboard is not public any more."),
         "form": t(lang, "The form has expired or did not come from this page. Open the page again and retry."),
         "home": t(lang, "quizhost web pages: open the link that /dashboard (admins) or /board gives in a chat."),

@@ -40,5 +40,12 @@ class WebRecords(Protocol):
     async def board_public(self, chat_key: str) -> bool:
         """Whether the chat's leaderboard has a public link; False for a chat never seen."""
 
+    async def revoke_links(self, chat_key: str, at: float) -> None:
+        """Links to the chat's pages issued before `at` stop working (/dashboard revoke); a later
+        revocation moves the instant on, an earlier one never back. It stays with a chat that moves."""
+
+    async def links_not_before(self, chat_key: str) -> float:
+        """The instant before which the chat's links were revoked; 0.0 when they never were."""
+
     async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
         """The chat's runs, the latest first, at most `limit`; never another chat's."""

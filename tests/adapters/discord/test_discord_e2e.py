@@ -247,3 +247,21 @@ async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, c
     period = next(o for o in commands["leaderboard"]["options"] if o["name"] == "period")
     assert period["choices"][0]["name_localizations"] == {"hi": "इस सप्ताह"}
     assert fake.violations == []
+
+
+async def test_dashboard_revoke_is_for_managers_and_speaks_the_channels_language(fake, clock, server, tmp_path):
+    _, channel = server
+    bob = fake.add_user("Bob")
+    boss = fake.add_user("Boss", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
+    async with running_bot(fake, make_settings(tmp_path, fake), clock):
+        commands = {c["name"]: c for c in fake.commands[fake.syncs[0]]}
+        action = commands["dashboard"]["options"][0]
+        assert (action["name"], [c["value"] for c in action["choices"]]) == ("action", ["revoke"])
+        denied = await fake.slash(bob, channel, "dashboard", action="revoke")
+        assert "Only chat admins can end" in denied["content"]
+        revoked = await fake.slash(boss, channel, "dashboard", action="revoke")
+        assert not revoked["ephemeral"] and "stopped working" in revoked["content"]
+        await fake.slash(boss, channel, "language", code="ur")
+        revoked = await fake.slash(boss, channel, "dashboard", action="revoke")
+        assert "/dashboard" in revoked["content"] and "لنک کام کرنا بند کر چکے ہیں" in revoked["content"]
+    assert fake.violations == []

@@ -96,6 +96,21 @@ async def test_altered_expired_and_foreign_links_are_refused(site, clock):
     assert status == 403 and "has expired" in html
 
 
+async def test_after_dashboard_revoke_an_older_link_gets_a_page_saying_so_in_the_chats_language(site, engine, clock):
+    commands = Commands(engine)
+    admin = Caller(group(), ANN, is_admin=True)
+    await commands.handle("language", "hi", admin)
+    older, board = site.link(group()), site.link(group(), Scope.BOARD)
+    clock.advance(60)
+    await commands.handle("dashboard", "revoke", admin)
+    for link in (older, board, older + "runs"):
+        status, html, headers = await fetch(link)
+        assert status == 403 and headers["Cache-Control"] == "no-store"
+        assert "चैट के एक एडमिन ने इससे पहले दिए गए सभी लिंक बंद कर दिए हैं" in html and "/dashboard" in html
+    status, html, _ = await fetch(site.link(group()))  # given after the revocation
+    assert status == 200 and "Ann" in html
+
+
 async def test_run_history_and_a_questions_chart(site):
     link = site.link(group())
     _, html, _ = await fetch(link + "runs")

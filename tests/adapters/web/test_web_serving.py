@@ -87,3 +87,14 @@ async def test_run_serves_the_pages_on_the_webhooks_server_and_dashboard_goes_pr
         assert status == 200 and "Leaderboard" in html
         path = link.split(str(web_port), 1)[1]
         assert (await get(f"http://127.0.0.1:{hook_port}{path}"))[0] == 200  # one server, both addresses
+        # /dashboard revoke, in the group: a member may not, an admin ends every link given so far
+        bob = Member(fake, group, fake.user(82, "Bob"))
+        assert "Only chat admins can end" in (await bob.says("/dashboard revoke")).text
+        assert (await get(link))[0] == 200
+        clock.advance(1)
+        assert "stopped working" in (await ann.says("/dashboard revoke")).text
+        status, html = await get(link)
+        assert status == 403 and "ended every link given before this one" in html
+        await ann.says("/dashboard")
+        fresh = [m for m in fake.sent_to(fake.private(ann.user)) if "/c/" in m.text][-1].text.split()[-1]
+        assert (await get(fresh))[0] == 200

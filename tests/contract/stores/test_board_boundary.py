@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from types import ModuleType
 
 import asyncpg
 
 from bot.domain.model import ChatRef
 from bot.domain.records import Phase
+from storage.postgres import schema as postgres_schema
 from storage.shared.group_commit import MAX_RUNS
+from storage.sqlite import schema as sqlite_schema
 from tests.contract.stores.rows import CHAT, answer, stored_run
 
 NOW = 1_764_000_000.0
@@ -41,21 +44,29 @@ async def test_presses_committed_before_the_question_shown_state_count_once(stor
 
 async def _as_before_the_recount(database: str) -> None:
     """The summaries one answer counted twice in, as the old triggers left them, and the
-    database one migration behind (the recount not run yet)."""
+    database put back to just before the recount (it and the migrations after it run again;
+    those after it are written to)."""
     double = ["UPDATE board_totals SET points = 2 * points", "UPDATE board_days SET points = 2 * points"]
     if database.startswith("postgresql://"):
         conn = await asyncpg.connect(database)
         try:
             for sql in double:
                 await conn.execute(sql)
-            await conn.execute("DELETE FROM schema_version WHERE version = (SELECT MAX(version) FROM schema_version)")
+            await conn.execute("DELETE FROM schema_version WHERE version > $1", _recount(postgres_schema))
         finally:
             await conn.close()
         return
     with sqlite3.connect(database) as db:
         for sql in double:
             db.execute(sql)
-        db.execute(f"PRAGMA user_version = {db.execute('PRAGMA user_version').fetchone()[0] - 1}")
+        db.execute(f"PRAGMA user_version = {_recount(sqlite_schema)}")
+
+
+def _recount(schema: ModuleType) -> int:
+    """How many migrations ran before the recount (the one that backfills boards and statistics)."""
+    return next(
+        i for i, sql in enumerate(schema.MIGRATIONS) if schema.BOARD_BACKFILL in sql and schema.STATS_BACKFILL in sql
+    )
 
 
 async def test_the_upgrade_recounts_boards_that_counted_an_answer_twice(store_factory):

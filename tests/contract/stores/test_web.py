@@ -47,3 +47,26 @@ async def test_a_chats_runs_latest_first_and_only_its_own(store):
         (first, "capitals", 100.0, RunStatus.FINISHED),
     ]
     assert [r.run_id for r in await store.chat_runs(mine.key, limit=1)] == [second]
+
+
+async def test_revoked_links_count_from_the_latest_revocation_and_move_with_the_chat(store):
+    old, new, other = ChatRef("test", "-1"), ChatRef("test", "-100"), ChatRef("test", "-2")
+    for chat in (old, other):
+        await store.ensure_chat(chat)
+    assert await store.links_not_before(old.key) == 0.0  # never revoked
+    await store.revoke_links(old.key, 1000.5)
+    assert await store.links_not_before(old.key) == 1000.5
+    await store.revoke_links(old.key, 2000.25)
+    await store.revoke_links(old.key, 1500.0)  # an earlier instant (another worker's clock) never moves it back
+    assert await store.links_not_before(old.key) == 2000.25
+    assert await store.links_not_before(other.key) == 0.0, "another chat's links are untouched"
+    await store.move_chat(old.key, new)
+    assert await store.links_not_before(new.key) == 2000.25
+    assert await store.links_not_before(old.key) == 0.0
+
+
+async def test_a_revocation_survives_a_restart(store_factory):
+    store = await store_factory.open()
+    await store.revoke_links("test:1", 42.0)
+    store = await store_factory.restart(store)
+    assert await store.links_not_before("test:1") == 42.0
