@@ -267,10 +267,19 @@ class Store(LearningStore, Protocol):
     # Telegram's updates -----------------------------------------------------------------
 
     async def claim_update(self, update_id: int, now: float) -> bool:
-        """Record that the platform update `update_id` is being handled (at `now`): True the
-        first time it is claimed by any process on this database, False for a repeat, also
-        when the first claim's handling failed. Claims older than a day may be forgotten
+        """Record that the platform update `update_id` is being handled here (at `now`): True the
+        first time it is claimed by any process on this database, and for a repeat of a claim
+        not finished whose process is gone or whose lease (storage/shared/updates.py
+        CLAIM_SECONDS) ran out; False for a repeat of a finished claim (also when its handling
+        failed) or of one a live process holds. Claims older than a day may be forgotten
         (Telegram repeats an update for at most 24 hours); the store prunes them itself."""
+
+    async def finish_update(self, update_id: int) -> None:
+        """The claimed update was handled (the platform has its answer): never taken again."""
+
+    async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
+        """Whether another live process holds an unfinished claim of the update whose lease runs
+        at `now` (a repeat should wait for it rather than be dropped); False on a one-process store."""
 
     async def hold_polling(self) -> bool:
         """Become the one process that long-polls the platform's updates (getUpdates) among all
@@ -296,6 +305,10 @@ class RunLeases(Protocol):
     async def renew_leases(self, run_ids: set[int]) -> set[int]:
         """Extend this worker's leases, and its hold on every message it owes; the ids left out
         are not this worker's any more."""
+
+    async def hold_name(self) -> bool:
+        """Hold this worker's name (QUIZHOST_WORKER) while it lives: False when another live
+        worker holds it (then this one must not run, and its close lets no lease go)."""
 
     async def release_leases(self) -> None:
         """Let every open run and owed message of this worker go, for another worker to claim at once."""

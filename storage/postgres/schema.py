@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
+from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
 
 KEY = 'TEXT COLLATE "C"'
@@ -366,6 +367,12 @@ MIGRATIONS += (
     {BOARD_BACKFILL}
     {STATS_BACKFILL}
     """,
+)
+
+MIGRATIONS += (
+    # a claim of an update names its holder and lasts CLAIM_SECONDS (storage/shared/updates.py): a repeat
+    # of an update whose worker died holding it is handled after all
+    SEEN_UPDATE_HOLDERS.format(key="BIGINT", time="DOUBLE PRECISION"),
 )
 
 

@@ -20,6 +20,7 @@ from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.postgres import leases as pg_leases
 from storage.postgres import moves as pg_moves
+from storage.postgres import presence as pg_presence
 from storage.postgres import presses as pg_presses
 from storage.postgres import wakeups as pg_wakeups
 from storage.postgres.rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
@@ -31,7 +32,7 @@ from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import CHAT_QUIZ_COLUMNS
-from storage.shared.updates import CLAIM_MANY, UpdateClaims
+from storage.shared.updates import CLAIM_SECONDS, UpdateClaims, claim_sql
 from storage.shared.web import WebQueries
 
 POOL_SIZE = 10
@@ -40,6 +41,13 @@ MIGRATION_LOCK = 0x71756978  # advisory lock id: workers starting together migra
 IDENTIFY_LOCK = 0x71756964  # advisory lock class (with the bucket): Discord identifies one at a time
 POLLING_LOCK = 0x71757064  # advisory lock id: the one worker that long-polls Telegram holds it
 
+CLAIM_UPDATES = claim_sql(pg_presence.ALIVE.format(holder="seen_updates.holder"))
+FINISH_UPDATES = "UPDATE seen_updates SET until = NULL WHERE update_id = ANY($1::bigint[])"
+CLAIMED_ELSEWHERE = (
+    "SELECT EXISTS (SELECT 1 FROM seen_updates s WHERE update_id = $1 AND until >= $2 AND holder <> $3 AND "
+    + pg_presence.ALIVE.format(holder="s.holder")
+    + ")"
+)
 OPEN_RUNS = f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key WHERE r.status = 'open'"
 
 log = logging.getLogger("quizhost.storage")
@@ -67,6 +75,8 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         self.lease_seconds = pg_leases.LEASE_SECONDS
         self.writer = PgAnswerWriter(pool, self.owner)  # answers are committed in groups
         self._poller: asyncpg.pool.PoolConnectionProxy | None = None  # holds POLLING_LOCK while we poll
+        self._presence = pg_presence.Presence(url)  # this worker alive, and its name held (hold_name)
+        self._name_refused = False  # another live worker has our name: its leases are not ours to let go
 
     @classmethod
     async def open(cls, url: str, setting: str = SETTING, owner: str = "") -> PostgresStore:
@@ -94,8 +104,10 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
             return
         await self.writer.close()
         try:
-            await pg_leases.release(self._pool, self.owner)
+            if not self._name_refused:
+                await pg_leases.release(self._pool, self.owner)
         finally:
+            await self._presence.close()
             if self._poller is not None:  # no reset query lets go of the polling lock (_no_session_state)
                 await self._poller.execute("SELECT pg_advisory_unlock($1)", POLLING_LOCK)
                 await self._pool.release(self._poller)
@@ -113,6 +125,11 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
             return False
         self._poller = conn
         return True
+
+    async def hold_name(self) -> bool:
+        held = await self._presence.hold_name(self.owner)
+        self._name_refused = not held
+        return held
 
     @contextlib.asynccontextmanager
     async def identify_lock(self, bucket: int) -> AsyncIterator[None]:
@@ -148,7 +165,14 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         return int(status.rsplit(" ", 1)[-1])
 
     async def _insert_new(self, update_ids: list[int], now: float) -> set[int]:
-        return {row[0] for row in await self._pool.fetch(CLAIM_MANY, update_ids, now)}
+        holder = await self._presence.holder()
+        return {row[0] for row in await self._pool.fetch(CLAIM_UPDATES, update_ids, now, holder, now + CLAIM_SECONDS)}
+
+    async def _finish_ids(self, update_ids: list[int]) -> None:
+        await self._pool.execute(FINISH_UPDATES, update_ids)
+
+    async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
+        return bool(await self._pool.fetchval(CLAIMED_ELSEWHERE, update_id, now, await self._presence.holder()))
 
     async def _insert_id(self, sql: str, args: dict) -> int:
         return int(await self._pool.fetchval(*numbered(sql + " RETURNING id", args)))
