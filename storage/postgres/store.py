@@ -82,7 +82,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
     async def open(cls, url: str, setting: str = SETTING, owner: str = "") -> PostgresStore:
         """Connect and migrate; any failure to reach the database is one StoreUnavailable line
         that names `setting` (where the URL came from) and never the password. `owner`: this
-        worker's name in the runs it leases (default: the host's name)."""
+        worker's name in the runs it leases (default: host:pid, leases.worker_id)."""
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, reset=_no_session_state
