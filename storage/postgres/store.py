@@ -41,8 +41,12 @@ MIGRATION_LOCK = 0x71756978  # advisory lock id: workers starting together migra
 IDENTIFY_LOCK = 0x71756964  # advisory lock class (with the bucket): Discord identifies one at a time
 POLLING_LOCK = 0x71757064  # advisory lock id: the one worker that long-polls Telegram holds it
 
-CLAIM_UPDATES = claim_sql(pg_presence.ALIVE.format(holder="seen_updates.holder"))
 FINISH_UPDATES = "UPDATE seen_updates SET until = NULL WHERE update_id = ANY($1::bigint[])"
+# a round's finishes ($5) and claims in one statement (when no id is in both)
+CLAIM_UPDATES = (
+    "WITH finished AS (UPDATE seen_updates SET until = NULL WHERE update_id = ANY($5::bigint[])) "
+    + claim_sql(pg_presence.ALIVE.format(holder="seen_updates.holder"))
+)
 CLAIMED_ELSEWHERE = (
     "SELECT EXISTS (SELECT 1 FROM seen_updates s WHERE update_id = $1 AND until >= $2 AND holder <> $3 AND "
     + pg_presence.ALIVE.format(holder="s.holder")
@@ -164,12 +168,15 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         status = await self._pool.execute(*numbered(sql, args))  # "UPDATE 1", "DELETE 0", "INSERT 0 3"
         return int(status.rsplit(" ", 1)[-1])
 
-    async def _insert_new(self, update_ids: list[int], now: float) -> set[int]:
+    async def _insert_new(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
+        if finished and (not update_ids or not set(finished).isdisjoint(update_ids)):
+            await self._pool.execute(FINISH_UPDATES, finished)  # first: one statement may not change a row twice
+            finished = []
+        if not update_ids:
+            return set()
         holder = await self._presence.holder()
-        return {row[0] for row in await self._pool.fetch(CLAIM_UPDATES, update_ids, now, holder, now + CLAIM_SECONDS)}
-
-    async def _finish_ids(self, update_ids: list[int]) -> None:
-        await self._pool.execute(FINISH_UPDATES, update_ids)
+        rows = await self._pool.fetch(CLAIM_UPDATES, update_ids, now, holder, now + CLAIM_SECONDS, finished)
+        return {row[0] for row in rows}
 
     async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
         return bool(await self._pool.fetchval(CLAIMED_ELSEWHERE, update_id, now, await self._presence.holder()))

@@ -8,13 +8,13 @@ its answer), the claim is finished: `until` NULL, and the id is never taken agai
 unfinished claim is taken again by a repeat once its lease ran out or its holder is gone (a
 worker killed while it held the update): the update is handled after all.
 
-Claims are made in rounds, as answers are committed in groups (storage/shared/group_commit.py): every
-id waiting when a round starts is claimed by one statement and one commit, and the next round
-gathers while one is in flight (no timer: a lone update is claimed at once); the finishes
-waiting go first in the same round. A commit per update had doubled a webhook press's cost.
+Claims are made in rounds, as answers are committed in groups (storage/shared/group_commit.py):
+every id waiting when a round starts is claimed, and every finish waiting is made (first), in
+one commit; the next round gathers while one is in flight (no timer: a lone update is
+claimed at once). A commit per update had doubled a webhook press's cost.
 Telegram repeats an update for at most a day, so ids older than KEEP_SECONDS are deleted:
 every PRUNE_EVERY claims, and at the first round after a start. Each store supplies
-`_insert_new` (which ids of a round it took), `_finish_ids` and `_change`.
+`_insert_new` (a round: which ids it took) and `_change`.
 """
 
 from __future__ import annotations
@@ -69,12 +69,8 @@ def claim_sql(alive: str) -> str:
 class ClaimRounds:
     """Claims and finishes waiting for the next round, and the rounds themselves, one at a time."""
 
-    def __init__(
-        self,
-        claim_round: Callable[[list[int], float], Awaitable[set[int]]],
-        finish_round: Callable[[list[int]], Awaitable[None]],
-    ) -> None:
-        self._claim_round, self._finish_round = claim_round, finish_round
+    def __init__(self, one_round: Callable[[list[int], float, list[int]], Awaitable[set[int]]]) -> None:
+        self._round = one_round  # (ids to claim, now, ids to finish first) -> the ids taken
         self._waiting: dict[int, list[asyncio.Future[bool]]] = {}  # id -> its claims, the first may win
         self._finishing: dict[int, list[asyncio.Future[bool]]] = {}
         self._now = 0.0  # the latest `now` of the waiting claims: when the round's ids were seen
@@ -97,43 +93,28 @@ class ClaimRounds:
     async def _serve(self) -> None:
         try:
             while self._waiting or self._finishing:
-                if self._finishing:  # first: a claim in the same round must see them finished
-                    finishing, self._finishing = self._finishing, {}
-                    await self._finish_round_of(finishing)
-                if self._waiting:
-                    round_, self._waiting = self._waiting, {}
-                    await self._one_round(round_, self._now)
+                (claims, self._waiting), (finishes, self._finishing) = (self._waiting, {}), (self._finishing, {})
+                await self._one_round(claims, finishes, self._now)
         finally:
             self._task = None
 
-    async def _finish_round_of(self, finishing: dict[int, list[asyncio.Future[bool]]]) -> None:
+    async def _one_round(self, claims: dict[int, list[asyncio.Future[bool]]], finishes: dict, now: float) -> None:
         try:
-            await self._finish_round(list(finishing))
-        except Exception as exc:
-            _fail(finishing, exc)
+            new = await self._round(list(claims), now, list(finishes))
+        except Exception as exc:  # each waiter raises it: the webhook handles those updates anyway
+            for futures in (*claims.values(), *finishes.values()):
+                for future in futures:
+                    if not future.done():
+                        future.set_exception(exc)
             return
-        for futures in finishing.values():
+        for futures in finishes.values():
             for future in futures:
                 if not future.done():
                     future.set_result(True)
-
-    async def _one_round(self, round_: dict[int, list[asyncio.Future[bool]]], now: float) -> None:
-        try:
-            new = await self._claim_round(list(round_), now)
-        except Exception as exc:  # each claim raises it: the webhook handles those updates anyway
-            _fail(round_, exc)
-            return
-        for update_id, futures in round_.items():
+        for update_id, futures in claims.items():
             for nth, future in enumerate(futures):  # the same id twice in one round: the first takes it
                 if not future.done():
                     future.set_result(nth == 0 and update_id in new)
-
-
-def _fail(waiting: dict[int, list[asyncio.Future[bool]]], exc: Exception) -> None:
-    for futures in waiting.values():
-        for future in futures:
-            if not future.done():
-                future.set_exception(exc)
 
 
 class UpdateClaims:
@@ -145,24 +126,21 @@ class UpdateClaims:
         """Run a write; how many rows it changed."""
         raise NotImplementedError
 
-    async def _insert_new(self, update_ids: list[int], now: float) -> set[int]:
-        """Claim the ids in one commit (new ones, and unfinished ones taken again); those taken."""
+    async def _insert_new(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
+        """In one commit, mark `finished` done, then claim `update_ids` (new ones, and unfinished
+        ones taken again); those taken."""
         raise NotImplementedError
 
-    async def _finish_ids(self, update_ids: list[int]) -> None:
-        """Mark the claims finished, in one commit."""
-        raise NotImplementedError
-
-    def _round(self) -> ClaimRounds:
+    def _rounds_of(self) -> ClaimRounds:
         if self._rounds is None:
-            self._rounds = ClaimRounds(self._claim_round, self._finish_ids)
+            self._rounds = ClaimRounds(self._claim_round)
         return self._rounds
 
     async def claim_update(self, update_id: int, now: float) -> bool:
-        return await self._round().claim(update_id, now)
+        return await self._rounds_of().claim(update_id, now)
 
     async def finish_update(self, update_id: int) -> None:
-        await self._round().finish(update_id)
+        await self._rounds_of().finish(update_id)
 
     async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
         return False  # one process per database: a claim not ours is a dead process's, taken again
@@ -173,29 +151,23 @@ class UpdateClaims:
             self._holder = random.randrange(1, 1 << 62)
         return self._holder
 
-    async def _claim_round(self, update_ids: list[int], now: float) -> set[int]:
+    async def _claim_round(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
         first, self._claims = self._claims, self._claims + len(update_ids)
-        if first % PRUNE_EVERY == 0 or first // PRUNE_EVERY != (self._claims - 1) // PRUNE_EVERY:
+        if update_ids and (first % PRUNE_EVERY == 0 or first // PRUNE_EVERY != (self._claims - 1) // PRUNE_EVERY):
             await self._change(_PRUNE, {"before": now - KEEP_SECONDS})
-        return await self._insert_new(update_ids, now)
+        return await self._insert_new(update_ids, now, finished)
 
 
-def insert_new_sqlite(conn: sqlite3.Connection, update_ids: list[int], now: float, holder: int) -> set[int]:
-    """SQLite's round, on its connection's thread: one INSERT per id, one commit for all."""
+def insert_new_sqlite(
+    conn: sqlite3.Connection, update_ids: list[int], now: float, holder: int, finished: list[int]
+) -> set[int]:
+    """SQLite's round, on its connection's thread: the finishes, one INSERT per id, one commit for all."""
     args = (now, holder, now + CLAIM_SECONDS)
     try:
+        conn.executemany(FINISH, [(update_id,) for update_id in finished])
         new = {update_id for update_id in update_ids if conn.execute(CLAIM, (update_id, *args)).rowcount == 1}
         conn.commit()
     except BaseException:
         conn.rollback()
         raise
     return new
-
-
-def finish_sqlite(conn: sqlite3.Connection, update_ids: list[int]) -> None:
-    try:
-        conn.executemany(FINISH, [(update_id,) for update_id in update_ids])
-        conn.commit()
-    except BaseException:
-        conn.rollback()
-        raise

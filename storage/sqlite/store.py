@@ -23,7 +23,7 @@ from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import CHAT_QUIZ_COLUMNS
-from storage.shared.updates import UpdateClaims, finish_sqlite, insert_new_sqlite
+from storage.shared.updates import UpdateClaims, insert_new_sqlite
 from storage.shared.web import WebQueries
 from storage.sqlite import guard, moves
 from storage.sqlite.checkpoint import Checkpointer
@@ -143,13 +143,9 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
     async def _change(self, sql: str, args: dict[str, Any]) -> int:
         return (await self._write(sql, args)).rows
 
-    async def _insert_new(self, update_ids: list[int], now: float) -> set[int]:
+    async def _insert_new(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
         self.writes += 1
-        return await self._db.call(insert_new_sqlite, update_ids, now, self.sqlite_holder())
-
-    async def _finish_ids(self, update_ids: list[int]) -> None:
-        self.writes += 1
-        await self._db.call(finish_sqlite, update_ids)
+        return await self._db.call(insert_new_sqlite, update_ids, now, self.sqlite_holder(), finished)
 
     async def _insert_id(self, sql: str, args: dict[str, Any]) -> int:
         rowid = (await self._write(sql, args)).rowid

@@ -93,6 +93,17 @@ async def test_an_unfinished_claim_is_taken_again_when_its_lease_ran_out(store):
     assert not await store.claim_update(7, T0 + 10 * CLAIM_SECONDS), "a handled update was taken again"
 
 
+async def test_finishes_and_claims_made_together_go_in_one_round(store):
+    assert await asyncio.gather(store.claim_update(1, T0), store.claim_update(2, T0)) == [True, True]
+    _, new = await asyncio.gather(store.finish_update(1), store.claim_update(3, T0 + 1))
+    assert new
+    # the update finished as it comes again: handled, not taken again
+    _, again = await asyncio.gather(store.finish_update(2), store.claim_update(2, T0 + CLAIM_SECONDS + 1))
+    assert not again
+    later = T0 + 10 * CLAIM_SECONDS
+    assert await asyncio.gather(*(store.claim_update(i, later) for i in (1, 2, 3))) == [False, False, True]
+
+
 @ON_POSTGRES
 async def test_a_worker_takes_an_update_again_once_the_worker_holding_it_is_gone(store_factory):
     first, second = await store_factory.open(), await store_factory.open()
