@@ -22,6 +22,7 @@ from storage.postgres import leases as pg_leases
 from storage.postgres import moves as pg_moves
 from storage.postgres import presence as pg_presence
 from storage.postgres import presses as pg_presses
+from storage.postgres import updates as pg_updates
 from storage.postgres import wakeups as pg_wakeups
 from storage.postgres.rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.postgres.schema import MIGRATIONS
@@ -32,7 +33,7 @@ from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import CHAT_QUIZ_COLUMNS
-from storage.shared.updates import CLAIM_SECONDS, UpdateClaims, claim_sql
+from storage.shared.updates import UpdateClaims
 from storage.shared.web import WebQueries
 
 POOL_SIZE = 10
@@ -41,17 +42,6 @@ MIGRATION_LOCK = 0x71756978  # advisory lock id: workers starting together migra
 IDENTIFY_LOCK = 0x71756964  # advisory lock class (with the bucket): Discord identifies one at a time
 POLLING_LOCK = 0x71757064  # advisory lock id: the one worker that long-polls Telegram holds it
 
-FINISH_UPDATES = "UPDATE seen_updates SET until = NULL WHERE update_id = ANY($1::bigint[])"
-# a round's finishes ($5) and claims in one statement (when no id is in both)
-CLAIM_UPDATES = (
-    "WITH finished AS (UPDATE seen_updates SET until = NULL WHERE update_id = ANY($5::bigint[])) "
-    + claim_sql(pg_presence.ALIVE.format(holder="seen_updates.holder"))
-)
-CLAIMED_ELSEWHERE = (
-    "SELECT EXISTS (SELECT 1 FROM seen_updates s WHERE update_id = $1 AND until >= $2 AND holder <> $3 AND "
-    + pg_presence.ALIVE.format(holder="s.holder")
-    + ")"
-)
 OPEN_RUNS = f"SELECT {RUN_COLUMNS} FROM runs r JOIN chats c ON c.key = r.chat_key WHERE r.status = 'open'"
 
 log = logging.getLogger("quizhost.storage")
@@ -169,17 +159,10 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         return int(status.rsplit(" ", 1)[-1])
 
     async def _insert_new(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
-        if finished and (not update_ids or not set(finished).isdisjoint(update_ids)):
-            await self._pool.execute(FINISH_UPDATES, finished)  # first: one statement may not change a row twice
-            finished = []
-        if not update_ids:
-            return set()
-        holder = await self._presence.holder()
-        rows = await self._pool.fetch(CLAIM_UPDATES, update_ids, now, holder, now + CLAIM_SECONDS, finished)
-        return {row[0] for row in rows}
+        return await pg_updates.claim_round(self._pool, self._presence, update_ids, now, finished)
 
     async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
-        return bool(await self._pool.fetchval(CLAIMED_ELSEWHERE, update_id, now, await self._presence.holder()))
+        return await pg_updates.claimed_elsewhere(self._pool, self._presence, update_id, now)
 
     async def _insert_id(self, sql: str, args: dict) -> int:
         return int(await self._pool.fetchval(*numbered(sql + " RETURNING id", args)))
