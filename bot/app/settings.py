@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     telegram_webhook_url: str = ""
     telegram_webhook_listen: str = "0.0.0.0:8443"
     quizhost_ops_listen: str = ""  # "host:port" for /healthz and /metrics; empty: not served
-    quizhost_worker: str = ""  # this worker's name in PostgreSQL's run leases; empty: the host's name
+    quizhost_worker: str = ""  # this worker's name in PostgreSQL's run leases; empty: host:pid
     telegram_webhook_secret: SecretStr | None = None
     telegram_webhook_answers: Literal["request", "reply"] = "request"  # see .env.example
     telegram_http: Literal["aiohttp", "httpx"] = "aiohttp"  # the HTTP client PTB uses (see .env.example)

@@ -44,6 +44,10 @@ POLLING_TAKEN = (
     "quizhost: another worker on this database (QUIZHOST_DB) already long-polls Telegram, and only "
     "one may: run several workers with the webhook (TELEGRAM_WEBHOOK_URL), or stop the other one."
 )
+NAME_TAKEN = (
+    "quizhost: QUIZHOST_WORKER: a live worker on this database is already named {name!r}: give "
+    "each worker its own name, or leave QUIZHOST_WORKER unset (the default, host:pid, is unique)."
+)
 
 
 def engine_settings(settings: Settings, pause: float | None = None) -> EngineSettings:
@@ -190,12 +194,15 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
         )
         return 2
     async with open_store_and_engine(settings, clock=clock) as (store, engine):
+        keeper = LeaseKeeper.of(engine)  # several workers on PostgreSQL: only the runs nobody holds
+        if keeper is not None and not await keeper.leases.hold_name():
+            print(NAME_TAKEN.format(name=settings.quizhost_worker.strip()), file=sys.stderr)
+            return 2  # first: closing, it lets go of no lease of that name's
         if any(getattr(a, "polls", False) for a in adapters) and not await store.hold_polling():
             print(POLLING_TAKEN, file=sys.stderr)  # before it takes any run: it is not going to run them
             return 2
         for adapter in adapters:
             engine.attach(adapter)
-        keeper = LeaseKeeper.of(engine)  # several workers on PostgreSQL: only the runs nobody holds
         resumed = await (keeper.start() if keeper else engine.resume())
         log.info("resumed %d open run(s)", resumed)
         from bot.app.memory import return_large_buffers

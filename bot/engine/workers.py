@@ -44,6 +44,8 @@ class LeaseKeeper:
         return held
 
     async def tick(self) -> None:
+        if not await self.leases.hold_name():  # held already; taken again after the database dropped it
+            log.error("another live worker took this worker's name: give each worker its own QUIZHOST_WORKER")
         held = {run.id for run in self.engine.open_runs()}
         kept = await self.leases.renew_leases(held)
         self.engine.drop(held - kept)

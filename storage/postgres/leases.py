@@ -16,6 +16,7 @@ has ended is renewed with that worker's leases; when they run out, a live worker
 
 from __future__ import annotations
 
+import os
 import socket
 
 import asyncpg
@@ -54,11 +55,11 @@ RELEASE_OUTBOX = "UPDATE outbox SET lease_until = NULL WHERE owner = $1"
 
 
 def worker_id(chosen: str = "") -> str:
-    """This worker's name in the runs table: QUIZHOST_WORKER, else the host's name. The same
-    after a restart, so a worker restarted on its machine takes its own runs back at once
-    (theirs are claimable whatever their lease); several workers on one machine need
-    QUIZHOST_WORKER each."""
-    return chosen.strip() or socket.gethostname()
+    """This worker's name in the runs table: QUIZHOST_WORKER, else `host:pid`, unique while the
+    process lives (two live workers never share a name: `quizhost run` holds it, presence.py).
+    A worker restarted under its QUIZHOST_WORKER takes its own runs back at once (theirs are
+    claimable whatever their lease); one named by default waits for its old leases to run out."""
+    return chosen.strip() or f"{socket.gethostname()}:{os.getpid()}"
 
 
 async def claim(pool: asyncpg.Pool, owner: str, seconds: float, limit: int = CLAIM_LIMIT) -> list[int]:

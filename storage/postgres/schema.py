@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
+from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
 from storage.shared.web import REVOCATIONS
 
@@ -372,6 +373,9 @@ MIGRATIONS += (
 MIGRATIONS += (
     # /dashboard revoke (as SQLite's)
     REVOCATIONS.format(time="DOUBLE PRECISION"),
+    # a claim of an update names its holder and lasts CLAIM_SECONDS (storage/shared/updates.py): a repeat
+    # of an update whose worker died holding it is handled after all
+    SEEN_UPDATE_HOLDERS.format(key="BIGINT", time="DOUBLE PRECISION"),
 )
 
 

@@ -20,7 +20,9 @@ from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.postgres import leases as pg_leases
 from storage.postgres import moves as pg_moves
+from storage.postgres import presence as pg_presence
 from storage.postgres import presses as pg_presses
+from storage.postgres import updates as pg_updates
 from storage.postgres import wakeups as pg_wakeups
 from storage.postgres.rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.postgres.schema import MIGRATIONS
@@ -31,7 +33,7 @@ from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import CHAT_QUIZ_COLUMNS
-from storage.shared.updates import CLAIM_MANY, UpdateClaims
+from storage.shared.updates import UpdateClaims
 from storage.shared.web import WebQueries
 
 POOL_SIZE = 10
@@ -67,12 +69,14 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         self.lease_seconds = pg_leases.LEASE_SECONDS
         self.writer = PgAnswerWriter(pool, self.owner)  # answers are committed in groups
         self._poller: asyncpg.pool.PoolConnectionProxy | None = None  # holds POLLING_LOCK while we poll
+        self._presence = pg_presence.Presence(url)  # this worker alive, and its name held (hold_name)
+        self._name_refused = False  # another live worker has our name: its leases are not ours to let go
 
     @classmethod
     async def open(cls, url: str, setting: str = SETTING, owner: str = "") -> PostgresStore:
         """Connect and migrate; any failure to reach the database is one StoreUnavailable line
         that names `setting` (where the URL came from) and never the password. `owner`: this
-        worker's name in the runs it leases (default: the host's name)."""
+        worker's name in the runs it leases (default: host:pid, leases.worker_id)."""
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, reset=_no_session_state
@@ -94,8 +98,10 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
             return
         await self.writer.close()
         try:
-            await pg_leases.release(self._pool, self.owner)
+            if not self._name_refused:
+                await pg_leases.release(self._pool, self.owner)
         finally:
+            await self._presence.close()
             if self._poller is not None:  # no reset query lets go of the polling lock (_no_session_state)
                 await self._poller.execute("SELECT pg_advisory_unlock($1)", POLLING_LOCK)
                 await self._pool.release(self._poller)
@@ -113,6 +119,11 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
             return False
         self._poller = conn
         return True
+
+    async def hold_name(self) -> bool:
+        held = await self._presence.hold_name(self.owner)
+        self._name_refused = not held
+        return held
 
     @contextlib.asynccontextmanager
     async def identify_lock(self, bucket: int) -> AsyncIterator[None]:
@@ -147,8 +158,11 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         status = await self._pool.execute(*numbered(sql, args))  # "UPDATE 1", "DELETE 0", "INSERT 0 3"
         return int(status.rsplit(" ", 1)[-1])
 
-    async def _insert_new(self, update_ids: list[int], now: float) -> set[int]:
-        return {row[0] for row in await self._pool.fetch(CLAIM_MANY, update_ids, now)}
+    async def _insert_new(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
+        return await pg_updates.claim_round(self._pool, self._presence, update_ids, now, finished)
+
+    async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
+        return await pg_updates.claimed_elsewhere(self._pool, self._presence, update_id, now)
 
     async def _insert_id(self, sql: str, args: dict) -> int:
         return int(await self._pool.fetchval(*numbered(sql + " RETURNING id", args)))

@@ -11,6 +11,7 @@ from storage.shared.tables import (
     SUMMARIES,
     boundary,
 )
+from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
 from storage.shared.web import REVOCATIONS
 
@@ -381,4 +382,7 @@ MIGRATIONS += (
 MIGRATIONS += (
     # /dashboard revoke: since when a chat's web links count (storage/shared/web.py)
     REVOCATIONS.format(time="REAL"),
+    # a claim of an update names its holder and lasts CLAIM_SECONDS (storage/shared/updates.py): a repeat
+    # of an update whose worker died holding it is handled after all
+    SEEN_UPDATE_HOLDERS.format(key="INTEGER", time="REAL"),
 )

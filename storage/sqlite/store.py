@@ -143,9 +143,9 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
     async def _change(self, sql: str, args: dict[str, Any]) -> int:
         return (await self._write(sql, args)).rows
 
-    async def _insert_new(self, update_ids: list[int], now: float) -> set[int]:
+    async def _insert_new(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
         self.writes += 1
-        return await self._db.call(insert_new_sqlite, update_ids, now)
+        return await self._db.call(insert_new_sqlite, update_ids, now, self.sqlite_holder(), finished)
 
     async def _insert_id(self, sql: str, args: dict[str, Any]) -> int:
         rowid = (await self._write(sql, args)).rowid

@@ -42,7 +42,11 @@ class Worker:
             return self.process.wait()
 
 
-def start_worker(fake: FakeBotApi, folder: Path, db: str, name: str, port: int, seconds: int) -> Worker:
+def start_worker(
+    fake: FakeBotApi, folder: Path, db: str, name: str, port: int, seconds: int, named: bool = True
+) -> Worker:
+    """`quizhost run` as a webhook worker; `named`: QUIZHOST_WORKER is `name` (else unset, the
+    default name; `name` then only names its log)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_", "QUIZHOST_"))}
     env.update(
         {
@@ -50,7 +54,6 @@ def start_worker(fake: FakeBotApi, folder: Path, db: str, name: str, port: int, 
             "XDG_CACHE_HOME": str(folder / "cache"),
             "LOG_LEVEL": "WARNING",
             "QUIZHOST_DB": db,
-            "QUIZHOST_WORKER": name,
             "QUIZHOST_QUIZZES": str(quiz_folder(folder)),
             "QUIZHOST_QUESTION_SECONDS": str(seconds),
             "QUIZHOST_PAUSE_SECONDS": "0",
@@ -61,6 +64,8 @@ def start_worker(fake: FakeBotApi, folder: Path, db: str, name: str, port: int, 
             "TELEGRAM_WEBHOOK_SECRET": SECRET,
         }
     )
+    if named:
+        env["QUIZHOST_WORKER"] = name
     log = folder / f"{name}.log"
     with log.open("w") as out:
         process = subprocess.Popen([str(QUIZHOST), "run"], cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT)

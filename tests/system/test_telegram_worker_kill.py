@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from tests.support.telegram_workers_harness import (
     SECRET,
     Players,
     PressMade,
+    Worker,
     asked,
     live_question,
     over,
@@ -55,13 +57,17 @@ class Stored:
     elapsed: float
 
 
-async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path, postgres_url, unused_tcp_port_factory):
+@pytest.mark.parametrize("named", [True, False], ids=["QUIZHOST_WORKER", "default-names"])
+async def test_sigkill_one_of_three_webhook_workers_mid_question(
+    fake, tmp_path, postgres_url, unused_tcp_port_factory, named
+):
     groups = [fake.group(-1_001_000_000 - n, f"Group {n}") for n in range(GROUPS)]
     members = {
         g["id"]: [fake.user(10_000 + 10 * n + j, f"P{n}", str(j)) for j in range(MEMBERS)] for n, g in enumerate(groups)
     }
     workers = [
-        start_worker(fake, tmp_path, postgres_url, f"w{n}", unused_tcp_port_factory(), SECONDS) for n in range(WORKERS)
+        start_worker(fake, tmp_path, postgres_url, f"w{n}", unused_tcp_port_factory(), SECONDS, named)
+        for n in range(WORKERS)
     ]
     fake.balancer = LoadBalancer([w.url for w in workers], SECRET, repeat=REPEATED, seed=5)
     players = Players(fake, seed=7)
@@ -86,7 +92,7 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
             what="question 2 open and pressed in the groups of the worker to kill",
         )
         hold.set()  # the others press: the kill comes while the worker holds some of their presses
-        killed = next(w for w in workers if w.name == victim)
+        killed = next(w for w in workers if worker_name(w, named) == victim)
         in_flight = await busy(fake.balancer, workers.index(killed))
         mid_question = [g for g in doomed if live_question(fake, g, 2)]
         killed.process.send_signal(signal.SIGKILL)
@@ -107,7 +113,7 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
         exits = {w.name: w.stop() for w in workers}
         await fake.balancer.close()
     assert mid_question, "the kill came after question 2 had closed everywhere"
-    assert all(code == 0 for name, code in exits.items() if name != victim), {
+    assert all(code == 0 for name, code in exits.items() if name != killed.name), {
         w.name: w.log.read_text()[-2000:] for w in workers
     }
 
@@ -153,12 +159,18 @@ async def test_sigkill_one_of_three_webhook_workers_mid_question(fake, tmp_path,
     deliveries = fake.balancer.deliveries
     unanswered = sum(not fake.presses[p.query_id].answered for p in players.made)
     print(
-        f"\nkill test: {len(players.made)} presses ({unanswered} never answered), {len(acked)} acknowledged, "
+        f"\nkill test ({'QUIZHOST_WORKER' if named else 'default'} names): {len(players.made)} presses "
+        f"({unanswered} never answered), {len(acked)} acknowledged, "
         f"{len(unacknowledged)} stored unacknowledged; {sum(d.repeat for d in deliveries)} repeated deliveries, "
         f"{sum(d.status != 200 for d in deliveries)} failed ones; takeover of {len(doomed)} runs in "
         f"{takeover:.1f} s ({len(mid_question)} of them mid-question), {in_flight} update(s) in the killed "
         f"worker's hands; repeated question posts: {sum(repeats.values())}"
     )
+
+
+def worker_name(worker: Worker, named: bool) -> str:
+    """The worker's name in the runs table: its QUIZHOST_WORKER, or the default host:pid."""
+    return worker.name if named else f"{socket.gethostname()}:{worker.process.pid}"
 
 
 async def show_stuck(fake, db: str, groups: list[dict], killed_at: float) -> None:  # debugging aid

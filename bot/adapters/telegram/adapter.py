@@ -39,6 +39,7 @@ from telegram.ext import (
 from bot.adapters.platform_watch import CallWatch
 from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram import uploads
+from bot.adapters.telegram.claims import SharedClaims
 from bot.adapters.telegram.pacing import tell_holds
 from bot.adapters.telegram.presses import PressHandling, chat_ref, trouble
 from bot.adapters.telegram.presses import player_of as _player
@@ -183,7 +184,11 @@ class TelegramAdapter(PressHandling):
             )
             return
         hook = self.webhook
-        self._server = WebhookServer(hook, self.app, self._webhook_press, self.shared_pages, self._claim_update)
+        assert self._commands is not None and self._claims is not None
+        # Telegram posts an update again when it missed our answer, and a load balancer may send
+        # the repeat to another worker: they claim updates in the database
+        claims = SharedClaims(self._claims, self._commands.engine.clock)
+        self._server = WebhookServer(hook, self.app, self._webhook_press, self.shared_pages, claims)
         await self._server.start()  # listening before Telegram is told where to post
         await with_retries(
             lambda: self.app.bot.set_webhook(
@@ -191,12 +196,6 @@ class TelegramAdapter(PressHandling):
             ),
             "setWebhook",
         )
-
-    async def _claim_update(self, update_id: int) -> bool:
-        """Whether this webhook update is new to every worker on the database (Telegram posts it
-        again when it missed our answer, and a load balancer may send the repeat elsewhere)."""
-        assert self._commands is not None and self._claims is not None
-        return await self._claims.claim_update(update_id, self._commands.engine.clock.now())
 
     async def _shutdown(self) -> None:
         """Each step on its own: a failing one must not leave the others running."""

@@ -41,6 +41,10 @@ class UpdateGate:
             self._seen.discard(self._order.popleft())
         return True
 
+    def forget(self, update_id: int) -> None:
+        """Take the id as new when it is offered again (it was not handled here)."""
+        self._seen.discard(update_id)
+
     def sift(self, updates: list[Any], on_press: Callable[[int, dict], None]) -> list[dict]:
         """The updates of one getUpdates answer PTB may build, after presses are handed over.
 

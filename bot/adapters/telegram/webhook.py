@@ -22,6 +22,7 @@ from telegram import Update
 from telegram.ext import Application, ExtBot
 
 from bot.adapters.listener import Bounds, Listener, within_body_time
+from bot.adapters.telegram.claims import SharedClaims
 from bot.adapters.telegram.runtime import Webhook
 from bot.adapters.telegram.updates import UpdateGate, update_id_of
 
@@ -30,8 +31,6 @@ log = logging.getLogger("quizhost.telegram")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 # (update id, callback query JSON) -> a reply method, or None
 PressHandler = Callable[[int, dict], Awaitable["dict | None"]]
-# update id -> True the first time any worker on the database sees it (Store.claim_update)
-UpdateClaim = Callable[[int], Awaitable[bool]]
 
 
 def answer_method(query_id: str, text: str, alert: bool) -> dict:
@@ -64,14 +63,14 @@ class WebhookServer:
         app: Application,
         on_press: PressHandler,
         pages: SharedPages | None = None,
-        claim: UpdateClaim | None = None,
+        claims: SharedClaims | None = None,
     ) -> None:
         self.hook, self.app, self.on_press, self.pages = hook, app, on_press, pages
         self._listener: Listener | None = None
         # Telegram posts an update again when it missed our answer: a repeat to this worker is
         # known here, one to any worker (behind a load balancer) in the database
         self.gate = UpdateGate()
-        self.claim = claim
+        self.claims = claims
 
     async def start(self) -> None:
         # an update is a few KB; Telegram's files stay on Telegram (the pages' forms are smaller still)
@@ -104,7 +103,13 @@ class WebhookServer:
         update_id = update_id_of(data)
         if update_id is None:
             return web.Response(status=HTTPStatus.BAD_REQUEST, text="not an update")
-        if not self.gate.first_time(update_id) or not await self._first_anywhere(update_id):
+        if not self.gate.first_time(update_id):
+            return web.Response()
+        taken = await self._first_anywhere(update_id)
+        if taken is None:  # another live worker holds it yet: the platform sends it again later
+            self.gate.forget(update_id)
+            return web.Response(status=HTTPStatus.SERVICE_UNAVAILABLE, text="another worker is handling it")
+        if not taken:
             return web.Response()
         try:
             if "callback_query" in data:
@@ -114,13 +119,17 @@ class WebhookServer:
         except Exception:  # acknowledged all the same: Telegram would post it again and again
             log.exception("update %d could not be handled; it is acknowledged and dropped", update_id)
             return web.Response()
+        finally:  # handled, or failed: never again (the platform gets its 200 now)
+            if self.claims is not None:
+                self.claims.finish(update_id)
 
-    async def _first_anywhere(self, update_id: int) -> bool:
-        """Claimed before it is handled, so an update whose handling fails counts as seen too."""
-        if self.claim is None:
+    async def _first_anywhere(self, update_id: int) -> bool | None:
+        """Claimed before it is handled, so an update whose handling fails counts as seen too;
+        None while another live worker holds it (SharedClaims.take)."""
+        if self.claims is None:
             return True
         try:
-            return await self.claim(update_id)
+            return await self.claims.take(update_id)
         except Exception as exc:  # the database is away: handled here all the same, rather than lost
             log.warning("update %d: could not record it as seen (%s); handling it anyway", update_id, exc)
             return True

@@ -27,6 +27,10 @@ class RunLeases(Protocol):
         """Extend this worker's leases, and its hold on every message it owes; the ids left out
         are not this worker's any more."""
 
+    async def hold_name(self) -> bool:
+        """Hold this worker's name (QUIZHOST_WORKER) while it lives: False when another live
+        worker holds it (then this one must not run, and its close lets no lease go)."""
+
     async def release_leases(self) -> None:
         """Let every open run and owed message of this worker go, for another worker to claim at once."""
 

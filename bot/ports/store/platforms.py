@@ -11,10 +11,19 @@ class TelegramUpdates(Protocol):
     """Telegram's updates among the processes on one database (bot/adapters/telegram/, bot/app/wiring.py)."""
 
     async def claim_update(self, update_id: int, now: float) -> bool:
-        """Record that the platform update `update_id` is being handled (at `now`): True the
-        first time it is claimed by any process on this database, False for a repeat, also
-        when the first claim's handling failed. Claims older than a day may be forgotten
+        """Record that the platform update `update_id` is being handled here (at `now`): True the
+        first time it is claimed by any process on this database, and for a repeat of a claim
+        not finished whose process is gone or whose lease (storage/shared/updates.py
+        CLAIM_SECONDS) ran out; False for a repeat of a finished claim (also when its handling
+        failed) or of one a live process holds. Claims older than a day may be forgotten
         (Telegram repeats an update for at most 24 hours); the store prunes them itself."""
+
+    async def finish_update(self, update_id: int) -> None:
+        """The claimed update was handled (the platform has its answer): never taken again."""
+
+    async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
+        """Whether another live process holds an unfinished claim of the update whose lease runs
+        at `now` (a repeat should wait for it rather than be dropped); False on a one-process store."""
 
     async def hold_polling(self) -> bool:
         """Become the one process that long-polls the platform's updates (getUpdates) among all

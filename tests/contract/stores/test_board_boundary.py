@@ -42,11 +42,17 @@ async def test_presses_committed_before_the_question_shown_state_count_once(stor
     assert await _board(store, chats[-1]) == {"test:ann": 900}, "once closed"
 
 
+# what migrations after the recount add that running them again would refuse (the seen_updates
+# claims' holder and lease); the others (revoked links) are written to run twice
+LATER_UNDONE = ["ALTER TABLE seen_updates DROP COLUMN holder", "ALTER TABLE seen_updates DROP COLUMN until"]
+
+
 async def _as_before_the_recount(database: str) -> None:
     """The summaries one answer counted twice in, as the old triggers left them, and the
     database put back to just before the recount (it and the migrations after it run again;
     those after it are written to)."""
     double = ["UPDATE board_totals SET points = 2 * points", "UPDATE board_days SET points = 2 * points"]
+    double += LATER_UNDONE  # run with the doubling: the database as the recount finds it
     if database.startswith("postgresql://"):
         conn = await asyncpg.connect(database)
         try:
