@@ -6,35 +6,20 @@ restart or another worker resumes after a replacement ends: Engine.adopt)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from enum import StrEnum
-from pathlib import PurePath
+from dataclasses import replace
 
-from bot.content.catalog import QUIZ_SUFFIXES, Catalog, QuizProblem, load_quiz_text
-from bot.content.importers import Malformed, Skipped, import_quiz
-from bot.content.importers.common import MAX_FILE_BYTES, Problem, decode_text
+from bot.content.catalog import Catalog
+from bot.content.importers.common import MAX_FILE_BYTES
 from bot.content.quizfile import check_quiz_data
+from bot.content.reading import UploadOutcome, UploadStatus, read, refused
 from bot.domain.model import ChatRef, Player, Quiz
 from bot.domain.records import ChatQuizRow
 from bot.ports.clock import Clock
+from bot.ports.offload import InProcess, Offload
 from bot.ports.store import Store
 from bot.texts.i18n import later
 
-
-class UploadStatus(StrEnum):
-    STORED = "stored"
-    REPLACED = "replaced"  # the chat had a quiz with this id: the new one took its place
-    REFUSED = "refused"  # `problems` says why; nothing was stored
-    EMPTY = "empty"  # no question could be imported: `skipped` says why; nothing was stored
-    TAKEN = "taken"  # the id is a shipped quiz's id or alias; nothing was stored
-
-
-@dataclass(frozen=True)
-class UploadOutcome:
-    status: UploadStatus
-    quiz: Quiz | None = None
-    skipped: tuple[Skipped, ...] = ()
-    problems: tuple[Problem, ...] = ()  # every one, with its place
+__all__ = ["ChatQuizzes", "UploadOutcome", "UploadStatus"]
 
 
 def _source(chat_key: str, name: str) -> str:
@@ -42,10 +27,11 @@ def _source(chat_key: str, name: str) -> str:
 
 
 class ChatQuizzes:
-    def __init__(self, store: Store, catalog: Catalog, clock: Clock) -> None:
+    def __init__(self, store: Store, catalog: Catalog, clock: Clock, offload: Offload | None = None) -> None:
         self.store = store
         self.catalog = catalog
         self.clock = clock
+        self.offload = offload or InProcess()  # files are read through it: the wiring's reader processes
         self._parsed: dict[tuple[str, str], tuple[float, Quiz]] = {}  # parsed once per upload
 
     async def upload(self, chat: ChatRef, by: Player, name: str, data: bytes, size: int | None = None) -> UploadOutcome:
@@ -56,7 +42,13 @@ class ChatQuizzes:
         if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
             return outcome
         await self.store.ensure_chat(chat)
-        await self.store.save_chat_quiz(ChatQuizRow(chat.key, outcome.quiz.id, content, by.key, self.clock.now()))
+        row = ChatQuizRow(chat.key, outcome.quiz.id, content, by.key, self.clock.now())
+        await self.store.save_chat_quiz(row)
+        # read and checked already (off the event loop): not parsed again when first played here
+        self._parsed[(row.chat_key, row.quiz_id)] = (
+            row.uploaded_at,
+            replace(outcome.quiz, source=_source(chat.key, row.quiz_id)),
+        )
         return outcome
 
     async def check(self, chat_key: str, name: str, data: bytes, size: int | None = None) -> UploadOutcome:
@@ -70,8 +62,8 @@ class ChatQuizzes:
             too_big = later(
                 "{size} bytes: at most {most} (1 MB) are accepted", size=f"{size:,}", most=f"{MAX_FILE_BYTES:,}"
             )
-            return UploadOutcome(UploadStatus.REFUSED, problems=(Problem("file", too_big),)), ""
-        outcome, content = _read(chat_key, name, data)
+            return refused(too_big), ""
+        outcome, content = await read(self.offload, name, data)
         if outcome.quiz is None:
             return outcome, ""
         quiz = outcome.quiz
@@ -108,32 +100,3 @@ class ChatQuizzes:
         quiz = parsed.to_quiz(source=_source(row.chat_key, row.quiz_id))
         self._parsed[(row.chat_key, row.quiz_id)] = (row.uploaded_at, quiz)
         return quiz
-
-
-def _read(chat_key: str, name: str, data: bytes) -> tuple[UploadOutcome, str]:
-    """The quiz in an uploaded file (quizhost YAML or any importer format) and its stored form."""
-    if PurePath(name).suffix.casefold() in QUIZ_SUFFIXES:
-        try:
-            text = decode_text(data)
-        except Malformed as error:
-            return UploadOutcome(UploadStatus.REFUSED, problems=(error.problem,)), ""
-        quiz, problems, content = load_quiz_text(text, name)
-        if quiz is None:
-            return UploadOutcome(UploadStatus.REFUSED, problems=tuple(_placed(p) for p in problems)), ""
-        return UploadOutcome(UploadStatus.STORED, quiz), json.dumps(content, ensure_ascii=False)
-    try:
-        imported = import_quiz(data, name)
-    except Malformed as error:
-        return UploadOutcome(UploadStatus.REFUSED, problems=(error.problem,)), ""
-    if imported.quiz is None:
-        return UploadOutcome(UploadStatus.EMPTY, skipped=imported.skipped), ""
-    return (
-        UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped),
-        json.dumps(imported.data, ensure_ascii=False),
-    )
-
-
-def _placed(problem: QuizProblem) -> Problem:
-    """A quiz file check's problem at "12: question 'q1'.answer" (the line, then the place): the
-    file name is said once, above the list."""
-    return Problem(": ".join(str(p) for p in (problem.line, problem.place) if p not in ("", None)), problem.message)

@@ -1,0 +1,74 @@
+"""Uploaded files are read in reader processes with a time and a memory budget: a file over
+either is refused naming the budget, any importer's failure is named (never "Something went
+wrong"), a killed reader is replaced, and uploads past the pool's size wait, then are refused
+as busy. Small budgets here: the bot's own are 5 s and 512 MB (bot/app/readers.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from bot.app.readers import ReaderPool
+from bot.commands.core import Caller, Commands
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.engine.core import Engine, EngineSettings
+from bot.testing.fakes import group, player
+from tests.support.heavy_files import big_kahoot_xlsx, big_yaml, deep_json
+
+CAPITALS = b"Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n"
+
+
+@contextlib.asynccontextmanager
+async def bot_reading_with(store, clock, adapter, **budgets: float) -> AsyncIterator[Commands]:
+    readers = ReaderPool(**budgets)  # type: ignore[arg-type]
+    engine = Engine(Catalog.load(default_quiz_folders()), store, clock, EngineSettings(), readers)
+    engine.attach(adapter)
+    try:
+        yield Commands(engine)
+    finally:
+        await readers.close()
+
+
+def admin(chat_id: str = "g1") -> Caller:
+    return Caller(group(chat_id), player(1, "Ann"), is_admin=True)
+
+
+async def test_a_read_over_the_time_budget_is_refused_naming_it_and_the_next_file_is_read(store, clock, adapter):
+    async with bot_reading_with(store, clock, adapter, seconds=0.3) as commands:
+        slow = await commands.upload(admin(), "big.xlsx", big_kahoot_xlsx())
+        assert slow.text == "Nothing was saved: big.xlsx has these problems:\n• file: took longer than 0.3 s to read"
+        again = await commands.upload(admin(), "capitals.txt", CAPITALS)  # in a new reader: the slow one was killed
+        assert again.text.startswith("Saved capitals: 1 question.")
+
+
+async def test_a_read_over_the_memory_budget_is_refused_naming_it(store, clock, adapter):
+    async with bot_reading_with(store, clock, adapter, megabytes=90) as commands:  # a reader starts at about 50 MB
+        big = await commands.upload(admin(), "big.yaml", big_yaml())
+        assert big.text == (
+            "Nothing was saved: big.yaml has these problems:\n• file: needed more than 90 MB of memory to read"
+        )
+        assert (await commands.upload(admin(), "capitals.txt", CAPITALS)).text.startswith("Saved capitals")
+
+
+async def test_a_file_nested_too_deep_is_named_in_the_chats_language(store, clock, adapter):
+    async with bot_reading_with(store, clock, adapter) as commands:
+        deep = await commands.upload(admin(), "deep.json", deep_json())
+        assert deep.text == "Nothing was saved: deep.json has these problems:\n• file: nested too deeply to read"
+        await commands.handle("language", "hi", admin())
+        in_hindi = await commands.upload(admin(), "deep.json", deep_json())
+        assert in_hindi.text.endswith("• file: पढ़ने के लिए बहुत गहराई तक नेस्टेड है")
+        assert "📎" not in (await commands.handle("quizzes", "", admin())).text  # the chat has no quiz of its own
+
+
+async def test_uploads_past_the_readers_wait_their_turn_then_are_refused_as_busy(store, clock, adapter):
+    async with bot_reading_with(store, clock, adapter, readers=1, seconds=30, wait_seconds=0.2) as commands:
+        slow = asyncio.create_task(commands.upload(admin("g1"), "big.xlsx", big_kahoot_xlsx()))
+        await asyncio.sleep(0.5)  # the one reader is taken
+        busy = await commands.upload(admin("g2"), "capitals.txt", CAPITALS)
+        assert busy.text == (
+            "Nothing was saved: capitals.txt has these problems:\n"
+            "• file: other files are being read just now: send it again in a minute"
+        )
+        assert (await slow).text.startswith("Nothing was saved: no question in big.xlsx could be used")
+        assert (await commands.upload(admin("g2"), "capitals.txt", CAPITALS)).text.startswith("Saved capitals")
