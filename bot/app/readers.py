@@ -26,6 +26,7 @@ import importlib
 import multiprocessing
 import os
 import resource
+import signal
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
@@ -79,6 +80,8 @@ class Reader:
             self.process.kill()
 
     def exit_code(self) -> int | None:
+        if not self._started:
+            return None
         self.process.join(1.0)
         return self.process.exitcode
 
@@ -148,6 +151,7 @@ def _result(kind: str, value: Any, megabytes: int) -> Any:
 
 def serve(conn: Connection, megabytes: int, preload: tuple[str, ...]) -> None:
     """A reader process: load the libraries, limit the memory, then run jobs until the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C in `quizhost play` is the bot's to handle: it stops us
     os.nice(NICENESS)
     for module in preload:
         importlib.import_module(module)

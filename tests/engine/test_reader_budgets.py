@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator
+
+import pytest
 
 from bot.app.readers import ReaderPool
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.engine.core import Engine, EngineSettings
+from bot.ports.offload import Failed
 from bot.testing.fakes import group, player
 from tests.support.heavy_files import big_kahoot_xlsx, big_yaml, deep_json
 
@@ -28,6 +32,11 @@ async def bot_reading_with(store, clock, adapter, **budgets: float) -> AsyncIter
         yield Commands(engine)
     finally:
         await readers.close()
+
+
+def exits(code: int) -> int:
+    """A job whose reader dies under it (as one killed by the system would)."""
+    os._exit(code)
 
 
 def admin(chat_id: str = "g1") -> Caller:
@@ -72,3 +81,13 @@ async def test_uploads_past_the_readers_wait_their_turn_then_are_refused_as_busy
         )
         assert (await slow).text.startswith("Nothing was saved: no question in big.xlsx could be used")
         assert (await commands.upload(admin("g2"), "capitals.txt", CAPITALS)).text.startswith("Saved capitals")
+
+
+async def test_a_reader_that_dies_is_named_and_replaced():
+    readers = ReaderPool(readers=1)
+    try:
+        with pytest.raises(Failed, match=r"the reading process stopped \(exit code 3\)"):
+            await readers.run(exits, 3)
+        assert await readers.run(len, "abc") == 3  # a new reader took its place
+    finally:
+        await readers.close()
