@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 import multiprocessing
 import os
 import resource
@@ -31,7 +32,9 @@ from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bot.ports.offload import Arg, Busy, Failed, OverMemory, OverTime, Result
+from bot.ports.offload import Arg, Busy, Failed, OverMemory, OverTime, Refused, Result
+
+log = logging.getLogger("quizhost.readers")
 
 READ_SECONDS = 5.0
 READ_MEGABYTES = 512
@@ -120,11 +123,16 @@ class ReaderPool:
             kind, value = await asyncio.to_thread(reader.call, job, arg, self.seconds)
             kept = reader if kind != "memory" else None  # a reader that ran out may be left in pieces
             return _result(kind, value, self.megabytes)
+        except Refused:  # the job's own answer: OverMemory, Failed
+            raise
         except _Late:
             raise OverTime(self.seconds) from None
         except (EOFError, OSError):
             code = await asyncio.to_thread(reader.exit_code)
             raise Failed("", f"the reading process stopped (exit code {code})") from None
+        except Exception as error:  # the pool's own trouble (a reader that cannot start): a refusal all the same
+            log.exception("a reader failed")
+            raise Failed(type(error).__name__, str(error)) from None
         finally:
             if kept is None:
                 reader.kill()

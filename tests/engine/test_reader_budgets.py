@@ -83,11 +83,14 @@ async def test_uploads_past_the_readers_wait_their_turn_then_are_refused_as_busy
         assert (await commands.upload(admin("g2"), "capitals.txt", CAPITALS)).text.startswith("Saved capitals")
 
 
-async def test_a_reader_that_dies_is_named_and_replaced():
+async def test_a_reader_that_dies_is_named_and_replaced_and_nothing_escapes_the_pool():
     readers = ReaderPool(readers=1)
     try:
         with pytest.raises(Failed, match=r"the reading process stopped \(exit code 3\)"):
             await readers.run(exits, 3)
         assert await readers.run(len, "abc") == 3  # a new reader took its place
+        with pytest.raises(Failed):  # what cannot even reach a reader (no pickle for it) is refused too
+            await readers.run(len, lambda: None)
+        assert await readers.run(len, "abcd") == 4
     finally:
         await readers.close()
