@@ -5,17 +5,15 @@ restart or another worker resumes after a replacement ends: Engine.adopt)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 from bot.content.catalog import Catalog
 from bot.content.importers.common import MAX_FILE_BYTES
-from bot.content.quizfile import check_quiz_data
-from bot.content.reading import UploadOutcome, UploadStatus, read, refused
+from bot.content.reading import UploadOutcome, UploadStatus, read, refused, stored_quiz
 from bot.domain.model import ChatRef, Player, Quiz
 from bot.domain.records import ChatQuizRow
 from bot.ports.clock import Clock
-from bot.ports.offload import InProcess, Offload
+from bot.ports.offload import InProcess, Offload, Refused
 from bot.ports.store import Store
 from bot.texts.i18n import later
 
@@ -44,11 +42,7 @@ class ChatQuizzes:
         await self.store.ensure_chat(chat)
         row = ChatQuizRow(chat.key, outcome.quiz.id, content, by.key, self.clock.now())
         await self.store.save_chat_quiz(row)
-        # read and checked already (off the event loop): not parsed again when first played here
-        self._parsed[(row.chat_key, row.quiz_id)] = (
-            row.uploaded_at,
-            replace(outcome.quiz, source=_source(chat.key, row.quiz_id)),
-        )
+        self._keep(row, replace(outcome.quiz, source=_source(chat.key, row.quiz_id)))  # read already: not again
         return outcome
 
     async def check(self, chat_key: str, name: str, data: bytes, size: int | None = None) -> UploadOutcome:
@@ -74,9 +68,12 @@ class ChatQuizzes:
         return UploadOutcome(status, quiz, outcome.skipped), content
 
     async def get(self, chat_key: str, quiz_id: str) -> Quiz | None:
-        """The chat's own quiz of that id, parsed once per upload (every worker reads the store)."""
+        """The chat's own quiz of that id, parsed once per upload (every worker reads the store).
+
+        Read here, not in a reader: a press or a resumed run must not wait behind uploads, and
+        one quiz (at most 500 questions, checked when stored) is quick to read."""
         row = await self.store.chat_quiz(chat_key, quiz_id)
-        return self._quiz(row) if row else None
+        return (self._hit(row) or self._keep(row, stored_quiz(self._stored(row)))) if row else None
 
     async def replaced_since(self, chat_key: str, quiz_id: str, since: float) -> bool:
         """Whether the chat's quiz of that id was uploaded again after `since`."""
@@ -84,19 +81,32 @@ class ChatQuizzes:
         return row is not None and row.uploaded_at > since
 
     async def all(self, chat_key: str) -> list[Quiz]:
-        return [quiz for row in await self.store.chat_quizzes(chat_key) if (quiz := self._quiz(row))]
+        """Every quiz of the chat. A chat may hold many large ones, none parsed yet after a
+        restart: those are read off the event loop, one per job (each is quick)."""
+        quizzes = []
+        for row in await self.store.chat_quizzes(chat_key):
+            if quiz := self._hit(row) or self._keep(row, await self._read_stored(row)):
+                quizzes.append(quiz)
+        return quizzes
 
     async def remove(self, chat_key: str, quiz_id: str) -> bool:
         self._parsed.pop((chat_key, quiz_id), None)
         return await self.store.delete_chat_quiz(chat_key, quiz_id)
 
-    def _quiz(self, row: ChatQuizRow) -> Quiz | None:
+    async def _read_stored(self, row: ChatQuizRow) -> Quiz | None:
+        try:
+            return await self.offload.run(stored_quiz, self._stored(row))
+        except Refused:  # no reader for it: read here, as it was checked when stored, rather than lose it
+            return stored_quiz(self._stored(row))
+
+    def _stored(self, row: ChatQuizRow) -> tuple[str, str]:
+        return row.content, _source(row.chat_key, row.quiz_id)
+
+    def _hit(self, row: ChatQuizRow) -> Quiz | None:
         cached = self._parsed.get((row.chat_key, row.quiz_id))
-        if cached and cached[0] == row.uploaded_at:
-            return cached[1]
-        parsed, _ = check_quiz_data(json.loads(row.content))  # checked when stored: rules may have changed
-        if parsed is None:
-            return None
-        quiz = parsed.to_quiz(source=_source(row.chat_key, row.quiz_id))
-        self._parsed[(row.chat_key, row.quiz_id)] = (row.uploaded_at, quiz)
+        return cached[1] if cached and cached[0] == row.uploaded_at else None
+
+    def _keep(self, row: ChatQuizRow, quiz: Quiz | None) -> Quiz | None:
+        if quiz is not None:
+            self._parsed[(row.chat_key, row.quiz_id)] = (row.uploaded_at, quiz)
         return quiz

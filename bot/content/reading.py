@@ -15,6 +15,7 @@ from pathlib import PurePath
 from bot.content.catalog import QUIZ_SUFFIXES, QuizProblem, load_quiz_text
 from bot.content.importers import Malformed, Skipped, import_quiz
 from bot.content.importers.common import Problem, decode_text
+from bot.content.quizfile import check_quiz_data
 from bot.domain.model import Quiz
 from bot.ports.offload import Busy, Failed, Offload, OverMemory, OverTime, Refused
 from bot.texts.i18n import Later, later
@@ -91,6 +92,14 @@ def read_upload(file: tuple[str, bytes]) -> tuple[UploadOutcome, str]:
         UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped),
         json.dumps(imported.data, ensure_ascii=False),
     )
+
+
+def stored_quiz(stored: tuple[str, str]) -> Quiz | None:
+    """A chat quiz as the store keeps it (its JSON, and the source its messages name), checked
+    again: the rules may have changed since it was stored."""
+    content, source = stored
+    parsed, _ = check_quiz_data(json.loads(content))
+    return parsed.to_quiz(source=source) if parsed is not None else None
 
 
 def _placed(problem: QuizProblem) -> Problem:

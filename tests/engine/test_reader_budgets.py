@@ -13,12 +13,16 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.app.readers import ReaderPool
+from bot.app.wiring import long_lived_heap
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.engine.core import Engine, EngineSettings
 from bot.ports.offload import Failed
 from bot.testing.fakes import group, player
 from tests.support.heavy_files import big_kahoot_xlsx, big_yaml, deep_json
+from tests.support.stalls import stall_meter
+
+LONGEST_STALL = 0.050  # seconds, as tests/adapters/telegram/test_upload_stalls.py
 
 CAPITALS = b"Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n"
 
@@ -94,3 +98,26 @@ async def test_a_reader_that_dies_is_named_and_replaced_and_nothing_escapes_the_
         assert await readers.run(len, "abcd") == 4
     finally:
         await readers.close()
+
+
+def big_quiz(number: int) -> bytes:
+    """An Aiken file of 500 questions (the most a quiz may have), about 100 KB."""
+    question = "Question {n}.{i}: which option is the second one in this rather long line?\n" + "".join(
+        f"{letter}. option {letter} of question {{i}}\n" for letter in "ABCD"
+    )
+    return "\n".join(question.format(n=number, i=i) + "ANSWER: B\n" for i in range(500)).encode()
+
+
+async def test_many_large_chat_quizzes_are_listed_after_a_restart_without_stalling_the_loop(store, clock, adapter):
+    async with bot_reading_with(store, clock, adapter) as commands:
+        for number in range(12):
+            saved = await commands.upload(admin(), f"big-{number}.txt", big_quiz(number))
+            assert saved.text.startswith(f"Saved big-{number}: 500 questions.")
+    async with bot_reading_with(store, clock, adapter) as commands:  # a restart: nothing read yet
+        await commands.upload(admin(), "capitals.txt", CAPITALS)  # the readers are started
+        with long_lived_heap():  # as `quizhost run` keeps it: the test's own heap is not the bot's
+            async with stall_meter() as meter:
+                listing = (await commands.handle("quizzes", "", admin())).text
+        print(meter)
+        assert all(f"big-{number} (big-{number}): 500 questions" in listing for number in range(12))
+        assert meter.longest_own < LONGEST_STALL, str(meter)

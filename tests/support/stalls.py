@@ -51,12 +51,20 @@ def _queued() -> float:
         return 0.0
 
 
+async def _ticked(meter: StallMeter) -> None:
+    ticks = meter.ticks
+    while meter.ticks == ticks:
+        await asyncio.sleep(TICK / 2)
+
+
 @contextlib.asynccontextmanager
 async def stall_meter() -> AsyncIterator[StallMeter]:
     meter = StallMeter()
     task = asyncio.create_task(meter.tick(), name="stall meter")
+    await _ticked(meter)  # ticking before the block: a block that never yields still shows
     try:
         yield meter
+        await _ticked(meter)  # the tick the block's last stall delayed is counted too
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
