@@ -227,6 +227,7 @@ def _export(args: argparse.Namespace, settings: Settings) -> int:
 
 def _import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.content.importers import Malformed, import_quiz, to_yaml
+    from bot.content.reading import failure
 
     try:
         imported = import_quiz(
@@ -242,6 +243,9 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     except Malformed as exc:
         print(f"{args.file}: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # any other failure of an importer: named, without a traceback
+        print(f"{args.file}: {failure(type(exc).__name__, str(exc))}", file=sys.stderr)
         return 1
     for skipped in imported.skipped:
         print(f"{args.file}: {skipped.where}: skipped: {skipped.reason}", file=sys.stderr)

@@ -18,6 +18,7 @@ from bot.adapters.console.terminal import TERMINAL, ConsoleAdapter, stdin_lines
 from bot.adapters.ops.http import OpsServer
 from bot.adapters.ops.metrics import Operations
 from bot.app import platforms
+from bot.app.readers import ReaderPool
 from bot.app.settings import Settings, SettingsError
 from bot.commands.core import Commands
 from bot.commands.weblinks import WebAddress
@@ -89,10 +90,12 @@ async def open_store_and_engine(
     # the database first: one that cannot be used is refused in its one line before anything
     # else is said or written (the catalog's index lives beside an SQLite file)
     store = await open_store(settings.quizhost_db, settings.quizhost_worker)
+    readers = ReaderPool()  # uploaded files are read in these processes, never on the event loop
     try:
         catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders(), cache=catalog_cache(settings))
-        yield store, Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause))
+        yield store, Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause), readers)
     finally:
+        await readers.close()
         await store.close()
 
 

@@ -28,6 +28,7 @@ from bot.engine.run_table import RunTable
 from bot.engine.sender import DRAIN_SECONDS, Sender
 from bot.ports.chat import ChatAdapter
 from bot.ports.clock import Clock, SystemClock
+from bot.ports.offload import Offload
 from bot.ports.store import CoreStore, RunLeases, RunWakeups
 
 __all__ = ["Engine", "EngineSettings", "StartOutcome", "StartStatus", "StopOutcome", "StopStatus"]
@@ -40,11 +41,13 @@ class Engine:
         store: CoreStore,
         clock: Clock | None = None,
         settings: EngineSettings | None = None,
+        offload: Offload | None = None,
     ) -> None:
+        """`offload`: where uploaded files are read (the wiring's reader processes); here by default."""
         self.catalog = catalog
         self.store = store
         self.clock = clock or SystemClock()
-        self.chat_quizzes = ChatQuizzes(store, catalog, self.clock)
+        self.chat_quizzes = ChatQuizzes(store, catalog, self.clock, offload)
         self.run_quizzes = RunQuizzes(catalog, self.chat_quizzes)  # of other workers' runs (bot/engine/remote_press.py)
         self.settings = settings or EngineSettings()
         self._adapters: dict[str, ChatAdapter] = {}

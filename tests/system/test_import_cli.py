@@ -16,6 +16,7 @@ from bot.cli import main
 from bot.content.catalog import load_quiz_file
 from bot.content.export import export_quiz
 from bot.content.importers import import_quiz
+from tests.support.heavy_files import deep_json
 from tests.support.paths import FIXTURES_DIR
 from tests.support.sheet_files import kahoot_xlsx, quizizz_xlsx
 
@@ -191,3 +192,9 @@ def test_installed_command_writes_a_file_validate_accepts(tmp_path):
         )["questions"][0]["options"][0]
         == "newton"
     )
+
+
+def test_a_file_nested_too_deep_exits_1_naming_it_without_a_traceback(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_bytes(deep_json())
+    assert run(capsys, str(path)) == (1, "", f"{path}: nested too deeply to read\n")

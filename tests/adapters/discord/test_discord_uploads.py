@@ -15,6 +15,7 @@ from tests.support.discord_harness import (  # noqa: F401 (fixtures)
     running_bot,
     server,
 )
+from tests.support.heavy_files import deep_json
 
 CAPITALS = b"Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n\nCapital of Peru?\nA) Lima\nB) Quito\nANSWER: A\n"
 CAPITALS_V2 = b"Capital of Chile?\nA. Santiago\nB. Lima\nANSWER: A\n"
@@ -136,3 +137,10 @@ async def test_the_quiz_autocomplete_offers_the_channels_own_quizzes_first(fake,
         q1 = await fake.wait_message(first, is_question(1))
         assert prompt_of(q1) in {"Capital of France?", "Capital of Peru?"}
     assert fake.violations == []
+
+
+async def test_a_file_nested_too_deep_is_refused_naming_it(fake, clock, server, tmp_path):
+    _, channel = server
+    async with running_bot(fake, make_settings(tmp_path, fake), clock):
+        text = await uploads(fake, boss(fake), channel, "deep.json", deep_json())
+        assert text == "Nothing was saved: deep.json has these problems:\n• file: nested too deeply to read"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.content.catalog import Catalog, default_quiz_folders
+from tests.support.heavy_files import deep_json
 from tests.support.paths import ROOT_DIR
 
 ROOT = ROOT_DIR
@@ -116,3 +117,12 @@ def test_upload_in_the_terminal_is_playable_at_once(tmp_path):
     assert "Saved capitals: 1 question." in out and "• capitals (capitals): 1 question" in out
     assert "Capital of France?" in out and "Right answer: " in out
     assert f"Cannot read {tmp_path}/nope.gift" in out
+
+
+def test_a_file_nested_too_deep_is_refused_in_the_terminal_without_a_traceback(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_bytes(deep_json())
+    result = play(tmp_path, stdin=f"/upload {deep}\n/quizzes\n")
+    assert result.returncode == 0, result.stderr
+    assert "Nothing was saved: deep.json has these problems:\n• file: nested too deeply to read" in result.stdout
+    assert "Traceback" not in result.stderr and "Something went wrong" not in result.stdout

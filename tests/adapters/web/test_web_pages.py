@@ -12,6 +12,7 @@ import pytest
 from bot.commands.core import Caller, Commands
 from bot.commands.weblinks import VALID_SECONDS, Scope
 from bot.testing.fakes import group, player
+from tests.support.heavy_files import deep_json
 from tests.support.sheet_files import not_a_workbook_xlsx
 from tests.support.web_harness import play, serving
 
@@ -189,3 +190,13 @@ async def test_a_file_far_over_the_limit_is_refused_as_in_the_chat(site):
     data.add_field("file", b"x" * (3 << 20), filename="huge.gift")
     status, html, _ = await fetch(link + "upload", data)
     assert status == 413 and "Nothing was saved" in html and "at most 1,000,000 (1 MB) are accepted" in html
+
+
+async def test_a_file_nested_too_deep_is_refused_on_the_page_not_with_a_server_error(site):
+    link = site.link(group())
+    _, html, _ = await fetch(link + "upload")
+    data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
+    data.add_field("file", deep_json(), filename="deep.json")
+    status, html, _ = await fetch(link + "upload", data)
+    assert status == 200 and "deep.json" in text_of(html)
+    assert "file: nested too deeply to read" in text_of(html) and 'name="held"' not in html  # nothing to confirm
