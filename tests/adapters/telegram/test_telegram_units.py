@@ -17,7 +17,7 @@ from bot.adapters.telegram.runtime import AdminCache, with_retries
 from bot.app.platforms import telegram_adapter, telegram_webhook
 from bot.app.wiring import open_engine
 from bot.commands.core import Commands
-from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal
+from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal, Scorer
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fake_telegram_html import parse_html, utf16_len
 from tests.support.telegram_harness import clean_environment, settings_for
@@ -47,6 +47,25 @@ def test_a_question_too_long_for_one_message_is_cut_to_fit_and_says_so():
     long = card("why? " * 900, tuple(f"option {i} " + "é" * 390 for i in range(10)))
     shown, bold = parse_html(fmt.question_html(long))
     assert utf16_len(shown) <= 4096 and shown.endswith("…") and bold == ["Question 1/2 · Quiz <1>"]
+
+
+def test_a_reveal_too_long_for_one_message_cuts_who_scored_then_the_explanation_never_the_split():
+    c = card("Which one? " * 40, tuple(f"option {i} 🎯" for i in range(4)))
+    scorers = tuple(Scorer(f"Player {n} with a long display name 🎯", "A", True, 900, 1.5, 1) for n in range(300))
+    r = Reveal(c, "A", c.options[0].text, "Because " + "it is so 🎯. " * 600, (300, 0, 0, 0), scorers)
+    shown, bold = parse_html(fmt.revealed_html(r))
+    assert utf16_len(shown) <= 4096 and bold == ["Question 1/2 · Quiz <1>"]
+    assert "A ▓▓▓▓▓▓▓▓▓▓ 300" in shown and "D ░░░░░░░░░░ 0" in shown and "✅ Right answer: A) option 0 🎯" in shown
+    kept = re.findall(r"^Player \d+ ", shown, re.M)
+    assert 10 <= len(kept) < 300 and shown.endswith(f"… and {300 - len(kept)} more"), "whole lines, then a count"
+    assert "Because it is so" in shown and "it is so 🎯. " * 600 not in shown, "the explanation is cut, not dropped"
+
+
+def test_a_reveal_that_fits_is_whole():
+    c = card()
+    scorers = tuple(Scorer(f"P{n}", "A", True, 900 - n, 1.0 + n, 1) for n in range(3))
+    shown, _ = parse_html(fmt.revealed_html(Reveal(c, "A", "one", "Because A & not B.", (3, 0), scorers)))
+    assert shown.endswith("Because A & not B.\n\nScored:\nP0 +900 (1.0 s)\nP1 +899 (2.0 s)\nP2 +898 (3.0 s)")
 
 
 def test_fit_counts_as_telegram_does_an_emoji_is_two_units():
@@ -185,6 +204,9 @@ async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
             await asyncio.gather(serving, return_exceptions=True)
             await fake.stop()
     sent = fake.questions({"id": -1007})[0]
-    assert sent.edits == 1 and sent.keyboard == [] and "✅ A) one · 1" in sent.text
+    assert sent.edits == 1 and sent.keyboard == [] and "✅ A) one" in sent.text and "A ▓▓▓▓▓▓▓▓▓▓ 1" in sent.text
     assert [c.error[:36] for c in fake.refused()] == ["Bad Request: message is not modified"]
-    assert sum("Because A & not B." in m.text for m in fake.sent_to({"id": -1007})) == 2
+    # the reveal is the edit itself: the chat has one message, revealed once
+    assert [m.message_id for m in fake.sent_to({"id": -1007})] == [
+        sent.message_id
+    ] and "Because A & not B." in sent.text
