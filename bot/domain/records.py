@@ -56,6 +56,7 @@ class ChatSettings:
     question_seconds: int | None = None  # None: the bot's default
     pause_seconds: float | None = None
     time_zone: str | None = None  # an IANA name (/settings tz); None: UTC
+    close_notice: bool = False  # a short reply besides the closing edit (/settings notify on)
 
 
 @dataclass(slots=True)  # slots: one per open run, thousands at once

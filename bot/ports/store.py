@@ -27,7 +27,7 @@ from bot.domain.records import (
 from bot.domain.schedule import ScheduleRow, ScheduleStatus
 
 # what update_chat_settings sets
-CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds", "time_zone"})
+CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds", "time_zone", "close_notice"})
 
 
 class RunAlreadyOpen(Exception):

@@ -195,6 +195,14 @@ def revealed(reveal: Reveal, room: int, measure: Callable[[str], int] = len) -> 
     return textcut.cut("\n\n".join(p for p in (head, why, "\n".join(outcome)) if p), room, measure)
 
 
+def closed_notice(reveal: Reveal) -> Reply:
+    """The short reply that tells a chat a question closed, for chats that ask for it
+    (/settings notify on): the closing edit itself notifies nobody."""
+    lang = reveal.card.language
+    text = t(lang, "Question {number} closed: {letter}", number=reveal.card.number, letter=reveal.right_letter)
+    return Reply(text, language=lang)
+
+
 def _fewer_lines(lang: str, lines: list[str], room: int, measure: Callable[[str], int]) -> list[str]:
     """The first of `lines` that fit `room` with a last line saying how many were left out."""
     for keep in range(len(lines) - 1, 0, -1):

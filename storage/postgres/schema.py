@@ -368,6 +368,9 @@ MIGRATIONS += (
     """,
 )
 
+# the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
+MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice BOOLEAN NOT NULL DEFAULT false;",)
+
 
 def version() -> int:
     return len(MIGRATIONS)

@@ -376,3 +376,6 @@ MIGRATIONS += (
     {STATS_BACKFILL}
     """,
 )
+
+# the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
+MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice INTEGER NOT NULL DEFAULT 0;",)
