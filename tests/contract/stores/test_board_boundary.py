@@ -10,7 +10,9 @@ import asyncpg
 
 from bot.domain.model import ChatRef
 from bot.domain.records import Phase
+from storage.postgres import schema as postgres_schema
 from storage.shared.group_commit import MAX_RUNS
+from storage.sqlite import schema as sqlite_schema
 from tests.contract.stores.rows import CHAT, answer, stored_run
 
 NOW = 1_764_000_000.0
@@ -39,23 +41,32 @@ async def test_presses_committed_before_the_question_shown_state_count_once(stor
     assert await _board(store, chats[-1]) == {"test:ann": 900}, "once closed"
 
 
+# what migrations after the recount added, undone to put a database back to just before it
+AFTER_THE_RECOUNT = ["ALTER TABLE chats DROP COLUMN close_notice"]
+
+
+def _recount(migrations: tuple[str, ...]) -> int:
+    """The number of the migration that recounts the summaries (storage/sqlite/schema.py says why)."""
+    return next(n for n, script in enumerate(migrations, 1) if "DROP TRIGGER runs_summarise_answers" in script)
+
+
 async def _as_before_the_recount(database: str) -> None:
     """The summaries one answer counted twice in, as the old triggers left them, and the
-    database one migration behind (the recount not run yet)."""
+    database as it was before the recount migration (the recount not run yet)."""
     double = ["UPDATE board_totals SET points = 2 * points", "UPDATE board_days SET points = 2 * points"]
     if database.startswith("postgresql://"):
         conn = await asyncpg.connect(database)
         try:
-            for sql in double:
+            for sql in double + AFTER_THE_RECOUNT:
                 await conn.execute(sql)
-            await conn.execute("DELETE FROM schema_version WHERE version = (SELECT MAX(version) FROM schema_version)")
+            await conn.execute("DELETE FROM schema_version WHERE version >= $1", _recount(postgres_schema.MIGRATIONS))
         finally:
             await conn.close()
         return
     with sqlite3.connect(database) as db:
-        for sql in double:
+        for sql in double + AFTER_THE_RECOUNT:
             db.execute(sql)
-        db.execute(f"PRAGMA user_version = {db.execute('PRAGMA user_version').fetchone()[0] - 1}")
+        db.execute(f"PRAGMA user_version = {_recount(sqlite_schema.MIGRATIONS) - 1}")
 
 
 async def test_the_upgrade_recounts_boards_that_counted_an_answer_twice(store_factory):
