@@ -4,7 +4,9 @@ settings, and an edit that changes nothing (checked against the fake Bot API).""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import pytest
@@ -12,6 +14,7 @@ from telegram.error import BadRequest, NetworkError, TimedOut
 
 from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram import runtime as telegram_runtime
+from bot.adapters.telegram.adapter import TelegramAdapter
 from bot.adapters.telegram.limits import SlidingWindowLimiter
 from bot.adapters.telegram.runtime import AdminCache, with_retries
 from bot.app.platforms import telegram_adapter, telegram_webhook
@@ -184,29 +187,56 @@ def test_webhook_settings(tmp_path, monkeypatch):
 # an edit that changes nothing -----------------------------------------------------------
 
 
-async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
-    """After a restart the same close may be shown again: "message is not modified" is success."""
+@contextlib.asynccontextmanager
+async def serving_adapter(tmp_path, monkeypatch, fake: FakeBotApi) -> AsyncIterator[TelegramAdapter]:
+    """The Telegram adapter serving against `fake` (started here), the engine behind it."""
     clean_environment(monkeypatch)
-    fake = FakeBotApi()
+    monkeypatch.setattr(telegram_runtime, "RETRY_BASE_SECONDS", 0.01)
     await fake.start()
     settings = settings_for(fake, tmp_path)
-    fake.group(-1007)
     adapter = telegram_adapter(settings)
     async with open_engine(settings) as engine:
         serving = asyncio.create_task(adapter.serve(Commands(engine)))
         try:
-            question = card(chat_id="-1007")
-            message = await adapter.post_question(question)
-            await adapter.close_question(message, reveal(question))
-            await adapter.close_question(message, reveal(question))
+            yield adapter
         finally:
             serving.cancel()
             await asyncio.gather(serving, return_exceptions=True)
             await fake.stop()
+
+
+async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
+    """After a restart the same close may be shown again: "message is not modified" is success."""
+    fake = FakeBotApi()
+    fake.group(-1007)
+    async with serving_adapter(tmp_path, monkeypatch, fake) as adapter:
+        question = card(chat_id="-1007")
+        message = await adapter.post_question(question)
+        await adapter.close_question(message, reveal(question))
+        await adapter.close_question(message, reveal(question))
     sent = fake.questions({"id": -1007})[0]
     assert sent.edits == 1 and sent.keyboard == [] and "✅ A) one" in sent.text and "A ▓▓▓▓▓▓▓▓▓▓ 1" in sent.text
     assert [c.error[:36] for c in fake.refused()] == ["Bad Request: message is not modified"]
     # the reveal is the edit itself: the chat has one message, revealed once
-    assert [m.message_id for m in fake.sent_to({"id": -1007})] == [
-        sent.message_id
-    ] and "Because A & not B." in sent.text
+    assert [m.message_id for m in fake.sent_to({"id": -1007})] == [sent.message_id]
+    assert "Because A & not B." in sent.text
+
+
+async def test_a_failed_close_raises_for_the_outbox_and_a_deleted_question_gets_the_reveal_posted(
+    tmp_path, monkeypatch
+):
+    fake = FakeBotApi()
+    fake.group(-1008)
+    async with serving_adapter(tmp_path, monkeypatch, fake) as adapter:
+        first, second = card(chat_id="-1008"), card("Another?", chat_id="-1008")
+        message = await adapter.post_question(first)
+        fake.fail("editMessageText", "500", times=3)  # more than the adapter's own retries
+        with pytest.raises(NetworkError):  # not swallowed: the outbox tries again later
+            await adapter.close_question(message, reveal(first))
+        await adapter.close_question(message, reveal(first))
+        gone = await adapter.post_question(second)
+        del fake.messages[(-1008, int(gone.message_id))]  # an admin deleted it
+        await adapter.close_question(gone, reveal(second))
+    closed, posted = fake.sent_to({"id": -1008})
+    assert closed.edits == 1 and "Right answer: A) one" in closed.text
+    assert posted.keyboard == [] and "Another?" in posted.text and "Right answer: A) one" in posted.text
