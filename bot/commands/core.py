@@ -285,12 +285,25 @@ class Commands(LearningCommands):
             lang, "Question time: {seconds} s · pause between questions: {pause} s", seconds=seconds, pause=f"{pause:g}"
         )
         text += "\n" + t(lang, "Time zone: {zone}", zone=zones.zone(current.time_zone).key)
+        text += "\n" + (
+            t(lang, "A short reply when a question closes: on")
+            if current.close_notice
+            else t(lang, "A short reply when a question closes: off")
+        )
         usage = t(lang, "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins).")
+        usage += "\n" + t(
+            lang, "/settings notify on: a short reply as well when a question closes (off: the edit only)."
+        )
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
         if words[0] == "tz":
             return await self._set_time_zone(words[1:], chat, lang)
+        if words[0] == "notify":
+            if words[1:] not in (["on"], ["off"]):
+                return t(lang, "Usage: /settings notify on or /settings notify off.")
+            await self.engine.update_chat(chat, close_notice=words[1] == "on")
+            return None
         if len(words) != 2 or words[0] not in SETTINGS or not words[1].isdecimal():
             return t(lang, "Usage: /settings time <seconds> or /settings pause <seconds>.")
         (field, allowed), value = SETTINGS[words[0]], int(words[1])

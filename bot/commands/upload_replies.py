@@ -36,7 +36,7 @@ def usage(lang: str) -> Reply:
 def _listed(lang: str, lines: Sequence[str]) -> list[str]:
     shown = [f"• {line}" for line in lines[:SHOWN_AT_MOST]]
     if len(lines) > SHOWN_AT_MOST:
-        shown.append(t(lang, "… and {n} more", n=len(lines) - SHOWN_AT_MOST))
+        shown.append(tn(lang, "… and {n} more", "… and {n} more", len(lines) - SHOWN_AT_MOST))
     return shown
 
 

@@ -32,5 +32,14 @@ def notice(run: Run, reply: Reply, now: float) -> OutboxMessage:
     return _message(run, MessageKind.NOTICE, codec.dump_reply(run.chat, reply), now)
 
 
+def closed_notice(run: Run, reply: Reply, now: float) -> OutboxMessage:
+    """The short reply after a closing edit ("Question 3 closed: B") for a chat that asked for it:
+    a notice keyed apart from one that ends the run at the same question."""
+    payload = codec.dump_reply(run.chat, reply)
+    return OutboxMessage(
+        f"{key(run, MessageKind.CLOSE)}:notice", run.id, run.row.chat_key, MessageKind.NOTICE, payload, now
+    )
+
+
 def _message(run: Run, kind: MessageKind, payload: str, now: float) -> OutboxMessage:
     return OutboxMessage(key(run, kind), run.id, run.row.chat_key, kind, payload, now)

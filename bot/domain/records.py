@@ -56,6 +56,7 @@ class ChatSettings:
     question_seconds: int | None = None  # None: the bot's default
     pause_seconds: float | None = None
     time_zone: str | None = None  # an IANA name (/settings tz); None: UTC
+    close_notice: bool = False  # a short reply besides the closing edit (/settings notify on)
 
 
 @dataclass(slots=True)  # slots: one per open run, thousands at once
@@ -115,7 +116,7 @@ class MessageKind(StrEnum):
     """What an outbox message is; each maps to one ChatAdapter call."""
 
     QUESTION = "question"  # post_question: its delivery starts the question's clock
-    CLOSE = "close"  # close_question: the closing edit and the reveal
+    CLOSE = "close"  # close_question: the edit that turns the question into its reveal
     PODIUM = "podium"  # send: the run's final standings
     NOTICE = "notice"  # send: anything else a run tells its chat
 
@@ -126,7 +127,7 @@ class OutboxMessage:
 
     `payload` is opaque to stores (the application encodes it, bot/domain/outbox_codec.py). `tries`
     counts sends started, `failed` those that certainly did not reach the platform: the
-    difference is how many may have (at most one more send is allowed after that).
+    difference is how many may have (it is sent again all the same: bot/engine/sender.py).
     """
 
     key: str  # unique: the same message recorded twice is stored once

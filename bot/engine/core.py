@@ -58,10 +58,16 @@ class Engine:
         # several workers on one database: presses for other workers' runs, sealed closes, /stop for their runs
         shared = store if isinstance(store, RunLeases) else None
         wakeups = store if isinstance(store, RunWakeups) else None
-        self._steps = RunSteps(
-            store=store, clock=self.clock, catalog=catalog, sender=self.sender, runs=self._runs, shared=shared
-        )
         self._chats = Chats(store, self._runs, self.settings.default_language)
+        self._steps = RunSteps(
+            store=store,
+            clock=self.clock,
+            catalog=catalog,
+            sender=self.sender,
+            runs=self._runs,
+            shared=shared,
+            chats=self._chats,
+        )
         self._starter = RunStarter(
             catalog=catalog,
             chat_quizzes=self.chat_quizzes,

@@ -14,6 +14,7 @@ from bot.domain import leitner, owed, session
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
 from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus
 from bot.domain.session import Run
+from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
 from bot.ports.clock import Clock
@@ -42,6 +43,7 @@ class RunSteps:
     sender: Sender
     runs: RunTable
     shared: RunLeases | None  # several workers on one database: a close seals the question first
+    chats: Chats  # a chat's settings: whether a close also notifies it with a short reply
 
     async def step(self, run_id: int) -> None:
         if (run := self.runs.by_id.get(run_id)) is not None:
@@ -109,13 +111,15 @@ class RunSteps:
         if self.shared is not None and run.is_asking:  # and those other workers took: sealed, then read
             await self.count_elsewhere(run, await self.shared.seal_question(run.id, run.row.index))
         reveal = session.close_question(run, self.clock.now())
-        close = owed.close(run, message, reveal, self.clock.now())
+        close = [owed.close(run, message, reveal, self.clock.now())]
+        if (await self.chats.settings(run.chat)).close_notice:
+            close.append(owed.closed_notice(run, render.closed_notice(reveal), self.clock.now()))
         await self._deal_misses(run)
         reason = final or session.end_reason(run)
         if reason is None:
-            await self.save(run, [close])
+            await self.save(run, close)
         else:
-            await self.finish(run, reason, before=[close])
+            await self.finish(run, reason, before=close)
 
     async def count_elsewhere(self, run: Run, stored: list[AnswerRow]) -> None:
         others = [a for a in stored if a.player_key not in run.answers]

@@ -3,12 +3,12 @@ platform takes it or it expires.
 
 The engine stores a message with the run state that makes it due (`Store.save_run(send=...)`)
 and hands it here. A chat's messages go out one at a time in the order they were made; chats
-do not wait for each other. A try is recorded in the store before it starts, so after a crash
-the sender knows a send may have happened: a message is sent again after any number of
-certain failures (an error status, a refused connection: the adapter raises anything but
-DeliveryUncertain), but after at most one uncertain one, so a chat sees a message at most
-twice. Retries back off from 0 s to 15 s; a reveal, podium or notice older than 15 minutes
-is dropped with a log line (a question waits for the engine: it gives the run up instead).
+do not wait for each other. A try is recorded in the store before it starts. Every message is
+sent again after any failure, certain or not (DeliveryUncertain: the platform may have taken
+it), until the platform acknowledges it: a closing edit is idempotent, and a question or podium
+posted twice is better than one lost (the first copy's buttons carry the same tokens, so its
+presses count). Retries back off from 0 s to 15 s; a closing edit, podium or notice older than
+15 minutes is dropped with a log line (a question waits for the engine: it gives the run up instead).
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ BACKOFF_FIRST = 1.0
 BACKOFF_MOST = 15.0  # once the platform is back, a chat hears from the bot within this
 EXPIRE_SECONDS = 15 * 60.0
 DRAIN_SECONDS = 10.0  # how long a stopping bot waits for messages in flight
-MAX_UNCERTAIN = 1  # sends that may have landed before the message is not sent again
 
 Posted = Callable[[OutboxMessage, MessageRef | None], Awaitable[None]]
 Unreachable = Callable[[str], Awaitable[None]]  # told the key of a chat that refuses the bot
@@ -57,7 +56,7 @@ class Sender:
         self._later: list[tuple[float, str]] = []  # (not before, chat key): chats backing off
         self._wake = asyncio.Event()
         self._stopping = False
-        self.counts: Counter[str] = Counter()  # delivered, failed, uncertain, expired, given_up
+        self.counts: Counter[str] = Counter()  # delivered, failed, uncertain, expired
         self._unreachable: list[Unreachable] = []
 
     def on_unreachable(self, listener: Unreachable) -> None:
@@ -185,23 +184,13 @@ class Sender:
             self.counts["expired"] += 1
             await self._store.outbox_remove([m.key])
             return True
-        if m.uncertain > MAX_UNCERTAIN:
-            log.warning("outbox %s: %d sends may have arrived; not sent again", m.key, m.uncertain)
-            self.counts["given_up"] += 1
-            await self._done(m, None)
-            return True
         queue[0] = m = replace(m, tries=m.tries + 1)
         await self._store.outbox_update(m)  # stored before the try: a crash in it counts as one
         try:
             ref = await self._call(m)
         except DeliveryUncertain as error:
             self.counts["uncertain"] += 1
-            log.warning(
-                "outbox %s: the platform may have taken it (%s); %s",
-                m.key,
-                error,
-                "one more try" if m.uncertain <= MAX_UNCERTAIN else "not sent again",
-            )
+            log.warning("outbox %s: the platform may have taken it (%s); try %d, sent again", m.key, error, m.tries)
             queue[0] = m = replace(m, not_before=self._clock.now() + backoff(m.tries))
         except Exception as error:
             self.counts["failed"] += 1

@@ -33,7 +33,9 @@ class ChatAdapter(Protocol):
         """Post the question with one button per option; the buttons carry the option tokens."""
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
-        """Take the live buttons off the question and reply with the right answer and why."""
+        """Edit the question into its own reveal: live buttons off, the right option marked, the
+        split, why, who scored; one edit, no reply. Idempotent: the outbox repeats it until the
+        platform acknowledges it (an edit that changes nothing is acknowledged)."""
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         """Post a message the engine decides on its own (the podium, an ended run)."""

@@ -72,6 +72,8 @@ class FakeBotApi(BotApiMethods):
         self._last_message_id: dict[int, int] = {}
         self._questions: dict[int, set[int]] = {}  # chat -> ids of messages with answer buttons
         self._failures: list[Failure] = []
+        self._outage: tuple[float, float, frozenset[str]] | None = None  # (from, until, methods spared)
+        self._outage_calls = 0
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -108,7 +110,7 @@ class FakeBotApi(BotApiMethods):
         params = await _params(request)
         call = Call(method, params, at=self.stamp())
         self.calls.append(call)
-        failure = self._failure_for(method, params)
+        failure = self._failure_for(method, params) or self._outage_failure(call)
         try:
             if request.match_info["token"] != self.token:
                 raise ApiError(401, "Unauthorized")
@@ -154,6 +156,22 @@ class FakeBotApi(BotApiMethods):
         """The next `times` calls of `method` (matching `when`) get a 429, a 500 or a dropped connection."""
         assert kind in ("429", "500", "drop")
         self._failures.append(Failure(method, kind, times, retry_after, when))
+
+    def outage(self, seconds: float, spare: frozenset[str] = frozenset()) -> None:
+        """From now (by `stamp`) for `seconds`, every call (but those of methods in `spare`) fails,
+        alternately with a 500 and a dropped connection, as a flapping Bot API does. Nothing
+        is done for a failed call: a drop only leaves the bot unsure whether it was."""
+        start = self.stamp()
+        self._outage, self._outage_calls = (start, start + seconds, spare), 0
+
+    def _outage_failure(self, call: Call) -> Failure | None:
+        if self._outage is None:
+            return None
+        start, until, spare = self._outage
+        if not start <= call.at < until or call.method in spare:
+            return None
+        self._outage_calls += 1
+        return Failure(call.method, "500" if self._outage_calls % 2 else "drop", 1, 0, None)
 
     def _failure_for(self, method: str, params: dict) -> Failure | None:
         for failure in self._failures:

@@ -40,8 +40,10 @@ class RecordingAdapter:
     """A chat platform that records what the engine shows, as a test would read it.
 
     Faults: `fail_posts` posts fail; every call fails while `down()` says so (the platform
-    certainly did nothing); a call named in `lose_replies` (post_question, close_question,
-    send) is done and then its reply is lost (DeliveryUncertain), once per mention.
+    certainly did nothing); every call fails while `unsure()` says so, with DeliveryUncertain
+    (a dropped connection: nothing was done, but the engine cannot know); a call named in
+    `lose_replies` (post_question, close_question, send) is done and then its reply is lost
+    (DeliveryUncertain), once per mention.
     """
 
     platform: str = "test"
@@ -50,6 +52,7 @@ class RecordingAdapter:
     sent: list[tuple[ChatRef, Reply]] = field(default_factory=list)
     fail_posts: int = 0
     down: Callable[[], bool] = lambda: False
+    unsure: Callable[[], bool] = lambda: False
     lose_replies: list[str] = field(default_factory=list)
     refused: int = 0  # calls that failed while down
 
@@ -76,6 +79,9 @@ class RecordingAdapter:
         if self.down():
             self.refused += 1
             raise ConnectionRefusedError("the platform is down")
+        if self.unsure():
+            self.refused += 1
+            raise DeliveryUncertain("the connection dropped")
 
     def _reply_lost(self, call: str) -> None:
         if call in self.lose_replies:

@@ -7,11 +7,11 @@ explains; left-to-right texts get none.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from bot.domain.model import Button, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, Standing
+from bot.domain.model import Button, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, Scorer, Standing
 from bot.domain.records import RunStatus
-from bot.texts import bidi, i18n
+from bot.texts import bidi, i18n, textcut
 
 MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10
@@ -144,18 +144,6 @@ def question_body(card: QuestionCard) -> str:
     return "\n".join([prompt(card), "", *option_lines(card), "", time_limit(card)])
 
 
-def closed_body(reveal: Reveal) -> str:
-    """The question after it closed: right option marked, the count beside every option."""
-    card = reveal.card
-    d = bidi.direction(card.language)
-    lines = [prompt(card), ""]
-    for option, count in zip(card.options, reveal.counts):
-        mark = "✅ " if option.letter == reveal.right_letter else "▫️ "
-        lines.append(option_line(card.language, option.letter, option.text, mark, f" · {d.ltr(str(count))}"))
-    lines += ["", t(card.language, "Closed.")]
-    return "\n".join(lines)
-
-
 def answer_bars(reveal: Reveal) -> list[str]:
     """'B ▓▓▓░░ 3'; in RTL the letter stands at the right and the bar grows leftwards."""
     d = bidi.direction(reveal.card.language)
@@ -172,26 +160,56 @@ def reveal_title(reveal: Reveal) -> str:
     return t(reveal.card.language, "Right answer: {letter}) {text}", letter=reveal.right_letter, text=reveal.right_text)
 
 
-def reveal_body(reveal: Reveal) -> str:
+def outcome_lines(reveal: Reveal) -> list[str]:
+    """Who scored, fastest first (or the review's note, or that nobody did)."""
     lang = reveal.card.language
-    d = bidi.direction(lang)
-    # an imported question may have no explanation: the right answer (the title) and the split do
-    lines = [d.block(reveal.explanation), ""] if reveal.explanation else []
-    lines += [*answer_bars(reveal), ""]
     if reveal.note:
-        lines.append(reveal.note)
-    elif reveal.scorers:
-        lines.append(t(lang, "Scored:"))
-        for s in reveal.scorers:
-            lines.append(
-                t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points, seconds=f"{s.seconds:.1f}")
-                + (f" 🔥{d.ltr(str(s.streak))}" if s.streak > 1 else "")
-            )
-    elif reveal.answers:
-        lines.append(t(lang, "Nobody got it right."))
-    else:
-        lines.append(t(lang, "Nobody answered."))
-    return "\n".join(lines)
+        return [reveal.note]
+    if reveal.scorers:
+        return [t(lang, "Scored:"), *(_scorer_line(lang, s) for s in reveal.scorers)]
+    return [t(lang, "Nobody got it right.") if reveal.answers else t(lang, "Nobody answered.")]
+
+
+def _scorer_line(lang: str, s: Scorer) -> str:
+    line = t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points, seconds=f"{s.seconds:.1f}")
+    return line + (f" 🔥{bidi.direction(lang).ltr(str(s.streak))}" if s.streak > 1 else "")
+
+
+def revealed(reveal: Reveal, room: int, measure: Callable[[str], int] = len) -> str:
+    """The question message once closed, as its own reveal: the prompt, the options with the
+    right one marked, the split as bars, the right answer, why, who scored. Cut to `room` (as
+    `measure` counts) where it costs least: who scored is cut to whole lines ("… and 12 more"),
+    then the explanation; the question and the split always stay."""
+    card, lang = reveal.card, reveal.card.language
+    marks = [("✅ " if o.letter == reveal.right_letter else "▫️ ", o) for o in card.options]
+    head = "\n".join(
+        [prompt(card), "", *(option_line(lang, o.letter, o.text, m) for m, o in marks), "", *answer_bars(reveal)]
+    )
+    head += "\n\n✅ " + reveal_title(reveal)
+    outcome = outcome_lines(reveal)
+    why = bidi.direction(lang).block(reveal.explanation) if reveal.explanation else ""
+    left = room - measure(head) - 2 * measure("\n\n")
+    if measure("\n".join(outcome)) + measure(why) > left:
+        outcome = _fewer_lines(lang, outcome, max(left - measure(why), left // 2), measure)
+    why = textcut.cut(why, left - measure("\n".join(outcome)), measure) if why else ""
+    return textcut.cut("\n\n".join(p for p in (head, why, "\n".join(outcome)) if p), room, measure)
+
+
+def closed_notice(reveal: Reveal) -> Reply:
+    """The short reply that tells a chat a question closed, for chats that ask for it
+    (/settings notify on): the closing edit itself notifies nobody."""
+    lang = reveal.card.language
+    text = t(lang, "Question {number} closed: {letter}", number=reveal.card.number, letter=reveal.right_letter)
+    return Reply(text, language=lang)
+
+
+def _fewer_lines(lang: str, lines: list[str], room: int, measure: Callable[[str], int]) -> list[str]:
+    """The first of `lines` that fit `room` with a last line saying how many were left out."""
+    for keep in range(len(lines) - 1, 0, -1):
+        kept = [*lines[:keep], tn(lang, "… and {n} more", "… and {n} more", len(lines) - keep)]
+        if measure("\n".join(kept)) <= room:
+            return kept
+    return lines[:1]
 
 
 # the end of a run, boards and stats ------------------------------------------------------

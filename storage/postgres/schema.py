@@ -377,6 +377,8 @@ MIGRATIONS += (
     # of an update whose worker died holding it is handled after all
     SEEN_UPDATE_HOLDERS.format(key="BIGINT", time="DOUBLE PRECISION"),
 )
+# the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
+MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice BOOLEAN NOT NULL DEFAULT false;",)
 
 
 def version() -> int:

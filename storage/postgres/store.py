@@ -189,12 +189,13 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         row = await self._pool.fetchrow(
-            "SELECT language, question_seconds, pause_seconds, time_zone FROM chats WHERE key = $1", chat_key
+            "SELECT language, question_seconds, pause_seconds, time_zone, close_notice FROM chats WHERE key = $1",
+            chat_key,
         )
         return ChatSettings(*row) if row else ChatSettings()
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
-        """Set language, question_seconds or pause_seconds of a chat."""
+        """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""
         if not fields or not set(fields) <= CHAT_SETTINGS:
             raise ValueError(f"unknown chat settings: {sorted(set(fields) - CHAT_SETTINGS)}")
         await self.ensure_chat(chat)

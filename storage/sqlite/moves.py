@@ -26,8 +26,8 @@ def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id:
         # the new chat row first: runs reference it (foreign keys are on)
         conn.execute(
             "INSERT OR IGNORE INTO chats(key, platform, chat_id, title, is_private, language, "
-            "question_seconds, pause_seconds, created_at) SELECT ?, platform, ?, title, is_private, language, "
-            "question_seconds, pause_seconds, created_at FROM chats WHERE key = ?",
+            "question_seconds, pause_seconds, close_notice, created_at) SELECT ?, platform, ?, title, is_private, "
+            "language, question_seconds, pause_seconds, close_notice, created_at FROM chats WHERE key = ?",
             (new_key, new_chat_id, old_key),
         )
         # a run already open in the new chat keeps it; the old chat's open run then stays behind

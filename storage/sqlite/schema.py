@@ -386,3 +386,5 @@ MIGRATIONS += (
     # of an update whose worker died holding it is handled after all
     SEEN_UPDATE_HOLDERS.format(key="INTEGER", time="REAL"),
 )
+# the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
+MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice INTEGER NOT NULL DEFAULT 0;",)

@@ -177,12 +177,15 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
-        sql = "SELECT language, question_seconds, pause_seconds, time_zone FROM chats WHERE key=?"
+        sql = "SELECT language, question_seconds, pause_seconds, time_zone, close_notice FROM chats WHERE key=?"
         row = await self._db.fetchone(sql, (chat_key,))
-        return ChatSettings(*row) if row else ChatSettings()
+        if row is None:
+            return ChatSettings()
+        language, seconds, pause, zone, notice = row
+        return ChatSettings(language, seconds, pause, zone, bool(notice))  # SQLite keeps 0/1
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
-        """Set language, question_seconds or pause_seconds of a chat."""
+        """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""
         if not fields or not set(fields) <= CHAT_SETTINGS:
             raise ValueError(f"unknown chat settings: {sorted(set(fields) - CHAT_SETTINGS)}")
         await self.ensure_chat(chat)

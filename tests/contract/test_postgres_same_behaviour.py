@@ -21,7 +21,7 @@ from tests.engine.test_chat_moves import (  # noqa: F401
 from tests.engine.test_engine import *  # noqa: F403
 from tests.engine.test_outages import *  # noqa: F403
 from tests.engine.test_outbox import (  # noqa: F401
-    test_a_lost_reply_is_sent_at_most_once_more,
+    test_a_lost_reply_is_sent_again_until_the_platform_acknowledges_it,
     test_a_question_posted_twice_answers_where_the_live_copy_is,
     test_certain_failures_are_retried_until_the_platform_takes_the_message,
     test_reveals_and_podiums_older_than_15_minutes_are_dropped_with_a_log_line,

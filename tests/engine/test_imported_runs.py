@@ -38,8 +38,8 @@ async def test_a_question_with_its_own_time_limit_closes_at_it_and_scores_by_it(
     _, reveal = adapter.reveals[-1]
     assert [(s.name, s.points) for s in reveal.scorers] == [("Ann", 750)]  # 5 s of 10, not of 30
     assert reveal.explanation == ""
-    body = render.reveal_body(reveal)
-    assert body.splitlines()[0].startswith(reveal.card.options[0].letter)  # the split comes first
+    parts = render.revealed(reveal, 4096).split("\n\n")  # the prompt, options, split, right answer, scorers
+    assert len(parts) == 5 and parts[2].startswith(reveal.card.options[0].letter), "no empty explanation"
     clock.advance(5)
     await engine.run_due()
     assert (adapter.questions[-1].prompt, adapter.questions[-1].seconds) == ("Slow one?", 30)

@@ -38,6 +38,27 @@ async def test_an_outage_while_a_question_is_due_pauses_the_run(engine, adapter,
     assert await engine.store.outbox() == []
 
 
+async def test_an_outage_of_errors_and_dropped_connections_loses_no_reveal_and_no_question(engine, adapter, clock):
+    """The outage that lost messages when an ambiguous failure allowed one more try only: every
+    other call an error, the others dropped connections, for 45 s from question 1's close."""
+    await engine.start(group(), "demo", player(1))
+    await run_for(engine, 3, press=adapter)
+    start, tries = clock.now() + 30, [0]
+
+    def error() -> bool:  # asked first on every call: every other one in the outage is an error...
+        tries[0] += 1
+        return during() and tries[0] % 2 == 1
+
+    def during() -> bool:
+        return start <= clock.now() < start + 45
+
+    adapter.down, adapter.unsure = error, lambda: during()  # ...and the others are dropped
+    await run_for(engine, 300, press=adapter)
+    assert engine.sender.counts["uncertain"] >= 3 and engine.sender.counts["failed"] >= 3
+    assert seen(adapter) == ([1, 2, 3, 4], [1, 2, 3, 4], [PODIUM])
+    assert await engine.store.outbox() == []
+
+
 async def test_an_outage_longer_than_10_minutes_ends_the_run_with_a_word_once_back(engine, adapter, clock):
     await engine.start(group(), "demo", player(1))
     back = clock.now() + 12 * 60

@@ -194,8 +194,8 @@ async def next_question(fake: FakeBotApi, chat: dict, number: int) -> Sent:
 
 
 async def reveal_of(fake: FakeBotApi, chat: dict, question: Sent) -> Sent:
-    """Wait until `question` is closed (edited) and the answer posted as a reply to it."""
+    """Wait until `question` is closed: edited into its own reveal (no reply is posted)."""
     return await fake.wait_for(
-        lambda: question.edits and next((m for m in fake.sent_to(chat) if m.reply_to == question.message_id), None),
+        lambda: question.edits and not question.keyboard and question,  # the live buttons are gone
         what=f"the reveal of message {question.message_id}",
     )

@@ -67,13 +67,16 @@ def test_urdu_question_isolates_counter_letters_numbers_and_latin_terms():
 def test_urdu_reveal_isolates_points_seconds_bars_and_formulas():
     r = reveal(card())
     assert render.reveal_title(r) == RLM + "درست جواب: " + iso("B") + ") " + RLI + iso("GPU") + " میموری" + PDI
-    assert render.reveal_body(r).split("\n") == [
-        RLM + iso("ZeRO-3") + " کے ساتھ بیکار وقت تقریباً " + iso("(p-1)/(m+p-1)") + " ہے۔",
-        "",
+    lines = render.revealed(r, 4096).split("\n")
+    assert lines[-12:] == [
         RLM + iso("A") + " ▓▓▓░░░░░░░ " + iso("1"),
         RLM + iso("B") + " ▓▓▓▓▓▓▓░░░ " + iso("2"),
         RLM + iso("C") + " ░░░░░░░░░░ " + iso("0"),
         RLM + iso("D") + " ░░░░░░░░░░ " + iso("0"),
+        "",
+        "✅ " + render.reveal_title(r),
+        "",
+        RLM + iso("ZeRO-3") + " کے ساتھ بیکار وقت تقریباً " + iso("(p-1)/(m+p-1)") + " ہے۔",
         "",
         RLM + "پوائنٹس ملے:",
         RLM + FSI + "Ali" + PDI + " " + iso("+950") + " (" + iso("12.3") + " سیکنڈ) 🔥" + iso("2"),
@@ -83,8 +86,8 @@ def test_urdu_reveal_isolates_points_seconds_bars_and_formulas():
 
 def test_urdu_closed_question_and_ack():
     r = reveal(card())
-    lines = render.closed_body(r).split("\n")
-    assert lines[3] == RLM + "✅ " + iso("B") + ") " + RLI + iso("GPU") + " میموری" + PDI + " · " + iso("2")
+    lines = render.revealed(r, 4096).split("\n")  # the question once closed: the right option marked
+    assert lines[3] == RLM + "✅ " + iso("B") + ") " + RLI + iso("GPU") + " میموری" + PDI
     assert lines[2].startswith(RLM + "▫️ " + iso("A") + ") ")
     assert render.ack_locked("ur", "B") == RLM + "جواب محفوظ: " + iso("B")
 
@@ -122,7 +125,7 @@ def test_urdu_commands_in_text_stay_whole():
 
 def test_isolates_only_add_marks_never_change_the_text():
     r = reveal(card())
-    plain = bidi.strip(render.reveal_body(r))
+    plain = bidi.strip(render.revealed(r, 4096))
     assert "Ali +950 (12.3 سیکنڈ) 🔥2" in plain
     assert r.explanation in plain and bidi.strip(render.question_body(r.card)).startswith(r.card.prompt)
 
@@ -135,8 +138,7 @@ def test_left_to_right_languages_carry_no_marks(lang):
         render.question_title(c),
         render.question_body(c),
         render.reveal_title(r),
-        render.reveal_body(r),
-        render.closed_body(r),
+        render.revealed(r, 4096),
         render.ack_locked(lang, "B"),
         render.time_limit(c),
         render.podium(Podium(CHAT, lang, "T", RunStatus.FINISHED, (Standing(1, "k", "Ali", 5, 1, 1),), 1)).text,
@@ -177,7 +179,7 @@ def test_every_urdu_line_is_laid_out_right_to_left_with_its_numbers_intact():
             render.question_title(r.card),
             render.question_body(r.card),
             render.reveal_title(r),
-            render.reveal_body(r),
+            render.revealed(r, 4096),
         )
         for ln in text.split("\n")
         if ln

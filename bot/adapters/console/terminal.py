@@ -19,6 +19,7 @@ from bot.texts.render import t
 PLATFORM = "console"
 TERMINAL = ChatRef(PLATFORM, "terminal", is_private=True, title="terminal")  # the one chat of `quizhost play`
 _STYLES = {"bold": "1", "dim": "2", "green": "32", "red": "31", "cyan": "36", "yellow": "33"}
+REVEAL_ROOM = 4096  # a terminal has no limit; a screenful is enough to read
 
 
 def wants_colour(stream: IO[str]) -> bool:
@@ -60,8 +61,8 @@ class ConsoleAdapter:
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
         self._card = None
         self._print("")
-        self._print("✅ " + render.reveal_title(reveal), "bold", "green")
-        self._print(render.reveal_body(reveal))
+        self._print(render.question_title(reveal.card), "bold", "green")
+        self._print(render.revealed(reveal, REVEAL_ROOM))
         mine = next((a for a in reveal.answers if a.name == self.player.name), None)
         if mine is not None:
             lang = reveal.card.language

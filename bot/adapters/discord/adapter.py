@@ -234,16 +234,19 @@ class DiscordAdapter:
         return MessageRef(card.chat, str(message.id))
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
+        """Edit the question's embed into its own reveal and take its buttons off: one edit, no
+        reply. An edit is idempotent: any failure raises and the outbox tries again. With no
+        message to edit (deleted, or no longer ours), the reveal is posted."""
         channel = (await self._client_ready()).get_partial_messageable(int(reveal.card.chat.chat_id))
+        embed = views.revealed_embed(reveal)
         if message is not None:
             try:
-                await channel.get_partial_message(int(message.message_id)).edit(
-                    embed=views.closed_embed(reveal), view=views.closed_view(reveal, self._item)
-                )
+                await channel.get_partial_message(int(message.message_id)).edit(embed=embed, view=None)
+                return
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
         with replies.reachable(reveal.card.chat), replies.uncertain("posting an answer"):
-            await channel.send(embed=views.reveal_embed(reveal), **replies.nonce())
+            await channel.send(embed=embed, **replies.nonce())
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))

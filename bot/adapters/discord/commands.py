@@ -39,6 +39,7 @@ def option_texts(lang: str) -> dict[str, str]:
         "quiz": t(lang, "The id of one of this chat's own quizzes"),
         "board": t(lang, "Whether the leaderboard has a public link (/board)"),
         "tz": t(lang, "The chat's time zone, e.g. Asia/Kolkata"),
+        "notify": t(lang, "A short reply as well when a question closes"),
         "stats_topic": t(lang, "The quiz to show"),
         "dashboard": t(lang, "revoke: end every link to this chat's pages given so far"),
         "schedule": t(lang, "daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)"),
@@ -150,18 +151,23 @@ def register(
         await run(interaction, "language", code.value if code else "")
 
     @tree.command(name="settings", description=d(en["settings"]))
-    @app_commands.describe(time=o("time"), pause=o("pause"), board=o("board"), tz=o("tz"))
-    @app_commands.choices(board=[Choice(name="public", value="public"), Choice(name="private", value="private")])
+    @app_commands.describe(time=o("time"), pause=o("pause"), board=o("board"), tz=o("tz"), notify=o("notify"))
+    @app_commands.choices(
+        board=[Choice(name="public", value="public"), Choice(name="private", value="private")],
+        notify=[Choice(name="on", value="on"), Choice(name="off", value="off")],
+    )
     async def settings(
         interaction: discord.Interaction,
         time: app_commands.Range[int, QUESTION_SECONDS.low, QUESTION_SECONDS.high] | None = None,
         pause: app_commands.Range[int, PAUSE_SECONDS.low, PAUSE_SECONDS.high] | None = None,
         board: Choice[str] | None = None,
         tz: str | None = None,
+        notify: Choice[str] | None = None,
     ) -> None:
         changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
         changes += [f"board {board.value}"] if board is not None else []
         changes += [f"tz {tz}"] if tz else []
+        changes += [f"notify {notify.value}"] if notify is not None else []
         await run(interaction, "settings", *changes)
 
     @tree.command(name="upload", description=d(en["upload"]))

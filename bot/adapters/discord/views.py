@@ -141,31 +141,17 @@ def question_view(card: QuestionCard, item: PressItem) -> discord.ui.View:
     return unkept(view)
 
 
-def closed_embed(reveal: Reveal) -> discord.Embed:
-    card = reveal.card
-    return discord.Embed(
-        title=cut(escape(render.question_title(card)), TITLE_MAX),
-        description=cut(directed(escape(render.closed_body(reveal)), card.language), DESCRIPTION_MAX),
-        colour=discord.Colour.dark_grey(),
-    )
-
-
-def closed_view(reveal: Reveal, item: PressItem) -> discord.ui.View:
-    """The same buttons, disabled: the right one green, every label with its count."""
-    view = discord.ui.View(timeout=None)
-    for option, count in zip(reveal.card.options, reveal.counts):
-        right = option.letter == reveal.right_letter
-        style = discord.ButtonStyle.success if right else discord.ButtonStyle.secondary
-        label = option_label(option.letter, option.text, f" · {count}")
-        view.add_item(item(option.token, label=label, style=style, disabled=True))
-    return unkept(view)
-
-
-def reveal_embed(reveal: Reveal) -> discord.Embed:
+def revealed_embed(reveal: Reveal) -> discord.Embed:
+    """The question once closed, as its own reveal (render.revealed), cut to an embed's description."""
     lang = reveal.card.language
+
+    def shown(text: str) -> int:  # as the description counts it: escaped, and with RLMs in Urdu
+        return len(directed(escape(text), lang))
+
+    body = render.revealed(reveal, DESCRIPTION_MAX, shown)
     return discord.Embed(
-        title=cut("✅ " + escape(render.reveal_title(reveal)), TITLE_MAX),
-        description=cut(directed(escape(render.reveal_body(reveal)), lang), DESCRIPTION_MAX),
+        title=cut(escape(render.question_title(reveal.card)), TITLE_MAX),
+        description=cut(directed(escape(body), lang), DESCRIPTION_MAX),
         colour=COLOURS["right"],
     )
 

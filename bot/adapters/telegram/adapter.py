@@ -356,26 +356,26 @@ class TelegramAdapter(PressHandling):
         await self._commands.engine.move_chat(old, new)
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
-        """Edit the question (no buttons, right option and counts), then reply with the answer."""
+        """Edit the question into its own reveal (no buttons, the right option, the split, why,
+        who scored): one edit, no reply. With no message to edit (deleted), the reveal is posted."""
         await self._ready.wait()
-        if message is not None:
-            await self._edit_closed(message, reveal)
-        reply_to = int(message.message_id) if message is not None else None
-        html = fmt.reveal_html(reveal)
-        await self._following_moves(
-            reveal.card.chat,
-            lambda to: self._post(to, html, None, reply_to if to == reveal.card.chat else None, "posting an answer"),
-        )
+        html = fmt.revealed_html(reveal)
+        if message is not None and await self._edit_closed(message, html):
+            return
+        await self._following_moves(reveal.card.chat, lambda to: self._post(to, html, None, None, "posting an answer"))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         await self._ready.wait()
         await self._send(chat, reply)
 
-    async def _edit_closed(self, message: MessageRef, reveal: Reveal) -> None:
+    async def _edit_closed(self, message: MessageRef, html: str) -> bool:
+        """True once Telegram took the edit. An edit is idempotent: a failure that leaves open
+        whether it landed raises, and the outbox tries again until Telegram answers; "message is
+        not modified" is that answer (an earlier try landed). False: the message cannot be edited."""
         try:
             await with_retries(
                 lambda: self.app.bot.edit_message_text(
-                    fmt.closed_html(reveal),
+                    html,
                     chat_id=_id(message.chat),
                     message_id=int(message.message_id),
                     parse_mode=ParseMode.HTML,
@@ -384,11 +384,13 @@ class TelegramAdapter(PressHandling):
                 "closing a question",
             )
         except BadRequest as exc:
-            if "not modified" in str(exc).lower():  # already closed (a close repeated after a restart)
-                return
+            if "not modified" in str(exc).lower():
+                return True
             log.warning("could not edit question %s in %s: %s", message.message_id, message.chat.key, exc)
-        except TelegramError as exc:  # the reply below still tells the chat the answer
-            log.warning("could not edit question %s in %s: %s", message.message_id, message.chat.key, exc)
+            return False
+        except Forbidden as exc:
+            raise ChatUnreachable(message.chat.key) from exc
+        return True
 
     async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None) -> None:
         # Telegram has no message only one member sees: in a group, a refusal answers the

@@ -80,12 +80,10 @@ def question_keyboard(card: QuestionCard) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(rows)
 
 
-def closed_html(reveal: Reveal) -> str:
-    return titled(render.question_title(reveal.card), render.closed_body(reveal))
-
-
-def reveal_html(reveal: Reveal) -> str:
-    return titled("✅ " + render.reveal_title(reveal), render.reveal_body(reveal))
+def revealed_html(reveal: Reveal) -> str:
+    """The question message once closed: its own reveal, cut to one message's 4096 units."""
+    title = fit(render.question_title(reveal.card), 256)
+    return titled(title, render.revealed(reveal, TEXT_LIMIT - units(title) - 2, units))
 
 
 # replies to commands and presses ----------------------------------------------------------

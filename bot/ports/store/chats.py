@@ -8,7 +8,7 @@ from bot.domain.model import ChatRef, Player
 from bot.domain.records import ChatQuizRow, ChatSettings
 
 # what update_chat_settings sets
-CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds", "time_zone"})
+CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds", "time_zone", "close_notice"})
 
 
 class ChatRecords(Protocol):

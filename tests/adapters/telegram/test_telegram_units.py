@@ -4,7 +4,9 @@ settings, and an edit that changes nothing (checked against the fake Bot API).""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import pytest
@@ -12,12 +14,13 @@ from telegram.error import BadRequest, NetworkError, TimedOut
 
 from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram import runtime as telegram_runtime
+from bot.adapters.telegram.adapter import TelegramAdapter
 from bot.adapters.telegram.limits import SlidingWindowLimiter
 from bot.adapters.telegram.runtime import AdminCache, with_retries
 from bot.app.platforms import telegram_adapter, telegram_webhook
 from bot.app.wiring import open_store_and_engine
 from bot.commands.core import Commands
-from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal
+from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal, Scorer
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fake_telegram_html import parse_html, utf16_len
 from tests.support.telegram_harness import clean_environment, settings_for
@@ -47,6 +50,25 @@ def test_a_question_too_long_for_one_message_is_cut_to_fit_and_says_so():
     long = card("why? " * 900, tuple(f"option {i} " + "é" * 390 for i in range(10)))
     shown, bold = parse_html(fmt.question_html(long))
     assert utf16_len(shown) <= 4096 and shown.endswith("…") and bold == ["Question 1/2 · Quiz <1>"]
+
+
+def test_a_reveal_too_long_for_one_message_cuts_who_scored_then_the_explanation_never_the_split():
+    c = card("Which one? " * 40, tuple(f"option {i} 🎯" for i in range(4)))
+    scorers = tuple(Scorer(f"Player {n} with a long display name 🎯", "A", True, 900, 1.5, 1) for n in range(300))
+    r = Reveal(c, "A", c.options[0].text, "Because " + "it is so 🎯. " * 600, (300, 0, 0, 0), scorers)
+    shown, bold = parse_html(fmt.revealed_html(r))
+    assert utf16_len(shown) <= 4096 and bold == ["Question 1/2 · Quiz <1>"]
+    assert "A ▓▓▓▓▓▓▓▓▓▓ 300" in shown and "D ░░░░░░░░░░ 0" in shown and "✅ Right answer: A) option 0 🎯" in shown
+    kept = re.findall(r"^Player \d+ ", shown, re.M)
+    assert 10 <= len(kept) < 300 and shown.endswith(f"… and {300 - len(kept)} more"), "whole lines, then a count"
+    assert "Because it is so" in shown and "it is so 🎯. " * 600 not in shown, "the explanation is cut, not dropped"
+
+
+def test_a_reveal_that_fits_is_whole():
+    c = card()
+    scorers = tuple(Scorer(f"P{n}", "A", True, 900 - n, 1.0 + n, 1) for n in range(3))
+    shown, _ = parse_html(fmt.revealed_html(Reveal(c, "A", "one", "Because A & not B.", (3, 0), scorers)))
+    assert shown.endswith("Because A & not B.\n\nScored:\nP0 +900 (1.0 s)\nP1 +899 (2.0 s)\nP2 +898 (3.0 s)")
 
 
 def test_fit_counts_as_telegram_does_an_emoji_is_two_units():
@@ -165,26 +187,56 @@ def test_webhook_settings(tmp_path, monkeypatch):
 # an edit that changes nothing -----------------------------------------------------------
 
 
-async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
-    """After a restart the same close may be shown again: "message is not modified" is success."""
+@contextlib.asynccontextmanager
+async def serving_adapter(tmp_path, monkeypatch, fake: FakeBotApi) -> AsyncIterator[TelegramAdapter]:
+    """The Telegram adapter serving against `fake` (started here), the engine behind it."""
     clean_environment(monkeypatch)
-    fake = FakeBotApi()
+    monkeypatch.setattr(telegram_runtime, "RETRY_BASE_SECONDS", 0.01)
     await fake.start()
     settings = settings_for(fake, tmp_path)
-    fake.group(-1007)
     adapter = telegram_adapter(settings)
     async with open_store_and_engine(settings) as (store, engine):
         serving = asyncio.create_task(adapter.serve(Commands(engine), store))
         try:
-            question = card(chat_id="-1007")
-            message = await adapter.post_question(question)
-            await adapter.close_question(message, reveal(question))
-            await adapter.close_question(message, reveal(question))
+            yield adapter
         finally:
             serving.cancel()
             await asyncio.gather(serving, return_exceptions=True)
             await fake.stop()
+
+
+async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
+    """After a restart the same close may be shown again: "message is not modified" is success."""
+    fake = FakeBotApi()
+    fake.group(-1007)
+    async with serving_adapter(tmp_path, monkeypatch, fake) as adapter:
+        question = card(chat_id="-1007")
+        message = await adapter.post_question(question)
+        await adapter.close_question(message, reveal(question))
+        await adapter.close_question(message, reveal(question))
     sent = fake.questions({"id": -1007})[0]
-    assert sent.edits == 1 and sent.keyboard == [] and "✅ A) one · 1" in sent.text
+    assert sent.edits == 1 and sent.keyboard == [] and "✅ A) one" in sent.text and "A ▓▓▓▓▓▓▓▓▓▓ 1" in sent.text
     assert [c.error[:36] for c in fake.refused()] == ["Bad Request: message is not modified"]
-    assert sum("Because A & not B." in m.text for m in fake.sent_to({"id": -1007})) == 2
+    # the reveal is the edit itself: the chat has one message, revealed once
+    assert [m.message_id for m in fake.sent_to({"id": -1007})] == [sent.message_id]
+    assert "Because A & not B." in sent.text
+
+
+async def test_a_failed_close_raises_for_the_outbox_and_a_deleted_question_gets_the_reveal_posted(
+    tmp_path, monkeypatch
+):
+    fake = FakeBotApi()
+    fake.group(-1008)
+    async with serving_adapter(tmp_path, monkeypatch, fake) as adapter:
+        first, second = card(chat_id="-1008"), card("Another?", chat_id="-1008")
+        message = await adapter.post_question(first)
+        fake.fail("editMessageText", "500", times=3)  # more than the adapter's own retries
+        with pytest.raises(NetworkError):  # not swallowed: the outbox tries again later
+            await adapter.close_question(message, reveal(first))
+        await adapter.close_question(message, reveal(first))
+        gone = await adapter.post_question(second)
+        del fake.messages[(-1008, int(gone.message_id))]  # an admin deleted it
+        await adapter.close_question(gone, reveal(second))
+    closed, posted = fake.sent_to({"id": -1008})
+    assert closed.edits == 1 and "Right answer: A) one" in closed.text
+    assert posted.keyboard == [] and "Another?" in posted.text and "Right answer: A) one" in posted.text

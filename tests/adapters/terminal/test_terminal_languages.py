@@ -89,6 +89,9 @@ COMMAND_WORDS = {
     "all",
     "time",
     "pause",
+    "notify",  # /settings notify on|off: typed as is, like time and pause
+    "on",
+    "off",
     "en",
     "hi",
     "sn",

@@ -40,3 +40,14 @@ async def test_display_names_stay_current_and_unknown_players_are_left_out(store
     await store.ensure_player(Player("test", "u1", "Ann B."))
     assert await store.player_names({"test:u1", "test:u2", "test:nobody"}) == {"test:u1": "Ann B.", "test:u2": "Bob"}
     assert await store.player_names(set()) == {}
+
+
+async def test_the_close_notice_is_off_until_set_and_moves_with_the_chat(store):
+    assert (await store.chat_settings(CHAT.key)).close_notice is False
+    await store.update_chat_settings(CHAT, close_notice=True)
+    assert await store.chat_settings(CHAT.key) == ChatSettings(close_notice=True)
+    moved = ChatRef("test", "g-new")
+    await store.move_chat(CHAT.key, moved)
+    assert (await store.chat_settings(moved.key)).close_notice is True
+    await store.update_chat_settings(moved, close_notice=False)
+    assert (await store.chat_settings(moved.key)).close_notice is False
