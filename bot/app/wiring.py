@@ -105,7 +105,7 @@ async def open_store(target: str, worker: str = "") -> Store:
     A file path or sqlite:///path (SQLAlchemy's spelling: sqlite:////abs/path for an absolute
     one) is SQLite; postgresql:// or postgres:// is PostgreSQL (asyncpg is imported only then).
     A database URL may hold a password: no message here ever shows one. `worker`: this
-    process's name in the runs it leases on PostgreSQL (QUIZHOST_WORKER; default the host's).
+    process's name in the runs it leases on PostgreSQL (QUIZHOST_WORKER; default host:pid).
     """
     try:
         chosen = parse_database(target)

@@ -40,7 +40,9 @@ def catalog() -> Catalog:
 
 async def open_engine(db: str) -> tuple[Engine, FakeClock, RecordingAdapter]:
     clock = FakeClock(time.time())
-    store = await open_store(db)  # a SQLite file or a postgresql:// URL
+    # a SQLite file or a postgresql:// URL; on PostgreSQL each start is the same worker restarted,
+    # under its name, so it takes its runs back at once as a restarted deployment does
+    store = await open_store(db, worker="crash-bot")
     engine = Engine(catalog(), store, clock, EngineSettings(question_seconds=SECONDS, pause_seconds=PAUSE))
     adapter = RecordingAdapter()
     engine.attach(adapter)
