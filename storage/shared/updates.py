@@ -12,18 +12,20 @@ a start. Each store supplies `_claim_round` (which ids of a round were new) and 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 KEEP_SECONDS = 86_400.0  # Telegram keeps an unconfirmed update for 24 hours
 PRUNE_EVERY = 1_000
 
-CLAIM = "INSERT INTO seen_updates(update_id, seen_at) VALUES (?, ?) ON CONFLICT (update_id) DO NOTHING"
 CLAIM_MANY = (
     "INSERT INTO seen_updates(update_id, seen_at) SELECT unnest($1::bigint[]), $2 "
     "ON CONFLICT (update_id) DO NOTHING RETURNING update_id"
 )  # PostgreSQL's one statement
+CLAIM_MANY_SQLITE = (  # SQLite's: the ids as one JSON array; WHERE: its rule for an upsert after a SELECT
+    "INSERT INTO seen_updates(update_id, seen_at) SELECT value, ? FROM json_each(?) WHERE true "
+    "ON CONFLICT (update_id) DO NOTHING RETURNING update_id"
+)
 _PRUNE = "DELETE FROM seen_updates WHERE seen_at < :before"
 
 # the table, in each database's words: `key` an integer primary key, `time` a double
@@ -98,14 +100,3 @@ class UpdateClaims:
         if first % PRUNE_EVERY == 0 or first // PRUNE_EVERY != (self._claims - 1) // PRUNE_EVERY:
             await self._change(_PRUNE, {"before": now - KEEP_SECONDS})
         return await self._insert_new(update_ids, now)
-
-
-def insert_new_sqlite(conn: sqlite3.Connection, update_ids: list[int], now: float) -> set[int]:
-    """SQLite's round, on its connection's thread: one INSERT per id, one commit for all."""
-    try:
-        new = {update_id for update_id in update_ids if conn.execute(CLAIM, (update_id, now)).rowcount == 1}
-        conn.commit()
-    except BaseException:
-        conn.rollback()
-        raise
-    return new
