@@ -7,16 +7,15 @@ the loop idle a third of the time waiting for commits slowed that way; one state
 batch takes the GIL back once.
 
 Each statement is a hop to aiosqlite's thread and back, and each hop waits for the busy event
-loop to come round (storage/sqlite/connection.py): a BEGIN, three statements and a COMMIT,
-one after another, made the acknowledgements slower than one function on the thread did.
+loop to come round (storage/sqlite/connection.py): a BEGIN, the statements and a COMMIT, even
+queued at once, made the acknowledgements slower than one function on the thread did.
 aiosqlite's public API runs statements, not functions, so the batch is one statement: an
 INSERT into a temporary view whose INSTEAD OF trigger stores the player names, the run
-states and the answers. In autocommit mode a statement is its own transaction, its
-trigger's work included, and a failure anywhere undoes all of it: one hop, one transaction,
-as before. A duplicate answer fails it whole (nothing is stored), and the batch is written
-again in an explicit transaction with INSERT OR IGNORE ... RETURNING, which says which rows
-landed. Outbox messages ride in that explicit transaction too (their ops must run in order,
-one statement each; a question's close or a podium, a small share of the batches).
+states, the outbox ops (in their order: storage/shared/outbox.py) and the answers. In
+autocommit mode a statement is its own transaction, its triggers' work included, and a
+failure anywhere undoes all of it: one hop, one transaction, as before. A duplicate answer
+fails it whole (nothing is stored), and the batch is written again in an explicit
+transaction with INSERT OR IGNORE ... RETURNING, which says which rows landed.
 """
 
 from __future__ import annotations
