@@ -1,9 +1,10 @@
 """The outbox's SQL for both stores: the ops of storage/shared/group_commit.py, applied in order.
 
-Each op is one small statement: a batch carries a few messages (a question's close, a
-podium), not thousands, so a loop costs less than building arrays. On PostgreSQL a message
-is held by the worker that made it (its run's owner), as long as its run's lease and then as
-that worker renews it; a dead worker's are claimed by a live one (storage/postgres/leases.py).
+Each op is one small statement (on SQLite, one run of a trigger): a batch carries a few
+messages (a question's close, a podium), not thousands, so a loop costs less than building
+arrays. On PostgreSQL a message is held by the worker that made it (its run's owner), as long
+as its run's lease and then as that worker renews it; a dead worker's are claimed by a live
+one (storage/postgres/leases.py).
 """
 
 from __future__ import annotations
@@ -14,11 +15,31 @@ from typing import Any
 from bot.domain.records import MessageKind, OutboxMessage
 
 COLUMNS = "key, run_id, chat_key, kind, payload, created_at, tries, failed, not_before"
-_SQLITE = {
-    "add": "INSERT OR IGNORE INTO outbox(key, run_id, chat_key, kind, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-    "update": "UPDATE outbox SET tries = ?, failed = ?, not_before = ? WHERE key = ?",
-    "remove": "DELETE FROM outbox WHERE key = ?",
-}
+
+
+def _op(i: int) -> str:
+    return f"json_extract(new.op, '$[{i}]')"
+
+
+# SQLite applies the ops as rows inserted into a temporary view: its trigger runs once per op,
+# in their order (storage/sqlite/writer.py inserts them from its batch's own trigger)
+SQLITE_OPS = f"""
+    CREATE TEMP VIEW outbox_ops(op) AS SELECT NULL;
+    CREATE TEMP TRIGGER outbox_ops_apply INSTEAD OF INSERT ON outbox_ops BEGIN
+        INSERT OR IGNORE INTO outbox(key, run_id, chat_key, kind, payload, created_at)
+            SELECT {", ".join(_op(i) for i in range(1, 7))} WHERE {_op(0)} = 'add';
+        UPDATE outbox SET tries = {_op(2)}, failed = {_op(3)}, not_before = {_op(4)}
+            WHERE {_op(0)} = 'update' AND key = {_op(1)};
+        DELETE FROM outbox WHERE {_op(0)} = 'remove' AND key = {_op(1)};
+    END;
+"""
+
+
+def apply_sqlite(ops: str) -> str:
+    """The statement that applies the ops of the JSON array `ops` (an SQL expression), in order."""
+    return f"INSERT INTO outbox_ops(op) SELECT value FROM json_each({ops})"  # temp: unqualified in a trigger
+
+
 _POSTGRES = {
     # as the run's state (storage/postgres/writer.py), only by its owner: a worker that lost the run
     # and does not know it yet adds nothing that nobody would send
@@ -35,12 +56,6 @@ def _args(op: tuple) -> tuple:
     """The statement's parameters: an update names its key last."""
     name, key, *rest = op
     return (*rest, key) if name == "update" else (key, *rest)
-
-
-def apply_sqlite(conn: Any, ops: list[tuple]) -> None:
-    """On the connection's thread, inside the batch's transaction."""
-    for op in ops:
-        conn.execute(_SQLITE[op[0]], _args(op))
 
 
 async def apply_postgres(execute: Callable[..., Awaitable[Any]], ops: list[tuple], owner: str) -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -34,9 +33,11 @@ _TAKE_AGAIN = (  # an unfinished claim whose lease ran out, or whose holder is n
     "until = excluded.until WHERE seen_updates.until IS NOT NULL "
     "AND (seen_updates.until < excluded.seen_at OR NOT ({alive}))"
 )
-CLAIM = (  # SQLite's, one id: one process per file, so a holder other than this store is gone
-    "INSERT INTO seen_updates(update_id, seen_at, holder, until) VALUES (?, ?, ?, ?) "
+CLAIM_SQLITE = (  # SQLite's round: the ids as one JSON array (WHERE: its rule for an upsert after a
+    # SELECT); one process per file, so a holder other than this store is gone
+    "INSERT INTO seen_updates(update_id, seen_at, holder, until) SELECT value, ?, ?, ? FROM json_each(?) WHERE true "
     + _TAKE_AGAIN.format(alive="seen_updates.holder = excluded.holder")
+    + " RETURNING update_id"
 )
 FINISH = "UPDATE seen_updates SET until = NULL WHERE update_id = ?"
 _PRUNE = "DELETE FROM seen_updates WHERE seen_at < :before"
@@ -156,18 +157,3 @@ class UpdateClaims:
         if update_ids and (first % PRUNE_EVERY == 0 or first // PRUNE_EVERY != (self._claims - 1) // PRUNE_EVERY):
             await self._change(_PRUNE, {"before": now - KEEP_SECONDS})
         return await self._insert_new(update_ids, now, finished)
-
-
-def insert_new_sqlite(
-    conn: sqlite3.Connection, update_ids: list[int], now: float, holder: int, finished: list[int]
-) -> set[int]:
-    """SQLite's round, on its connection's thread: the finishes, one INSERT per id, one commit for all."""
-    args = (now, holder, now + CLAIM_SECONDS)
-    try:
-        conn.executemany(FINISH, [(update_id,) for update_id in finished])
-        new = {update_id for update_id in update_ids if conn.execute(CLAIM, (update_id, *args)).rowcount == 1}
-        conn.commit()
-    except BaseException:
-        conn.rollback()
-        raise
-    return new

@@ -1,4 +1,5 @@
-"""WAL checkpoints on their own connection and thread, off the answer writer's path.
+"""WAL checkpoints on their own connection (and so aiosqlite's thread of their own), off the
+answer writer's path.
 
 SQLite's automatic checkpoint runs inside the commit that fills the WAL (1,000 pages by
 default): that commit copies the WAL into the database and syncs it, and every press waiting
@@ -18,7 +19,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from storage.sqlite.connection import SqliteThread
+from storage.sqlite.connection import SqliteConnection
 
 log = logging.getLogger("quizhost.storage")
 
@@ -31,17 +32,17 @@ class Checkpointer:
         self._writes = writes  # a count that moves when something is written: idle bots sleep
         self._checked = -1
         self._every = every
-        self._db: SqliteThread | None = None
+        self._db: SqliteConnection | None = None
         self._task: asyncio.Task[None] | None = None
         self.runs = 0
 
     async def start(self) -> None:
-        self._db = await SqliteThread.open(self._path, "busy_timeout=5000")
+        self._db = await SqliteConnection.open(self._path, "busy_timeout=5000")
         self._task = asyncio.get_running_loop().create_task(self._loop())
 
     async def checkpoint(self) -> None:
         if self._db is not None:
-            await self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._db.fetchall("PRAGMA wal_checkpoint(PASSIVE)")
             self.runs += 1
 
     async def close(self) -> None:
@@ -49,8 +50,8 @@ class Checkpointer:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         if self._db is not None:
-            await self._db.close()
-            self._db = None
+            db, self._db = self._db, None
+            await db.close()
 
     async def _loop(self) -> None:
         while True:

@@ -1,137 +1,126 @@
-"""One sqlite3 connection on its own thread, driven from the event loop.
+"""One aiosqlite connection, in autocommit mode, with a lock that keeps a transaction whole.
 
-sqlite3 blocks, so every statement runs on a thread that owns the connection; the event loop
-hands it whole functions (`call`) and awaits their results. A function is one hop to the
-thread and back, however many statements it runs: the answer writer commits a whole batch
-in one call (storage/sqlite/writer.py) and a statement with its commit cannot be split by another
-caller's work. aiosqlite offers the same only through its private `Connection._execute`;
-owning the thread keeps that with nothing but the standard library.
+aiosqlite runs sqlite3 on a thread of its own and hands each call there and back (a hop).
+Its public API runs one statement per call (`execute`, `execute_fetchall`, `commit`...),
+never a function of ours: a transaction of several statements is several calls, and another
+caller's statement could land between them. (The store once ran whole batches as one
+function on aiosqlite's thread through its private `_execute`, then on a thread of its own;
+with the public API only, this module does what that did.) Hence:
 
-Calls run one at a time in the order they were made. A call whose caller was cancelled
-still runs (its statements may already be on disk); only its result is dropped.
+- The connection is in autocommit mode (`isolation_level=None`): a lone statement is its own
+  transaction and costs one hop, commit included: most writes, and the answer writer's
+  batch, one statement whose trigger writes it all (storage/sqlite/writer.py).
+- `transaction()` queues BEGIN and its first statements at once, without awaiting each:
+  aiosqlite runs calls in the order they were queued, so they cost one hop together, and the
+  COMMIT a second one. It cannot be one: a COMMIT queued behind them would also commit what
+  came before a failed statement, and the public API has no way to make it depend on them.
+- `transaction()` holds a lock from its BEGIN to its COMMIT, and every other use of the
+  connection waits while it is held: nothing else runs inside a transaction, and no read sees
+  another caller's uncommitted rows. Outside transactions (nearly always) a statement is
+  queued at once, behind whatever is queued already, as it was on a thread of the store's
+  own: locking each statement too cost a loop turn whenever a read met the writer, and
+  showed in the acknowledgements' tail. A rollback queued by a cancelled caller still runs
+  before the next caller's statements.
+
+A statement whose caller was cancelled once it was queued still runs (aiosqlite cannot take
+it back); a transaction whose caller was cancelled is rolled back. aiosqlite's thread is not
+a daemon (its public API has no say in that), so every connection must be closed, or the
+process cannot exit: the store closes them in `finally` blocks.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
-import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from queue import SimpleQueue
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
-P = ParamSpec("P")
-T = TypeVar("T")
+import aiosqlite
+
 Params = tuple[Any, ...] | dict[str, Any]
+Statement = tuple[str, Params]
+Outcome = aiosqlite.Cursor | BaseException  # a statement's cursor, or what it raised
 
-_Work = tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    rowid: int | None  # of the row an INSERT made
+    rows: int  # rows the statement changed
 
 
-class SqliteThread:
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        self._queue: SimpleQueue[_Work | asyncio.Future[None]] = SimpleQueue()  # a future alone: close
-        self._closed: asyncio.Future[None] | None = None
-        self._thread: threading.Thread | None = None
+class SqliteConnection:
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._conn = connection
+        self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, *pragmas: str) -> SqliteThread:
-        """Connect on a new thread and run `PRAGMA <each>`; raises what sqlite3.connect raises."""
-        connection = cls(path)
-        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        connection._thread = threading.Thread(
-            target=connection._serve, args=(ready, pragmas), name=f"sqlite:{Path(path).name}", daemon=True
-        )
-        connection._thread.start()
-        await ready
-        return connection
-
-    async def call(self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Run `fn(connection, *args, **kwargs)` on the connection's thread and return its result."""
-        if self._closed is not None:
-            raise sqlite3.ProgrammingError("the connection is closed")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put((future, fn, args, kwargs))
-        return await future
+    async def open(cls, path: str | Path, *pragmas: str) -> SqliteConnection:
+        """Connect and run `PRAGMA <each>`; raises what sqlite3.connect raises, and closes the
+        connection first when a pragma fails (its thread would keep the process alive)."""
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            for pragma in pragmas:
+                await connection.execute_fetchall(f"PRAGMA {pragma}")
+        except BaseException:
+            await connection.close()
+            raise
+        return cls(connection)
 
     async def fetchall(self, sql: str, args: Params = ()) -> list[tuple[Any, ...]]:
-        return await self.call(_fetchall, sql, args)
+        """Every row, fetched in the statement's hop: no read stays open between hops."""
+        await self._no_transaction()
+        return list(await self._conn.execute_fetchall(sql, args))  # type: ignore[arg-type]
 
     async def fetchone(self, sql: str, args: Params = ()) -> tuple[Any, ...] | None:
-        return await self.call(_fetchone, sql, args)
+        rows = await self.fetchall(sql, args)
+        return rows[0] if rows else None
 
-    async def execute(self, sql: str, args: Params = ()) -> None:
-        """One statement, outside any transaction (a PRAGMA, a checkpoint)."""
-        await self.call(_execute, sql, args)
+    async def write(self, sql: str, args: Params = ()) -> Written:
+        """One statement, committed by itself (autocommit) in one hop."""
+        await self._no_transaction()
+        cursor = await self._conn.execute(sql, args)
+        return Written(cursor.lastrowid, cursor.rowcount)
 
     async def executescript(self, script: str) -> None:
-        await self.call(_executescript, script)
+        await self._no_transaction()
+        await self._conn.executescript(script)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, *first: Statement) -> AsyncIterator[tuple[aiosqlite.Connection, list[Outcome]]]:
+        """BEGIN and the `first` statements queued at once (one hop for them all), then the
+        connection, for this caller alone, with each statement's cursor or error: a failed
+        statement does not stop the ones after it. Committed at the end, rolled back on any
+        error (a failed BEGIN included)."""
+        async with self._lock:
+            try:
+                begin, *outcomes = await _pipeline(self._conn, [("BEGIN", ()), *first])
+                if isinstance(begin, BaseException):
+                    raise begin
+                yield self._conn, outcomes
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()  # a no-op when SQLite already rolled back (a full disk)
+                raise
+
+    async def _no_transaction(self) -> None:
+        """Return once no transaction holds the connection. The caller's statement is queued
+        before anything else runs (no await in between): before the next BEGIN, never inside."""
+        if self._lock.locked():
+            async with self._lock:
+                pass
 
     async def close(self) -> None:
-        """Close the connection once every call made before has run; the thread then ends."""
-        if self._closed is None:
-            self._closed = asyncio.get_running_loop().create_future()
-            self._queue.put(self._closed)
-        await asyncio.shield(self._closed)
-
-    def _serve(self, ready: asyncio.Future[None], pragmas: tuple[str, ...]) -> None:
-        try:
-            conn = _connect(self.path, pragmas)
-        except BaseException as error:  # handed to the caller on the loop
-            _hand_over(ready, None, error)
-            return
-        _hand_over(ready, None, None)
-        while not isinstance(work := self._queue.get(), asyncio.Future):
-            future, fn, args, kwargs = work
-            try:
-                result = fn(conn, *args, **kwargs)
-            except BaseException as error:  # handed to the caller on the loop
-                _hand_over(future, None, error)
-            else:
-                _hand_over(future, result, None)
-        conn.close()
-        _hand_over(work, None, None)
+        """Close once every call made before has run; aiosqlite's thread then ends."""
+        async with self._lock:
+            await self._conn.close()
 
 
-def _hand_over(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    with contextlib.suppress(RuntimeError):  # the caller's loop is closed: nobody is waiting any more
-        future.get_loop().call_soon_threadsafe(_settle, future, result, error)
-
-
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():  # the caller was cancelled
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
-
-
-def _connect(path: str, pragmas: tuple[str, ...]) -> sqlite3.Connection:
-    conn = sqlite3.connect(path)
-    try:
-        for pragma in pragmas:
-            conn.execute(f"PRAGMA {pragma}")
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-def _fetchall(conn: sqlite3.Connection, sql: str, args: Any) -> list[tuple[Any, ...]]:
-    return conn.execute(sql, args).fetchall()
-
-
-def _fetchone(conn: sqlite3.Connection, sql: str, args: Any) -> tuple[Any, ...] | None:
-    row: tuple[Any, ...] | None = conn.execute(sql, args).fetchone()
-    return row
-
-
-def _execute(conn: sqlite3.Connection, sql: str, args: Any) -> None:
-    conn.execute(sql, args)
-
-
-def _executescript(conn: sqlite3.Connection, script: str) -> None:
-    conn.executescript(script)
+async def _pipeline(conn: aiosqlite.Connection, statements: Sequence[Statement]) -> list[Outcome]:
+    """Run the statements in order, queued all at once: one hop there and back for them all,
+    where awaiting each in turn costs a hop each. The tasks start in the order they were made
+    (the loop runs callbacks first in, first out), each queues its statement as it starts, and
+    aiosqlite runs them in the order queued."""
+    tasks = [asyncio.ensure_future(conn.execute(sql, args)) for sql, args in statements]
+    return await asyncio.gather(*tasks, return_exceptions=True)

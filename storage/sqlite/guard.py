@@ -8,7 +8,7 @@ line, and the file watched while the bot runs.
   POSIX locks SQLite holds on it.
 - A garbage file, a folder the process cannot write, or a schema from a newer quizhost raise
   StoreUnavailable, whose one-line message names QUIZHOST_DB; the connection is closed first,
-  so its thread cannot keep the process alive.
+  so aiosqlite's thread (not a daemon) cannot keep the process alive.
 - The file deleted or replaced under a running bot: SQLite would go on writing to the
   unlinked file and every answer would be lost at the next start. `watch` notices it.
 """

@@ -6,12 +6,11 @@ leaderboard and a quiz in progress carry on where the group left them.
 
 from __future__ import annotations
 
-import sqlite3
-
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
 from storage.shared.web import REVOCATION_MOVES
+from storage.sqlite.connection import SqliteConnection
 
 _BOARD_SUMS = (
     "points = points + excluded.points, correct = correct + excluded.correct, "
@@ -19,32 +18,31 @@ _BOARD_SUMS = (
 )
 
 
-def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id: str) -> None:
-    """Runs on the connection's thread; all or nothing. Moving a chat twice changes nothing."""
-    try:
-        conn.execute("BEGIN")
+async def move_chat(db: SqliteConnection, old_key: str, new_key: str, new_chat_id: str) -> None:
+    """One transaction: all or nothing. Moving a chat twice changes nothing."""
+    async with db.transaction() as (conn, _):
         # the new chat row first: runs reference it (foreign keys are on)
-        conn.execute(
+        await conn.execute(
             "INSERT OR IGNORE INTO chats(key, platform, chat_id, title, is_private, language, "
             "question_seconds, pause_seconds, close_notice, created_at) SELECT ?, platform, ?, title, is_private, "
             "language, question_seconds, pause_seconds, close_notice, created_at FROM chats WHERE key = ?",
             (new_key, new_chat_id, old_key),
         )
         # a run already open in the new chat keeps it; the old chat's open run then stays behind
-        conn.execute("UPDATE OR IGNORE runs SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
-        conn.execute("UPDATE answers SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
+        await conn.execute("UPDATE OR IGNORE runs SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
+        await conn.execute("UPDATE answers SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
         # the chat's own quizzes go too; one the new chat already has by that id stays its own
-        conn.execute("UPDATE OR IGNORE chat_quizzes SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
-        conn.execute("DELETE FROM chat_quizzes WHERE chat_key = ?", (old_key,))
-        conn.execute("UPDATE OR IGNORE public_boards SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
-        conn.execute("DELETE FROM public_boards WHERE chat_key = ?", (old_key,))
-        conn.execute(
+        await conn.execute("UPDATE OR IGNORE chat_quizzes SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
+        await conn.execute("DELETE FROM chat_quizzes WHERE chat_key = ?", (old_key,))
+        await conn.execute("UPDATE OR IGNORE public_boards SET chat_key = ? WHERE chat_key = ?", (new_key, old_key))
+        await conn.execute("DELETE FROM public_boards WHERE chat_key = ?", (old_key,))
+        await conn.execute(
             "INSERT INTO board_days(chat_key, day, player_key, quiz_id, points, correct, answered, first_at) "
             "SELECT ?, day, player_key, quiz_id, points, correct, answered, first_at FROM board_days "
             f"WHERE chat_key = ? AND true ON CONFLICT DO UPDATE SET {_BOARD_SUMS}",
             (new_key, old_key),
         )
-        conn.execute(
+        await conn.execute(
             "INSERT INTO board_totals(chat_key, player_key, quiz_id, points, correct, answered, first_at, "
             "best_streak) SELECT ?, player_key, quiz_id, points, correct, answered, first_at, best_streak "
             f"FROM board_totals WHERE chat_key = ? AND true ON CONFLICT DO UPDATE SET {_BOARD_SUMS}, "
@@ -53,12 +51,8 @@ def move_chat(conn: sqlite3.Connection, old_key: str, new_key: str, new_chat_id:
         )
         # statistics, schedules, time zone, review cards, revoked links
         for statement in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS, *REVOCATION_MOVES):
-            conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})
-        conn.execute("DELETE FROM board_days WHERE chat_key = ?", (old_key,))
-        conn.execute("DELETE FROM board_totals WHERE chat_key = ?", (old_key,))
-        if not conn.execute("SELECT 1 FROM runs WHERE chat_key = ? LIMIT 1", (old_key,)).fetchone():
-            conn.execute("DELETE FROM chats WHERE key = ?", (old_key,))
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.rollback()
-        raise
+            await conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})
+        await conn.execute("DELETE FROM board_days WHERE chat_key = ?", (old_key,))
+        await conn.execute("DELETE FROM board_totals WHERE chat_key = ?", (old_key,))
+        if not await conn.execute_fetchall("SELECT 1 FROM runs WHERE chat_key = ? LIMIT 1", (old_key,)):
+            await conn.execute("DELETE FROM chats WHERE key = ?", (old_key,))

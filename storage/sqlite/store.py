@@ -10,7 +10,6 @@ import sqlite3
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +22,11 @@ from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import CHAT_QUIZ_COLUMNS
-from storage.shared.updates import UpdateClaims, insert_new_sqlite
+from storage.shared.updates import CLAIM_SECONDS, CLAIM_SQLITE, FINISH, UpdateClaims
 from storage.shared.web import WebQueries
 from storage.sqlite import guard, moves
 from storage.sqlite.checkpoint import Checkpointer
-from storage.sqlite.connection import SqliteThread
+from storage.sqlite.connection import SqliteConnection, Written
 from storage.sqlite.schema import MIGRATIONS
 from storage.sqlite.writer import UPSERT_PLAYER, AnswerWriter
 
@@ -42,7 +41,9 @@ _RUN_COLUMNS = (
 class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
-    def __init__(self, db: SqliteThread, path: str, lock: guard.ProcessLock | None = None) -> None:
+    writer: AnswerWriter
+
+    def __init__(self, db: SqliteConnection, path: str, lock: guard.ProcessLock | None = None) -> None:
         self._db = db
         self.path = path
         self._lock = lock  # one process per file (storage/sqlite/guard.py)
@@ -79,7 +80,7 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
         # keeps every commit across a process crash (only power loss can cost the last ones).
         # Checkpoints run on their own connection, not inside an answer commit (wal_autocheckpoint=0):
         # storage/sqlite/checkpoint.py
-        db = await SqliteThread.open(
+        db = await SqliteConnection.open(
             path,
             "journal_mode=WAL",
             "synchronous=NORMAL",
@@ -90,20 +91,27 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
         try:
             store = cls(db, path, lock)
             await store._migrate()
+            await store.writer.prepare()
             await store.checkpointer.start()
         except BaseException:
-            await db.close()  # its thread must not keep the process alive
+            await db.close()  # aiosqlite's thread must not keep the process alive
             raise
         return store
 
     async def close(self) -> None:
+        """Every connection is closed whatever fails: aiosqlite's threads are not daemons, and
+        one left running would keep the process from exiting."""
         try:
             await self.writer.close()
-            await self.checkpointer.close()
-            await self._db.close()  # the last connection to close checkpoints the rest and drops the WAL
         finally:
-            if self._lock is not None:
-                self._lock.release()
+            try:
+                await self.checkpointer.close()
+            finally:
+                try:
+                    await self._db.close()  # the last connection to close checkpoints the rest and drops the WAL
+                finally:
+                    if self._lock is not None:
+                        self._lock.release()
 
     @contextlib.asynccontextmanager
     async def identify_lock(self, bucket: int) -> AsyncIterator[None]:
@@ -121,13 +129,9 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
         await guard.watch(self.path, self._identity)
 
     async def _write(self, sql: str, args: tuple[Any, ...] | dict[str, Any]) -> Written:
-        """One statement and its commit in a single call to the connection's thread.
-
-        One hop instead of two, and no other write can slip in between the statement and
-        its commit (the answer writer's transactions run on the same connection).
-        """
+        """One statement, its own transaction (storage/sqlite/connection.py): committed in one hop."""
         self.writes += 1
-        return await self._db.call(_execute_and_commit, sql, args)
+        return await self._db.write(sql, args)
 
     async def _one(self, sql: str, args: tuple[Any, ...] | dict[str, Any] = ()) -> tuple[Any, ...]:
         """The row of a query that always has one (an aggregate, a PRAGMA)."""
@@ -145,7 +149,11 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
 
     async def _insert_new(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
         self.writes += 1
-        return await self._db.call(insert_new_sqlite, update_ids, now, self.sqlite_holder(), finished)
+        async with self._db.transaction() as (conn, _):  # the finishes first, one commit for the round
+            await conn.executemany(FINISH, [(update_id,) for update_id in finished])
+            args = (now, self.sqlite_holder(), now + CLAIM_SECONDS, json.dumps(update_ids))
+            rows = await conn.execute_fetchall(CLAIM_SQLITE, args)
+        return {update_id for (update_id,) in rows}
 
     async def _insert_id(self, sql: str, args: dict[str, Any]) -> int:
         rowid = (await self._write(sql, args)).rowid
@@ -195,7 +203,7 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
     async def move_chat(self, old_key: str, new: ChatRef) -> None:
         """The chat got a new id: its runs, answers, boards and settings go with it."""
         self.writes += 1
-        await self._db.call(moves.move_chat, old_key, new.key, new.chat_id)
+        await moves.move_chat(self._db, old_key, new.key, new.chat_id)
         self._chats.discard(old_key)
 
     async def ensure_player(self, player: Player) -> None:
@@ -341,23 +349,6 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
     async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
         written = await self._write("DELETE FROM chat_quizzes WHERE chat_key=? AND quiz_id=?", (chat_key, quiz_id))
         return written.rows > 0
-
-
-@dataclass(frozen=True, slots=True)
-class Written:
-    rowid: int | None  # of the row an INSERT made
-    rows: int  # rows the statement changed
-
-
-def _execute_and_commit(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...] | dict[str, Any]) -> Written:
-    """Runs on the connection's thread; a failed statement leaves no transaction open."""
-    try:
-        cur = conn.execute(sql, args)
-        conn.commit()
-    except BaseException:
-        conn.rollback()
-        raise
-    return Written(cur.lastrowid, cur.rowcount)
 
 
 def _run_from_row(row: Sequence[Any]) -> RunRow:

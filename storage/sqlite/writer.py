@@ -1,11 +1,21 @@
 """The SQLite side of group commit (storage/shared/group_commit.py): one batch, one transaction.
 
-A batch goes to SQLite as one JSON parameter (`json_each`), not through `executemany`: the
+A batch goes to SQLite as JSON parameters (`json_each`), not through `executemany`: the
 sqlite3 module takes the GIL back after every row's step, and with the event loop busy on the
 other thread each take can wait for the interpreter's switch interval (5 ms). Profiling showed
 the loop idle a third of the time waiting for commits slowed that way; one statement per
-batch takes the GIL back once. The batch runs as one function on the connection's own
-thread (storage/sqlite/connection.py): one hop there and back per commit.
+batch takes the GIL back once.
+
+Each statement is a hop to aiosqlite's thread and back, and each hop waits for the busy event
+loop to come round (storage/sqlite/connection.py): a BEGIN, the statements and a COMMIT, even
+queued at once, made the acknowledgements slower than one function on the thread did.
+aiosqlite's public API runs statements, not functions, so the batch is one statement: an
+INSERT into a temporary view whose INSTEAD OF trigger stores the player names, the run
+states, the outbox ops (in their order: storage/shared/outbox.py) and the answers. In
+autocommit mode a statement is its own transaction, its triggers' work included, and a
+failure anywhere undoes all of it: one hop, one transaction, as before. A duplicate answer
+fails it whole (nothing is stored), and the batch is written again in an explicit
+transaction with INSERT OR IGNORE ... RETURNING, which says which rows landed.
 """
 
 from __future__ import annotations
@@ -13,10 +23,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from typing import Any
 
 from storage.shared.group_commit import MAX_BATCH, GroupCommit
-from storage.shared.outbox import apply_sqlite
-from storage.sqlite.connection import SqliteThread
+from storage.shared.outbox import SQLITE_OPS, apply_sqlite
+from storage.sqlite.connection import SqliteConnection
 
 INSERT_ANSWER = (
     "INSERT OR IGNORE INTO answers(run_id, idx, question_id, player_key, chat_key, quiz_id, "
@@ -29,82 +40,96 @@ UPSERT_PLAYER = (
 _COLUMNS = (
     "run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, streak, answered_at"
 )
-INSERT_ANSWERS_JSON = (
-    f"INSERT OR IGNORE INTO answers({_COLUMNS}) SELECT "
-    + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(12))
-    + " FROM json_each(?)"
-)
 _RUN_FIELDS = ("status", "phase", "idx", "asked_at", "due", "message_id", "silent")
-UPDATE_RUNS_JSON = (
-    "UPDATE runs SET "
-    + ", ".join(f"{name} = json_extract(j.value, '$[{i}]')" for i, name in enumerate(_RUN_FIELDS))
-    + ", ended_at = COALESCE(runs.ended_at, json_extract(j.value, '$[7]')) "
-    "FROM json_each(?) AS j WHERE runs.id = json_extract(j.value, '$[8]')"
-)
-UPSERT_PLAYERS_JSON = (
-    "INSERT INTO players(key, platform, user_id, name, updated_at) SELECT "
-    + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(4))
-    + ", ? FROM json_each(?) WHERE true "  # WHERE: SQLite's rule for an upsert after a SELECT
-    "ON CONFLICT(key) DO UPDATE SET name=excluded.name, updated_at=excluded.updated_at"
-)
+
+
+def _upsert_players(now: str, players: str) -> str:
+    return (
+        "INSERT INTO players(key, platform, user_id, name, updated_at) SELECT "
+        + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(4))
+        + f", {now} FROM json_each({players}) WHERE true "  # WHERE: SQLite's rule for an upsert after a SELECT
+        "ON CONFLICT(key) DO UPDATE SET name=excluded.name, updated_at=excluded.updated_at"
+    )
+
+
+def _update_runs(runs: str) -> str:
+    return (
+        "UPDATE runs SET "
+        + ", ".join(f"{name} = json_extract(j.value, '$[{i}]')" for i, name in enumerate(_RUN_FIELDS))
+        + ", ended_at = COALESCE(runs.ended_at, json_extract(j.value, '$[7]')) "
+        f"FROM json_each({runs}) AS j WHERE runs.id = json_extract(j.value, '$[8]')"
+    )
+
+
+def _insert_answers(answers: str, verb: str = "INSERT") -> str:
+    values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(12))
+    return f"{verb} INTO answers({_COLUMNS}) SELECT {values} FROM json_each({answers})"
+
+
+# the batch's one statement: INSERT INTO temp.answer_batch (made on the writer's connection at
+# each start; a TEMP trigger may write the main database's tables). A duplicate answer fails it whole.
+BATCH_OBJECTS = f"""
+    {SQLITE_OPS}
+    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers) AS SELECT NULL, NULL, NULL, NULL, NULL;
+    CREATE TEMP TRIGGER answer_batch_write INSTEAD OF INSERT ON answer_batch BEGIN
+        {_upsert_players("new.now", "new.players")};
+        {_update_runs("new.runs")};
+        {apply_sqlite("new.outbox")};
+        {_insert_answers("new.answers")};
+    END;
+"""
+WRITE_BATCH = "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers) VALUES (?, ?, ?, ?, ?)"
+# the rows that landed, in the order given (json_each's): the first of two equal keys wins
+INSERT_NEW_ANSWERS_JSON = _insert_answers("?", "INSERT OR IGNORE") + " RETURNING run_id, idx, player_key"
 
 
 class AnswerWriter(GroupCommit):
     """The single writer of answers on one connection."""
 
-    def __init__(self, db: SqliteThread, max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, db: SqliteConnection, max_batch: int = MAX_BATCH) -> None:
         super().__init__(max_batch)
         self._db = db
+
+    async def prepare(self) -> None:
+        """Make the batch's views and triggers on this connection (once the schema is migrated)."""
+        await self._db.executescript(BATCH_OBJECTS)
 
     async def commit(
         self, rows: list[tuple], players: list[tuple], runs: list[tuple], outbox: list[tuple]
     ) -> list[bool]:
-        # the whole batch is one call into the connection's thread: one hop, one commit
-        return await self._db.call(_write_batch, *_encode(rows, players, runs), outbox)
-
-
-def _encode(
-    rows: list[tuple], players: list[tuple], runs: list[tuple]
-) -> tuple[str, str | None, str | None, list[tuple]]:
-    """The batch as JSON parameters, made on the event loop's thread."""
-    return (json.dumps(rows), json.dumps(players) if players else None, json.dumps(runs) if runs else None, rows)
-
-
-def _write_batch(
-    conn: sqlite3.Connection,
-    rows_json: str,
-    players_json: str | None,
-    runs_json: str | None,
-    rows: list[tuple],
-    outbox: list[tuple],
-) -> list[bool]:
-    """Runs on the connection's thread: players, run states, outbox and answers in one transaction."""
-    if conn.in_transaction:  # every call commits what it began; should one not, its work is not undone here
-        conn.commit()
-    try:
-        _write_players_and_runs(conn, players_json, runs_json, outbox)
-        # rowcount counts the answers that landed, not the rows the board trigger touched
-        if not rows or conn.execute(INSERT_ANSWERS_JSON, (rows_json,)).rowcount == len(rows):
-            conn.commit()
+        # the JSON is made on the event loop's thread
+        batch = (time.time(), _json(players), _json(runs), _json(outbox))
+        rows_json = json.dumps(rows)
+        try:
+            await self._db.write(WRITE_BATCH, (*batch, rows_json))
             return [True] * len(rows)
-        # someone's answer was already there (rare: the engine checks in memory first):
-        # undo, and insert row by row to tell which
-        conn.rollback()
-        _write_players_and_runs(conn, players_json, runs_json, outbox)
-        landed = [conn.execute(INSERT_ANSWER, row).rowcount == 1 for row in rows]
-        conn.commit()
-    except BaseException:
-        conn.rollback()
-        raise
+        except sqlite3.IntegrityError as error:
+            if not _duplicate_answer(error):
+                raise
+        # nothing was stored: the batch again, in a transaction that tells which answers are new
+        async with self._db.transaction((WRITE_BATCH, (*batch, None))) as (conn, [written]):
+            if isinstance(written, BaseException):
+                raise written
+            return _landed(rows, list(await conn.execute_fetchall(INSERT_NEW_ANSWERS_JSON, (rows_json,))))
+
+
+def _json(values: list[tuple]) -> str | None:
+    return json.dumps(values) if values else None  # json_each(NULL) has no rows
+
+
+def _duplicate_answer(error: sqlite3.IntegrityError) -> bool:
+    # someone's answer was already there (rare: the engine checks in memory first); the
+    # answers' primary key is the only one a batch can break (the others are upserts or
+    # INSERT OR IGNORE)
+    return error.sqlite_errorname == "SQLITE_CONSTRAINT_PRIMARYKEY"
+
+
+def _landed(rows: list[tuple], returned: list[Any]) -> list[bool]:
+    """Per row, whether it landed: its key came back, and no earlier row of the batch had it."""
+    new = {tuple(key) for key in returned}
+    landed = []
+    for row in rows:
+        key = (row[0], row[1], row[3])  # run_id, idx, player_key
+        landed.append(key in new)
+        new.discard(key)
     return landed
-
-
-def _write_players_and_runs(
-    conn: sqlite3.Connection, players_json: str | None, runs_json: str | None, outbox: list[tuple]
-) -> None:
-    conn.execute("BEGIN")
-    if players_json is not None:
-        conn.execute(UPSERT_PLAYERS_JSON, (time.time(), players_json))
-    if runs_json is not None:
-        conn.execute(UPDATE_RUNS_JSON, (runs_json,))
-    apply_sqlite(conn, outbox)
