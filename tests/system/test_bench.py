@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import asyncpg
 import pytest
@@ -160,8 +161,9 @@ def test_presses_through_two_webhook_workers_and_through_one_are_all_acknowledge
         assert len(spread) == int(count) and min(spread) > 0 and max(spread) - min(spread) <= 1, spread
         assert figures["failed_deliveries"] == 0
     shown = workers_table(result)
-    for name in ("1 worker presses_per_s", "2 workers presses_per_s", "2 workers ack_ms", "ratio", "PostgreSQL 15"):
+    for name in ("1 worker presses_per_s", "2 workers presses_per_s", "2 workers ack_ms", "ratio"):
         assert name in shown, name
+    assert re.search(r"PostgreSQL \d+", shown), "the server's version (the system's 15, or the embedded wheel's)"
     assert PASSWORD not in out + shown, "the database password is never printed"
     assert asyncio.run(_bench_schemas(postgres_url)) == []
 
