@@ -1,25 +1,61 @@
-"""A quiz as plain data in one language: options in authoring order, answer as an index."""
+"""A quiz as plain data in one language: options in authoring order, answer as the file gives it."""
 
 from __future__ import annotations
 
-from bot.domain.model import Quiz
+from typing import Any
+
+from bot.domain.model import Media, Question, QuestionKind, Quiz
 
 
-def export_quiz(quiz: Quiz, lang: str) -> dict:
+def export_quiz(quiz: Quiz, lang: str) -> dict[str, Any]:
     return {
         "id": quiz.id,
-        "language": lang,
+        "language": quiz.language if lang == "en" else lang,
         "title": quiz.title.get(lang),
-        "questions": [
-            {
-                "id": q.id,
-                "prompt": q.prompt.get(lang),
-                "options": [o.get(lang) for o in q.options],
-                "answer": q.answer,
-                "explanation": q.explanation.get(lang) if q.explanation else None,
-                **({"seconds": q.seconds} if q.seconds else {}),
-                **({"shuffle": False} if not q.shuffle else {}),
-            }
-            for q in quiz.questions
-        ],
+        "questions": [_question(q, lang) for q in quiz.questions],
+    }
+
+
+def _question(q: Question, lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": q.id}
+    if q.kind is not QuestionKind.CHOICE:
+        data["kind"] = q.kind.value
+    data["prompt"] = q.prompt.get(lang)
+    if q.kind.has_options and q.kind is not QuestionKind.TRUE_FALSE:
+        data["options"] = [o.get(lang) for o in q.options]
+    data.update(_answer(q))
+    data["explanation"] = q.explanation.get(lang) if q.explanation else None
+    if q.seconds:
+        data["seconds"] = q.seconds
+    if not q.shuffle and q.kind is not QuestionKind.TRUE_FALSE:
+        data["shuffle"] = False
+    for key, media in (("media", q.media), ("explanation_media", q.explanation_media)):
+        if media:
+            data[key] = _media(media, lang)
+    return data
+
+
+def _answer(q: Question) -> dict[str, Any]:
+    if q.kind is QuestionKind.CHOICE:
+        return {"answer": q.answer}
+    if q.kind is QuestionKind.TRUE_FALSE:
+        return {"answer": q.answer == 0}
+    if q.kind is QuestionKind.MULTI:
+        return {"answer": list(q.answers), **({"scoring": "partial"} if q.partial else {})}
+    if q.kind is QuestionKind.TYPED:
+        return {"accept": list(q.accepted)}
+    if q.kind is QuestionKind.NUMERIC and q.numeric:
+        n = q.numeric
+        if n.value is None:
+            return {"answer": {"min": n.low, "max": n.high}}
+        tolerance = round(n.high - n.value, 12)
+        return {"answer": n.value, **({"tolerance": tolerance} if tolerance else {})}
+    return {}
+
+
+def _media(media: Media, lang: str) -> dict[str, Any]:
+    return {
+        "src": media.src,
+        "kind": media.kind.value,
+        **({"alt": media.alt.get(lang)} if media.alt else {}),
     }

@@ -30,7 +30,31 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from bot.domain.model import LANGUAGES, LETTERS, QUESTION_SECONDS, QUIZ_ID, SPOKEN, LocalText, Question, Quiz
+from bot.content.question_kinds import (
+    ACCEPTED_MAX,
+    ANSWER_SCHEMA,
+    MAX_ACCEPTED,
+    MAX_OPTIONS,
+    KindName,
+    MediaModel,
+    answer_index,
+    check_answer,
+    check_options,
+    numeric_answer,
+    true_false_options,
+)
+from bot.domain.model import (
+    FALLBACK_LANGUAGE,
+    LANGUAGES,
+    QUESTION_SECONDS,
+    QUIZ_ID,
+    SPOKEN,
+    LocalText,
+    Media,
+    Question,
+    QuestionKind,
+    Quiz,
+)
 
 ENGLISH_NAMES = {lang.code: lang.english_name for lang in SPOKEN}  # schema titles are in English
 
@@ -40,9 +64,9 @@ MESSAGE_LIMIT = 4096
 HEADER_ALLOWANCE = 200
 PER_OPTION_ALLOWANCE = 4
 TITLE_MAX, DESCRIPTION_MAX, PROMPT_MAX, OPTION_MAX = 100, 1000, 1500, 300
-MAX_OPTIONS = len(LETTERS)  # one letter per option
 MAX_QUESTIONS = 500  # a quiz file, shipped, imported or uploaded
 ID_PATTERN = f"^{QUIZ_ID}$"
+LANGUAGE_TAG = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"  # BCP 47, as quiz files write it: es, pt-BR, zh-Hant
 
 Loc = tuple[str | int, ...]
 
@@ -150,21 +174,42 @@ else:
 
 
 class QuestionModel(BaseModel):
-    """One multiple-choice question with exactly one right answer."""
+    """One question: by default one right answer among options; `kind` says otherwise."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, title="Question")
 
     id: Id = Field(title="Question id", description="Stable id, unique in the file: a-z, 0-9, '-'")
+    kind: KindName = Field(
+        "choice",
+        description=(
+            "choice: one right option; multi: select all that apply; truefalse: true or false; typed: a typed "
+            "answer (accept); numeric: a number (answer, tolerance); poll: no right answer"
+        ),
+    )
     prompt: PromptText = Field(description="The question")
     options: list[OptionText] = Field(
-        min_length=2,
+        [],
+        validate_default=True,
         max_length=MAX_OPTIONS,
-        description=("2 to 10 options in authoring order (the bot shuffles them per run unless shuffle is false)"),
+        description=(
+            "choice, multi and poll: 2 to 10 options in authoring order (the bot shuffles them per run unless "
+            "shuffle is false); none for the other kinds"
+        ),
     )
-    answer: StrictInt = Field(
-        ge=0,
-        lt=MAX_OPTIONS,
-        description=("0-based index into options of the one right answer, the same for every language"),
+    answer: Any = Field(None, validate_default=True, json_schema_extra=ANSWER_SCHEMA)
+    accept: list[Annotated[Text, Field(max_length=ACCEPTED_MAX)]] = Field(
+        [],
+        max_length=MAX_ACCEPTED,
+        description=(
+            "typed: the accepted answers, the first shown at the reveal (case, accents and small typos forgiven)"
+        ),
+    )
+    tolerance: Annotated[float, Field(ge=0)] | None = Field(
+        None, description="numeric: how far from answer is still right"
+    )
+    scoring: Literal["all", "partial"] | None = Field(
+        None,
+        description="multi: all (the exact set scores, the default) or partial (credit per right pick, less per wrong)",
     )
     explanation: ExplanationText | None = Field(
         None,
@@ -182,18 +227,42 @@ class QuestionModel(BaseModel):
             "without it the chat's setting applies"
         ),
     )
+    shuffle: StrictBool = Field(
+        True,
+        description=(
+            "false keeps the options in authoring order: for options that carry their own letters or "
+            "point at each other ('all of the above', 'a) and b)')"
+        ),
+    )
+    media: MediaModel | None = Field(None, description="A picture (or sound, video) shown with the question")
+    explanation_media: MediaModel | None = Field(None, description="A picture shown with the explanation")
+
+    @field_validator("options")
+    @classmethod
+    def _options_fit_the_kind(cls, options: list[OptionText], info: ValidationInfo) -> list[OptionText]:
+        if "kind" in info.data:  # absent when the kind itself is invalid
+            check_options(QuestionKind(info.data["kind"]), len(options))
+        return options
 
     @field_validator("answer")
     @classmethod
-    def _answer_is_an_option(cls, answer: int, info: ValidationInfo) -> int:
-        options = info.data.get("options")  # absent when the options themselves are invalid
-        if options is not None and answer >= len(options):
-            raise PydanticCustomError(
-                "answer_range",
-                "answer {answer} is out of range: {n} options, so 0 to {last} (0-based)",
-                {"answer": answer, "n": len(options), "last": len(options) - 1},
-            )
+    def _answer_fits_the_kind(cls, answer: Any, info: ValidationInfo) -> Any:
+        if "kind" in info.data and "options" in info.data:  # absent when they are invalid themselves
+            check_answer(QuestionKind(info.data["kind"]), answer, len(info.data["options"]))
         return answer
+
+    @model_validator(mode="after")
+    def _fits_its_kind(self) -> QuestionModel:
+        kind = QuestionKind(self.kind)
+        if kind is QuestionKind.TYPED and not self.accept:
+            raise PydanticCustomError("question_kind", "a typed question needs 'accept': the answers it takes")
+        if kind is not QuestionKind.TYPED and self.accept:
+            raise PydanticCustomError("question_kind", "'accept' is for typed questions")
+        if self.tolerance is not None and kind is not QuestionKind.NUMERIC:
+            raise PydanticCustomError("question_kind", "'tolerance' is for numeric questions")
+        if self.scoring is not None and kind is not QuestionKind.MULTI:
+            raise PydanticCustomError("question_kind", "'scoring' is for multi questions")
+        return self
 
     @model_validator(mode="after")
     def _fits_a_message(self) -> QuestionModel:
@@ -202,24 +271,46 @@ class QuestionModel(BaseModel):
             raise PydanticCustomError("question_rules", "; ".join(problems))
         return self
 
-    shuffle: StrictBool = Field(
-        True,
-        description=(
-            "false keeps the options in authoring order: for options that carry their own letters or "
-            "point at each other ('all of the above', 'a) and b)')"
-        ),
-    )
+    @property
+    def question_kind(self) -> QuestionKind:
+        return QuestionKind(self.kind)
 
     def to_question(self) -> Question:
+        kind = self.question_kind
+        options = tuple(o.to_local_text() for o in self.options)
         return Question(
             id=self.id,
             prompt=self.prompt.to_local_text(),
-            options=tuple(o.to_local_text() for o in self.options),
-            answer=self.answer,
+            options=true_false_options() if kind is QuestionKind.TRUE_FALSE else options,
+            answer=answer_index(kind, self.answer),
             seconds=self.seconds,
-            shuffle=self.shuffle,
+            shuffle=self.shuffle and kind is not QuestionKind.TRUE_FALSE,
             explanation=self.explanation.to_local_text() if self.explanation else None,
+            kind=kind,
+            answers=tuple(sorted(self.answer)) if kind is QuestionKind.MULTI else (),
+            partial=self.scoring == "partial",
+            accepted=tuple(self.accept),
+            numeric=numeric_answer(self.answer, self.tolerance) if kind is QuestionKind.NUMERIC else None,
+            media=_media(self.media),
+            explanation_media=_media(self.explanation_media),
         )
+
+    def right_text(self, lang: str) -> str:
+        """The right answer as the reveal shows it, for the size estimate."""
+        kind = self.question_kind
+        if kind is QuestionKind.TYPED:
+            return self.accept[0]
+        if kind in (QuestionKind.CHOICE, QuestionKind.MULTI):
+            right = self.answer if isinstance(self.answer, list) else [self.answer]
+            return ", ".join(self.options[i].get(lang) for i in right)
+        return str(self.answer)
+
+
+def _media(model: MediaModel | None) -> Media | None:
+    if model is None:
+        return None
+    alt = LocalText({"en": model.alt}) if model.alt else None
+    return Media(model.media_kind(), model.src.strip(), alt)
 
 
 def _oversized_messages(q: QuestionModel) -> list[str]:
@@ -234,9 +325,7 @@ def _oversized_messages(q: QuestionModel) -> list[str]:
             for lang in LANGUAGES
         }
     revealed = {
-        lang: HEADER_ALLOWANCE
-        + len(q.options[q.answer].get(lang))
-        + (len(q.explanation.get(lang)) if q.explanation else 0)
+        lang: HEADER_ALLOWANCE + len(q.right_text(lang)) + (len(q.explanation.get(lang)) if q.explanation else 0)
         for lang in LANGUAGES
     }
     return [
@@ -274,6 +363,13 @@ class QuizFile(BaseModel):
     aliases: list[Word] = Field(default=[], description="Other names /quiz accepts, any script")
     tags: list[Word] = Field(default=[], description="Topics /quiz matches, any script")
     difficulty: Literal["easy", "medium", "hard"] = Field("medium", description="How hard it is")
+    language: Annotated[StrictStr, StringConstraints(pattern=LANGUAGE_TAG)] = Field(
+        FALLBACK_LANGUAGE,
+        description=(
+            "The language of the quiz's plain texts, a BCP 47 tag (en, es, vi, ar, pt-BR…); the bot's own "
+            "texts stay in the chat's language, and a right-to-left language is laid out right to left"
+        ),
+    )
     title: TitleText = Field(description="The quiz title")
     description: DescriptionText = Field(description="One or two sentences on what it covers")
     questions: list[QuestionModel] = Field(
@@ -290,6 +386,7 @@ class QuizFile(BaseModel):
             tags=tuple(self.tags),
             difficulty=self.difficulty,
             source=source,
+            language=self.language,
         )
 
 
@@ -363,6 +460,8 @@ def friendly_message(error: ErrorDetails) -> str:
         return _wrong_type(kind, loc, value)
     if kind in ("too_short", "string_too_short", "too_long", "string_too_long"):
         return _wrong_size(kind, value, error.get("ctx", {}))
+    if kind == "string_pattern_mismatch" and loc[-1] == "language":
+        return f"'{value}' is not a language tag: write it as en, es, vi, ar or pt-BR"
     if kind == "string_pattern_mismatch":
         return f"'{value}' is not a valid id: use 1 to 40 of a-z, 0-9 and '-'"
     if kind in ("greater_than_equal", "less_than_equal") and loc[-1] == "seconds":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal, Protocol, TypeAlias
 
 from bot.domain.records import RunStatus
@@ -77,17 +78,83 @@ class LocalText:
         return tuple(self.by_lang.values())
 
 
+class QuestionKind(StrEnum):
+    """How a question is answered; the value is what a quiz file's `kind` says."""
+
+    CHOICE = "choice"  # one right option among 2 to 10
+    MULTI = "multi"  # select all that apply: several right options
+    TRUE_FALSE = "truefalse"  # two options, True and False, in the chat's language
+    TYPED = "typed"  # a typed answer matched against accepted ones (case, accents, small typos forgiven)
+    NUMERIC = "numeric"  # a number within a range
+    POLL = "poll"  # options without a right one: the split is the point; scores nothing
+
+    @property
+    def has_options(self) -> bool:
+        return self not in (QuestionKind.TYPED, QuestionKind.NUMERIC)
+
+    @property
+    def is_scored(self) -> bool:
+        return self is not QuestionKind.POLL
+
+
+class MediaKind(StrEnum):
+    IMAGE = "image"  # shown with the question (Telegram: a photo with caption; Discord: the embed's image)
+    AUDIO = "audio"  # kept as a link
+    VIDEO = "video"  # kept as a link
+
+
+@dataclass(frozen=True)
+class Media:
+    """A picture or a sound for a question or an explanation."""
+
+    kind: MediaKind
+    src: str  # a file beside the quiz (relative path) or an http(s) URL
+    alt: LocalText | None = None  # what the terminal prints and screen readers say
+
+    @property
+    def is_url(self) -> bool:
+        return self.src.startswith(("https://", "http://"))
+
+
+@dataclass(frozen=True)
+class NumericAnswer:
+    """A numerical question's right answers: every number from low to high, both included."""
+
+    low: float
+    high: float
+    value: float | None = None  # the stated value of `value ± tolerance`, shown at the reveal
+
+    def accepts(self, number: float) -> bool:
+        return self.low <= number <= self.high
+
+
 @dataclass(frozen=True)
 class Question:
     id: str
     prompt: LocalText
-    options: tuple[LocalText, ...]
-    answer: int  # index into options, authoring order
+    options: tuple[LocalText, ...]  # authoring order; empty for typed and numeric questions
+    answer: int  # choice and true/false: index into options of the right one; NO_ANSWER otherwise
     explanation: LocalText | None = None  # imported quizzes often have none: the reveal does without
     seconds: int | None = None  # this question's own time limit, else the chat's
     # False: the options keep their authoring order, because it means something (they carry their
     # own letters, or one points at others: "all of the above", "a) and b)")
     shuffle: bool = True
+    kind: QuestionKind = QuestionKind.CHOICE
+    answers: tuple[int, ...] = ()  # multi: the right options' indices, ascending
+    partial: bool = False  # multi: partial credit (else all or nothing)
+    accepted: tuple[str, ...] = ()  # typed: the accepted answers, the first one shown at the reveal
+    numeric: NumericAnswer | None = None  # numeric: the accepted range
+    media: Media | None = None  # shown with the question
+    explanation_media: Media | None = None  # shown with the explanation
+
+    def right_options(self) -> frozenset[int]:
+        """The options that are right (authoring indices): none for polls, typed and numeric."""
+        if self.kind is QuestionKind.MULTI:
+            return frozenset(self.answers)
+        return frozenset((self.answer,)) if self.answer >= 0 else frozenset()
+
+
+NO_ANSWER = -1  # Question.answer of the kinds whose answer is not one option
 
 
 @dataclass(frozen=True)
@@ -100,17 +167,22 @@ class Quiz:
     tags: tuple[str, ...] = ()
     difficulty: str = "medium"
     source: str = ""  # the file it came from, for messages
+    # the language of the quiz's default texts (a BCP 47 tag: en, es, vi, ar…): a quiz may be in
+    # any language, while the bot's own texts stay in the chat's language
+    language: str = FALLBACK_LANGUAGE
 
     @property
     def question_count(self) -> int:
         return len(self.questions)
 
     def languages(self) -> tuple[str, ...]:
-        """Languages in which every text of the quiz is given."""
+        """Languages in which every text of the quiz is given; its default texts count as its
+        own `language`."""
         texts = [self.title, self.description]
         for q in self.questions:
             texts += [q.prompt, *q.options, *([q.explanation] if q.explanation else [])]
-        return tuple(lang for lang in LANGUAGES if all(t.has(lang) for t in texts))
+        given = (lang for lang in LANGUAGES if all(t.has(lang) for t in texts))
+        return tuple(self.language if lang == FALLBACK_LANGUAGE else lang for lang in given)
 
 
 class QuizInfo(Protocol):
