@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.domain import leitner
 from bot.domain.recall_metrics import Score
 from bot.engine.recall_replay import MIN_REVIEWS, TRAIN_SHARE, Comparison, TooLittle
 
@@ -32,7 +33,8 @@ def report(c: Comparison) -> str:
         f"Train: the older {len(train)} reviews ({_day(train[0].at)} to {_day(train[-1].at)}); "
         f"test: the newer {len(test)} reviews ({_day(test[0].at)} to {_day(test[-1].at)})",
         "FSRS: the fsrs package's default parameters (its optimizer needs PyTorch, which quizhost does not install)",
-        "Leitner: the old boxes, a card due when its recall falls to 90% (waits 1, 3, 7, 14, 30 days)",
+        f"Leitner: the old boxes, a card due when its recall falls to {leitner.TARGET_RECALL:.0%} "
+        f"(waits {', '.join(str(d) for d in leitner.WAIT_DAYS if d)} days)",
         f"constant: {c.constant:.3f} for every review, the training part's share recalled",
         "",
         f"On the test part ({len(test)} reviews, {sum(r.recalled for r in test) / len(test):.1%} recalled):",

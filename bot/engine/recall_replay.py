@@ -8,8 +8,8 @@ fsrs package's default parameters (its optimizer needs PyTorch, which quizhost d
 the Leitner rule from the box it would be in (bot/domain/leitner.py), and a constant, the share
 recalled in the older part. The older TRAIN_SHARE of those reviews is the training part (the
 constant is all that trains on it), the newer rest the test, where the three are scored. Grades of
-a card with no entry in the log (boxed before the log began, bot/domain/leitner.py's migration) are
-left out until its next miss: where it stood is unknown.
+a card with no entry in the log (boxed before the log began: storage/shared/review.py's migration)
+are left out until its next miss: where it stood is unknown.
 """
 
 from __future__ import annotations
