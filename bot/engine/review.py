@@ -141,7 +141,7 @@ class ReviewDesk:
             return Ack(texts.not_saved(lang), False, lang)
         session.right += correct
         await self._save(session)
-        self._spawn(self._reveal_and_next(session, asked, token, correct, moved, now))
+        self._spawn(self._reveal_and_next(session, asked, token, texts.card_moved(lang, correct, moved, now)))
         return Ack(ack_locked(lang, LETTERS[token.choice]), True, lang)
 
     # the deck -----------------------------------------------------------------------
@@ -280,15 +280,7 @@ class ReviewDesk:
             deadline=self.engine.clock.now(),
         )
 
-    async def _reveal_and_next(
-        self,
-        session: ReviewSession,
-        asked: _Asked,
-        token: ReviewToken,
-        correct: bool,
-        moved: ReviewCard | None,
-        now: float,
-    ) -> None:
+    async def _reveal_and_next(self, session: ReviewSession, asked: _Asked, token: ReviewToken, note: str) -> None:
         lang, question = session.language, asked.question
         right = asked.order.index(question.answer)
         counts = tuple(int(pos == token.choice) for pos in range(len(asked.order)))
@@ -300,7 +292,7 @@ class ReviewDesk:
             why,
             counts,
             answers=(),
-            note=texts.card_moved(lang, correct, moved, now),
+            note=note,  # what the answer did to the card
         )
         try:
             await self.engine.adapter(session.chat.platform).close_question(asked.message, reveal)
