@@ -35,6 +35,12 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
         print(f"quizhost stats: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
         return 1
     if args.review:
+        if args.quiz or args.chat or args.json:
+            print(
+                "quizhost stats: --review replays every player's reviews; it takes no quiz, --chat or --json",
+                file=sys.stderr,
+            )
+            return 1
         return asyncio.run(_review(db))
     catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
     topic = " ".join(args.quiz)

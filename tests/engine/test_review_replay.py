@@ -62,6 +62,8 @@ def test_too_little_history_is_said_plainly(tmp_path, capsys, log):
     out = stats(capsys, path)
     assert out.startswith("Too little review history to compare schedulers:") and f"at least {MIN_REVIEWS}" in out
     assert "(30 grades logged)" in out
+    assert main(["stats", "--review", "--chat", "test:1", "--db", str(path)]) == 1
+    assert "takes no quiz, --chat or --json" in capsys.readouterr().err
 
 
 def test_grades_of_cards_boxed_before_the_log_are_left_out():
