@@ -1,4 +1,6 @@
-"""`quizhost stats [QUIZ] [--chat KEY] [--json]`: question statistics from the database."""
+"""`quizhost stats [QUIZ] [--chat KEY] [--json]`: question statistics from the database;
+`quizhost stats --review`: how well FSRS, the old Leitner rule and a constant predict recall on
+the stored review log (bot/app/review_stats.py)."""
 
 from __future__ import annotations
 
@@ -20,9 +22,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chat", help="one chat's figures, by its key (e.g. telegram:-100123); default: all chats")
     parser.add_argument("--json", action="store_true", help="print stable JSON for scripts instead of tables")
     parser.add_argument("--db", help="the database (default: QUIZHOST_DB)")
+    parser.add_argument(
+        "--review",
+        action="store_true",
+        help="replay the review log: log loss and calibration of FSRS, the Leitner boxes and a constant",
+    )
 
 
 def main(args: argparse.Namespace, settings: Settings) -> int:
+    db = args.db or settings.quizhost_db
+    if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
+        print(f"quizhost stats: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
+        return 1
+    if args.review:
+        if args.quiz or args.chat or args.json:
+            print(
+                "quizhost stats: --review replays every player's reviews; it takes no quiz, --chat or --json",
+                file=sys.stderr,
+            )
+            return 1
+        return asyncio.run(_review(db))
     catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
     topic = " ".join(args.quiz)
     quizzes = catalog.match(topic) if topic else catalog.all()
@@ -33,10 +52,6 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
             f"quizzes: {', '.join(q.id for q in catalog.all())}",
             file=sys.stderr,
         )
-        return 1
-    db = args.db or settings.quizhost_db
-    if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
-        print(f"quizhost stats: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
         return 1
     loaded = [quiz for info in quizzes if (quiz := catalog.get(info.id)) is not None]
     return asyncio.run(_print(args, db, loaded))
@@ -61,4 +76,19 @@ async def _print(args: argparse.Namespace, db: str, quizzes: list[Quiz]) -> int:
         )
     else:
         print("\n\n".join(render_stats.table(q, s) for q, s in reports))
+    return 0
+
+
+async def _review(db: str) -> int:
+    from bot.app import review_stats
+    from bot.app.wiring import open_store
+    from bot.engine.recall_replay import TooLittle, compare
+
+    store = await open_store(db)
+    try:
+        log = await store.review_log()
+    finally:
+        await store.close()
+    result = compare(log)
+    print(review_stats.too_little(result) if isinstance(result, TooLittle) else review_stats.report(result))
     return 0

@@ -1,4 +1,4 @@
-"""/review: a player's missed questions, asked again in a private chat, spaced in Leitner boxes.
+"""/review: a player's missed questions, asked again in a private chat, spaced by FSRS (recall.py).
 
 A review session asks the cards that were due when it started, one at a time, with the same
 buttons, reveal and explanation as a quiz, in the player's language. It keeps nothing in a
@@ -17,8 +17,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.domain import leitner
-from bot.domain.leitner import ReviewCard, ReviewSessionRow
+from bot.domain.deck import ReviewCard, ReviewLogRow, ReviewSessionRow, due_now
 from bot.domain.model import (
     LETTERS,
     Ack,
@@ -34,6 +33,7 @@ from bot.domain.model import (
 )
 from bot.domain.session import option_order
 from bot.domain.tokens import ReviewToken, decode_review
+from bot.engine import recall
 from bot.ports.chat import ChatUnreachable
 from bot.ports.store import ReviewDecks
 from bot.texts import render_learning as texts
@@ -108,7 +108,7 @@ class ReviewDesk:
             return texts.review_in_private(lang)
         now = self.engine.clock.now()
         deck = await self._deck(player.key)
-        due = leitner.due_now(deck, now)
+        due = due_now(deck, now)
         if not due:
             return texts.nothing_due(lang, len(deck), min((c.due for c in deck), default=None), await self._zone(chat))
         session = ReviewSession(self._rng.randrange(1, 10**9), chat, player.key, lang, due)
@@ -132,16 +132,16 @@ class ReviewDesk:
         asked.answered = True
         correct = asked.order[token.choice] == asked.question.answer
         now = self.engine.clock.now()
-        moved = leitner.answered(asked.card, correct, now)
+        moved, graded = recall.answered(asked.card, correct, now)
         try:
-            await self._keep(asked.card, moved)
+            await self._keep(asked.card, moved, graded)
         except Exception:
             asked.answered = False
             log.exception("review of %s: the deck was not updated", player.key)
             return Ack(texts.not_saved(lang), False, lang)
         session.right += correct
         await self._save(session)
-        self._spawn(self._reveal_and_next(session, asked, token, moved, now))
+        self._spawn(self._reveal_and_next(session, asked, token, texts.card_moved(lang, correct, moved, now)))
         return Ack(ack_locked(lang, LETTERS[token.choice]), True, lang)
 
     # the deck -----------------------------------------------------------------------
@@ -167,11 +167,15 @@ class ReviewDesk:
         question = next((q for q in quiz.questions if q.id == card.question_id), None) if quiz else None
         return (quiz, question) if quiz and question else None
 
-    async def _keep(self, card: ReviewCard, moved: ReviewCard | None) -> None:
+    async def _keep(self, card: ReviewCard, moved: ReviewCard | None, graded: ReviewLogRow) -> None:
         if moved is None:
             await self.store.remove_review_card(card)
         else:
             await self.store.put_review_cards([moved])
+        try:
+            await self.store.add_review_log([graded])
+        except Exception:  # the log only measures the scheduler; the deck is what the player needs
+            log.exception("review of %s: logging a grade failed", card.player_key)
 
     async def _zone(self, chat: ChatRef) -> str:
         return (await self.engine.chat_settings(chat)).time_zone or "UTC"
@@ -276,9 +280,7 @@ class ReviewDesk:
             deadline=self.engine.clock.now(),
         )
 
-    async def _reveal_and_next(
-        self, session: ReviewSession, asked: _Asked, token: ReviewToken, moved: ReviewCard | None, now: float
-    ) -> None:
+    async def _reveal_and_next(self, session: ReviewSession, asked: _Asked, token: ReviewToken, note: str) -> None:
         lang, question = session.language, asked.question
         right = asked.order.index(question.answer)
         counts = tuple(int(pos == token.choice) for pos in range(len(asked.order)))
@@ -290,7 +292,7 @@ class ReviewDesk:
             why,
             counts,
             answers=(),
-            note=texts.card_moved(lang, moved, now),
+            note=note,  # what the answer did to the card
         )
         try:
             await self.engine.adapter(session.chat.platform).close_question(asked.message, reveal)

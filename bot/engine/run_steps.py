@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.content.catalog import Catalog
-from bot.domain import leitner, owed, session
+from bot.domain import owed, session
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
 from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus
 from bot.domain.session import Run
+from bot.engine import recall
 from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
@@ -133,9 +134,10 @@ class RunSteps:
         card of the chat's own quiz names the chat, whose quizzes /review looks it up in."""
         now, quiz_id, question_id = self.clock.now(), run.row.quiz_id, run.question.id
         quiz_chat = "" if self.catalog.get(quiz_id) is not None else run.row.chat_key
-        cards = [leitner.missed(key, quiz_id, question_id, now, quiz_chat) for key in session.missed_by(run)]
+        graded = [recall.missed(key, quiz_id, question_id, now, quiz_chat) for key in session.missed_by(run)]
         try:
-            await self.store.put_review_cards(cards)
+            await self.store.put_review_cards([card for card, _ in graded])
+            await self.store.add_review_log([row for _, row in graded])
         except Exception:  # a deck is worth less than the run: the quiz goes on
             log.exception("run %d: storing review cards failed", run.id)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.domain.leitner import FIRST_BOX, WAIT_DAYS, ReviewCard
+from bot.domain.deck import DAY, ReviewCard
 from bot.domain.model import Reply
 from bot.domain.schedule import ScheduleRow, ScheduleStatus
 from bot.domain.zones import zone
@@ -68,13 +68,13 @@ def not_saved(lang: str) -> str:
     return ack_not_saved(lang)
 
 
-def card_moved(lang: str, moved: ReviewCard | None, now: float) -> str:
+def card_moved(lang: str, correct: bool, moved: ReviewCard | None, now: float) -> str:
     """What a review answer did to the card, said where a quiz says who scored."""
     if moved is None:
         return t(lang, "✅ Right, and off your deck: well learned.")
-    if moved.box == FIRST_BOX:
+    if not correct:  # due again in a minute: at the next /review, as a session asks a card once
         return t(lang, "❌ Not this time: it comes back at your next /review.")
-    days = WAIT_DAYS[moved.box - FIRST_BOX]
+    days = max(round((moved.due - now) / DAY), 1)
     return tn(lang, "✅ Right: it comes back in {n} day.", "✅ Right: it comes back in {n} days.", days)
 
 

@@ -8,14 +8,17 @@ the quiz and the question. A player has at most one open review, stored whole at
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.domain.leitner import ReviewCard, ReviewSessionRow
+from bot.domain import leitner
+from bot.domain.deck import CardState, Grade, ReviewCard, ReviewLogRow, ReviewSessionRow
 from bot.domain.model import ChatRef
 from storage.shared.statements import Statements
 
-_CARD_COLUMNS = "player_key, quiz_id, question_id, box, due, quiz_chat"  # ReviewCard's order
+# ReviewCard's order
+_CARD_COLUMNS = "player_key, quiz_id, question_id, due, quiz_chat, state, step, stability, difficulty, last_review"
+_LOG_COLUMNS = "player_key, quiz_chat, quiz_id, question_id, reviewed_at, grade, elapsed_days, recall"  # ReviewLogRow's
 _SESSION_COLUMNS = (
     "player_key, session_id, platform, chat_id, language, cards, number, right_count, "
     "option_order, message_id, answered"
@@ -26,27 +29,15 @@ class ReviewQueries(Statements):
     # review decks ------------------------------------------------------------------------
 
     async def put_review_cards(self, cards: Iterable[ReviewCard]) -> None:
-        """Store cards as given (a new card, or an existing one's new box and due time)."""
-        args: dict[str, Any] = {}
-        rows = []
-        for i, c in enumerate(cards):
-            args.update(
-                {
-                    f"p{i}": c.player_key,
-                    f"q{i}": c.quiz_id,
-                    f"k{i}": c.question_id,
-                    f"b{i}": c.box,
-                    f"d{i}": c.due,
-                    f"c{i}": c.quiz_chat,
-                }
-            )
-            rows.append(f"(:p{i}, :q{i}, :k{i}, :b{i}, :d{i}, :c{i})")
+        """Store cards as given (a new card, or an existing one's new memory state and due time)."""
+        names = [n.strip() for n in _CARD_COLUMNS.split(",")]
+        args, rows = _values(names, [_card_values(c) for c in cards])
         if not rows:
             return
+        updates = ", ".join(f"{n} = excluded.{n}" for n in names[3:] if n != "quiz_chat")
         await self._change(
-            f"INSERT INTO review_cards({_CARD_COLUMNS}) VALUES {', '.join(rows)} "
-            "ON CONFLICT (player_key, quiz_chat, quiz_id, question_id) "
-            "DO UPDATE SET box = excluded.box, due = excluded.due",
+            f"INSERT INTO review_cards({_CARD_COLUMNS}) VALUES {rows} "
+            f"ON CONFLICT (player_key, quiz_chat, quiz_id, question_id) DO UPDATE SET {updates}",
             args,
         )
 
@@ -56,7 +47,7 @@ class ReviewQueries(Statements):
             "ORDER BY due, quiz_chat, quiz_id, question_id",
             {"player": player_key},
         )
-        return [ReviewCard(*row) for row in rows]
+        return [_card(row) for row in rows]
 
     async def remove_review_card(self, card: ReviewCard) -> None:
         await self._change(
@@ -64,6 +55,18 @@ class ReviewQueries(Statements):
             "AND quiz_id = :quiz AND question_id = :question",
             {"player": card.player_key, "chat": card.quiz_chat, "quiz": card.quiz_id, "question": card.question_id},
         )
+
+    async def add_review_log(self, rows: Iterable[ReviewLogRow]) -> None:
+        names = [n.strip() for n in _LOG_COLUMNS.split(",")]
+        args, values = _values(
+            names, [(*r.card_key, r.reviewed_at, int(r.grade), r.elapsed_days, r.recall) for r in rows]
+        )
+        if values:
+            await self._change(f"INSERT INTO review_log({_LOG_COLUMNS}) VALUES {values}", args)
+
+    async def review_log(self) -> list[ReviewLogRow]:
+        rows = await self._fetch(f"SELECT {_LOG_COLUMNS} FROM review_log ORDER BY reviewed_at, id", {})
+        return [ReviewLogRow(p, c, q, k, at, Grade(grade), elapsed, r) for p, c, q, k, at, grade, elapsed, r in rows]
 
     # open reviews ------------------------------------------------------------------------
 
@@ -73,7 +76,7 @@ class ReviewQueries(Statements):
         updates = ", ".join(
             f"{n} = excluded.{n}" for n in (c.strip() for c in _SESSION_COLUMNS.split(",")) if n != "player_key"
         )
-        cards = [[c.quiz_chat, c.quiz_id, c.question_id, c.box, c.due] for c in row.cards]
+        cards = [list(_card_values(c)[1:]) for c in row.cards]
         await self._change(
             f"INSERT INTO review_sessions({_SESSION_COLUMNS}) VALUES ({values}) "
             f"ON CONFLICT (player_key) DO UPDATE SET {updates}",
@@ -106,12 +109,36 @@ class ReviewQueries(Statements):
         )
 
 
+def _card_values(c: ReviewCard) -> tuple[object, ...]:
+    return (
+        c.player_key,
+        c.quiz_id,
+        c.question_id,
+        c.due,
+        c.quiz_chat,
+        int(c.state),
+        c.step,
+        c.stability,
+        c.difficulty,
+        c.last_review,
+    )
+
+
+def _card(row: Sequence[Any]) -> ReviewCard:
+    player, quiz, question, due, chat, state, step, stability, difficulty, last_review = row
+    return ReviewCard(player, quiz, question, due, chat, CardState(state), step, stability, difficulty, last_review)
+
+
+def _values(names: list[str], rows: list[tuple[object, ...]]) -> tuple[dict[str, Any], str]:
+    """Parameters and the VALUES list of a multi-row INSERT of `rows` into columns `names`."""
+    args = {f"{name}{i}": value for i, row in enumerate(rows) for name, value in zip(names, row, strict=True)}
+    values = ", ".join("(" + ", ".join(f":{name}{i}" for name in names) + ")" for i in range(len(rows)))
+    return args, values
+
+
 def _session(row: tuple) -> ReviewSessionRow:
     player_key, session, platform, chat_id, language, cards, number, right, order, message_id, answered = row
-    deck = tuple(
-        ReviewCard(player_key, quiz_id, question_id, box, due, quiz_chat)
-        for quiz_chat, quiz_id, question_id, box, due in json.loads(cards)
-    )
+    deck = tuple(_card((player_key, *card)) for card in json.loads(cards))
     return ReviewSessionRow(
         player_key,
         session,
@@ -132,4 +159,64 @@ REVIEW_MOVE_STATEMENTS: tuple[str, ...] = (
     f"INSERT INTO review_cards({_CARD_COLUMNS}) SELECT {_CARD_COLUMNS.replace('quiz_chat', ':new')} "
     "FROM review_cards WHERE quiz_chat = :old AND true ON CONFLICT DO NOTHING",
     "DELETE FROM review_cards WHERE quiz_chat = :old",
+    "UPDATE review_log SET quiz_chat = :new WHERE quiz_chat = :old",
 )
+
+
+# The move from Leitner boxes to FSRS (storage/sqlite/schema.py, storage/postgres/schema.py): every card
+# stays, due when it was, with the memory state FSRS would give a card so scheduled. Every card entered
+# the deck through a miss, so its difficulty is FSRS's first difficulty after Again (w4 = 6.4133 in
+# FSRS-6's default parameters). Box 1 (just missed, or wrong in its last review: due at once) becomes
+# what a miss makes now (bot/engine/recall.py): learning step 0, stability w0 = 0.212 days, last
+# reviewed when it fell due. Boxes 2 to 6 (right in their last review, due after 1 to 30 days) become
+# REVIEW cards last reviewed that wait before their due time, with the wait as their stability: the
+# days until FSRS predicts 90% recall, the retention it schedules for, so FSRS would have set the
+# same due time. Open reviews end (their stored cards had boxes): the next /review starts afresh.
+FIRST_STABILITY_AFTER_AGAIN = 0.212
+FIRST_DIFFICULTY_AFTER_AGAIN = 6.4133
+_WAITS = " ".join(f"WHEN {box} THEN {days}" for box, days in enumerate(leitner.WAIT_DAYS, start=1) if days)
+_LOG = """
+    CREATE TABLE review_log (
+        id {id},
+        player_key {key} NOT NULL,
+        quiz_chat {key} NOT NULL,
+        quiz_id {key} NOT NULL,
+        question_id {key} NOT NULL,
+        reviewed_at {real} NOT NULL,
+        grade INTEGER NOT NULL,  -- FSRS's rating: 1 Again (wrong, or a miss in a quiz), 3 Good (right)
+        elapsed_days {real},  -- since the card's previous grade; NULL: its first since it entered the deck
+        recall {real}  -- the recall FSRS predicted just before; NULL without a previous grade
+    );
+    CREATE INDEX review_log_by_time ON review_log(reviewed_at);
+"""
+
+
+def fsrs_migration(key: str, real: str, log_id: str, table_options: str = "") -> str:
+    """The migration in one database's types; `log_id` the log's id column type and key."""
+    return f"""
+    CREATE TABLE review_cards_fsrs (
+        player_key {key} NOT NULL,
+        quiz_chat {key} NOT NULL DEFAULT '',
+        quiz_id {key} NOT NULL,
+        question_id {key} NOT NULL,
+        due {real} NOT NULL,
+        state INTEGER NOT NULL,  -- 1 learning, 2 review, 3 relearning (fsrs.State)
+        step INTEGER,  -- the learning or relearning step; NULL in review
+        stability {real},  -- days until predicted recall falls to 90%
+        difficulty {real},  -- 1 to 10
+        last_review {real},
+        PRIMARY KEY (player_key, quiz_chat, quiz_id, question_id)
+    ){table_options};
+    INSERT INTO review_cards_fsrs
+        SELECT player_key, quiz_chat, quiz_id, question_id, due,
+            CASE WHEN box <= {leitner.FIRST_BOX} THEN {int(CardState.LEARNING)} ELSE {int(CardState.REVIEW)} END,
+            CASE WHEN box <= {leitner.FIRST_BOX} THEN 0 END,
+            CASE box {_WAITS} ELSE {FIRST_STABILITY_AFTER_AGAIN} END,
+            {FIRST_DIFFICULTY_AFTER_AGAIN},
+            due - 86400 * CASE box {_WAITS} ELSE 0 END
+        FROM review_cards;
+    DROP TABLE review_cards;
+    ALTER TABLE review_cards_fsrs RENAME TO review_cards;
+    DELETE FROM review_sessions;
+    {_LOG.format(id=log_id, key=key, real=real)}
+    """

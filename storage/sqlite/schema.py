@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared.review import fsrs_migration
 from storage.shared.tables import (
     OPTION_COLUMNS,
     REVIEW_SESSIONS,
@@ -388,3 +389,6 @@ MIGRATIONS += (
 )
 # the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
 MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice INTEGER NOT NULL DEFAULT 0;",)
+
+# /review schedules with FSRS: each card's memory state, and a log of every grade (storage/shared/review.py)
+MIGRATIONS += (fsrs_migration("TEXT", "REAL", "INTEGER PRIMARY KEY", " WITHOUT ROWID"),)

@@ -1,11 +1,11 @@
-"""/review: a group's misses come back in the private chat, spaced in Leitner boxes, and never
+"""/review: a group's misses come back in the private chat, spaced by FSRS, and never
 touch a leaderboard."""
 
 import asyncio
 
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog
-from bot.domain.leitner import DAY
+from bot.domain.deck import DAY, CardState
 from bot.domain.model import Ack
 from bot.testing.fakes import group, make_quiz, player, private
 
@@ -44,7 +44,7 @@ async def press(commands, adapter, letter):
     return ack
 
 
-async def test_misses_come_back_in_private_and_move_up_a_box(engine, adapter, quiz, clock):
+async def test_misses_come_back_in_private_and_are_spaced_by_fsrs(engine, adapter, quiz, clock):
     chat = await group_run_with_misses(engine, adapter, quiz, clock)
     board_before, _ = await engine.leaderboard(chat, "all", None)
     commands = Commands(engine)
@@ -69,8 +69,11 @@ async def test_misses_come_back_in_private_and_move_up_a_box(engine, adapter, qu
     _, done = adapter.sent[-1]
     assert done.title == "🔁 Review done" and done.text.startswith("1 of 2 right.\n2 cards are left in your deck")
 
-    boxes = {c.question_id: (c.box, c.due - clock.now()) for c in await engine.store.review_deck(ANN.key)}
-    assert boxes == {"q1": (2, DAY), "q3": (1, 0.0)}
+    # right after a miss: a day (as the first Leitner box was); wrong: the next /review, a minute on
+    states = {c.question_id: (c.state, c.due - clock.now()) for c in await engine.store.review_deck(ANN.key)}
+    assert states == {"q1": (CardState.REVIEW, DAY), "q3": (CardState.LEARNING, 60.0)}
+    grades = [(r.question_id, r.correct) for r in await engine.store.review_log() if r.player_key == ANN.key]
+    assert grades == [("q1", False), ("q3", False), ("q1", True), ("q3", False)]  # the misses, then the review
     board_after, _ = await engine.leaderboard(chat, "all", None)
     assert board_after == board_before  # reviews never reach a leaderboard
     assert await engine.store.review_deck(player(2).key) == []  # Bob missed nothing

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from bot.domain.leitner import ReviewCard, ReviewSessionRow
+from bot.domain.deck import ReviewCard, ReviewLogRow, ReviewSessionRow
 from bot.domain.questionstats import QuizTally
 from bot.domain.schedule import ScheduleRow, ScheduleStatus
 
@@ -16,13 +16,20 @@ class ReviewDecks(Protocol):
 
     # review decks: one card per player and question, however often it was missed
     async def put_review_cards(self, cards: Iterable[ReviewCard]) -> None:
-        """Store the cards as given: new ones, or new boxes and due times of existing ones."""
+        """Store the cards as given: new ones, or new memory states and due times of existing ones."""
 
     async def review_deck(self, player_key: str) -> list[ReviewCard]:
         """Every card of the player, the earliest due first."""
 
     async def remove_review_card(self, card: ReviewCard) -> None:
         """The card leaves the deck (learned, or its question is gone); a missing card is no error."""
+
+    # the review log: every grade given to a card, kept when the card leaves (quizhost stats --review)
+    async def add_review_log(self, rows: Iterable[ReviewLogRow]) -> None:
+        """Append the grades to the log."""
+
+    async def review_log(self) -> list[ReviewLogRow]:
+        """Every logged grade of every player, the oldest first (ties in a fixed order)."""
 
     # open reviews: at most one per player (storage/shared/review.py)
     async def save_review_session(self, row: ReviewSessionRow) -> None:

@@ -5,10 +5,11 @@ stay valid after the migration."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 import asyncpg
 
-from bot.domain.leitner import ReviewCard, ReviewSessionRow
+from bot.domain.deck import DAY, CardState, Grade, ReviewCard, ReviewLogRow, ReviewSessionRow
 from bot.domain.model import ChatRef
 from storage.postgres import schema as pg_schema
 from storage.sqlite import schema
@@ -17,33 +18,38 @@ from tests.contract.stores.conftest import IMPLEMENTATIONS
 DM = ChatRef("test", "u1", is_private=True)
 
 
+def remembered(player: str, quiz: str, question: str, due: float, chat: str = "", stability: float = 3.0) -> ReviewCard:
+    """A card answered right in its last review, due `stability` days after it."""
+    return ReviewCard(player, quiz, question, due, chat, CardState.REVIEW, None, stability, 5.5, due - stability * DAY)
+
+
 async def test_one_card_per_question_and_source_chat_and_removed_ones_go(store):
     await store.put_review_cards(
         [
-            ReviewCard("tg:1", "pipeline", "q1", 1, 100.0),
-            ReviewCard("tg:1", "pipeline", "q2", 1, 100.0),
-            ReviewCard("tg:2", "pipeline", "q1", 1, 100.0),
+            ReviewCard("tg:1", "pipeline", "q1", 100.0),
+            ReviewCard("tg:1", "pipeline", "q2", 100.0),
+            ReviewCard("tg:2", "pipeline", "q1", 100.0),
         ]
     )
-    await store.put_review_cards([ReviewCard("tg:1", "pipeline", "q1", 3, 500.0)])
-    await store.remove_review_card(ReviewCard("tg:1", "pipeline", "q2", 1, 100.0))
-    assert await store.review_deck("tg:1") == [ReviewCard("tg:1", "pipeline", "q1", 3, 500.0)]
+    await store.put_review_cards([remembered("tg:1", "pipeline", "q1", 500.0, "", 6.0)])
+    await store.remove_review_card(ReviewCard("tg:1", "pipeline", "q2", 100.0))
+    assert await store.review_deck("tg:1") == [remembered("tg:1", "pipeline", "q1", 500.0, "", 6.0)]
     assert len(await store.review_deck("tg:2")) == 1
 
 
 async def test_two_chats_quizzes_of_one_id_are_two_cards(store):
-    a = ReviewCard("tg:1", "capitals", "q1", 1, 10.0, "tg:-1")
-    b = ReviewCard("tg:1", "capitals", "q1", 1, 20.0, "tg:-2")
+    a = ReviewCard("tg:1", "capitals", "q1", 10.0, "tg:-1")
+    b = ReviewCard("tg:1", "capitals", "q1", 20.0, "tg:-2")
     await store.put_review_cards([a, b])
     assert await store.review_deck("tg:1") == [a, b]
-    await store.put_review_cards([ReviewCard("tg:1", "capitals", "q1", 2, 90.0, "tg:-1")])
+    await store.put_review_cards([remembered("tg:1", "capitals", "q1", 90.0, "tg:-1", 4.0)])
     await store.remove_review_card(b)
-    assert await store.review_deck("tg:1") == [ReviewCard("tg:1", "capitals", "q1", 2, 90.0, "tg:-1")]
+    assert await store.review_deck("tg:1") == [remembered("tg:1", "capitals", "q1", 90.0, "tg:-1", 4.0)]
 
 
 async def test_a_moved_chat_takes_the_cards_of_its_own_quizzes_along(store):
-    card = ReviewCard("test:1", "capitals", "q1", 2, 10.0, "test:old")
-    await store.put_review_cards([card, ReviewCard("test:1", "pipeline", "q1", 1, 10.0)])
+    card = remembered("test:1", "capitals", "q1", 10.0, "test:old", 4.0)
+    await store.put_review_cards([card, ReviewCard("test:1", "pipeline", "q1", 10.0)])
     await store.ensure_chat(ChatRef("test", "old"))
     await store.move_chat("test:old", ChatRef("test", "new"))
     assert sorted((c.quiz_chat, c.quiz_id) for c in await store.review_deck("test:1")) == [
@@ -53,7 +59,7 @@ async def test_a_moved_chat_takes_the_cards_of_its_own_quizzes_along(store):
 
 
 def session(number: int = 0, **changes) -> ReviewSessionRow:
-    cards = (ReviewCard("test:1", "pipeline", "q1", 1, 5.0), ReviewCard("test:1", "capitals", "q2", 3, 6.5, "test:g"))
+    cards = (ReviewCard("test:1", "pipeline", "q1", 5.0), remembered("test:1", "capitals", "q2", 6.5, "test:g", 6.0))
     return ReviewSessionRow("test:1", 123456789, DM, "hi", cards, number, **changes)
 
 
@@ -79,20 +85,19 @@ def _before_review_sessions(migrations: tuple[str, ...]) -> int:
     return next(i for i, script in enumerate(migrations) if "review_sessions" in script)
 
 
-async def _older_database(kind: str, database: str) -> None:
-    """The schema just before cards named their chat, with one card in it."""
-    card = (
-        "INSERT INTO review_cards(player_key, quiz_id, question_id, box, due) VALUES ('tg:1', 'pipeline', 'q1', 2, 9.5)"
-    )
-    if kind == "sqlite":
-        count = _before_review_sessions(schema.MIGRATIONS)
+async def database_at(store_factory, before: Callable[[tuple[str, ...]], int], statements: list[str]) -> None:
+    """The store's empty database with the migrations before `before(its migrations)` run, then `statements`."""
+    database = store_factory.database
+    if store_factory.implementation is IMPLEMENTATIONS["sqlite"]:
+        count = before(schema.MIGRATIONS)
         with sqlite3.connect(database) as db:
             for script in schema.MIGRATIONS[:count]:
                 db.executescript(script)
-            db.execute(card)
+            for sql in statements:
+                db.execute(sql)
             db.execute(f"PRAGMA user_version={count}")
         return
-    count = _before_review_sessions(pg_schema.MIGRATIONS)
+    count = before(pg_schema.MIGRATIONS)
     conn = await asyncpg.connect(database)
     try:
         await conn.execute(
@@ -101,13 +106,35 @@ async def _older_database(kind: str, database: str) -> None:
         for number, script in enumerate(pg_schema.MIGRATIONS[:count], start=1):
             await conn.execute(script)
             await conn.execute("INSERT INTO schema_version(version) VALUES ($1)", number)
-        await conn.execute(card)
+        for sql in statements:
+            await conn.execute(sql)
     finally:
         await conn.close()
 
 
 async def test_cards_stored_before_the_migration_stay_in_the_deck(store_factory):
-    kind = next(name for name, impl in IMPLEMENTATIONS.items() if impl is store_factory.implementation)
-    await _older_database(kind, store_factory.database)
+    """The schema just before cards named their chat, with one card in it (in box 2: the FSRS
+    migration after it gives it a day's stability, a day before its due time)."""
+    card = (
+        "INSERT INTO review_cards(player_key, quiz_id, question_id, box, due) VALUES ('tg:1', 'pipeline', 'q1', 2, 9.5)"
+    )
+    await database_at(store_factory, _before_review_sessions, [card])
     store = await store_factory.open()
-    assert await store.review_deck("tg:1") == [ReviewCard("tg:1", "pipeline", "q1", 2, 9.5, "")]
+    assert await store.review_deck("tg:1") == [
+        ReviewCard("tg:1", "pipeline", "q1", 9.5, "", CardState.REVIEW, None, 1.0, 6.4133, 9.5 - DAY)
+    ]
+
+
+async def test_the_log_keeps_every_grade_in_order_and_follows_a_moved_chat(store):
+    rows = [
+        ReviewLogRow("test:1", "test:old", "capitals", "q1", 100.0, Grade.AGAIN, None, None),
+        ReviewLogRow("test:1", "", "pipeline", "q1", 50.0, Grade.AGAIN, None, None),
+        ReviewLogRow("test:1", "test:old", "capitals", "q1", 100.0 + DAY, Grade.GOOD, 1.0, 0.62),
+    ]
+    await store.add_review_log(rows[:2])
+    await store.add_review_log(rows[2:])
+    await store.add_review_log([])
+    assert await store.review_log() == [rows[1], rows[0], rows[2]]
+    await store.ensure_chat(ChatRef("test", "old"))
+    await store.move_chat("test:old", ChatRef("test", "new"))
+    assert [r.quiz_chat for r in await store.review_log()] == ["", "test:new", "test:new"]
