@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.tables import (
     OPTION_COLUMNS,
     REVIEW_SESSIONS,
@@ -388,3 +389,6 @@ MIGRATIONS += (
 )
 # the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
 MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice INTEGER NOT NULL DEFAULT 0;",)
+# assignments: a quiz members play in private until a deadline, counted on the group's boards
+# (storage/shared/assignments.py); a run played for another chat names it (runs.board_chat)
+MIGRATIONS += (ASSIGNMENT_TABLES.format(id="INTEGER PRIMARY KEY", time="REAL"),)

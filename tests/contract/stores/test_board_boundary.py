@@ -48,6 +48,9 @@ LATER_UNDONE = [
     "ALTER TABLE seen_updates DROP COLUMN holder",
     "ALTER TABLE seen_updates DROP COLUMN until",
     "ALTER TABLE chats DROP COLUMN close_notice",
+    "DROP TABLE assignment_plays",
+    "DROP TABLE assignments",
+    "ALTER TABLE runs DROP COLUMN board_chat",
 ]
 
 
