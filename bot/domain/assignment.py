@@ -67,6 +67,7 @@ class Place:
     name: str
     points: int
     correct: int
+    answered: int
     finished: bool
 
 

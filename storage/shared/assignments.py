@@ -52,7 +52,7 @@ _COLUMNS = (
 )
 _PLACES = (
     "SELECT p.player_key, COALESCE(pl.name, p.player_key), COALESCE(SUM(a.points), 0), "
-    "COALESCE(SUM(a.correct), 0), "
+    "COALESCE(SUM(a.correct), 0), COUNT(a.run_id), "
     "CASE WHEN r.status IS NOT NULL AND r.status <> 'open' THEN 1 ELSE 0 END "
     "FROM assignment_plays p LEFT JOIN runs r ON r.id = p.run_id LEFT JOIN answers a ON a.run_id = p.run_id "
     "LEFT JOIN players pl ON pl.key = p.player_key WHERE p.assignment_id = :id "
@@ -136,7 +136,10 @@ class AssignmentQueries(Statements):
 
     async def assignment_places(self, assignment_id: int) -> list[Place]:
         rows = await self._fetch(_PLACES, {"id": assignment_id})
-        return [Place(key, name, int(points), int(correct), bool(done)) for key, name, points, correct, done in rows]
+        return [
+            Place(key, name, int(points), int(ok), int(answered), bool(done))
+            for key, name, points, ok, answered, done in rows
+        ]
 
 
 def _assignment(row: tuple) -> AssignmentRow:

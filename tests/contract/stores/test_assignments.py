@@ -66,7 +66,10 @@ async def test_plays_rank_by_their_runs_and_count_on_the_groups_board(store):
         (runs[u].id, CHAT.key, CHAT.key) for u in ("u1", "u2")
     ]
     places = await store.assignment_places(aid)
-    assert [(p.name, p.points, p.correct, p.finished) for p in places] == [("U2", 900, 1, False), ("U1", 700, 1, False)]
+    assert [(p.name, p.points, p.correct, p.answered, p.finished) for p in places] == [
+        ("U2", 900, 1, 1, False),
+        ("U1", 700, 1, 1, False),
+    ]
     done = runs["u1"]
     done.status, done.phase, done.index = RunStatus.FINISHED, Phase.PAUSING, 1
     await store.save_run(done)
