@@ -80,6 +80,8 @@ class AssignCommands:
             return texts.repeated(lang, join.place)
         if join.status is Joined.BUSY:
             return texts.busy(lang)
+        if join.status is Joined.NOT_PRIVATE:
+            return texts.in_private(lang)
         return texts.late(lang, row if join.status is Joined.LATE else None, zone_name)
 
     async def _zone(self, chat: ChatRef) -> str | None:

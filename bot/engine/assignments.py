@@ -47,6 +47,7 @@ class Joined(StrEnum):
     LATE = "late"  # closed or cancelled, or past its deadline
     REPEATED = "repeated"  # the member started it before: `place` says how they did
     BUSY = "busy"  # a quiz runs in the private chat already
+    NOT_PRIVATE = "not_private"  # /start assign_<id> typed in a group: it is played in private
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,8 @@ class Assignments:
 
     async def join(self, chat: ChatRef, player: Player, assignment_id: int) -> Join:
         """A member's Start, in their private chat: a run of the quiz for the group, or why not."""
+        if not chat.is_private:
+            return Join(Joined.NOT_PRIVATE)
         row = await self.store.assignment(assignment_id)
         if row is None or row.chat.platform != chat.platform:
             return Join(Joined.UNKNOWN)

@@ -184,6 +184,11 @@ def repeated(lang: str, place: Place | None) -> Reply:
     return Reply(text, language=lang, kind="error")
 
 
+def in_private(lang: str) -> Reply:
+    text = t(lang, "Assignments are played in a private chat with me: press Start on the group's message.")
+    return Reply(text, language=lang, kind="error")
+
+
 def busy(lang: str) -> Reply:
     text = t(lang, "A quiz is running in this chat: finish it or /stop it, then press Start again.")
     return Reply(text, language=lang, kind="error")
