@@ -15,7 +15,6 @@ from bot.domain.assignment import UntilError
 from bot.domain.model import ChatRef, Quiz, Reply
 from bot.engine.assignments import Assignments, Joined
 from bot.engine.run_start import StartOutcome
-from bot.ports.chat import MessageBoard
 from bot.texts import render_assign as texts
 
 if TYPE_CHECKING:
@@ -35,7 +34,7 @@ class AssignCommands:
 
     async def _cmd_assign(self, args: str, caller: Caller, lang: str) -> Reply:
         chat = caller.chat
-        if chat.is_private or not isinstance(self.engine.adapter(chat.platform), MessageBoard):
+        if not self.assignments.can_post(chat):
             return texts.groups_only(lang)
         words = args.split()
         if not words:

@@ -244,6 +244,15 @@ class Assignments:
         quiz = await self._quiz(row)
         return quiz.title.get(row.language) if quiz else row.quiz_id
 
+    def can_post(self, chat: ChatRef) -> bool:
+        """Whether an assignment can be kept in this chat: a group on a platform that edits messages."""
+        if chat.is_private:
+            return False
+        try:
+            return isinstance(self.engine.adapter(chat.platform), MessageBoard)
+        except KeyError:  # no such platform attached here
+            return False
+
     def _board(self, row: AssignmentRow) -> MessageBoard:
         adapter = self.engine.adapter(row.chat.platform)
         if not isinstance(adapter, MessageBoard):  # /assign is refused where no message can be edited
