@@ -10,10 +10,12 @@ import re
 from dataclasses import dataclass, replace
 
 from bot.commands import upload_replies
+from bot.commands.assign import AssignCommands
 from bot.commands.learning import LearningCommands
 from bot.commands.web import WebCommands
 from bot.commands.weblinks import WebAddress
 from bot.domain import tokens, zones
+from bot.domain.assignment import assignment_of
 from bot.domain.model import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -26,6 +28,7 @@ from bot.domain.model import (
     Reply,
     SettingRange,
 )
+from bot.engine.assignments import Assignments
 from bot.engine.core import Engine, StartOutcome, StartStatus, StopStatus
 from bot.engine.review import ReviewDesk
 from bot.engine.scheduler import Scheduler
@@ -51,6 +54,7 @@ COMMANDS = (
     "review",
     "quizstats",
     "schedule",
+    "assign",
 )
 # /settings words -> (the chat setting, its range)
 SETTINGS: dict[str, tuple[str, SettingRange]] = {
@@ -79,12 +83,13 @@ def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
     return ALIASES.get(name, name), args[:MAX_ARGS]
 
 
-class Commands(LearningCommands):
+class Commands(LearningCommands, AssignCommands):
     def __init__(self, engine: Engine, web: WebAddress | None = None) -> None:
         self.engine = engine
         self.web = WebCommands(engine, web or WebAddress())
         self.review = ReviewDesk(engine)
         self.scheduler = Scheduler(engine)
+        self.assignments = Assignments(engine)
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
@@ -166,6 +171,8 @@ class Commands(LearningCommands):
             return await self._cmd_quiz(args[len("quiz_") :], caller, lang)
         if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
             return await self._cmd_review("", caller, lang)
+        if (assignment := assignment_of(args)) is not None:  # an assignment's Start: ?start=assign_<id>
+            return await self._assignment_start(assignment, caller, lang)
         return await self._cmd_help(args, caller, lang)
 
     async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:
@@ -343,6 +350,7 @@ class Commands(LearningCommands):
             t(lang, "/review: your missed questions again, spaced over days (in a private chat)"),
             t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
             t(lang, "/schedule: a quiz or a question of the day at fixed times (admins)"),
+            t(lang, "/assign <quiz> until <date>: members play it in private by a deadline (admins)"),
             t(lang, "/help: this message"),
         ]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
@@ -365,6 +373,7 @@ def descriptions(lang: str) -> dict[str, str]:
         "review": i18n.t(lang, "Your missed questions again (private chat)"),
         "quizstats": i18n.t(lang, "How this chat answered each question (admins)"),
         "schedule": i18n.t(lang, "A quiz or a question of the day at fixed times (admins)"),
+        "assign": i18n.t(lang, "A quiz members play in private by a deadline (admins)"),
         "help": i18n.t(lang, "What this bot does"),
     }
 

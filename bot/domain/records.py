@@ -83,6 +83,14 @@ class RunRow:
     silent: int = 0  # questions in a row that nobody answered
     status: RunStatus = RunStatus.OPEN
     id: int = 0  # given by the store's create_run
+    # a run played for another chat (an assignment's, in a member's private chat): that chat's
+    # boards and statistics count its answers, and its own quizzes are looked up there; "" for none
+    board_chat: str = ""
+
+    @property
+    def board_key(self) -> str:
+        """The chat whose boards count the run's answers and whose quizzes it may play."""
+        return self.board_chat or self.chat_key
 
 
 class StoredRow(Protocol):

@@ -163,7 +163,7 @@ def make_answer(run: Run, token: AnswerToken, player_key: str, now: float) -> An
         index=row.index,
         question_id=q.id,
         player_key=player_key,
-        chat_key=row.chat_key,
+        chat_key=row.board_key,
         quiz_id=row.quiz_id,
         option=chosen,
         correct=correct,

@@ -35,7 +35,7 @@ _ANSWER = r"qa:(?:[1-9][0-9]{0,11}):(?:[0-9]{1,3}):(?:[0-9])"
 _QUIZ = rf"qp:{QUIZ_ID}"
 _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
 _REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
-_PRIVATE = r"pv:[a-z_]{1,32}"
+_PRIVATE = r"pv:[a-z0-9_]{1,32}"  # a /start payload: review, assign_12
 PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE})"
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 

@@ -155,8 +155,9 @@ class Engine:
         count: int | None = None,
         questions: tuple[str, ...] | None = None,
         seconds: int | None = None,
+        board: str = "",
     ) -> StartOutcome:
-        return await self._starter.start_quiz(chat, quiz, by, count, questions, seconds)
+        return await self._starter.start_quiz(chat, quiz, by, count, questions, seconds, board)
 
     async def answer(self, data: str | bytes | None, player: Player, chat: ChatRef | None = None) -> Ack:
         return await self._presses.answer(data, player, chat)

@@ -45,7 +45,7 @@ class RunQuizzes:
     async def of(self, row: RunRow) -> Quiz | None:
         quiz = self._by_run.get(row.id)
         if quiz is None:
-            quiz = self._catalog.get(row.quiz_id) or await self._chat_quizzes.get(row.chat_key, row.quiz_id)
+            quiz = self._catalog.get(row.quiz_id) or await self._chat_quizzes.get(row.board_key, row.quiz_id)
             if quiz is None:
                 return None
             self._by_run[row.id] = quiz

@@ -91,7 +91,7 @@ class RunLifecycle:
         for row in rows:
             if row.id in self.runs.by_id:
                 continue
-            quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat_key, row.quiz_id)
+            quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.board_key, row.quiz_id)
             if quiz is not None and await self._replaced(row):
                 await self._end_replaced(Run(row, quiz))
                 continue
@@ -118,7 +118,7 @@ class RunLifecycle:
     async def _replaced(self, row: RunRow) -> bool:
         """A chat quiz uploaded again after the run started: the version it played is not kept."""
         return self.catalog.get(row.quiz_id) is None and await self.chat_quizzes.replaced_since(
-            row.chat_key, row.quiz_id, row.started_at
+            row.board_key, row.quiz_id, row.started_at
         )
 
     async def _end_replaced(self, run: Run) -> None:

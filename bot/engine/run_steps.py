@@ -133,7 +133,7 @@ class RunSteps:
         """Who missed the question just closed gets it in their review deck, due at once; a
         card of the chat's own quiz names the chat, whose quizzes /review looks it up in."""
         now, quiz_id, question_id = self.clock.now(), run.row.quiz_id, run.question.id
-        quiz_chat = "" if self.catalog.get(quiz_id) is not None else run.row.chat_key
+        quiz_chat = "" if self.catalog.get(quiz_id) is not None else run.row.board_key
         graded = [recall.missed(key, quiz_id, question_id, now, quiz_chat) for key in session.missed_by(run)]
         try:
             await self.store.put_review_cards([card for card, _ in graded])

@@ -6,7 +6,7 @@ Adapters (bot/adapters/*) implement it; the engine and the commands see nothing 
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.domain.model import ChatRef, MessageRef, QuestionCard, Reply, Reveal
 
@@ -39,6 +39,20 @@ class ChatAdapter(Protocol):
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         """Post a message the engine decides on its own (the podium, an ended run)."""
+
+
+@runtime_checkable
+class MessageBoard(Protocol):
+    """A platform whose messages the engine keeps up to date (an assignment's group message:
+    bot/engine/assignments.py). Optional: the engine asks `isinstance`; the terminal has none.
+    Both raise as the sends of ChatAdapter do."""
+
+    async def post(self, chat: ChatRef, reply: Reply) -> MessageRef:
+        """Post the reply, buttons and all; where it is, for later edits."""
+
+    async def edit(self, message: MessageRef, reply: Reply) -> None:
+        """Make the message show `reply` (buttons left out: none). Idempotent: an edit that
+        changes nothing is no error."""
 
 
 class ChatUnreachable(Exception):

@@ -215,7 +215,7 @@ def _fewer_lines(lang: str, lines: list[str], room: int, measure: Callable[[str]
 # the end of a run, boards and stats ------------------------------------------------------
 
 
-def _standing_line(lang: str, s: Standing) -> str:
+def standing_line(lang: str, s: Standing) -> str:
     medal = MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}."
     return t(
         lang,
@@ -243,7 +243,7 @@ def podium(p: Podium) -> Reply:
         RunStatus.STOPPED: t(lang, "⏹ Quiz stopped: {title}", title=p.quiz_title),
         RunStatus.SILENT: t(lang, "💤 Quiz ended after two questions without answers: {title}", title=p.quiz_title),
     }
-    lines = [_standing_line(lang, s) for s in p.standings[:10]] or [t(lang, "Nobody scored this time.")]
+    lines = [standing_line(lang, s) for s in p.standings[:10]] or [t(lang, "Nobody scored this time.")]
     lines += ["", t(lang, "See /leaderboard for this chat's ranking.")]
     # a group's misses are reviewed in the private chat with the bot (/start review there)
     buttons = () if p.chat.is_private else (review_button(lang),)
@@ -284,9 +284,9 @@ def leaderboard(lang: str, period: str, quiz_title: str | None, top: list[Standi
         return Reply(
             t(lang, "No answers yet. Start a quiz with /quiz."), title=title, language=lang, kind="leaderboard"
         )
-    lines = [_standing_line(lang, s) for s in top]
+    lines = [standing_line(lang, s) for s in top]
     if mine is not None and mine.rank > len(top):
-        lines += ["…", _standing_line(lang, mine)]
+        lines += ["…", standing_line(lang, mine)]
     return Reply("\n".join(lines), title=title, language=lang, kind="leaderboard")
 
 

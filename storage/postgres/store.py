@@ -28,6 +28,7 @@ from storage.postgres.rows import RUN_COLUMNS, connect_problem, numbered, run_fr
 from storage.postgres.schema import MIGRATIONS
 from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
+from storage.shared.assignments import AssignmentQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
@@ -56,7 +57,9 @@ async def _no_session_state(conn: asyncpg.Connection) -> None:
     pool until `close` unlocks it, the wake-up listener connects on its own, and nothing SETs."""
 
 
-class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
+class PostgresStore(
+    GroupCommitAnswers, WebQueries, LearningQueries, AssignmentQueries, StatisticsQueries, ReviewQueries, UpdateClaims
+):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:
@@ -227,9 +230,9 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
         try:
             return await self._pool.fetchval(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-                "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until) "
+                "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until, board_chat) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
-                "now() + make_interval(secs => $18)) RETURNING id",
+                "now() + make_interval(secs => $18), $19) RETURNING id",
                 run.chat_key,
                 run.quiz_id,
                 run.language,
@@ -248,6 +251,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
                 run.silent,
                 self.owner,
                 self.lease_seconds,
+                run.board_chat,
             )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "runs_one_open_per_chat":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.review import fsrs_migration
 from storage.shared.tables import (
     OPTION_COLUMNS,
@@ -392,3 +393,6 @@ MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice INTEGER NOT NULL DEFAU
 
 # /review schedules with FSRS: each card's memory state, and a log of every grade (storage/shared/review.py)
 MIGRATIONS += (fsrs_migration("TEXT", "REAL", "INTEGER PRIMARY KEY", " WITHOUT ROWID"),)
+# assignments: a quiz members play in private until a deadline, counted on the group's boards
+# (storage/shared/assignments.py); a run played for another chat names it (runs.board_chat)
+MIGRATIONS += (ASSIGNMENT_TABLES.format(id="INTEGER PRIMARY KEY", time="REAL"),)

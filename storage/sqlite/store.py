@@ -17,6 +17,7 @@ from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, Phase, RunRow, RunStatus
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.shared import boards, outbox
+from storage.shared.assignments import AssignmentQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
@@ -34,11 +35,13 @@ log = logging.getLogger("quizhost.storage")
 
 _RUN_COLUMNS = (
     "id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-    "started_at, status, phase, idx, asked_at, due, message_id, silent"
+    "started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat"
 )
 
 
-class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
+class SqliteStore(
+    GroupCommitAnswers, WebQueries, LearningQueries, AssignmentQueries, StatisticsQueries, ReviewQueries, UpdateClaims
+):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     writer: AnswerWriter
@@ -226,8 +229,8 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
         try:
             written = await self._write(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
-                "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.chat_key,
                     run.quiz_id,
@@ -245,6 +248,7 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
                     run.due,
                     run.message_id,
                     run.silent,
+                    run.board_chat,
                 ),
             )
         except sqlite3.IntegrityError as error:
@@ -370,6 +374,7 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         due,
         message_id,
         silent,
+        board_chat,
         chat_id,
         platform,
         is_private,
@@ -395,4 +400,5 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         silent=silent,
         status=RunStatus(status),
         id=run_id,
+        board_chat=board_chat,
     )

@@ -28,6 +28,7 @@ from bot.ports.health import PlatformError, PlatformHealth
 from bot.ports.store import DiscordIdentify
 from bot.texts import render
 from bot.texts.i18n import t
+from bot.texts.render import REVIEW_START
 from bot.texts.textcut import clean
 
 log = logging.getLogger("quizhost.discord")
@@ -253,6 +254,19 @@ class DiscordAdapter:
         with replies.reachable(chat), replies.uncertain("sending a message"):
             await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
 
+    async def post(self, chat: ChatRef, reply: Reply) -> MessageRef:
+        """A message the engine edits later (an assignment's progress in its channel)."""
+        channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
+        with replies.reachable(chat), replies.uncertain("posting a message"):
+            message = await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
+        return MessageRef(chat, str(message.id))
+
+    async def edit(self, message: MessageRef, reply: Reply) -> None:
+        channel = (await self._client_ready()).get_partial_messageable(int(message.chat.chat_id))
+        kwargs = {"view": None, "content": None, "embed": None, **views.message_kwargs(reply, self._item)}
+        with replies.reachable(message.chat), replies.uncertain("editing a message"):
+            await channel.get_partial_message(int(message.message_id)).edit(**kwargs)
+
     # what users do --------------------------------------------------------------------------
 
     def caller(self, interaction: discord.Interaction, command: str = "") -> Caller:
@@ -333,6 +347,8 @@ class DiscordAdapter:
                 kind="error",
                 private=True,
             )
+        if payload != REVIEW_START:  # an assignment's Start: the quiz, or why not, is in the DM
+            return Reply(t(lang, "I sent you a direct message: carry on there."), language=lang, private=True)
         return Reply(t(lang, "I sent you a direct message: your review is there."), language=lang, private=True)
 
     async def _cannot_post(self, interaction: discord.Interaction) -> Reply | None:

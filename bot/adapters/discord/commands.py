@@ -43,6 +43,7 @@ def option_texts(lang: str) -> dict[str, str]:
         "stats_topic": t(lang, "The quiz to show"),
         "dashboard": t(lang, "revoke: end every link to this chat's pages given so far"),
         "schedule": t(lang, "daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)"),
+        "assign": t(lang, "pipeline until 2026-12-24 18:00 · cancel 3 (empty: list)"),
     }
 
 
@@ -204,6 +205,11 @@ def register(
     @app_commands.describe(what=o("schedule"))
     async def schedule(interaction: discord.Interaction, what: str | None = None) -> None:
         await run(interaction, "schedule", what or "")
+
+    @tree.command(name="assign", description=d(en["assign"]))
+    @app_commands.describe(what=o("assign"))
+    async def assign(interaction: discord.Interaction, what: str | None = None) -> None:
+        await run(interaction, "assign", what or "")
 
     @tree.command(name="help", description=d(en["help"]))
     async def help_(interaction: discord.Interaction) -> None:

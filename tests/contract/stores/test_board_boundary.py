@@ -51,6 +51,9 @@ LATER_UNDONE = [
     "ALTER TABLE chats DROP COLUMN close_notice",
     "DROP TABLE review_log",
     "ALTER TABLE review_cards ADD COLUMN box INTEGER NOT NULL DEFAULT 1",
+    "DROP TABLE assignment_plays",
+    "DROP TABLE assignments",
+    "ALTER TABLE runs DROP COLUMN board_chat",
 ]
 
 
