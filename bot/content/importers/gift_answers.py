@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from bot.content.importers.common import Collector, Draft
 from bot.content.importers.gift_text import Text, with_format
-from bot.texts.i18n import Later, later
+from bot.texts.i18n import later
 
 _WEIGHT = re.compile(r"^%(-?\d+(?:\.\d*)?)%")
 _TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
@@ -82,7 +82,7 @@ def _multichoice(answers: str, style: str, where: str, found: Collector) -> Read
     full = [i for i, a in enumerate(parsed) if a.weight >= 1.0]
     credited = [i for i, a in enumerate(parsed) if a.weight > 0]
     if len(full) == 1 and (single or credited == full):
-        _note_partial(parsed, full, where, found, later("counts as wrong here"))
+        _note_partial(parsed, full, where, found, typed=False)
         return Read(Draft(where, "", options, full[0]), parsed[full[0]].feedback)
     if single:
         found.skip(
@@ -99,16 +99,16 @@ def _multichoice(answers: str, style: str, where: str, found: Collector) -> Read
     return Read(Draft(where, "", options, credited, kind="multi", partial=len(credited) > 1), Text("", style))
 
 
-def _note_partial(parsed: list[_Answer], right: list[int], where: str, found: Collector, fate: Later) -> None:
+def _note_partial(parsed: list[_Answer], right: list[int], where: str, found: Collector, typed: bool) -> None:
     for i, answer in enumerate(parsed):
         if i not in right and 0 < answer.weight < 1.0:
+            values = {"answer": answer.text.text[:60], "percent": f"{answer.weight * 100:g}"}
             found.note(
                 where,
-                later(
-                    "'{answer}' gives {percent}% of the credit in the source: it {fate}",
-                    answer=answer.text.text[:60],
-                    percent=f"{answer.weight * 100:g}",
-                    fate=fate,
+                later("'{answer}' gives {percent}% of the credit in the source: here it is not accepted", **values)
+                if typed
+                else later(
+                    "'{answer}' gives {percent}% of the credit in the source: here it counts as wrong", **values
                 ),
             )
 
@@ -127,7 +127,7 @@ def _short_answer(answers: str, style: str, where: str, found: Collector) -> Rea
     if not full:
         found.skip(where, later("a short-answer question with no full-credit answer"))
         return None
-    _note_partial(parsed, full, where, found, later("is not accepted here"))
+    _note_partial(parsed, full, where, found, typed=True)
     accept = tuple(dict.fromkeys(parsed[i].text.text for i in full if parsed[i].text.text))
     return Read(Draft(where, "", (), None, kind="typed", accept=accept), parsed[full[0]].feedback)
 

@@ -38,9 +38,8 @@ def kept_medium(found: Sequence[Found], where: str, what: Later, report: Collect
             report.note(
                 where,
                 later(
-                    "{what}: the {kind} {src} is stored inside the source tool, not in this file: it cannot be kept",
+                    "{what}: {src} is stored inside the source tool, not in this file: it cannot be kept",
                     what=what,
-                    kind=item.kind,
                     src=item.src[:80],
                 ),
             )
