@@ -21,6 +21,8 @@ HTML_TAG = re.compile(
     r"pre|s|small|source|span|strike|strong|sub|sup|table|tbody|td|th|thead|tr|u|ul|video)(?:\s[^<>]*)?/?>",
     re.IGNORECASE,
 )
+_SOFT = "\x00"  # the edge of a block: a line break, once however many blocks meet there
+_SOFT_BREAKS = re.compile("[ \t]*\x00[\\s\x00]*")
 _MEDIA_URL = re.compile(r"https?://[^\s<>\"')\]]+")
 
 
@@ -51,9 +53,11 @@ class _TextOnly(HTMLParser):
         if tag in _DROPPED_TAGS:
             self._dropping += 1
         elif tag == "li":
-            self.parts.append("\n• ")  # a list item reads as one in a chat message
-        elif tag in _BLOCK_TAGS:
+            self.parts.append(_SOFT + "• ")  # a list item reads as one in a chat message
+        elif tag == "br":
             self.parts.append("\n")
+        elif tag in _BLOCK_TAGS:
+            self.parts.append(_SOFT)
         elif tag == "img" and named.get("src"):
             self.found.append(Found(named["src"], "image", named.get("alt", "")))
         elif tag in ("audio", "video", "source") and named.get("src"):
@@ -64,8 +68,8 @@ class _TextOnly(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in _DROPPED_TAGS:
             self._dropping = max(0, self._dropping - 1)
-        elif tag in _BLOCK_TAGS:
-            self.parts.append("\n")
+        elif tag in _BLOCK_TAGS and tag != "br":
+            self.parts.append(_SOFT)
 
     def handle_data(self, data: str) -> None:
         if not self._dropping:
@@ -81,7 +85,8 @@ def html_with_media(text: str) -> tuple[str, list[Found]]:
     parser = _TextOnly()
     parser.feed(text)
     parser.close()
-    return tidy("".join(parser.parts)), parser.found
+    # where blocks meet (</p><ul><li>) one line break, not one per tag
+    return tidy(_SOFT_BREAKS.sub("\n", "".join(parser.parts))), parser.found
 
 
 def linked_media(text: str) -> tuple[str, list[Found]]:
