@@ -203,3 +203,16 @@ def test_the_language_tag_labels_the_quiz_and_texts_stay_plain():
     imported = import_quiz("¿Cuál es la capital de España? {=Madrid ~Lisboa}\n".encode(), "es.gift", lang="es")
     assert imported.data["language"] == "es" and imported.quiz.language == "es"
     assert imported.data["questions"][0]["prompt"] == "¿Cuál es la capital de España?"
+
+
+def test_an_upload_names_the_language_of_an_imported_files_texts():
+    from bot.content.reading import read_upload
+
+    outcome, content = read_upload(("capitales.gift", "¿Capital de Perú?{=Lima ~Quito}\n".encode(), "es"))
+    assert outcome.quiz is not None and outcome.quiz.language == "es"
+    assert '"language": "es"' in content
+
+
+def test_options_in_another_order_are_the_same_question():
+    imported = import_quiz(b"Sky? {=blue ~red ~green}\n\nSky? {~green =blue ~red}\n", "k.gift")
+    assert [str(s) for s in imported.skipped] == ["line 3: the same question as at line 1"]

@@ -87,8 +87,14 @@ def checked_questions(parsed: Parsed) -> tuple[list[dict[str, Any]], list[Skippe
 
 
 def _content(data: dict[str, Any]) -> str:
-    """What the question says, its id and the spacing of its texts aside."""
-    return repr({key: _folded(value) for key, value in data.items() if key != "id"})
+    """What the question says, its id, the spacing of its texts and the order of options that
+    are shuffled anyway aside."""
+    said = {key: _folded(value) for key, value in data.items() if key != "id"}
+    options, answer = said.get("options"), said.get("answer")
+    if options and said.get("shuffle", True):
+        right = [options[i] for i in (answer if isinstance(answer, list) else [answer]) if isinstance(i, int)]
+        said |= {"options": sorted(options), "answer": sorted(right)}
+    return repr(said)
 
 
 def _folded(value: Any) -> Any:

@@ -163,3 +163,17 @@ def _capitals():
     from bot.content.importers import import_quiz
 
     return import_quiz(CAPITALS, "capitals.txt").quiz
+
+
+async def test_the_caption_names_the_language_of_an_imported_files_texts(fake: FakeBotApi, clock, tmp_path):
+    group = fake.group(-2011, "Club de español")
+    ana = Member(fake, group, fake.user(211, "Ana"))
+    fake.make_admin(group, ana.user)
+    spanish = "¿Cuál es la capital de Perú?{=Lima ~Quito}\n".encode()
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        refused = await sends_file(ana, "capitales.gift", spanish, caption="/upload Spanish!")
+        assert "'Spanish!' is not a language tag: write it as en, es, vi, ar or pt-BR" in refused.text
+        saved = await sends_file(ana, "capitales.gift", spanish, caption="/upload es")
+        assert "Saved capitales: 1 question." in saved.text
+        await ana.says("/quiz capitales")
+        assert "¿Cuál es la capital de Perú?" in (await next_question(fake, group, 1)).text
