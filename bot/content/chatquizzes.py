@@ -75,7 +75,7 @@ class ChatQuizzes:
             return UploadOutcome(UploadStatus.TAKEN, quiz), ""
         replaced = await self.store.chat_quiz(chat_key, quiz.id) is not None
         status = UploadStatus.REPLACED if replaced else UploadStatus.STORED
-        return UploadOutcome(status, quiz, outcome.skipped), content
+        return UploadOutcome(status, quiz, outcome.skipped, notes=outcome.notes), content
 
     async def get(self, chat_key: str, quiz_id: str) -> Quiz | None:
         """The chat's own quiz of that id, parsed once per upload (every worker reads the store).

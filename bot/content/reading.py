@@ -13,7 +13,7 @@ from enum import StrEnum
 from pathlib import PurePath
 
 from bot.content.catalog import QUIZ_SUFFIXES, QuizProblem, load_quiz_text
-from bot.content.importers import Malformed, Skipped, import_quiz
+from bot.content.importers import Malformed, Note, Skipped, import_quiz
 from bot.content.importers.common import Problem, decode_text
 from bot.content.quizfile import check_quiz_data
 from bot.domain.model import Quiz
@@ -35,6 +35,7 @@ class UploadOutcome:
     quiz: Quiz | None = None
     skipped: tuple[Skipped, ...] = ()
     problems: tuple[Problem, ...] = ()  # every one, with its place
+    notes: tuple[Note, ...] = ()  # what imported questions lost (a picture kept in Moodle)
 
 
 def refused(why: Later | str, where: str = "file") -> UploadOutcome:
@@ -90,7 +91,7 @@ def read_upload(file: tuple[str, bytes] | tuple[str, bytes, str]) -> tuple[Uploa
     if imported.quiz is None:
         return UploadOutcome(UploadStatus.EMPTY, skipped=imported.skipped), ""
     return (
-        UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped),
+        UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped, notes=imported.notes),
         json.dumps(imported.data, ensure_ascii=False),
     )
 

@@ -177,3 +177,17 @@ async def test_the_caption_names_the_language_of_an_imported_files_texts(fake: F
         assert "Saved capitales: 1 question." in saved.text
         await ana.says("/quiz capitales")
         assert "¿Cuál es la capital de Perú?" in (await next_question(fake, group, 1)).text
+
+
+async def test_the_reply_says_what_an_imported_question_lost(fake: FakeBotApi, clock, tmp_path):
+    group = fake.group(-2012, "Astronomy")
+    eva = Member(fake, group, fake.user(212, "Eva"))
+    fake.make_admin(group, eva.user)
+    gift = b'[html]Which planet is this? <img src="@@PLUGINFILE@@/mars.jpg"> {=Mars ~Venus}\n'
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        reply = await sends_file(eva, "planets.gift", gift)
+        assert "Saved planets: 1 question." in reply.text
+        assert (
+            "Imported, but not all of it came through:\n• line 1: the question: @@PLUGINFILE@@/mars.jpg is stored "
+            "inside the source tool, not in this file: it cannot be kept"
+        ) in reply.text
