@@ -46,7 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imports.add_argument("--id", dest="quiz_id", help="the quiz id (default: from the file name)")
     imports.add_argument("--title", help="the quiz title (default: from the file)")
-    imports.add_argument("--lang", choices=LANGUAGES, default="en", help="the language the texts are in")
+    imports.add_argument(
+        "--language",
+        "--lang",
+        dest="lang",
+        default="en",
+        metavar="TAG",
+        help="the language the texts are in, any BCP 47 tag: es, vi, de, ar, pt-BR (default: en)",
+    )
     imports.add_argument("-o", dest="out", type=Path, help="write the quiz here (default: standard output)")
     move = sub.add_parser("migrate-db", help="copy a SQLite database into an empty PostgreSQL one")
     move.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path) of the database")
@@ -249,6 +256,8 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     for skipped in imported.skipped:
         print(f"{args.file}: {skipped.where}: skipped: {skipped.reason}", file=sys.stderr)
+    for note in imported.notes:
+        print(f"{args.file}: {note.where}: imported, but {note.reason}", file=sys.stderr)
     if imported.quiz is None:
         print(f"{args.file}: no question could be imported", file=sys.stderr)
         return 1

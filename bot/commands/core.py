@@ -185,14 +185,17 @@ class Commands(LearningCommands, AssignCommands):
         """Adapters ask before they download anything: only admins add quizzes."""
         return self._may_configure(caller)
 
-    async def upload(self, caller: Caller, name: str, data: bytes, size: int | None = None) -> Reply:
+    async def upload(
+        self, caller: Caller, name: str, data: bytes, size: int | None = None, language: str = "en"
+    ) -> Reply:
         """A file sent with /upload: stored as this chat's quiz, or every reason it was not.
 
-        `size` is the file's size when the adapter did not fetch a file too big to accept."""
+        `size` is the file's size when the adapter did not fetch a file too big to accept;
+        `language` what an imported file's texts are in (`/upload es`: any language tag)."""
         lang = await self.engine.language_for(caller.chat, caller.player)
         if not self.may_upload(caller):
             return upload_replies.admins_only(lang)
-        outcome = await self.engine.chat_quizzes.upload(caller.chat, caller.player, name, data, size)
+        outcome = await self.engine.chat_quizzes.upload(caller.chat, caller.player, name, data, size, language)
         return upload_replies.outcome(lang, name, outcome)
 
     async def _cmd_upload(self, args: str, caller: Caller, lang: str) -> Reply:

@@ -201,11 +201,17 @@ def test_the_corpus_table_counts_every_file_the_importers_read(tmp_path, capsys)
     from bot.bench import corpus
 
     (tmp_path / "gift").mkdir()
-    (tmp_path / "gift" / "a.gift").write_text("Fine? {=yes ~no}\n\nSpell it {=colour}\n\nAgain fine? {=yes ~no}\n")
+    (tmp_path / "gift" / "a.gift").write_text(
+        "Only words here.\n\nFine? {=yes ~no}\n\nPair them {=a -> b =c -> d}\n\nAgain fine? {=yes ~no}\n\n"
+        "<b>Bold</b> and [html]? {=x ~y}\n"
+    )
     (tmp_path / "b.json").write_text('{"response_code": 1, "results": []}')
     (tmp_path / "SOURCES.txt").write_text("where the files come from")
-    assert corpus.main([str(tmp_path)]) == 0
+    assert corpus.main([str(tmp_path), "--markdown"]) == 0
     rows = capsys.readouterr().out.splitlines()
-    assert rows[2].startswith("| b.json | - | 0 | 0 |")  # refused as a whole, with why
-    assert rows[3].startswith("| gift/a.gift | gift | 2 | 1 | 1x a short-answer question")
-    assert rows[-1] == "| **2 files** | | **2** | **1** | |"
+    assert rows[2].startswith("| b.json | - | 0 | 0 | 0 | 0 |")  # refused as a whole, with why
+    # the description is no question; the matching question is one, skipped
+    assert rows[3].startswith("| gift/a.gift | gift | 4 | 3 | 1 | 1 |") and "1x a matching question" in rows[3]
+    assert rows[4] == "| **2 files** | | **4** | **3** | **1** | **1** | |"
+    assert "| gift | 1 | 4 | 3 | 75.0% |" in rows
+    assert rows[-1] == "Imported texts with HTML tags left: 0; with Cloze markup left: 0"

@@ -254,7 +254,8 @@ class TelegramAdapter(PressHandling):
         try:
             caller = Caller(chat, player, is_admin)
             if name == "upload":
-                reply = await uploads.upload(self.app.bot, self._commands, caller, uploads.document_of(message))
+                document = uploads.document_of(message)
+                reply = await uploads.upload(self.app.bot, self._commands, caller, document, args)
             else:
                 reply = await self._commands.handle(name, args, caller)
         except Exception:
