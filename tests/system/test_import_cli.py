@@ -135,9 +135,10 @@ def test_question_ids_are_stable_across_imports_and_reordering(tmp_path):
     assert ids["Q one?"] != ids["Q two?"]
 
 
-def test_the_same_question_twice_is_skipped_naming_the_first(tmp_path):
+def test_the_same_question_twice_is_kept_with_a_note_naming_the_first(tmp_path):
     result = import_quiz(b"Same?{=a ~b}\n\nSame?{=a ~b}\n", "x.gift")
-    assert [str(s) for s in result.skipped] == ["line 3: the same question as at line 1"]
+    assert result.count == 2 and result.skipped == ()
+    assert [str(n) for n in result.notes] == ["line 3: asks the same as the question at line 1"]
 
 
 def test_auto_tells_gift_from_aiken_in_a_txt_file():

@@ -191,12 +191,13 @@ def test_a_descriptions_recording_goes_with_the_questions_after_it_up_to_the_nex
     assert "its recording goes with the questions after it" in imported.skipped[0].reason
 
 
-def test_only_verbatim_repeats_are_the_same_question():
+def test_a_repeat_is_kept_as_moodle_keeps_it_and_only_a_verbatim_one_is_noted():
     gift = "Sky? {=blue ~red}\n\nSky?   {=blue ~red}\n\nSky? {=blue#Rayleigh. ~red}\n"
     imported = import_quiz(gift.encode(), "k.gift")
-    assert [str(s) for s in imported.skipped] == ["line 3: the same question as at line 1"]
+    assert imported.skipped == ()
+    assert [str(n) for n in imported.notes] == ["line 3: asks the same as the question at line 1"]
     ids = [q["id"] for q in imported.data["questions"]]
-    assert len(ids) == 2 and len(set(ids)) == 2  # another explanation: kept, under its own id
+    assert len(ids) == 3 and len(set(ids)) == 3  # each under its own id
 
 
 def test_the_language_tag_labels_the_quiz_and_texts_stay_plain():
@@ -215,4 +216,4 @@ def test_an_upload_names_the_language_of_an_imported_files_texts():
 
 def test_options_in_another_order_are_the_same_question():
     imported = import_quiz(b"Sky? {=blue ~red ~green}\n\nSky? {~green =blue ~red}\n", "k.gift")
-    assert [str(s) for s in imported.skipped] == ["line 3: the same question as at line 1"]
+    assert [str(n) for n in imported.notes] == ["line 3: asks the same as the question at line 1"]

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from bot.content.importers import aiken, gift, kahoot, opentdb, quizizz, sheets
-from bot.content.importers.build import checked_questions, quiz_data, to_quiz
+from bot.content.importers.build import checked_questions, file_order, quiz_data, to_quiz
 from bot.content.importers.common import MAX_FILE_BYTES, Malformed, Note, Parsed, Passed, Skipped, slug_id
 from bot.domain.model import Quiz
 from bot.texts.i18n import later
@@ -119,9 +119,10 @@ def import_quiz(
         raise Malformed("file", f"{len(data):,} bytes: at most {MAX_FILE_BYTES:,} (1 MB) are imported")
     fmt = detect_format(name, data) if fmt == "auto" else fmt
     parsed = PARSERS[fmt](data)
-    questions, skipped = checked_questions(parsed)
+    questions, skipped, repeats = checked_questions(parsed)
+    notes = tuple(sorted((*parsed.notes, *repeats), key=file_order))
     if not questions:
-        return Imported(fmt, None, None, tuple(skipped), parsed.notes)
+        return Imported(fmt, None, None, tuple(skipped), notes)
     stem = PurePath(name).stem
     content = quiz_data(
         parsed,
@@ -131,7 +132,7 @@ def import_quiz(
         lang=lang,
         described=f"Imported from {PurePath(name).name} ({NAMES[fmt]}).",
     )
-    return Imported(fmt, content, to_quiz(content, name), tuple(skipped), parsed.notes)
+    return Imported(fmt, content, to_quiz(content, name), tuple(skipped), notes)
 
 
 class _QuizDumper(yaml.SafeDumper):

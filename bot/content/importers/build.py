@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.content.importers.common import Draft, Malformed, Parsed, Skipped, question_id
+from bot.content.importers.common import Draft, Malformed, Note, Parsed, Problem, Skipped, question_id
 from bot.content.importers.order import in_meaningful_order
 from bot.content.quizfile import TITLE_MAX, QuestionModel, check_quiz_data, friendly_message
 from bot.domain.model import FALLBACK_LANGUAGE, Quiz
@@ -58,32 +58,32 @@ def _problems(error: ValidationError) -> str:
     )
 
 
-def checked_questions(parsed: Parsed) -> tuple[list[dict[str, Any]], list[Skipped]]:
+def checked_questions(parsed: Parsed) -> tuple[list[dict[str, Any]], list[Skipped], list[Note]]:
     """The questions that pass the quiz file's checks; the others skipped with the reason.
 
-    A question the file already holds word for word (spacing aside) is skipped, naming the
-    first. One that only shares the prompt and answers (another explanation, another scoring)
-    is kept under its own id: the source asks it twice on purpose, or shows two ways to write it.
+    A question the file already holds (spacing, and the order of options shuffled anyway,
+    aside) is kept, as Moodle keeps it, with a note naming the first: a bank may restate a
+    question on purpose (Moodle's examples show two ways to write one), and the author decides.
     """
     kept: list[dict[str, Any]] = []
     skipped = list(parsed.skipped)
+    notes: list[Note] = []
     first_at: dict[str, str] = {}
     ids: set[str] = set()
     for draft in parsed.drafts:
         data = question_data(draft)
-        same = _content(data)
-        if same in first_at:
-            skipped.append(Skipped(draft.where, later("the same question as at {place}", place=first_at[same])))
-            continue
         try:
             QuestionModel.model_validate(data)
         except ValidationError as error:
             skipped.append(Skipped(draft.where, _problems(error)))
             continue
+        same = _content(data)
+        if same in first_at:
+            notes.append(Note(draft.where, later("asks the same as the question at {place}", place=first_at[same])))
+        first_at.setdefault(same, draft.where)
         data["id"] = _unique(data["id"], ids)
-        first_at[same] = draft.where
         kept.append(data)
-    return kept, sorted(skipped, key=_file_order)
+    return kept, sorted(skipped, key=file_order), notes
 
 
 def _content(data: dict[str, Any]) -> str:
@@ -114,8 +114,9 @@ def _unique(question_id: str, taken: set[str]) -> str:
     return unique
 
 
-def _file_order(skipped: Skipped) -> tuple[str, int]:
-    head, _, number = skipped.where.rpartition(" ")
+def file_order(problem: Problem) -> tuple[str, int]:
+    """Problems sorted as the file runs: "line 9" before "line 12"."""
+    head, _, number = problem.where.rpartition(" ")
     digits = "".join(c for c in number if c.isdigit())
     return head, int(digits) if digits else 0
 
