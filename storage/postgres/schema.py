@@ -15,7 +15,7 @@ from bot.domain.questionstats import OPTION_SLOTS
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
-from storage.shared.web import REVOCATIONS
+from storage.shared.web import REVOCATIONS, RUN_STOPS
 
 KEY = 'TEXT COLLATE "C"'
 
@@ -379,6 +379,9 @@ MIGRATIONS += (
 )
 # the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
 MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice BOOLEAN NOT NULL DEFAULT false;",)
+
+# who /stop-ped a run, for its report (storage/shared/web.py)
+MIGRATIONS += (RUN_STOPS.format(key="BIGINT"),)
 
 
 def version() -> int:

@@ -13,7 +13,7 @@ from storage.shared.tables import (
 )
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
-from storage.shared.web import REVOCATIONS
+from storage.shared.web import REVOCATIONS, RUN_STOPS
 
 
 def _summarise(answers: str) -> str:
@@ -388,3 +388,5 @@ MIGRATIONS += (
 )
 # the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
 MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice INTEGER NOT NULL DEFAULT 0;",)
+# who /stop-ped a run, for its report (storage/shared/web.py)
+MIGRATIONS += (RUN_STOPS.format(key="INTEGER"),)
