@@ -18,7 +18,7 @@ import pytest
 from bot.commands.core import Caller, Commands
 from bot.commands.weblinks import Scope
 from bot.content.catalog import Catalog
-from bot.domain.model import ChatRef, Player
+from bot.domain.model import ChatRef, Player, Quiz
 from bot.domain.records import AnswerRow, RunRow, RunStatus
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.ports.store import Store
@@ -61,13 +61,16 @@ def points_by_player(rows: list[dict]) -> dict[str, int]:
     return sums
 
 
-async def stopped_run(engine: Engine, adapter: RecordingAdapter, chat: ChatRef, by: Player) -> None:
-    """A run of the demo quiz: Ann answers its first question right, then `by` /stops it."""
-    assert (await engine.start(chat, "demo", ANN, None)).status is StartStatus.STARTED
+async def stopped_run(
+    engine: Engine, adapter: RecordingAdapter, chat: ChatRef, by: Player, quiz: Quiz | None = None
+) -> None:
+    """A run of `quiz` (the demo quiz): Ann answers its first question right, then `by` /stops it."""
+    quiz = quiz or make_quiz()
+    assert (await engine.start(chat, quiz.id, ANN, None)).status is StartStatus.STARTED
     engine.clock.advance(5)  # type: ignore[attr-defined]
     await engine.run_due()
     card = adapter.questions[-1]
-    assert (await engine.answer(adapter.token(adapter.right_letter(make_quiz(), card), card), ANN, chat)).accepted
+    assert (await engine.answer(adapter.token(adapter.right_letter(quiz, card), card), ANN, chat)).accepted
     reply = await Commands(engine).handle("stop", "", Caller(chat, by, is_admin=True))
     assert "stopped" in reply.text
 
