@@ -7,6 +7,7 @@ boards are sums of the same answers (storage/shared/boards.py). Times are in the
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -17,6 +18,8 @@ from bot.domain.records import AnswerRow, PastRun
 from bot.domain.zones import zone
 from bot.engine.core import Engine
 from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, WebRecords
+
+YIELD_EVERY = 2000  # answers made into lines between two turns of the event loop
 
 
 class ResultStore(WebRecords, RunRecords, Boards, PlayerNames, ChatRecords, Protocol):
@@ -116,7 +119,9 @@ async def _lines(
     names = await store.player_names({a.player_key for a in answers})
     quizzes = {q: await quiz_of(engine, chat_key, q) for q in {r.quiz_id for r in runs.values()}}
     lines = []
-    for a in answers:
+    for n, a in enumerate(answers, start=1):
+        if n % YIELD_EVERY == 0:  # a chat's whole history is long: other pages and presses go on meanwhile
+            await asyncio.sleep(0)
         run = runs.get(a.run_id)
         quiz = quizzes.get(run.quiz_id) if run else None
         question = next((q for q in quiz.questions if q.id == a.question_id), None) if quiz else None

@@ -5,7 +5,9 @@ Admin links only, as the run history: a report names every player and every answ
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Sequence
 from http import HTTPStatus
 
 from aiohttp import web
@@ -14,7 +16,7 @@ from bot.adapters.web import report, texts
 from bot.adapters.web.pages import Pages
 from bot.adapters.web.paging import paging
 from bot.commands import sheets
-from bot.commands.results import chat_results, day_start, run_results
+from bot.commands.results import Line, chat_results, day_start, run_results
 from bot.commands.weblinks import Scope
 
 KINDS = "|".join(sheets.FORMATS)
@@ -72,7 +74,7 @@ class ReportPages:
         if results is None:
             raise web.HTTPNotFound()
         kind = request.match_info["kind"]
-        return _download(sheets.as_file(results.lines, kind), f"{_safe(link.chat_key)}-run-{run_id}.{kind}", kind)
+        return await _download(results.lines, f"{_safe(link.chat_key)}-run-{run_id}.{kind}", kind)
 
     async def chat_file(self, request: web.Request) -> web.Response:
         link = await self.pages.opened(request, Scope.ADMIN)
@@ -88,7 +90,7 @@ class ReportPages:
             return self.pages.render(request, "refused.html", view, link, values, HTTPStatus.BAD_REQUEST)
         lines = await chat_results(self.engine, link.chat_key, view.lang, start)
         kind = request.match_info["kind"]
-        return _download(sheets.as_file(lines, kind), f"{_safe(link.chat_key)}-results.{kind}", kind)
+        return await _download(lines, f"{_safe(link.chat_key)}-results.{kind}", kind)
 
 
 def _safe(text: str) -> str:
@@ -96,7 +98,10 @@ def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "", text.replace(":", "-"))
 
 
-def _download(data: bytes, name: str, kind: str) -> web.Response:
+async def _download(lines: Sequence[Line], name: str, kind: str) -> web.Response:
+    # written on a thread: a chat's whole history can take seconds (measured: 100,000 answers as
+    # .xlsx, about 25 s here), during which the event loop would serve no other page or webhook
+    data = await asyncio.to_thread(sheets.as_file, lines, kind)
     response = web.Response(body=data, headers={"Content-Disposition": f'attachment; filename="quizhost-{name}"'})
     response.content_type = sheets.MEDIA_TYPES[kind].split(";")[0]
     if kind == "csv":
