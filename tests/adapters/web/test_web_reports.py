@@ -276,3 +276,23 @@ async def test_the_question_page_explains_its_figures_and_flags_only_from_ten_pl
         _, html, _ = await fetch(site.link(group()) + "quizzes/demo")
         first = html[html.index('id="q1"') : html.index('id="q2"')]
         assert "Too hard: 20% or fewer answer it right." in text_of(first)
+
+
+async def test_a_report_still_opens_when_its_chat_quiz_was_removed(engine, adapter):
+    gift = (
+        "::capital-fr:: Capital of France? {=Paris ~Lyon ~Nice}\n\n::capital-es:: Capital of Spain? {=Madrid ~Porto}\n"
+    )
+    outcome = await engine.chat_quizzes.upload(group(), ANN, "capitals.gift", gift.encode())
+    assert outcome.quiz is not None
+    quiz = await engine.chat_quizzes.get(group().key, outcome.quiz.id)
+    assert quiz is not None
+    await play(engine, adapter, group(), quiz, {ANN: [True, False]})
+    async with serving(engine) as site:
+        (run_id,) = await run_ids(engine)
+        _, html, _ = await fetch(site.link(group()) + f"runs/{run_id}")
+        assert "Capital of Spain?" in html
+        assert await engine.store.delete_chat_quiz(group().key, quiz.id)
+        status, html, _ = await fetch(site.link(group()) + f"runs/{run_id}")
+        assert status == 200 and html.count("This question is no longer in the quiz.") == 2
+        _, data, _ = await download(site.link(group()) + f"runs/{run_id}/results.csv")
+        assert [r["question"] for r in csv_rows(data)] == [q.id for q in quiz.questions], "the ids stand in"
