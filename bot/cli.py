@@ -1,4 +1,4 @@
-"""`quizhost play | run | validate | export | import | bench`: argument parsing and wiring, nothing else."""
+"""`quizhost play | run | web | validate | export | import | stats | results | bench`: parsing and wiring only."""
 
 from __future__ import annotations
 
@@ -58,10 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
     move = sub.add_parser("migrate-db", help="copy a SQLite database into an empty PostgreSQL one")
     move.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path) of the database")
     move.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host:5432/db, empty")
+    from bot.app.results_cli import add_arguments as results_arguments
     from bot.app.stats_cli import add_arguments as stats_arguments
     from bot.bench import add_arguments as bench_arguments
 
     stats_arguments(sub.add_parser("stats", help="question statistics: share right, split, flags to fix"))
+    results_arguments(
+        sub.add_parser("results", help="every answer of a chat as CSV or .xlsx (points add up to the boards)")
+    )
 
     bench_arguments(sub.add_parser("bench", help="load-test the engine and the database; print the figures"))
     return parser
@@ -95,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         "migrate-db": _migrate_db,
         "web": _web,
         "stats": _stats,
+        "results": _results,
     }
     try:
         return commands[args.command](args, settings)
@@ -209,6 +214,12 @@ def _stats(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app.stats_cli import main as stats_main
 
     return stats_main(args, settings)
+
+
+def _results(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app.results_cli import main as results_main
+
+    return results_main(args, settings)
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:

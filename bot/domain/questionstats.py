@@ -81,6 +81,7 @@ class QuestionStats:
     split: tuple[int, ...]  # answers per option, authoring order
     discrimination: float | None  # share right, top group minus bottom group
     flags: tuple[FlagNote, ...]
+    players: int = 0  # how many players answered it (each counted once, however often they played)
 
     @property
     def share_right(self) -> float | None:
@@ -125,6 +126,7 @@ def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally)
         split=split,
         discrimination=_discrimination(t, top, bottom, answer),
         flags=(),
+        players=len(t.choices),
     )
     return replace(stats, flags=flags(stats, top_split))
 

@@ -40,6 +40,21 @@ class RunSummary:
 
 
 @dataclass(frozen=True)
+class PastRun:
+    """One run of a chat as its report shows it (the web page's run report, the downloads)."""
+
+    run_id: int
+    chat_key: str
+    quiz_id: str
+    language: str
+    question_ids: tuple[str, ...]  # the questions it asked or was to ask, in order
+    started_by: str
+    started_at: float
+    status: RunStatus
+    stopped_by: str = ""  # the player key of whoever /stop-ped it; empty when nobody did
+
+
+@dataclass(frozen=True)
 class ChatQuizRow:
     """A quiz a chat's admin uploaded: it belongs to that chat alone."""
 

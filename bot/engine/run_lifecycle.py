@@ -64,6 +64,9 @@ class RunLifecycle:
         else:  # its owner stops it, woken or at its next lease renewal (bot/engine/wakeups.py)
             assert self.wakeups is not None
             stopped = await self.wakeups.request_stop(row.id, by.key)
+        if stopped:  # the run's report names who stopped it
+            await self.store.ensure_player(by)
+            await self.store.record_stop(row.id, by.key)
         return StopOutcome(StopStatus.STOPPED if stopped else StopStatus.NONE)
 
     async def end_run(self, run_id: int) -> bool:

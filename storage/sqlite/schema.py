@@ -15,7 +15,7 @@ from storage.shared.tables import (
 )
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
-from storage.shared.web import REVOCATIONS
+from storage.shared.web import REVOCATIONS, RUN_STOPS
 
 
 def _summarise(answers: str) -> str:
@@ -396,3 +396,5 @@ MIGRATIONS += (fsrs_migration("TEXT", "REAL", "INTEGER PRIMARY KEY", " WITHOUT R
 # assignments: a quiz members play in private until a deadline, counted on the group's boards
 # (storage/shared/assignments.py); a run played for another chat names it (runs.board_chat)
 MIGRATIONS += (ASSIGNMENT_TABLES.format(id="INTEGER PRIMARY KEY", time="REAL"),)
+# who /stop-ped a run, for its report (storage/shared/web.py)
+MIGRATIONS += (RUN_STOPS.format(key="INTEGER"),)

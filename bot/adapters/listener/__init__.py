@@ -85,7 +85,7 @@ class Listener:
     def __init__(self, app: web.Application, bounds: Bounds | None = None) -> None:
         self.bounds = bounds or Bounds()
         app[BOUNDS] = self.bounds
-        app.middlewares.append(secured)
+        app.middlewares.insert(0, secured)  # outermost: responses other middlewares make carry them too
         self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=self.bounds.shutdown_seconds)
         self._servers: list[asyncio.Server] = []
         self._live: weakref.WeakSet[GuardedHandler] = weakref.WeakSet()

@@ -46,6 +46,9 @@ class RunRecords(Protocol):
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         """The run's stored answers, by question index, then by time of answer."""
 
+    async def record_stop(self, run_id: int, player_key: str) -> None:
+        """Note who stopped the run with /stop (its report names them); the first one noted stays."""
+
 
 class AnswerQueue(Protocol):
     """Presses, stored in groups (one transaction for many answers) and acknowledged once committed."""
