@@ -5,6 +5,7 @@ out of range and words that are not one, a poll's split, and picks that survive 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
 from bot.content.quizfile import check_quiz_data
 from bot.domain.model import ChatRef, QuestionCard, QuestionKind, Quiz
+from bot.domain.tokens import answer_start, decode_question
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.testing.fakes import RecordingAdapter, group, player, private
 from bot.texts import render_stats
@@ -282,3 +284,31 @@ async def test_question_statistics_count_every_kind_and_claim_no_share_right_the
     assert (stats["tabs"].attempts, stats["tabs"].split, stats["tabs"].flags) == (2, (2, 0), ())
     report = render_stats.chat_report("en", kinds_quiz(), list(stats.values())).text
     assert "2 answers · - right" in report and "✓" in report
+
+
+async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adapter, clock):
+    """Telegram's "Answer" is a deep link: /start answer_<run>_<n> in the private chat, and the
+    next message there is the answer (the group reads nothing)."""
+    chat, ann = group(), player(1, "Ann")
+    engine = Engine(Catalog.from_quizzes([kinds_quiz(QUESTIONS[2], QUESTIONS[5])]), store, clock, EngineSettings())
+    engine.attach(adapter)
+    commands, me = Commands(engine), Caller(private(), ann)
+    outcome = await engine.start(chat, "kinds", ann)
+    assert outcome.status is StartStatus.STARTED
+    clock.advance(3)
+    await engine.run_due()
+    card = adapter.questions[-1]
+    payload = answer_start(decode_question(card.answer_token))
+    assert payload == f"answer_{card.run_id}_1" and is_valid_start(payload)
+    sent = await commands.handle("start", payload, me)
+    assert sent.text.startswith("Which Swiss city has the ETH?") and "Reply with your answer" in sent.text
+    ack = await commands.answer_text(me, "Zurich")
+    assert ack is not None and ack.accepted and ack.text == "Locked in: Zurich"
+    assert await commands.answer_text(me, "thanks!") is None, "answered: the next message is ordinary chat"
+    await closed(engine, clock)
+    assert [(s.name, s.correct) for s in adapter.reveals[-1][1].answers] == [("Ann", True)]
+
+
+def is_valid_start(payload: str) -> bool:
+    """What Telegram takes as a deep link's start parameter."""
+    return re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload) is not None
