@@ -312,3 +312,23 @@ async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adap
 def is_valid_start(payload: str) -> bool:
     """What Telegram takes as a deep link's start parameter."""
     return re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload) is not None
+
+
+async def test_a_done_pressed_just_before_a_restart_closes_the_question_at_once_after_it(store, clock):
+    catalog = Catalog.from_quizzes([kinds_quiz(QUESTIONS[0], QUESTIONS[5])])
+    first_adapter, chat, ann = RecordingAdapter(), private(), player(1, "Ann")
+    first = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    first.attach(first_adapter)
+    await started(first, chat, clock)
+    card = first_adapter.questions[-1]
+    for text in ("2", "5"):
+        assert (await first.answer(token_of(card, text), ann, chat)).accepted
+    assert (await first.answer(card.done_token, ann, chat)).accepted  # the process stops before the close
+
+    adapter = RecordingAdapter()
+    second = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    second.attach(adapter)
+    assert await second.resume() == 1
+    await second.run_due()
+    _, reveal = adapter.reveals[-1]
+    assert [(s.correct, s.points) for s in reveal.answers] == [(True, 1000)], "closed without waiting 30 s"
