@@ -20,7 +20,7 @@ from bot.domain.model import (
     Reveal,
     RunEnd,
 )
-from bot.domain.records import AnswerRow, Phase, RunRow, RunStatus
+from bot.domain.records import AnswerRow, Phase, PressFacts, RunRow, RunStatus
 from bot.domain.scoring import parse_number
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
 
@@ -201,6 +201,29 @@ def make_answer(
         return answer_row(run, player_key, now, chosen, "")
     before = previous if previous is not None else run.answers.get(player_key)
     return answer_row(run, player_key, now, NO_ANSWER, toggled(before.response if before else "", chosen))
+
+
+def stored_answer(run: Run, facts: PressFacts, player_key: str) -> AnswerRow | None:
+    """The player's answer to the open question as the database has it, as far as a press needs
+    it (its option, its response: a multi question's picks so far, and when it was stored)."""
+    if facts.answered is None:
+        return None
+    row, q = run.row, run.question
+    return AnswerRow(
+        row.id,
+        row.index,
+        q.id,
+        player_key,
+        row.chat_key,
+        row.quiz_id,
+        facts.answered,
+        False,
+        0.0,
+        0,
+        0,
+        facts.answered_at,
+        facts.response,
+    )
 
 
 def check_done(

@@ -70,7 +70,7 @@ async def answer_elsewhere(
         lang = engine.client_language(player)
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     lang, now, key = run.row.language, engine.clock.now(), player.key
-    previous = _stored(run, facts, key)
+    previous = session.stored_answer(run, facts, key)
     if isinstance(token, QuestionToken):
         return await _question_button(shared, run, facts, token, player, previous, now)
     refusal = session.check_press(run, token, key, now)  # closed or out of range, before repeated
@@ -110,7 +110,7 @@ async def text_elsewhere(
     if number is None and not takes_text(run, reply_to):
         return "ignored", None
     lang, now, key = run.row.language, engine.clock.now(), player.key
-    previous = _stored(run, facts, key)
+    previous = session.stored_answer(run, facts, key)
     refusal = session.check_text(run, number or run.row.index + 1, key, now, previous)
     if refusal is not None:
         return refusal.value, refusal_ack(run, refusal, previous)
@@ -164,17 +164,6 @@ async def _open_run(engine: Engine, shared: ElsewhereStore, run_id: int, player:
     if quiz is None:
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     return _Open(session.Run(facts.run, quiz, streaks={player.key: facts.streak}), facts)
-
-
-def _stored(run: Run, facts: PressFacts, key: str) -> AnswerRow | None:
-    """The player's stored answer to the open question as far as a press needs it: its option
-    and response (picks so far)."""
-    if facts.answered is None:
-        return None
-    row, q = run.row, run.question
-    return AnswerRow(
-        row.id, row.index, q.id, key, row.chat_key, row.quiz_id, facts.answered, False, 0.0, 0, 0, 0.0, facts.response
-    )
 
 
 async def _insert(

@@ -31,6 +31,7 @@ _FACTS = (
     "COALESCE((SELECT streak FROM answers WHERE run_id = r.id AND idx = r.idx - 1 AND player_key = $2), 0) AS streak, "
     "(SELECT option FROM answers WHERE run_id = r.id AND idx = r.idx AND player_key = $2) AS answered, "
     "(SELECT response FROM answers WHERE run_id = r.id AND idx = r.idx AND player_key = $2) AS response, "
+    "(SELECT answered_at FROM answers WHERE run_id = r.id AND idx = r.idx AND player_key = $2) AS answered_at, "
     "EXISTS (SELECT 1 FROM answers WHERE run_id = r.id AND idx < r.idx) AS anyone_known, "
     "(SELECT count(*) FROM (SELECT DISTINCT a.player_key FROM answers a WHERE a.run_id = r.id AND a.idx < r.idx "
     "AND a.player_key <> $2 AND NOT EXISTS (SELECT 1 FROM answers b WHERE b.run_id = r.id AND b.idx = r.idx "
@@ -71,7 +72,13 @@ async def facts(pool: asyncpg.Pool, run_id: int, player_key: str, unseen_cap: in
     if row is None:
         return None
     return PressFacts(
-        run_from_row(row), row["streak"], row["answered"], row["anyone_known"], row["unseen"], row["response"] or ""
+        run_from_row(row),
+        row["streak"],
+        row["answered"],
+        row["anyone_known"],
+        row["unseen"],
+        row["response"] or "",
+        row["answered_at"] or 0.0,
     )
 
 
