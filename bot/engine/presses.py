@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from bot.domain import session
+from bot.domain import answer_moves, session
 from bot.domain.answering import answered_label, letters, picks_of, shortened
 from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, QuestionKind
 from bot.domain.records import AnswerRow
@@ -93,7 +93,7 @@ class Presses:
         facts = await self.store.press_facts(run.id, key, 0)
         if (run.id, key) in self._committing:  # a toggle here came in while the database answered
             return run.answers.get(key)
-        return session.stored_answer(run, facts, key) if facts else run.answers.get(key)
+        return answer_moves.stored_answer(run, facts, key) if facts else run.answers.get(key)
 
     async def _question_button(self, token: QuestionToken, player: Player, chat: ChatRef | None) -> Ack:
         """ "Done" on a multi question; "Answer" where the platform has no way to ask for text
@@ -107,12 +107,12 @@ class Presses:
             text = render.ack_refused(lang, closed) if closed else render.answer_instruction(lang, run.question.kind)
             return Ack(text, False, lang)
         previous = await self._latest_picks(run, key)
-        refusal = session.check_done(run, token, key, self.clock.now(), previous)
+        refusal = answer_moves.check_done(run, token, key, self.clock.now(), previous)
         if refusal is not None or previous is None:
             return self._refused(run, refusal or Refusal.NO_PICKS, key)
         if previous is not run.answers.get(key):  # picked through another worker: scored at this press
             previous = session.answer_row(run, key, now, NO_ANSWER, previous.response)
-        refused = await self._record(run, session.make_done(previous), player, previous, replace=True)
+        refused = await self._record(run, answer_moves.make_done(previous), player, previous, replace=True)
         if refused is not None:
             return refused
         return Ack(render.ack_done(lang, letters(picks_of(previous.response), run.order)), True, lang)
@@ -140,10 +140,10 @@ class Presses:
         if run_id is None and not takes_text(run, reply_to):
             return None
         lang, now, key = run.row.language, self.clock.now(), player.key
-        refusal = session.check_text(run, number or run.row.index + 1, key, now)
+        refusal = answer_moves.check_text(run, number or run.row.index + 1, key, now)
         if refusal is not None:
             return self._refused(run, refusal, key)
-        made = session.make_text_answer(run, key, text, now)
+        made = answer_moves.make_text_answer(run, key, text, now)
         if isinstance(made, Refusal):
             self.outcomes[made.value] += 1
             return Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang)
