@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from bot.commands import upload_replies
 from bot.commands.assign import AssignCommands
 from bot.commands.learning import LearningCommands
+from bot.commands.typed import TypedAnswers
 from bot.commands.web import WebCommands
 from bot.commands.weblinks import WebAddress
 from bot.domain import tokens, zones
@@ -90,6 +91,7 @@ class Commands(LearningCommands, AssignCommands):
         self.review = ReviewDesk(engine)
         self.scheduler = Scheduler(engine)
         self.assignments = Assignments(engine)
+        self.typed = TypedAnswers(engine, self.review)
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
@@ -113,6 +115,20 @@ class Commands(LearningCommands, AssignCommands):
         if picked.kind is tokens.Kind.QUIZ:
             return await self._cmd_quiz(picked.value, caller, lang)
         return await self._cmd_language(picked.value, caller, lang)
+
+    async def answer_text(
+        self,
+        caller: Caller,
+        text: str,
+        run_id: int | None = None,
+        number: int | None = None,
+        reply_to: str | None = None,
+    ) -> Ack | None:
+        """A message that may answer a typed or numeric question: the chat's quiz (or the run
+        and number given, or, in a private chat, the question the player was sent to answer
+        there), else the player's open review card; None when it is ordinary chat
+        (bot/commands/typed.py)."""
+        return await self.typed.answer(caller, text, run_id, number, reply_to)
 
     # /quiz -------------------------------------------------------------------------------
 
@@ -173,6 +189,8 @@ class Commands(LearningCommands, AssignCommands):
             return await self._cmd_review("", caller, lang)
         if (assignment := assignment_of(args)) is not None:  # an assignment's Start: ?start=assign_<id>
             return await self._assignment_start(assignment, caller, lang)
+        if caller.chat.is_private and (asked := tokens.decode_answer_start(args)) is not None:
+            return self.typed.sent_to_answer(asked, caller, lang)  # a typed question's "Answer" deep link
         return await self._cmd_help(args, caller, lang)
 
     async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:

@@ -13,7 +13,8 @@ from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot.domain.model import LETTERS, Question, Quiz, Standing
+from bot.domain.answering import picks_of
+from bot.domain.model import LETTERS, Question, QuestionKind, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
 from bot.domain.zones import zone
 from bot.engine.core import Engine
@@ -39,16 +40,13 @@ class Line:
     question: str
     player: str
     player_key: str
-    option: int  # authoring-order index of the chosen option
-    chosen: str  # the chosen option's text ('' when the quiz no longer has it)
+    picks: tuple[int, ...]  # authoring-order indices of the chosen options (none: typed, numeric)
+    letter: str  # the chosen options' letters in authoring order, or what the player typed
+    chosen: str  # the chosen options' texts ('' when the quiz no longer has them), or what was typed
     right: bool
     seconds: float
     points: int
     answered: datetime  # in the chat's zone
-
-    @property
-    def letter(self) -> str:
-        return LETTERS[self.option] if self.option < len(LETTERS) else str(self.option + 1)
 
 
 @dataclass(frozen=True)
@@ -125,7 +123,7 @@ async def _lines(
         run = runs.get(a.run_id)
         quiz = quizzes.get(run.quiz_id) if run else None
         question = next((q for q in quiz.questions if q.id == a.question_id), None) if quiz else None
-        chosen = question.options[a.option].get(lang) if question and a.option < len(question.options) else ""
+        picks, letter, chosen = said(question, a, lang)
         lines.append(
             Line(
                 run_id=a.run_id,
@@ -137,7 +135,8 @@ async def _lines(
                 question=question.prompt.get(lang) if question else a.question_id,
                 player=names.get(a.player_key, a.player_key),
                 player_key=a.player_key,
-                option=a.option,
+                picks=picks,
+                letter=letter,
                 chosen=chosen,
                 right=a.correct,
                 seconds=round(a.elapsed, 2),
@@ -146,3 +145,17 @@ async def _lines(
             )
         )
     return lines
+
+
+def said(question: Question | None, answer: AnswerRow, lang: str) -> tuple[tuple[int, ...], str, str]:
+    """What a player answered: the options picked (authoring order), their letters, their texts;
+    a typed or numeric answer as typed."""
+    if answer.option >= 0:
+        picks: tuple[int, ...] = (answer.option,)
+    elif question is not None and question.kind is QuestionKind.MULTI:
+        picks = tuple(sorted(picks_of(answer.response)))
+    else:
+        return (), answer.response, answer.response
+    options = question.options if question else ()
+    letters = ", ".join(LETTERS[i] if i < len(LETTERS) else str(i + 1) for i in picks)
+    return picks, letters, "; ".join(options[i].get(lang) for i in picks if i < len(options))

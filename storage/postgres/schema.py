@@ -22,18 +22,19 @@ from storage.shared.web import REVOCATIONS, RUN_STOPS
 KEY = 'TEXT COLLATE "C"'
 
 
-def _summarise(answers: str) -> str:
-    """Add `answers` (a FROM ... WHERE clause over `a`) to both board summaries."""
+def _summarise(answers: str, answered: str = "COUNT(*)") -> str:
+    """Add `answers` (a FROM ... WHERE clause over `a`) to both board summaries; `answered`
+    counts them (the kinds' migration: polls count as no answer)."""
     return f"""
     INSERT INTO board_days AS b
         SELECT a.chat_key, FLOOR(a.answered_at / 86400)::INTEGER, a.player_key, a.quiz_id,
-               SUM(a.points), SUM(a.correct), COUNT(*), MIN(a.answered_at)
+               SUM(a.points), SUM(a.correct), {answered}, MIN(a.answered_at)
         {answers} GROUP BY 1, 2, 3, 4
         ON CONFLICT (chat_key, day, player_key, quiz_id) DO UPDATE SET points = b.points + excluded.points,
             correct = b.correct + excluded.correct, answered = b.answered + excluded.answered,
             first_at = LEAST(b.first_at, excluded.first_at);
     INSERT INTO board_totals AS b
-        SELECT a.chat_key, a.player_key, a.quiz_id, SUM(a.points), SUM(a.correct), COUNT(*),
+        SELECT a.chat_key, a.player_key, a.quiz_id, SUM(a.points), SUM(a.correct), {answered},
                MIN(a.answered_at), MAX(a.streak)
         {answers} GROUP BY 1, 2, 3
         ON CONFLICT (chat_key, player_key, quiz_id) DO UPDATE SET points = b.points + excluded.points,
@@ -394,6 +395,24 @@ MIGRATIONS += (
 
 # who /stop-ped a run, for its report (storage/shared/web.py)
 MIGRATIONS += (RUN_STOPS.format(key="BIGINT"),)
+
+# kinds of question (issue #22), as SQLite's: the answer's response and whether it is scored
+# (polls are not); stored answers were all scored, so the summaries stand as they are
+SCORED = "SUM(a.scored)::INTEGER"
+MIGRATIONS += (
+    f"""
+    ALTER TABLE answers ADD COLUMN response TEXT NOT NULL DEFAULT '';
+    ALTER TABLE answers ADD COLUMN scored INTEGER NOT NULL DEFAULT 1;
+    {
+        _trigger_functions(
+            lambda answers: _summarise(answers, SCORED),
+            "runs_summarise_answers",
+            "answers_late_to_boards",
+            "CREATE OR REPLACE",
+        )
+    }
+    """,
+)
 
 
 def version() -> int:

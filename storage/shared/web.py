@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from bot.domain.records import AnswerRow, PastRun, RunStatus, RunSummary
+from storage.shared.tables import ANSWER_COLUMNS
 
 SECRET_NAME = "web_links"
 
@@ -30,9 +31,7 @@ RUN_STOPS = """
         stopped_by TEXT NOT NULL
     );
 """
-_ANSWER_COLUMNS = (
-    "run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, streak, answered_at"
-)
+_ANSWER_COLUMNS = ", ".join(ANSWER_COLUMNS)
 # the later of two instants, in words both databases read (SQLite's MAX is PostgreSQL's GREATEST)
 _LATER = (
     "CASE WHEN excluded.not_before > link_revocations.not_before "

@@ -41,8 +41,9 @@ def questions(results: RunResults, lang: str) -> list[QuestionSplit]:
         options = tuple(o.get(lang) for o in question.options)
         split = [0] * len(options)
         for line in answered:
-            if line.option < len(split):
-                split[line.option] += 1
+            for pick in line.picks:
+                if pick < len(split):
+                    split[pick] += 1
         chart = split_chart(LETTERS, list(options), tuple(split), question.answer)
         shown.append(
             QuestionSplit(
