@@ -103,20 +103,27 @@ class EndpointMode:
         self._posting.add(task)
         task.add_done_callback(self._posting.discard)
 
-    async def _deliver(self, interaction: FakeInteraction, worker: int) -> None:
+    async def _deliver(self, interaction: FakeInteraction, first: int) -> None:
+        """To the worker whose turn it is; one that refuses the connection (down) passes it to
+        the next, as a load balancer does; one that took it and died never answers."""
         body = json.dumps(interaction.payload).encode()
-        delivery = Delivery(interaction.id, worker)
-        self.deliveries.append(delivery)
-        self.in_flight[worker] += 1
-        began = asyncio.get_running_loop().time()
-        try:
-            delivery.status, reply = await self.post_raw(self.endpoints[worker], body, self.signed(body))
-            delivery.reply = json.loads(reply) if delivery.status == 200 else None
-        except (aiohttp.ClientError, ValueError):
-            pass  # the worker died holding it: Discord shows "This interaction failed"
-        finally:
-            self.in_flight[worker] -= 1
-            delivery.seconds = asyncio.get_running_loop().time() - began
+        for turn in range(len(self.endpoints)):
+            worker = (first + turn) % len(self.endpoints)
+            delivery = Delivery(interaction.id, worker)
+            self.deliveries.append(delivery)
+            self.in_flight[worker] += 1
+            began = asyncio.get_running_loop().time()
+            try:
+                delivery.status, reply = await self.post_raw(self.endpoints[worker], body, self.signed(body))
+                delivery.reply = json.loads(reply) if delivery.status == 200 else None
+            except aiohttp.ClientConnectorError:
+                continue  # never reached it: the next worker
+            except (aiohttp.ClientError, ValueError):
+                pass  # the worker died holding it: Discord shows "This interaction failed"
+            finally:
+                self.in_flight[worker] -= 1
+                delivery.seconds = asyncio.get_running_loop().time() - began
+            break
         if delivery.reply is not None:
             self._replied(interaction, delivery.reply)
         self._bump()
