@@ -14,6 +14,7 @@ import discord
 
 from bot.adapters.discord.asked import PLATFORM, Asker
 from bot.commands.core import Caller, Commands
+from bot.content.catalog import Catalog
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain import tokens
 from bot.domain.model import Ack, ChatRef, Quiz, Reply
@@ -65,6 +66,9 @@ class Handling:
         if offer.size > MAX_FILE_BYTES:
             return await commands.upload(caller, offer.filename, b"", size=offer.size)
         return await commands.upload(caller, offer.filename, await offer.read())
+
+    def catalog(self) -> Catalog:
+        return self._engine_commands().engine.catalog
 
     async def own_quizzes(self, asker: Asker) -> list[Quiz]:
         """The quizzes uploaded in the asker's channel, for its autocomplete."""

@@ -104,8 +104,7 @@ class HttpInteractions:
         focused = next((o for o in data.get("options") or [] if isinstance(o, dict) and o.get("focused")), None)
         typed = str(focused.get("value") or "") if focused else ""
         lang = normalise(asker.player.language or "") or FALLBACK_LANGUAGE
-        catalog = self.handling._engine_commands().engine.catalog
-        choices = topic_choices(catalog, typed, lang, await self.handling.own_quizzes(asker))
+        choices = topic_choices(self.handling.catalog(), typed, lang, await self.handling.own_quizzes(asker))
         return [{"name": choice.name, "value": choice.value} for choice in choices]
 
     def _offer(self, data: dict[str, Any], attachment_id: object) -> FileOffer | None:
