@@ -8,6 +8,7 @@ when it reaches the fake.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import time
 from collections import Counter
@@ -155,15 +156,26 @@ class DiscordDriver(Driver):
         slots, statuses = asyncio.Semaphore(window), Counter[str]()
 
         async def one() -> bool:
-            async with slots:
+            try:
                 body = json.dumps({**template, "id": str(fake.new_id())}).encode()
                 status, reply = await fake.post_raw(url, body, fake.signed(body))
-                statuses[str(status)] += 1
-                return status == 200 and json.loads(reply).get("type") == 4
+            finally:
+                slots.release()
+            statuses[str(status)] += 1
+            return status == 200 and json.loads(reply).get("type") == 4
 
-        began = time.perf_counter()
-        acked = sum(await asyncio.gather(*(one() for _ in range(count))))
-        return {"acked": acked, "seconds": time.perf_counter() - began, "statuses": dict(statuses)}
+        gc.disable()  # as in the bot's phases (Driver._begin): no collection of the fake's heap meanwhile
+        try:
+            began, posts = time.perf_counter(), []
+            for _ in range(count):  # as the flat-out phase presses: a new one whenever one is answered
+                await slots.acquire()
+                posts.append(asyncio.ensure_future(one()))
+            acked = sum(await asyncio.gather(*posts))
+            seconds = time.perf_counter() - began
+        finally:
+            gc.enable()
+            gc.collect()
+        return {"acked": acked, "seconds": seconds, "statuses": dict(statuses)}
 
     def balance(self, addresses: list[str], secret: str) -> dict:
         """`--workers`: interactions posted to these workers' endpoints in turn (`secret`: unused,
