@@ -39,7 +39,7 @@ FRESH_SECONDS = 300.0
 MAX_BODY = 256 << 10
 PING, PONG = 1, 1
 
-Respond = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]  # an interaction -> the callback to reply with
+Respond = Callable[[dict[str, Any]], Awaitable[bytes]]  # an interaction -> the callback to reply with, as JSON
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ class InteractionsServer:
             return web.Response(status=HTTPStatus.BAD_REQUEST, text="not an interaction")
         if interaction["type"] == PING:
             return web.json_response({"type": PONG})
-        return web.json_response(await self.respond(interaction))
+        return web.Response(body=await self.respond(interaction), content_type="application/json")
 
 
 def _refused() -> web.Response:

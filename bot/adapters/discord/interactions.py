@@ -12,8 +12,10 @@ global rate limit (they are the interaction token's own).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable
+from functools import lru_cache
 from typing import Any
 
 import aiohttp
@@ -42,18 +44,18 @@ class HttpInteractions:
         self._session: aiohttp.ClientSession | None = None
         self._follow_ups: set[asyncio.Task[None]] = set()
 
-    async def respond(self, interaction: dict[str, Any]) -> dict[str, Any]:
-        """The callback to reply with, within Discord's 3 s."""
+    async def respond(self, interaction: dict[str, Any]) -> bytes:
+        """The callback to reply with (its JSON), within Discord's 3 s."""
         asker = asked.of_json(interaction)
         found = interaction.get("data")
         data: dict[str, Any] = found if isinstance(found, dict) else {}
         kind = interaction["type"]
         if asker is not None and kind == AUTOCOMPLETE:
-            return {"type": CHOICES, "data": {"choices": await self._choices(asker, data)}}
+            return _encoded({"type": CHOICES, "data": {"choices": await self._choices(asker, data)}})
         work = self._work(asker, kind, data) if asker is not None else None
         if work is None:
             language = normalise(str(interaction.get("locale") or "")) or FALLBACK_LANGUAGE
-            return {"type": MESSAGE, "data": views.callback_data(Ack(render.ack_invalid(language), False), self.item)}
+            return _message(Ack(render.ack_invalid(language), False), self.item)
         return await self._in_time(interaction, work, ephemeral=kind == COMPONENT)
 
     def _work(self, asker: asked.Asker, kind: int, data: dict[str, Any]) -> Awaitable[Ack | Reply] | None:
@@ -70,17 +72,23 @@ class HttpInteractions:
             return self.handling.handle_upload(asker, offer) if offer else None
         return self.handling.handle_command(asker, name, command_words(name, options))
 
-    async def _in_time(
-        self, interaction: dict[str, Any], work: Awaitable[Ack | Reply], ephemeral: bool
-    ) -> dict[str, Any]:
-        answering = asyncio.ensure_future(replies.outcome(work, interaction.get("id")))
-        await asyncio.wait({answering}, timeout=replies.DEFER_AFTER)
-        if answering.done():
-            return {"type": MESSAGE, "data": views.callback_data(answering.result(), self.item)}
+    async def _in_time(self, interaction: dict[str, Any], work: Awaitable[Ack | Reply], ephemeral: bool) -> bytes:
+        """The work's answer, or "thinking…" once DEFER_AFTER has passed (its answer follows up).
+
+        A future set by whichever comes first, the work's end or a timer: nearly every press
+        ends long before, and this costs less than asyncio.wait's bookkeeping on every one."""
+        loop = asyncio.get_running_loop()
+        first: asyncio.Future[bool] = loop.create_future()
+        answering = loop.create_task(replies.outcome(work, interaction.get("id")))
+        answering.add_done_callback(lambda _: _settle(first, True))
+        timer = loop.call_later(replies.DEFER_AFTER, _settle, first, False)
+        if await first:
+            timer.cancel()
+            return _message(answering.result(), self.item)
         follow_up = asyncio.ensure_future(self._follow_up(interaction, answering))
         self._follow_ups.add(follow_up)
         follow_up.add_done_callback(self._follow_ups.discard)
-        return {"type": DEFERRED_MESSAGE, "data": {"flags": views.EPHEMERAL} if ephemeral else {}}
+        return _encoded({"type": DEFERRED_MESSAGE, "data": {"flags": views.EPHEMERAL} if ephemeral else {}})
 
     async def _follow_up(self, interaction: dict[str, Any], answering: asyncio.Future[Ack | Reply]) -> None:
         """The deferred interaction's answer, posted to its webhook (it replaces "thinking…")."""
@@ -146,3 +154,24 @@ def _options(data: dict[str, Any]) -> dict[str, Any]:
 def _within(data: dict[str, Any], key: str) -> dict[str, Any]:
     found = data.get(key)
     return found if isinstance(found, dict) else {}
+
+
+def _encoded(callback: dict[str, Any]) -> bytes:
+    return json.dumps(callback).encode()
+
+
+def _message(result: Ack | Reply, item: views.PressItem) -> bytes:
+    """A message in answer: an ack's JSON is made once per text (nearly every press gets one of a few)."""
+    if isinstance(result, Ack):
+        return _ack_reply(result.text)
+    return _encoded({"type": MESSAGE, "data": views.callback_data(result, item)})
+
+
+@lru_cache(maxsize=1024)
+def _ack_reply(text: str) -> bytes:
+    return _encoded({"type": MESSAGE, "data": views.ack_data(text)})
+
+
+def _settle(future: asyncio.Future[bool], value: bool) -> None:
+    if not future.done():
+        future.set_result(value)

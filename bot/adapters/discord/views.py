@@ -222,7 +222,7 @@ NO_MENTIONS = discord.AllowedMentions.none().to_dict()  # names and quiz text ne
 def callback_data(result: Ack | Reply, item: PressItem) -> dict[str, Any]:
     """What `response_kwargs` gives discord.py's send_message, as the message JSON Discord takes."""
     if isinstance(result, Ack):
-        return _ack_data(result.text)
+        return ack_data(result.text)
     kwargs = message_kwargs(result, item)
     data: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
     if "content" in kwargs:
@@ -237,6 +237,6 @@ def callback_data(result: Ack | Reply, item: PressItem) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1024)
-def _ack_data(text: str) -> dict[str, Any]:
+def ack_data(text: str) -> dict[str, Any]:
     """Shared between presses: never changed once made."""
     return {"content": cut(escape(text), CONTENT_MAX), "flags": EPHEMERAL, "allowed_mentions": NO_MENTIONS}
