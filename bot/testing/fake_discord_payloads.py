@@ -293,6 +293,15 @@ def choice_problems(choices: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
+def callback_problems(kind: object, data: dict[str, Any]) -> list[str]:
+    """Why Discord would refuse this interaction callback (a REST callback or an endpoint's reply)."""
+    if kind == 8:
+        return choice_problems(data.get("choices") or [])
+    if kind in (4, 7):
+        return message_problems(data, creating=kind == 4)
+    return [] if kind in (1, 5, 6, 9) else [f"no interaction callback of type {kind!r}"]
+
+
 def command_problems(commands: list[dict[str, Any]]) -> list[str]:
     problems = []
     if len(commands) > COMMANDS_MAX:

@@ -263,13 +263,7 @@ class RestRoutes:
             return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
         body = await request.json()
         kind, data = body["type"], body.get("data") or {}
-        problems = (
-            p.choice_problems(data.get("choices") or [])
-            if kind == 8
-            else p.message_problems(data, creating=kind == 4)
-            if kind in (4, 7)
-            else []
-        )
+        problems = p.callback_problems(kind, data)
         if problems:
             return self._invalid(problems)
         interaction.callbacks.append(body)

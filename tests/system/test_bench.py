@@ -168,6 +168,27 @@ def test_presses_through_two_webhook_workers_and_through_one_are_all_acknowledge
     assert asyncio.run(_bench_schemas(postgres_url)) == []
 
 
+@pytest.mark.postgres
+def test_presses_through_two_discord_endpoint_workers_and_through_one_are_all_acknowledged(capsys, postgres_url):
+    """Two `quizhost run` processes taking Discord's interactions over HTTP, on one PostgreSQL."""
+    tiny = ["--chats", "2", "--players", "3", "--window", "4", "--json"]
+    assert main(["bench", "--platform", "discord", "--http", "--workers", "2", "--db", postgres_url, *tiny]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out)
+    assert set(result["passes"]) == {"1", "2"} and result["ratio"] > 0
+    for count, figures in result["passes"].items():
+        flat = figures["flat_out"]
+        # every press answered "Locked in", by whichever worker the fake posted it to
+        assert flat["sent"] == flat["acked"] == flat["locked"] == 2 * 3 and flat["missing"] == 0, count
+        spread = figures["updates_per_worker"]
+        assert len(spread) == int(count) and min(spread) > 0, spread
+        assert figures["failed_deliveries"] == 0
+    shown = workers_table(result)
+    assert "signed interactions round robin" in shown and "2 workers presses_per_s" in shown
+    assert PASSWORD not in out + shown
+    assert asyncio.run(_bench_schemas(postgres_url)) == []
+
+
 @pytest.mark.parametrize("db", [[], ["--db", "sqlite:///quizhost.db"], ["--db", "quizhost.db"]])
 def test_several_workers_on_sqlite_are_refused_in_one_line(capsys, db):
     assert main(["bench", "--platform", "telegram", "--workers", "2", *db]) == 2
