@@ -277,6 +277,19 @@ class OptionView:
 
 
 @dataclass(frozen=True)
+class MediaView:
+    """A question's or an explanation's medium as an adapter shows it."""
+
+    kind: MediaKind
+    location: str  # an http(s) URL, or the absolute path of the file beside the quiz
+    alt: str  # in the run's language ("" when the quiz gives none)
+
+    @property
+    def is_url(self) -> bool:
+        return self.location.startswith(("https://", "http://"))
+
+
+@dataclass(frozen=True)
 class QuestionCard:
     """One question as the players see it, in the run's language and shuffled order."""
 
@@ -290,6 +303,11 @@ class QuestionCard:
     options: tuple[OptionView, ...]
     seconds: int
     deadline: float  # unix time
+    kind: QuestionKind = QuestionKind.CHOICE
+    media: MediaView | None = None
+    done_token: str | None = None  # multi in a private chat: the "Done" button
+    answer_token: str | None = None  # typed/numeric: the "Answer" button
+    direction_rtl: bool = False  # the quiz's content is right to left
 
 
 @dataclass(frozen=True)

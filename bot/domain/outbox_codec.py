@@ -11,7 +11,19 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from bot.domain.model import Button, ChatRef, MessageRef, OptionView, QuestionCard, Reply, Reveal, Scorer
+from bot.domain.model import (
+    Button,
+    ChatRef,
+    MediaKind,
+    MediaView,
+    MessageRef,
+    OptionView,
+    QuestionCard,
+    QuestionKind,
+    Reply,
+    Reveal,
+    Scorer,
+)
 
 
 def dump_card(card: QuestionCard) -> str:
@@ -54,4 +66,17 @@ def load_reply(payload: str) -> tuple[ChatRef, Reply]:
 
 
 def _card(c: dict[str, Any]) -> QuestionCard:
-    return QuestionCard(**dict(c, chat=ChatRef(**c["chat"]), options=tuple(OptionView(**o) for o in c["options"])))
+    # a card stored before kinds and media existed has neither: the defaults read it
+    return QuestionCard(
+        **dict(
+            c,
+            chat=ChatRef(**c["chat"]),
+            options=tuple(OptionView(**o) for o in c["options"]),
+            kind=QuestionKind(c.get("kind", QuestionKind.CHOICE)),
+            media=_media(c.get("media")),
+        )
+    )
+
+
+def _media(m: dict[str, Any] | None) -> MediaView | None:
+    return MediaView(MediaKind(m["kind"]), m["location"], m["alt"]) if m else None

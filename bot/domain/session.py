@@ -5,8 +5,21 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import PurePath
 
-from bot.domain.model import LETTERS, ChatRef, OptionView, Question, QuestionCard, Quiz, Reveal, RunEnd, Scorer
+from bot.domain.model import (
+    LETTERS,
+    ChatRef,
+    Media,
+    MediaView,
+    OptionView,
+    Question,
+    QuestionCard,
+    Quiz,
+    Reveal,
+    RunEnd,
+    Scorer,
+)
 from bot.domain.records import AnswerRow, Phase, RunRow, RunStatus
 from bot.domain.scoring import points_for
 from bot.domain.tokens import AnswerToken
@@ -117,7 +130,19 @@ def card(run: Run) -> QuestionCard:
         options=options,
         seconds=time_limit(run),
         deadline=row.asked_at + time_limit(run),
+        kind=q.kind,
+        media=media_view(q.media, run.quiz.source, lang),
     )
+
+
+def media_view(media: Media | None, source: str, lang: str) -> MediaView | None:
+    """A medium as adapters show it: a URL as is, a file as its path beside the quiz file
+    (absolute when the quiz's source is, as the catalog's are)."""
+    if media is None:
+        return None
+    alt = media.alt.get(lang) if media.alt else ""
+    location = media.src if media.is_url else str(PurePath(source).parent / media.src)
+    return MediaView(media.kind, location, alt)
 
 
 def time_limit(run: Run) -> int:

@@ -80,6 +80,8 @@ class FakeBotApi(BotApiMethods):
         self.messages_sent_by_users: dict[tuple[int, int], dict] = {}
         self.files: dict[str, bytes] = {}  # file_id -> content, for getFile and the download
         self.downloads: list[str] = []  # file paths the bot fetched
+        self.photo_uploads: list[tuple[str, str]] = []  # (file name, file_id) of every photo uploaded
+        self.photo_urls: list[str] = []  # photos the bot sent by URL
         self.removed_from: set[int] = set()  # chats that removed (or blocked) the bot: every call there is a 403
 
     # server ---------------------------------------------------------------------------

@@ -37,10 +37,11 @@ from telegram.ext import (
 )
 
 from bot.adapters.platform_watch import CallWatch
+from bot.adapters.telegram import cards, uploads
 from bot.adapters.telegram import format as fmt
-from bot.adapters.telegram import uploads
 from bot.adapters.telegram.claims import SharedClaims
 from bot.adapters.telegram.pacing import tell_holds
+from bot.adapters.telegram.photos import PhotoIds
 from bot.adapters.telegram.presses import PressHandling, chat_ref, trouble
 from bot.adapters.telegram.presses import player_of as _player
 from bot.adapters.telegram.request import UpdatesRequest
@@ -104,6 +105,7 @@ class TelegramAdapter(PressHandling):
         self.webhook = webhook
         self.updates = updates  # getUpdates' transport, which hands presses over before PTB parses them
         self.admins = AdminCache()
+        self.photos = PhotoIds()  # the file_ids of the pictures this process uploaded
         self._commands: Commands | None = None
         self._claims: TelegramUpdates | None = None  # the database's record of updates handled
         self._ready = asyncio.Event()  # the engine may post before the bot has connected
@@ -298,17 +300,7 @@ class TelegramAdapter(PressHandling):
         await self._ready.wait()
 
         async def post(chat: ChatRef) -> MessageRef:
-            message = await with_retries(
-                lambda: self.app.bot.send_message(
-                    _id(chat),
-                    fmt.question_html(card),
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=fmt.question_keyboard(card),
-                    link_preview_options=NO_PREVIEW,
-                ),
-                "posting a question",
-                once=True,
-            )
+            message = await cards.post_card(self.app.bot, _id(chat), card, self.photos)
             return MessageRef(chat, str(message.message_id))
 
         return await self._following_moves(card.chat, post)
@@ -359,30 +351,21 @@ class TelegramAdapter(PressHandling):
         """Edit the question into its own reveal (no buttons, the right option, the split, why,
         who scored): one edit, no reply. With no message to edit (deleted), the reveal is posted."""
         await self._ready.wait()
-        html = fmt.revealed_html(reveal)
-        if message is not None and await self._edit_closed(message, html):
+        if message is not None and await self._edit_closed(message, reveal):
             return
+        html = fmt.revealed_html(reveal)
         await self._following_moves(reveal.card.chat, lambda to: self._post(to, html, None, None, "posting an answer"))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         await self._ready.wait()
         await self._send(chat, reply)
 
-    async def _edit_closed(self, message: MessageRef, html: str) -> bool:
+    async def _edit_closed(self, message: MessageRef, reveal: Reveal) -> bool:
         """True once Telegram took the edit. An edit is idempotent: a failure that leaves open
         whether it landed raises, and the outbox tries again until Telegram answers; "message is
         not modified" is that answer (an earlier try landed). False: the message cannot be edited."""
         try:
-            await with_retries(
-                lambda: self.app.bot.edit_message_text(
-                    html,
-                    chat_id=_id(message.chat),
-                    message_id=int(message.message_id),
-                    parse_mode=ParseMode.HTML,
-                    link_preview_options=NO_PREVIEW,
-                ),
-                "closing a question",
-            )
+            await cards.edit_closed(self.app.bot, _id(message.chat), int(message.message_id), reveal)
         except BadRequest as exc:
             if "not modified" in str(exc).lower():
                 return True

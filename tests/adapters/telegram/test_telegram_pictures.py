@@ -1,0 +1,93 @@
+"""Pictures on Telegram: a question with a picture is one message (a photo, the question as its
+caption, the buttons under it), closed by editing its caption; a file is uploaded once and sent
+again by the file_id Telegram gave it; a URL goes as the URL; a question too long for a caption
+has its photo first and its text with the buttons after."""
+
+from __future__ import annotations
+
+import shutil
+
+from bot.content.catalog import default_quiz_folders
+from tests.adapters.telegram.test_telegram_e2e import clock, fake  # noqa: F401 (the fixtures)
+from tests.support.telegram_harness import Member, next_question, reveal_of, running_bot, settings_for
+
+PICTURE = default_quiz_folders()[0] / "kinds-tour" / "pipeline-bubble.png"
+LONG = "Read this carefully. " * 60  # 1260 characters: no caption holds the question
+
+PICTURES = f"""\
+id: pictures
+title: "Pictures <&>"
+description: "Questions with pictures"
+questions:
+  - id: local
+    prompt: "How many slots are idle?"
+    media: {{src: pics/bubble.png, alt: "A schedule"}}
+    options: ["12", "16"]
+    answer: 0
+    shuffle: false
+    explanation: "4 × 7 = 28 slots, 16 busy."
+  - id: remote
+    prompt: "And this one, from the web?"
+    media: "https://example.org/chart.png"
+    options: ["yes", "no"]
+    answer: 0
+    shuffle: false
+  - id: long
+    prompt: "{LONG}"
+    media: pics/bubble.png
+    options: ["first", "second"]
+    answer: 1
+    shuffle: false
+"""
+
+
+def picture_folder(tmp_path):
+    quizzes = tmp_path / "quizzes"
+    (quizzes / "pics").mkdir(parents=True, exist_ok=True)
+    shutil.copy(PICTURE, quizzes / "pics" / "bubble.png")
+    (quizzes / "pictures.yaml").write_text(PICTURES, encoding="utf-8")
+
+
+async def play_through(fake, clock, group, ann) -> list:
+    """Ann starts the picture quiz and answers each question; the questions as posted."""
+    await ann.says("/quiz pictures")
+    posted = []
+    for number in (1, 2, 3):
+        q = await next_question(fake, group, number)
+        await ann.presses(q, "A")
+        clock.advance(30)
+        await reveal_of(fake, group, q)
+        posted.append(q)
+    return posted
+
+
+async def test_a_picture_goes_with_its_question_once_uploaded_then_by_file_id(fake, clock, tmp_path):
+    settings = settings_for(fake, tmp_path)
+    picture_folder(tmp_path)
+    group = fake.group(-1201, "Pictures")
+    ann = Member(fake, group, fake.user(11, "Ann"))
+    async with running_bot(fake, settings, clock):
+        local, remote, long = await play_through(fake, clock, group, ann)
+
+        assert local.photo is not None and local.text.startswith("Question 1/3 · Pictures <&>")
+        assert "How many slots are idle?" in local.text and "A) 12" in local.text
+        assert "✅ A) 12" in local.text and "4 × 7 = 28 slots" in local.text, "the caption became the reveal"
+        assert len(fake.called("editMessageCaption")) == 2 and len(fake.called("editMessageText")) == 1  # the long one
+        assert remote.photo is not None and fake.photo_urls == ["https://example.org/chart.png"]
+
+        # too long for a caption: the photo first (titled), the question as text with the buttons
+        photo_first = fake.messages[(group["id"], long.message_id - 1)]
+        assert photo_first.photo == local.photo and photo_first.text == "Question 3/3 · Pictures <&>"
+        assert long.photo is None and LONG.strip() in long.text and "✅ B) second" in long.text
+        assert len(fake.photo_uploads) == 1, "the file went up once; the third question reused its file_id"
+
+        await ann.says("/quiz pictures")  # a second run in the same process
+        again = await next_question(fake, group, 4)
+        assert again.photo == local.photo and len(fake.photo_uploads) == 1
+        await ann.says("/stop")
+    assert [c.params["photo"] for c in fake.called("sendPhoto")][1:] == [
+        "https://example.org/chart.png",
+        local.photo,
+        local.photo,
+    ]
+    assert fake.refused() == []
