@@ -66,6 +66,7 @@ class FakeDiscord(RestRoutes):
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.attachments: dict[int, tuple[dict[str, Any], bytes]] = {}  # id -> (payload, content)
+        self.uploads: list[str] = []  # the names of files the bot sent with its messages
         self.cdn_fetches: list[int] = []  # attachment ids the bot downloaded
 
     # set-up ------------------------------------------------------------------------------

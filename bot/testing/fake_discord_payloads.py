@@ -243,6 +243,16 @@ def message_problems(data: dict[str, Any], creating: bool = True) -> list[str]:
     return problems
 
 
+def attachment_problems(data: dict[str, Any], files: list[str]) -> list[str]:
+    """An embed image `attachment://name` must name a file of the message."""
+    problems = []
+    for i, embed in enumerate(data.get("embeds") or []):
+        url = str((embed.get("image") or {}).get("url") or "")
+        if url.startswith("attachment://") and url.removeprefix("attachment://") not in files:
+            problems.append(f"embeds[{i}].image: {url} names no file of the message")
+    return problems
+
+
 def _embed_problems(embeds: list[dict[str, Any]]) -> list[str]:
     problems = []
     if len(embeds) > EMBEDS_MAX:

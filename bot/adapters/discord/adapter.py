@@ -16,7 +16,7 @@ import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
 from bot.adapters.discord import commands as discord_commands
-from bot.adapters.discord import gateway, replies, views
+from bot.adapters.discord import gateway, pictures, replies, views
 from bot.adapters.discord.identify import IdentifyTurns
 from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Caller, Commands
@@ -227,9 +227,11 @@ class DiscordAdapter:
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
+        embed = views.question_embed(card)
+        picture = await asyncio.to_thread(pictures.add_picture, embed, card.media, True)
         with replies.reachable(card.chat), replies.uncertain("posting a question"):
             message = await channel.send(
-                embed=views.question_embed(card), view=views.question_view(card, self._item), **replies.nonce()
+                embed=embed, view=views.question_view(card, self._item), files=_files(picture), **replies.nonce()
             )
         return MessageRef(card.chat, str(message.id))
 
@@ -240,13 +242,16 @@ class DiscordAdapter:
         channel = (await self._client_ready()).get_partial_messageable(int(reveal.card.chat.chat_id))
         embed = views.revealed_embed(reveal)
         if message is not None:
+            # the question's picture stays: an edit keeps the message's attachments
+            await asyncio.to_thread(pictures.add_picture, embed, reveal.card.media, False)
             try:
                 await channel.get_partial_message(int(message.message_id)).edit(embed=embed, view=None)
                 return
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
+        picture = await asyncio.to_thread(pictures.add_picture, embed, reveal.card.media, True)
         with replies.reachable(reveal.card.chat), replies.uncertain("posting an answer"):
-            await channel.send(embed=embed, **replies.nonce())
+            await channel.send(embed=embed, files=_files(picture), **replies.nonce())
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
@@ -368,3 +373,8 @@ class DiscordAdapter:
 
     async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
         await replies.answer_in_time(interaction, work, self._item)
+
+
+def _files(picture: discord.File | None) -> list[discord.File]:
+    # discord.py's MISSING: no files at all (the JSON body, as before pictures), not an empty list
+    return [picture] if picture is not None else discord.utils.MISSING
