@@ -16,7 +16,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from bot.adapters.listener import within_body_time
-from bot.adapters.web import figures, guard, texts
+from bot.adapters.web import figures, guard, media, texts
 from bot.adapters.web.charts import split_chart
 from bot.adapters.web.spool import NotAForm, read_form
 from bot.adapters.web.uploads import PendingUploads
@@ -48,6 +48,7 @@ class Pages:
             web.get("/c/{token}/runs", self.runs),
             web.get("/c/{token}/quizzes", self.quizzes),
             web.get("/c/{token}/quizzes/{quiz_id}", self.quiz),
+            web.get("/c/{token}/quizzes/{quiz_id}/media/{number:\\d{1,4}}/{which}", self.picture),
             web.get("/c/{token}/upload", self.upload_form),
             web.post("/c/{token}/upload", self.upload_check),
             web.post("/c/{token}/upload/confirm", self.upload_confirm),
@@ -136,9 +137,20 @@ class Pages:
                     "options": options,
                     "flags": flags,
                     "chart": split_chart(figures.LETTERS, options, item.stats.split, item.question.answer),
+                    "media": media.shown(quiz, item.number, item.question, lang, f"/c/{request.match_info['token']}"),
                 }
             )
         return self._page(request, "quiz.html", lang, link, {"Q": texts.questions(lang), "quiz": quiz, "rows": rows})
+
+    async def picture(self, request: web.Request) -> web.StreamResponse:
+        """A picture beside a quiz the chat may see (the quiz page's own link opens it)."""
+        link = await self._link(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        quiz = await figures.quiz_of(self.engine, link.chat_key, request.match_info["quiz_id"])
+        if quiz is None:
+            raise web.HTTPNotFound()
+        return await media.response(quiz, int(request.match_info["number"]), request.match_info["which"])
 
     # upload --------------------------------------------------------------------------------
 
