@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bot.content import media
 from bot.content.catalog import QuizProblem, default_quiz_folders, find_quiz_files, load_quiz_files, strict_problems
+from bot.domain.answering import media_view
 from bot.domain.model import FALLBACK_LANGUAGE, Quiz
-from bot.domain.session import media_view
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def media_problems(quiz: Quiz) -> list[QuizProblem]:
     found = []
     for question in quiz.questions:
         for where, medium in (("media", question.media), ("explanation_media", question.explanation_media)):
-            view = media_view(medium, quiz.source, FALLBACK_LANGUAGE)
+            view = media_view(medium, quiz, FALLBACK_LANGUAGE)
             if view is not None and (problem := media.problem(view)) is not None:
                 found.append(QuizProblem(quiz.source, f"question {question.id}: {where}", problem))
     return found

@@ -51,6 +51,9 @@ def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
         tuple(r["counts"]),
         tuple(Scorer(**s) for s in r["answers"]),
         r.get("note", ""),
+        QuestionKind(r.get("kind", QuestionKind.CHOICE)),  # messages stored before the kinds have none
+        tuple((text, count) for text, count in r.get("responses", ())),
+        _media(r.get("explanation_media")),
     )
     return message, reveal
 
@@ -66,7 +69,6 @@ def load_reply(payload: str) -> tuple[ChatRef, Reply]:
 
 
 def _card(c: dict[str, Any]) -> QuestionCard:
-    # a card stored before kinds and media existed has neither: the defaults read it
     return QuestionCard(
         **dict(
             c,
@@ -79,4 +81,4 @@ def _card(c: dict[str, Any]) -> QuestionCard:
 
 
 def _media(m: dict[str, Any] | None) -> MediaView | None:
-    return MediaView(MediaKind(m["kind"]), m["location"], m["alt"]) if m else None
+    return MediaView(MediaKind(m["kind"]), m["location"], m.get("alt", "")) if m else None

@@ -1,7 +1,8 @@
 """Button data: what a pressed button carries back. The one place that spells its format.
 
 Telegram allows 64 bytes of callback data and Discord 100 characters of custom_id, so the
-data is short: a kind (answer, quiz pick, language pick, review answer, go private), a colon,
+data is short: a kind (answer, quiz pick, language pick, review answer, go private, a
+question's "Done" or "Answer"), a colon,
 then its fields. Adapters
 and commands build and read it only through the functions here, fast paths included.
 """
@@ -25,6 +26,8 @@ class Kind(str, Enum):
     LANGUAGE = "ql"  # set the chat's language (admins, as /language)
     REVIEW = "rv"  # an answer to a review card (bot/engine/review.py)
     PRIVATE = "pv"  # go on in the private chat with the bot (Discord: a DM), as /start <payload>
+    DONE = "qd"  # a select-all-that-apply question in a private chat: the picks are final
+    TEXT = "qt"  # a typed or numeric question: answer it (a deep link, a modal, a prompt)
 
     @property
     def prefix(self) -> str:
@@ -36,11 +39,13 @@ _QUIZ = rf"qp:{QUIZ_ID}"
 _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
 _REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
 _PRIVATE = r"pv:[a-z_]{1,32}"
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE})"
+_QUESTION = r"q[dt]:(?:[1-9][0-9]{0,11}):(?:[1-9][0-9]{0,2})"
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION})"
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
 _ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
 _REVIEW_FIELDS = re.compile(r"rv:([1-9][0-9]{0,9}):([0-9]{1,3}):([0-9])")
+_QUESTION_FIELDS = re.compile(r"(q[dt]):([1-9][0-9]{0,11}):([1-9][0-9]{0,2})")
 _ANY = re.compile(PATTERN)
 
 
@@ -52,6 +57,28 @@ class AnswerToken:
 
     def encode(self) -> str:
         return f"{Kind.ANSWER.prefix}{self.run_id}:{self.number}:{self.choice}"
+
+
+@dataclass(frozen=True)
+class QuestionToken:
+    """A button about a whole question, not one option: "Done" (multi) or "Answer" (typed, numeric)."""
+
+    kind: Kind  # Kind.DONE or Kind.TEXT
+    run_id: int
+    number: int  # 1-based question number in the run
+
+    def encode(self) -> str:
+        return f"{self.kind.prefix}{self.run_id}:{self.number}"
+
+
+def decode_question(data: object) -> QuestionToken | None:
+    """The "Done" or "Answer" token in `data`, or None for anything else."""
+    if not isinstance(data, str) or len(data) > MAX_BYTES:
+        return None
+    match = _QUESTION_FIELDS.fullmatch(data)
+    if not match:
+        return None
+    return QuestionToken(Kind(match.group(1)), int(match.group(2)), int(match.group(3)))
 
 
 @dataclass(frozen=True)

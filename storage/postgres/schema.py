@@ -20,18 +20,19 @@ from storage.shared.web import REVOCATIONS
 KEY = 'TEXT COLLATE "C"'
 
 
-def _summarise(answers: str) -> str:
-    """Add `answers` (a FROM ... WHERE clause over `a`) to both board summaries."""
+def _summarise(answers: str, answered: str = "COUNT(*)") -> str:
+    """Add `answers` (a FROM ... WHERE clause over `a`) to both board summaries; `answered`
+    counts them (the kinds' migration: polls count as no answer)."""
     return f"""
     INSERT INTO board_days AS b
         SELECT a.chat_key, FLOOR(a.answered_at / 86400)::INTEGER, a.player_key, a.quiz_id,
-               SUM(a.points), SUM(a.correct), COUNT(*), MIN(a.answered_at)
+               SUM(a.points), SUM(a.correct), {answered}, MIN(a.answered_at)
         {answers} GROUP BY 1, 2, 3, 4
         ON CONFLICT (chat_key, day, player_key, quiz_id) DO UPDATE SET points = b.points + excluded.points,
             correct = b.correct + excluded.correct, answered = b.answered + excluded.answered,
             first_at = LEAST(b.first_at, excluded.first_at);
     INSERT INTO board_totals AS b
-        SELECT a.chat_key, a.player_key, a.quiz_id, SUM(a.points), SUM(a.correct), COUNT(*),
+        SELECT a.chat_key, a.player_key, a.quiz_id, SUM(a.points), SUM(a.correct), {answered},
                MIN(a.answered_at), MAX(a.streak)
         {answers} GROUP BY 1, 2, 3
         ON CONFLICT (chat_key, player_key, quiz_id) DO UPDATE SET points = b.points + excluded.points,
@@ -379,6 +380,24 @@ MIGRATIONS += (
 )
 # the reveal rides on the question's closing edit; a chat may ask for a short reply as well (/settings notify on)
 MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice BOOLEAN NOT NULL DEFAULT false;",)
+
+# kinds of question (issue #22), as SQLite's: the answer's response and whether it is scored
+# (polls are not); stored answers were all scored, so the summaries stand as they are
+SCORED = "SUM(a.scored)::INTEGER"
+MIGRATIONS += (
+    f"""
+    ALTER TABLE answers ADD COLUMN response TEXT NOT NULL DEFAULT '';
+    ALTER TABLE answers ADD COLUMN scored INTEGER NOT NULL DEFAULT 1;
+    {
+        _trigger_functions(
+            lambda answers: _summarise(answers, SCORED),
+            "runs_summarise_answers",
+            "answers_late_to_boards",
+            "CREATE OR REPLACE",
+        )
+    }
+    """,
+)
 
 
 def version() -> int:

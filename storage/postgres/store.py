@@ -32,7 +32,7 @@ from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_
 from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
-from storage.shared.tables import CHAT_QUIZ_COLUMNS
+from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
 from storage.shared.updates import UpdateClaims
 from storage.shared.web import WebQueries
 
@@ -297,10 +297,12 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
     async def press_facts(self, run_id: int, player_key: str, unseen_cap: int) -> PressFacts | None:
         return await pg_presses.facts(self._pool, run_id, player_key, unseen_cap)
 
-    async def insert_answer_if_asking(self, answer: AnswerRow, player: Player, wake_owner: bool = True) -> bool | None:
+    async def insert_answer_if_asking(
+        self, answer: AnswerRow, player: Player, wake_owner: bool = True, replace: bool = False
+    ) -> bool | None:
         """A press taken by a worker that does not run the quiz (storage/postgres/presses.py)."""
         return await pg_presses.insert_if_asking(
-            self._pool, answer, (player.key, player.platform, player.user_id, player.name), wake_owner
+            self._pool, answer, (player.key, player.platform, player.user_id, player.name), wake_owner, replace
         )
 
     async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
@@ -332,8 +334,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
 
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         rows = await self._pool.fetch(
-            "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, "
-            "streak, answered_at FROM answers WHERE run_id = $1 ORDER BY idx, answered_at",
+            f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id = $1 ORDER BY idx, answered_at",
             run_id,
         )
         return [AnswerRow.from_values(r) for r in rows]
@@ -349,7 +350,7 @@ class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQ
 
     async def run_standings(self, run_id: int) -> list[Standing]:
         rows = await self._pool.fetch(
-            "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), COUNT(*), "
+            "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), SUM(a.scored), "
             "MIN(a.answered_at) AS first FROM answers a LEFT JOIN players p ON p.key = a.player_key "
             "WHERE a.run_id = $1 GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key",
             run_id,

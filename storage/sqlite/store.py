@@ -21,7 +21,7 @@ from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_
 from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
-from storage.shared.tables import CHAT_QUIZ_COLUMNS
+from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
 from storage.shared.updates import CLAIM_SECONDS, CLAIM_SQLITE, FINISH, UpdateClaims
 from storage.shared.web import WebQueries
 from storage.sqlite import guard, moves
@@ -285,10 +285,7 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
     # answers ------------------------------------------------------------------------
 
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
-        sql = (
-            "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, "
-            "elapsed, points, streak, answered_at FROM answers WHERE run_id=? ORDER BY idx, answered_at"
-        )
+        sql = f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id=? ORDER BY idx, answered_at"
         rows = await self._db.fetchall(sql, (run_id,))
         return [AnswerRow.from_values(r) for r in rows]
 
@@ -308,7 +305,7 @@ class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQue
     async def run_standings(self, run_id: int) -> list[Standing]:
         sql = (
             "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), "
-            "COUNT(*), MIN(a.answered_at) AS first FROM answers a "
+            "SUM(a.scored), MIN(a.answered_at) AS first FROM answers a "
             "LEFT JOIN players p ON p.key = a.player_key WHERE a.run_id=? "
             "GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key"
         )

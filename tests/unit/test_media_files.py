@@ -8,8 +8,8 @@ from pathlib import Path
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.content.media import IMAGE_MAX_BYTES, image_type
 from bot.content.validate import validate_paths
+from bot.domain.answering import media_view
 from bot.domain.model import MediaKind, QuestionKind
-from bot.domain.session import media_view
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 
@@ -58,7 +58,7 @@ def test_the_shipped_tour_has_one_question_of_each_kind_and_a_small_picture_besi
     assert {q.kind for q in quiz.questions} == set(QuestionKind)
     pictured = [q for q in quiz.questions if q.media is not None]
     assert len(pictured) == 1 and pictured[0].media is not None and pictured[0].media.kind is MediaKind.IMAGE
-    view = media_view(pictured[0].media, quiz.source, "en")
+    view = media_view(pictured[0].media, quiz, "en")
     assert view is not None and Path(view.location).is_file()
     assert Path(view.location).stat().st_size < 50_000  # a picture for a chat, not a poster
     assert all(q.explanation is not None for q in quiz.questions)

@@ -15,8 +15,8 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.content import media as media_files
+from bot.domain.answering import media_view
 from bot.domain.model import Media, MediaKind, MediaView, Question, Quiz
-from bot.domain.session import media_view
 
 WHICH = ("question", "explanation")  # the last part of a picture's address
 
@@ -39,7 +39,7 @@ def shown(quiz: Quiz, number: int, question: Question, lang: str, base: str) -> 
     """The question's media for the page: by WHICH, those it has."""
     found = {}
     for which in WHICH:
-        view = media_view(of(question, which), quiz.source, lang)
+        view = media_view(of(question, which), quiz, lang)
         if view is None:
             continue
         local_image = not view.is_url and view.kind is MediaKind.IMAGE
@@ -53,7 +53,7 @@ async def response(quiz: Quiz, number: int, which: str) -> web.StreamResponse:
     if which not in WHICH or not 1 <= number <= len(quiz.questions):
         raise web.HTTPNotFound()
     question = quiz.questions[number - 1]
-    view = media_view(of(question, which), quiz.source, "en")
+    view = media_view(of(question, which), quiz, "en")
     if view is None or view.is_url or view.kind is not MediaKind.IMAGE:
         raise web.HTTPNotFound()
     mime = await asyncio.to_thread(_readable, view)

@@ -62,6 +62,12 @@ class AnswerQueue(Protocol):
         if the commit failed (then nothing of it was stored and the player may press again).
         """
 
+    def submit_picks(self, answer: AnswerRow, player: Player | None = None) -> Awaitable[bool]:
+        """As `submit_answer`, for a toggle of a select-all-that-apply question: the answer
+        replaces this player's stored answer to that question (the picks so far, its time the
+        last toggle's), so the picks survive a restart and any worker sees them; resolves True
+        once committed, in the order submitted with the other answers."""
+
     @property
     def answers_submitted(self) -> int:
         """A ticket for every answer submitted so far (a count); see `answers_settled`."""
