@@ -198,9 +198,9 @@ def make_answer(
     as stored, for another worker's run; else the one held here)."""
     chosen = run.order[token.choice]
     if run.question.kind is not QuestionKind.MULTI:
-        return _answer(run, player_key, now, chosen, "")
+        return answer_row(run, player_key, now, chosen, "")
     before = previous if previous is not None else run.answers.get(player_key)
-    return _answer(run, player_key, now, NO_ANSWER, toggled(before.response if before else "", chosen))
+    return answer_row(run, player_key, now, NO_ANSWER, toggled(before.response if before else "", chosen))
 
 
 def check_done(
@@ -236,10 +236,11 @@ def make_text_answer(run: Run, player_key: str, text: str, now: float) -> Answer
     response = typed_response(text)
     if run.question.kind is QuestionKind.NUMERIC and parse_number(response) is None:
         return Refusal.NOT_A_NUMBER
-    return _answer(run, player_key, now, NO_ANSWER, response)
+    return answer_row(run, player_key, now, NO_ANSWER, response)
 
 
-def _answer(run: Run, player_key: str, now: float, option: int, response: str) -> AnswerRow:
+def answer_row(run: Run, player_key: str, now: float, option: int, response: str) -> AnswerRow:
+    """The open question's answer (an option, or a response), judged as of `now`."""
     row, q = run.row, run.question
     elapsed = max(0.0, now - row.asked_at)
     judged = judge(q, option, response, elapsed, time_limit(run), run.streaks.get(player_key, 0))

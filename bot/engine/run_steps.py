@@ -122,7 +122,10 @@ class RunSteps:
             await self.finish(run, reason, before=close)
 
     async def count_elsewhere(self, run: Run, stored: list[AnswerRow]) -> None:
-        others = [a for a in stored if a.player_key not in run.answers]
+        """Answers other workers stored count here; what is stored replaces what is held (a
+        select-all-that-apply question's picks, toggled through another worker: the close
+        reads them again after sealing the question)."""
+        others = [a for a in stored if a != run.answers.get(a.player_key)]
         names = await self.store.player_names({a.player_key for a in others}) if others else {}
         for answer in others:
             run.answers[answer.player_key] = answer

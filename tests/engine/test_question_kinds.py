@@ -1,0 +1,200 @@
+"""Every kind of question through the engine, as players meet it: picks toggled and scored with
+partial credit, true or false, a typed answer with a typo and without its accent, numbers in and
+out of range and words that are not one, a poll's split, and picks that survive a restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.content.catalog import Catalog
+from bot.content.quizfile import check_quiz_data
+from bot.domain.model import ChatRef, QuestionCard, QuestionKind, Quiz
+from bot.engine.core import Engine, EngineSettings, StartStatus
+from bot.testing.fakes import RecordingAdapter, group, player, private
+
+QUESTIONS: list[dict[str, Any]] = [
+    {
+        "id": "primes",
+        "kind": "multi",
+        "prompt": "Which are prime?",
+        "options": ["2", "4", "5", "9"],
+        "answer": [0, 2],
+        "scoring": "partial",
+        "explanation": "2 and 5 have no other divisors.",
+    },
+    {"id": "boil", "kind": "truefalse", "prompt": "Water boils at 100 °C at sea level.", "answer": True},
+    {"id": "eth", "kind": "typed", "prompt": "Which Swiss city has the ETH?", "accept": ["Zürich", "Zurich city"]},
+    {"id": "pi", "kind": "numeric", "prompt": "Pi to two places?", "answer": 3.14, "tolerance": 0.005},
+    {"id": "tabs", "kind": "poll", "prompt": "Tabs or spaces?", "options": ["Tabs", "Spaces"]},
+    {"id": "capital", "prompt": "Capital of France?", "options": ["Paris", "Lyon", "Nice"], "answer": 0},
+]
+
+
+def kinds_quiz(*questions: dict[str, Any]) -> Quiz:
+    data = {"id": "kinds", "title": "Kinds", "description": "Every kind", "questions": list(questions or QUESTIONS)}
+    model, issues = check_quiz_data(data)
+    assert model is not None, issues
+    return model.to_quiz(source="quizzes/kinds.yaml")
+
+
+@pytest.fixture
+def kinds_engine(store, clock, adapter) -> Engine:
+    engine = Engine(Catalog.from_quizzes([kinds_quiz()]), store, clock, EngineSettings(question_seconds=30))
+    engine.attach(adapter)
+    return engine
+
+
+def letter_of(card: QuestionCard, text: str) -> str:
+    return next(o.letter for o in card.options if o.text == text)
+
+
+def token_of(card: QuestionCard, text: str) -> str:
+    return next(o.token for o in card.options if o.text == text)
+
+
+async def started(engine: Engine, chat: ChatRef, clock) -> None:
+    outcome = await engine.start(chat, "kinds", player(1, "Ann"))
+    assert outcome.status is StartStatus.STARTED
+    clock.advance(3)
+    await engine.run_due()
+
+
+async def closed(engine: Engine, clock, seconds: float = 30) -> None:
+    clock.advance(seconds)
+    await engine.run_due()
+    clock.advance(5)  # the pause: the next question is asked
+    await engine.run_due()
+
+
+async def test_a_group_plays_one_question_of_each_kind(kinds_engine, adapter, clock):
+    engine, chat = kinds_engine, group()
+    ann, bob = player(1, "Ann"), player(2, "Bob")
+    await started(engine, chat, clock)
+
+    primes = adapter.questions[-1]
+    assert primes.kind is QuestionKind.MULTI and primes.done_token is None, "a group has no Done"
+    for text in ("2", "9", "5", "9"):  # 9 on, then off again
+        ack = await engine.answer(token_of(primes, text), ann, chat)
+        assert ack.accepted
+    assert ack.text == f"Your picks: {', '.join(sorted(letter_of(primes, t) for t in ('2', '5')))}"
+    clock.advance(15)
+    assert (await engine.answer(token_of(primes, "2"), bob, chat)).accepted
+    await engine.run_due()
+    assert len(adapter.reveals) == 0, "picks go on changing until the deadline"
+    await closed(engine, clock, 15)
+    _, reveal = adapter.reveals[-1]
+    assert reveal.kind is QuestionKind.MULTI
+    assert reveal.right_letter == ", ".join(sorted(letter_of(primes, t) for t in ("2", "5")))
+    assert {o.text for o in primes.options if o.letter in reveal.right_letter.split(", ")} == {"2", "5"}
+    assert [(s.name, s.correct, s.points) for s in reveal.answers] == [("Ann", True, 1000), ("Bob", False, 375)]
+    assert reveal.counts[primes.options.index(next(o for o in primes.options if o.text == "2"))] == 2
+
+    boil = adapter.questions[-1]
+    assert boil.kind is QuestionKind.TRUE_FALSE and [o.text for o in boil.options] == ["True", "False"]
+    assert (await engine.answer(boil.options[0].token, ann, chat)).accepted
+    assert (await engine.answer(boil.options[1].token, bob, chat)).accepted
+    await closed(engine, clock, 0)  # both known players answered: it closes at once
+    assert adapter.reveals[-1][1].right_letter == "A"
+
+    eth = adapter.questions[-1]
+    assert eth.kind is QuestionKind.TYPED and eth.options == () and eth.answer_token == f"qt:{eth.run_id}:3"
+    assert await engine.answer_text(chat, ann, "nice weather", reply_to="m1") is None, "a reply to another message"
+    ack = await engine.answer_text(chat, ann, "  zurch ", reply_to=f"m{len(adapter.questions)}")
+    assert ack is not None and ack.accepted and ack.text == "Locked in: zurch"
+    assert (await engine.answer_text(chat, bob, "Geneva")).accepted
+    again = await engine.answer_text(chat, bob, "Zürich")
+    assert not again.accepted and again.text == "You already answered: Geneva"
+    await closed(engine, clock, 0)
+    _, reveal = adapter.reveals[-1]
+    assert (reveal.right_letter, reveal.right_text) == ("", "Zürich")
+    assert [(s.name, s.letter, s.correct) for s in reveal.answers] == [("Ann", "zurch", True), ("Bob", "Geneva", False)]
+    assert reveal.responses == (("geneva", 1), ("zurch", 1))
+
+    pi = adapter.questions[-1]
+    nan = await engine.answer_text(chat, bob, "pi")
+    assert not nan.accepted and nan.text.startswith("Not a number: pi")
+    assert (await engine.answer_text(chat, ann, "3,14", run_id=pi.run_id, number=4)).accepted
+    assert (await engine.answer_text(chat, bob, "3.2")).accepted, "a number is taken, right or not"
+    await closed(engine, clock, 0)
+    _, reveal = adapter.reveals[-1]
+    assert reveal.right_text == "3.14 ± 0.005"
+    assert [(s.name, s.correct) for s in reveal.answers] == [("Ann", True), ("Bob", False)]
+
+    tabs = adapter.questions[-1]
+    assert (await engine.answer(token_of(tabs, "Tabs"), ann, chat)).accepted
+    assert (await engine.answer(token_of(tabs, "Spaces"), bob, chat)).accepted
+    await closed(engine, clock, 0)
+    _, reveal = adapter.reveals[-1]
+    assert (reveal.right_letter, reveal.right_text, sum(reveal.counts)) == ("", "", 2)
+    assert [s.points for s in reveal.answers] == [0, 0]
+
+    capital = adapter.questions[-1]
+    assert (await engine.answer(token_of(capital, "Paris"), ann, chat)).accepted
+    assert (await engine.answer(token_of(capital, "Lyon"), bob, chat)).accepted
+    clock.advance(0)
+    await engine.run_due()
+    _, reveal = adapter.reveals[-1]
+    assert reveal.scorers[0].streak == 5, "Ann's streak went on over the poll"
+
+    board, _ = await engine.leaderboard(chat, "all", None)
+    assert [(s.name, s.correct, s.answered) for s in board] == [("Ann", 5, 5), ("Bob", 0, 5)], "the poll is no answer"
+    assert engine.run_in(chat) is None
+
+
+async def test_picks_survive_a_restart_and_the_last_toggle_counts(store, clock):
+    catalog = Catalog.from_quizzes([kinds_quiz(QUESTIONS[0], QUESTIONS[5])])
+    first_adapter, chat, ann = RecordingAdapter(), group(), player(1, "Ann")
+    first = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    first.attach(first_adapter)
+    await started(first, chat, clock)
+    card = first_adapter.questions[-1]
+    for text in ("2", "4"):
+        assert (await first.answer(token_of(card, text), ann, chat)).accepted
+
+    adapter = RecordingAdapter()  # a new engine on the same database: the first is gone
+    second = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    second.attach(adapter)
+    assert await second.resume() == 1
+    clock.advance(10)
+    ack = await second.answer(token_of(card, "4"), ann, chat)  # 4 off: only 2 is left
+    assert ack.accepted and ack.text == f"Your picks: {letter_of(card, '2')}"
+    assert (await second.answer(token_of(card, "5"), ann, chat)).accepted
+    await closed(second, clock, 20)
+    _, reveal = adapter.reveals[-1]
+    assert [(s.letter, s.correct) for s in reveal.answers] == [
+        (", ".join(sorted(letter_of(card, t) for t in ("2", "5"))), True)
+    ]
+    assert reveal.answers[0].seconds == pytest.approx(10.0), "the time counted is the last toggle's"
+
+
+async def test_done_closes_a_private_multi_question_at_once(kinds_engine, adapter, clock):
+    engine, chat, ann = kinds_engine, private(), player(1, "Ann")
+    await started(engine, chat, clock)
+    card = adapter.questions[-1]
+    assert card.done_token == f"qd:{card.run_id}:1"
+    early = await engine.answer(card.done_token, ann, chat)
+    assert not early.accepted and early.text == "Pick at least one option first."
+    assert (await engine.answer(token_of(card, "2"), ann, chat)).accepted
+    await engine.run_due()
+    assert len(adapter.reveals) == 0, "a pick is not the answer yet"
+    done = await engine.answer(card.done_token, ann, chat)
+    assert done.accepted and done.text == f"Your answer: {letter_of(card, '2')}"
+    await engine.run_due()
+    _, reveal = adapter.reveals[-1]
+    assert [(s.correct, s.points) for s in reveal.answers] == [(False, 500)], "half the right picks, at once"
+    late = await engine.answer(token_of(card, "5"), ann, chat)
+    assert not late.accepted and "closed" in late.text
+
+
+async def test_text_that_is_not_an_answer_is_left_alone(kinds_engine, adapter, clock):
+    engine, chat, ann = kinds_engine, group(), player(1, "Ann")
+    assert await engine.answer_text(chat, ann, "hello") is None, "no quiz: ordinary chat"
+    await started(engine, chat, clock)
+    assert await engine.answer_text(chat, ann, "hello") is None, "a question answered with buttons"
+    typed = adapter.questions[-1]
+    wrong_way = await engine.answer_text(chat, ann, "2", run_id=typed.run_id, number=1)
+    assert not wrong_way.accepted and "not answered that way" in wrong_way.text
+    stale = await engine.answer_text(chat, ann, "2", run_id=typed.run_id, number=3)
+    assert not stale.accepted and "closed" in stale.text
