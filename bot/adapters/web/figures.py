@@ -18,7 +18,6 @@ from bot.engine.core import Engine
 from bot.engine.standings import period_start
 from bot.ports.store import Boards, ChatRecords, QuestionTallies, WebRecords
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BOARD_ROWS = 100
 RUNS_SHOWN = 50
 

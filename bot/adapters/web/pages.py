@@ -17,7 +17,7 @@ from aiohttp import web
 
 from bot.adapters.listener import within_body_time
 from bot.adapters.web import figures, guard, media, texts
-from bot.adapters.web.charts import split_chart
+from bot.adapters.web.charts import LETTERS, question_figure
 from bot.adapters.web.spool import NotAForm, read_form
 from bot.adapters.web.uploads import PendingUploads
 from bot.commands.weblinks import Link, LinkSigner, Refusal, Scope
@@ -125,18 +125,19 @@ class Pages:
         if quiz is None:
             raise web.HTTPNotFound()
         rows = []
+        responses = await self.store.quiz_responses(quiz.id, link.chat_key)
         for item in await figures.question_figures(self.engine, link.chat_key, quiz):
-            options = [o.get(lang) for o in item.question.options]
             flags = [
-                texts.flag(lang, note.flag, figures.LETTERS[note.option] if note.option is not None else "")
+                texts.flag(lang, note.flag, LETTERS[note.option] if note.option is not None else "")
                 for note in item.stats.flags
             ]
             rows.append(
                 {
                     "item": item,
-                    "options": options,
                     "flags": flags,
-                    "chart": split_chart(figures.LETTERS, options, item.stats.split, item.question.answer),
+                    "figure": question_figure(
+                        item.question, lang, item.stats.split, responses.get(item.question.id, {})
+                    ),
                     "media": media.shown(quiz, item.number, item.question, lang, f"/c/{request.match_info['token']}"),
                 }
             )
@@ -212,7 +213,7 @@ class Pages:
             "U": texts.upload(lang),
             "csrf": self.signer.form_token(token, "upload"),
             "csrf_confirm": self.signer.form_token(token, "confirm"),
-            "letters": figures.LETTERS,
+            "letters": LETTERS,
         }
         return self._page(request, "upload.html", lang, link, values, status)
 
