@@ -295,6 +295,17 @@ class FakeDiscord(RestRoutes):
         interaction = self.push_press(user, message_id, custom_id, forge, stale)
         return await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
 
+    async def submit_modal(self, user: FakeUser, channel_id: int, modal: dict[str, Any], value: str) -> dict[str, Any]:
+        """`user` types `value` into the first field of a modal the bot opened, and submits it;
+        returns what the bot showed them."""
+        field = modal["components"][0]["components"][0]
+        data = {
+            "custom_id": modal["custom_id"],
+            "components": [{"type": 1, "components": [{"type": 4, "custom_id": field["custom_id"], "value": value}]}],
+        }
+        interaction = self._push(self.interaction_payload(user, channel_id, 5, data))
+        return await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
+
     def _command(self, name: str, channel_id: int) -> tuple[dict[str, Any], int | None]:
         channel = self.channels[channel_id]
         guild_id = int(channel["guild_id"]) if channel.get("guild_id") else None

@@ -270,7 +270,9 @@ class RestRoutes:
         body = await request.json()
         kind, data = body["type"], body.get("data") or {}
         problems = (
-            p.choice_problems(data.get("choices") or [])
+            p.modal_problems(data)
+            if kind == 9
+            else p.choice_problems(data.get("choices") or [])
             if kind == 8
             else p.message_problems(data, creating=kind == 4)
             if kind in (4, 7)
@@ -292,6 +294,8 @@ class RestRoutes:
             self._show(interaction, {"type": 7, "ephemeral": False, **stored.data})
         elif kind == 8:
             self._show(interaction, {"type": 8, "choices": data.get("choices") or []})
+        elif kind == 9:  # a modal opened for the presser
+            self._show(interaction, {"type": 9, **data})
         elif kind == 6:
             self._show(interaction, {"type": 6})
         answer = {

@@ -26,6 +26,12 @@ MAX_PHOTO = 10 * 1000 * 1000  # a photo sent by upload
 IMAGE_STARTS = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"RIFF")
 
 
+def _asks(keyboard: list[list[dict]]) -> bool:
+    """Whether a message is a question: answer buttons, or a typed question's "Answer" deep link."""
+    buttons = [b for row in keyboard for b in row]
+    return any(b.get("callback_data", "").startswith(ANSWER) or "start=qt_" in b.get("url", "") for b in buttons)
+
+
 class ApiError(Exception):
     def __init__(self, code: int, description: str, parameters: dict | None = None) -> None:
         super().__init__(description)
@@ -86,6 +92,9 @@ class BotApiMethods:
     _last_message_id: dict[int, int]
     files: dict[str, bytes]
     photo_uploads: list[tuple[str, str]]
+    messages_sent_by_users: dict[tuple[int, int], dict]
+    bot_deletes_in: set[int]
+    deleted: list[tuple[int, int]]
     photo_urls: list[str]
 
     async def _m_getMe(self, p: dict) -> dict:
@@ -182,7 +191,7 @@ class BotApiMethods:
             raise ApiError(400, "Bad Request: message to be replied not found")
         sent = Sent(chat_id, self._next_message_id(chat_id), p["text"], text, bold, keyboard, reply_to)
         self.messages[(chat_id, sent.message_id)] = sent
-        if keyboard and any(b.get("callback_data", "").startswith(ANSWER) for row in keyboard for b in row):
+        if _asks(keyboard):
             self._questions.setdefault(chat_id, set()).add(sent.message_id)
         return self._message_json(sent)
 
@@ -198,7 +207,7 @@ class BotApiMethods:
         sent = Sent(chat_id, self._next_message_id(chat_id), p.get("caption") or "", text, bold, keyboard, None)
         sent.photo = file_id
         self.messages[(chat_id, sent.message_id)] = sent
-        if keyboard and any(b.get("callback_data", "").startswith(ANSWER) for row in keyboard for b in row):
+        if _asks(keyboard):
             self._questions.setdefault(chat_id, set()).add(sent.message_id)
         return self._message_json(sent)
 
@@ -260,6 +269,18 @@ class BotApiMethods:
             raise ApiError(400, "Bad Request: message is not modified")
         sent.keyboard, sent.edits = keyboard, sent.edits + 1
         return self._message_json(sent)
+
+    async def _m_deleteMessage(self, p: dict) -> bool:
+        """The bot deletes a message: its own, or (as an admin with can_delete_messages) a member's."""
+        key = cast(tuple[int, int], (p.get("chat_id"), p.get("message_id")))
+        if key in self.messages:
+            del self.messages[key]
+        elif key in self.messages_sent_by_users and key[0] in self.bot_deletes_in:
+            del self.messages_sent_by_users[key]
+        else:
+            raise ApiError(400, "Bad Request: message can't be deleted for everyone")
+        self.deleted.append(key)
+        return True
 
     async def _m_answerCallbackQuery(self, p: dict) -> bool:
         press = self.presses.get(p["callback_query_id"])

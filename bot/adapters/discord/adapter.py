@@ -16,7 +16,7 @@ import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
 from bot.adapters.discord import commands as discord_commands
-from bot.adapters.discord import gateway, pictures, replies, views
+from bot.adapters.discord import gateway, pictures, replies, typed, views
 from bot.adapters.discord.identify import IdentifyTurns
 from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Caller, Commands
@@ -308,7 +308,21 @@ class DiscordAdapter:
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
         caller = self.caller(interaction, "language" if tokens.needs_admin(data) else "")
+        question = tokens.decode_question(data)
+        if question is not None and question.kind is tokens.Kind.TEXT:  # "Answer": a modal, at once
+            lang = await self._engine_commands().engine.language_for(caller.chat, caller.player)
+            await interaction.response.send_modal(typed.answer_modal(lang, data, question.number))
+            return
         await self._answer(interaction, self._press(interaction, data, caller))
+
+    async def _typed_answer(self, interaction: discord.Interaction, question: tokens.QuestionToken, text: str) -> Ack:
+        """A modal's answer to a typed or numeric question, for the player alone."""
+        caller, engine = self.caller(interaction), self._engine_commands().engine
+        ack = await engine.answer_text(caller.chat, caller.player, text, run_id=question.run_id, number=question.number)
+        if ack is None:  # the run is over, or gone
+            lang = await engine.language_for(caller.chat, caller.player)
+            return Ack(render.ack_refused(lang, "closed"), False, lang)
+        return ack
 
     async def _press(self, interaction: discord.Interaction, data: str, caller: Caller) -> Ack | Reply:
         if tokens.kind_of(data) is tokens.Kind.PRIVATE:
@@ -364,6 +378,10 @@ class DiscordAdapter:
             log.exception("Discord: handling interaction %s failed", interaction.id)
 
     async def _answer_foreign(self, interaction: discord.Interaction) -> None:
+        answered = typed.submitted(interaction)
+        if answered is not None:
+            await self._answer(interaction, self._typed_answer(interaction, *answered))
+            return
         if interaction.type is not discord.InteractionType.component:
             return
         if views.TEMPLATE.fullmatch(str(dict(interaction.data or {}).get("custom_id", ""))):

@@ -52,8 +52,10 @@ from bot.adapters.telegram.runtime import (
     Webhook,
     with_retries,
 )
+from bot.adapters.telegram.typed import TypedAnswers
 from bot.adapters.telegram.webhook import SharedPages, WebhookServer
 from bot.commands.core import COMMANDS, Caller, Commands, descriptions, parse
+from bot.domain import tokens
 from bot.domain.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.ports.chat import ChatUnreachable
 from bot.ports.health import PlatformError, PlatformHealth
@@ -89,7 +91,7 @@ def _id(chat: ChatRef) -> int | str:
     return int(chat.chat_id) if chat.chat_id.lstrip("-").isdigit() else chat.chat_id
 
 
-class TelegramAdapter(PressHandling):
+class TelegramAdapter(PressHandling, TypedAnswers):
     platform = PLATFORM
 
     def __init__(
@@ -106,6 +108,7 @@ class TelegramAdapter(PressHandling):
         self.updates = updates  # getUpdates' transport, which hands presses over before PTB parses them
         self.admins = AdminCache()
         self.photos = PhotoIds()  # the file_ids of the pictures this process uploaded
+        self._waiting: dict[str, tokens.QuestionToken] = {}  # typed answers asked for by deep link
         self._commands: Commands | None = None
         self._claims: TelegramUpdates | None = None  # the database's record of updates handled
         self._ready = asyncio.Event()  # the engine may post before the bot has connected
@@ -153,6 +156,11 @@ class TelegramAdapter(PressHandling):
             )
         )
         app.add_handler(CallbackQueryHandler(self._on_press))
+        # typed and numeric answers: replies to the bot's question in a group (privacy mode lets
+        # them through), and plain messages in the private chat
+        plain = filters.TEXT & ~filters.COMMAND & filters.UpdateType.MESSAGE
+        app.add_handler(MessageHandler(plain & filters.REPLY & filters.ChatType.GROUPS, self._on_group_reply))
+        app.add_handler(MessageHandler(plain & filters.ChatType.PRIVATE, self._on_private_text))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_handler(ChatMemberHandler(self._on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_error_handler(self._on_error)
@@ -249,6 +257,8 @@ class TelegramAdapter(PressHandling):
         typed = message.text or message.caption or ""
         if name not in COMMANDS and not chat.is_private and "@" not in typed.split()[0]:
             return  # in a group, an unknown bare /cmd is probably another bot's
+        if name == "start" and await self._start_answering(chat, player, args.strip(), message.message_id):
+            return
         is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, message.from_user, message)
         try:
             caller = Caller(chat, player, is_admin)

@@ -30,7 +30,7 @@ NO_TEXT = "there is no text in the message to edit"  # and for a photo
 async def post_card(bot: Bot, chat_id: int | str, card: QuestionCard, photos: PhotoIds) -> Message:
     """Post the question (with its picture when it has one Telegram can show); the message returned
     carries the buttons and is the one the reveal edits."""
-    keyboard = fmt.question_keyboard(card)
+    keyboard = fmt.question_keyboard(card, bot.username)
     photo = await photos.photo(card.media)
     if photo is None:
         return await _text(bot, chat_id, fmt.question_html(card), keyboard)

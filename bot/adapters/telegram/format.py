@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit, MessageLimit
 
 from bot.domain.model import Button, QuestionCard, Reply, Reveal
-from bot.texts import render, textcut
+from bot.texts import answer_buttons, render, textcut
 
 log = logging.getLogger("quizhost.telegram")
 
@@ -83,8 +83,10 @@ def photo_title(card: QuestionCard) -> str:
     return f"<b>{escape(fit(render.question_title(card), 256))}</b>"
 
 
-def question_keyboard(card: QuestionCard) -> InlineKeyboardMarkup:
-    """Letters with their option text where the whole text fits a button; else letters only."""
+def question_keyboard(card: QuestionCard, bot_username: str = "") -> InlineKeyboardMarkup:
+    """Letters with their option text where the whole text fits a button; else letters only.
+    Select-all-that-apply in a private chat adds "Done"; a typed or numeric question has one
+    "Answer" button, a deep link into the private chat, where the next message is the answer."""
     if all(len(o.text) <= LABEL_ROOM for o in card.options):
         rows = [
             [InlineKeyboardButton(f"{o.letter} · {o.text}", callback_data=checked_data(o.token))] for o in card.options
@@ -92,7 +94,27 @@ def question_keyboard(card: QuestionCard) -> InlineKeyboardMarkup:
     else:
         buttons = [InlineKeyboardButton(o.letter, callback_data=checked_data(o.token)) for o in card.options]
         rows = _rows(buttons, LETTERS_PER_ROW)
+    if card.done_token:
+        rows.append([InlineKeyboardButton(answer_buttons.done_label(card.language), callback_data=card.done_token)])
+    if card.answer_token:
+        link = deep_link(bot_username, start_payload(card.answer_token))
+        rows.append([InlineKeyboardButton(answer_buttons.answer_label(card.language), url=link)])
     return InlineKeyboardMarkup(rows)
+
+
+def deep_link(bot_username: str, payload: str) -> str:
+    """t.me/<bot>?start=<payload>: Telegram opens the private chat and sends /start <payload>."""
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def start_payload(token: str) -> str:
+    """A question token as a /start payload, which allows only A-Z, a-z, 0-9, _ and - ("qt:12:3" -> "qt_12_3")."""
+    return checked_data(token.replace(":", "_"))
+
+
+def token_of_payload(payload: str) -> str:
+    """The token a /start payload carries (start_payload's inverse)."""
+    return payload.replace("_", ":")
 
 
 def revealed_html(reveal: Reveal, limit: int = TEXT_LIMIT) -> str:
@@ -120,9 +142,7 @@ def reply_keyboard(buttons: Sequence[Button], bot_username: str = "") -> InlineK
         try:
             if button.in_private:
                 usable.append(
-                    InlineKeyboardButton(
-                        fit(button.label, 64), url=f"https://t.me/{bot_username}?start={checked_data(button.data)}"
-                    )
+                    InlineKeyboardButton(fit(button.label, 64), url=deep_link(bot_username, checked_data(button.data)))
                 )
                 continue
             usable.append(InlineKeyboardButton(fit(button.label, 64), callback_data=checked_data(button.data)))

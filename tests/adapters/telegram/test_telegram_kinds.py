@@ -48,7 +48,7 @@ class Player(Member):
         return typed
 
 
-async def test_a_group_plays_one_question_of_each_kind_with_a_picture(fake, clock, tmp_path):  # noqa: F811
+async def test_a_group_plays_one_question_of_each_kind_with_a_picture(fake, clock, tmp_path):
     log = Transcript("A Telegram group plays the kinds tour (quizzes/kinds-tour.yaml)")
     group = fake.group(-1301, "Training club")
     fake.bot_deletes_in.add(group["id"])  # an admin with the right to delete messages
@@ -92,7 +92,7 @@ async def picture_question(fake, clock, log, ann, bob, cy) -> None:
     await reveal_of(fake, ann.chat, q1)
     assert fake.called("editMessageCaption") and f"✅ {letter(q1, '3/7')}) 3/7" in q1.text
     assert "12/28 = 3/7" in q1.text, "the explanation"
-    log.shows("edits the caption of message 1 into its reveal", q1)
+    log.shows("edits the caption of question 1 into its reveal", q1)
 
 
 async def select_all_that_apply(fake, clock, log, ann, bob, cy) -> None:
@@ -112,7 +112,7 @@ async def select_all_that_apply(fake, clock, log, ann, bob, cy) -> None:
     await cy.picks(q2, right[2])
     clock.advance(30)
     await reveal_of(fake, ann.chat, q2)
-    log.shows("edits message 2 into its reveal", q2)
+    log.shows("edits question 2 into its reveal", q2)
     assert ", ".join(sorted(letter(q2, text) for text in right)) in q2.text.split("Right answer")[1]
     assert re.search(r"Ann \+\d+", q2.text)
 
@@ -125,7 +125,7 @@ async def true_or_false(fake, log, ann, bob, cy) -> None:
     await bob.picks(q3, "False")
     await cy.picks(q3, "True")
     await reveal_of(fake, ann.chat, q3)  # everyone known answered: it closes at once
-    log.shows("edits message 3 into its reveal", q3)
+    log.shows("edits question 3 into its reveal", q3)
     assert "✅ A) True" in q3.text
 
 
@@ -153,7 +153,7 @@ async def typed_answers(fake, log, ann, bob, cy) -> None:
     assert (ann.chat["id"], typo) in fake.deleted and (ann.chat["id"], wrong) in fake.deleted
     assert (ann.chat["id"], chatter) not in fake.deleted
     log.note("The bot deleted Bob's and Cy's replies at once (their answers stay private until the reveal).")
-    log.shows("edits message 4 into its reveal", q4)
+    log.shows("edits question 4 into its reveal", q4)
     assert "all-reduce" in q4.text and re.search(r"Bob \+\d+", q4.text), "a small typo is forgiven"
     assert "Cy +" not in q4.text
 
@@ -168,7 +168,7 @@ async def numbers(fake, log, ann, bob, cy) -> None:
     await bob.replies(q5, "13,9")
     await cy.replies(q5, "7")
     await reveal_of(fake, ann.chat, q5)
-    log.shows("edits message 5 into its reveal", q5)
+    log.shows("edits question 5 into its reveal", q5)
     assert "14 ± 0.5" in q5.text and re.search(r"Bob \+\d+", q5.text) and "Cy +" not in q5.text
     dms = [m.text for m in fake.sent_to(fake.chats[ann.user["id"]])]
     assert any("14" in text and "Locked in" in text for text in dms), "Ann's ack went to her private chat"
@@ -181,6 +181,6 @@ async def poll(fake, log, ann, bob, cy) -> None:
     await bob.picks(q6, "Pipeline parallelism")
     await cy.picks(q6, "FSDP / ZeRO-3")
     await reveal_of(fake, ann.chat, q6)
-    log.shows("edits message 6 into its reveal", q6)
+    log.shows("edits question 6 into its reveal", q6)
     assert "Right answer" not in q6.text and "✅" not in q6.text, "a poll has no right answer: only its split"
     assert re.search(r"^[A-D] ▓▓▓▓▓▓▓░░░ 2$", strip(q6.text), re.M), "FSDP: two of the three votes"
