@@ -109,6 +109,24 @@ class Commands(LearningCommands):
             return await self._cmd_quiz(picked.value, caller, lang)
         return await self._cmd_language(picked.value, caller, lang)
 
+    async def answer_text(
+        self,
+        caller: Caller,
+        text: str,
+        run_id: int | None = None,
+        number: int | None = None,
+        reply_to: str | None = None,
+    ) -> Ack | None:
+        """A message that may answer a typed or numeric question: the chat's quiz (or the run
+        and number given), else, in a private chat, the player's open review card; None when it
+        is ordinary chat."""
+        ack = await self.engine.answer_text(
+            caller.chat, caller.player, text, run_id=run_id, number=number, reply_to=reply_to
+        )
+        if ack is None and run_id is None and caller.chat.is_private:
+            ack = await self.review.answer_text(caller.player, text)
+        return ack
+
     # /quiz -------------------------------------------------------------------------------
 
     async def _cmd_quiz(self, args: str, caller: Caller, lang: str) -> Reply:

@@ -38,14 +38,7 @@ def build(
         )
         for a in ordered
     )
-    right = q.right_options()
-    right_letter = letters(right, order) if kind.has_options and kind is not QuestionKind.POLL else ""
-    if kind is QuestionKind.TYPED:
-        right_text = q.accepted[0] if q.accepted else ""
-    elif kind is QuestionKind.NUMERIC:
-        right_text = numeric_text(q.numeric) if q.numeric else ""
-    else:
-        right_text = ", ".join(shown.options[pos].text for pos, src in enumerate(order) if src in right)
+    right_letter, right_text = right_answer(q, shown, order)
     responses = () if kind.has_options else common_responses(q, (a.response for a in answers.values()))
     return Reveal(
         shown,
@@ -58,3 +51,17 @@ def build(
         responses=responses,
         explanation_media=media_view(q.explanation_media, quiz, lang),
     )
+
+
+def right_answer(q: Question, shown: QuestionCard, order: tuple[int, ...]) -> tuple[str, str]:
+    """(right_letter, right_text) of a reveal: "A, C" and their texts, "" and the first accepted
+    answer or the numeric range; nothing for a poll."""
+    kind, right = q.kind, q.right_options()
+    if kind is QuestionKind.TYPED:
+        return "", q.accepted[0] if q.accepted else ""
+    if kind is QuestionKind.NUMERIC:
+        return "", numeric_text(q.numeric) if q.numeric else ""
+    if kind is QuestionKind.POLL:
+        return "", ""
+    texts = ", ".join(shown.options[pos].text for pos, src in enumerate(order) if src in right)
+    return letters(right, order), texts

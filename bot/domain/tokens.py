@@ -37,14 +37,15 @@ class Kind(str, Enum):
 _ANSWER = r"qa:(?:[1-9][0-9]{0,11}):(?:[0-9]{1,3}):(?:[0-9])"
 _QUIZ = rf"qp:{QUIZ_ID}"
 _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
-_REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
+_REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9d])"
 _PRIVATE = r"pv:[a-z_]{1,32}"
 _QUESTION = r"q[dt]:(?:[1-9][0-9]{0,11}):(?:[1-9][0-9]{0,2})"
 PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION})"
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
 _ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
-_REVIEW_FIELDS = re.compile(r"rv:([1-9][0-9]{0,9}):([0-9]{1,3}):([0-9])")
+_REVIEW_FIELDS = re.compile(r"rv:([1-9][0-9]{0,9}):([0-9]{1,3}):([0-9d])")
+REVIEW_DONE = -1  # ReviewToken.choice of a select-all-that-apply card's "Done" (its data ends in ":d")
 _QUESTION_FIELDS = re.compile(r"(q[dt]):([1-9][0-9]{0,11}):([1-9][0-9]{0,2})")
 _ANY = re.compile(PATTERN)
 
@@ -156,14 +157,18 @@ class ReviewToken:
     choice: int
 
     def encode(self) -> str:
-        return f"{Kind.REVIEW.prefix}{self.session}:{self.number}:{self.choice}"
+        choice = "d" if self.choice == REVIEW_DONE else self.choice
+        return f"{Kind.REVIEW.prefix}{self.session}:{self.number}:{choice}"
 
 
 def decode_review(data: str | None) -> ReviewToken | None:
     if not isinstance(data, str) or len(data) > MAX_BYTES:
         return None
     match = _REVIEW_FIELDS.fullmatch(data)
-    return ReviewToken(*(int(g) for g in match.groups())) if match else None
+    if not match:
+        return None
+    session, number, choice = match.groups()
+    return ReviewToken(int(session), int(number), REVIEW_DONE if choice == "d" else int(choice))
 
 
 def with_choice(token: str, choice: int) -> str:

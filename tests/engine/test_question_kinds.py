@@ -4,15 +4,19 @@ out of range and words that are not one, a poll's split, and picks that survive 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
+from bot.commands.core import Caller, Commands
+from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
 from bot.content.quizfile import check_quiz_data
 from bot.domain.model import ChatRef, QuestionCard, QuestionKind, Quiz
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.testing.fakes import RecordingAdapter, group, player, private
+from bot.texts import render_stats
 
 QUESTIONS: list[dict[str, Any]] = [
     {
@@ -198,3 +202,83 @@ async def test_text_that_is_not_an_answer_is_left_alone(kinds_engine, adapter, c
     assert not wrong_way.accepted and "not answered that way" in wrong_way.text
     stale = await engine.answer_text(chat, ann, "2", run_id=typed.run_id, number=3)
     assert not stale.accepted and "closed" in stale.text
+
+
+async def test_misses_of_every_kind_come_back_in_review_and_a_poll_never_does(kinds_engine, adapter, clock):
+    engine, chat, ann = kinds_engine, group(), player(1, "Ann")
+    await started(engine, chat, clock)
+    first = adapter.questions[-1]
+    assert (await engine.answer(token_of(first, "4"), ann, chat)).accepted  # known from here on; wrong
+    await closed(engine, clock)
+    for wrong in ("False", "Geneva", "3", "Tabs", "Lyon"):  # she misses every question but the poll
+        card = adapter.questions[-1]
+        if card.options:
+            assert (await engine.answer(token_of(card, wrong), ann, chat)).accepted
+        else:
+            assert (await engine.answer_text(chat, ann, wrong)).accepted
+        await closed(engine, clock, 0)
+    deck = {c.question_id for c in await engine.store.review_deck(ann.key)}
+    assert deck == {"primes", "boil", "eth", "pi", "capital"}, "the poll is never a miss"
+
+    commands, me = Commands(engine), Caller(private(), ann)
+    await commands.handle("review", "", me)
+    await asyncio.sleep(0)
+    clock.advance(1)
+    await commands.review.settle()
+    asked = {}
+    for _ in range(5):
+        card = adapter.questions[-1]
+        asked[card.prompt] = card.kind
+        if card.kind is QuestionKind.MULTI:
+            assert card.done_token is not None
+            for text in ("2", "5"):
+                assert (await commands.press(token_of(card, text), me)).accepted
+            done = await commands.press(card.done_token, me)
+            assert done.accepted and done.text == f"Locked in: {', '.join(sorted(letter_of(card, t) for t in '25'))}"
+        elif card.kind is QuestionKind.TYPED:
+            assert await commands.answer_text(me, "zürich") is not None
+        elif card.kind is QuestionKind.NUMERIC:
+            refused = await commands.answer_text(me, "three")
+            assert refused is not None and not refused.accepted and refused.text.startswith("Not a number")
+            assert (await commands.answer_text(me, "3.14")).accepted
+        else:
+            assert await commands.answer_text(me, "hello") is None, "a card with buttons: ordinary chat"
+            right = "Paris" if card.kind is QuestionKind.CHOICE else "True"
+            assert (await commands.press(token_of(card, right), me)).accepted
+        await commands.review.settle()
+    assert len(asked) == 5 and QuestionKind.POLL not in asked.values()
+    notes = [r.note for _, r in adapter.reveals[-5:]]
+    assert all(note.startswith("✅") for note in notes), notes
+    typed_reveal = next(r for _, r in adapter.reveals[-5:] if r.kind is QuestionKind.TYPED)
+    assert typed_reveal.right_text == "Zürich"
+
+
+async def test_question_statistics_count_every_kind_and_claim_no_share_right_they_cannot_know(
+    kinds_engine, adapter, clock
+):
+    engine, chat = kinds_engine, group()
+    ann, bob = player(1, "Ann"), player(2, "Bob")
+    await started(engine, chat, clock)
+    primes = adapter.questions[-1]
+    for who in (ann, bob):
+        assert (await engine.answer(token_of(primes, "2"), who, chat)).accepted
+    await closed(engine, clock)
+    for _ in range(3):  # true/false, typed, numeric: each answered by both
+        card = adapter.questions[-1]
+        for who, text in ((ann, "True"), (bob, "False")):
+            if card.options:
+                await engine.answer(token_of(card, text), who, chat)
+            else:
+                await engine.answer_text(chat, who, "3.14" if card.kind is QuestionKind.NUMERIC else text)
+        await closed(engine, clock, 0)
+    tabs = adapter.questions[-1]
+    await engine.answer(token_of(tabs, "Tabs"), ann, chat)
+    await engine.answer(token_of(tabs, "Tabs"), bob, chat)
+    await closed(engine, clock, 0)
+    stats = {s.question_id: s for s in await quiz_report(engine.store, kinds_quiz(), chat.key)}
+    assert (stats["boil"].attempts, stats["boil"].share_right, stats["boil"].split) == (2, 0.5, (1, 1))
+    assert (stats["primes"].attempts, stats["primes"].share_right, stats["primes"].split) == (2, None, ())
+    assert (stats["eth"].attempts, stats["eth"].share_right) == (2, None)
+    assert (stats["tabs"].attempts, stats["tabs"].split, stats["tabs"].flags) == (2, (2, 0), ())
+    report = render_stats.chat_report("en", kinds_quiz(), list(stats.values())).text
+    assert "2 answers · - right" in report and "✓" in report

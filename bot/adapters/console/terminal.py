@@ -16,7 +16,7 @@ from typing import IO
 from bot.commands.core import Caller, Commands, parse
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, QuestionKind, Reply, Reveal
-from bot.domain.tokens import Kind, kind_of, with_choice
+from bot.domain.tokens import with_choice
 from bot.texts import i18n, render
 from bot.texts.render import t
 
@@ -152,8 +152,8 @@ class ConsoleAdapter:
                 self._print(t(lang, "No question is open right now."), "dim")
             else:
                 self._print(t(lang, "Type a letter to answer or a /command. /help lists them."), "dim")
-        elif card.answer_token is not None:  # typed or numeric: the line is the answer
-            await self._typed(commands, card, line)
+        elif not card.kind.has_options:  # typed or numeric (a quiz's or a review's): the line is the answer
+            await self._typed(commands, line)
         elif card.done_token is not None and line.casefold() in DONE_WORDS:
             await self._press(commands, card.done_token)
         elif not picks or not card.options or (len(picks) > 1 and card.done_token is None):
@@ -162,13 +162,13 @@ class ConsoleAdapter:
             for letter in picks:
                 await self._press(commands, with_choice(card.options[0].token, LETTERS.index(letter)))
 
-    async def _typed(self, commands: Commands, card: QuestionCard, text: str) -> None:
-        ack = await commands.engine.answer_text(self.chat, self.player, text, run_id=card.run_id, number=card.number)
+    async def _typed(self, commands: Commands, text: str) -> None:
+        ack = await commands.answer_text(self._caller(), text)
         if ack is not None:
             self._acknowledged(ack)
 
     def _takes_text(self) -> bool:
-        return self._card is not None and self._card.answer_token is not None
+        return self._card is not None and not self._card.kind.has_options
 
     async def _next_card(self, commands: Commands) -> QuestionCard | None:
         """Wait for the next question while a run is on (piped input runs ahead of the quiz)."""
@@ -183,7 +183,7 @@ class ConsoleAdapter:
         result = await commands.press(data, self._caller())
         if isinstance(result, Ack):
             # a toggle of a select-all-that-apply question leaves it open for more picks
-            self._acknowledged(result, final=not (self._picking() and kind_of(data) is Kind.ANSWER))
+            self._acknowledged(result, final=not (self._picking() and data != self._done_token()))
         else:
             self.show(result)
 
@@ -191,6 +191,9 @@ class ConsoleAdapter:
         if ack.accepted and final:
             self._card = None  # the terminal is a private chat: this question is done for us
         self._print(f"  → {ack.text}", "dim" if ack.accepted else "yellow")
+
+    def _done_token(self) -> str | None:
+        return self._card.done_token if self._card is not None else None
 
     def _picking(self) -> bool:
         """A select-all-that-apply question is open: a letter toggles, "done" ends it."""
@@ -243,7 +246,7 @@ def _letters(line: str) -> list[str]:
 def _hint(card: QuestionCard) -> str:
     """What to type, in the card's language."""
     lang = card.language
-    if card.answer_token is not None:
+    if not card.kind.has_options:
         return t(lang, "type your answer")
     if card.done_token is not None:
         return t(lang, "type letters to pick, then done")
