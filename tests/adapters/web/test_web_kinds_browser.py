@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from bot.content.catalog import Catalog, default_quiz_folders
-from bot.domain.model import Player, QuestionCard, QuestionKind
+from bot.domain.model import Player, QuestionCard
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
@@ -80,7 +80,7 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
         await store.close()
 
 
-async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: Site, browser: Browser, shots: Path):  # noqa: F811
+async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: Site, browser: Browser, shots: Path):
     page = await phone_page(browser)
     pictures = []
     page.on(
@@ -98,7 +98,8 @@ async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: S
 
     multi = sections.nth(1)
     await expect(multi.locator("svg g.bar.right")).to_have_count(3)
-    await expect(multi.locator("svg title")).to_contain_text("2 (29%) right answer")  # each right option picked twice
+    split = "A 2 (33%) right answer, B 1 (17%) right answer, C 1 (17%) right answer, D 1 (17%), E 1 (17%)"
+    await expect(multi.locator("svg title")).to_contain_text(split)  # each pick counts for its option
     truefalse = sections.nth(2)
     await expect(truefalse.locator("ol.options li.right")).to_have_text("True ✓ right answer")
     typed = sections.nth(3)
