@@ -172,6 +172,11 @@ async def numbers(fake, log, ann, bob, cy) -> None:
     assert "14 ± 0.5" in q5.text and re.search(r"Bob \+\d+", q5.text) and "Cy +" not in q5.text
     dms = [m.text for m in fake.sent_to(fake.chats[ann.user["id"]])]
     assert any("14" in text and "Locked in" in text for text in dms), "Ann's ack went to her private chat"
+    log.note(
+        f"The bot deleted every reply. Ann's acknowledgement reached her private chat (“{dms[-1]}”); "
+        "Bob and Cy never opened one, so theirs went nowhere and nothing was said in the group. "
+        "Bob's “fourteen” was refused as not a number (nothing stored), so his “13,9” counted."
+    )
 
 
 async def poll(fake, log, ann, bob, cy) -> None:
