@@ -247,12 +247,16 @@ class RestRoutes:
         stored = self.messages.get(int(request.match_info["message"]))
         if stored is None or stored.channel_id != int(request.match_info["channel"]):
             return _json({"message": "Unknown Message", "code": 10008}, 404)
-        data = await request.json()
-        kept = [a["filename"] for a in stored.data.get("attachments", [])]  # an edit without files keeps them
-        problems = p.message_problems(data, creating=False) + p.attachment_problems(data, kept)
+        data, files = await _message_body(request)
+        if "attachments" in data:  # the attachments kept (by id) are listed; the files sent are added
+            keep = {str(a.get("id")) for a in data["attachments"]}
+            stored.data["attachments"] = [a for a in stored.data.get("attachments", []) if a["id"] in keep]
+        kept = [a["filename"] for a in stored.data.get("attachments", [])]  # an edit without a list keeps them
+        problems = p.message_problems(data, creating=False) + p.attachment_problems(data, kept + [n for n, _ in files])
         if problems:
             return self._invalid(problems)
         edited = self._edit(stored, data)
+        self._attach_files(edited, files, keep=True)
         _resolve_images(edited)
         return _json(edited.data)
 
@@ -352,13 +356,14 @@ class RestRoutes:
         self.messages[message_id] = stored
         return stored
 
-    def _attach_files(self, stored: FakeMessage, files: list[tuple[str, bytes]]) -> None:
+    def _attach_files(self, stored: FakeMessage, files: list[tuple[str, bytes]], keep: bool = False) -> None:
         """Files sent with a message become its attachments, on the CDN; an embed's
         `attachment://name` becomes the attachment's address, as Discord rewrites it."""
         if not files:
             return
         attached = [self.attach(stored.channel_id, name, data) for name, data in files]
-        stored.data["attachments"] = [dict(self.attachments[a][0], ephemeral=False) for a in attached]
+        before = stored.data.get("attachments", []) if keep else []
+        stored.data["attachments"] = before + [dict(self.attachments[a][0], ephemeral=False) for a in attached]
         self.uploads += [name for name, _ in files]
         _resolve_images(stored)
 

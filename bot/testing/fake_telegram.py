@@ -32,6 +32,7 @@ JSON_FIELDS = {
     "allowed_updates",
     "link_preview_options",
     "entities",
+    "media",
 }
 INT_FIELDS = {"chat_id", "message_id", "user_id", "offset", "limit", "timeout", "max_connections"}
 

@@ -243,6 +243,25 @@ class BotApiMethods:
         text, bold = self._rendered(p, "caption", MAX_CAPTION) if p.get("caption") else ("", [])
         return self._edited(sent, p.get("caption") or "", text, bold, self._keyboard(p.get("reply_markup")))
 
+    async def _m_editMessageMedia(self, p: dict) -> dict:
+        """A photo message's photo and caption replaced in one edit (a text message has no media)."""
+        sent = self._own_message(p)
+        if sent.photo is None:
+            raise ApiError(400, "Bad Request: there is no media in the message to edit")
+        media = p.get("media") or {}
+        if media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: wrong media type")
+        file_id = self._photo_id({**p, "photo": media.get("media")})
+        fields = {"caption": media.get("caption"), "parse_mode": media.get("parse_mode")}
+        text, bold = self._rendered(fields, "caption", MAX_CAPTION) if media.get("caption") else ("", [])
+        keyboard = self._keyboard(p.get("reply_markup"))
+        if file_id == sent.photo and (text, bold, keyboard) == (sent.text, sent.bold, sent.keyboard):
+            raise ApiError(400, "Bad Request: message is not modified")
+        sent.photo = file_id
+        sent.html, sent.text, sent.bold, sent.keyboard = media.get("caption") or "", text, bold, keyboard
+        sent.edits += 1
+        return self._message_json(sent)
+
     async def _m_editMessageText(self, p: dict) -> dict:
         sent = self._own_message(p)
         if sent.photo is not None:

@@ -22,7 +22,7 @@ from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Caller, Commands
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain import tokens
-from bot.domain.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
+from bot.domain.model import Ack, ChatRef, MediaView, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
 from bot.ports.chat import ChatUnreachable
 from bot.ports.health import PlatformError, PlatformHealth
 from bot.ports.store import DiscordIdentify
@@ -241,17 +241,29 @@ class DiscordAdapter:
         message to edit (deleted, or no longer ours), the reveal is posted."""
         channel = (await self._client_ready()).get_partial_messageable(int(reveal.card.chat.chat_id))
         embed = views.revealed_embed(reveal)
+        why = reveal.explanation_media if await asyncio.to_thread(pictures.shows, reveal.explanation_media) else None
         if message is not None:
-            # the question's picture stays: an edit keeps the message's attachments
-            await asyncio.to_thread(pictures.add_picture, embed, reveal.card.media, False)
             try:
-                await channel.get_partial_message(int(message.message_id)).edit(embed=embed, view=None)
+                await self._edit_revealed(channel.get_partial_message(int(message.message_id)), embed, reveal, why)
                 return
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
-        picture = await asyncio.to_thread(pictures.add_picture, embed, reveal.card.media, True)
+        picture = await asyncio.to_thread(pictures.add_picture, embed, why or reveal.card.media, True)
         with replies.reachable(reveal.card.chat), replies.uncertain("posting an answer"):
             await channel.send(embed=embed, files=_files(picture), **replies.nonce())
+
+    async def _edit_revealed(
+        self, message: discord.PartialMessage, embed: discord.Embed, reveal: Reveal, why: MediaView | None
+    ) -> None:
+        """The question's embed becomes its reveal. The explanation's picture (`why`) takes the
+        place of the question's (its file replaces the message's attachment); else the question's
+        picture stays, the edit keeping the message's attachments."""
+        if why is None:
+            await asyncio.to_thread(pictures.add_picture, embed, reveal.card.media, False)
+            await message.edit(embed=embed, view=None)
+            return
+        picture = await asyncio.to_thread(pictures.add_picture, embed, why, True)
+        await message.edit(embed=embed, view=None, attachments=[picture] if picture is not None else [])
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))

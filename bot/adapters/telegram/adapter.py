@@ -375,7 +375,7 @@ class TelegramAdapter(PressHandling, TypedAnswers):
         whether it landed raises, and the outbox tries again until Telegram answers; "message is
         not modified" is that answer (an earlier try landed). False: the message cannot be edited."""
         try:
-            await cards.edit_closed(self.app.bot, _id(message.chat), int(message.message_id), reveal)
+            await cards.edit_closed(self.app.bot, _id(message.chat), int(message.message_id), reveal, self.photos)
         except BadRequest as exc:
             if "not modified" in str(exc).lower():
                 return True

@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile, LinkPreviewOptions, Message
+from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
 from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram.photos import PhotoIds
 from bot.adapters.telegram.runtime import with_retries
-from bot.domain.model import MediaKind, QuestionCard, Reveal
+from bot.domain.model import MediaKind, MediaView, QuestionCard, Reveal
 
 log = logging.getLogger("quizhost.telegram")
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-NO_CAPTION = "there is no caption in the message to edit"  # Telegram's 400 for a text message
-NO_TEXT = "there is no text in the message to edit"  # and for a photo
+# Telegram's 400s for a text message edited as a photo's caption or media
+NO_CAPTION = ("there is no caption in the message to edit", "there is no media in the message to edit")
+NO_TEXT = ("there is no text in the message to edit",)  # and for a photo edited as text
 
 
 async def post_card(bot: Bot, chat_id: int | str, card: QuestionCard, photos: PhotoIds) -> Message:
@@ -65,18 +66,23 @@ def posted_as_photo(card: QuestionCard) -> bool:
     return card.media is not None and card.media.kind is MediaKind.IMAGE and fmt.question_caption(card) is not None
 
 
-async def edit_closed(bot: Bot, chat_id: int | str, message_id: int, reveal: Reveal) -> None:
+async def edit_closed(bot: Bot, chat_id: int | str, message_id: int, reveal: Reveal, photos: PhotoIds) -> None:
     """Edit the question into its reveal: the caption of a photo, else the text. The card says
     which it most likely is; Telegram's answer settles it (a picture that could not be read when
-    the question was posted went as text)."""
+    the question was posted went as text). An explanation's picture replaces the question's
+    photo in the same edit (editMessageMedia); under a text question, a picture at a URL is the
+    message's link preview (a file cannot be added to a text message by an edit)."""
     caption_first = posted_as_photo(reveal.card)
     for as_caption in (caption_first, not caption_first):
         try:
-            await _edit(bot, chat_id, message_id, reveal, as_caption)
+            if as_caption and (why := await photos.photo(reveal.explanation_media)) is not None:
+                await _edit_media(bot, chat_id, message_id, reveal, why, photos)
+            else:
+                await _edit(bot, chat_id, message_id, reveal, as_caption)
             return
         except BadRequest as exc:
-            wrong_kind = NO_CAPTION if as_caption else NO_TEXT
-            if wrong_kind not in str(exc).lower():
+            said = str(exc).lower()
+            if not any(wrong in said for wrong in (NO_CAPTION if as_caption else NO_TEXT)):
                 raise
 
 
@@ -93,7 +99,30 @@ async def _edit(bot: Bot, chat_id: int | str, message_id: int, reveal: Reveal, a
     html = fmt.revealed_html(reveal)
     await with_retries(
         lambda: bot.edit_message_text(
-            html, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW
+            html,
+            chat_id=chat_id,
+            message_id=message_id,
+            parse_mode=ParseMode.HTML,
+            link_preview_options=_preview(reveal.explanation_media),
         ),
         "closing a question",
     )
+
+
+async def _edit_media(
+    bot: Bot, chat_id: int | str, message_id: int, reveal: Reveal, photo: str | InputFile, photos: PhotoIds
+) -> None:
+    caption = fmt.revealed_html(reveal, fmt.CAPTION_LIMIT)
+    media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML)
+    edited = await with_retries(
+        lambda: bot.edit_message_media(media, chat_id=chat_id, message_id=message_id), "closing a question"
+    )
+    if isinstance(edited, Message):
+        photos.sent(reveal.explanation_media, photo, edited)
+
+
+def _preview(media: MediaView | None) -> LinkPreviewOptions:
+    """The explanation's picture at a URL as the text's preview, large and under it; else none."""
+    if media is None or media.kind is not MediaKind.IMAGE or not media.is_url:
+        return NO_PREVIEW
+    return LinkPreviewOptions(url=media.location, prefer_large_media=True, show_above_text=False)

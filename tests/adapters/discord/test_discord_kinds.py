@@ -53,7 +53,9 @@ async def test_a_channel_plays_one_question_of_each_kind(fake, clock, server, tm
         assert (await pick(fake, ann, q1, "3/7"))["content"].startswith("Locked in")
         await pick(fake, bob, q1, "1/4")
         clock.advance(30)
-        await fake.wait_message(channel, lambda m: m.id == q1.id and "Right answer" in m.text)
+        revealed = await fake.wait_message(channel, lambda m: m.id == q1.id and "Right answer" in m.text)
+        assert revealed.data["embeds"][0]["image"]["url"] == q1.data["attachments"][0]["url"], "the picture stays"
+        assert fake.uploads == ["pipeline-bubble.png"], "the edit kept the attachment: not sent again"
 
         q2 = await fake.wait_message(channel, is_question(2))
         right = [texts(2)[i] for i in QUIZ.questions[1].answers]

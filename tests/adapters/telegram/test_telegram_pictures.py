@@ -26,12 +26,20 @@ questions:
     answer: 0
     shuffle: false
     explanation: "4 × 7 = 28 slots, 16 busy."
+    explanation_media: pics/why.png
   - id: remote
     prompt: "And this one, from the web?"
     media: "https://example.org/chart.png"
     options: ["yes", "no"]
     answer: 0
     shuffle: false
+  - id: plain
+    prompt: "No picture here, one in the explanation"
+    options: ["yes", "no"]
+    answer: 0
+    shuffle: false
+    explanation: "See the chart."
+    explanation_media: "https://example.org/why.png"
   - id: long
     prompt: "{LONG}"
     media: pics/bubble.png
@@ -45,6 +53,7 @@ def picture_folder(tmp_path):
     quizzes = tmp_path / "quizzes"
     (quizzes / "pics").mkdir(parents=True, exist_ok=True)
     shutil.copy(PICTURE, quizzes / "pics" / "bubble.png")
+    shutil.copy(PICTURE, quizzes / "pics" / "why.png")
     (quizzes / "pictures.yaml").write_text(PICTURES, encoding="utf-8")
 
 
@@ -52,7 +61,7 @@ async def play_through(fake, clock, group, ann) -> list:
     """Ann starts the picture quiz and answers each question; the questions as posted."""
     await ann.says("/quiz pictures")
     posted = []
-    for number in (1, 2, 3):
+    for number in (1, 2, 3, 4):
         q = await next_question(fake, group, number)
         await ann.presses(q, "A")
         clock.advance(30)
@@ -67,27 +76,36 @@ async def test_a_picture_goes_with_its_question_once_uploaded_then_by_file_id(fa
     group = fake.group(-1201, "Pictures")
     ann = Member(fake, group, fake.user(11, "Ann"))
     async with running_bot(fake, settings, clock):
-        local, remote, long = await play_through(fake, clock, group, ann)
+        local, remote, plain, long = await play_through(fake, clock, group, ann)
 
-        assert local.photo is not None and local.text.startswith("Question 1/3 · Pictures <&>")
+        assert local.photo is not None and local.text.startswith("Question 1/4 · Pictures <&>")
         assert "How many slots are idle?" in local.text and "A) 12" in local.text
         assert "✅ A) 12" in local.text and "4 × 7 = 28 slots" in local.text, "the caption became the reveal"
-        assert len(fake.called("editMessageCaption")) == 2 and len(fake.called("editMessageText")) == 1  # the long one
+        assert len(fake.called("editMessageMedia")) == 1  # the explanation's picture, with the reveal, in one edit
+        assert local.photo == fake.photo_uploads[1][1] and fake.photo_uploads[1][0] == "why.png"
+        assert len(fake.called("editMessageCaption")) == 1 and len(fake.called("editMessageText")) == 2
+        preview = next(c for c in fake.called("editMessageText") if c.params["message_id"] == plain.message_id)
+        assert preview.params["link_preview_options"] == {
+            "url": "https://example.org/why.png",
+            "prefer_large_media": True,
+            "show_above_text": False,
+        }, "under a text question, the explanation's picture at a URL is the link preview"
         assert remote.photo is not None and fake.photo_urls == ["https://example.org/chart.png"]
 
         # too long for a caption: the photo first (titled), the question as text with the buttons
         photo_first = fake.messages[(group["id"], long.message_id - 1)]
-        assert photo_first.photo == local.photo and photo_first.text == "Question 3/3 · Pictures <&>"
+        assert photo_first.photo == fake.photo_uploads[0][1] and photo_first.text == "Question 4/4 · Pictures <&>"
         assert long.photo is None and LONG.strip() in long.text and "✅ B) second" in long.text
-        assert len(fake.photo_uploads) == 1, "the file went up once; the third question reused its file_id"
+        assert len(fake.photo_uploads) == 2, "each file went up once; the last question reused its file_id"
 
         await ann.says("/quiz pictures")  # a second run in the same process
-        again = await next_question(fake, group, 4)
-        assert again.photo == local.photo and len(fake.photo_uploads) == 1
+        again = await next_question(fake, group, 5)
+        assert again.photo == fake.photo_uploads[0][1] and len(fake.photo_uploads) == 2
         await ann.says("/stop")
+    bubble = fake.photo_uploads[0][1]
     assert [c.params["photo"] for c in fake.called("sendPhoto")][1:] == [
         "https://example.org/chart.png",
-        local.photo,
-        local.photo,
+        bubble,
+        bubble,
     ]
     assert fake.refused() == []
