@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from bot.commands import upload_replies
 from bot.commands.learning import LearningCommands
+from bot.commands.typed import TypedAnswers
 from bot.commands.web import WebCommands
 from bot.commands.weblinks import WebAddress
 from bot.domain import tokens, zones
@@ -85,6 +86,7 @@ class Commands(LearningCommands):
         self.web = WebCommands(engine, web or WebAddress())
         self.review = ReviewDesk(engine)
         self.scheduler = Scheduler(engine)
+        self.typed = TypedAnswers(engine, self.review)
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
@@ -118,14 +120,10 @@ class Commands(LearningCommands):
         reply_to: str | None = None,
     ) -> Ack | None:
         """A message that may answer a typed or numeric question: the chat's quiz (or the run
-        and number given), else, in a private chat, the player's open review card; None when it
-        is ordinary chat."""
-        ack = await self.engine.answer_text(
-            caller.chat, caller.player, text, run_id=run_id, number=number, reply_to=reply_to
-        )
-        if ack is None and run_id is None and caller.chat.is_private:
-            ack = await self.review.answer_text(caller.player, text)
-        return ack
+        and number given, or, in a private chat, the question the player was sent to answer
+        there), else the player's open review card; None when it is ordinary chat
+        (bot/commands/typed.py)."""
+        return await self.typed.answer(caller, text, run_id, number, reply_to)
 
     # /quiz -------------------------------------------------------------------------------
 
@@ -184,6 +182,8 @@ class Commands(LearningCommands):
             return await self._cmd_quiz(args[len("quiz_") :], caller, lang)
         if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
             return await self._cmd_review("", caller, lang)
+        if caller.chat.is_private and (asked := tokens.decode_answer_start(args)) is not None:
+            return self.typed.sent_to_answer(asked, caller, lang)  # a typed question's "Answer" deep link
         return await self._cmd_help(args, caller, lang)
 
     async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:

@@ -161,3 +161,4 @@ class PressFacts:
     anyone_known: bool  # someone answered an earlier question of the run
     unseen: int  # earlier answerers other than this player without an answer to this question (capped)
     response: str = ""  # this player's stored response to the open question (multi: the picks so far)
+    answered_at: float = 0.0  # when that response was stored (a multi question's last toggle)

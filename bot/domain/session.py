@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.domain import reveal
-from bot.domain.answering import PICKS_DONE, content_rtl, judge, media_view, toggled, typed_response
+from bot.domain.answering import PICKS_DONE, content_rtl, judge, media_view, toggled
 from bot.domain.model import (
     LETTERS,
     NO_ANSWER,
@@ -21,7 +21,6 @@ from bot.domain.model import (
     RunEnd,
 )
 from bot.domain.records import AnswerRow, Phase, RunRow, RunStatus
-from bot.domain.scoring import parse_number
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
 
 SILENT_QUESTIONS_TO_END = 2
@@ -201,42 +200,6 @@ def make_answer(
         return answer_row(run, player_key, now, chosen, "")
     before = previous if previous is not None else run.answers.get(player_key)
     return answer_row(run, player_key, now, NO_ANSWER, toggled(before.response if before else "", chosen))
-
-
-def check_done(
-    run: Run, token: QuestionToken, player_key: str, now: float, previous: AnswerRow | None = None
-) -> Refusal | None:
-    """A multi question's "Done": its picks so far are final."""
-    if (closed := check_open(run, token.number, now)) is not None:
-        return closed
-    if run.question.kind is not QuestionKind.MULTI:
-        return Refusal.WRONG_KIND
-    answer = previous if previous is not None else run.answers.get(player_key)
-    if answer is None or not answer.response:
-        return Refusal.NO_PICKS
-    return Refusal.REPEATED if answer.option == PICKS_DONE else None
-
-
-def make_done(answer: AnswerRow) -> AnswerRow:
-    """The same picks, final: scored as of the last toggle."""
-    return replace(answer, option=PICKS_DONE)
-
-
-def check_text(run: Run, number: int, player_key: str, now: float, previous: AnswerRow | None = None) -> Refusal | None:
-    """A typed or numeric answer to question `number`."""
-    if (closed := check_open(run, number, now)) is not None:
-        return closed
-    if run.question.kind.has_options:
-        return Refusal.WRONG_KIND
-    return repeated(run, player_key, previous)
-
-
-def make_text_answer(run: Run, player_key: str, text: str, now: float) -> AnswerRow | Refusal:
-    """The answer a typed text records, or NOT_A_NUMBER for a numeric question's non-number."""
-    response = typed_response(text)
-    if run.question.kind is QuestionKind.NUMERIC and parse_number(response) is None:
-        return Refusal.NOT_A_NUMBER
-    return answer_row(run, player_key, now, NO_ANSWER, response)
 
 
 def answer_row(run: Run, player_key: str, now: float, option: int, response: str) -> AnswerRow:

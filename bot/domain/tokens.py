@@ -82,6 +82,20 @@ def decode_question(data: object) -> QuestionToken | None:
     return QuestionToken(Kind(match.group(1)), int(match.group(2)), int(match.group(3)))
 
 
+ANSWER_START = "answer_"  # `/start answer_<run>_<n>`: Telegram deep links allow [A-Za-z0-9_-] only
+_ANSWER_START = re.compile(r"answer_([1-9][0-9]{0,11})_([1-9][0-9]{0,2})")
+
+
+def answer_start(token: QuestionToken) -> str:
+    """The /start payload that sends a player to answer a typed or numeric question in private."""
+    return f"{ANSWER_START}{token.run_id}_{token.number}"
+
+
+def decode_answer_start(payload: str) -> QuestionToken | None:
+    match = _ANSWER_START.fullmatch(payload)
+    return QuestionToken(Kind.TEXT, int(match.group(1)), int(match.group(2))) if match else None
+
+
 @dataclass(frozen=True)
 class Pick:
     """A quiz or language chosen with a button: the argument its command would take."""

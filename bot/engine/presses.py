@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from bot.domain import session
+from bot.domain import answer_moves, session
 from bot.domain.answering import answered_label, letters, picks_of, shortened
-from bot.domain.model import LETTERS, Ack, ChatRef, Player, QuestionKind
+from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, QuestionKind
 from bot.domain.records import AnswerRow
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import MAX_BYTES, AnswerToken, Kind, QuestionToken, decode, decode_question
@@ -25,7 +25,7 @@ from bot.engine.chats import Chats
 from bot.engine.run_steps import RunSteps
 from bot.engine.run_table import RunTable
 from bot.ports.clock import Clock
-from bot.ports.store import AnswerQueue, RunRecords
+from bot.ports.store import AnswerQueue, RunLeases, RunRecords
 from bot.texts import render
 
 log = logging.getLogger("quizhost.engine")
@@ -51,6 +51,8 @@ class Presses:
     elsewhere: Elsewhere | None
     text_elsewhere: TextElsewhere | None = None
     outcomes: Counter[str] = field(default_factory=Counter)  # for /metrics (bot/adapters/ops/metrics.py)
+    # (run, player) -> answers of theirs being committed now: what is held is ahead of the database
+    _committing: dict[tuple[int, str], int] = field(default_factory=dict)
 
     async def answer(self, data: str | bytes | None, player: Player, chat: ChatRef | None = None) -> Ack:
         """Validate a press, store it, and only then acknowledge it.
@@ -70,15 +72,28 @@ class Presses:
         refusal = session.check_press(run, token, key, now)
         if refusal is not None:
             return self._refused(run, refusal, key)
-        previous = run.answers.get(key)
-        answer = session.make_answer(run, token, key, now)
         multi = run.question.kind is QuestionKind.MULTI
+        previous = await self._latest_picks(run, key) if multi else run.answers.get(key)
+        if multi and (refusal := session.check_press(run, token, key, self.clock.now())) is not None:
+            return self._refused(run, refusal, key)  # it closed while the stored picks were read
+        answer = session.make_answer(run, token, key, now, previous)
         refused = await self._record(run, answer, player, previous, replace=multi)
         if refused is not None:
             return refused
         if multi:
             return Ack(render.ack_picks(lang, letters(picks_of(answer.response), run.order)), True, lang)
         return _locked(lang, LETTERS[token.choice])
+
+    async def _latest_picks(self, run: Run, key: str) -> AnswerRow | None:
+        """A multi question's picks so far: held here, or, with several workers, as stored (the
+        player's presses may reach any worker), unless a toggle of this worker's is still being
+        committed (then what is held is ahead of the database)."""
+        if not isinstance(self.store, RunLeases) or (run.id, key) in self._committing:
+            return run.answers.get(key)
+        facts = await self.store.press_facts(run.id, key, 0)
+        if (run.id, key) in self._committing:  # a toggle here came in while the database answered
+            return run.answers.get(key)
+        return answer_moves.stored_answer(run, facts, key) if facts else run.answers.get(key)
 
     async def _question_button(self, token: QuestionToken, player: Player, chat: ChatRef | None) -> Ack:
         """ "Done" on a multi question; "Answer" where the platform has no way to ask for text
@@ -91,11 +106,13 @@ class Presses:
             closed = session.check_open(run, token.number, now)
             text = render.ack_refused(lang, closed) if closed else render.answer_instruction(lang, run.question.kind)
             return Ack(text, False, lang)
-        refusal = session.check_done(run, token, key, now)
-        if refusal is not None:
-            return self._refused(run, refusal, key)
-        previous = run.answers[key]
-        refused = await self._record(run, session.make_done(previous), player, previous, replace=True)
+        previous = await self._latest_picks(run, key)
+        refusal = answer_moves.check_done(run, token, key, self.clock.now(), previous)
+        if refusal is not None or previous is None:
+            return self._refused(run, refusal or Refusal.NO_PICKS, key)
+        if previous is not run.answers.get(key):  # picked through another worker: scored at this press
+            previous = session.answer_row(run, key, now, NO_ANSWER, previous.response)
+        refused = await self._record(run, answer_moves.make_done(previous), player, previous, replace=True)
         if refused is not None:
             return refused
         return Ack(render.ack_done(lang, letters(picks_of(previous.response), run.order)), True, lang)
@@ -123,10 +140,10 @@ class Presses:
         if run_id is None and not takes_text(run, reply_to):
             return None
         lang, now, key = run.row.language, self.clock.now(), player.key
-        refusal = session.check_text(run, number or run.row.index + 1, key, now)
+        refusal = answer_moves.check_text(run, number or run.row.index + 1, key, now)
         if refusal is not None:
             return self._refused(run, refusal, key)
-        made = session.make_text_answer(run, key, text, now)
+        made = answer_moves.make_text_answer(run, key, text, now)
         if isinstance(made, Refusal):
             self.outcomes[made.value] += 1
             return Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang)
@@ -170,7 +187,10 @@ class Presses:
         else the Ack saying why not (the answer held before is back)."""
         key = answer.player_key
         run.answers[key], run.names[key] = answer, player.name  # reserve before awaiting
-        refused = await self._store_answer(run, answer, player, replace)
+        if replace:
+            refused = await self._store_picks(run, answer, player)
+        else:  # the hot path: one answer per player and question, nothing to track
+            refused = await self._store_answer(run, answer, player, replace)
         if refused is not None:
             if previous is not None and run.answers.get(key) is None:
                 run.answers[key] = previous
@@ -179,6 +199,17 @@ class Presses:
         self.outcomes["accepted"] += 1
         self._close_early_if_all_answered(run)
         return None
+
+    async def _store_picks(self, run: Run, answer: AnswerRow, player: Player) -> Ack | None:
+        """A toggle or Done, stored in place of the last; while it commits, what is held here is
+        ahead of the database (`_latest_picks`)."""
+        pending = (run.id, answer.player_key)
+        self._committing[pending] = self._committing.get(pending, 0) + 1
+        try:
+            return await self._store_answer(run, answer, player, replace=True)
+        finally:
+            if (left := self._committing.pop(pending) - 1) > 0:
+                self._committing[pending] = left
 
     def _close_early_if_all_answered(self, run: Run) -> None:
         if session.should_close_early(run):

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from bot.domain import session
+from bot.domain import answer_moves, session
 from bot.domain.answering import letters, picks_of, shortened
 from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, QuestionKind, Quiz
 from bot.domain.records import AnswerRow, PressFacts, RunRow
@@ -70,7 +70,7 @@ async def answer_elsewhere(
         lang = engine.client_language(player)
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     lang, now, key = run.row.language, engine.clock.now(), player.key
-    previous = _stored(run, facts, key)
+    previous = answer_moves.stored_answer(run, facts, key)
     if isinstance(token, QuestionToken):
         return await _question_button(shared, run, facts, token, player, previous, now)
     refusal = session.check_press(run, token, key, now)  # closed or out of range, before repeated
@@ -110,11 +110,11 @@ async def text_elsewhere(
     if number is None and not takes_text(run, reply_to):
         return "ignored", None
     lang, now, key = run.row.language, engine.clock.now(), player.key
-    previous = _stored(run, facts, key)
-    refusal = session.check_text(run, number or run.row.index + 1, key, now, previous)
+    previous = answer_moves.stored_answer(run, facts, key)
+    refusal = answer_moves.check_text(run, number or run.row.index + 1, key, now, previous)
     if refusal is not None:
         return refusal.value, refusal_ack(run, refusal, previous)
-    made = session.make_text_answer(run, key, text, now)
+    made = answer_moves.make_text_answer(run, key, text, now)
     if isinstance(made, Refusal):
         return made.value, Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang)
     outcome, refused = await _insert(shared, run, facts, made, player)
@@ -135,12 +135,12 @@ async def _question_button(
         closed = session.check_open(run, token.number, now)
         text = render.ack_refused(lang, closed) if closed else render.answer_instruction(lang, run.question.kind)
         return "instructed", Ack(text, False, lang)
-    refusal = session.check_done(run, token, key, now, previous)
+    refusal = answer_moves.check_done(run, token, key, now, previous)
     if refusal is not None or previous is None:
         refusal = refusal or Refusal.NO_PICKS
         return refusal.value, refusal_ack(run, refusal, previous)
     # scored anew at this press: the stored answer's time is not read here
-    final = session.make_done(session.answer_row(run, key, now, NO_ANSWER, previous.response))
+    final = answer_moves.make_done(session.answer_row(run, key, now, NO_ANSWER, previous.response))
     outcome, refused = await _insert(shared, run, facts, final, player, replace=True)
     return outcome, refused or Ack(render.ack_done(lang, letters(picks_of(previous.response), run.order)), True, lang)
 
@@ -164,17 +164,6 @@ async def _open_run(engine: Engine, shared: ElsewhereStore, run_id: int, player:
     if quiz is None:
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     return _Open(session.Run(facts.run, quiz, streaks={player.key: facts.streak}), facts)
-
-
-def _stored(run: Run, facts: PressFacts, key: str) -> AnswerRow | None:
-    """The player's stored answer to the open question as far as a press needs it: its option
-    and response (picks so far)."""
-    if facts.answered is None:
-        return None
-    row, q = run.row, run.question
-    return AnswerRow(
-        row.id, row.index, q.id, key, row.chat_key, row.quiz_id, facts.answered, False, 0.0, 0, 0, 0.0, facts.response
-    )
 
 
 async def _insert(

@@ -26,143 +26,45 @@ from bot.domain.model import (
 )
 from bot.domain.records import RunStatus
 from bot.texts import bidi, i18n, textcut
+from bot.texts.message import EMBEDDED_VALUES, LTR_VALUES, shown, t, tn
+from bot.texts.render_acks import (
+    ack_done,
+    ack_ended,
+    ack_invalid,
+    ack_locked,
+    ack_not_a_number,
+    ack_not_saved,
+    ack_picks,
+    ack_refused,
+    ack_repeated,
+    ack_repeated_text,
+    ack_text_locked,
+    answer_instruction,
+)
+
+# the message helpers and acks live beside this module; callers keep reading them here
+__all__ = [
+    "EMBEDDED_VALUES",
+    "LTR_VALUES",
+    "ack_done",
+    "ack_ended",
+    "ack_invalid",
+    "ack_locked",
+    "ack_not_a_number",
+    "ack_not_saved",
+    "ack_picks",
+    "ack_refused",
+    "ack_repeated",
+    "ack_repeated_text",
+    "ack_text_locked",
+    "answer_instruction",
+    "shown",
+    "t",
+    "tn",
+]
 
 MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10
-
-# Placeholders whose values read left to right as a unit (numbers, letters, ids): in an RTL
-# line each group of them gets LRI…PDI. Quiz texts are embedded; any other value (names,
-# topics, typed codes) is of unknown direction and gets FSI…PDI.
-LTR_VALUES = frozenset(
-    {
-        "letter",
-        "number",
-        "total",
-        "n",
-        "count",
-        "seconds",
-        "points",
-        "correct",
-        "answered",
-        "accuracy",
-        "rank",
-        "streak",
-        "low",
-        "high",
-        "pause",
-        "medal",
-        "codes",
-        "names",
-        "command",
-    }
-)
-EMBEDDED_VALUES = frozenset({"title", "text", "scope", "verdict"})
-
-
-# message text: the translation, with isolates for RTL languages ---------------------------
-
-
-def t(lang: str, message: str, **values: object) -> str:
-    """Like `bot.texts.i18n.t`, for message text: RTL translations get RLM and isolates (bot/texts/bidi.py)."""
-    if not bidi.is_rtl(lang):
-        return i18n.t(lang, message, **values)
-    return bidi.line(_rtl_text(i18n.template(lang, message), values))
-
-
-def shown(lang: str, text: i18n.Later | str) -> str:
-    """A message marked with `i18n.later`, as message text in `lang`."""
-    return i18n.shown(lang, text, t)
-
-
-def tn(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
-    if not bidi.is_rtl(lang):
-        return i18n.tn(lang, singular, plural, n, **values)
-    return bidi.line(_rtl_text(i18n.plural_template(lang, singular, plural, n), {"n": n, **values}))
-
-
-def _rtl_text(template: str, values: dict[str, object]) -> str:
-    if not values:  # like i18n.t: a text without values is not formatted
-        return bidi.isolate_template(template)
-    free = {k: bidi.embed if k in EMBEDDED_VALUES else bidi.auto for k in values if k not in LTR_VALUES}
-    return bidi.format_rtl(template, values, free)
-
-
-# acks: the private answer to a press ---------------------------------------------------
-
-
-def ack_locked(lang: str, letter: str) -> str:
-    return t(lang, "Locked in: {letter}", letter=letter)
-
-
-def ack_repeated(lang: str, letter: str) -> str:
-    return t(lang, "You already answered {letter}", letter=letter)
-
-
-def ack_refused(lang: str, reason: object) -> str:
-    value = getattr(reason, "value", reason)
-    if value == "out_of_range":
-        return t(lang, "That is not one of the options.")
-    if value == "repeated":
-        return t(lang, "You already answered this question.")
-    if value == "no_picks":
-        return t(lang, "Pick at least one option first.")
-    if value == "wrong_kind":
-        return t(lang, "This question is not answered that way.")
-    if value == "not_a_number":
-        return t(lang, "That is not a number. Try again.")
-    return t(lang, "This question is closed.")
-
-
-def ack_picks(lang: str, letters: str) -> str:
-    """A toggle on a select-all-that-apply question: the picks so far."""
-    if not letters:
-        return t(lang, "No option picked.")
-    return t(lang, "Your picks: {letter}", letter=letters)
-
-
-def ack_done(lang: str, letters: str) -> str:
-    return t(lang, "Your answer: {letter}", letter=letters)
-
-
-def ack_text_locked(lang: str, answer: str) -> str:
-    """A typed or numeric answer taken (`answer` as the player typed it)."""
-    return t(lang, "Locked in: {answer}", answer=answer)
-
-
-def ack_repeated_text(lang: str, answer: str) -> str:
-    return t(lang, "You already answered: {answer}", answer=answer)
-
-
-def ack_not_a_number(lang: str, answer: str) -> str:
-    return t(lang, "Not a number: {answer}. Try again, for example 3.14", answer=answer)
-
-
-def answer_instruction(lang: str, kind: QuestionKind) -> str:
-    """How a question of this kind is answered, as its card says (empty for one right option)."""
-    if kind is QuestionKind.MULTI:
-        return t(lang, "Select all that apply")
-    if kind is QuestionKind.TRUE_FALSE:
-        return t(lang, "True or false?")
-    if kind is QuestionKind.TYPED:
-        return t(lang, "Reply with your answer")
-    if kind is QuestionKind.NUMERIC:
-        return t(lang, "Answer with a number")
-    if kind is QuestionKind.POLL:
-        return t(lang, "Poll: no right answer, pick one")
-    return ""
-
-
-def ack_ended(lang: str) -> str:
-    return t(lang, "This quiz has ended.")
-
-
-def ack_invalid(lang: str) -> str:
-    return t(lang, "This button is not valid.")
-
-
-def ack_not_saved(lang: str) -> str:
-    return t(lang, "Your answer was not saved. Please press again.")
-
 
 # a question and its reveal ---------------------------------------------------------------
 

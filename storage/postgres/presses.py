@@ -29,13 +29,15 @@ from storage.shared.tables import REPLACED_COLUMNS
 _FACTS = (
     f"SELECT {RUN_COLUMNS}, "
     "COALESCE((SELECT streak FROM answers WHERE run_id = r.id AND idx = r.idx - 1 AND player_key = $2), 0) AS streak, "
-    "(SELECT option FROM answers WHERE run_id = r.id AND idx = r.idx AND player_key = $2) AS answered, "
-    "(SELECT response FROM answers WHERE run_id = r.id AND idx = r.idx AND player_key = $2) AS response, "
+    "mine.option AS answered, mine.response, mine.answered_at, "
     "EXISTS (SELECT 1 FROM answers WHERE run_id = r.id AND idx < r.idx) AS anyone_known, "
     "(SELECT count(*) FROM (SELECT DISTINCT a.player_key FROM answers a WHERE a.run_id = r.id AND a.idx < r.idx "
     "AND a.player_key <> $2 AND NOT EXISTS (SELECT 1 FROM answers b WHERE b.run_id = r.id AND b.idx = r.idx "
     "AND b.player_key = a.player_key) LIMIT $3) known) AS unseen "
-    "FROM runs r JOIN chats c ON c.key = r.chat_key WHERE r.status = 'open' AND r.id = $1"
+    "FROM runs r JOIN chats c ON c.key = r.chat_key "
+    # this player's answer to the open question, if any: one lookup of the answers' key
+    "LEFT JOIN answers mine ON mine.run_id = r.id AND mine.idx = r.idx AND mine.player_key = $2 "
+    "WHERE r.status = 'open' AND r.id = $1"
 )
 _N = len(ANSWER_COLUMNS)  # $1.. the answer's columns, then the player's, the time, whether to wake the owner
 # one statement, so one transaction: the row's share lock is held until the answer is committed;
@@ -71,7 +73,13 @@ async def facts(pool: asyncpg.Pool, run_id: int, player_key: str, unseen_cap: in
     if row is None:
         return None
     return PressFacts(
-        run_from_row(row), row["streak"], row["answered"], row["anyone_known"], row["unseen"], row["response"] or ""
+        run_from_row(row),
+        row["streak"],
+        row["answered"],
+        row["anyone_known"],
+        row["unseen"],
+        row["response"] or "",
+        row["answered_at"] or 0.0,
     )
 
 

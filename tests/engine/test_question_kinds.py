@@ -5,6 +5,7 @@ out of range and words that are not one, a poll's split, and picks that survive 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
 from bot.content.quizfile import check_quiz_data
 from bot.domain.model import ChatRef, QuestionCard, QuestionKind, Quiz
+from bot.domain.tokens import answer_start, decode_question
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.testing.fakes import RecordingAdapter, group, player, private
 from bot.texts import render_stats
@@ -282,3 +284,51 @@ async def test_question_statistics_count_every_kind_and_claim_no_share_right_the
     assert (stats["tabs"].attempts, stats["tabs"].split, stats["tabs"].flags) == (2, (2, 0), ())
     report = render_stats.chat_report("en", kinds_quiz(), list(stats.values())).text
     assert "2 answers · - right" in report and "✓" in report
+
+
+async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adapter, clock):
+    """Telegram's "Answer" is a deep link: /start answer_<run>_<n> in the private chat, and the
+    next message there is the answer (the group reads nothing)."""
+    chat, ann = group(), player(1, "Ann")
+    engine = Engine(Catalog.from_quizzes([kinds_quiz(QUESTIONS[2], QUESTIONS[5])]), store, clock, EngineSettings())
+    engine.attach(adapter)
+    commands, me = Commands(engine), Caller(private(), ann)
+    outcome = await engine.start(chat, "kinds", ann)
+    assert outcome.status is StartStatus.STARTED
+    clock.advance(3)
+    await engine.run_due()
+    card = adapter.questions[-1]
+    payload = answer_start(decode_question(card.answer_token))
+    assert payload == f"answer_{card.run_id}_1" and is_valid_start(payload)
+    sent = await commands.handle("start", payload, me)
+    assert sent.text.startswith("Which Swiss city has the ETH?") and "Reply with your answer" in sent.text
+    ack = await commands.answer_text(me, "Zurich")
+    assert ack is not None and ack.accepted and ack.text == "Locked in: Zurich"
+    assert await commands.answer_text(me, "thanks!") is None, "answered: the next message is ordinary chat"
+    await closed(engine, clock)
+    assert [(s.name, s.correct) for s in adapter.reveals[-1][1].answers] == [("Ann", True)]
+
+
+def is_valid_start(payload: str) -> bool:
+    """What Telegram takes as a deep link's start parameter."""
+    return re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload) is not None
+
+
+async def test_a_done_pressed_just_before_a_restart_closes_the_question_at_once_after_it(store, clock):
+    catalog = Catalog.from_quizzes([kinds_quiz(QUESTIONS[0], QUESTIONS[5])])
+    first_adapter, chat, ann = RecordingAdapter(), private(), player(1, "Ann")
+    first = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    first.attach(first_adapter)
+    await started(first, chat, clock)
+    card = first_adapter.questions[-1]
+    for text in ("2", "5"):
+        assert (await first.answer(token_of(card, text), ann, chat)).accepted
+    assert (await first.answer(card.done_token, ann, chat)).accepted  # the process stops before the close
+
+    adapter = RecordingAdapter()
+    second = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    second.attach(adapter)
+    assert await second.resume() == 1
+    await second.run_due()
+    _, reveal = adapter.reveals[-1]
+    assert [(s.correct, s.points) for s in reveal.answers] == [(True, 1000)], "closed without waiting 30 s"

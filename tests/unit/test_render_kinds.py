@@ -120,3 +120,23 @@ def test_a_file_beside_the_quiz_is_found_by_its_absolute_path_and_a_url_stays_as
     assert media_view(lion, quiz, "hi") == MediaView(MediaKind.IMAGE, "/srv/quizzes/pictures/lion.jpg", "एक शेर")
     url = Media(MediaKind.AUDIO, "https://example.org/a.mp3")
     assert media_view(url, quiz, "en") == MediaView(MediaKind.AUDIO, "https://example.org/a.mp3", "")
+
+
+def test_a_stored_card_and_reveal_of_any_kind_read_back_whole():
+    from bot.domain.outbox_codec import dump_card, dump_close, load_card, load_close
+
+    lion = MediaView(MediaKind.IMAGE, "/srv/quizzes/pictures/lion.jpg", "a lion")
+    shown = card(QuestionKind.MULTI, media=lion, done_token="qd:1:3", direction_rtl=True)
+    assert load_card(dump_card(shown)) == shown
+    reveal = Reveal(
+        card(QuestionKind.TYPED, answer_token="qt:1:3"),
+        "",
+        "Zürich",
+        "",
+        (),
+        (Scorer("Ann", "zurch", True, 900, 3.0, 1),),
+        kind=QuestionKind.TYPED,
+        responses=(("zurch", 1),),
+        explanation_media=MediaView(MediaKind.AUDIO, "https://example.org/a.mp3"),
+    )
+    assert load_close(dump_close(None, reveal)) == (None, reveal)
