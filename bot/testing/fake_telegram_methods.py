@@ -29,7 +29,7 @@ IMAGE_STARTS = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"RIFF")
 def _asks(keyboard: list[list[dict]]) -> bool:
     """Whether a message is a question: answer buttons, or a typed question's "Answer" deep link."""
     buttons = [b for row in keyboard for b in row]
-    return any(b.get("callback_data", "").startswith(ANSWER) or "start=qt_" in b.get("url", "") for b in buttons)
+    return any(b.get("callback_data", "").startswith(ANSWER) or "start=answer_" in b.get("url", "") for b in buttons)
 
 
 class ApiError(Exception):

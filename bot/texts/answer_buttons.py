@@ -1,6 +1,6 @@
 """The words of the buttons and prompts through which a question that is not one press is
 answered on a chat platform: "Answer" (typed, numeric), "Done" (select all that apply, in a
-private chat), and what the private chat or a Discord modal says when one is pressed."""
+private chat), and the Discord modal an "Answer" opens."""
 
 from __future__ import annotations
 
@@ -15,11 +15,6 @@ def answer_label(lang: str) -> str:
 
 def done_label(lang: str) -> str:
     return t(lang, "✅ Done")
-
-
-def send_answer_now(lang: str, number: int) -> str:
-    """In the private chat, after the group's "Answer" button opened it."""
-    return t(lang, "Send your answer to question {number} as your next message here.", number=number)
 
 
 def modal_title(lang: str, number: int) -> str:

@@ -55,7 +55,6 @@ from bot.adapters.telegram.runtime import (
 from bot.adapters.telegram.typed import TypedAnswers
 from bot.adapters.telegram.webhook import SharedPages, WebhookServer
 from bot.commands.core import COMMANDS, Caller, Commands, descriptions, parse
-from bot.domain import tokens
 from bot.domain.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.ports.chat import ChatUnreachable
 from bot.ports.health import PlatformError, PlatformHealth
@@ -108,7 +107,6 @@ class TelegramAdapter(PressHandling, TypedAnswers):
         self.updates = updates  # getUpdates' transport, which hands presses over before PTB parses them
         self.admins = AdminCache()
         self.photos = PhotoIds()  # the file_ids of the pictures this process uploaded
-        self._waiting: dict[str, tokens.QuestionToken] = {}  # typed answers asked for by deep link
         self._commands: Commands | None = None
         self._claims: TelegramUpdates | None = None  # the database's record of updates handled
         self._ready = asyncio.Event()  # the engine may post before the bot has connected
@@ -257,8 +255,6 @@ class TelegramAdapter(PressHandling, TypedAnswers):
         typed = message.text or message.caption or ""
         if name not in COMMANDS and not chat.is_private and "@" not in typed.split()[0]:
             return  # in a group, an unknown bare /cmd is probably another bot's
-        if name == "start" and await self._start_answering(chat, player, args.strip(), message.message_id):
-            return
         is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, message.from_user, message)
         try:
             caller = Caller(chat, player, is_admin)

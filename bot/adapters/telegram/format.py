@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit, MessageLimit
 
+from bot.domain import tokens
 from bot.domain.model import Button, QuestionCard, Reply, Reveal
 from bot.texts import answer_buttons, render, textcut
 
@@ -96,8 +97,9 @@ def question_keyboard(card: QuestionCard, bot_username: str = "") -> InlineKeybo
         rows = _rows(buttons, LETTERS_PER_ROW)
     if card.done_token:
         rows.append([InlineKeyboardButton(answer_buttons.done_label(card.language), callback_data=card.done_token)])
-    if card.answer_token:
-        link = deep_link(bot_username, start_payload(card.answer_token))
+    asked = tokens.decode_question(card.answer_token)
+    if asked is not None:  # /start answer_<run>_<n>: the commands remember what the next message answers
+        link = deep_link(bot_username, checked_data(tokens.answer_start(asked)))
         rows.append([InlineKeyboardButton(answer_buttons.answer_label(card.language), url=link)])
     return InlineKeyboardMarkup(rows)
 
@@ -105,16 +107,6 @@ def question_keyboard(card: QuestionCard, bot_username: str = "") -> InlineKeybo
 def deep_link(bot_username: str, payload: str) -> str:
     """t.me/<bot>?start=<payload>: Telegram opens the private chat and sends /start <payload>."""
     return f"https://t.me/{bot_username}?start={payload}"
-
-
-def start_payload(token: str) -> str:
-    """A question token as a /start payload, which allows only A-Z, a-z, 0-9, _ and - ("qt:12:3" -> "qt_12_3")."""
-    return checked_data(token.replace(":", "_"))
-
-
-def token_of_payload(payload: str) -> str:
-    """The token a /start payload carries (start_payload's inverse)."""
-    return payload.replace("_", ":")
 
 
 def revealed_html(reveal: Reveal, limit: int = TEXT_LIMIT) -> str:

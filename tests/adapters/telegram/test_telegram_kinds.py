@@ -132,14 +132,14 @@ async def true_or_false(fake, log, ann, bob, cy) -> None:
 async def typed_answers(fake, log, ann, bob, cy) -> None:
     q4 = await next_question(fake, ann.chat, 4)
     (answer,) = q4.buttons()
-    assert answer["url"].startswith("https://t.me/QuizHostBot?start=qt_")
+    assert answer["url"].startswith("https://t.me/QuizHostBot?start=answer_")
     log.shows("posts question 4", q4)
     private = Member(fake, fake.chats[ann.user["id"]], ann.user)
     payload = answer["url"].split("start=")[1]
     prompt = await private.says(f"/start {payload}")
     log.did("Ann", f"taps [{answer['text']}]: Telegram opens her private chat with the bot and sends /start {payload}")
     log.shows("answers Ann in the private chat", prompt)
-    assert "next message" in prompt.text
+    assert "Which collective operation" in prompt.text, "the question, again, in the private chat"
     ack = await private.says("allreduce")
     log.did("Ann", "sends “allreduce” in the private chat")
     log.shows("answers Ann in the private chat", ack)
