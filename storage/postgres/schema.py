@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
@@ -398,6 +399,10 @@ MIGRATIONS += (
     }
     """,
 )
+
+# a question's picture is uploaded to Telegram once: the file_id it gave is kept by the file's
+# digest for every worker and the next start (storage/shared/media.py)
+MIGRATIONS += (MEDIA_IDS,)
 
 
 def version() -> int:

@@ -30,6 +30,7 @@ from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
+from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
@@ -56,7 +57,9 @@ async def _no_session_state(conn: asyncpg.Connection) -> None:
     pool until `close` unlocks it, the wake-up listener connects on its own, and nothing SETs."""
 
 
-class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
+class PostgresStore(
+    GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims, MediaIds
+):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:

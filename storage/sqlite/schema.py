@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.tables import (
     OPTION_COLUMNS,
     REVIEW_SESSIONS,
@@ -414,3 +415,7 @@ MIGRATIONS += (
     {_board_triggers(SCORED)}
     """,
 )
+
+# a question's picture is uploaded to Telegram once: the file_id it gave is kept by the file's
+# digest for every worker and the next start (storage/shared/media.py)
+MIGRATIONS += (MEDIA_IDS,)

@@ -19,6 +19,7 @@ from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.shared import boards, outbox
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
+from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
@@ -38,7 +39,9 @@ _RUN_COLUMNS = (
 )
 
 
-class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
+class SqliteStore(
+    GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims, MediaIds
+):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     writer: AnswerWriter

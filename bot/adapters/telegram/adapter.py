@@ -58,7 +58,7 @@ from bot.commands.core import COMMANDS, Caller, Commands, descriptions, parse
 from bot.domain.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.ports.chat import ChatUnreachable
 from bot.ports.health import PlatformError, PlatformHealth
-from bot.ports.store import TelegramUpdates
+from bot.ports.store import TelegramStore, TelegramUpdates
 from bot.texts.render import t
 
 T = TypeVar("T")
@@ -139,11 +139,12 @@ class TelegramAdapter(PressHandling, TypedAnswers):
 
     # running -------------------------------------------------------------------------
 
-    async def serve(self, commands: Commands, claims: TelegramUpdates) -> None:
+    async def serve(self, commands: Commands, claims: TelegramStore) -> None:
         """Connect, listen until cancelled, then stop polling (or the webhook server) cleanly.
 
         `claims`: the store, where the webhook's updates are claimed once among the workers."""
         self._commands, self._claims = commands, claims
+        self.photos.store = claims  # pictures' file_ids, shared with the other workers and the next start
         app = self.app
         tell_holds(app.bot, PLATFORM, commands.engine.language_for)
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))

@@ -37,7 +37,7 @@ async def post_card(bot: Bot, chat_id: int | str, card: QuestionCard, photos: Ph
         return await _text(bot, chat_id, fmt.question_html(card), keyboard)
     caption = fmt.question_caption(card)
     sent = await _photo(bot, chat_id, photo, caption or fmt.photo_title(card), keyboard if caption else None)
-    photos.sent(card.media, photo, sent)
+    await photos.sent(card.media, photo, sent)
     return sent if caption else await _text(bot, chat_id, fmt.question_html(card), keyboard)
 
 
@@ -118,7 +118,7 @@ async def _edit_media(
         lambda: bot.edit_message_media(media, chat_id=chat_id, message_id=message_id), "closing a question"
     )
     if isinstance(edited, Message):
-        photos.sent(reveal.explanation_media, photo, edited)
+        await photos.sent(reveal.explanation_media, photo, edited)
 
 
 def _preview(media: MediaView | None) -> LinkPreviewOptions:

@@ -2,14 +2,16 @@
 
 A question with a picture is one message: the photo, the card's text as its caption, the
 buttons under it. Telegram keeps every uploaded photo and answers the upload with a file_id;
-sending that id again shows the same photo without uploading it, so each file is uploaded
-once per process (the ids are kept here, by path, size and modification time: a file changed
-on disk is uploaded again). A URL is sent as the URL: Telegram fetches it itself.
+sending that id again shows the same photo without uploading it. The ids are kept in memory
+by file (path, size, modification time: a file changed on disk is uploaded again) and in the
+store by the file's content digest, so every worker on the database and the next start reuse
+them too. A URL is sent as the URL: Telegram fetches it itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,16 +19,27 @@ from telegram import InputFile, Message
 
 from bot.content import media as media_files
 from bot.domain.model import MediaKind, MediaView
+from bot.ports.store import PlatformMedia
 
+PLATFORM = "telegram"
 Stamp = tuple[str, int, int]  # path, size, mtime in ns
 
 
 @dataclass
-class PhotoIds:
-    """file_ids Telegram gave this process's uploads, by file."""
+class Local:
+    """A picture beside a quiz as this process knows it: its digest, and its file_id once known."""
 
-    ids: dict[Stamp, str] = field(default_factory=dict)
-    uploads: int = 0  # how many files were uploaded (the rest went by file_id or URL)
+    digest: str
+    file_id: str | None = None
+
+
+@dataclass
+class PhotoIds:
+    """file_ids of uploaded pictures: this process's, and the store's (set when the bot serves)."""
+
+    store: PlatformMedia | None = None
+    known: dict[Stamp, Local] = field(default_factory=dict)
+    uploads: int = 0  # how many files this process uploaded (the rest went by file_id or URL)
 
     async def photo(self, media: MediaView | None) -> str | InputFile | None:
         """What to send as the photo: a URL, a known file_id, or the file to upload. None: the
@@ -35,28 +48,43 @@ class PhotoIds:
             return None
         if media.is_url:
             return media.location
-        return await asyncio.to_thread(self._local, media)
+        found = await asyncio.to_thread(self._local, media)
+        if found is None:
+            return None
+        stamp, local = found
+        if local.file_id is None and self.store is not None:
+            local.file_id = await self.store.media_file_id(PLATFORM, local.digest)
+        if local.file_id is not None:
+            return local.file_id
+        return await asyncio.to_thread(_upload, Path(stamp[0]))
 
-    def _local(self, media: MediaView) -> str | InputFile | None:
+    def _local(self, media: MediaView) -> tuple[Stamp, Local] | None:
         if media_files.problem(media) is not None:
             return None
         path = Path(media.location)
         stamp = _stamp(path)
         if stamp is None:
             return None
-        known = self.ids.get(stamp)
-        if known is not None:
-            return known
-        return InputFile(path.read_bytes(), filename=path.name, attach=True)
+        if stamp not in self.known:
+            self.known[stamp] = Local(hashlib.sha256(path.read_bytes()).hexdigest())
+        return stamp, self.known[stamp]
 
-    def sent(self, media: MediaView | None, photo: str | InputFile, message: Message) -> None:
+    async def sent(self, media: MediaView | None, photo: str | InputFile, message: Message) -> None:
         """Keep the file_id of an upload Telegram took (its largest size: any of them reshows it)."""
         if media is None or not isinstance(photo, InputFile) or not message.photo:
             return
         stamp = _stamp(Path(media.location))
-        if stamp is not None:
-            self.ids[stamp] = message.photo[-1].file_id
-            self.uploads += 1
+        local = self.known.get(stamp) if stamp is not None else None
+        if local is None:
+            return
+        local.file_id = message.photo[-1].file_id
+        self.uploads += 1
+        if self.store is not None:
+            await self.store.keep_media_file_id(PLATFORM, local.digest, local.file_id)
+
+
+def _upload(path: Path) -> InputFile:
+    return InputFile(path.read_bytes(), filename=path.name, attach=True)
 
 
 def _stamp(path: Path) -> Stamp | None:

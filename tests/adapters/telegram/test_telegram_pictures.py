@@ -1,7 +1,8 @@
 """Pictures on Telegram: a question with a picture is one message (a photo, the question as its
 caption, the buttons under it), closed by editing its caption; a file is uploaded once and sent
-again by the file_id Telegram gave it; a URL goes as the URL; a question too long for a caption
-has its photo first and its text with the buttons after."""
+again by the file_id Telegram gave it, after a restart too (the store keeps it); a URL goes as
+the URL; a question too long for a caption has its photo first and its text with the buttons
+after; an explanation's picture replaces the question's at the reveal."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def picture_folder(tmp_path):
     quizzes = tmp_path / "quizzes"
     (quizzes / "pics").mkdir(parents=True, exist_ok=True)
     shutil.copy(PICTURE, quizzes / "pics" / "bubble.png")
-    shutil.copy(PICTURE, quizzes / "pics" / "why.png")
+    (quizzes / "pics" / "why.png").write_bytes(PICTURE.read_bytes() + b"another picture")  # other bytes, other file
     (quizzes / "pictures.yaml").write_text(PICTURES, encoding="utf-8")
 
 
@@ -102,9 +103,15 @@ async def test_a_picture_goes_with_its_question_once_uploaded_then_by_file_id(fa
         again = await next_question(fake, group, 5)
         assert again.photo == fake.photo_uploads[0][1] and len(fake.photo_uploads) == 2
         await ann.says("/stop")
+    async with running_bot(fake, settings, clock):  # a restart: the store kept the file_id
+        await ann.says("/quiz pictures")
+        after_restart = await next_question(fake, group, 6)
+        assert after_restart.photo == fake.photo_uploads[0][1] and len(fake.photo_uploads) == 2
+        await ann.says("/stop")
     bubble = fake.photo_uploads[0][1]
     assert [c.params["photo"] for c in fake.called("sendPhoto")][1:] == [
         "https://example.org/chart.png",
+        bubble,
         bubble,
         bubble,
     ]
