@@ -220,6 +220,8 @@ class BotApiMethods:
                 return photo
             if not photo.startswith(("https://", "http://")):
                 raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            if "unreachable" in photo:  # a test's address Telegram cannot fetch
+                raise ApiError(400, "Bad Request: failed to get HTTP URL content")
             self.photo_urls.append(photo)
             file_id = f"photo{len(self.files) + 1}"
             self.files[file_id] = b""

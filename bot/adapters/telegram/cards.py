@@ -26,19 +26,34 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 # Telegram's 400s for a text message edited as a photo's caption or media
 NO_CAPTION = ("there is no caption in the message to edit", "there is no media in the message to edit")
 NO_TEXT = ("there is no text in the message to edit",)  # and for a photo edited as text
+# Telegram's 400s for a photo it will not show: an unknown file_id, a URL it cannot fetch or read,
+# a file that is no picture it can process
+PHOTO_REFUSED = ("file identifier", "http url", "web page content", "image_process_failed", "photo_invalid")
 
 
 async def post_card(bot: Bot, chat_id: int | str, card: QuestionCard, photos: PhotoIds) -> Message:
     """Post the question (with its picture when it has one Telegram can show); the message returned
-    carries the buttons and is the one the reveal edits."""
+    carries the buttons and is the one the reveal edits. A file_id Telegram no longer knows (kept
+    from another bot token, say) is dropped and the file uploaded again; a picture Telegram
+    refuses (a URL it cannot fetch, a file it cannot read as a photo) leaves the question as text."""
     keyboard = fmt.question_keyboard(card, bot.username)
-    photo = await photos.photo(card.media)
-    if photo is None:
-        return await _text(bot, chat_id, fmt.question_html(card), keyboard)
     caption = fmt.question_caption(card)
-    sent = await _photo(bot, chat_id, photo, caption or fmt.photo_title(card), keyboard if caption else None)
-    await photos.sent(card.media, photo, sent)
-    return sent if caption else await _text(bot, chat_id, fmt.question_html(card), keyboard)
+    for _ in range(2):  # the second round: after a stale file_id, the upload
+        photo = await photos.photo(card.media)
+        if photo is None:
+            break
+        try:
+            sent = await _photo(bot, chat_id, photo, caption or fmt.photo_title(card), keyboard if caption else None)
+        except BadRequest as exc:
+            if not any(said in str(exc).lower() for said in PHOTO_REFUSED):
+                raise
+            log.warning("Telegram refused the picture of question %s: %s", card.number, exc)
+            if not photos.refused(card.media, photo):
+                break
+            continue
+        await photos.sent(card.media, photo, sent)
+        return sent if caption else await _text(bot, chat_id, fmt.question_html(card), keyboard)
+    return await _text(bot, chat_id, fmt.question_html(card), keyboard)
 
 
 async def _text(bot: Bot, chat_id: int | str, html: str, keyboard: InlineKeyboardMarkup | None) -> Message:

@@ -39,6 +39,7 @@ class PhotoIds:
 
     store: PlatformMedia | None = None
     known: dict[Stamp, Local] = field(default_factory=dict)
+    stale: set[str] = field(default_factory=set)  # file_ids Telegram said it does not know
     uploads: int = 0  # how many files this process uploaded (the rest went by file_id or URL)
 
     async def photo(self, media: MediaView | None) -> str | InputFile | None:
@@ -53,7 +54,8 @@ class PhotoIds:
             return None
         stamp, local = found
         if local.file_id is None and self.store is not None:
-            local.file_id = await self.store.media_file_id(PLATFORM, local.digest)
+            kept = await self.store.media_file_id(PLATFORM, local.digest)
+            local.file_id = kept if kept not in self.stale else None
         if local.file_id is not None:
             return local.file_id
         return await asyncio.to_thread(_upload, Path(stamp[0]))
@@ -68,6 +70,17 @@ class PhotoIds:
         if stamp not in self.known:
             self.known[stamp] = Local(hashlib.sha256(path.read_bytes()).hexdigest())
         return stamp, self.known[stamp]
+
+    def refused(self, media: MediaView | None, photo: str | InputFile) -> bool:
+        """Telegram refused `photo`: True when it was a file_id of a file beside the quiz, which
+        is forgotten so the file goes up again; False when nothing else can be tried."""
+        if media is None or media.is_url or not isinstance(photo, str):
+            return False
+        self.stale.add(photo)
+        for local in self.known.values():
+            if local.file_id == photo:
+                local.file_id = None
+        return True
 
     async def sent(self, media: MediaView | None, photo: str | InputFile, message: Message) -> None:
         """Keep the file_id of an upload Telegram took (its largest size: any of them reshows it)."""
