@@ -6,7 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.content import media
 from bot.content.catalog import QuizProblem, default_quiz_folders, find_quiz_files, load_quiz_files, strict_problems
+from bot.domain.answering import media_view
+from bot.domain.model import FALLBACK_LANGUAGE, Quiz
 
 
 @dataclass(frozen=True)
@@ -30,9 +33,21 @@ def validate(paths: Sequence[Path], strict: bool = False) -> Validation:
     files, problems = find_quiz_files(list(paths) or default_quiz_folders())
     quizzes, found = load_quiz_files(files)
     problems += found
+    problems += [p for quiz in quizzes.values() for p in media_problems(quiz)]
     if strict:
         problems += [p for quiz in quizzes.values() for p in strict_problems(quiz)]
     return Validation(len(files), len(quizzes), tuple(problems))
+
+
+def media_problems(quiz: Quiz) -> list[QuizProblem]:
+    """Pictures beside the quiz that are missing, too large or not pictures, by question."""
+    found = []
+    for question in quiz.questions:
+        for where, medium in (("media", question.media), ("explanation_media", question.explanation_media)):
+            view = media_view(medium, quiz, FALLBACK_LANGUAGE)
+            if view is not None and (problem := media.problem(view)) is not None:
+                found.append(QuizProblem(quiz.source, f"question {question.id}: {where}", problem))
+    return found
 
 
 def validate_paths(paths: Sequence[Path], strict: bool = False) -> list[QuizProblem]:

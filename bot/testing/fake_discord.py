@@ -70,6 +70,7 @@ class FakeDiscord(RestRoutes, EndpointMode):
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.attachments: dict[int, tuple[dict[str, Any], bytes]] = {}  # id -> (payload, content)
+        self.uploads: list[str] = []  # the names of files the bot sent with its messages
         self.cdn_fetches: list[int] = []  # attachment ids the bot downloaded
         self.endpoint_mode()  # interactions on the gateway until `use_endpoints`
 
@@ -298,6 +299,17 @@ class FakeDiscord(RestRoutes, EndpointMode):
     ) -> dict[str, Any]:
         """A button press; returns what the bot showed the presser."""
         interaction = self.push_press(user, message_id, custom_id, forge, stale)
+        return await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
+
+    async def submit_modal(self, user: FakeUser, channel_id: int, modal: dict[str, Any], value: str) -> dict[str, Any]:
+        """`user` types `value` into the first field of a modal the bot opened, and submits it;
+        returns what the bot showed them."""
+        field = modal["components"][0]["components"][0]
+        data = {
+            "custom_id": modal["custom_id"],
+            "components": [{"type": 1, "components": [{"type": 4, "custom_id": field["custom_id"], "value": value}]}],
+        }
+        interaction = self._push(self.interaction_payload(user, channel_id, 5, data))
         return await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
 
     def _command(self, name: str, channel_id: int) -> tuple[dict[str, Any], int | None]:

@@ -243,6 +243,38 @@ def message_problems(data: dict[str, Any], creating: bool = True) -> list[str]:
     return problems
 
 
+MODAL_TITLE_MAX, MODAL_ROWS_MAX = 45, 5
+
+
+def modal_problems(data: dict[str, Any]) -> list[str]:
+    """Why Discord would refuse this modal: a title of 1 to 45, 1 to 5 rows of one text input each."""
+    problems = []
+    if not 1 <= len(str(data.get("title") or "")) <= MODAL_TITLE_MAX:
+        problems.append(f"modal title: 1 to {MODAL_TITLE_MAX} characters")
+    if not 1 <= len(str(data.get("custom_id") or "")) <= CUSTOM_ID_MAX:
+        problems.append(f"modal custom_id: 1 to {CUSTOM_ID_MAX} characters")
+    rows = data.get("components") or []
+    if not 1 <= len(rows) <= MODAL_ROWS_MAX:
+        problems.append(f"modal: 1 to {MODAL_ROWS_MAX} rows, got {len(rows)}")
+    for r, row in enumerate(rows):
+        items = row.get("components") or []
+        if len(items) != 1 or items[0].get("type") != 4:
+            problems.append(f"modal components[{r}]: one text input")
+        elif not 1 <= len(str(items[0].get("label") or "")) <= MODAL_TITLE_MAX:
+            problems.append(f"modal components[{r}]: a label of 1 to {MODAL_TITLE_MAX} characters")
+    return problems
+
+
+def attachment_problems(data: dict[str, Any], files: list[str]) -> list[str]:
+    """An embed image `attachment://name` must name a file of the message."""
+    problems = []
+    for i, embed in enumerate(data.get("embeds") or []):
+        url = str((embed.get("image") or {}).get("url") or "")
+        if url.startswith("attachment://") and url.removeprefix("attachment://") not in files:
+            problems.append(f"embeds[{i}].image: {url} names no file of the message")
+    return problems
+
+
 def _embed_problems(embeds: list[dict[str, Any]]) -> list[str]:
     problems = []
     if len(embeds) > EMBEDS_MAX:
@@ -295,6 +327,8 @@ def choice_problems(choices: list[dict[str, Any]]) -> list[str]:
 
 def callback_problems(kind: object, data: dict[str, Any]) -> list[str]:
     """Why Discord would refuse this interaction callback (a REST callback or an endpoint's reply)."""
+    if kind == 9:
+        return modal_problems(data)
     if kind == 8:
         return choice_problems(data.get("choices") or [])
     if kind in (4, 7):

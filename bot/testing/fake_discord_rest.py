@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from bot.testing import fake_discord_payloads as p
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
@@ -69,6 +69,8 @@ class RestRoutes:
     no_access: set[int]
     nonces: dict[str, tuple[int, float]]  # the bot's enforced nonces -> (message id, when made)
     lost_answers: list[RateLimitRule]  # requests carried out whose answer never leaves (times)
+    attachments: dict[int, tuple[dict[str, Any], bytes]]
+    uploads: list[str]  # the names of files the bot sent with its messages
 
     @property
     def gateway_url(self) -> str:
@@ -207,14 +209,15 @@ class RestRoutes:
             return _json({"message": "Unknown Channel", "code": 10003}, 404)
         if channel_id in self.no_access:
             return _json({"message": "Missing Access", "code": 50001}, 403)
-        data = await request.json()
-        problems = p.message_problems(data)
+        data, files = await _message_body(request)
+        problems = p.message_problems(data) + p.attachment_problems(data, [name for name, _ in files])
         if problems:
             return self._invalid(problems)
         first = self._nonce_seen(data)
         if first is not None:
             return _json(first.data)
         stored = self._store(channel_id, data)
+        self._attach_files(stored, files)
         if data.get("nonce") is not None:
             stored.data["nonce"] = data["nonce"]
             if data.get("enforce_nonce"):
@@ -244,11 +247,18 @@ class RestRoutes:
         stored = self.messages.get(int(request.match_info["message"]))
         if stored is None or stored.channel_id != int(request.match_info["channel"]):
             return _json({"message": "Unknown Message", "code": 10008}, 404)
-        data = await request.json()
-        problems = p.message_problems(data, creating=False)
+        data, files = await _message_body(request)
+        if "attachments" in data:  # the attachments kept (by id) are listed; the files sent are added
+            keep = {str(a.get("id")) for a in data["attachments"]}
+            stored.data["attachments"] = [a for a in stored.data.get("attachments", []) if a["id"] in keep]
+        kept = [a["filename"] for a in stored.data.get("attachments", [])]  # an edit without a list keeps them
+        problems = p.message_problems(data, creating=False) + p.attachment_problems(data, kept + [n for n, _ in files])
         if problems:
             return self._invalid(problems)
-        return _json(self._edit(stored, data).data)
+        edited = self._edit(stored, data)
+        self._attach_files(edited, files, keep=True)
+        _resolve_images(edited)
+        return _json(edited.data)
 
     async def _callback(self, request: web.Request) -> web.Response:
         interaction = self.interactions.get(int(request.match_info["id"]))
@@ -280,6 +290,8 @@ class RestRoutes:
             self._show(interaction, {"type": 7, "ephemeral": False, **stored.data})
         elif kind == 8:
             self._show(interaction, {"type": 8, "choices": data.get("choices") or []})
+        elif kind == 9:  # a modal opened for the presser
+            self._show(interaction, {"type": 9, **data})
         elif kind == 6:
             self._show(interaction, {"type": 6})
         answer = {
@@ -336,6 +348,20 @@ class RestRoutes:
         self.messages[message_id] = stored
         return stored
 
+    def _attach_files(self, stored: FakeMessage, files: list[tuple[str, bytes]], keep: bool = False) -> None:
+        """Files sent with a message become its attachments, on the CDN; an embed's
+        `attachment://name` becomes the attachment's address, as Discord rewrites it."""
+        if not files:
+            return
+        attached = [self.attach(stored.channel_id, name, data) for name, data in files]
+        before = stored.data.get("attachments", []) if keep else []
+        stored.data["attachments"] = before + [dict(self.attachments[a][0], ephemeral=False) for a in attached]
+        self.uploads += [name for name, _ in files]
+        _resolve_images(stored)
+
+    def attach(self, channel_id: int, filename: str, data: bytes, size: int | None = None) -> int:
+        raise NotImplementedError
+
     def _edit(self, stored: FakeMessage, data: dict[str, Any]) -> FakeMessage:
         payload = {
             **stored.data,
@@ -349,6 +375,30 @@ class RestRoutes:
     def _invalid(self, problems: list[str]) -> web.Response:
         self.violations += problems
         return _json({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
+
+
+def _resolve_images(stored: FakeMessage) -> None:
+    urls = {f"attachment://{a['filename']}": a["url"] for a in stored.data.get("attachments", [])}
+    for embed in stored.data.get("embeds", []):
+        image = embed.get("image") or {}
+        if image.get("url") in urls:
+            image["url"] = urls[image["url"]]
+
+
+async def _message_body(request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+    """A message's JSON, and its files when discord.py sends it as multipart (payload_json, files[n])."""
+    if request.content_type != "multipart/form-data":
+        return await request.json(), []
+    data: dict[str, Any] = {}
+    files: list[tuple[str, bytes]] = []
+    async for part in await request.multipart():
+        if not isinstance(part, BodyPartReader):
+            continue
+        if part.name == "payload_json":
+            data = json.loads(await part.text())
+        elif part.filename:
+            files.append((part.filename, bytes(await part.read())))
+    return data, files
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

@@ -32,6 +32,7 @@ JSON_FIELDS = {
     "allowed_updates",
     "link_preview_options",
     "entities",
+    "media",
 }
 INT_FIELDS = {"chat_id", "message_id", "user_id", "offset", "limit", "timeout", "max_connections"}
 
@@ -80,6 +81,10 @@ class FakeBotApi(BotApiMethods):
         self.messages_sent_by_users: dict[tuple[int, int], dict] = {}
         self.files: dict[str, bytes] = {}  # file_id -> content, for getFile and the download
         self.downloads: list[str] = []  # file paths the bot fetched
+        self.photo_uploads: list[tuple[str, str]] = []  # (file name, file_id) of every photo uploaded
+        self.photo_urls: list[str] = []  # photos the bot sent by URL
+        self.bot_deletes_in: set[int] = set()  # groups where the bot is an admin that may delete messages
+        self.deleted: list[tuple[int, int]] = []  # (chat, message) the bot deleted
         self.removed_from: set[int] = set()  # chats that removed (or blocked) the bot: every call there is a 403
 
     # server ---------------------------------------------------------------------------
@@ -282,6 +287,15 @@ class FakeBotApi(BotApiMethods):
         """A user replies `text` to an earlier message of theirs (a document, say)."""
         update = self.text_update(chat, user, text)
         update["message"]["reply_to_message"] = self.messages_sent_by_users[(chat["id"], to_message_id)]
+        await self._deliver(update)
+        return update["message"]["message_id"]
+
+    async def reply_to_bot(self, chat: dict, user: dict, text: str, to_message_id: int) -> int:
+        """A user replies `text` to one of the bot's messages (with privacy mode on, the only
+        plain messages a bot gets in a group); returns the id of their message."""
+        update = self.text_update(chat, user, text)
+        update["message"]["reply_to_message"] = self._message_json(self.messages[(chat["id"], to_message_id)])
+        self.messages_sent_by_users[(chat["id"], update["message"]["message_id"])] = update["message"]
         await self._deliver(update)
         return update["message"]["message_id"]
 

@@ -13,13 +13,23 @@ import time
 from dataclasses import dataclass
 from typing import Any, cast
 
+from aiohttp.web_request import FileField
+
 from bot.domain.tokens import Kind
 from bot.testing.fake_telegram_html import HtmlError, parse_html, utf16_len
 
 ANSWER = Kind.ANSWER.prefix  # a message with answer buttons is a question (the bench waits for them)
 
 POLL_CAP = 0.5  # seconds a getUpdates is held open at most, whatever timeout the bot asks for
-MAX_TEXT, MAX_DATA, MAX_ANSWER = 4096, 64, 200
+MAX_TEXT, MAX_DATA, MAX_ANSWER, MAX_CAPTION = 4096, 64, 200, 1024
+MAX_PHOTO = 10 * 1000 * 1000  # a photo sent by upload
+IMAGE_STARTS = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"RIFF")
+
+
+def _asks(keyboard: list[list[dict]]) -> bool:
+    """Whether a message is a question: answer buttons, or a typed question's "Answer" deep link."""
+    buttons = [b for row in keyboard for b in row]
+    return any(b.get("callback_data", "").startswith(ANSWER) or "start=answer_" in b.get("url", "") for b in buttons)
 
 
 class ApiError(Exception):
@@ -49,6 +59,7 @@ class Sent:
     keyboard: list[list[dict]]  # rows of {"text", "callback_data"}
     reply_to: int | None
     edits: int = 0
+    photo: str | None = None  # a photo's file_id: `text` is then its caption
 
     def buttons(self) -> list[dict]:
         return [b for row in self.keyboard for b in row]
@@ -80,6 +91,11 @@ class BotApiMethods:
     _questions: dict[int, set[int]]
     _last_message_id: dict[int, int]
     files: dict[str, bytes]
+    photo_uploads: list[tuple[str, str]]
+    messages_sent_by_users: dict[tuple[int, int], dict]
+    bot_deletes_in: set[int]
+    deleted: list[tuple[int, int]]
+    photo_urls: list[str]
 
     async def _m_getMe(self, p: dict) -> dict:
         return {
@@ -175,21 +191,95 @@ class BotApiMethods:
             raise ApiError(400, "Bad Request: message to be replied not found")
         sent = Sent(chat_id, self._next_message_id(chat_id), p["text"], text, bold, keyboard, reply_to)
         self.messages[(chat_id, sent.message_id)] = sent
-        if keyboard and any(b.get("callback_data", "").startswith(ANSWER) for row in keyboard for b in row):
+        if _asks(keyboard):
             self._questions.setdefault(chat_id, set()).add(sent.message_id)
+        return self._message_json(sent)
+
+    async def _m_sendPhoto(self, p: dict) -> dict:
+        """A photo by upload (multipart), by a file_id of an earlier one, or by URL (recorded, not
+        fetched: tests never reach the internet); its caption as a message's text, 1024 at most."""
+        chat_id = p["chat_id"]
+        if chat_id not in self.chats:
+            raise ApiError(400, "Bad Request: chat not found")
+        file_id = self._photo_id(p)
+        text, bold = self._rendered(p, "caption", MAX_CAPTION) if p.get("caption") else ("", [])
+        keyboard = self._keyboard(p.get("reply_markup"))
+        sent = Sent(chat_id, self._next_message_id(chat_id), p.get("caption") or "", text, bold, keyboard, None)
+        sent.photo = file_id
+        self.messages[(chat_id, sent.message_id)] = sent
+        if _asks(keyboard):
+            self._questions.setdefault(chat_id, set()).add(sent.message_id)
+        return self._message_json(sent)
+
+    def _photo_id(self, p: dict) -> str:
+        photo = p.get("photo")
+        if isinstance(photo, str) and photo.startswith("attach://"):
+            photo = p.get(photo.removeprefix("attach://"))
+        if isinstance(photo, str):
+            if photo in self.files:
+                return photo
+            if not photo.startswith(("https://", "http://")):
+                raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            if "unreachable" in photo:  # a test's address Telegram cannot fetch
+                raise ApiError(400, "Bad Request: failed to get HTTP URL content")
+            self.photo_urls.append(photo)
+            file_id = f"photo{len(self.files) + 1}"
+            self.files[file_id] = b""
+            return file_id
+        if not isinstance(photo, FileField):
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        data = photo.file.read()
+        if len(data) > MAX_PHOTO:
+            raise ApiError(413, "Request Entity Too Large")
+        if not data.startswith(IMAGE_STARTS):
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        file_id = f"photo{len(self.files) + 1}"
+        self.files[file_id] = data
+        self.photo_uploads.append((photo.filename, file_id))
+        return file_id
+
+    async def _m_editMessageCaption(self, p: dict) -> dict:
+        sent = self._own_message(p)
+        if sent.photo is None:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        text, bold = self._rendered(p, "caption", MAX_CAPTION) if p.get("caption") else ("", [])
+        return self._edited(sent, p.get("caption") or "", text, bold, self._keyboard(p.get("reply_markup")))
+
+    async def _m_editMessageMedia(self, p: dict) -> dict:
+        """A photo message's photo and caption replaced in one edit (a text message has no media)."""
+        sent = self._own_message(p)
+        if sent.photo is None:
+            raise ApiError(400, "Bad Request: there is no media in the message to edit")
+        media = p.get("media") or {}
+        if media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: wrong media type")
+        file_id = self._photo_id({**p, "photo": media.get("media")})
+        fields = {"caption": media.get("caption"), "parse_mode": media.get("parse_mode")}
+        text, bold = self._rendered(fields, "caption", MAX_CAPTION) if media.get("caption") else ("", [])
+        keyboard = self._keyboard(p.get("reply_markup"))
+        if file_id == sent.photo and (text, bold, keyboard) == (sent.text, sent.bold, sent.keyboard):
+            raise ApiError(400, "Bad Request: message is not modified")
+        sent.photo = file_id
+        sent.html, sent.text, sent.bold, sent.keyboard = media.get("caption") or "", text, bold, keyboard
+        sent.edits += 1
         return self._message_json(sent)
 
     async def _m_editMessageText(self, p: dict) -> dict:
         sent = self._own_message(p)
+        if sent.photo is not None:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
         text, bold = self._rendered(p)
         keyboard = self._keyboard(p.get("reply_markup"))  # no reply_markup: the keyboard goes
+        return self._edited(sent, p["text"], text, bold, keyboard)
+
+    def _edited(self, sent: Sent, raw: str, text: str, bold: list[str], keyboard: list[list[dict]]) -> dict:
         if (text, bold, keyboard) == (sent.text, sent.bold, sent.keyboard):
             raise ApiError(
                 400,
                 "Bad Request: message is not modified: specified new message content and reply "
                 "markup are exactly the same as a current content and reply markup of the message",
             )
-        sent.html, sent.text, sent.bold, sent.keyboard = p["text"], text, bold, keyboard
+        sent.html, sent.text, sent.bold, sent.keyboard = raw, text, bold, keyboard
         sent.edits += 1
         return self._message_json(sent)
 
@@ -200,6 +290,18 @@ class BotApiMethods:
             raise ApiError(400, "Bad Request: message is not modified")
         sent.keyboard, sent.edits = keyboard, sent.edits + 1
         return self._message_json(sent)
+
+    async def _m_deleteMessage(self, p: dict) -> bool:
+        """The bot deletes a message: its own, or (as an admin with can_delete_messages) a member's."""
+        key = cast(tuple[int, int], (p.get("chat_id"), p.get("message_id")))
+        if key in self.messages:
+            del self.messages[key]
+        elif key in self.messages_sent_by_users and key[0] in self.bot_deletes_in:
+            del self.messages_sent_by_users[key]
+        else:
+            raise ApiError(400, "Bad Request: message can't be deleted for everyone")
+        self.deleted.append(key)
+        return True
 
     async def _m_answerCallbackQuery(self, p: dict) -> bool:
         press = self.presses.get(p["callback_query_id"])
@@ -229,8 +331,8 @@ class BotApiMethods:
         return sent
 
     @staticmethod
-    def _rendered(p: dict) -> tuple[str, list[str]]:
-        raw = p.get("text") or ""
+    def _rendered(p: dict, name: str = "text", limit: int = MAX_TEXT) -> tuple[str, list[str]]:
+        raw = p.get(name) or ""
         if p.get("parse_mode") == "HTML":
             try:
                 text, bold = parse_html(raw)
@@ -240,8 +342,11 @@ class BotApiMethods:
             text, bold = raw, []
         if not text.strip():
             raise ApiError(400, "Bad Request: message text is empty")
-        if utf16_len(text) > MAX_TEXT:
-            raise ApiError(400, "Bad Request: message is too long")
+        if utf16_len(text) > limit:
+            raise ApiError(
+                400,
+                "Bad Request: message caption is too long" if name == "caption" else "Bad Request: message is too long",
+            )
         return text, bold
 
     @staticmethod
@@ -263,8 +368,22 @@ class BotApiMethods:
             "date": int(time.time()),
             "chat": self.chats[sent.chat_id],
             "from": {"id": self.bot_id, "is_bot": True, "first_name": "Quiz Host", "username": self.username},
-            "text": sent.text,
         }
+        if sent.photo is not None:
+            size = len(self.files.get(sent.photo, b""))
+            message["photo"] = [
+                {
+                    "file_id": sent.photo,
+                    "file_unique_id": f"u{sent.photo}",
+                    "width": 320,
+                    "height": 240,
+                    "file_size": size,
+                }
+            ]
+            if sent.text:
+                message["caption"] = sent.text
+        else:
+            message["text"] = sent.text
         if sent.keyboard:
             message["reply_markup"] = {"inline_keyboard": sent.keyboard}
         return message

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
 from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
+from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
@@ -413,6 +414,10 @@ MIGRATIONS += (
     }
     """,
 )
+
+# a question's picture is uploaded to Telegram once: the file_id it gave is kept by the file's
+# digest for every worker and the next start (storage/shared/media.py)
+MIGRATIONS += (MEDIA_IDS,)
 
 
 def version() -> int:

@@ -31,6 +31,7 @@ from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
+from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
@@ -58,7 +59,14 @@ async def _no_session_state(conn: asyncpg.Connection) -> None:
 
 
 class PostgresStore(
-    GroupCommitAnswers, WebQueries, LearningQueries, AssignmentQueries, StatisticsQueries, ReviewQueries, UpdateClaims
+    GroupCommitAnswers,
+    WebQueries,
+    LearningQueries,
+    AssignmentQueries,
+    StatisticsQueries,
+    ReviewQueries,
+    UpdateClaims,
+    MediaIds,
 ):
     """One PostgreSQL database through an asyncpg pool."""
 

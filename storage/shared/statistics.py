@@ -50,6 +50,17 @@ class StatisticsQueries(Statements):
         questions = {qid: QuestionTally(players, tenths.get(qid, {})) for qid, players in choices.items()}
         return QuizTally(dict(totals), questions)
 
+    async def quiz_responses(self, quiz_id: str, chat_key: str) -> dict[str, dict[str, int]]:
+        rows = await self._fetch(
+            "SELECT question_id, response, COUNT(*) FROM answers "
+            "WHERE chat_key = :chat AND quiz_id = :quiz AND response <> '' GROUP BY question_id, response",
+            {"chat": chat_key, "quiz": quiz_id},
+        )
+        found: dict[str, dict[str, int]] = {}
+        for qid, response, count in rows:
+            found.setdefault(qid, {})[response] = count
+        return found
+
     async def stats_chats(self, quiz_id: str) -> list[str]:
         """The chats with statistics of a quiz."""
         rows = await self._fetch(

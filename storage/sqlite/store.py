@@ -20,6 +20,7 @@ from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
+from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
@@ -40,7 +41,14 @@ _RUN_COLUMNS = (
 
 
 class SqliteStore(
-    GroupCommitAnswers, WebQueries, LearningQueries, AssignmentQueries, StatisticsQueries, ReviewQueries, UpdateClaims
+    GroupCommitAnswers,
+    WebQueries,
+    LearningQueries,
+    AssignmentQueries,
+    StatisticsQueries,
+    ReviewQueries,
+    UpdateClaims,
+    MediaIds,
 ):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 

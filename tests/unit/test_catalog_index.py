@@ -10,7 +10,8 @@ from pathlib import Path
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import Quiz
 
-SHIPPED = sorted(default_quiz_folders()[0].glob("*.yaml"))
+# the two translated quizzes the bot shipped first (the kinds tour, a demo, leaves the counts below alone)
+SHIPPED = sorted(default_quiz_folders()[0] / name for name in ("pipeline.yaml", "training-stacks.yaml"))
 
 
 def folder(tmp_path: Path) -> Path:

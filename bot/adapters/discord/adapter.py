@@ -15,7 +15,7 @@ from typing import Any, cast
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
-from bot.adapters.discord import asked, gateway, replies, views
+from bot.adapters.discord import asked, gateway, pictures, replies, typed, views
 from bot.adapters.discord import commands as discord_commands
 from bot.adapters.discord.endpoint import Endpoint, InteractionsServer
 from bot.adapters.discord.handling import FileOffer, Handling
@@ -23,7 +23,8 @@ from bot.adapters.discord.identify import IdentifyTurns
 from bot.adapters.discord.interactions import HttpInteractions
 from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Commands
-from bot.domain.model import Ack, ChatRef, MessageRef, QuestionCard, Quiz, Reply, Reveal
+from bot.domain import tokens
+from bot.domain.model import Ack, ChatRef, MediaView, MessageRef, QuestionCard, Quiz, Reply, Reveal
 from bot.ports.health import PlatformError, PlatformHealth
 from bot.ports.store import DiscordIdentify
 from bot.texts import render
@@ -248,9 +249,11 @@ class DiscordAdapter(Handling):
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
+        embed = views.question_embed(card)
+        picture = await asyncio.to_thread(pictures.add_picture, embed, card.media, True)
         with replies.reachable(card.chat), replies.uncertain("posting a question"):
             message = await channel.send(
-                embed=views.question_embed(card), view=views.question_view(card, self._item), **replies.nonce()
+                embed=embed, view=views.question_view(card, self._item), files=_files(picture), **replies.nonce()
             )
         return MessageRef(card.chat, str(message.id))
 
@@ -260,14 +263,29 @@ class DiscordAdapter(Handling):
         message to edit (deleted, or no longer ours), the reveal is posted."""
         channel = (await self._client_ready()).get_partial_messageable(int(reveal.card.chat.chat_id))
         embed = views.revealed_embed(reveal)
+        why = reveal.explanation_media if await asyncio.to_thread(pictures.shows, reveal.explanation_media) else None
         if message is not None:
             try:
-                await channel.get_partial_message(int(message.message_id)).edit(embed=embed, view=None)
+                await self._edit_revealed(channel.get_partial_message(int(message.message_id)), embed, reveal, why)
                 return
             except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
                 log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
+        picture = await asyncio.to_thread(pictures.add_picture, embed, why or reveal.card.media, True)
         with replies.reachable(reveal.card.chat), replies.uncertain("posting an answer"):
-            await channel.send(embed=embed, **replies.nonce())
+            await channel.send(embed=embed, files=_files(picture), **replies.nonce())
+
+    async def _edit_revealed(
+        self, message: discord.PartialMessage, embed: discord.Embed, reveal: Reveal, why: MediaView | None
+    ) -> None:
+        """The question's embed becomes its reveal. The explanation's picture (`why`) takes the
+        place of the question's (its file replaces the message's attachment); else the question's
+        picture stays, the edit keeping the message's attachments."""
+        if why is None:
+            await asyncio.to_thread(pictures.add_picture, embed, reveal.card.media, False)
+            await message.edit(embed=embed, view=None)
+            return
+        picture = await asyncio.to_thread(pictures.add_picture, embed, why, True)
+        await message.edit(embed=embed, view=None, attachments=[picture] if picture is not None else [])
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
@@ -300,7 +318,22 @@ class DiscordAdapter(Handling):
         return await self.own_quizzes(asked.of_interaction(interaction))
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
+        question = tokens.decode_question(data)
+        if question is not None and question.kind is tokens.Kind.TEXT:  # "Answer": a modal, at once
+            caller = asked.of_interaction(interaction).caller()
+            lang = await self._engine_commands().engine.language_for(caller.chat, caller.player)
+            await interaction.response.send_modal(typed.answer_modal(lang, data, question.number))
+            return
         await self._answer(interaction, self.handle_press(asked.of_interaction(interaction), data))
+
+    async def _typed_answer(self, interaction: discord.Interaction, question: tokens.QuestionToken, text: str) -> Ack:
+        """A modal's answer to a typed or numeric question, for the player alone."""
+        caller, engine = asked.of_interaction(interaction).caller(), self._engine_commands().engine
+        ack = await engine.answer_text(caller.chat, caller.player, text, run_id=question.run_id, number=question.number)
+        if ack is None:  # the run is over, or gone
+            lang = await engine.language_for(caller.chat, caller.player)
+            return Ack(render.ack_refused(lang, "closed"), False, lang)
+        return ack
 
     async def _on_interaction(self, interaction: discord.Interaction) -> None:
         """A button that is not one of ours (or a forged id) still gets a clear answer."""
@@ -310,6 +343,10 @@ class DiscordAdapter(Handling):
             log.exception("Discord: handling interaction %s failed", interaction.id)
 
     async def _answer_foreign(self, interaction: discord.Interaction) -> None:
+        answered = typed.submitted(interaction)
+        if answered is not None:
+            await self._answer(interaction, self._typed_answer(interaction, *answered))
+            return
         if interaction.type is not discord.InteractionType.component:
             return
         if views.TEMPLATE.fullmatch(str(dict(interaction.data or {}).get("custom_id", ""))):
@@ -319,3 +356,8 @@ class DiscordAdapter(Handling):
 
     async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
         await replies.answer_in_time(interaction, work, self._item)
+
+
+def _files(picture: discord.File | None) -> list[discord.File]:
+    # discord.py's MISSING: no files at all (the JSON body, as before pictures), not an empty list
+    return [picture] if picture is not None else discord.utils.MISSING

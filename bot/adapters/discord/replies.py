@@ -32,7 +32,8 @@ async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack |
     A timer starts the deferral only when it is due; nearly every press is answered long
     before, and a timer costs less than running the work as a task of its own to wait on."""
     deferral: list[asyncio.Task] = []
-    ephemeral = interaction.type is discord.InteractionType.component
+    # a press's or a modal's answer is for the one who pressed; a slash command's for the channel
+    ephemeral = interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
 
     def defer() -> None:
         deferral.append(asyncio.ensure_future(interaction.response.defer(ephemeral=ephemeral, thinking=True)))

@@ -17,7 +17,7 @@ import discord
 
 from bot.domain import tokens
 from bot.domain.model import RTL_LANGUAGES, Ack, Button, QuestionCard, Reply, Reveal
-from bot.texts import bidi, render
+from bot.texts import answer_buttons, bidi, render
 from bot.texts.i18n import t
 
 log = logging.getLogger("quizhost.discord")
@@ -135,9 +135,17 @@ def question_embed(card: QuestionCard) -> discord.Embed:
 
 
 def question_view(card: QuestionCard, item: PressItem) -> discord.ui.View:
+    """A button per option; "Done" under a select-all-that-apply question in a DM; "Answer"
+    (it opens a modal) for a typed or numeric question."""
     view = discord.ui.View(timeout=None)
     for option in card.options:
         view.add_item(item(option.token, label=option_label(option.letter, option.text)))
+    if card.done_token:
+        view.add_item(
+            item(card.done_token, label=answer_buttons.done_label(card.language), style=discord.ButtonStyle.success)
+        )
+    if card.answer_token:
+        view.add_item(item(card.answer_token, label=answer_buttons.answer_label(card.language)))
     return unkept(view)
 
 

@@ -38,10 +38,11 @@ from telegram.ext import (
 )
 
 from bot.adapters.platform_watch import CallWatch
+from bot.adapters.telegram import cards, uploads
 from bot.adapters.telegram import format as fmt
-from bot.adapters.telegram import uploads
 from bot.adapters.telegram.claims import SharedClaims
 from bot.adapters.telegram.pacing import tell_holds
+from bot.adapters.telegram.photos import PhotoIds
 from bot.adapters.telegram.presses import PressHandling, chat_ref, trouble
 from bot.adapters.telegram.presses import player_of as _player
 from bot.adapters.telegram.request import UpdatesRequest
@@ -52,12 +53,13 @@ from bot.adapters.telegram.runtime import (
     Webhook,
     with_retries,
 )
+from bot.adapters.telegram.typed import TypedAnswers
 from bot.adapters.telegram.webhook import SharedPages, WebhookServer
 from bot.commands.core import COMMANDS, Caller, Commands, descriptions, parse
 from bot.domain.model import LANGUAGES, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.ports.chat import ChatUnreachable
 from bot.ports.health import PlatformError, PlatformHealth
-from bot.ports.store import TelegramUpdates
+from bot.ports.store import TelegramStore, TelegramUpdates
 from bot.texts.render import t
 
 T = TypeVar("T")
@@ -91,7 +93,7 @@ def _id(chat: ChatRef) -> int | str:
     return int(chat.chat_id) if chat.chat_id.lstrip("-").isdigit() else chat.chat_id
 
 
-class TelegramAdapter(PressHandling):
+class TelegramAdapter(PressHandling, TypedAnswers):
     platform = PLATFORM
 
     def __init__(
@@ -107,6 +109,7 @@ class TelegramAdapter(PressHandling):
         self.webhook = webhook
         self.updates = updates  # getUpdates' transport, which hands presses over before PTB parses them
         self.admins = AdminCache()
+        self.photos = PhotoIds()  # the file_ids of the pictures this process uploaded
         self._commands: Commands | None = None
         self._claims: TelegramUpdates | None = None  # the database's record of updates handled
         self._ready = asyncio.Event()  # the engine may post before the bot has connected
@@ -139,11 +142,12 @@ class TelegramAdapter(PressHandling):
 
     # running -------------------------------------------------------------------------
 
-    async def serve(self, commands: Commands, claims: TelegramUpdates) -> None:
+    async def serve(self, commands: Commands, claims: TelegramStore) -> None:
         """Connect, listen until cancelled, then stop polling (or the webhook server) cleanly.
 
         `claims`: the store, where the webhook's updates are claimed once among the workers."""
         self._commands, self._claims = commands, claims
+        self.photos.store = claims  # pictures' file_ids, shared with the other workers and the next start
         app = self.app
         tell_holds(app.bot, PLATFORM, commands.engine.language_for)
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))
@@ -154,6 +158,11 @@ class TelegramAdapter(PressHandling):
             )
         )
         app.add_handler(CallbackQueryHandler(self._on_press))
+        # typed and numeric answers: replies to the bot's question in a group (privacy mode lets
+        # them through), and plain messages in the private chat
+        plain = filters.TEXT & ~filters.COMMAND & filters.UpdateType.MESSAGE
+        app.add_handler(MessageHandler(plain & filters.REPLY & filters.ChatType.GROUPS, self._on_group_reply))
+        app.add_handler(MessageHandler(plain & filters.ChatType.PRIVATE, self._on_private_text))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_handler(ChatMemberHandler(self._on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_error_handler(self._on_error)
@@ -302,17 +311,7 @@ class TelegramAdapter(PressHandling):
         await self._ready.wait()
 
         async def post(chat: ChatRef) -> MessageRef:
-            message = await with_retries(
-                lambda: self.app.bot.send_message(
-                    _id(chat),
-                    fmt.question_html(card),
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=fmt.question_keyboard(card),
-                    link_preview_options=NO_PREVIEW,
-                ),
-                "posting a question",
-                once=True,
-            )
+            message = await cards.post_card(self.app.bot, _id(chat), card, self.photos)
             return MessageRef(chat, str(message.message_id))
 
         return await self._following_moves(card.chat, post)
@@ -363,9 +362,9 @@ class TelegramAdapter(PressHandling):
         """Edit the question into its own reveal (no buttons, the right option, the split, why,
         who scored): one edit, no reply. With no message to edit (deleted), the reveal is posted."""
         await self._ready.wait()
-        html = fmt.revealed_html(reveal)
-        if message is not None and await self._edit_closed(message, html):
+        if message is not None and await self._edit_closed(message, reveal):
             return
+        html = fmt.revealed_html(reveal)
         await self._following_moves(reveal.card.chat, lambda to: self._post(to, html, None, None, "posting an answer"))
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
@@ -400,21 +399,12 @@ class TelegramAdapter(PressHandling):
         except Forbidden as exc:
             raise ChatUnreachable(message.chat.key) from exc
 
-    async def _edit_closed(self, message: MessageRef, html: str) -> bool:
+    async def _edit_closed(self, message: MessageRef, reveal: Reveal) -> bool:
         """True once Telegram took the edit. An edit is idempotent: a failure that leaves open
         whether it landed raises, and the outbox tries again until Telegram answers; "message is
         not modified" is that answer (an earlier try landed). False: the message cannot be edited."""
         try:
-            await with_retries(
-                lambda: self.app.bot.edit_message_text(
-                    html,
-                    chat_id=_id(message.chat),
-                    message_id=int(message.message_id),
-                    parse_mode=ParseMode.HTML,
-                    link_preview_options=NO_PREVIEW,
-                ),
-                "closing a question",
-            )
+            await cards.edit_closed(self.app.bot, _id(message.chat), int(message.message_id), reveal, self.photos)
         except BadRequest as exc:
             if "not modified" in str(exc).lower():
                 return True

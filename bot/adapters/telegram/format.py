@@ -13,12 +13,14 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit, MessageLimit
 
+from bot.domain import tokens
 from bot.domain.model import Button, QuestionCard, Reply, Reveal
-from bot.texts import render, textcut
+from bot.texts import answer_buttons, render, textcut
 
 log = logging.getLogger("quizhost.telegram")
 
 TEXT_LIMIT = MessageLimit.MAX_TEXT_LENGTH  # 4096, counted after entity parsing
+CAPTION_LIMIT = MessageLimit.CAPTION_LENGTH  # 1024: a photo's caption, counted alike
 DATA_LIMIT = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes of UTF-8
 PER_ROW = InlineKeyboardMarkupLimit.BUTTONS_PER_ROW  # 8
 # An option's text joins its letter on a one-per-row button only when a phone shows the
@@ -44,12 +46,13 @@ def fit(text: str, room: int) -> str:
     return textcut.cut(text, room, units, ELLIPSIS)
 
 
-def titled(title: str, body: str) -> str:
-    """`<b>title</b>` and the body, both escaped, the body cut so the whole fits one message."""
+def titled(title: str, body: str, limit: int = TEXT_LIMIT) -> str:
+    """`<b>title</b>` and the body, both escaped, the body cut so the whole fits one message
+    (or, with `limit` CAPTION_LIMIT, one caption)."""
     title = fit(title, 256)
     if not title:
-        return escape(fit(body, TEXT_LIMIT) or "…")
-    room = TEXT_LIMIT - units(title) - 2
+        return escape(fit(body, limit) or "…")
+    room = limit - units(title) - 2
     return f"<b>{escape(title)}</b>\n\n{escape(fit(body, room))}" if body else f"<b>{escape(title)}</b>"
 
 
@@ -68,8 +71,23 @@ def question_html(card: QuestionCard) -> str:
     return titled(render.question_title(card), render.question_body(card))
 
 
-def question_keyboard(card: QuestionCard) -> InlineKeyboardMarkup:
-    """Letters with their option text where the whole text fits a button; else letters only."""
+def question_caption(card: QuestionCard) -> str | None:
+    """The question as a photo's caption; None when the whole of it does not fit one (then the
+    photo goes first with `photo_title` and the question follows as text: cutting a question
+    could cut the options the buttons point at)."""
+    title, body = fit(render.question_title(card), 256), render.question_body(card)
+    return titled(title, body, CAPTION_LIMIT) if units(title) + 2 + units(body) <= CAPTION_LIMIT else None
+
+
+def photo_title(card: QuestionCard) -> str:
+    """The caption of a picture sent ahead of a question too long to be its caption."""
+    return f"<b>{escape(fit(render.question_title(card), 256))}</b>"
+
+
+def question_keyboard(card: QuestionCard, bot_username: str = "") -> InlineKeyboardMarkup:
+    """Letters with their option text where the whole text fits a button; else letters only.
+    Select-all-that-apply in a private chat adds "Done"; a typed or numeric question has one
+    "Answer" button, a deep link into the private chat, where the next message is the answer."""
     if all(len(o.text) <= LABEL_ROOM for o in card.options):
         rows = [
             [InlineKeyboardButton(f"{o.letter} · {o.text}", callback_data=checked_data(o.token))] for o in card.options
@@ -77,13 +95,25 @@ def question_keyboard(card: QuestionCard) -> InlineKeyboardMarkup:
     else:
         buttons = [InlineKeyboardButton(o.letter, callback_data=checked_data(o.token)) for o in card.options]
         rows = _rows(buttons, LETTERS_PER_ROW)
+    if card.done_token:
+        rows.append([InlineKeyboardButton(answer_buttons.done_label(card.language), callback_data=card.done_token)])
+    asked = tokens.decode_question(card.answer_token)
+    if asked is not None:  # /start answer_<run>_<n>: the commands remember what the next message answers
+        link = deep_link(bot_username, checked_data(tokens.answer_start(asked)))
+        rows.append([InlineKeyboardButton(answer_buttons.answer_label(card.language), url=link)])
     return InlineKeyboardMarkup(rows)
 
 
-def revealed_html(reveal: Reveal) -> str:
-    """The question message once closed: its own reveal, cut to one message's 4096 units."""
+def deep_link(bot_username: str, payload: str) -> str:
+    """t.me/<bot>?start=<payload>: Telegram opens the private chat and sends /start <payload>."""
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def revealed_html(reveal: Reveal, limit: int = TEXT_LIMIT) -> str:
+    """The question message once closed: its own reveal, cut to one message's 4096 units (a
+    photo's caption: 1024, render.revealed cuts who scored and why first)."""
     title = fit(render.question_title(reveal.card), 256)
-    return titled(title, render.revealed(reveal, TEXT_LIMIT - units(title) - 2, units))
+    return titled(title, render.revealed(reveal, limit - units(title) - 2, units), limit)
 
 
 # replies to commands and presses ----------------------------------------------------------
@@ -104,9 +134,7 @@ def reply_keyboard(buttons: Sequence[Button], bot_username: str = "") -> InlineK
         try:
             if button.in_private:
                 usable.append(
-                    InlineKeyboardButton(
-                        fit(button.label, 64), url=f"https://t.me/{bot_username}?start={checked_data(button.data)}"
-                    )
+                    InlineKeyboardButton(fit(button.label, 64), url=deep_link(bot_username, checked_data(button.data)))
                 )
                 continue
             usable.append(InlineKeyboardButton(fit(button.label, 64), callback_data=checked_data(button.data)))

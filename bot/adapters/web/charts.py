@@ -6,13 +6,20 @@ script, no inline style), so the page needs no JavaScript and passes a strict CS
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from itertools import repeat
+
+from bot.domain.answering import common_responses, picks_of
+from bot.domain.model import Question, QuestionKind
+from bot.domain.scoring import parse_number, typed_right
 
 WIDTH = 320  # viewBox units; the SVG scales to the page
 LABEL = 34  # left margin for the option letter
 BAR_HEIGHT = 22
 GAP = 8
 BAR_ROOM = WIDTH - LABEL - 70  # room for the count and share at the bar's end
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,52 @@ class Chart:
         return WIDTH
 
 
-def split_chart(letters: str, options: list[str], split: tuple[int, ...], answer: int) -> Chart:
+@dataclass(frozen=True)
+class Listed:
+    """A line of the list under a chart: an option, or one of the most common typed answers."""
+
+    text: str
+    right: bool
+
+
+@dataclass(frozen=True)
+class Figure:
+    chart: Chart
+    listed: tuple[Listed, ...]
+    numbering: str  # the list's: "A" (options, by letter) or "1" (answers, by rank)
+
+
+def question_figure(question: Question, lang: str, split: tuple[int, ...], responses: Mapping[str, int]) -> Figure:
+    """How a question's answers split, by its kind: the options (one right, several right, or
+    none for a poll), or the most common typed or numeric answers with the right ones marked.
+    `split`: answers per option (authoring order); `responses`: what was typed or picked, counted."""
+    kind = question.kind
+    if not kind.has_options:
+        ranked = common_responses(question, (r for response, n in responses.items() for r in repeat(response, n)))
+        texts = [text for text, _ in ranked]
+        right_ranks = {i for i, text in enumerate(texts) if _right_text(question, text)}
+        chart = split_chart("12345", texts, tuple(n for _, n in ranked), right_ranks)
+        return Figure(chart, tuple(Listed(t, i in right_ranks) for i, t in enumerate(texts)), "1")
+    if kind is QuestionKind.MULTI:  # each pick counts for its option: the bars say how often each was picked
+        counts = [0] * len(question.options)
+        for response, n in responses.items():
+            for index in picks_of(response) & set(range(len(counts))):
+                counts[index] += n
+        split = tuple(counts)
+    rights = question.right_options()
+    options = [o.get(lang) for o in question.options]
+    chart = split_chart(LETTERS, options, split, rights)
+    return Figure(chart, tuple(Listed(t, i in rights) for i, t in enumerate(options)), "A")
+
+
+def _right_text(question: Question, text: str) -> bool:
+    if question.kind is QuestionKind.NUMERIC:
+        number = parse_number(text)
+        return number is not None and question.numeric is not None and question.numeric.accepts(number)
+    return typed_right(text, question.accepted)
+
+
+def split_chart(letters: str, options: list[str], split: tuple[int, ...], rights: Collection[int]) -> Chart:
     total = sum(split)
     top = max(split, default=0) or 1
     bars = tuple(
@@ -47,7 +99,7 @@ def split_chart(letters: str, options: list[str], split: tuple[int, ...], answer
             options[i],
             count,
             round(100 * count / total) if total else 0,
-            i == answer,
+            i in rights,
             y=i * (BAR_HEIGHT + GAP),
             width=max(1, round(BAR_ROOM * count / top)) if count else 0,
         )

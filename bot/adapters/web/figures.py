@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.adapters.web.charts import LETTERS as LETTERS  # one alphabet for every chart and page
 from bot.commands.learning import quiz_report
 from bot.commands.results import quiz_of
 from bot.domain.model import Question, Quiz, Standing
@@ -18,7 +19,6 @@ from bot.engine.core import Engine
 from bot.engine.standings import period_start
 from bot.ports.store import Boards, ChatRecords, QuestionTallies, WebRecords
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 FLAG_PLAYERS = 10  # a question's flags are shown once this many players answered it: fewer prove nothing
 
 

@@ -16,8 +16,8 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from bot.adapters.listener.headers import Handler
-from bot.adapters.web import figures, guard, texts
-from bot.adapters.web.charts import split_chart
+from bot.adapters.web import figures, guard, media, texts
+from bot.adapters.web.charts import question_figure
 from bot.adapters.web.paging import paging
 from bot.commands.results import quiz_of
 from bot.commands.weblinks import Link, LinkSigner, Refusal, Scope
@@ -54,6 +54,7 @@ class Pages:
             web.get("/c/{token}/runs", self.runs),
             web.get("/c/{token}/quizzes", self.quizzes),
             web.get("/c/{token}/quizzes/{quiz_id}", self.quiz),
+            web.get("/c/{token}/quizzes/{quiz_id}/media/{number:\\d{1,4}}/{which}", self.picture),
         ]
 
     # the pages ---------------------------------------------------------------------------
@@ -122,8 +123,8 @@ class Pages:
         if quiz is None:
             raise web.HTTPNotFound()
         rows = []
+        responses = await self.store.quiz_responses(quiz.id, link.chat_key)
         for item in await figures.question_figures(self.engine, link.chat_key, quiz):
-            options = [o.get(lang) for o in item.question.options]
             shown = item.stats.players >= figures.FLAG_PLAYERS  # fewer players prove nothing
             flags = [
                 texts.flag(lang, note.flag, figures.LETTERS[note.option] if note.option is not None else "")
@@ -132,14 +133,26 @@ class Pages:
             rows.append(
                 {
                     "item": item,
-                    "options": options,
                     "flags": flags,
                     "few": not shown,
-                    "chart": split_chart(figures.LETTERS, options, item.stats.split, item.question.answer),
+                    "figure": question_figure(
+                        item.question, lang, item.stats.split, responses.get(item.question.id, {})
+                    ),
+                    "media": media.shown(quiz, item.number, item.question, lang, f"/c/{request.match_info['token']}"),
                 }
             )
         values = {"Q": texts.questions(lang), "quiz": quiz, "rows": rows}
         return self.render(request, "quiz.html", view, link, values)
+
+    async def picture(self, request: web.Request) -> web.StreamResponse:
+        """A picture beside a quiz the chat may see (the quiz page's own link opens it)."""
+        link = await self.opened(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        quiz = await quiz_of(self.engine, link.chat_key, request.match_info["quiz_id"])
+        if quiz is None:
+            raise web.HTTPNotFound()
+        return await media.response(quiz, int(request.match_info["number"]), request.match_info["which"])
 
     # shared (with bot/adapters/web/reports.py) ----------------------------------------------
 

@@ -44,7 +44,7 @@ def questions(results: RunResults, lang: str) -> list[QuestionSplit]:
             for pick in line.picks:
                 if pick < len(split):
                     split[pick] += 1
-        chart = split_chart(LETTERS, list(options), tuple(split), question.answer)
+        chart = split_chart(LETTERS, list(options), tuple(split), question.right_options())
         shown.append(
             QuestionSplit(
                 number, question_id, question.prompt.get(lang), options, question.answer, len(answered), chart

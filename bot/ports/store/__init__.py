@@ -12,7 +12,7 @@ The roles, by module (and who uses them):
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
 - assignments.py: AssignmentRecords (/assign)
 - coordination.py: RunLeases, RunWakeups: several workers on one database (PostgreSQL only)
-- platforms.py: TelegramUpdates, DiscordIdentify: for one platform's adapter (and the wiring) only
+- platforms.py: TelegramUpdates, PlatformMedia, DiscordIdentify: for one platform's adapter (and the wiring) only
 - here: StoreUpkeep (closing, health, figures); CoreStore, every role the engine holds and hands
   on; Store, that and the platforms' roles: what the wiring opens and both stores implement.
 """
@@ -26,7 +26,7 @@ from bot.ports.store.boards import Boards, WebRecords
 from bot.ports.store.chats import CHAT_SETTINGS, ChatQuizRecords, ChatRecords, PlayerNames
 from bot.ports.store.coordination import RunLeases, RunWakeups
 from bot.ports.store.learning import QuestionTallies, ReviewDecks, ScheduleRecords
-from bot.ports.store.platforms import DiscordIdentify, TelegramUpdates
+from bot.ports.store.platforms import DiscordIdentify, PlatformMedia, TelegramStore, TelegramUpdates
 from bot.ports.store.runs import AnswerQueue, Outbox, RunAlreadyOpen, RunRecords
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "CoreStore",
     "DiscordIdentify",
     "Outbox",
+    "PlatformMedia",
     "PlayerNames",
     "QuestionTallies",
     "ReviewDecks",
@@ -49,6 +50,7 @@ __all__ = [
     "ScheduleRecords",
     "Store",
     "StoreUpkeep",
+    "TelegramStore",
     "TelegramUpdates",
     "WebRecords",
 ]
@@ -100,7 +102,7 @@ class CoreStore(
     """
 
 
-class Store(CoreStore, TelegramUpdates, DiscordIdentify, Protocol):
+class Store(CoreStore, TelegramUpdates, PlatformMedia, DiscordIdentify, Protocol):
     """Every role: what a storage implementation provides and the wiring opens (bot/app/wiring.py
     `open_store` returns each implementation as a Store, so mypy checks that each has them all).
     The wiring hands the core to the engine and the platforms' roles to their adapters."""

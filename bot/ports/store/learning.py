@@ -55,6 +55,11 @@ class QuestionTallies(Protocol):
     async def stats_chats(self, quiz_id: str) -> list[str]:
         """The keys of the chats that answered the quiz."""
 
+    async def quiz_responses(self, quiz_id: str, chat_key: str) -> dict[str, dict[str, int]]:
+        """What the chat's players answered besides one option (a multi question's picks "0,2",
+        a typed text, a number as typed), per question id: each distinct answer with how often it
+        was given. Read from the answers (a row per distinct answer and question)."""
+
 
 class ScheduleRecords(Protocol):
     """/schedule and the scheduler (bot/engine/scheduler.py): quizzes a chat asked for at set times."""

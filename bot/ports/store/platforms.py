@@ -31,6 +31,21 @@ class TelegramUpdates(Protocol):
         dies), False when another process holds it. A one-process store always holds it."""
 
 
+class PlatformMedia(Protocol):
+    """The ids a platform gave files the bot uploaded (Telegram's file_id of a question's picture),
+    so every process on this database, and the next start, sends the id instead of the file."""
+
+    async def media_file_id(self, platform: str, media_key: str) -> str | None:
+        """The id the platform gave the file `media_key` names (its content's digest); None if none yet."""
+
+    async def keep_media_file_id(self, platform: str, media_key: str, file_id: str) -> None:
+        """Remember the platform's id of that file, replacing an older one."""
+
+
+class TelegramStore(TelegramUpdates, PlatformMedia, Protocol):
+    """What the Telegram adapter reads and writes: its updates' claims and its pictures' file_ids."""
+
+
 class DiscordIdentify(Protocol):
     """Discord's gateway logins among the processes that share a bot's shards (bot/adapters/discord/)."""
 

@@ -66,3 +66,14 @@ async def test_poll_votes_count_in_no_answered_nor_accuracy(store):
     assert [(s.correct, s.answered) for s in await store.run_standings(row.id)] == [(1, 1)]
     stats = await store.player_stats(CHAT.key, Player("test", "u1", "Ann"))
     assert (stats.answered, stats.correct, stats.accuracy) == (1, 1, 1.0)
+
+
+async def test_a_quizs_responses_are_counted_per_question_and_distinct_answer(store):
+    run_id = (await stored_run(store)).id
+    given = [("test:u1", "0,2"), ("test:u2", "0,2"), ("test:u3", "1"), ("test:u4", "")]
+    for n, (who, response) in enumerate(given):
+        option = NO_ANSWER if response else 1
+        assert await store.insert_answer(replace(answer(run_id, who, 1.0 + n), option=option, response=response))
+    responses = await store.quiz_responses("demo", CHAT.key)
+    assert responses == {"q1": {"0,2": 2, "1": 1}}, "a plain option press has no response"
+    assert await store.quiz_responses("demo", "test:elsewhere") == {}

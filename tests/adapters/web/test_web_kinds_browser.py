@@ -1,0 +1,116 @@
+"""The kinds tour's question page in Chromium, after a group played it: the picture beside the
+quiz shown inline, and each kind's chart: several right options marked, the most common typed
+and numeric answers with the right ones marked, a poll's split with none marked."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, expect
+
+from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain.model import Player, QuestionCard
+from bot.engine.core import Engine, EngineSettings, StartStatus
+from bot.testing.clock import FakeClock
+from bot.testing.fakes import RecordingAdapter, group, player
+from storage.sqlite.store import SqliteStore
+from tests.adapters.web.test_web_browser import browser, phone_page, shots  # noqa: F401 (the fixtures)
+from tests.support.web_harness import Site, serving
+
+ANN, BOB, CY = player(1, "Ann"), player(2, "Bob"), player(3, "Cy")
+# what each player answers, question by question: option texts, or what they type
+PLAYED: dict[Player, list[list[str] | str]] = {
+    ANN: [
+        ["3/7"],
+        ["Tensor parallelism", "Pipeline parallelism", "Fully sharded data parallelism (FSDP / ZeRO-3)"],
+        ["True"],
+        "allreduce",
+        "14",
+        ["FSDP / ZeRO-3"],
+    ],
+    BOB: [
+        ["1/4"],
+        ["Tensor parallelism", "Plain data parallelism (DDP)"],
+        ["False"],
+        "All-Reduce",
+        "14,2",
+        ["Tensor parallelism"],
+    ],
+    CY: [["3/7"], ["Gradient accumulation"], ["True"], "broadcast", "28", ["FSDP / ZeRO-3"]],
+}
+
+
+async def answer(engine: Engine, card: QuestionCard, who: Player, given: list[str] | str) -> None:
+    if isinstance(given, str):
+        ack = await engine.answer_text(group(), who, given)
+        assert ack is not None and ack.accepted, ack
+        return
+    for text in given:
+        token = next(o.token for o in card.options if o.text == text)
+        assert (await engine.answer(token, who, group())).accepted
+
+
+@pytest.fixture
+async def site(tmp_path: Path) -> AsyncIterator[Site]:
+    store = await SqliteStore.open(tmp_path / "quizhost.db")
+    clock = FakeClock()
+    engine = Engine(
+        Catalog.load(default_quiz_folders()), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
+    )
+    adapter = RecordingAdapter()
+    engine.attach(adapter)
+    assert (await engine.start(group(), "kinds-tour", ANN, None)).status is StartStatus.STARTED
+    for index in range(6):
+        clock.advance(5)
+        await engine.run_due()
+        card = adapter.questions[-1]
+        for who, answers in PLAYED.items():
+            await answer(engine, card, who, answers[index])
+        clock.advance(30)
+        await engine.run_due()
+    clock.advance(5)
+    await engine.run_due()
+    assert engine.run_in(group()) is None
+    try:
+        async with serving(engine) as served:
+            yield served
+    finally:
+        await store.close()
+
+
+async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: Site, browser: Browser, shots: Path):
+    page = await phone_page(browser)
+    pictures = []
+    page.on(
+        "response", lambda r: pictures.append((r.status, r.headers.get("content-type"))) if "/media/" in r.url else None
+    )
+    await page.goto(site.link(group()).rstrip("/") + "/quizzes/kinds-tour")
+    sections = page.locator("section.question")
+    await expect(sections).to_have_count(6)
+
+    picture = sections.nth(0).locator("figure.medium img")
+    await expect(picture).to_be_visible()
+    box = await picture.bounding_box()
+    assert box is not None and box["width"] > 300 and box["height"] > 100, "the picture itself, not a broken icon"
+    assert pictures == [(200, "image/png")]
+
+    multi = sections.nth(1)
+    await expect(multi.locator("svg g.bar.right")).to_have_count(3)
+    split = "A 2 (33%) right answer, B 1 (17%) right answer, C 1 (17%) right answer, D 1 (17%), E 1 (17%)"
+    await expect(multi.locator("svg title")).to_contain_text(split)  # each pick counts for its option
+    truefalse = sections.nth(2)
+    await expect(truefalse.locator("ol.options li.right")).to_have_text("True ✓ right answer")
+    typed = sections.nth(3)
+    await expect(typed.locator("ol.options")).to_have_attribute("type", "1")
+    await expect(typed.locator("ol.options li").first).to_contain_text("all-reduce")
+    await expect(typed.locator("ol.options li.right")).to_have_count(2)  # "allreduce" and "all-reduce"
+    numeric = sections.nth(4)
+    await expect(numeric.locator("ol.options li.right")).to_have_count(2)  # 14 and 14.2; 28 is wrong
+    poll = sections.nth(5)
+    await expect(poll.locator("svg g.bar")).to_have_count(4)
+    await expect(poll.locator("svg g.bar.right")).to_have_count(0)
+    await page.screenshot(path=shots / "kinds-tour-en.png", full_page=True)
+    for n in range(6):
+        await sections.nth(n).screenshot(path=shots / f"kinds-tour-q{n + 1}.png")
