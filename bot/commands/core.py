@@ -10,9 +10,11 @@ import re
 from dataclasses import dataclass, replace
 
 from bot.commands import upload_replies
+from bot.commands.authoring import Authoring
 from bot.commands.learning import LearningCommands
 from bot.commands.web import WebCommands
 from bot.commands.weblinks import WebAddress
+from bot.commands.writing import WRITING_COMMANDS, WritingCommands
 from bot.domain import tokens, zones
 from bot.domain.model import (
     LANGUAGE_NAMES,
@@ -51,6 +53,7 @@ COMMANDS = (
     "review",
     "quizstats",
     "schedule",
+    *WRITING_COMMANDS,
 )
 # /settings words -> (the chat setting, its range)
 SETTINGS: dict[str, tuple[str, SettingRange]] = {
@@ -79,12 +82,13 @@ def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
     return ALIASES.get(name, name), args[:MAX_ARGS]
 
 
-class Commands(LearningCommands):
+class Commands(LearningCommands, WritingCommands):
     def __init__(self, engine: Engine, web: WebAddress | None = None) -> None:
         self.engine = engine
         self.web = WebCommands(engine, web or WebAddress())
         self.review = ReviewDesk(engine)
         self.scheduler = Scheduler(engine)
+        self.authoring = Authoring(engine)
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
@@ -101,6 +105,8 @@ class Commands(LearningCommands):
         """A button: an answer token goes to the engine; quiz and language picks are handled here."""
         if tokens.kind_of(data) is tokens.Kind.REVIEW:
             return await self.review.answer(data, caller.player)
+        if (question_id := tokens.undone(data)) is not None:
+            return await self._undo(question_id, caller)
         picked = tokens.pick(data)
         if picked is None:
             return await self.engine.answer(data, caller.player, caller.chat)
@@ -164,6 +170,8 @@ class Commands(LearningCommands):
     async def _cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
         if args.startswith("quiz_"):  # Telegram deep link t.me/<bot>?start=quiz_<id>
             return await self._cmd_quiz(args[len("quiz_") :], caller, lang)
+        if (opened := await self._opened_share(args, caller, lang)) is not None:  # a saved quiz's link
+            return opened
         if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
             return await self._cmd_review("", caller, lang)
         return await self._cmd_help(args, caller, lang)
@@ -343,6 +351,7 @@ class Commands(LearningCommands):
             t(lang, "/review: your missed questions again, spaced over days (in a private chat)"),
             t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
             t(lang, "/schedule: a quiz or a question of the day at fixed times (admins)"),
+            t(lang, "/newquiz [title]: write a quiz here, a quiz poll per question (in a private chat)"),
             t(lang, "/help: this message"),
         ]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
@@ -365,6 +374,8 @@ def descriptions(lang: str) -> dict[str, str]:
         "review": i18n.t(lang, "Your missed questions again (private chat)"),
         "quizstats": i18n.t(lang, "How this chat answered each question (admins)"),
         "schedule": i18n.t(lang, "A quiz or a question of the day at fixed times (admins)"),
+        "newquiz": i18n.t(lang, "Write a quiz: send quiz polls (private chat)"),
+        "done": i18n.t(lang, "Save the quiz you are writing"),
         "help": i18n.t(lang, "What this bot does"),
     }
 

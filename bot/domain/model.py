@@ -367,6 +367,9 @@ class Button:
     # opens the private chat with the bot and runs `/start <data>` there (Telegram: a deep link;
     # Discord: a direct message), as the podium's "Review my misses" does
     in_private: bool = False
+    # adds the bot to a group the user picks and runs `/start <data>` there (Telegram: a
+    # startgroup deep link), as a saved quiz's "Play in a group" does
+    in_group: bool = False
 
 
 @dataclass(frozen=True)
@@ -379,6 +382,9 @@ class Reply:
     private: bool = False  # shown only to the caller where the platform allows it
     language: str = FALLBACK_LANGUAGE
     kind: str = "text"  # text | leaderboard | stats | help | error: adapters may style them
+    # set: the platform's own poll composer is offered under this label (Telegram: a reply
+    # keyboard with a "create a quiz" button), for writing a quiz in the chat
+    poll_button: str = ""
 
 
 @dataclass(frozen=True)

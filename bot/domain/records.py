@@ -40,6 +40,26 @@ class RunSummary:
 
 
 @dataclass(frozen=True)
+class DraftRow:
+    """A quiz being written in a private chat (bot/content/drafts.py): one per author."""
+
+    owner_key: str  # the author's Player.key
+    title: str
+    content: str  # the questions so far, as JSON: a list of quiz file questions
+    replacing: int  # the question number the next poll replaces (/edit N), 0: none
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class QuizShare:
+    """A saved chat quiz that anyone with its code may copy (the share and "Play in a group" links)."""
+
+    code: str
+    chat_key: str
+    quiz_id: str
+
+
+@dataclass(frozen=True)
 class ChatQuizRow:
     """A quiz a chat's admin uploaded: it belongs to that chat alone."""
 

@@ -25,6 +25,7 @@ class Kind(str, Enum):
     LANGUAGE = "ql"  # set the chat's language (admins, as /language)
     REVIEW = "rv"  # an answer to a review card (bot/engine/review.py)
     PRIVATE = "pv"  # go on in the private chat with the bot (Discord: a DM), as /start <payload>
+    UNDO = "du"  # take a question back out of the author's draft (bot/commands/authoring.py)
 
     @property
     def prefix(self) -> str:
@@ -36,7 +37,8 @@ _QUIZ = rf"qp:{QUIZ_ID}"
 _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
 _REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
 _PRIVATE = r"pv:[a-z_]{1,32}"
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE})"
+_UNDO = r"du:q[0-9]{1,4}"
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_UNDO})"
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
 _ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
@@ -68,6 +70,16 @@ def quiz_pick(quiz_id: str) -> str:
 
 def language_pick(code: str) -> str:
     return _checked(Kind.LANGUAGE.prefix + code)
+
+
+def draft_undo(question_id: str) -> str:
+    """The "Undo" button under a question just added to a draft."""
+    return _checked(Kind.UNDO.prefix + question_id)
+
+
+def undone(data: str) -> str | None:
+    """The question id an "Undo" button names; None for any other data."""
+    return data.removeprefix(Kind.UNDO.prefix) if re.fullmatch(_UNDO, data) else None
 
 
 def decode(data: str | bytes | None) -> AnswerToken | None:

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from bot.domain.tokens import Kind
@@ -49,6 +49,7 @@ class Sent:
     keyboard: list[list[dict]]  # rows of {"text", "callback_data"}
     reply_to: int | None
     edits: int = 0
+    reply_keyboard: list[list[dict]] = field(default_factory=list)  # a ReplyKeyboardMarkup's rows of buttons
 
     def buttons(self) -> list[dict]:
         return [b for row in self.keyboard for b in row]
@@ -174,6 +175,7 @@ class BotApiMethods:
         if missing and not reply.get("allow_sending_without_reply"):
             raise ApiError(400, "Bad Request: message to be replied not found")
         sent = Sent(chat_id, self._next_message_id(chat_id), p["text"], text, bold, keyboard, reply_to)
+        sent.reply_keyboard = _reply_keyboard(p.get("reply_markup"))
         self.messages[(chat_id, sent.message_id)] = sent
         if keyboard and any(b.get("callback_data", "").startswith(ANSWER) for row in keyboard for b in row):
             self._questions.setdefault(chat_id, set()).add(sent.message_id)
@@ -268,3 +270,15 @@ class BotApiMethods:
         if sent.keyboard:
             message["reply_markup"] = {"inline_keyboard": sent.keyboard}
         return message
+
+
+def _reply_keyboard(markup: dict | None) -> list[list[dict]]:
+    """A reply keyboard's rows; a poll button may ask for a quiz or a regular poll only, as Telegram checks."""
+    rows = (markup or {}).get("keyboard") or []
+    for button in (b for row in rows for b in row):
+        if not button.get("text"):
+            raise ApiError(400, "Bad Request: BUTTON_TEXT_EMPTY")
+        kind = (button.get("request_poll") or {}).get("type")
+        if "request_poll" in button and kind not in (None, "quiz", "regular"):
+            raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+    return rows

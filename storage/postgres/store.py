@@ -28,6 +28,7 @@ from storage.postgres.rows import RUN_COLUMNS, connect_problem, numbered, run_fr
 from storage.postgres.schema import MIGRATIONS
 from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
+from storage.shared.drafts import DraftQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
@@ -56,7 +57,9 @@ async def _no_session_state(conn: asyncpg.Connection) -> None:
     pool until `close` unlocks it, the wake-up listener connects on its own, and nothing SETs."""
 
 
-class PostgresStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
+class PostgresStore(
+    GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims, DraftQueries
+):
     """One PostgreSQL database through an asyncpg pool."""
 
     def __init__(self, pool: asyncpg.Pool, url: str, owner: str = "") -> None:

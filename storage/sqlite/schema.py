@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared.drafts import DRAFT_TABLES
 from storage.shared.review import fsrs_migration
 from storage.shared.tables import (
     OPTION_COLUMNS,
@@ -392,3 +393,6 @@ MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice INTEGER NOT NULL DEFAU
 
 # /review schedules with FSRS: each card's memory state, and a log of every grade (storage/shared/review.py)
 MIGRATIONS += (fsrs_migration("TEXT", "REAL", "INTEGER PRIMARY KEY", " WITHOUT ROWID"),)
+
+# quizzes written in the chat (issue #23): each author's draft, and the codes of share links
+MIGRATIONS += (DRAFT_TABLES.format(time="REAL"),)

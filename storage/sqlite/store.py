@@ -17,6 +17,7 @@ from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, Phase, RunRow, RunStatus
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.shared import boards, outbox
+from storage.shared.drafts import DraftQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
@@ -38,7 +39,9 @@ _RUN_COLUMNS = (
 )
 
 
-class SqliteStore(GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims):
+class SqliteStore(
+    GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims, DraftQueries
+):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
     writer: AnswerWriter

@@ -21,6 +21,7 @@ from telegram import (
     InlineKeyboardMarkup,
     LinkPreviewOptions,
     Message,
+    ReplyKeyboardMarkup,
     ReplyParameters,
     Update,
     User,
@@ -38,7 +39,7 @@ from telegram.ext import (
 
 from bot.adapters.platform_watch import CallWatch
 from bot.adapters.telegram import format as fmt
-from bot.adapters.telegram import uploads
+from bot.adapters.telegram import polls, uploads
 from bot.adapters.telegram.claims import SharedClaims
 from bot.adapters.telegram.pacing import tell_holds
 from bot.adapters.telegram.presses import PressHandling, chat_ref, trouble
@@ -60,10 +61,14 @@ from bot.ports.store import TelegramUpdates
 from bot.texts.render import t
 
 T = TypeVar("T")
+Markup = InlineKeyboardMarkup | ReplyKeyboardMarkup | None
 log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
-ADMIN_COMMANDS = frozenset({"stop", "language", "settings", "upload", "remove", "dashboard", "quizstats", "schedule"})
+# /start too: a saved quiz's "Play in a group" link adds it to the group, which admins alone may do
+ADMIN_COMMANDS = frozenset(
+    {"stop", "language", "settings", "upload", "remove", "dashboard", "quizstats", "schedule", "start"}
+)
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 # my_chat_member: the bot added back to a chat resumes the schedules paused there
@@ -149,6 +154,10 @@ class TelegramAdapter(PressHandling):
             MessageHandler(
                 filters.Document.ALL & filters.CaptionRegex(r"^/") & filters.UpdateType.MESSAGE, self._on_command
             )
+        )
+        # a poll sent in a private chat: a question of the quiz its author is writing (/newquiz)
+        app.add_handler(
+            MessageHandler(filters.POLL & filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE, self._on_poll)
         )
         app.add_handler(CallbackQueryHandler(self._on_press))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
@@ -260,6 +269,18 @@ class TelegramAdapter(PressHandling):
         if reply.kind == "link" and not chat.is_private:
             reply = await self._in_private(player, reply)
         await self._send(chat, reply, reply_to=message.message_id)
+
+    async def _on_poll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        if message is None or message.from_user is None or message.poll is None or self._commands is None:
+            return
+        chat, player = chat_ref(message.chat), player_of(message.from_user)
+        try:
+            reply = await self._commands.poll(polls.poll_spec(message.poll), Caller(chat, player, True))
+        except Exception:
+            log.exception("a poll could not be taken in %s", chat.key)
+            reply = Reply(trouble(player.language), kind="error")
+        await self._send(chat, reply)
 
     async def _in_private(self, player: Player, reply: Reply) -> Reply:
         """A link for one person's eyes, asked for in a group: sent to them privately, the group told so."""
@@ -396,12 +417,13 @@ class TelegramAdapter(PressHandling):
         # Telegram has no message only one member sees: in a group, a refusal answers the
         # command it refuses, so it is clear whom it is for.
         target = reply_to if reply_to is not None and not chat.is_private else None
-        html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons, self.app.bot.username)
+        html = fmt.reply_html(reply)
+        keyboard: Markup = fmt.reply_keyboard(reply.buttons, self.app.bot.username)
+        if reply.poll_button and chat.is_private:  # a quiz being written: Telegram's poll composer at hand
+            keyboard = polls.composer(reply.poll_button)
         await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying"))
 
-    async def _post(
-        self, chat: ChatRef, html: str, keyboard: InlineKeyboardMarkup | None, reply_to: int | None, what: str
-    ) -> Message:
+    async def _post(self, chat: ChatRef, html: str, keyboard: Markup, reply_to: int | None, what: str) -> Message:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
         return await with_retries(
             lambda: self.app.bot.send_message(

@@ -98,14 +98,17 @@ def reply_keyboard(buttons: Sequence[Button], bot_username: str = "") -> InlineK
 
     A button that continues in the private chat is a deep link, t.me/<bot>?start=<data>:
     Telegram opens the chat with the bot and sends /start <data> when the user taps Start.
+    One that continues in a group is t.me/<bot>?startgroup=<data>: the user picks a group, the
+    bot is added to it if need be, and /start <data> is sent there.
     """
     usable = []
     for button in buttons[: InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER]:
         try:
-            if button.in_private:
+            if button.in_private or button.in_group:  # startgroup: the user picks a group to add the bot to
+                link = "startgroup" if button.in_group else "start"
                 usable.append(
                     InlineKeyboardButton(
-                        fit(button.label, 64), url=f"https://t.me/{bot_username}?start={checked_data(button.data)}"
+                        fit(button.label, 64), url=f"https://t.me/{bot_username}?{link}={checked_data(button.data)}"
                     )
                 )
                 continue

@@ -6,7 +6,8 @@ commands see nothing else of them. The docstrings are the contract: every implem
 keeps the semantics they state, and tests/contract/stores/ checks them on each one.
 
 The roles, by module (and who uses them):
-- chats.py: ChatRecords (a chat's row and settings), PlayerNames, ChatQuizRecords (uploads)
+- chats.py: ChatRecords (a chat's row and settings), PlayerNames, ChatQuizRecords (uploads),
+  QuizDrafts (quizzes written in the chat)
 - runs.py: RunRecords, AnswerQueue (group commit of presses), Outbox (messages owed)
 - boards.py: Boards (leaderboards), WebRecords (the web pages' secret, public boards, past runs)
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.ports.store.boards import Boards, WebRecords
-from bot.ports.store.chats import CHAT_SETTINGS, ChatQuizRecords, ChatRecords, PlayerNames
+from bot.ports.store.chats import CHAT_SETTINGS, ChatQuizRecords, ChatRecords, PlayerNames, QuizDrafts
 from bot.ports.store.coordination import RunLeases, RunWakeups
 from bot.ports.store.learning import QuestionTallies, ReviewDecks, ScheduleRecords
 from bot.ports.store.platforms import DiscordIdentify, TelegramUpdates
@@ -38,6 +39,7 @@ __all__ = [
     "Outbox",
     "PlayerNames",
     "QuestionTallies",
+    "QuizDrafts",
     "ReviewDecks",
     "RunAlreadyOpen",
     "RunLeases",
@@ -71,6 +73,7 @@ class CoreStore(
     ChatRecords,
     PlayerNames,
     ChatQuizRecords,
+    QuizDrafts,
     RunRecords,
     AnswerQueue,
     Outbox,

@@ -1,0 +1,275 @@
+"""Writing a quiz in the chat (issue #23): /newquiz, a question per poll (or per line in the
+fixed layout), /edit, /delete, /move, /discard, /done; the link that adds a saved quiz to a
+group, or copies it into anyone's private chat.
+
+The draft lives in the store (it survives a restart) under its author; /done saves it as the
+author's own chat quiz through the same door an uploaded file goes through (ChatQuizzes), so
+it is checked, stored and exported as a file would be.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import string
+from dataclasses import dataclass
+
+from bot.content import drafts
+from bot.content.drafts import Draft, PollSpec, Refusal
+from bot.content.reading import UploadStatus
+from bot.domain import tokens
+from bot.domain.model import Ack, Button, ChatRef, Player, Reply
+from bot.domain.records import DraftRow, QuizShare
+from bot.engine.core import Engine
+from bot.texts.i18n import shown
+from bot.texts.render import t, tn
+
+SHARE_PREFIX = "add_"  # /start add_<code>: the "Play in a group" and share links
+_CODE_LETTERS = string.ascii_lowercase + string.digits
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who writes, where, in which language."""
+
+    chat: ChatRef
+    player: Player
+    lang: str
+    is_admin: bool = False
+
+
+class Authoring:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.store = engine.store
+
+    # the draft --------------------------------------------------------------------------
+
+    async def newquiz(self, args: str, who: Author) -> Reply:
+        if not who.chat.is_private:
+            return _error(who.lang, t(who.lang, "Write a quiz in a private chat with me: send /newquiz there."))
+        if (draft := await self._draft(who)) is not None:
+            return self._listing(
+                who.lang, draft, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it.")
+            )
+        title = " ".join(args.split())[: drafts.TITLE_MAX] or t(who.lang, "My quiz")
+        await self._save(who, Draft(title))
+        text = t(
+            who.lang,
+            "New quiz “{title}”. Send quiz polls (the button below makes one; forwarded ones do too). /done saves it.",
+            title=title,
+        )
+        return _asking_poll(who.lang, text)
+
+    async def poll(self, spec: PollSpec, who: Author) -> Reply:
+        """A poll sent in the private chat: a question of the draft (or how to open one)."""
+        taken = await self._take(drafts.from_poll(spec), who)
+        if taken is None:
+            text = t(who.lang, "Send /newquiz [title] first: then every quiz poll you send becomes a question.")
+            return _error(who.lang, text)
+        return taken
+
+    async def line(self, text: str, who: Author) -> Reply | None:
+        """A line in the fixed layout, typed while a draft is open (None: no draft is open)."""
+        return await self._take(drafts.from_line(text), who)
+
+    async def _take(self, made: dict | Refusal, who: Author) -> Reply | None:
+        draft = await self._draft(who)
+        if draft is None:
+            return None
+        if isinstance(made, Refusal):
+            return _error(who.lang, shown(who.lang, made.why, t))
+        if draft.replacing and draft.has(draft.replacing):
+            return await self._replace(draft, draft.replacing, made, who)
+        if len(draft.questions) >= drafts.MAX_QUESTIONS:
+            return _error(
+                who.lang,
+                t(who.lang, "A quiz holds at most {most} questions: /done saves this one.", most=drafts.MAX_QUESTIONS),
+            )
+        if refused := self._refused(draft, made, who.lang):
+            return refused
+        number = draft.add(made)
+        await self._save(who, draft)
+        text = t(who.lang, "Question {number} added: {prompt}", number=number, prompt=made["prompt"])
+        undo = Button(t(who.lang, "Undo"), tokens.draft_undo(draft.questions[-1]["id"]))
+        return Reply(text, buttons=(undo,), language=who.lang)
+
+    async def _replace(self, draft: Draft, number: int, made: dict, who: Author) -> Reply:
+        if refused := self._refused(draft, made, who.lang):
+            return refused
+        draft.replace(number, made)
+        draft.replacing = 0
+        await self._save(who, draft)
+        return Reply(
+            t(who.lang, "Question {number} replaced: {prompt}", number=number, prompt=made["prompt"]), language=who.lang
+        )
+
+    def _refused(self, draft: Draft, made: dict, lang: str) -> Reply | None:
+        found = drafts.problems(draft.title, [made])
+        if not found:
+            return None
+        return _error(lang, t(lang, "That question cannot be used, nothing changed:") + "\n• " + "\n• ".join(found))
+
+    async def undo(self, question_id: str, who: Author) -> Ack | Reply:
+        draft = await self._draft(who)
+        number = draft.number_of(question_id) if draft else None
+        if draft is None or number is None:  # pressed twice, or after /done: said to the presser alone
+            return Ack(t(who.lang, "That question is not in your draft any more."), accepted=False, language=who.lang)
+        draft.delete(number)
+        await self._save(who, draft)
+        return self._listing(who.lang, draft, t(who.lang, "Question {number} removed.", number=number))
+
+    async def edit(self, args: str, who: Author) -> Reply:
+        draft, number, rest = await self._numbered(args, who)
+        if isinstance(draft, Reply):
+            return draft
+        if rest:
+            made = drafts.from_line(rest)
+            if isinstance(made, Refusal):
+                return _error(who.lang, shown(who.lang, made.why, t))
+            return await self._replace(draft, number, made, who)
+        draft.replacing = number
+        await self._save(who, draft)
+        text = t(
+            who.lang,
+            "Send the new poll for question {number}, or /edit {number} prompt | option | *right option.",
+            number=number,
+        )
+        return _asking_poll(who.lang, text)
+
+    async def delete(self, args: str, who: Author) -> Reply:
+        draft, number, _ = await self._numbered(args, who)
+        if isinstance(draft, Reply):
+            return draft
+        draft.delete(number)
+        await self._save(who, draft)
+        return self._listing(who.lang, draft, t(who.lang, "Question {number} removed.", number=number))
+
+    async def move(self, args: str, who: Author) -> Reply:
+        draft, number, rest = await self._numbered(args, who)
+        if isinstance(draft, Reply):
+            return draft
+        if not rest.isdecimal() or not draft.has(int(rest)):
+            return _error(
+                who.lang,
+                t(who.lang, "Usage: /move N M moves question N to place M (1 to {count}).", count=len(draft.questions)),
+            )
+        draft.move(number, int(rest))
+        await self._save(who, draft)
+        return self._listing(
+            who.lang, draft, t(who.lang, "Question {number} moved to place {place}.", number=number, place=int(rest))
+        )
+
+    async def discard(self, who: Author) -> Reply:
+        dropped = await self.store.delete_draft(who.player.key)
+        if not dropped:
+            return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+        return Reply(t(who.lang, "Draft dropped."), language=who.lang)
+
+    async def _numbered(self, args: str, who: Author) -> tuple[Draft | Reply, int, str]:
+        draft = await self._draft(who)
+        if draft is None:
+            return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one.")), 0, ""
+        first, _, rest = args.strip().partition(" ")
+        if not first.isdecimal() or not draft.has(int(first[:4])):
+            text = tn(
+                who.lang,
+                "Give a question number: the draft has {n} question.",
+                "Give a question number: the draft has {n} questions.",
+                len(draft.questions),
+            )
+            return _error(who.lang, text), 0, ""
+        return draft, int(first), rest.strip()
+
+    # saving and sharing ----------------------------------------------------------------------
+
+    async def done(self, who: Author) -> Reply:
+        draft = await self._draft(who)
+        if draft is None:
+            return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+        if not draft.questions:
+            return _error(who.lang, t(who.lang, "The draft has no question yet: send a quiz poll first."))
+        quiz_id = await self._free_id(who.chat, draft.title)
+        about = t(who.lang, "A quiz {name} wrote in the chat.", name=who.player.name)
+        made = drafts.quiz_data(quiz_id, draft.title, draft.questions, about, who.lang)
+        data = json.dumps(made, ensure_ascii=False)
+        outcome = await self.engine.chat_quizzes.upload(who.chat, who.player, f"{quiz_id}.yaml", data.encode())
+        if outcome.status is not UploadStatus.STORED:  # checked question by question: not expected
+            found = "; ".join(f"{p.where}: {shown(who.lang, p.why, t)}" for p in outcome.problems)
+            return _error(
+                who.lang, t(who.lang, "The quiz could not be saved, the draft is kept: {problems}", problems=found)
+            )
+        await self.store.delete_draft(who.player.key)
+        share = await self._share(who.chat, quiz_id)
+        text = tn(
+            who.lang,
+            "Saved “{title}”: {n} question. /quiz {id} plays it here; forward this message to share it.",
+            "Saved “{title}”: {n} questions. /quiz {id} plays it here; forward this message to share it.",
+            len(draft.questions),
+            title=draft.title,
+            id=quiz_id,
+        )
+        buttons = (
+            Button(t(who.lang, "Play in a group"), SHARE_PREFIX + share.code, in_group=True),
+            Button(t(who.lang, "Play here"), tokens.quiz_pick(quiz_id)),
+            Button(t(who.lang, "Copy to my chats"), SHARE_PREFIX + share.code, in_private=True),
+        )
+        return Reply(text, buttons=buttons, language=who.lang)
+
+    async def opened(self, code: str, who: Author) -> Reply:
+        """A share link opened in a chat: its quiz added there (a group's admins only)."""
+        if not (who.chat.is_private or who.is_admin):
+            return _error(who.lang, t(who.lang, "Only chat admins can add or remove quizzes."))
+        share = await self.store.shared_quiz(code)
+        row = await self.store.chat_quiz(share.chat_key, share.quiz_id) if share else None
+        if share is None or row is None:
+            return _error(who.lang, t(who.lang, "This link's quiz is not there any more."))
+        name = f"{share.quiz_id}.yaml"
+        outcome = await self.engine.chat_quizzes.upload(who.chat, who.player, name, row.content.encode())
+        if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
+            return _error(who.lang, t(who.lang, "This link's quiz is not there any more."))
+        title = outcome.quiz.title.get(who.lang)
+        text = t(
+            who.lang, "Added “{title}” to this chat's quizzes: /quiz {id} starts it.", title=title, id=share.quiz_id
+        )
+        return Reply(
+            text, buttons=(Button(t(who.lang, "Start it now"), tokens.quiz_pick(share.quiz_id)),), language=who.lang
+        )
+
+    async def _share(self, chat: ChatRef, quiz_id: str) -> QuizShare:
+        code = "".join(secrets.choice(_CODE_LETTERS) for _ in range(12))
+        return await self.store.share_quiz(QuizShare(code, chat.key, quiz_id))
+
+    async def _free_id(self, chat: ChatRef, title: str) -> str:
+        """The title's slug, numbered when the catalog or the author's quizzes have it already."""
+        base = drafts.slug(title)
+        for n in range(1, 1000):
+            candidate = base if n == 1 else f"{base}-{n}"
+            taken = self.engine.catalog.named(candidate) or await self.store.chat_quiz(chat.key, candidate)
+            if not taken:
+                return candidate
+        return f"{base}-{secrets.token_hex(4)}"
+
+    # storage --------------------------------------------------------------------------------
+
+    async def _draft(self, who: Author) -> Draft | None:
+        row = await self.store.draft(who.player.key)
+        return Draft.loads(row.title, row.content, row.replacing) if row else None
+
+    async def _save(self, who: Author, draft: Draft) -> None:
+        row = DraftRow(who.player.key, draft.title, draft.dumps(), draft.replacing, self.engine.clock.now())
+        await self.store.save_draft(row)
+
+    def _listing(self, lang: str, draft: Draft, head: str) -> Reply:
+        lines = [head, "", f"“{draft.title}”:"]
+        lines += [f"{i}. {q['prompt']}" for i, q in enumerate(draft.questions, 1)] or [t(lang, "(no question yet)")]
+        return Reply("\n".join(lines)[:3500], language=lang)
+
+
+def _asking_poll(lang: str, text: str) -> Reply:
+    """A reply that offers Telegram's quiz poll composer under the message box."""
+    return Reply(text, language=lang, poll_button=t(lang, "Make a quiz poll"))
+
+
+def _error(lang: str, text: str) -> Reply:
+    return Reply(text, language=lang, kind="error")
