@@ -89,11 +89,9 @@ def problems(title: str, questions: list[dict[str, Any]]) -> list[str]:
 def quiz_data(
     quiz_id: str, title: str, questions: list[dict[str, Any]], description: str, language: str = "en"
 ) -> dict[str, Any]:
-    """The quiz file data of a draft: what a YAML file with these questions would give."""
-    data: dict[str, Any] = {"id": quiz_id}
-    if language != "en":
-        data["language"] = language  # the author's: a right-to-left one is laid out so
-    return {**data, "title": title, "description": description, "questions": questions}
+    """The quiz file data of a draft, keys in the order `quizhost export` writes them. Its
+    language is the author's (a right-to-left one is laid out so)."""
+    return {"id": quiz_id, "language": language, "title": title, "description": description, "questions": questions}
 
 
 def slug(title: str) -> str:

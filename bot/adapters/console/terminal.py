@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.commands.core import Caller, Commands, parse
+from bot.content.drafts import SEPARATOR
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.domain.tokens import with_choice
@@ -115,6 +116,16 @@ class ConsoleAdapter:
                 await self._press(commands, button.data)
         elif len(line) == 1 and line.upper() in LETTERS:
             await self._answer(commands, line.upper(), lang)
+        elif SEPARATOR in line:  # a question in the fixed layout, for the quiz being written (/newquiz)
+            written = await commands.draft_line(line, self._caller())
+            self.show(
+                written
+                or Reply(
+                    t(lang, "Send /newquiz [title] first: then every line like this is a question."),
+                    language=lang,
+                    kind="error",
+                )
+            )
         else:
             self._print(t(lang, "Type a letter to answer or a /command. /help lists them."), "dim")
 
