@@ -14,6 +14,7 @@ import secrets
 import string
 from dataclasses import dataclass
 
+from bot.commands.suggestions import SuggestionDesk
 from bot.content import drafts
 from bot.content.drafts import Draft, PollSpec, Refusal
 from bot.content.reading import UploadStatus
@@ -25,6 +26,7 @@ from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
 SHARE_PREFIX = "add_"  # /start add_<code>: the "Play in a group" and share links
+SUGGEST_PREFIX = "sg_"  # /start sg_<group chat id>: a group's "Suggest privately" link
 _CODE_LETTERS = string.ascii_lowercase + string.digits
 
 
@@ -42,6 +44,7 @@ class Authoring:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.store = engine.store
+        self.suggestions = SuggestionDesk(engine)
 
     # the draft --------------------------------------------------------------------------
 
@@ -74,7 +77,12 @@ class Authoring:
         return await self._take(drafts.from_line(text), who)
 
     async def _take(self, made: dict | Refusal, who: Author) -> Reply | None:
-        draft = await self._draft(who)
+        row = await self.store.draft(who.player.key)
+        if row is not None and row.target:  # a suggestion to a group: one question, then done
+            await self.store.delete_draft(who.player.key)
+            platform, _, chat_id = row.target.partition(":")
+            return await self.suggestions.suggest(made, who, ChatRef(platform, chat_id, is_private=False))
+        draft = Draft.loads(row.title, row.content, row.replacing) if row else None
         if draft is None:
             return None
         if isinstance(made, Refusal):
@@ -180,6 +188,35 @@ class Authoring:
             )
             return _error(who.lang, text), 0, ""
         return draft, int(first), rest.strip()
+
+    # suggesting --------------------------------------------------------------------------------
+
+    async def suggest(self, args: str, who: Author) -> Reply:
+        """/suggest in a group: the question on the line, or how to suggest one."""
+        if who.chat.is_private:
+            return _error(
+                who.lang, t(who.lang, "Send /suggest in the group you suggest to, then tap “Suggest privately”.")
+            )
+        if args:
+            return await self.suggestions.suggest(drafts.from_line(args), who, who.chat)
+        text = t(
+            who.lang,
+            "Reply to a poll with /suggest, or write /suggest prompt | option | *right option, or suggest in private:",
+        )
+        button = Button(t(who.lang, "Suggest privately"), SUGGEST_PREFIX + who.chat.chat_id, in_private=True)
+        return Reply(text, buttons=(button,), language=who.lang)
+
+    async def suggest_poll(self, spec: PollSpec, who: Author) -> Reply:
+        """/suggest in reply to a poll in a group."""
+        return await self.suggestions.suggest(drafts.from_poll(spec), who, who.chat)
+
+    async def suggesting(self, group_id: str, who: Author) -> Reply:
+        """/start sg_<group>: the next poll (or line) the member sends here is their suggestion to it."""
+        if (row := await self.store.draft(who.player.key)) is not None and not row.target:
+            return _error(who.lang, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it."))
+        group = f"{who.chat.platform}:{group_id}"
+        await self.store.save_draft(DraftRow(who.player.key, "", "[]", 0, self.engine.clock.now(), target=group))
+        return _asking_poll(who.lang, t(who.lang, "Send me the quiz poll you suggest to the group (or /discard)."))
 
     # saving and sharing ----------------------------------------------------------------------
 

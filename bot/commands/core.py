@@ -107,6 +107,8 @@ class Commands(LearningCommands, WritingCommands):
             return await self.review.answer(data, caller.player)
         if (question_id := tokens.undone(data)) is not None:
             return await self._undo(question_id, caller)
+        if tokens.kind_of(data) is tokens.Kind.SUGGESTION:
+            return await self._decide(data, caller)
         picked = tokens.pick(data)
         if picked is None:
             return await self.engine.answer(data, caller.player, caller.chat)
@@ -170,7 +172,7 @@ class Commands(LearningCommands, WritingCommands):
     async def _cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
         if args.startswith("quiz_"):  # Telegram deep link t.me/<bot>?start=quiz_<id>
             return await self._cmd_quiz(args[len("quiz_") :], caller, lang)
-        if (opened := await self._opened_share(args, caller, lang)) is not None:  # a saved quiz's link
+        if (opened := await self._opened_link(args, caller, lang)) is not None:  # a saved quiz's link
             return opened
         if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
             return await self._cmd_review("", caller, lang)
@@ -352,6 +354,7 @@ class Commands(LearningCommands, WritingCommands):
             t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
             t(lang, "/schedule: a quiz or a question of the day at fixed times (admins)"),
             t(lang, "/newquiz [title]: write a quiz here, a quiz poll per question (in a private chat)"),
+            t(lang, "/suggest: suggest a question to this group; /suggestions: decide on them (admins)"),
             t(lang, "/help: this message"),
         ]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
@@ -376,6 +379,8 @@ def descriptions(lang: str) -> dict[str, str]:
         "schedule": i18n.t(lang, "A quiz or a question of the day at fixed times (admins)"),
         "newquiz": i18n.t(lang, "Write a quiz: send quiz polls (private chat)"),
         "done": i18n.t(lang, "Save the quiz you are writing"),
+        "suggest": i18n.t(lang, "Suggest a question to this group"),
+        "suggestions": i18n.t(lang, "Approve or reject suggested questions (admins)"),
         "help": i18n.t(lang, "What this bot does"),
     }
 

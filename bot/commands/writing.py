@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.commands.authoring import SHARE_PREFIX, Author, Authoring
+from bot.commands.authoring import SHARE_PREFIX, SUGGEST_PREFIX, Author, Authoring
 from bot.content.drafts import PollSpec
 from bot.domain.model import Ack, Reply
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from bot.commands.core import Caller
     from bot.engine.core import Engine
 
-WRITING_COMMANDS = ("newquiz", "edit", "delete", "move", "done", "discard")
+WRITING_COMMANDS = ("newquiz", "edit", "delete", "move", "done", "discard", "suggest", "suggestions")
 
 
 class WritingCommands:
@@ -50,11 +50,28 @@ class WritingCommands:
     async def _cmd_discard(self, args: str, caller: Caller, lang: str) -> Reply:
         return await self.authoring.discard(await self._author(caller, lang))
 
-    async def _opened_share(self, payload: str, caller: Caller, lang: str) -> Reply | None:
-        """/start add_<code>: a share link opened here; None for any other payload."""
-        if not payload.startswith(SHARE_PREFIX):
-            return None
-        return await self.authoring.opened(payload.removeprefix(SHARE_PREFIX), await self._author(caller, lang))
+    async def _cmd_suggest(self, args: str, caller: Caller, lang: str) -> Reply:
+        return await self.authoring.suggest(args, await self._author(caller, lang))
+
+    async def _cmd_suggestions(self, args: str, caller: Caller, lang: str) -> Reply:
+        return await self.authoring.suggestions.desk(args, await self._author(caller, lang))
+
+    async def suggest_poll(self, spec: PollSpec, caller: Caller) -> Reply:
+        """/suggest in reply to a poll, in a group."""
+        return await self.authoring.suggest_poll(spec, await self._author(caller))
+
+    async def _opened_link(self, payload: str, caller: Caller, lang: str) -> Reply | None:
+        """/start add_<code> (a share link) or sg_<group> (suggesting privately); None for any other payload."""
+        if payload.startswith(SHARE_PREFIX):
+            return await self.authoring.opened(payload.removeprefix(SHARE_PREFIX), await self._author(caller, lang))
+        if payload.startswith(SUGGEST_PREFIX) and caller.chat.is_private:
+            return await self.authoring.suggesting(
+                payload.removeprefix(SUGGEST_PREFIX), await self._author(caller, lang)
+            )
+        return None
+
+    async def _decide(self, data: str, caller: Caller) -> Ack | Reply:
+        return await self.authoring.suggestions.press(data, await self._author(caller))
 
     async def _undo(self, question_id: str, caller: Caller) -> Ack | Reply:
         return await self.authoring.undo(question_id, await self._author(caller))

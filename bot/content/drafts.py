@@ -50,7 +50,11 @@ class Refusal:
 def from_poll(poll: PollSpec) -> dict[str, Any] | Refusal:
     """The question a poll makes, or why it makes none."""
     if poll.is_quiz and not poll.right:
-        return Refusal(later("I cannot see the right answer of this quiz poll: make it again here with the button"))
+        return Refusal(
+            later(
+                "Telegram hides this quiz poll's right answer from me: make it again with the poll button in our chat"
+            )
+        )
     return _question(poll.question, list(poll.options), list(poll.right), poll.explanation)
 
 

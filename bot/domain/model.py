@@ -50,6 +50,9 @@ class SettingRange:
 # and the help texts read these
 QUESTION_SECONDS = SettingRange(5, 300, default=30)
 PAUSE_SECONDS = SettingRange(0, 60, default=5)
+# /suggest: questions one member may suggest to a group in a day, and questions a group's queue holds
+SUGGESTIONS_PER_DAY = SettingRange(0, 100, default=5)
+SUGGESTIONS_WAITING = SettingRange(1, 500, default=50)
 # TELEGRAM_WORKERS: the webhook workers sending for one bot; each keeps to its share of the bot's
 # 30 messages a second (bot/adapters/telegram/limits.py bot_share), so the sum holds across them
 TELEGRAM_WORKERS = SettingRange(1, 30, default=1)

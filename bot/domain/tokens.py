@@ -26,6 +26,7 @@ class Kind(str, Enum):
     REVIEW = "rv"  # an answer to a review card (bot/engine/review.py)
     PRIVATE = "pv"  # go on in the private chat with the bot (Discord: a DM), as /start <payload>
     UNDO = "du"  # take a question back out of the author's draft (bot/commands/authoring.py)
+    SUGGESTION = "sg"  # approve or reject a member's suggested question (admins: bot/commands/suggestions.py)
 
     @property
     def prefix(self) -> str:
@@ -38,7 +39,8 @@ _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
 _REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
 _PRIVATE = r"pv:[a-z_]{1,32}"
 _UNDO = r"du:q[0-9]{1,4}"
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_UNDO})"
+_SUGGESTION = r"sg:([ar]):([1-9][0-9]{0,5})"
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_UNDO}|{_SUGGESTION})"
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
 _ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
@@ -82,6 +84,17 @@ def undone(data: str) -> str | None:
     return data.removeprefix(Kind.UNDO.prefix) if re.fullmatch(_UNDO, data) else None
 
 
+def suggestion_pick(approve: bool, number: int) -> str:
+    """An "Approve" or "Reject" button under the group's list of suggestions."""
+    return _checked(f"{Kind.SUGGESTION.prefix}{'a' if approve else 'r'}:{number}")
+
+
+def suggestion_decision(data: str) -> tuple[bool, int] | None:
+    """(approve?, the suggestion's number) of such a button; None for any other data."""
+    match = re.fullmatch(_SUGGESTION, data)
+    return (match.group(1) == "a", int(match.group(2))) if match else None
+
+
 def decode(data: str | bytes | None) -> AnswerToken | None:
     """The answer token in `data`, or None for anything that is not exactly one of ours."""
     if isinstance(data, bytes):
@@ -118,8 +131,9 @@ def kind_of(data: str) -> Kind | None:
 
 
 def needs_admin(data: str) -> bool:
-    """A language pick is a /language: in a group only admins may press it."""
-    return kind_of(data) is Kind.LANGUAGE
+    """A language pick is a /language, a suggestion's Approve or Reject a decision: in a group
+    only admins may press them."""
+    return kind_of(data) in (Kind.LANGUAGE, Kind.SUGGESTION)
 
 
 def is_valid(data: str) -> bool:

@@ -1,5 +1,6 @@
-"""Quizzes written in the chat: each author's draft and the share codes of saved quizzes
-(bot/ports/store/chats.py QuizDrafts). Plain SQL both databases read alike, with SQLite's
+"""Quizzes written in the chat: each author's draft, the share codes of saved quizzes, and the
+questions members suggest to a group (bot/ports/store/chats.py QuizDrafts, SuggestionRecords).
+Plain SQL both databases read alike, with SQLite's
 `:name` parameters (PostgreSQL's store numbers them); each store supplies `_fetch` and `_change`.
 """
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.domain.records import DraftRow, QuizShare
+from bot.domain.records import DraftRow, QuizShare, Suggestion, SuggestionStatus
 
 # both databases' words (`time`: a double); IF NOT EXISTS: a test that puts a database back
 # before an older migration runs this one again
@@ -17,7 +18,8 @@ DRAFT_TABLES = """
         title TEXT NOT NULL,
         content TEXT NOT NULL,  -- the questions so far, as JSON
         replacing INTEGER NOT NULL DEFAULT 0,
-        updated_at {time} NOT NULL
+        updated_at {time} NOT NULL,
+        target TEXT NOT NULL DEFAULT ''  -- a group's chat key: a suggestion to it is being written
     );
     CREATE TABLE IF NOT EXISTS quiz_shares (
         code TEXT PRIMARY KEY,
@@ -25,7 +27,20 @@ DRAFT_TABLES = """
         quiz_id TEXT NOT NULL,
         UNIQUE (chat_key, quiz_id)
     );
+    CREATE TABLE IF NOT EXISTS suggestions (
+        chat_key TEXT NOT NULL,
+        number INTEGER NOT NULL,  -- the group's own numbering
+        player_key TEXT NOT NULL,
+        player_name TEXT NOT NULL,
+        content TEXT NOT NULL,  -- the question, as JSON
+        created_at {time} NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open',
+        PRIMARY KEY (chat_key, number)
+    );
+    CREATE INDEX IF NOT EXISTS suggestions_by_player ON suggestions(chat_key, player_key, created_at);
 """
+_DRAFT = "owner_key, title, content, replacing, updated_at, target"
+_SUGGESTION = "chat_key, number, player_key, player_name, content, created_at, status"
 
 
 class DraftQueries:
@@ -37,22 +52,23 @@ class DraftQueries:
 
     async def save_draft(self, draft: DraftRow) -> None:
         await self._change(
-            "INSERT INTO quiz_drafts(owner_key, title, content, replacing, updated_at) "
-            "VALUES (:owner, :title, :content, :replacing, :at) ON CONFLICT (owner_key) DO UPDATE SET "
+            f"INSERT INTO quiz_drafts({_DRAFT}) "
+            "VALUES (:owner, :title, :content, :replacing, :at, :target) ON CONFLICT (owner_key) DO UPDATE SET "
             "title = excluded.title, content = excluded.content, replacing = excluded.replacing, "
-            "updated_at = excluded.updated_at",
+            "updated_at = excluded.updated_at, target = excluded.target",
             {
                 "owner": draft.owner_key,
                 "title": draft.title,
                 "content": draft.content,
                 "replacing": draft.replacing,
                 "at": draft.updated_at,
+                "target": draft.target,
             },
         )
 
     async def draft(self, owner_key: str) -> DraftRow | None:
         rows = await self._fetch(
-            "SELECT owner_key, title, content, replacing, updated_at FROM quiz_drafts WHERE owner_key = :owner",
+            f"SELECT {_DRAFT} FROM quiz_drafts WHERE owner_key = :owner",
             {"owner": owner_key},
         )
         return DraftRow(*rows[0]) if rows else None
@@ -74,3 +90,59 @@ class DraftQueries:
     async def shared_quiz(self, code: str) -> QuizShare | None:
         rows = await self._fetch("SELECT code, chat_key, quiz_id FROM quiz_shares WHERE code = :code", {"code": code})
         return QuizShare(*rows[0]) if rows else None
+
+    # suggestions ------------------------------------------------------------------------
+
+    async def add_suggestion(self, suggestion: Suggestion) -> int:
+        args = {
+            "chat": suggestion.chat_key,
+            "player": suggestion.player_key,
+            "name": suggestion.player_name,
+            "content": suggestion.content,
+            "at": suggestion.created_at,
+        }
+        # numbered in the statement itself: one writer at a time on SQLite, the key refuses a twin on PostgreSQL
+        await self._change(
+            f"INSERT INTO suggestions({_SUGGESTION}) SELECT :chat, COALESCE(MAX(number), 0) + 1, :player, :name, "
+            ":content, :at, 'open' FROM suggestions WHERE chat_key = :chat",
+            args,
+        )
+        rows = await self._fetch(
+            "SELECT MAX(number) FROM suggestions WHERE chat_key = :chat AND player_key = :player AND created_at = :at",
+            args,
+        )
+        return int(rows[0][0])
+
+    async def suggestion(self, chat_key: str, number: int) -> Suggestion | None:
+        rows = await self._fetch(
+            f"SELECT {_SUGGESTION} FROM suggestions WHERE chat_key = :chat AND number = :number",
+            {"chat": chat_key, "number": number},
+        )
+        return _suggestion(rows[0]) if rows else None
+
+    async def open_suggestions(self, chat_key: str) -> list[Suggestion]:
+        rows = await self._fetch(
+            f"SELECT {_SUGGESTION} FROM suggestions WHERE chat_key = :chat AND status = 'open' ORDER BY number",
+            {"chat": chat_key},
+        )
+        return [_suggestion(row) for row in rows]
+
+    async def decide_suggestion(self, chat_key: str, number: int, status: SuggestionStatus, content: str) -> bool:
+        changed = await self._change(
+            "UPDATE suggestions SET status = :status, content = :content "
+            "WHERE chat_key = :chat AND number = :number AND status = 'open'",
+            {"chat": chat_key, "number": number, "status": status.value, "content": content},
+        )
+        return changed > 0
+
+    async def suggested_since(self, chat_key: str, player_key: str, since: float) -> int:
+        rows = await self._fetch(
+            "SELECT COUNT(*) FROM suggestions WHERE chat_key = :chat AND player_key = :player AND created_at >= :since",
+            {"chat": chat_key, "player": player_key, "since": since},
+        )
+        return int(rows[0][0])
+
+
+def _suggestion(row: tuple) -> Suggestion:
+    chat_key, number, player_key, name, content, created_at, status = row
+    return Suggestion(chat_key, int(number), player_key, name, content, float(created_at), SuggestionStatus(status))

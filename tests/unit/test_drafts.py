@@ -117,7 +117,7 @@ def test_the_fixed_layout_and_what_it_refuses():
 
 def test_a_quiz_poll_whose_answer_is_hidden_is_refused():
     refused = from_poll(PollSpec("Hidden?", ("a", "b"), ()))
-    assert isinstance(refused, Refusal) and "cannot see the right answer" in shown("en", refused.why)
+    assert isinstance(refused, Refusal) and "hides this quiz poll's right answer" in shown("en", refused.why)
 
 
 def test_the_formats_limits_apply_to_each_question():

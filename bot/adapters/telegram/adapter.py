@@ -67,7 +67,7 @@ log = logging.getLogger("quizhost.telegram")
 PLATFORM = "telegram"
 # /start too: a saved quiz's "Play in a group" link adds it to the group, which admins alone may do
 ADMIN_COMMANDS = frozenset(
-    {"stop", "language", "settings", "upload", "remove", "dashboard", "quizstats", "schedule", "start"}
+    {"stop", "language", "settings", "upload", "remove", "dashboard", "quizstats", "schedule", "start", "suggestions"}
 )
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
@@ -261,6 +261,8 @@ class TelegramAdapter(PressHandling):
             caller = Caller(chat, player, is_admin)
             if name == "upload":
                 reply = await uploads.upload(self.app.bot, self._commands, caller, uploads.document_of(message))
+            elif name == "suggest" and (poll := polls.replied_poll(message)) is not None:
+                reply = await self._commands.suggest_poll(polls.poll_spec(poll), caller)
             else:
                 reply = await self._commands.handle(name, args, caller)
         except Exception:

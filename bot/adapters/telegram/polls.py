@@ -4,7 +4,7 @@ whose button opens Telegram's own "create a quiz" composer."""
 
 from __future__ import annotations
 
-from telegram import KeyboardButton, KeyboardButtonPollType, Poll, ReplyKeyboardMarkup
+from telegram import KeyboardButton, KeyboardButtonPollType, Message, Poll, ReplyKeyboardMarkup
 
 from bot.content.drafts import PollSpec
 
@@ -25,3 +25,9 @@ def composer(label: str) -> ReplyKeyboardMarkup:
     """A keyboard with one button: Telegram's poll composer, in quiz mode."""
     button = KeyboardButton(label, request_poll=KeyboardButtonPollType(type=Poll.QUIZ))
     return ReplyKeyboardMarkup([[button]], resize_keyboard=True, is_persistent=True)
+
+
+def replied_poll(message: Message) -> Poll | None:
+    """The poll a /suggest replies to, if it replies to one."""
+    replied = message.reply_to_message
+    return replied.poll if replied is not None else None

@@ -7,7 +7,7 @@ keeps the semantics they state, and tests/contract/stores/ checks them on each o
 
 The roles, by module (and who uses them):
 - chats.py: ChatRecords (a chat's row and settings), PlayerNames, ChatQuizRecords (uploads),
-  QuizDrafts (quizzes written in the chat)
+  QuizDrafts (quizzes written in the chat), SuggestionRecords (/suggest)
 - runs.py: RunRecords, AnswerQueue (group commit of presses), Outbox (messages owed)
 - boards.py: Boards (leaderboards), WebRecords (the web pages' secret, public boards, past runs)
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
@@ -22,7 +22,14 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.ports.store.boards import Boards, WebRecords
-from bot.ports.store.chats import CHAT_SETTINGS, ChatQuizRecords, ChatRecords, PlayerNames, QuizDrafts
+from bot.ports.store.chats import (
+    CHAT_SETTINGS,
+    ChatQuizRecords,
+    ChatRecords,
+    PlayerNames,
+    QuizDrafts,
+    SuggestionRecords,
+)
 from bot.ports.store.coordination import RunLeases, RunWakeups
 from bot.ports.store.learning import QuestionTallies, ReviewDecks, ScheduleRecords
 from bot.ports.store.platforms import DiscordIdentify, TelegramUpdates
@@ -48,6 +55,7 @@ __all__ = [
     "ScheduleRecords",
     "Store",
     "StoreUpkeep",
+    "SuggestionRecords",
     "TelegramUpdates",
     "WebRecords",
 ]
@@ -74,6 +82,7 @@ class CoreStore(
     PlayerNames,
     ChatQuizRecords,
     QuizDrafts,
+    SuggestionRecords,
     RunRecords,
     AnswerQueue,
     Outbox,

@@ -102,7 +102,7 @@ async def test_a_quiz_of_five_polls_is_written_saved_added_to_a_group_and_played
         refused = await log.step(
             ann.chat, "Ann", "(forwarded, its answer hidden) " + SUN["question"], sends_poll(ann, hidden, dee)
         )
-        assert "I cannot see the right answer of this quiz poll" in refused.text
+        assert "hides this quiz poll's right answer" in refused.text
 
     async with running_bot(fake, settings, clock):  # a restart in the middle of the draft
         fourth = await log.step(ann.chat, "Ann", "(forwarded from Dee) " + SUN["question"], sends_poll(ann, SUN, dee))

@@ -3,7 +3,7 @@ restart, dropped), and share codes (one per quiz, the first code kept, unknown c
 
 from __future__ import annotations
 
-from bot.domain.records import DraftRow, QuizShare
+from bot.domain.records import DraftRow, QuizShare, Suggestion, SuggestionStatus
 
 
 def draft(owner: str, content: str = "[]", replacing: int = 0, at: float = 1.0) -> DraftRow:
@@ -37,3 +37,40 @@ async def test_a_quiz_keeps_its_first_share_code(store):
     assert other.code == "def456"
     assert await store.shared_quiz("abc123") == first
     assert await store.shared_quiz("zzz999") is None
+
+
+def suggestion(chat: str, player: str, at: float, content: str = '{"prompt": "p"}') -> Suggestion:
+    return Suggestion(chat, 0, player, player.title(), content, at)
+
+
+async def test_a_draft_may_be_a_suggestion_to_a_group(store):
+    await store.save_draft(DraftRow("test:1", "", "[]", 0, 1.0, target="test:-5"))
+    assert (await store.draft("test:1")).target == "test:-5"
+
+
+async def test_suggestions_are_numbered_per_group_and_decided_once(store):
+    assert await store.add_suggestion(suggestion("test:-1", "test:bob", 10.0)) == 1
+    assert await store.add_suggestion(suggestion("test:-1", "test:cy", 11.0)) == 2
+    assert await store.add_suggestion(suggestion("test:-2", "test:bob", 12.0)) == 1  # another group counts apart
+    assert [s.number for s in await store.open_suggestions("test:-1")] == [1, 2]
+    assert await store.decide_suggestion("test:-1", 1, SuggestionStatus.APPROVED, '{"prompt": "edited"}') is True
+    assert await store.decide_suggestion("test:-1", 1, SuggestionStatus.REJECTED, "x") is False  # decided already
+    assert await store.decide_suggestion("test:-1", 9, SuggestionStatus.REJECTED, "x") is False
+    decided = await store.suggestion("test:-1", 1)
+    assert (decided.status, decided.content, decided.player_name) == (
+        SuggestionStatus.APPROVED,
+        '{"prompt": "edited"}',
+        "Test:Bob",
+    )
+    assert [s.number for s in await store.open_suggestions("test:-1")] == [2]
+    assert await store.open_suggestions("test:-3") == []
+
+
+async def test_a_members_suggestions_are_counted_since_a_time(store):
+    for at in (5.0, 10.0, 20.0):
+        await store.add_suggestion(suggestion("test:-1", "test:bob", at))
+    await store.add_suggestion(suggestion("test:-1", "test:cy", 20.0))
+    await store.add_suggestion(suggestion("test:-2", "test:bob", 20.0))
+    assert await store.suggested_since("test:-1", "test:bob", 10.0) == 2
+    assert await store.suggested_since("test:-1", "test:bob", 0.0) == 3
+    assert await store.suggested_since("test:-1", "test:dee", 0.0) == 0
