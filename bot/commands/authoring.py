@@ -14,9 +14,9 @@ import secrets
 import string
 from dataclasses import dataclass
 
-from bot.commands.suggestions import SuggestionDesk
+from bot.commands.suggestions import SuggestionDesk, asking_poll
 from bot.content import drafts
-from bot.content.drafts import Draft, PollSpec, Refusal
+from bot.content.drafts import Draft, PollSpec, QuestionForm, Refusal
 from bot.content.reading import UploadStatus
 from bot.domain import tokens
 from bot.domain.model import Ack, Button, ChatRef, Player, Reply
@@ -26,7 +26,8 @@ from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
 SHARE_PREFIX = "add_"  # /start add_<code>: the "Play in a group" and share links
-SUGGEST_PREFIX = "sg_"  # /start sg_<group chat id>: a group's "Suggest privately" link
+LISTED_BUTTONS = 12  # questions of a draft listed with Edit and Delete buttons (Discord shows 25 buttons)
+FORM_NEW = "add"  # a form for a new question (tokens.FORM_ADD)
 _CODE_LETTERS = string.ascii_lowercase + string.digits
 
 
@@ -38,6 +39,7 @@ class Author:
     player: Player
     lang: str
     is_admin: bool = False
+    private_replies: bool = False  # Caller.private_replies: a draft may be written in a group (Discord)
 
 
 class Authoring:
@@ -49,7 +51,7 @@ class Authoring:
     # the draft --------------------------------------------------------------------------
 
     async def newquiz(self, args: str, who: Author) -> Reply:
-        if not who.chat.is_private:
+        if not who.chat.is_private and not who.private_replies:
             return _error(who.lang, t(who.lang, "Write a quiz in a private chat with me: send /newquiz there."))
         if (draft := await self._draft(who)) is not None:
             return self._listing(
@@ -62,7 +64,7 @@ class Authoring:
             "New quiz “{title}”. Send quiz polls (the button below makes one; forwarded ones do too). /done saves it.",
             title=title,
         )
-        return _asking_poll(who.lang, text)
+        return asking_poll(who.lang, text)
 
     async def poll(self, spec: PollSpec, who: Author) -> Reply:
         """A poll sent in the private chat: a question of the draft (or how to open one)."""
@@ -75,6 +77,26 @@ class Authoring:
     async def line(self, text: str, who: Author) -> Reply | None:
         """A line in the fixed layout, typed while a draft is open (None: no draft is open)."""
         return await self._take(drafts.from_line(text), who)
+
+    async def form(self, form: QuestionForm, target: str, who: Author) -> Reply:
+        """A question's form sent (Discord's modal): added to the draft, or question `target` replaced."""
+        made = drafts.from_form(form)
+        if target != FORM_NEW:
+            draft = await self._draft(who)
+            number = draft.number_of(target) if draft else None
+            if draft is None or number is None:
+                return _error(who.lang, t(who.lang, "That question is not in your draft any more."))
+            if isinstance(made, Refusal):
+                return _error(who.lang, shown(who.lang, made.why, t))
+            return await self._replace(draft, number, made, who)
+        taken = await self._take(made, who)
+        return taken or _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+
+    async def form_defaults(self, target: str, who: Author) -> QuestionForm | None:
+        """What the form of question `target` starts with (None: a new question, or none such)."""
+        draft = await self._draft(who)
+        number = draft.number_of(target) if draft else None
+        return drafts.form_of(draft.questions[number - 1]) if draft and number else None
 
     async def _take(self, made: dict | Refusal, who: Author) -> Reply | None:
         row = await self.store.draft(who.player.key)
@@ -143,7 +165,21 @@ class Authoring:
             "Send the new poll for question {number}, or /edit {number} prompt | option | *right option.",
             number=number,
         )
-        return _asking_poll(who.lang, text)
+        return asking_poll(who.lang, text)
+
+    async def edit_by_id(self, question_id: str, who: Author) -> Reply:
+        """An "Edit" button where no form opens: as /edit N."""
+        draft = await self._draft(who)
+        number = draft.number_of(question_id) if draft else None
+        if number is None:
+            return _error(who.lang, t(who.lang, "That question is not in your draft any more."))
+        return await self.edit(str(number), who)
+
+    async def ask_poll(self, who: Author) -> Reply:
+        """An "Add question" button where no form opens: send a poll."""
+        if await self._draft(who) is None:
+            return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+        return asking_poll(who.lang, t(who.lang, "Send a quiz poll: it becomes the next question."))
 
     async def delete(self, args: str, who: Author) -> Reply:
         draft, number, _ = await self._numbered(args, who)
@@ -189,35 +225,6 @@ class Authoring:
             return _error(who.lang, text), 0, ""
         return draft, int(first), rest.strip()
 
-    # suggesting --------------------------------------------------------------------------------
-
-    async def suggest(self, args: str, who: Author) -> Reply:
-        """/suggest in a group: the question on the line, or how to suggest one."""
-        if who.chat.is_private:
-            return _error(
-                who.lang, t(who.lang, "Send /suggest in the group you suggest to, then tap “Suggest privately”.")
-            )
-        if args:
-            return await self.suggestions.suggest(drafts.from_line(args), who, who.chat)
-        text = t(
-            who.lang,
-            "Reply to a poll with /suggest, or write /suggest prompt | option | *right option, or suggest in private:",
-        )
-        button = Button(t(who.lang, "Suggest privately"), SUGGEST_PREFIX + who.chat.chat_id, in_private=True)
-        return Reply(text, buttons=(button,), language=who.lang)
-
-    async def suggest_poll(self, spec: PollSpec, who: Author) -> Reply:
-        """/suggest in reply to a poll in a group."""
-        return await self.suggestions.suggest(drafts.from_poll(spec), who, who.chat)
-
-    async def suggesting(self, group_id: str, who: Author) -> Reply:
-        """/start sg_<group>: the next poll (or line) the member sends here is their suggestion to it."""
-        if (row := await self.store.draft(who.player.key)) is not None and not row.target:
-            return _error(who.lang, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it."))
-        group = f"{who.chat.platform}:{group_id}"
-        await self.store.save_draft(DraftRow(who.player.key, "", "[]", 0, self.engine.clock.now(), target=group))
-        return _asking_poll(who.lang, t(who.lang, "Send me the quiz poll you suggest to the group (or /discard)."))
-
     # saving and sharing ----------------------------------------------------------------------
 
     async def done(self, who: Author) -> Reply:
@@ -226,6 +233,9 @@ class Authoring:
             return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
         if not draft.questions:
             return _error(who.lang, t(who.lang, "The draft has no question yet: send a quiz poll first."))
+        if not (who.chat.is_private or who.is_admin):
+            text = t(who.lang, "Only admins save a quiz here: send /done in a direct message with me to keep it there.")
+            return _error(who.lang, text)
         quiz_id = await self._free_id(who.chat, draft.title)
         about = t(who.lang, "A quiz {name} wrote in the chat.", name=who.player.name)
         made = drafts.quiz_data(quiz_id, draft.title, draft.questions, about, who.lang)
@@ -246,11 +256,13 @@ class Authoring:
             title=draft.title,
             id=quiz_id,
         )
-        buttons = (
+        buttons: tuple[Button, ...] = (
             Button(t(who.lang, "Play in a group"), SHARE_PREFIX + share.code, in_group=True),
             Button(t(who.lang, "Play here"), tokens.quiz_pick(quiz_id)),
             Button(t(who.lang, "Copy to my chats"), SHARE_PREFIX + share.code, in_private=True),
         )
+        if not who.chat.is_private:  # saved into the group itself: it plays here
+            buttons = buttons[1:2]
         return Reply(text, buttons=buttons, language=who.lang)
 
     async def opened(self, code: str, who: Author) -> Reply:
@@ -298,14 +310,16 @@ class Authoring:
         await self.store.save_draft(row)
 
     def _listing(self, lang: str, draft: Draft, head: str) -> Reply:
-        lines = [head, "", f"“{draft.title}”:"]
+        """The draft, with a button to add a question and, for the first ones, to edit or delete each."""
+        lines = [head, ""]
         lines += [f"{i}. {q['prompt']}" for i, q in enumerate(draft.questions, 1)] or [t(lang, "(no question yet)")]
-        return Reply("\n".join(lines)[:3500], language=lang)
-
-
-def _asking_poll(lang: str, text: str) -> Reply:
-    """A reply that offers Telegram's quiz poll composer under the message box."""
-    return Reply(text, language=lang, poll_button=t(lang, "Make a quiz poll"))
+        buttons = [Button(t(lang, "Add question"), tokens.FORM_ADD)]
+        for i, q in enumerate(draft.questions[:LISTED_BUTTONS], 1):
+            buttons += [
+                Button(t(lang, "Edit {number}", number=i), tokens.form_edit(q["id"])),
+                Button(t(lang, "Delete {number}", number=i), tokens.draft_undo(q["id"])),
+            ]
+        return Reply("\n".join(lines)[:3500], title=f"📝 {draft.title}", buttons=tuple(buttons), language=lang)
 
 
 def _error(lang: str, text: str) -> Reply:

@@ -69,6 +69,7 @@ class Caller:
     chat: ChatRef
     player: Player
     is_admin: bool = False  # the adapter asks the platform; in a private chat the player is admin
+    private_replies: bool = False  # the platform shows a reply to the caller alone, even in a group (Discord)
 
 
 def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
@@ -109,6 +110,8 @@ class Commands(LearningCommands, WritingCommands):
             return await self._undo(question_id, caller)
         if tokens.kind_of(data) is tokens.Kind.SUGGESTION:
             return await self._decide(data, caller)
+        if (target := tokens.form_target(data)) is not None:  # where no form opens (Discord opens one)
+            return await self._form_button(target, caller)
         picked = tokens.pick(data)
         if picked is None:
             return await self.engine.answer(data, caller.player, caller.chat)

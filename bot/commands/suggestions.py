@@ -15,12 +15,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from bot.content import drafts
-from bot.content.drafts import Refusal
+from bot.content.drafts import PollSpec, Refusal
 from bot.content.reading import UploadStatus
 from bot.domain import tokens
-from bot.domain.model import QUIZ_ID, Ack, Button, ChatRef, Reply
-from bot.domain.records import Suggestion, SuggestionStatus
+from bot.domain.model import QUIZ_ID, Ack, Button, ChatRef, Player, Reply
+from bot.domain.records import DraftRow, Suggestion, SuggestionStatus
 from bot.engine.core import Engine
+from bot.ports.chat import PrivateChats
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("quizhost.suggestions")
 
+SUGGEST_PREFIX = "sg_"  # /start sg_<group chat id>: a group's "Suggest privately" link
 DAY = 24 * 3600.0
 DEFAULT_QUIZ = "suggested"  # the quiz "Approve" buttons add to
 SHOWN = 10  # suggestions listed (with buttons) at once
@@ -71,6 +73,33 @@ class SuggestionDesk:
         if len(await self.store.open_suggestions(group.key)) >= settings.suggestions_waiting:
             return _error(who.lang, t(who.lang, "The group's queue of suggestions is full until its admins decide."))
         return None
+
+    async def command(self, args: str, who: Author) -> Reply:
+        """/suggest in a group: the question on the line, or how to suggest one."""
+        if who.chat.is_private:
+            return _error(
+                who.lang, t(who.lang, "Send /suggest in the group you suggest to, then tap “Suggest privately”.")
+            )
+        if args:
+            return await self.suggest(drafts.from_line(args), who, who.chat)
+        text = t(
+            who.lang,
+            "Reply to a poll with /suggest, or write /suggest prompt | option | *right option, or suggest in private:",
+        )
+        button = Button(t(who.lang, "Suggest privately"), SUGGEST_PREFIX + who.chat.chat_id, in_private=True)
+        return Reply(text, buttons=(button,), language=who.lang)
+
+    async def poll(self, spec: PollSpec, who: Author) -> Reply:
+        """/suggest in reply to a poll in a group."""
+        return await self.suggest(drafts.from_poll(spec), who, who.chat)
+
+    async def open_private(self, group_id: str, who: Author) -> Reply:
+        """/start sg_<group>: the next poll (or line) the member sends here is their suggestion to it."""
+        if (row := await self.store.draft(who.player.key)) is not None and not row.target:
+            return _error(who.lang, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it."))
+        group = f"{who.chat.platform}:{group_id}"
+        await self.store.save_draft(DraftRow(who.player.key, "", "[]", 0, self.engine.clock.now(), target=group))
+        return asking_poll(who.lang, t(who.lang, "Send me the quiz poll you suggest to the group (or /discard)."))
 
     # the admins' side -------------------------------------------------------------------------
 
@@ -201,21 +230,25 @@ class SuggestionDesk:
         return data
 
     async def _tell(self, suggestion: Suggestion, who: Author, approved: bool, title: str) -> None:
-        """The member hears what became of their question, in their private chat; a member who never
-        opened one (or blocked the bot) is not told there: the group's reply names them anyway."""
+        """The member hears what became of their question, in their private chat, where the platform
+        finds it; one who never opened it (or blocked the bot) is not told there: the group's reply
+        names them anyway."""
         platform, _, user_id = suggestion.player_key.partition(":")
-        chat = ChatRef(platform, user_id, is_private=True)
-        lang = await self.engine.language_for(chat)
-        prompt = json.loads(suggestion.content).get("prompt", "")
-        if approved:
-            text = t(
-                lang, "Your suggested question “{prompt}” was approved into “{title}”.", prompt=prompt, title=title
-            )
-        else:
-            text = t(lang, "Your suggested question “{prompt}” was not taken.", prompt=prompt)
-            text += f"\n{title}" if title else ""
+        adapter = self.engine.adapter(platform)
+        if not isinstance(adapter, PrivateChats):
+            return
         try:
-            await self.engine.adapter(platform).send(chat, Reply(text, language=lang))
+            chat = await adapter.private_chat(Player(platform, user_id, suggestion.player_name))
+            lang = await self.engine.language_for(chat)
+            prompt = json.loads(suggestion.content).get("prompt", "")
+            if approved:
+                text = t(
+                    lang, "Your suggested question “{prompt}” was approved into “{title}”.", prompt=prompt, title=title
+                )
+            else:
+                text = t(lang, "Your suggested question “{prompt}” was not taken.", prompt=prompt)
+                text += f"\n{title}" if title else ""
+            await adapter.send(chat, Reply(text, language=lang))
         except Exception:
             log.info("could not tell %s about suggestion #%d", suggestion.player_key, suggestion.number, exc_info=True)
 
@@ -237,6 +270,11 @@ def _usage(lang: str) -> str:
         lang,
         "/suggestions approve N [quiz] · /suggestions reject N [why] · /suggestions edit N prompt | *right | option",
     )
+
+
+def asking_poll(lang: str, text: str) -> Reply:
+    """A reply that offers the platform's way to make a question (Telegram: its quiz poll composer)."""
+    return Reply(text, language=lang, poll_button=t(lang, "Make a quiz poll"))
 
 
 def _error(lang: str, text: str) -> Reply:

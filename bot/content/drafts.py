@@ -5,8 +5,8 @@ the chat is stored, checked and exported exactly as an uploaded file is: every k
 knows round-trips. Each question is checked on its own, by the format's own rules, before it
 joins the draft; a refused one changes nothing.
 
-Questions come from a Telegram poll (`PollSpec`) or from one line in the fixed layout
-(`from_line`), which the terminal and `/edit N` use:
+Questions come from a Telegram poll (`PollSpec`), a form (`QuestionForm`: Discord's modal), or
+one line in the fixed layout (`from_line`), which the terminal and `/edit N` use:
 
     prompt | option | *right option | option > explanation
 
@@ -21,9 +21,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.content.quizfile import MAX_QUESTIONS, TITLE_MAX, check_quiz_data
+from bot.domain.model import LETTERS, QUESTION_SECONDS
 from bot.texts.i18n import Later, later
 
-__all__ = ["MAX_QUESTIONS", "TITLE_MAX", "Draft", "PollSpec", "Refusal", "from_line", "from_poll", "quiz_data", "slug"]
+__all__ = [
+    "MAX_QUESTIONS",
+    "TITLE_MAX",
+    "Draft",
+    "PollSpec",
+    "QuestionForm",
+    "Refusal",
+    "form_of",
+    "from_form",
+    "from_line",
+    "from_poll",
+    "quiz_data",
+    "slug",
+]
 
 RIGHT_MARK, EXPLAIN_MARK, SEPARATOR = "*", ">", "|"
 _NUMBER = re.compile(r"^q([0-9]{1,4})$")
@@ -70,6 +84,53 @@ def from_line(text: str) -> dict[str, Any] | Refusal:
             right.append(i)
         options.append(option.removeprefix(RIGHT_MARK).strip())
     return _question(parts[0], options, right, explanation.strip())
+
+
+@dataclass(frozen=True)
+class QuestionForm:
+    """A question as a form gives it (Discord's modal): texts as typed."""
+
+    prompt: str
+    options: str  # one per line
+    right: str = ""  # the right options' numbers or letters: "2", "1, 3", "B" (empty: a poll)
+    explanation: str = ""
+    seconds: str = ""  # empty: the chat's time
+
+
+def from_form(form: QuestionForm) -> dict[str, Any] | Refusal:
+    """The question a form makes, or why it makes none."""
+    options = [line.strip() for line in form.options.splitlines() if line.strip()]
+    right = []
+    for word in re.split(r"[\s,;]+", form.right.strip().upper()):
+        if word.isdecimal() and 1 <= int(word) <= len(options):
+            right.append(int(word) - 1)
+        elif len(word) == 1 and word in LETTERS[: len(options)]:
+            right.append(LETTERS.index(word))
+        elif word:
+            return Refusal(
+                later("Which is right: the numbers of the right options, from 1 to {most}", most=len(options))
+            )
+    question = _question(form.prompt.strip(), options, sorted(set(right)), form.explanation.strip())
+    seconds = form.seconds.strip()
+    if seconds:
+        if not seconds.isdecimal() or int(seconds) not in QUESTION_SECONDS:
+            low, high = QUESTION_SECONDS.low, QUESTION_SECONDS.high
+            return Refusal(later("Seconds: a whole number from {low} to {high}", low=low, high=high))
+        question["seconds"] = int(seconds)
+    return question
+
+
+def form_of(question: dict[str, Any]) -> QuestionForm:
+    """The form that makes this question again (to edit it)."""
+    answer = question.get("answer")
+    right = answer if isinstance(answer, list) else [] if answer is None else [answer]
+    return QuestionForm(
+        prompt=str(question.get("prompt", "")),
+        options="\n".join(str(o) for o in question.get("options", [])),
+        right=", ".join(str(i + 1) for i in right),
+        explanation=str(question.get("explanation") or ""),
+        seconds=str(question.get("seconds", "")),
+    )
 
 
 def _question(prompt: str, options: list[str], right: list[int], explanation: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ class Kind(str, Enum):
     REVIEW = "rv"  # an answer to a review card (bot/engine/review.py)
     PRIVATE = "pv"  # go on in the private chat with the bot (Discord: a DM), as /start <payload>
     UNDO = "du"  # take a question back out of the author's draft (bot/commands/authoring.py)
+    FORM = "df"  # a question's form: add one to the draft, edit one, or suggest one (Discord: a modal)
     SUGGESTION = "sg"  # approve or reject a member's suggested question (admins: bot/commands/suggestions.py)
 
     @property
@@ -40,7 +41,9 @@ _REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
 _PRIVATE = r"pv:[a-z_]{1,32}"
 _UNDO = r"du:q[0-9]{1,4}"
 _SUGGESTION = r"sg:([ar]):([1-9][0-9]{0,5})"
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_UNDO}|{_SUGGESTION})"
+_FORM = r"df:(add|suggest|q[0-9]{1,4})"
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_UNDO}|{_SUGGESTION}|{_FORM})"
+FORM_ADD, FORM_SUGGEST = "df:add", "df:suggest"  # a new question for the draft; one suggested to the group
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
 _ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
@@ -82,6 +85,17 @@ def draft_undo(question_id: str) -> str:
 def undone(data: str) -> str | None:
     """The question id an "Undo" button names; None for any other data."""
     return data.removeprefix(Kind.UNDO.prefix) if re.fullmatch(_UNDO, data) else None
+
+
+def form_edit(question_id: str) -> str:
+    """The "Edit" button of a draft's question."""
+    return _checked(Kind.FORM.prefix + question_id)
+
+
+def form_target(data: str) -> str | None:
+    """What a form button is for: "add", "suggest", or the id of the question it edits; None for other data."""
+    match = re.fullmatch(_FORM, data)
+    return match.group(1) if match else None
 
 
 def suggestion_pick(approve: bool, number: int) -> str:

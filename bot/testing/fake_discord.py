@@ -1,7 +1,7 @@
 """A fake Discord on 127.0.0.1 for discord.py: REST under /api/v10 and a websocket gateway.
 
-It keeps servers, channels, users and messages; lets a test push slash commands, autocomplete
-and button presses from any user; records interaction callbacks, follow-ups, channel messages
+It keeps servers, channels, users and messages; lets a test push slash commands, autocomplete,
+button presses and form submits from any user; records interaction callbacks, follow-ups, channel messages
 and edits; and refuses what Discord refuses: custom ids over 100 characters, labels over 80,
 more than 5 buttons a row or 5 rows, interactions answered after 3 s or twice, commands that
 were never synced. Everything refused is also listed in `violations`.
@@ -25,6 +25,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.testing import fake_discord_payloads as p
+from bot.testing.fake_discord_modals import ModalUsers
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 from bot.testing.fake_discord_rest import ANSWER_WITHIN, FakeInteraction, RateLimitRule, RestRoutes
 
@@ -32,7 +33,7 @@ __all__ = ["ANSWER_WITHIN", "FakeDiscord", "FakeInteraction", "FakeMessage", "Fa
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
-class FakeDiscord(RestRoutes):
+class FakeDiscord(RestRoutes, ModalUsers):
     def __init__(self, token: str = "fake-discord-token", application_id: int | None = None) -> None:
         self.token = token
         self._ids = itertools.count(1)

@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.testing import fake_discord_payloads as p
+from bot.testing.fake_discord_modals import MODAL, modal_problems
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 
 ANSWER_WITHIN = 3.0  # seconds Discord gives a bot to answer an interaction
@@ -268,6 +269,8 @@ class RestRoutes:
             if kind == 8
             else p.message_problems(data, creating=kind == 4)
             if kind in (4, 7)
+            else modal_problems(data)
+            if kind == MODAL
             else []
         )
         if problems:
@@ -288,6 +291,8 @@ class RestRoutes:
             self._show(interaction, {"type": 8, "choices": data.get("choices") or []})
         elif kind == 6:
             self._show(interaction, {"type": 6})
+        elif kind == MODAL:  # a form: the user fills it in (FakeDiscord.submit_modal)
+            self._show(interaction, {"type": MODAL, **data})
         answer = {
             "id": str(interaction.id),
             "type": interaction.payload["type"],

@@ -16,10 +16,11 @@ import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
 from bot.adapters.discord import commands as discord_commands
-from bot.adapters.discord import gateway, replies, views
+from bot.adapters.discord import forms, gateway, replies, views
 from bot.adapters.discord.identify import IdentifyTurns
 from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Caller, Commands
+from bot.content.drafts import QuestionForm
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain import tokens
 from bot.domain.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
@@ -150,7 +151,12 @@ class DiscordAdapter:
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
         discord_commands.register(
-            tree, self._on_command, self._engine_commands().engine.catalog, self._on_upload, self._own_quizzes
+            tree,
+            self._on_command,
+            self._engine_commands().engine.catalog,
+            self._on_upload,
+            self._own_quizzes,
+            self._on_suggest,
         )
         return client
 
@@ -269,7 +275,7 @@ class DiscordAdapter:
         player = Player(PLATFORM, str(user.id), clean(user.display_name), interaction.locale.value)
         perms = interaction.permissions  # resolved for this channel, sent with every interaction
         admin = private or perms.manage_guild or (command == "stop" and perms.manage_messages)
-        return Caller(chat, player, is_admin=bool(admin))
+        return Caller(chat, player, is_admin=bool(admin), private_replies=True)  # ephemeral replies
 
     async def _on_command(self, interaction: discord.Interaction, name: str, *changes: str) -> None:
         await self._answer(interaction, self._handle(interaction, name, changes or ("",)))
@@ -303,7 +309,42 @@ class DiscordAdapter:
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
         caller = self.caller(interaction, "language" if tokens.needs_admin(data) else "")
+        if (target := tokens.form_target(data)) is not None:  # "Add question", "Edit N": a form opens
+            await self._open_form(interaction, target, caller)
+            return
         await self._answer(interaction, self._press(interaction, data, caller))
+
+    async def private_chat(self, player: Player) -> ChatRef:
+        """The player's DM channel with the bot, opened if need be (ports/chat.py PrivateChats)."""
+        assert self.client is not None
+        try:
+            dm = await self.client.create_dm(discord.Object(int(player.user_id)))
+        except discord.HTTPException as exc:
+            raise ChatUnreachable(player.key) from exc
+        return ChatRef(PLATFORM, str(dm.id), is_private=True)
+
+    async def _on_suggest(self, interaction: discord.Interaction) -> None:
+        """/suggest: in a server, the form of a question to suggest; in a DM, why not."""
+        if interaction.guild_id is None:
+            await self._on_command(interaction, "suggest")
+            return
+        await self._open_form(interaction, "suggest", self.caller(interaction))
+
+    async def _open_form(self, interaction: discord.Interaction, target: str, caller: Caller) -> None:
+        """A question's form, filled in with the question it edits; answered within Discord's 3 s."""
+        commands = self._engine_commands()
+        lang = await commands.engine.language_for(caller.chat, caller.player)
+        defaults = None
+        if target not in ("add", "suggest") and (defaults := await commands.form_defaults(target, caller)) is None:
+            await self._answer(interaction, commands.press(tokens.form_edit(target), caller))  # says it is gone
+            return
+        await interaction.response.send_modal(
+            forms.QuestionModal(lang, target, interaction.id, defaults, self._on_form)
+        )
+
+    async def _on_form(self, interaction: discord.Interaction, form: QuestionForm, target: str) -> None:
+        work = self._engine_commands().question_form(form, target, self.caller(interaction))
+        await self._answer(interaction, work)
 
     async def _press(self, interaction: discord.Interaction, data: str, caller: Caller) -> Ack | Reply:
         if tokens.kind_of(data) is tokens.Kind.PRIVATE:

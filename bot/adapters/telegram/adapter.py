@@ -284,6 +284,10 @@ class TelegramAdapter(PressHandling):
             reply = Reply(trouble(player.language), kind="error")
         await self._send(chat, reply)
 
+    async def private_chat(self, player: Player) -> ChatRef:
+        """A user's private chat with the bot has their id (ports/chat.py PrivateChats)."""
+        return ChatRef(PLATFORM, player.user_id, is_private=True)
+
     async def _in_private(self, player: Player, reply: Reply) -> Reply:
         """A link for one person's eyes, asked for in a group: sent to them privately, the group told so."""
         lang = reply.language

@@ -116,7 +116,8 @@ async def test_a_quiz_of_five_polls_is_written_saved_added_to_a_group_and_played
             answer_in(ann, ann.presses_data(oops.message_id, oops.buttons()[0]["callback_data"])),
             message=False,
         )
-        assert undone.text.startswith("Question 6 removed.")
+        assert undone.text.startswith("📝 Space facts\n\nQuestion 6 removed.")
+        assert [b["text"] for b in undone.buttons()][:3] == ["Add question", "Edit 1", "Delete 1"]
         again = await ann.presses_data(oops.message_id, oops.buttons()[0]["callback_data"])  # twice: nothing more
         assert again.text == "That question is not in your draft any more."
         bad = await log.step(ann.chat, "Ann", "/edit 9", ann.says("/edit 9"))
