@@ -39,6 +39,15 @@ DRAFT_TABLES = """
     );
     CREATE INDEX IF NOT EXISTS suggestions_by_player ON suggestions(chat_key, player_key, created_at);
 """
+# a chat that changes its id (a Telegram group made a supergroup) keeps its suggestions (when the new
+# id has none yet), its quizzes' share codes, and the drafts suggesting to it (storage/*/moves.py)
+DRAFT_MOVES = (
+    "UPDATE suggestions SET chat_key = :new WHERE chat_key = :old "
+    "AND NOT EXISTS (SELECT 1 FROM suggestions s WHERE s.chat_key = :new)",
+    "UPDATE quiz_shares SET chat_key = :new WHERE chat_key = :old "
+    "AND quiz_id NOT IN (SELECT q.quiz_id FROM quiz_shares q WHERE q.chat_key = :new)",
+    "UPDATE quiz_drafts SET target = :new WHERE target = :old",
+)
 _DRAFT = "owner_key, title, content, replacing, updated_at, target"
 _SUGGESTION = "chat_key, number, player_key, player_name, content, created_at, status"
 

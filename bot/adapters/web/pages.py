@@ -22,6 +22,7 @@ from bot.adapters.web.spool import NotAForm, read_form
 from bot.adapters.web.uploads import PendingUploads
 from bot.commands.weblinks import Link, LinkSigner, Refusal, Scope
 from bot.content.chatquizzes import UploadStatus
+from bot.content.export import quiz_yaml
 from bot.content.importers.common import MAX_FILE_BYTES, Problem
 from bot.domain.model import ChatRef, Player
 from bot.engine.core import Engine
@@ -48,6 +49,7 @@ class Pages:
             web.get("/c/{token}/runs", self.runs),
             web.get("/c/{token}/quizzes", self.quizzes),
             web.get("/c/{token}/quizzes/{quiz_id}", self.quiz),
+            web.get("/c/{token}/quizzes/{quiz_id}/file", self.quiz_file),
             web.get("/c/{token}/upload", self.upload_form),
             web.post("/c/{token}/upload", self.upload_check),
             web.post("/c/{token}/upload/confirm", self.upload_confirm),
@@ -139,6 +141,20 @@ class Pages:
                 }
             )
         return self._page(request, "quiz.html", lang, link, {"Q": texts.questions(lang), "quiz": quiz, "rows": rows})
+
+    async def quiz_file(self, request: web.Request) -> web.Response:
+        """The quiz as its YAML file (`quizhost export --format yaml`): one written in the chat too."""
+        link = await self._link(request, Scope.ADMIN)
+        if isinstance(link, web.Response):
+            return link
+        quiz = await figures.quiz_of(self.engine, link.chat_key, request.match_info["quiz_id"])
+        if quiz is None:
+            raise web.HTTPNotFound()
+        return web.Response(
+            text=quiz_yaml(quiz, "en"),
+            content_type="application/yaml",
+            headers={"Content-Disposition": f'attachment; filename="{quiz.id}.yaml"'},  # an id: [a-z0-9-]
+        )
 
     # upload --------------------------------------------------------------------------------
 

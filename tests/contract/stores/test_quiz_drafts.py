@@ -3,6 +3,7 @@ restart, dropped), and share codes (one per quiz, the first code kept, unknown c
 
 from __future__ import annotations
 
+from bot.domain.model import ChatRef
 from bot.domain.records import DraftRow, QuizShare, Suggestion, SuggestionStatus
 
 
@@ -74,3 +75,16 @@ async def test_a_members_suggestions_are_counted_since_a_time(store):
     assert await store.suggested_since("test:-1", "test:bob", 10.0) == 2
     assert await store.suggested_since("test:-1", "test:bob", 0.0) == 3
     assert await store.suggested_since("test:-1", "test:dee", 0.0) == 0
+
+
+async def test_a_group_that_changes_its_id_keeps_its_suggestions_and_shares(store):
+    old, new = ChatRef("test", "-1", title="group"), ChatRef("test", "-100", title="supergroup")
+    await store.ensure_chat(old)
+    await store.add_suggestion(suggestion(old.key, "test:bob", 1.0))
+    await store.share_quiz(QuizShare("code1", old.key, "space"))
+    await store.save_draft(DraftRow("test:cy", "", "[]", 0, 1.0, target=old.key))
+    await store.move_chat(old.key, new)
+    assert [s.number for s in await store.open_suggestions(new.key)] == [1]
+    assert await store.open_suggestions(old.key) == []
+    assert await store.shared_quiz("code1") == QuizShare("code1", new.key, "space")
+    assert (await store.draft("test:cy")).target == new.key
