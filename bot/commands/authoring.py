@@ -9,26 +9,22 @@ it is checked, stored and exported as a file would be.
 
 from __future__ import annotations
 
-import json
-import secrets
-import string
 from dataclasses import dataclass
 
-from bot.commands.suggestions import SuggestionDesk, asking_poll
+from bot.commands.authoring_replies import asking_poll, error, unusable
+from bot.commands.sharing import Shelf
+from bot.commands.suggestions import SuggestionDesk
 from bot.content import drafts
 from bot.content.drafts import Draft, PollSpec, QuestionForm, Refusal
-from bot.content.reading import UploadStatus
 from bot.domain import tokens
 from bot.domain.model import Ack, Button, ChatRef, Player, Reply
-from bot.domain.records import DraftRow, QuizShare
+from bot.domain.records import DraftRow
 from bot.engine.core import Engine
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
-SHARE_PREFIX = "add_"  # /start add_<code>: the "Play in a group" and share links
 LISTED_BUTTONS = 12  # questions of a draft listed with Edit and Delete buttons (Discord shows 25 buttons)
 FORM_NEW = "add"  # a form for a new question (tokens.FORM_ADD)
-_CODE_LETTERS = string.ascii_lowercase + string.digits
 
 
 @dataclass(frozen=True)
@@ -47,12 +43,13 @@ class Authoring:
         self.engine = engine
         self.store = engine.store
         self.suggestions = SuggestionDesk(engine)
+        self.shelf = Shelf(engine)
 
     # the draft --------------------------------------------------------------------------
 
     async def newquiz(self, args: str, who: Author) -> Reply:
         if not who.chat.is_private and not who.private_replies:
-            return _error(who.lang, t(who.lang, "Write a quiz in a private chat with me: send /newquiz there."))
+            return error(who.lang, t(who.lang, "Write a quiz in a private chat with me: send /newquiz there."))
         if (draft := await self._draft(who)) is not None:
             return self._listing(
                 who.lang, draft, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it.")
@@ -71,7 +68,7 @@ class Authoring:
         taken = await self._take(drafts.from_poll(spec), who)
         if taken is None:
             text = t(who.lang, "Send /newquiz [title] first: then every quiz poll you send becomes a question.")
-            return _error(who.lang, text)
+            return error(who.lang, text)
         return taken
 
     async def line(self, text: str, who: Author) -> Reply | None:
@@ -85,12 +82,12 @@ class Authoring:
             draft = await self._draft(who)
             number = draft.number_of(target) if draft else None
             if draft is None or number is None:
-                return _error(who.lang, t(who.lang, "That question is not in your draft any more."))
+                return error(who.lang, t(who.lang, "That question is not in your draft any more."))
             if isinstance(made, Refusal):
-                return _error(who.lang, shown(who.lang, made.why, t))
+                return error(who.lang, shown(who.lang, made.why, t))
             return await self._replace(draft, number, made, who)
         taken = await self._take(made, who)
-        return taken or _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+        return taken or error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
 
     async def form_defaults(self, target: str, who: Author) -> QuestionForm | None:
         """What the form of question `target` starts with (None: a new question, or none such)."""
@@ -108,11 +105,11 @@ class Authoring:
         if draft is None:
             return None
         if isinstance(made, Refusal):
-            return _error(who.lang, shown(who.lang, made.why, t))
+            return error(who.lang, shown(who.lang, made.why, t))
         if draft.replacing and draft.has(draft.replacing):
             return await self._replace(draft, draft.replacing, made, who)
         if len(draft.questions) >= drafts.MAX_QUESTIONS:
-            return _error(
+            return error(
                 who.lang,
                 t(who.lang, "A quiz holds at most {most} questions: /done saves this one.", most=drafts.MAX_QUESTIONS),
             )
@@ -136,9 +133,7 @@ class Authoring:
 
     def _refused(self, draft: Draft, made: dict, lang: str) -> Reply | None:
         found = drafts.problems(draft.title, [made])
-        if not found:
-            return None
-        return _error(lang, t(lang, "That question cannot be used, nothing changed:") + "\n• " + "\n• ".join(found))
+        return unusable(lang, found) if found else None
 
     async def undo(self, question_id: str, who: Author) -> Ack | Reply:
         draft = await self._draft(who)
@@ -156,7 +151,7 @@ class Authoring:
         if rest:
             made = drafts.from_line(rest)
             if isinstance(made, Refusal):
-                return _error(who.lang, shown(who.lang, made.why, t))
+                return error(who.lang, shown(who.lang, made.why, t))
             return await self._replace(draft, number, made, who)
         draft.replacing = number
         await self._save(who, draft)
@@ -172,13 +167,13 @@ class Authoring:
         draft = await self._draft(who)
         number = draft.number_of(question_id) if draft else None
         if number is None:
-            return _error(who.lang, t(who.lang, "That question is not in your draft any more."))
+            return error(who.lang, t(who.lang, "That question is not in your draft any more."))
         return await self.edit(str(number), who)
 
     async def ask_poll(self, who: Author) -> Reply:
         """An "Add question" button where no form opens: send a poll."""
         if await self._draft(who) is None:
-            return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+            return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
         return asking_poll(who.lang, t(who.lang, "Send a quiz poll: it becomes the next question."))
 
     async def delete(self, args: str, who: Author) -> Reply:
@@ -194,7 +189,7 @@ class Authoring:
         if isinstance(draft, Reply):
             return draft
         if not rest.isdecimal() or not draft.has(int(rest)):
-            return _error(
+            return error(
                 who.lang,
                 t(who.lang, "Usage: /move N M moves question N to place M (1 to {count}).", count=len(draft.questions)),
             )
@@ -207,13 +202,13 @@ class Authoring:
     async def discard(self, who: Author) -> Reply:
         dropped = await self.store.delete_draft(who.player.key)
         if not dropped:
-            return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+            return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
         return Reply(t(who.lang, "Draft dropped."), language=who.lang)
 
     async def _numbered(self, args: str, who: Author) -> tuple[Draft | Reply, int, str]:
         draft = await self._draft(who)
         if draft is None:
-            return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one.")), 0, ""
+            return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one.")), 0, ""
         first, _, rest = args.strip().partition(" ")
         if not first.isdecimal() or not draft.has(int(first[:4])):
             text = tn(
@@ -222,7 +217,7 @@ class Authoring:
                 "Give a question number: the draft has {n} questions.",
                 len(draft.questions),
             )
-            return _error(who.lang, text), 0, ""
+            return error(who.lang, text), 0, ""
         return draft, int(first), rest.strip()
 
     # saving and sharing ----------------------------------------------------------------------
@@ -230,74 +225,16 @@ class Authoring:
     async def done(self, who: Author) -> Reply:
         draft = await self._draft(who)
         if draft is None:
-            return _error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+            return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
         if not draft.questions:
-            return _error(who.lang, t(who.lang, "The draft has no question yet: send a quiz poll first."))
+            return error(who.lang, t(who.lang, "The draft has no question yet: send a quiz poll first."))
         if not (who.chat.is_private or who.is_admin):
             text = t(who.lang, "Only admins save a quiz here: send /done in a direct message with me to keep it there.")
-            return _error(who.lang, text)
-        quiz_id = await self._free_id(who.chat, draft.title)
-        about = t(who.lang, "A quiz {name} wrote in the chat.", name=who.player.name)
-        made = drafts.quiz_data(quiz_id, draft.title, draft.questions, about, who.lang)
-        data = json.dumps(made, ensure_ascii=False)
-        outcome = await self.engine.chat_quizzes.upload(who.chat, who.player, f"{quiz_id}.yaml", data.encode())
-        if outcome.status is not UploadStatus.STORED:  # checked question by question: not expected
-            found = "; ".join(f"{p.where}: {shown(who.lang, p.why, t)}" for p in outcome.problems)
-            return _error(
-                who.lang, t(who.lang, "The quiz could not be saved, the draft is kept: {problems}", problems=found)
-            )
-        await self.store.delete_draft(who.player.key)
-        share = await self._share(who.chat, quiz_id)
-        text = tn(
-            who.lang,
-            "Saved “{title}”: {n} question. /quiz {id} plays it here; forward this message to share it.",
-            "Saved “{title}”: {n} questions. /quiz {id} plays it here; forward this message to share it.",
-            len(draft.questions),
-            title=draft.title,
-            id=quiz_id,
-        )
-        buttons: tuple[Button, ...] = (
-            Button(t(who.lang, "Play in a group"), SHARE_PREFIX + share.code, in_group=True),
-            Button(t(who.lang, "Play here"), tokens.quiz_pick(quiz_id)),
-            Button(t(who.lang, "Copy to my chats"), SHARE_PREFIX + share.code, in_private=True),
-        )
-        if not who.chat.is_private:  # saved into the group itself: it plays here
-            buttons = buttons[1:2]
-        return Reply(text, buttons=buttons, language=who.lang)
-
-    async def opened(self, code: str, who: Author) -> Reply:
-        """A share link opened in a chat: its quiz added there (a group's admins only)."""
-        if not (who.chat.is_private or who.is_admin):
-            return _error(who.lang, t(who.lang, "Only chat admins can add or remove quizzes."))
-        share = await self.store.shared_quiz(code)
-        row = await self.store.chat_quiz(share.chat_key, share.quiz_id) if share else None
-        if share is None or row is None:
-            return _error(who.lang, t(who.lang, "This link's quiz is not there any more."))
-        name = f"{share.quiz_id}.yaml"
-        outcome = await self.engine.chat_quizzes.upload(who.chat, who.player, name, row.content.encode())
-        if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
-            return _error(who.lang, t(who.lang, "This link's quiz is not there any more."))
-        title = outcome.quiz.title.get(who.lang)
-        text = t(
-            who.lang, "Added “{title}” to this chat's quizzes: /quiz {id} starts it.", title=title, id=share.quiz_id
-        )
-        return Reply(
-            text, buttons=(Button(t(who.lang, "Start it now"), tokens.quiz_pick(share.quiz_id)),), language=who.lang
-        )
-
-    async def _share(self, chat: ChatRef, quiz_id: str) -> QuizShare:
-        code = "".join(secrets.choice(_CODE_LETTERS) for _ in range(12))
-        return await self.store.share_quiz(QuizShare(code, chat.key, quiz_id))
-
-    async def _free_id(self, chat: ChatRef, title: str) -> str:
-        """The title's slug, numbered when the catalog or the author's quizzes have it already."""
-        base = drafts.slug(title)
-        for n in range(1, 1000):
-            candidate = base if n == 1 else f"{base}-{n}"
-            taken = self.engine.catalog.named(candidate) or await self.store.chat_quiz(chat.key, candidate)
-            if not taken:
-                return candidate
-        return f"{base}-{secrets.token_hex(4)}"
+            return error(who.lang, text)
+        saved = await self.shelf.save(draft, who)
+        if saved.kind != "error":
+            await self.store.delete_draft(who.player.key)
+        return saved
 
     # storage --------------------------------------------------------------------------------
 
@@ -320,7 +257,3 @@ class Authoring:
                 Button(t(lang, "Delete {number}", number=i), tokens.draft_undo(q["id"])),
             ]
         return Reply("\n".join(lines)[:3500], title=f"📝 {draft.title}", buttons=tuple(buttons), language=lang)
-
-
-def _error(lang: str, text: str) -> Reply:
-    return Reply(text, language=lang, kind="error")

@@ -14,6 +14,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any
 
+from bot.commands.authoring_replies import asking_poll, error, unusable
 from bot.content import drafts
 from bot.content.drafts import PollSpec, Refusal
 from bot.content.reading import UploadStatus
@@ -44,10 +45,9 @@ class SuggestionDesk:
     async def suggest(self, made: dict[str, Any] | Refusal, who: Author, group: ChatRef) -> Reply:
         """A question `who` suggests to `group`: queued, or why not (nothing queued)."""
         if isinstance(made, Refusal):
-            return _error(who.lang, shown(who.lang, made.why, t))
+            return error(who.lang, shown(who.lang, made.why, t))
         if found := drafts.problems("-", [made]):
-            text = t(who.lang, "That question cannot be used, nothing changed:") + "\n• " + "\n• ".join(found)
-            return _error(who.lang, text)
+            return unusable(who.lang, found)
         if refused := await self._over_limits(who, group):
             return refused
         row = Suggestion(
@@ -69,15 +69,15 @@ class SuggestionDesk:
                 "You suggested {n} questions to this group in the last 24 hours, the most allowed: try again tomorrow.",
                 today,
             )
-            return _error(who.lang, text)
+            return error(who.lang, text)
         if len(await self.store.open_suggestions(group.key)) >= settings.suggestions_waiting:
-            return _error(who.lang, t(who.lang, "The group's queue of suggestions is full until its admins decide."))
+            return error(who.lang, t(who.lang, "The group's queue of suggestions is full until its admins decide."))
         return None
 
     async def command(self, args: str, who: Author) -> Reply:
         """/suggest in a group: the question on the line, or how to suggest one."""
         if who.chat.is_private:
-            return _error(
+            return error(
                 who.lang, t(who.lang, "Send /suggest in the group you suggest to, then tap “Suggest privately”.")
             )
         if args:
@@ -96,7 +96,7 @@ class SuggestionDesk:
     async def open_private(self, group_id: str, who: Author) -> Reply:
         """/start sg_<group>: the next poll (or line) the member sends here is their suggestion to it."""
         if (row := await self.store.draft(who.player.key)) is not None and not row.target:
-            return _error(who.lang, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it."))
+            return error(who.lang, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it."))
         group = f"{who.chat.platform}:{group_id}"
         await self.store.save_draft(DraftRow(who.player.key, "", "[]", 0, self.engine.clock.now(), target=group))
         return asking_poll(who.lang, t(who.lang, "Send me the quiz poll you suggest to the group (or /discard)."))
@@ -106,9 +106,9 @@ class SuggestionDesk:
     async def desk(self, args: str, who: Author) -> Reply:
         """/suggestions [approve N [quiz] | reject N | edit N question]: the queue, or a decision."""
         if who.chat.is_private:
-            return _error(who.lang, t(who.lang, "Suggestions belong to a group: send /suggestions there."))
+            return error(who.lang, t(who.lang, "Suggestions belong to a group: send /suggestions there."))
         if not who.is_admin:
-            return _error(who.lang, t(who.lang, "Only chat admins can decide on suggestions."))
+            return error(who.lang, t(who.lang, "Only chat admins can decide on suggestions."))
         words = args.split(maxsplit=2)
         action = words[0].lower() if words else ""
         number = int(words[1]) if len(words) > 1 and words[1].isdecimal() and len(words[1]) < 7 else 0
@@ -116,7 +116,7 @@ class SuggestionDesk:
         if action in ("approve", "reject", "edit") and number:
             return await getattr(self, f"_{action}")(number, rest, who)
         if action:
-            return _error(who.lang, _usage(who.lang))
+            return error(who.lang, _usage(who.lang))
         return await self._listing(who)
 
     async def press(self, data: str, who: Author) -> Ack | Reply:
@@ -150,7 +150,7 @@ class SuggestionDesk:
         if isinstance(suggestion, Reply):
             return suggestion
         if self.engine.catalog.named(quiz_id) is not None or not _is_quiz_id(quiz_id):
-            return _error(
+            return error(
                 who.lang,
                 t(
                     who.lang,
@@ -163,7 +163,7 @@ class SuggestionDesk:
             who.chat, who.player, f"{quiz_id}.yaml", json.dumps(data, ensure_ascii=False).encode()
         )
         if outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED) or outcome.quiz is None:
-            return _error(who.lang, t(who.lang, "That question cannot be used, nothing changed:"))
+            return unusable(who.lang, [f"{p.where}: {shown(who.lang, p.why, t)}" for p in outcome.problems])
         await self.store.decide_suggestion(who.chat.key, number, SuggestionStatus.APPROVED, suggestion.content)
         title = outcome.quiz.title.get(who.lang)
         await self._tell(suggestion, who, approved=True, title=title)
@@ -195,11 +195,9 @@ class SuggestionDesk:
             return suggestion
         made = drafts.from_line(line)
         if isinstance(made, Refusal):
-            return _error(who.lang, shown(who.lang, made.why, t))
+            return error(who.lang, shown(who.lang, made.why, t))
         if found := drafts.problems("-", [made]):
-            return _error(
-                who.lang, t(who.lang, "That question cannot be used, nothing changed:") + "\n• " + "\n• ".join(found)
-            )
+            return unusable(who.lang, found)
         await self.store.decide_suggestion(
             who.chat.key, number, SuggestionStatus.OPEN, json.dumps(made, ensure_ascii=False)
         )
@@ -211,7 +209,7 @@ class SuggestionDesk:
     async def _open(self, who: Author, number: int) -> Suggestion | Reply:
         found = await self.store.suggestion(who.chat.key, number)
         if found is None or found.status is not SuggestionStatus.OPEN:
-            return _error(
+            return error(
                 who.lang, t(who.lang, "No suggestion #{number} is waiting. /suggestions lists them.", number=number)
             )
         return found
@@ -270,12 +268,3 @@ def _usage(lang: str) -> str:
         lang,
         "/suggestions approve N [quiz] · /suggestions reject N [why] · /suggestions edit N prompt | *right | option",
     )
-
-
-def asking_poll(lang: str, text: str) -> Reply:
-    """A reply that offers the platform's way to make a question (Telegram: its quiz poll composer)."""
-    return Reply(text, language=lang, poll_button=t(lang, "Make a quiz poll"))
-
-
-def _error(lang: str, text: str) -> Reply:
-    return Reply(text, language=lang, kind="error")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bot.commands.authoring import FORM_NEW, SHARE_PREFIX, Author, Authoring
+from bot.commands.authoring import FORM_NEW, Author, Authoring
+from bot.commands.sharing import SHARE_PREFIX
 from bot.commands.suggestions import SUGGEST_PREFIX
 from bot.content.drafts import PollSpec, QuestionForm, from_form
 from bot.domain.model import Ack, Reply
@@ -65,7 +66,9 @@ class WritingCommands:
     async def _opened_link(self, payload: str, caller: Caller, lang: str) -> Reply | None:
         """/start add_<code> (a share link) or sg_<group> (suggesting privately); None for any other payload."""
         if payload.startswith(SHARE_PREFIX):
-            return await self.authoring.opened(payload.removeprefix(SHARE_PREFIX), await self._author(caller, lang))
+            return await self.authoring.shelf.opened(
+                payload.removeprefix(SHARE_PREFIX), await self._author(caller, lang)
+            )
         if payload.startswith(SUGGEST_PREFIX) and caller.chat.is_private:
             return await self.authoring.suggestions.open_private(
                 payload.removeprefix(SUGGEST_PREFIX), await self._author(caller, lang)
