@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.content.quizfile import MAX_QUESTIONS, TITLE_MAX, check_quiz_data
-from bot.domain.model import LETTERS, QUESTION_SECONDS
+from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS
 from bot.texts.i18n import Later, later
 
 __all__ = [
@@ -148,7 +148,14 @@ def _question(prompt: str, options: list[str], right: list[int], explanation: st
 def problems(title: str, questions: list[dict[str, Any]]) -> list[str]:
     """What the quiz format finds wrong with these questions under this title (none: fine)."""
     _, issues = check_quiz_data(quiz_data("draft", title, questions, "-"))
-    return [f"{'.'.join(str(p) for p in issue.loc[2:]) or 'question'}: {issue.message}" for issue in issues]
+    return [f"{_place(issue.loc[2:])}: {issue.message}" for issue in issues]
+
+
+def _place(loc: tuple[Any, ...]) -> str:
+    """("options", 0, "en") -> "options 1": the field as the author sees it (the format's words,
+    options counted from 1, without the language slot a chat question fills alone)."""
+    words = [str(p + 1) if isinstance(p, int) else str(p) for p in loc if p != FALLBACK_LANGUAGE]
+    return " ".join(words) or "question"
 
 
 def quiz_data(
