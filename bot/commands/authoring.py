@@ -239,8 +239,9 @@ class Authoring:
     # storage --------------------------------------------------------------------------------
 
     async def _draft(self, who: Author) -> Draft | None:
+        """The author's quiz draft (a pending suggestion to a group is none: /newquiz replaces it)."""
         row = await self.store.draft(who.player.key)
-        return Draft.loads(row.title, row.content, row.replacing) if row else None
+        return Draft.loads(row.title, row.content, row.replacing) if row and not row.target else None
 
     async def _save(self, who: Author, draft: Draft) -> None:
         row = DraftRow(who.player.key, draft.title, draft.dumps(), draft.replacing, self.engine.clock.now())

@@ -82,3 +82,14 @@ async def test_the_draft_speaks_the_chats_language(engine):
     assert started.text.startswith("नई प्रश्नोत्तरी “पक्षी”") and started.poll_button == "क्विज़ पोल बनाएँ"
     added = await commands.draft_line("सबसे तेज़ पक्षी? | *बाज़ | शुतुरमुर्ग", me())
     assert added.text == "प्रश्न 1 जोड़ा गया: सबसे तेज़ पक्षी?"
+
+
+async def test_a_pending_suggestion_is_no_quiz_draft(engine):
+    commands = Commands(engine)
+    asked = await commands.handle("start", "sg_g1", me(BOB))
+    assert asked.text.startswith("Send me the quiz poll you suggest to the group")
+    assert (await commands.handle("done", "", me(BOB))).text == "You have no quiz draft. /newquiz starts one."
+    started = await commands.handle("newquiz", "Mine", me(BOB))  # writing a quiz instead
+    assert started.text.startswith("New quiz “Mine”.")
+    assert (await commands.draft_line("Q? | *a | b", me(BOB))).text == "Question 1 added: Q?"
+    assert await engine.store.open_suggestions(group().key) == []
