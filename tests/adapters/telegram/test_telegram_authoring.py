@@ -190,7 +190,8 @@ async def test_a_quiz_of_five_polls_is_written_saved_added_to_a_group_and_played
         "Writing a quiz from quiz polls on Telegram (fake Bot API, test_telegram_authoring.py)",
         [
             f"Ann sent {made_by_ann} messages in her private chat to make the five-question quiz "
-            "(/newquiz, 7 polls, /edit 9, /edit 2, /move, /done; one press of Undo besides). "
+            "(/newquiz, 8 polls: one refused, one undone, one replacing question 2; /edit 9, /edit 2, /move, /done; "
+            "one press of Undo besides). "
             "Without the mistakes it takes 7: /newquiz, five polls, /done.",
             "The bot restarted after Ann's fourth poll (the draft was kept).",
         ],
