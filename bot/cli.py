@@ -1,4 +1,4 @@
-"""`quizhost play | run | validate | export | import | bench`: argument parsing and wiring, nothing else."""
+"""`quizhost play | run | web | validate | export | import | stats | results | bench`: parsing and wiring only."""
 
 from __future__ import annotations
 
@@ -47,15 +47,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imports.add_argument("--id", dest="quiz_id", help="the quiz id (default: from the file name)")
     imports.add_argument("--title", help="the quiz title (default: from the file)")
-    imports.add_argument("--lang", choices=LANGUAGES, default="en", help="the language the texts are in")
+    imports.add_argument(
+        "--language",
+        "--lang",
+        dest="lang",
+        default="en",
+        metavar="TAG",
+        help="the language the texts are in, any BCP 47 tag: es, vi, de, ar, pt-BR (default: en)",
+    )
     imports.add_argument("-o", dest="out", type=Path, help="write the quiz here (default: standard output)")
     move = sub.add_parser("migrate-db", help="copy a SQLite database into an empty PostgreSQL one")
     move.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path) of the database")
     move.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host:5432/db, empty")
+    from bot.app.results_cli import add_arguments as results_arguments
     from bot.app.stats_cli import add_arguments as stats_arguments
     from bot.bench import add_arguments as bench_arguments
 
     stats_arguments(sub.add_parser("stats", help="question statistics: share right, split, flags to fix"))
+    results_arguments(
+        sub.add_parser("results", help="every answer of a chat as CSV or .xlsx (points add up to the boards)")
+    )
 
     bench_arguments(sub.add_parser("bench", help="load-test the engine and the database; print the figures"))
     return parser
@@ -89,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         "migrate-db": _migrate_db,
         "web": _web,
         "stats": _stats,
+        "results": _results,
     }
     try:
         return commands[args.command](args, settings)
@@ -205,6 +217,12 @@ def _stats(args: argparse.Namespace, settings: Settings) -> int:
     return stats_main(args, settings)
 
 
+def _results(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app.results_cli import main as results_main
+
+    return results_main(args, settings)
+
+
 def _export(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app.export_cli import main as export_main
 
@@ -235,6 +253,8 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     for skipped in imported.skipped:
         print(f"{args.file}: {skipped.where}: skipped: {skipped.reason}", file=sys.stderr)
+    for note in imported.notes:
+        print(f"{args.file}: {note.where}: imported, but {note.reason}", file=sys.stderr)
     if imported.quiz is None:
         print(f"{args.file}: no question could be imported", file=sys.stderr)
         return 1

@@ -57,13 +57,16 @@ def telegram_adapter(settings: Settings) -> TelegramAdapter:
 
 def discord_adapter(settings: Settings) -> DiscordAdapter:
     from bot.adapters.discord.adapter import DiscordAdapter
+    from bot.adapters.discord.endpoint import Endpoint
 
     if settings.discord_bot_token is None:
         raise ValueError("DISCORD_BOT_TOKEN is not set")
+    listen = settings.discord_endpoint()
     return DiscordAdapter(
         settings.discord_bot_token.get_secret_value(),
         settings.discord_guilds(),
         settings.discord_shards,
         settings.discord_shard_list(),
         settings.discord_shard_count,
+        endpoint=Endpoint(*listen, settings.discord_public_key) if listen else None,
     )

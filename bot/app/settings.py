@@ -68,6 +68,9 @@ class Settings(BaseSettings):
     # several processes: this one's shards of DISCORD_SHARD_COUNT (identifies serialized in the database)
     discord_shard_count: int | None = Field(None, ge=1)
     discord_shard_ids: str = ""  # comma-separated shard ids, each below DISCORD_SHARD_COUNT
+    # "host:port" or "host:port/path": interactions posted to this endpoint instead of the gateway
+    discord_interactions_listen: str = ""
+    discord_public_key: str = Field("", validate_default=True)  # hex: checks the endpoint's signatures
 
     @field_validator("quizhost_db", mode="before")
     @classmethod
@@ -164,6 +167,29 @@ class Settings(BaseSettings):
             raise ValueError('must be "host:port", for example 0.0.0.0:8443 or [::]:8443')
         return value.strip()
 
+    @field_validator("discord_interactions_listen")
+    @classmethod
+    def _interactions_listen(cls, value: str) -> str:
+        value = value.strip()
+        address, _, path = value.partition("/")
+        host, _, port = address.rpartition(":")
+        fine = host and port.isdigit() and 0 < int(port) < 65536 and re.fullmatch(r"[A-Za-z0-9._~/-]*", path)
+        if value and not fine:
+            raise ValueError('must be "host:port" or "host:port/path", for example 0.0.0.0:8444/discord/interactions')
+        return value
+
+    @field_validator("discord_public_key")
+    @classmethod
+    def _public_key(cls, value: str, info: ValidationInfo) -> str:
+        value = value.strip().lower()
+        if value and not re.fullmatch(r"[0-9a-f]{64}", value):
+            raise ValueError(
+                "must be the application's public key: 64 hex digits (General Information, developer portal)"
+            )
+        if not value and info.data.get("discord_interactions_listen"):
+            raise ValueError("must be set with DISCORD_INTERACTIONS_LISTEN: Discord's signatures are checked with it")
+        return value
+
     @field_validator("telegram_webhook_secret")
     @classmethod
     def _webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
@@ -185,6 +211,14 @@ class Settings(BaseSettings):
 
     def discord_guilds(self) -> list[int]:
         return [int(part) for part in self.discord_guild_ids.split(",") if part]
+
+    def discord_endpoint(self) -> tuple[str, int, str] | None:
+        """DISCORD_INTERACTIONS_LISTEN as (host, port, path); None: interactions come on the gateway."""
+        if not self.discord_interactions_listen:
+            return None
+        address, _, path = self.discord_interactions_listen.partition("/")
+        host, _, port = address.rpartition(":")
+        return host.strip("[]"), int(port), "/" + path
 
     def discord_shard_list(self) -> list[int]:
         return [int(part) for part in self.discord_shard_ids.split(",") if part]

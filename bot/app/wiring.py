@@ -259,7 +259,13 @@ async def serve_until_signal(
     commands = Commands(engine, web)
     timers = asyncio.create_task(engine.serve(), name="timers")
     schedules = asyncio.create_task(commands.scheduler.serve(), name="schedules")
-    tasks = [timers, schedules, *(asyncio.create_task(a.serve(commands, store), name=a.platform) for a in adapters)]
+    assignments = asyncio.create_task(commands.assignments.serve(), name="assignments")
+    tasks = [
+        timers,
+        schedules,
+        assignments,
+        *(asyncio.create_task(a.serve(commands, store), name=a.platform) for a in adapters),
+    ]
     watch = getattr(store, "watch", None)  # SQLite: stop when the file is deleted or replaced
     if watch is not None:
         tasks.append(asyncio.create_task(watch(), name="database"))
@@ -276,6 +282,7 @@ async def serve_until_signal(
     stopper.cancel()
     timers.cancel()
     schedules.cancel()
+    assignments.cancel()
     await engine.stop_sending() if stopper in done else await engine.stop_sending(0.0)  # a task failed: no wait
     for running in tasks:
         running.cancel()

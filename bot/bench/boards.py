@@ -19,13 +19,13 @@ from collections.abc import Awaitable, Callable
 from bot.app.wiring import open_store
 from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
-from bot.domain.model import ChatRef, Player, Quiz
+from bot.domain.model import ChatRef, Player, Question, Quiz
 from bot.engine.core import Engine
 from bot.ports.store import QuestionTallies
 from bot.testing.clock import FakeClock
 from bot.texts import render_stats
 from storage.dburl import Kind, parse
-from storage.shared.tables import LATE_TRIGGERS
+from storage.shared.tables import ANSWER_COLUMNS, LATE_TRIGGERS
 from storage.sqlite.schema import BOARD_BACKFILL, STATS_BACKFILL
 
 CHAT = ChatRef("bench", "board", title="busy group")
@@ -95,7 +95,10 @@ def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
             ((run_id, CHAT.key, quiz_id, when, when, when, when + 300) for (run_id, quiz_id, when), _ in runs),
         )
         for _, rows in runs:
-            conn.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+            conn.executemany(
+                f"INSERT INTO answers({', '.join(ANSWER_COLUMNS)}) VALUES ({', '.join('?' * len(ANSWER_COLUMNS))})",
+                rows,
+            )
         for table in SUMMARIES:
             conn.execute(f"DELETE FROM {table}")
         conn.executescript(BOARD_BACKFILL + STATS_BACKFILL)  # executescript commits the loaded answers first
@@ -118,7 +121,7 @@ def _one_run(
     rows = []
     for member in rng.sample(range(players), min(PER_RUN, players)):
         streak = 0
-        for index, question in enumerate(quiz.questions[:QUESTIONS]):
+        for index, question in enumerate(_one_right_option(quiz)[:QUESTIONS]):
             right = rng.random() < 0.6
             wrong = [i for i in range(len(question.options)) if i != question.answer]
             option = question.answer if right else rng.choice(wrong)
@@ -139,6 +142,8 @@ def _one_run(
                     points,
                     streak,
                     when + 35 * index + elapsed,
+                    "",  # response: the bench's questions have one right option
+                    1,  # scored
                 )
             )
     return (run_id, quiz_id, when), rows
@@ -178,6 +183,11 @@ def flatness(latency: dict[str, dict[str, dict[str, float]]], answered: dict[str
     low, high = min(latency, key=int), max(latency, key=int)
     first, last = latency[low]["quizstats"]["p50"], latency[high]["quizstats"]["p50"]
     return {"ratio": round(last / first, 2) if first else None, "of": [high, low], "players": answered}
+
+
+def _one_right_option(quiz: Quiz) -> tuple[Question, ...]:
+    """The questions the bench answers: those with one right option (choice, true/false)."""
+    return tuple(q for q in quiz.questions if q.answer >= 0)
 
 
 def _quizzes(catalog: Catalog) -> list[Quiz]:

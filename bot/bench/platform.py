@@ -27,12 +27,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from platform import python_version
 from typing import Any, TypeVar
 
-from bot.bench.platform_process import FakeProcess, bot_settings, pointed_at
+from bot.bench.platform_process import FakeProcess, bot_settings, free_port, pointed_at
 
 T = TypeVar("T")
 PLATFORM_RATE = 500.0  # presses a second offered with --platform unless --rate says otherwise
@@ -70,8 +70,16 @@ def add_platform_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=int,
         metavar="N",
-        help="telegram: presses through N webhook workers (`quizhost run` processes) on the one "
-        "PostgreSQL of --db, and through one, in the same run; needs --db postgresql://...",
+        help="telegram, or discord with --http: presses through N webhook (endpoint) workers "
+        "(`quizhost run` processes) on the one PostgreSQL of --db, and through one, in the same run; "
+        "needs --db postgresql://...",
+    )
+    group.add_argument(
+        "--http",
+        action="store_true",
+        help="discord: interactions posted, signed, to the bot's endpoint (DISCORD_INTERACTIONS_LISTEN) "
+        "instead of the gateway, at most 100 in flight (the fake's connections to it); the reference "
+        "is then a bare aiohttp handler (verify + ack); with --workers N, through N endpoint workers",
     )
     group.add_argument("--raw-concurrency", type=int, default=16, help="requests in flight for the bare client")
     rate = parser._option_string_actions.get("--rate")  # the engine bench's flag, shared
@@ -90,6 +98,7 @@ class PlatformOptions:
     raw_concurrency: int = 16
     ptb_default_request: bool = False
     webhook_answers: str = "reply"  # telegram's webhook pass: "reply" or "request"
+    http: bool = False  # discord: the interactions endpoint instead of the gateway
     profile: str | None = None
     folder: str | None = None
 
@@ -106,6 +115,7 @@ def options_from(args: argparse.Namespace) -> PlatformOptions:
         raw_concurrency=args.raw_concurrency,
         ptb_default_request=args.ptb_default_request,
         webhook_answers=args.webhook_answers,
+        http=args.http,
         profile=args.profile,
         folder=args.keep,
     )
@@ -160,6 +170,8 @@ def _problem(options: PlatformOptions) -> str | None:
         return f"these must be positive: {', '.join(small) or '--rate/--rate-seconds'}"
     if options.ptb_default_request and options.platform != "telegram":
         return "--ptb-default-request is for --platform telegram"
+    if options.http and options.platform != "discord":
+        return "--http is for --platform discord (Telegram's webhook pass runs anyway)"
     return None
 
 
@@ -167,7 +179,7 @@ def _problem(options: PlatformOptions) -> str | None:
 class Pass:
     """One `quizhost run` against the fake, configured one way."""
 
-    mode: str  # polling | webhook | gateway
+    mode: str  # polling | webhook | gateway | endpoint
     http: str = "aiohttp"  # telegram: the request class
     webhook: str | None = None  # telegram webhook: "reply" or "request", how presses are answered
     rate: float = 0.0  # 0: no offered-rate phase
@@ -175,7 +187,7 @@ class Pass:
 
 def passes(options: PlatformOptions) -> list[Pass]:
     if options.platform == "discord":
-        return [Pass("gateway", rate=options.rate)]
+        return [Pass("endpoint" if options.http else "gateway", rate=options.rate)]
     chosen = [Pass("polling", rate=options.rate), Pass("webhook", webhook=options.webhook_answers, rate=options.rate)]
     if options.ptb_default_request:  # the request class is all that differs: long polling, as the first
         chosen.append(Pass("polling", http="httpx"))
@@ -183,8 +195,10 @@ def passes(options: PlatformOptions) -> list[Pass]:
 
 
 async def bench_platform(options: PlatformOptions, progress: Callable[[str], None] = lambda text: None) -> dict:
-    from bot.bench.platform_raw import median_run, raw_rate  # aiohttp: not imported to build the CLI
+    from bot.bench.platform_raw import median_run  # aiohttp: not imported to build the CLI
 
+    if options.http:
+        options = replace(options, window=endpoint_window(options.window))
     with tempfile.TemporaryDirectory(prefix="quizhost-platform-bench-") as scratch:
         folder = Path(options.folder or scratch)
         folder.mkdir(parents=True, exist_ok=True)
@@ -204,10 +218,7 @@ async def bench_platform(options: PlatformOptions, progress: Callable[[str], Non
                 # the reference after every pass, and at least RAW_RUNS times: on a shared machine
                 # one run of it can be half another; the median of several, spread out, is steadier
                 for _ in range(RAW_RUNS - len(chosen) + 1 if n == len(chosen) - 1 else 1):
-                    progress(f"bare aiohttp client, {options.raw_concurrency} at a time")
-                    raws.append(
-                        await raw_rate(fake, options.platform, options.chats * options.players, options.raw_concurrency)
-                    )
+                    raws.append(await _reference(fake, options, progress))
             result["raw"] = median_run(raws)
             for figures in result["modes"].values():
                 figures["ratio"] = _ratio(figures["flat_out"]["per_s"], result["raw"]["per_s"])
@@ -216,6 +227,20 @@ async def bench_platform(options: PlatformOptions, progress: Callable[[str], Non
                     result["modes"]["polling"]["flat_out"]["per_s"], result["httpx"]["flat_out"]["per_s"]
                 )
     return result
+
+
+async def _reference(fake: FakeProcess, options: PlatformOptions, progress: Callable[[str], None]) -> dict:
+    """The bare aiohttp client acknowledging presses, or with --http the bare aiohttp handler."""
+    from bot.bench.platform_raw import raw_rate
+
+    presses = options.chats * options.players
+    if options.http:
+        from bot.bench.platform_endpoint import bare_rate
+
+        progress(f"bare aiohttp handler (verify + ack), {options.window} in flight")
+        return await bare_rate(fake, presses, options.window)
+    progress(f"bare aiohttp client, {options.raw_concurrency} at a time")
+    return await raw_rate(fake, options.platform, presses, options.raw_concurrency)
 
 
 async def _bot_pass(
@@ -233,7 +258,13 @@ async def _bot_pass(
     chats = await fake.ask("setup", chats=options.chats + extra, players=options.players)
     stop = asyncio.Event()
     result: dict[str, Any] = {"mode": _describe(bench)}
-    settings = bot_settings(options.platform, fake.info, chats, db, bench.http, bench.webhook)
+    endpoint = ""
+    if bench.mode == "endpoint":
+        from bot.bench.platform_endpoint import endpoint_url
+
+        endpoint = endpoint_url(free_port())
+        await fake.ask("use_endpoint", url=endpoint)
+    settings = bot_settings(options.platform, fake.info, chats, db, bench.http, bench.webhook, endpoint)
     with pointed_at(fake.info if options.platform == "discord" else None):
         bot = asyncio.create_task(run(settings, stop=stop))
         try:
@@ -258,9 +289,20 @@ async def _bot_pass(
     return result
 
 
+def endpoint_window(window: int) -> int:
+    """Presses in flight to an interactions endpoint: at most the fake's connections to it. More
+    would queue inside the fake, out of the bot's sight, until their answers came past Discord's
+    3 s and were refused; the bare handler gets the same."""
+    from bot.testing.fake_discord_endpoint import CONNECTIONS
+
+    return min(window, CONNECTIONS)
+
+
 def _describe(bench: Pass) -> str:
     if bench.mode == "gateway":
         return "discord.py on the gateway"
+    if bench.mode == "endpoint":
+        return "interactions endpoint (signed posts, answered in the reply), discord.py for REST"
     client = "aiohttp request class" if bench.http == "aiohttp" else "PTB's default request class (httpx)"
     if bench.webhook:
         return f"webhook, answers in {'the reply' if bench.webhook == 'reply' else 'requests'}, {client}"

@@ -8,6 +8,11 @@ when it reaches the fake.
 from __future__ import annotations
 
 import asyncio
+import gc
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -29,6 +34,12 @@ class BenchDiscord(FakeDiscord):
     def __init__(self) -> None:
         super().__init__()
         self.questions: dict[int, int] = {}  # channel id -> its first question message
+
+    def _replied(self, interaction: FakeInteraction, body: dict[str, Any]) -> None:
+        """The endpoint mode's acknowledgement: the bot's HTTP reply."""
+        super()._replied(interaction, body)
+        if interaction.callbacks:
+            self.driver.acked(interaction.id, (body.get("data") or {}).get("content"))
 
     async def _callback(self, request: web.Request) -> web.Response:
         response = await super()._callback(request)
@@ -55,6 +66,7 @@ class DiscordDriver(Driver):
         self.rosters: list[tuple[int, list[Any]]] = []  # channel, its players
         self.guild_ids: list[int] = []
         self.raw_ids: list[int] = []  # interactions made for the bare client since it last counted
+        self.balanced_from = 0  # deliveries before the workers of this pass
 
     async def listen(self) -> dict:
         await self.fake.start()
@@ -63,6 +75,7 @@ class DiscordDriver(Driver):
             "token": self.fake.token,
             "api_base": self.fake.api_base,
             "gateway_url": self.fake.gateway_url,
+            "public_key": self.fake.public_key,  # what signs the endpoint mode's posts
         }
 
     async def close(self) -> None:
@@ -80,18 +93,24 @@ class DiscordDriver(Driver):
         return {"chats": len(self.rosters), "guild_ids": self.guild_ids}
 
     async def start_quizzes(self, topic: str, timeout: float) -> list[Candidate]:
-        """/quiz in every channel; wait for every first question."""
+        """/quiz in every channel not yet playing; wait for every first question."""
         fake = self.fake
-        await fake.wait_ready(syncs=len(self.guild_ids), timeout=timeout)
-        for channel, people in self.rosters:
+        if fake.endpoints:  # no gateway: the commands synced and the endpoint answering PINGs
+            await fake.wait_for(lambda: len(fake.syncs) >= len(self.guild_ids), timeout, "the command sync")
+            await fake.wait_endpoints(timeout)
+        else:
+            await fake.wait_ready(syncs=len(self.guild_ids), timeout=timeout)
+        # channels not playing yet: a pass of `--workers` adds its own, on a fresh database
+        waiting = [(channel, people) for channel, people in self.rosters if channel not in fake.questions]
+        for channel, people in waiting:
             fake.push_slash(people[0], channel, "quiz", topic=topic)
         await fake.wait_for(
-            lambda: all(channel in fake.questions for channel, _ in self.rosters),
+            lambda: all(channel in fake.questions for channel, _ in waiting),
             timeout,
             "the first question in every channel",
         )
         pool = []
-        for channel, people in self.rosters:
+        for channel, people in waiting:
             message = fake.messages[fake.questions[channel]]
             choices = [b["custom_id"] for b in message.buttons()]
             pool += [Candidate(channel, person, message.id, choices) for person in people]
@@ -120,3 +139,67 @@ class DiscordDriver(Driver):
         answered = sum(1 for key in self.raw_ids if self.fake.interactions[key].callbacks)
         self.raw_ids = []
         return answered
+
+    def use_endpoint(self, url: str) -> dict:
+        """Interactions posted to the bot's endpoint from now on (`--http`)."""
+        self.fake.use_endpoints(url)
+        return {"endpoint": url}
+
+    async def raw_endpoint(self, url: str, count: int, window: int) -> dict:
+        """`count` presses like the bot's (a question's message and all), signed and posted to a
+        bare handler at `url`, `window` in flight; how many it acknowledged, and how fast."""
+        fake = self.fake
+        channel, people = self.rosters[0]
+        message = fake.messages[fake.questions[channel]].data
+        data = {"custom_id": message["components"][0]["components"][0]["custom_id"], "component_type": 2}
+        template = fake.interaction_payload(people[0], channel, 3, data, message=message)
+        slots, statuses = asyncio.Semaphore(window), Counter[str]()
+
+        async def one() -> bool:
+            try:
+                body = json.dumps({**template, "id": str(fake.new_id())}).encode()
+                status, reply = await fake.post_raw(url, body, fake.signed(body))
+            finally:
+                slots.release()
+            statuses[str(status)] += 1
+            return status == 200 and json.loads(reply).get("type") == 4
+
+        gc.disable()  # as in the bot's phases (Driver._begin): no collection of the fake's heap meanwhile
+        try:
+            began, posts = time.perf_counter(), []
+            for _ in range(count):  # as the flat-out phase presses: a new one whenever one is answered
+                await slots.acquire()
+                posts.append(asyncio.ensure_future(one()))
+            acked = sum(await asyncio.gather(*posts))
+            seconds = time.perf_counter() - began
+        finally:
+            gc.enable()
+            gc.collect()
+        return {"acked": acked, "seconds": seconds, "statuses": dict(statuses)}
+
+    def balance(self, addresses: list[str], secret: str) -> dict:
+        """`--workers`: interactions posted to these workers' endpoints in turn (`secret`: unused,
+        Discord signs instead)."""
+        self.fake.use_endpoints(*addresses)
+        self.balanced_from = len(self.fake.deliveries)
+        # each pass is a fresh database whose runs are numbered from 1 again, so its outbox keys
+        # (the messages' nonces) repeat the last pass's: Discord would hand back those messages
+        self.fake.nonces.clear()
+        return {"workers": len(addresses)}
+
+    def delivered(self) -> dict:
+        """Interactions each worker answered since `balance`, and deliveries that failed."""
+        deliveries = self.fake.deliveries[self.balanced_from :]
+        taken = [d.worker for d in deliveries if d.status == 200]
+        return {
+            "per_worker": [taken.count(n) for n in range(len(self.fake.endpoints))],
+            "failed": len(deliveries) - len(taken),
+        }
+
+    def more_commands(self) -> dict[str, Callable[..., Any]]:
+        return {
+            "use_endpoint": self.use_endpoint,
+            "raw_endpoint": self.raw_endpoint,
+            "balance": self.balance,
+            "delivered": self.delivered,
+        }

@@ -89,8 +89,11 @@ class FakeProcess:
         await self.close()
 
 
-def bot_settings(platform: str, info: dict, chats: dict, db: Path, http: str, webhook: str | None = None) -> Settings:
-    """The bot's settings, all given here: no token or .env of this machine may start anything else."""
+def bot_settings(
+    platform: str, info: dict, chats: dict, db: Path, http: str, webhook: str | None = None, endpoint: str = ""
+) -> Settings:
+    """The bot's settings, all given here: no token or .env of this machine may start anything else.
+    `endpoint`: Discord's interactions endpoint URL (http://127.0.0.1:port/path) to listen on."""
     from bot.app.settings import Settings
 
     values: dict[str, Any] = dict(
@@ -118,6 +121,9 @@ def bot_settings(platform: str, info: dict, chats: dict, db: Path, http: str, we
             )
     else:
         values.update(discord_bot_token=info["token"], discord_guild_ids=",".join(map(str, chats["guild_ids"])))
+        if endpoint:
+            listen = endpoint.removeprefix("http://")
+            values.update(discord_interactions_listen=listen, discord_public_key=info["public_key"])
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 

@@ -1,5 +1,7 @@
 """`quizhost bench --platform telegram --workers N --db postgresql://...`: presses per second
-through N webhook workers on one PostgreSQL database, and through one, in the same run.
+through N webhook workers on one PostgreSQL database, and through one, in the same run. With
+`--platform discord --http`, through N interactions endpoint workers the same way (the fake
+Discord signs each interaction and posts it to the next worker in turn).
 
 Each worker is a `quizhost run` process of its own (the real python-telegram-bot webhook app,
 listening on its own loopback port), all on one database. The fake Bot API of the platform
@@ -40,6 +42,7 @@ SQLITE_REFUSAL = (
 @dataclass(frozen=True)
 class WorkersOptions:
     workers: int
+    platform: str
     db: str
     chats: int = 100
     players: int = 50
@@ -52,8 +55,11 @@ def problem(args: argparse.Namespace) -> str | None:
     """Why these flags cannot bench several workers (a password is never shown), or None."""
     from storage.dburl import Kind, parse
 
-    if args.platform != "telegram":
-        return "--workers is for --platform telegram (Discord splits shards over processes instead)"
+    if args.platform != "telegram" and not args.http:
+        return (
+            "--workers is for --platform telegram, or discord with --http (on the gateway, Discord "
+            "splits shards over processes instead)"
+        )
     if args.workers < 1:
         return "these must be positive: --workers"
     if args.ptb_default_request:
@@ -66,14 +72,16 @@ def problem(args: argparse.Namespace) -> str | None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from bot.bench.platform import endpoint_window
     from bot.bench.platform_report import workers_table
 
     options = WorkersOptions(
         workers=args.workers,
+        platform=args.platform,
         db=args.db,
         chats=args.chats,
         players=args.players,
-        window=args.window,
+        window=endpoint_window(args.window) if args.platform == "discord" else args.window,
         webhook_answers=args.webhook_answers,
         folder=args.keep,
     )
@@ -98,14 +106,14 @@ async def bench_workers(options: WorkersOptions, progress: Callable[[str], None]
         config = {
             **asdict(options),
             "db": "postgresql",
-            **versions("telegram"),
+            **versions(options.platform),
             "topic": TOPIC,
             "postgresql": await _server_version(options.db),
             "load_before": _load(),
         }
         passes: dict[str, dict] = {}
         try:
-            async with await FakeProcess.spawn("telegram") as fake:
+            async with await FakeProcess.spawn(options.platform) as fake:
                 for count in counts:
                     passes[str(count)] = await _pass(fake, options, count, databases, folder, progress)
         finally:
@@ -125,16 +133,8 @@ async def _pass(
     presses = options.chats * options.players
     warm = min(options.window, presses)  # pools fill and caches warm, as in workers up for a while
     chats = options.chats + math.ceil(warm / options.players)
-    await fake.ask("setup", chats=chats, players=options.players)
-    pool = Pool(
-        api_url=fake.info["api_url"],
-        token=fake.info["token"],
-        public_url=f"http://127.0.0.1:{fake.info['port']}/{HOOK_PATH}",
-        secret=secrets.token_urlsafe(24),
-        db=await databases.fresh(f"workers_{count}"),
-        answers=options.webhook_answers,
-        folder=folder,
-    )
+    made = await fake.ask("setup", chats=chats, players=options.players)
+    pool = _pool(fake.info, made, options, await databases.fresh(f"workers_{count}"), folder)
     workers: list[WorkerProcess] = []
     label = f"{count} worker{'s' if count > 1 else ''}"
     try:  # every worker started is stopped, whatever fails
@@ -165,6 +165,31 @@ async def _pass(
         "updates_per_worker": delivered["per_worker"],
         "failed_deliveries": delivered["failed"],
     }
+
+
+def _pool(info: dict, made: dict, options: WorkersOptions, db: str, folder: Path) -> Pool:
+    """What the pass's workers share; Discord's take the fake's public key as theirs."""
+    if options.platform == "discord":
+        return Pool(
+            api_url=info["api_base"],
+            token=info["token"],
+            public_url="",
+            secret=info["public_key"],
+            db=db,
+            answers="",
+            folder=folder,
+            platform="discord",
+            guild_ids=",".join(map(str, made["guild_ids"])),
+        )
+    return Pool(
+        api_url=info["api_url"],
+        token=info["token"],
+        public_url=f"http://127.0.0.1:{info['port']}/{HOOK_PATH}",
+        secret=secrets.token_urlsafe(24),
+        db=db,
+        answers=options.webhook_answers,
+        folder=folder,
+    )
 
 
 async def _server_version(url: str) -> str:

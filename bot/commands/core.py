@@ -10,12 +10,15 @@ import re
 from dataclasses import dataclass, replace
 
 from bot.commands import upload_replies
+from bot.commands.assign import AssignCommands
 from bot.commands.authoring import Authoring
 from bot.commands.learning import LearningCommands
+from bot.commands.typed import TypedAnswers
 from bot.commands.web import WebCommands
 from bot.commands.weblinks import WebAddress
 from bot.commands.writing import WRITING_COMMANDS, WritingCommands
 from bot.domain import tokens, zones
+from bot.domain.assignment import assignment_of
 from bot.domain.model import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -28,6 +31,7 @@ from bot.domain.model import (
     Reply,
     SettingRange,
 )
+from bot.engine.assignments import Assignments
 from bot.engine.core import Engine, StartOutcome, StartStatus, StopStatus
 from bot.engine.review import ReviewDesk
 from bot.engine.scheduler import Scheduler
@@ -53,6 +57,7 @@ COMMANDS = (
     "review",
     "quizstats",
     "schedule",
+    "assign",
     *WRITING_COMMANDS,
 )
 # /settings words -> (the chat setting, its range)
@@ -83,12 +88,14 @@ def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
     return ALIASES.get(name, name), args[:MAX_ARGS]
 
 
-class Commands(LearningCommands, WritingCommands):
+class Commands(LearningCommands, AssignCommands, WritingCommands):
     def __init__(self, engine: Engine, web: WebAddress | None = None) -> None:
         self.engine = engine
         self.web = WebCommands(engine, web or WebAddress())
         self.review = ReviewDesk(engine)
         self.scheduler = Scheduler(engine)
+        self.assignments = Assignments(engine)
+        self.typed = TypedAnswers(engine, self.review)
         self.authoring = Authoring(engine)
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
@@ -119,6 +126,20 @@ class Commands(LearningCommands, WritingCommands):
         if picked.kind is tokens.Kind.QUIZ:
             return await self._cmd_quiz(picked.value, caller, lang)
         return await self._cmd_language(picked.value, caller, lang)
+
+    async def answer_text(
+        self,
+        caller: Caller,
+        text: str,
+        run_id: int | None = None,
+        number: int | None = None,
+        reply_to: str | None = None,
+    ) -> Ack | None:
+        """A message that may answer a typed or numeric question: the chat's quiz (or the run
+        and number given, or, in a private chat, the question the player was sent to answer
+        there), else the player's open review card; None when it is ordinary chat
+        (bot/commands/typed.py)."""
+        return await self.typed.answer(caller, text, run_id, number, reply_to)
 
     # /quiz -------------------------------------------------------------------------------
 
@@ -179,6 +200,10 @@ class Commands(LearningCommands, WritingCommands):
             return opened
         if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
             return await self._cmd_review("", caller, lang)
+        if (assignment := assignment_of(args)) is not None:  # an assignment's Start: ?start=assign_<id>
+            return await self._assignment_start(assignment, caller, lang)
+        if caller.chat.is_private and (asked := tokens.decode_answer_start(args)) is not None:
+            return self.typed.sent_to_answer(asked, caller, lang)  # a typed question's "Answer" deep link
         return await self._cmd_help(args, caller, lang)
 
     async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:
@@ -191,14 +216,17 @@ class Commands(LearningCommands, WritingCommands):
         """Adapters ask before they download anything: only admins add quizzes."""
         return self._may_configure(caller)
 
-    async def upload(self, caller: Caller, name: str, data: bytes, size: int | None = None) -> Reply:
+    async def upload(
+        self, caller: Caller, name: str, data: bytes, size: int | None = None, language: str = "en"
+    ) -> Reply:
         """A file sent with /upload: stored as this chat's quiz, or every reason it was not.
 
-        `size` is the file's size when the adapter did not fetch a file too big to accept."""
+        `size` is the file's size when the adapter did not fetch a file too big to accept;
+        `language` what an imported file's texts are in (`/upload es`: any language tag)."""
         lang = await self.engine.language_for(caller.chat, caller.player)
         if not self.may_upload(caller):
             return upload_replies.admins_only(lang)
-        outcome = await self.engine.chat_quizzes.upload(caller.chat, caller.player, name, data, size)
+        outcome = await self.engine.chat_quizzes.upload(caller.chat, caller.player, name, data, size, language)
         return upload_replies.outcome(lang, name, outcome)
 
     async def _cmd_upload(self, args: str, caller: Caller, lang: str) -> Reply:
@@ -356,6 +384,7 @@ class Commands(LearningCommands, WritingCommands):
             t(lang, "/review: your missed questions again, spaced over days (in a private chat)"),
             t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
             t(lang, "/schedule: a quiz or a question of the day at fixed times (admins)"),
+            t(lang, "/assign <quiz> until <date>: members play it in private by a deadline (admins)"),
             t(lang, "/newquiz [title]: write a quiz here, a quiz poll per question (in a private chat)"),
             t(lang, "/suggest: suggest a question to this group; /suggestions: decide on them (admins)"),
             t(lang, "/help: this message"),
@@ -380,6 +409,7 @@ def descriptions(lang: str) -> dict[str, str]:
         "review": i18n.t(lang, "Your missed questions again (private chat)"),
         "quizstats": i18n.t(lang, "How this chat answered each question (admins)"),
         "schedule": i18n.t(lang, "A quiz or a question of the day at fixed times (admins)"),
+        "assign": i18n.t(lang, "A quiz members play in private by a deadline (admins)"),
         "newquiz": i18n.t(lang, "Write a quiz: send quiz polls (private chat)"),
         "done": i18n.t(lang, "Save the quiz you are writing"),
         "suggest": i18n.t(lang, "Suggest a question to this group"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from bot.domain import schedule, zones
-from bot.domain.model import ChatRef, Quiz, Reply
+from bot.domain.model import ChatRef, Question, QuestionKind, Quiz, Reply
 from bot.domain.questionstats import QuestionStats, question_stats
 from bot.domain.schedule import DEFAULT_HOURS, RuleError
 from bot.ports.store import QuestionTallies, ScheduleRecords
@@ -30,7 +30,16 @@ MAX_SCHEDULES = 10  # per chat
 async def quiz_report(store: QuestionTallies, quiz: Quiz, chat_key: str | None) -> list[QuestionStats]:
     """Every question's figures, in authoring order, from the store's sums."""
     tally = await store.quiz_tally(quiz.id, chat_key)
-    return [question_stats(q.id, q.answer, len(q.options), tally) for q in quiz.questions]
+    return [question_stats(q.id, q.answer, _split_options(q), tally) for q in quiz.questions]
+
+
+def _split_options(question: Question) -> int:
+    """The options whose choices the sums count: one option per answer (a choice, true or false,
+    a poll's vote); a multi question's picks and typed answers are no option."""
+    return len(question.options) if question.kind in ONE_OPTION_KINDS else 0
+
+
+ONE_OPTION_KINDS = frozenset({QuestionKind.CHOICE, QuestionKind.TRUE_FALSE, QuestionKind.POLL})
 
 
 class LearningCommandStore(ScheduleRecords, QuestionTallies, Protocol):

@@ -85,6 +85,8 @@ def outcome(lang: str, name: str, result: UploadOutcome) -> Reply:
             tn(lang, "{n} question was skipped:", "{n} questions were skipped:", len(skipped)),
             *_listed(lang, skipped),
         ]
+    if result.notes:
+        lines += ["", t(lang, "Imported, but not all of it came through:"), *_listed(lang, _placed(lang, result.notes))]
     return Reply("\n".join(lines), title=quiz.title.get(lang), language=lang)
 
 

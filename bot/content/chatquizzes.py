@@ -37,11 +37,14 @@ class ChatQuizzes:
         self.offload = offload or InProcess()  # files are read through it: the wiring's reader processes
         self._parsed: dict[tuple[str, str], tuple[float, Quiz]] = {}  # parsed once per upload
 
-    async def upload(self, chat: ChatRef, by: Player, name: str, data: bytes, size: int | None = None) -> UploadOutcome:
+    async def upload(
+        self, chat: ChatRef, by: Player, name: str, data: bytes, size: int | None = None, language: str = "en"
+    ) -> UploadOutcome:
         """Check the file and store its quiz for `chat`; anything wrong stores nothing.
 
-        `size`: the file's size, when one too big to accept was not even fetched."""
-        outcome, content = await self._checked(chat.key, name, data, size)
+        `size`: the file's size, when one too big to accept was not even fetched; `language`: the
+        language tag of an imported file's texts (`/upload es`)."""
+        outcome, content = await self._checked(chat.key, name, data, size, language)
         if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
             return outcome
         await self.store.ensure_chat(chat)
@@ -55,14 +58,16 @@ class ChatQuizzes:
         outcome, _ = await self._checked(chat_key, name, data, size)
         return outcome
 
-    async def _checked(self, chat_key: str, name: str, data: bytes, size: int | None) -> tuple[UploadOutcome, str]:
+    async def _checked(
+        self, chat_key: str, name: str, data: bytes, size: int | None, language: str = "en"
+    ) -> tuple[UploadOutcome, str]:
         size = len(data) if size is None else size
         if size > MAX_FILE_BYTES:
             too_big = later(
                 "{size} bytes: at most {most} (1 MB) are accepted", size=f"{size:,}", most=f"{MAX_FILE_BYTES:,}"
             )
             return refused(too_big), ""
-        outcome, content = await read(self.offload, name, data)
+        outcome, content = await read(self.offload, name, data, language)
         if outcome.quiz is None:
             return outcome, ""
         quiz = outcome.quiz
@@ -70,7 +75,7 @@ class ChatQuizzes:
             return UploadOutcome(UploadStatus.TAKEN, quiz), ""
         replaced = await self.store.chat_quiz(chat_key, quiz.id) is not None
         status = UploadStatus.REPLACED if replaced else UploadStatus.STORED
-        return UploadOutcome(status, quiz, outcome.skipped), content
+        return UploadOutcome(status, quiz, outcome.skipped, notes=outcome.notes), content
 
     async def get(self, chat_key: str, quiz_id: str) -> Quiz | None:
         """The chat's own quiz of that id, parsed once per upload (every worker reads the store).

@@ -13,7 +13,7 @@ from enum import StrEnum
 from pathlib import PurePath
 
 from bot.content.catalog import QUIZ_SUFFIXES, QuizProblem, load_quiz_text
-from bot.content.importers import Malformed, Skipped, import_quiz
+from bot.content.importers import Malformed, Note, Skipped, import_quiz
 from bot.content.importers.common import Problem, decode_text
 from bot.content.quizfile import check_quiz_data
 from bot.domain.model import Quiz
@@ -35,17 +35,18 @@ class UploadOutcome:
     quiz: Quiz | None = None
     skipped: tuple[Skipped, ...] = ()
     problems: tuple[Problem, ...] = ()  # every one, with its place
+    notes: tuple[Note, ...] = ()  # what imported questions lost (a picture kept in Moodle)
 
 
 def refused(why: Later | str, where: str = "file") -> UploadOutcome:
     return UploadOutcome(UploadStatus.REFUSED, problems=(Problem(where, why),))
 
 
-async def read(offload: Offload, name: str, data: bytes) -> tuple[UploadOutcome, str]:
+async def read(offload: Offload, name: str, data: bytes, language: str = "en") -> tuple[UploadOutcome, str]:
     """The file's quiz and its stored form, read through `offload`; a read that failed or
-    broke a budget is a refusal naming why."""
+    broke a budget is a refusal naming why. `language`: what an imported file's texts are in."""
     try:
-        return await offload.run(read_upload, (name, data))
+        return await offload.run(read_upload, (name, data, language))
     except Refused as error:
         return refused(refusal(error)), ""
 
@@ -70,9 +71,10 @@ def failure(kind: str, detail: str) -> Later:
     return later("could not be read: {detail}", detail=f"{kind}: {detail}" if kind else detail)
 
 
-def read_upload(file: tuple[str, bytes]) -> tuple[UploadOutcome, str]:
-    """The quiz in an uploaded file (quizhost YAML or any importer format) and its stored form."""
-    name, data = file
+def read_upload(file: tuple[str, bytes] | tuple[str, bytes, str]) -> tuple[UploadOutcome, str]:
+    """The quiz in an uploaded file (quizhost YAML or any importer format) and its stored form;
+    an imported file's texts are in the language tag the upload names (a quiz file names its own)."""
+    name, data, language = file if len(file) == 3 else (*file, "en")
     if PurePath(name).suffix.casefold() in QUIZ_SUFFIXES:
         try:
             text = decode_text(data)
@@ -83,13 +85,13 @@ def read_upload(file: tuple[str, bytes]) -> tuple[UploadOutcome, str]:
             return UploadOutcome(UploadStatus.REFUSED, problems=tuple(_placed(p) for p in problems)), ""
         return UploadOutcome(UploadStatus.STORED, quiz), json.dumps(content, ensure_ascii=False)
     try:
-        imported = import_quiz(data, name)
+        imported = import_quiz(data, name, lang=language)
     except Malformed as error:
         return UploadOutcome(UploadStatus.REFUSED, problems=(error.problem,)), ""
     if imported.quiz is None:
         return UploadOutcome(UploadStatus.EMPTY, skipped=imported.skipped), ""
     return (
-        UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped),
+        UploadOutcome(UploadStatus.STORED, imported.quiz, imported.skipped, notes=imported.notes),
         json.dumps(imported.data, ensure_ascii=False),
     )
 

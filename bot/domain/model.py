@@ -280,6 +280,20 @@ class OptionView:
 
 
 @dataclass(frozen=True)
+class MediaView:
+    """A question's or explanation's medium as an adapter shows it: `location` is an http(s) URL
+    or the absolute path of the file beside the quiz."""
+
+    kind: MediaKind
+    location: str
+    alt: str = ""  # what the terminal prints and screen readers say
+
+    @property
+    def is_url(self) -> bool:
+        return self.location.startswith(("https://", "http://"))
+
+
+@dataclass(frozen=True)
 class QuestionCard:
     """One question as the players see it, in the run's language and shuffled order."""
 
@@ -293,12 +307,17 @@ class QuestionCard:
     options: tuple[OptionView, ...]
     seconds: int
     deadline: float  # unix time
+    kind: QuestionKind = QuestionKind.CHOICE
+    media: MediaView | None = None
+    done_token: str | None = None  # multi in a private chat: the "Done" button's data
+    answer_token: str | None = None  # typed and numeric: the "Answer" button's data
+    direction_rtl: bool = False  # the quiz's content is right to left (its language, not the chat's)
 
 
 @dataclass(frozen=True)
 class Scorer:
     name: str
-    letter: str
+    letter: str  # what they answered: a letter, "A, C" (multi) or their typed text, shortened
     correct: bool
     points: int
     seconds: float
@@ -308,12 +327,16 @@ class Scorer:
 @dataclass(frozen=True)
 class Reveal:
     card: QuestionCard
-    right_letter: str
-    right_text: str
+    right_letter: str  # "A"; "A, C" for multi; "" for typed, numeric and polls
+    right_text: str  # the right options' texts, the first accepted answer, or "3.14 ± 0.005"
     explanation: str
     counts: tuple[int, ...]  # per displayed option
     answers: tuple[Scorer, ...]  # fastest first
     note: str = ""  # said instead of who scored (a review: what happens to the card)
+    kind: QuestionKind = QuestionKind.CHOICE
+    # typed and numeric: the most common answers (normalised) with their counts, most first
+    responses: tuple[tuple[str, int], ...] = ()
+    explanation_media: MediaView | None = None
 
     @property
     def scorers(self) -> tuple[Scorer, ...]:

@@ -11,7 +11,19 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from bot.domain.model import Button, ChatRef, MessageRef, OptionView, QuestionCard, Reply, Reveal, Scorer
+from bot.domain.model import (
+    Button,
+    ChatRef,
+    MediaKind,
+    MediaView,
+    MessageRef,
+    OptionView,
+    QuestionCard,
+    QuestionKind,
+    Reply,
+    Reveal,
+    Scorer,
+)
 
 
 def dump_card(card: QuestionCard) -> str:
@@ -39,6 +51,9 @@ def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
         tuple(r["counts"]),
         tuple(Scorer(**s) for s in r["answers"]),
         r.get("note", ""),
+        QuestionKind(r.get("kind", QuestionKind.CHOICE)),  # messages stored before the kinds have none
+        tuple((text, count) for text, count in r.get("responses", ())),
+        _media(r.get("explanation_media")),
     )
     return message, reveal
 
@@ -54,4 +69,16 @@ def load_reply(payload: str) -> tuple[ChatRef, Reply]:
 
 
 def _card(c: dict[str, Any]) -> QuestionCard:
-    return QuestionCard(**dict(c, chat=ChatRef(**c["chat"]), options=tuple(OptionView(**o) for o in c["options"])))
+    return QuestionCard(
+        **dict(
+            c,
+            chat=ChatRef(**c["chat"]),
+            options=tuple(OptionView(**o) for o in c["options"]),
+            kind=QuestionKind(c.get("kind", QuestionKind.CHOICE)),
+            media=_media(c.get("media")),
+        )
+    )
+
+
+def _media(m: dict[str, Any] | None) -> MediaView | None:
+    return MediaView(MediaKind(m["kind"]), m["location"], m.get("alt", "")) if m else None

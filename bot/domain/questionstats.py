@@ -81,10 +81,13 @@ class QuestionStats:
     split: tuple[int, ...]  # answers per option, authoring order
     discrimination: float | None  # share right, top group minus bottom group
     flags: tuple[FlagNote, ...]
+    players: int = 0  # how many players answered it (each counted once, however often they played)
 
     @property
     def share_right(self) -> float | None:
-        return self.right / self.attempts if self.attempts else None
+        """None without attempts, or for a question with no one right option (the sums count
+        options chosen, not credit: several right, typed, numeric, a poll)."""
+        return self.right / self.attempts if self.attempts and self.answer >= 0 else None
 
 
 def tally(facts: Iterable[AnswerFact]) -> QuizTally:
@@ -110,9 +113,13 @@ def to_tenths(seconds: float) -> int:
 
 
 def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally) -> QuestionStats:
-    """The figures and flags of one question (`options` of them, `answer` the right one)."""
+    """The figures and flags of one question (`options` of them, `answer` the right one; below 0
+    for a question with none: its answers counted by their times, its split as chosen, no flags)."""
     t = quiz.questions.get(question_id, QuestionTally({}, {}))
     split = _sum_rows(t.choices.values(), options)
+    if answer < 0:
+        attempts = sum(t.tenths.values())
+        return QuestionStats(question_id, answer, attempts, 0, median_seconds(t.tenths), split, None, ())
     attempts = sum(split)
     top, bottom = _ends(sorted(t.choices, key=quiz.places.__getitem__))
     top_split = _sum_rows((t.choices[p] for p in top), options)
@@ -125,6 +132,7 @@ def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally)
         split=split,
         discrimination=_discrimination(t, top, bottom, answer),
         flags=(),
+        players=len(t.choices),
     )
     return replace(stats, flags=flags(stats, top_split))
 

@@ -80,6 +80,21 @@ class QuizShare:
 
 
 @dataclass(frozen=True)
+class PastRun:
+    """One run of a chat as its report shows it (the web page's run report, the downloads)."""
+
+    run_id: int
+    chat_key: str
+    quiz_id: str
+    language: str
+    question_ids: tuple[str, ...]  # the questions it asked or was to ask, in order
+    started_by: str
+    started_at: float
+    status: RunStatus
+    stopped_by: str = ""  # the player key of whoever /stop-ped it; empty when nobody did
+
+
+@dataclass(frozen=True)
 class ChatQuizRow:
     """A quiz a chat's admin uploaded: it belongs to that chat alone."""
 
@@ -123,6 +138,14 @@ class RunRow:
     silent: int = 0  # questions in a row that nobody answered
     status: RunStatus = RunStatus.OPEN
     id: int = 0  # given by the store's create_run
+    # a run played for another chat (an assignment's, in a member's private chat): that chat's
+    # boards and statistics count its answers, and its own quizzes are looked up there; "" for none
+    board_chat: str = ""
+
+    @property
+    def board_key(self) -> str:
+        """The chat whose boards count the run's answers and whose quizzes it may play."""
+        return self.board_chat or self.chat_key
 
 
 class StoredRow(Protocol):
@@ -139,17 +162,21 @@ class AnswerRow:
     player_key: str
     chat_key: str
     quiz_id: str
-    option: int  # authoring-order index of the chosen option
-    correct: bool
-    elapsed: float
+    option: int  # authoring-order index of the chosen option (choice, true/false, poll), else NO_ANSWER
+    correct: bool  # full credit
+    elapsed: float  # a multi answer: until its last toggle
     points: int
-    streak: int  # consecutive right answers in this run, this one included (0 if wrong)
+    streak: int  # consecutive right answers in this run, this one included (0 if wrong; a poll keeps it)
     answered_at: float
+    # multi: the picked authoring indices, ascending ("0,2"); typed: the text as typed (stripped,
+    # at most MAX_TYPED characters); numeric: the number as typed; else ""
+    response: str = ""
+    scored: bool = True  # False for a poll: it counts in neither "answered" nor accuracy on the boards
 
     @classmethod
     def from_values(cls, r: StoredRow) -> AnswerRow:
-        """An answer from a stored row, its columns in field order (`correct` stored as 0/1)."""
-        return cls(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9], r[10], r[11])
+        """An answer from a stored row, its columns in field order (`correct`, `scored` stored as 0/1)."""
+        return cls(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9], r[10], r[11], r[12], bool(r[13]))
 
 
 class MessageKind(StrEnum):
@@ -196,3 +223,5 @@ class PressFacts:
     answered: int | None  # the option this player stored for the open question, if any
     anyone_known: bool  # someone answered an earlier question of the run
     unseen: int  # earlier answerers other than this player without an answer to this question (capped)
+    response: str = ""  # this player's stored response to the open question (multi: the picks so far)
+    answered_at: float = 0.0  # when that response was stored (a multi question's last toggle)

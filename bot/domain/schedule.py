@@ -46,6 +46,12 @@ class Rule:
         return f"{self.cadence.value}{day} {self.hour:02d}:{self.minute:02d}"
 
 
+def clock_of(word: str) -> tuple[int, int] | None:
+    """'09:00' -> (9, 0); None for anything that is not a wall-clock time HH:MM."""
+    match = _CLOCK.match(word)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
 def parse_rule(words: list[str]) -> tuple[Rule, list[str]] | RuleError:
     """'daily 09:00 ...' or 'weekly mon 18:00 ...' -> the rule and the words after it."""
     if not words or words[0].lower() not in {c.value for c in Cadence}:
@@ -56,10 +62,10 @@ def parse_rule(words: list[str]) -> tuple[Rule, list[str]] | RuleError:
         if day not in WEEKDAYS:
             return RuleError.WEEKDAY
         weekday, rest = WEEKDAYS.index(day), rest[1:]
-    match = _CLOCK.match(rest[0]) if rest else None
-    if match is None:
+    clock = clock_of(rest[0]) if rest else None
+    if clock is None:
         return RuleError.CLOCK
-    return Rule(cadence, int(match.group(1)), int(match.group(2)), weekday), rest[1:]
+    return Rule(cadence, *clock, weekday), rest[1:]
 
 
 def next_fire(rule: Rule, after: float, zone: tzinfo) -> float:

@@ -6,10 +6,22 @@ import random
 from dataclasses import dataclass, field
 from enum import Enum
 
-from bot.domain.model import LETTERS, ChatRef, OptionView, Question, QuestionCard, Quiz, Reveal, RunEnd, Scorer
+from bot.domain import reveal
+from bot.domain.answering import PICKS_DONE, content_rtl, judge, media_view, toggled
+from bot.domain.model import (
+    LETTERS,
+    NO_ANSWER,
+    ChatRef,
+    OptionView,
+    Question,
+    QuestionCard,
+    QuestionKind,
+    Quiz,
+    Reveal,
+    RunEnd,
+)
 from bot.domain.records import AnswerRow, Phase, RunRow, RunStatus
-from bot.domain.scoring import points_for
-from bot.domain.tokens import AnswerToken
+from bot.domain.tokens import AnswerToken, Kind, QuestionToken
 
 SILENT_QUESTIONS_TO_END = 2
 # presses stored at the same moment through other workers, unseen by each other, that still
@@ -23,6 +35,9 @@ class Refusal(str, Enum):
     CLOSED = "closed"  # not the open question (any more)
     OUT_OF_RANGE = "out_of_range"
     REPEATED = "repeated"
+    NOT_A_NUMBER = "not_a_number"  # a numeric question's answer that is no number: try again
+    NO_PICKS = "no_picks"  # "Done" before any option was picked
+    WRONG_KIND = "wrong_kind"  # a typed answer to a question answered with buttons, or the reverse
 
 
 @dataclass(slots=True)  # slots: thousands of runs can be open at once
@@ -100,12 +115,13 @@ def option_order(seed: int, question: Question) -> list[int]:
 
 def card(run: Run) -> QuestionCard:
     row, q = run.row, run.question
-    lang = row.language
+    lang, number = row.language, row.index + 1
     order = run.order
     options = tuple(
-        OptionView(LETTERS[pos], q.options[src].get(lang), AnswerToken(row.id, row.index + 1, pos).encode())
+        OptionView(LETTERS[pos], q.options[src].get(lang), AnswerToken(row.id, number, pos).encode())
         for pos, src in enumerate(order)
     )
+    multi_done = q.kind is QuestionKind.MULTI and row.is_private
     return QuestionCard(
         run_id=row.id,
         chat=run.chat,
@@ -117,6 +133,11 @@ def card(run: Run) -> QuestionCard:
         options=options,
         seconds=time_limit(run),
         deadline=row.asked_at + time_limit(run),
+        kind=q.kind,
+        media=media_view(q.media, run.quiz, lang),
+        done_token=QuestionToken(Kind.DONE, row.id, number).encode() if multi_done else None,
+        answer_token=None if q.kind.has_options else QuestionToken(Kind.TEXT, row.id, number).encode(),
+        direction_rtl=content_rtl(run.quiz, q, lang),
     )
 
 
@@ -140,37 +161,67 @@ def shown(run: Run, message_id: str | None, now: float) -> None:
     row.phase, row.asked_at, row.due, row.message_id = Phase.ASKING, now, now + time_limit(run), message_id
 
 
-def check_press(run: Run, token: AnswerToken, player_key: str, now: float) -> Refusal | None:
+def check_open(run: Run, number: int, now: float) -> Refusal | None:
+    """Whether question `number` (1-based) is the one open, and in time."""
     row = run.row
-    if not run.is_asking or token.number != row.index + 1 or now > row.due:
+    if not run.is_asking or number != row.index + 1 or now > row.due:
         return Refusal.CLOSED
-    if token.choice >= len(run.question.options):
-        return Refusal.OUT_OF_RANGE
-    if player_key in run.answers:
-        return Refusal.REPEATED
     return None
 
 
-def make_answer(run: Run, token: AnswerToken, player_key: str, now: float) -> AnswerRow:
-    """The answer a valid press records, scored now: earlier questions are already closed."""
-    row, q = run.row, run.question
+def check_press(run: Run, token: AnswerToken, player_key: str, now: float) -> Refusal | None:
+    """A press on an option: a choice, a toggle of a multi question's picks, a poll's vote."""
+    if (closed := check_open(run, token.number, now)) is not None:
+        return closed
+    if token.choice >= len(run.question.options):
+        return Refusal.OUT_OF_RANGE
+    return repeated(run, player_key)
+
+
+def repeated(run: Run, player_key: str, previous: AnswerRow | None = None) -> Refusal | None:
+    """REPEATED when the player's answer is in (`previous`: as stored, for another worker's run):
+    the first answer counts; a multi question's picks change until its "Done"."""
+    answer = previous if previous is not None else run.answers.get(player_key)
+    if answer is None:
+        return None
+    if run.question.kind is QuestionKind.MULTI and answer.option != PICKS_DONE:
+        return None
+    return Refusal.REPEATED
+
+
+def make_answer(
+    run: Run, token: AnswerToken, player_key: str, now: float, previous: AnswerRow | None = None
+) -> AnswerRow:
+    """The answer a valid press records, scored now: earlier questions are already closed. A
+    multi question's press toggles that option in the player's picks (`previous`: the answer
+    as stored, for another worker's run; else the one held here)."""
     chosen = run.order[token.choice]
-    correct = chosen == q.answer
-    streak = run.streaks.get(player_key, 0) + 1 if correct else 0
+    if run.question.kind is not QuestionKind.MULTI:
+        return answer_row(run, player_key, now, chosen, "")
+    before = previous if previous is not None else run.answers.get(player_key)
+    return answer_row(run, player_key, now, NO_ANSWER, toggled(before.response if before else "", chosen))
+
+
+def answer_row(run: Run, player_key: str, now: float, option: int, response: str) -> AnswerRow:
+    """The open question's answer (an option, or a response), judged as of `now`."""
+    row, q = run.row, run.question
     elapsed = max(0.0, now - row.asked_at)
+    judged = judge(q, option, response, elapsed, time_limit(run), run.streaks.get(player_key, 0))
     return AnswerRow(
         run_id=row.id,
         index=row.index,
         question_id=q.id,
         player_key=player_key,
-        chat_key=row.chat_key,
+        chat_key=row.board_key,
         quiz_id=row.quiz_id,
-        option=chosen,
-        correct=correct,
+        option=option,
+        correct=judged.correct,
         elapsed=elapsed,
-        points=points_for(correct, elapsed, time_limit(run), streak),
-        streak=streak,
+        points=judged.points,
+        streak=judged.streak,
         answered_at=now,
+        response=response,
+        scored=q.kind.is_scored,
     )
 
 
@@ -186,6 +237,10 @@ def should_close_early(run: Run) -> bool:
     """
     if not run.answers:
         return False
+    if run.question.kind is QuestionKind.MULTI:
+        # picks change until "Done" (private chats); a group's players have no "Done": their
+        # first pick is not their answer, so the question runs to its deadline
+        return run.row.is_private and any(a.option == PICKS_DONE for a in run.answers.values())
     if run.row.is_private:
         return True
     if run.row.index == 0 or not run.players or len(run.answers) < len(run.players):
@@ -213,39 +268,24 @@ def wakes_owner(row: RunRow, anyone_known: bool, unseen: int) -> bool:
 
 
 def close_question(run: Run, now: float) -> Reveal:
-    """Tally the open question, move streaks on, and decide what comes next."""
+    """Tally the open question, move streaks on (a poll leaves them), and decide what comes next."""
     row, q = run.row, run.question
     shown = card(run)
-    order = run.order
-    position = {src: pos for pos, src in enumerate(order)}
-    counts = [0] * len(order)
-    for a in run.answers.values():
-        counts[position[a.option]] += 1
-    for key in run.players | set(run.answers):
-        answer = run.answers.get(key)
-        run.streaks[key] = answer.streak if answer else 0
+    if q.kind.is_scored:
+        for key in run.players | set(run.answers):
+            answer = run.answers.get(key)
+            run.streaks[key] = answer.streak if answer else 0
     run.players |= set(run.answers)
     row.silent = 0 if run.answers else row.silent + 1
     row.phase, row.due = Phase.PAUSING, now + row.pause
-    ordered = sorted(run.answers.values(), key=lambda a: a.elapsed)
-    scorers = tuple(
-        Scorer(
-            run.names.get(a.player_key, a.player_key),
-            LETTERS[position[a.option]],
-            a.correct,
-            a.points,
-            a.elapsed,
-            a.streak,
-        )
-        for a in ordered
-    )
-    right = position[q.answer]
-    explanation = q.explanation.get(row.language) if q.explanation else ""
-    return Reveal(shown, LETTERS[right], shown.options[right].text, explanation, tuple(counts), scorers)
+    return reveal.build(run.quiz, q, shown, run.order, run.answers, run.names)
 
 
 def missed_by(run: Run) -> list[str]:
-    """After a close: the run's players who did not answer the question right (or at all)."""
+    """After a close: the run's players who did not answer the question right (or at all); a
+    poll has no right answer, so nobody misses it."""
+    if not run.question.kind.is_scored:
+        return []
     return sorted(k for k in run.players if not (k in run.answers and run.answers[k].correct))
 
 
@@ -270,6 +310,8 @@ def restore(run: Run, answers: list[AnswerRow], names: dict[str, str]) -> None:
             continue
         run.players.add(a.player_key)
     for index in range(row.index + (0 if open_question else 1)):
+        if not run.quiz_question(index).kind.is_scored:
+            continue  # a poll left the streaks as they were
         answered = {a.player_key: a for a in answers if a.index == index}
         for key in run.players:
             run.streaks[key] = answered[key].streak if key in answered else 0

@@ -1,9 +1,9 @@
 """Button data: what a pressed button carries back. The one place that spells its format.
 
 Telegram allows 64 bytes of callback data and Discord 100 characters of custom_id, so the
-data is short: a kind (answer, quiz pick, language pick, review answer, go private), a colon,
-then its fields. Adapters
-and commands build and read it only through the functions here, fast paths included.
+data is short: a kind (answer, quiz pick, language pick, review answer, go private, a
+question's "Done" or "Answer", a draft's "Undo" or form, a suggestion's decision), a colon,
+then its fields. Adapters and commands build and read it only through the functions here, fast paths included.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ class Kind(str, Enum):
     LANGUAGE = "ql"  # set the chat's language (admins, as /language)
     REVIEW = "rv"  # an answer to a review card (bot/engine/review.py)
     PRIVATE = "pv"  # go on in the private chat with the bot (Discord: a DM), as /start <payload>
+    DONE = "qd"  # a select-all-that-apply question in a private chat: the picks are final
+    TEXT = "qt"  # a typed or numeric question: answer it (a deep link, a modal, a prompt)
     UNDO = "du"  # take a question back out of the author's draft (bot/commands/authoring.py)
     FORM = "df"  # a question's form: add one to the draft, edit one, or suggest one (Discord: a modal)
     SUGGESTION = "sg"  # approve or reject a member's suggested question (admins: bot/commands/suggestions.py)
@@ -37,17 +39,20 @@ class Kind(str, Enum):
 _ANSWER = r"qa:(?:[1-9][0-9]{0,11}):(?:[0-9]{1,3}):(?:[0-9])"
 _QUIZ = rf"qp:{QUIZ_ID}"
 _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
-_REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9])"
-_PRIVATE = r"pv:[a-z_]{1,32}"
+_REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9d])"
+_PRIVATE = r"pv:[a-z0-9_]{1,32}"  # a /start payload: review, assign_12
+_QUESTION = r"q[dt]:(?:[1-9][0-9]{0,11}):(?:[1-9][0-9]{0,2})"
 _UNDO = r"du:q[0-9]{1,4}"
 _SUGGESTION = r"sg:([ar]):([1-9][0-9]{0,5})"
 _FORM = r"df:(add|suggest|q[0-9]{1,4})"
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_UNDO}|{_SUGGESTION}|{_FORM})"
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION}|{_UNDO}|{_SUGGESTION}|{_FORM})"
 FORM_ADD, FORM_SUGGEST = "df:add", "df:suggest"  # a new question for the draft; one suggested to the group
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
 _ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
-_REVIEW_FIELDS = re.compile(r"rv:([1-9][0-9]{0,9}):([0-9]{1,3}):([0-9])")
+_REVIEW_FIELDS = re.compile(r"rv:([1-9][0-9]{0,9}):([0-9]{1,3}):([0-9d])")
+REVIEW_DONE = -1  # ReviewToken.choice of a select-all-that-apply card's "Done" (its data ends in ":d")
+_QUESTION_FIELDS = re.compile(r"(q[dt]):([1-9][0-9]{0,11}):([1-9][0-9]{0,2})")
 _ANY = re.compile(PATTERN)
 
 
@@ -59,6 +64,42 @@ class AnswerToken:
 
     def encode(self) -> str:
         return f"{Kind.ANSWER.prefix}{self.run_id}:{self.number}:{self.choice}"
+
+
+@dataclass(frozen=True)
+class QuestionToken:
+    """A button about a whole question, not one option: "Done" (multi) or "Answer" (typed, numeric)."""
+
+    kind: Kind  # Kind.DONE or Kind.TEXT
+    run_id: int
+    number: int  # 1-based question number in the run
+
+    def encode(self) -> str:
+        return f"{self.kind.prefix}{self.run_id}:{self.number}"
+
+
+def decode_question(data: object) -> QuestionToken | None:
+    """The "Done" or "Answer" token in `data`, or None for anything else."""
+    if not isinstance(data, str) or len(data) > MAX_BYTES:
+        return None
+    match = _QUESTION_FIELDS.fullmatch(data)
+    if not match:
+        return None
+    return QuestionToken(Kind(match.group(1)), int(match.group(2)), int(match.group(3)))
+
+
+ANSWER_START = "answer_"  # `/start answer_<run>_<n>`: Telegram deep links allow [A-Za-z0-9_-] only
+_ANSWER_START = re.compile(r"answer_([1-9][0-9]{0,11})_([1-9][0-9]{0,2})")
+
+
+def answer_start(token: QuestionToken) -> str:
+    """The /start payload that sends a player to answer a typed or numeric question in private."""
+    return f"{ANSWER_START}{token.run_id}_{token.number}"
+
+
+def decode_answer_start(payload: str) -> QuestionToken | None:
+    match = _ANSWER_START.fullmatch(payload)
+    return QuestionToken(Kind.TEXT, int(match.group(1)), int(match.group(2))) if match else None
 
 
 @dataclass(frozen=True)
@@ -169,14 +210,18 @@ class ReviewToken:
     choice: int
 
     def encode(self) -> str:
-        return f"{Kind.REVIEW.prefix}{self.session}:{self.number}:{self.choice}"
+        choice = "d" if self.choice == REVIEW_DONE else self.choice
+        return f"{Kind.REVIEW.prefix}{self.session}:{self.number}:{choice}"
 
 
 def decode_review(data: str | None) -> ReviewToken | None:
     if not isinstance(data, str) or len(data) > MAX_BYTES:
         return None
     match = _REVIEW_FIELDS.fullmatch(data)
-    return ReviewToken(*(int(g) for g in match.groups())) if match else None
+    if not match:
+        return None
+    session, number, choice = match.groups()
+    return ReviewToken(int(session), int(number), REVIEW_DONE if choice == "d" else int(choice))
 
 
 def with_choice(token: str, choice: int) -> str:

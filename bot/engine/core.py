@@ -20,7 +20,7 @@ from bot.domain.session import Run
 from bot.engine import standings
 from bot.engine.chats import Chats
 from bot.engine.presses import Presses
-from bot.engine.remote_press import RunQuizzes, answer_elsewhere
+from bot.engine.remote_press import RunQuizzes, answer_elsewhere, text_elsewhere
 from bot.engine.run_lifecycle import RunLifecycle, StopOutcome, StopStatus
 from bot.engine.run_start import EngineSettings, RunStarter, StartOutcome, StartStatus
 from bot.engine.run_steps import RunSteps
@@ -88,9 +88,16 @@ class Engine:
             steps=self._steps,
             wakeups=wakeups,
         )
-        elsewhere = partial(answer_elsewhere, self, shared) if shared is not None else None
+        # a store that leases runs also wakes their owners (PostgreSQL: both)
+        both = store if isinstance(store, RunLeases) and isinstance(store, RunWakeups) else None
         self._presses = Presses(
-            store=store, clock=self.clock, runs=self._runs, chats=self._chats, steps=self._steps, elsewhere=elsewhere
+            store=store,
+            clock=self.clock,
+            runs=self._runs,
+            chats=self._chats,
+            steps=self._steps,
+            elsewhere=partial(answer_elsewhere, self, both) if both is not None else None,
+            text_elsewhere=partial(text_elsewhere, self, both) if both is not None else None,
         )
         self.press_outcomes = self._presses.outcomes  # for /metrics (bot/adapters/ops/metrics.py)
 
@@ -155,11 +162,25 @@ class Engine:
         count: int | None = None,
         questions: tuple[str, ...] | None = None,
         seconds: int | None = None,
+        board: str = "",
     ) -> StartOutcome:
-        return await self._starter.start_quiz(chat, quiz, by, count, questions, seconds)
+        return await self._starter.start_quiz(chat, quiz, by, count, questions, seconds, board)
 
     async def answer(self, data: str | bytes | None, player: Player, chat: ChatRef | None = None) -> Ack:
         return await self._presses.answer(data, player, chat)
+
+    async def answer_text(
+        self,
+        chat: ChatRef,
+        player: Player,
+        text: str,
+        *,
+        run_id: int | None = None,
+        number: int | None = None,
+        reply_to: str | None = None,
+    ) -> Ack | None:
+        """A typed or numeric answer (bot/engine/presses.py): None when the text is ordinary chat."""
+        return await self._presses.answer_text(chat, player, text, run_id, number, reply_to)
 
     async def count_stored(self, run_id: int, index: int, stored: list[AnswerRow]) -> None:
         await self._presses.count_stored(run_id, index, stored)

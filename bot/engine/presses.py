@@ -1,5 +1,10 @@
-"""A press on an answer button: validated, stored, and only then acknowledged; answers other
-workers stored counted as presses taken here."""
+"""A press on an answer button, or a typed answer: validated, stored, and only then acknowledged;
+answers other workers stored counted as presses taken here.
+
+Every kind of question: one press answers a choice, true/false or poll; each press on a
+select-all-that-apply question toggles that option in the player's picks (stored each time,
+replacing the last) until its "Done" or its deadline; a typed or numeric question takes text
+(`answer_text`)."""
 
 from __future__ import annotations
 
@@ -10,22 +15,26 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from bot.domain import session
-from bot.domain.model import LETTERS, Ack, ChatRef, Player
+from bot.domain import answer_moves, session
+from bot.domain.answering import answered_label, letters, picks_of, shortened
+from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, QuestionKind
 from bot.domain.records import AnswerRow
 from bot.domain.session import Refusal, Run
-from bot.domain.tokens import MAX_BYTES, AnswerToken, decode
+from bot.domain.tokens import MAX_BYTES, AnswerToken, Kind, QuestionToken, decode, decode_question
 from bot.engine.chats import Chats
 from bot.engine.run_steps import RunSteps
 from bot.engine.run_table import RunTable
 from bot.ports.clock import Clock
-from bot.ports.store import AnswerQueue, RunRecords
+from bot.ports.store import AnswerQueue, RunLeases, RunRecords
 from bot.texts import render
 
 log = logging.getLogger("quizhost.engine")
 
 # a press for a run another worker holds: (outcome for /metrics, the acknowledgement); bot/engine/remote_press.py
-Elsewhere = Callable[[AnswerToken, Player, ChatRef | None], Awaitable[tuple[str, Ack]]]
+Elsewhere = Callable[[AnswerToken | QuestionToken, Player, ChatRef | None], Awaitable[tuple[str, Ack]]]
+# a typed answer for a run another worker holds (chat, player, text, run id, number, reply to): the
+# acknowledgement, or None when the text was ordinary chat
+TextElsewhere = Callable[[ChatRef, Player, str, int | None, int | None, str | None], Awaitable[tuple[str, Ack | None]]]
 
 
 class PressStore(RunRecords, AnswerQueue, Protocol):
@@ -40,7 +49,10 @@ class Presses:
     chats: Chats
     steps: RunSteps
     elsewhere: Elsewhere | None
+    text_elsewhere: TextElsewhere | None = None
     outcomes: Counter[str] = field(default_factory=Counter)  # for /metrics (bot/adapters/ops/metrics.py)
+    # (run, player) -> answers of theirs being committed now: what is held is ahead of the database
+    _committing: dict[tuple[int, str], int] = field(default_factory=dict)
 
     async def answer(self, data: str | bytes | None, player: Player, chat: ChatRef | None = None) -> Ack:
         """Validate a press, store it, and only then acknowledge it.
@@ -49,43 +61,155 @@ class Presses:
         run's chat (button data copied elsewhere is refused). The adapters always give it."""
         # the cache holds only what could be a token: a flood of long junk must not fill memory
         token = _decode_text(data) if type(data) is str and len(data) <= MAX_BYTES else decode(data)
-        run = self.runs.by_id.get(token.run_id) if token else None
+        if token is None and (question := decode_question(data)) is not None:
+            return await self._question_button(question, player, chat)
         if token is None:  # no run, so no chat language: answer in the presser's own
-            lang = self.chats.client_language(player)
-            self.outcomes["invalid"] += 1
-            return Ack(render.ack_invalid(lang), False, lang)
+            return self._invalid(player)
+        run = await self._held(token, player, chat)
+        if isinstance(run, Ack):
+            return run
+        lang, now, key = run.row.language, self.clock.now(), player.key
+        refusal = session.check_press(run, token, key, now)
+        if refusal is not None:
+            return self._refused(run, refusal, key)
+        multi = run.question.kind is QuestionKind.MULTI
+        previous = await self._latest_picks(run, key) if multi else run.answers.get(key)
+        if multi and (refusal := session.check_press(run, token, key, self.clock.now())) is not None:
+            return self._refused(run, refusal, key)  # it closed while the stored picks were read
+        answer = session.make_answer(run, token, key, now, previous)
+        refused = await self._record(run, answer, player, previous, replace=multi)
+        if refused is not None:
+            return refused
+        if multi:
+            return Ack(render.ack_picks(lang, letters(picks_of(answer.response), run.order)), True, lang)
+        return _locked(lang, LETTERS[token.choice])
+
+    async def _latest_picks(self, run: Run, key: str) -> AnswerRow | None:
+        """A multi question's picks so far: held here, or, with several workers, as stored (the
+        player's presses may reach any worker), unless a toggle of this worker's is still being
+        committed (then what is held is ahead of the database)."""
+        if not isinstance(self.store, RunLeases) or (run.id, key) in self._committing:
+            return run.answers.get(key)
+        facts = await self.store.press_facts(run.id, key, 0)
+        if (run.id, key) in self._committing:  # a toggle here came in while the database answered
+            return run.answers.get(key)
+        return answer_moves.stored_answer(run, facts, key) if facts else run.answers.get(key)
+
+    async def _question_button(self, token: QuestionToken, player: Player, chat: ChatRef | None) -> Ack:
+        """ "Done" on a multi question; "Answer" where the platform has no way to ask for text
+        (it says how to answer)."""
+        run = await self._held(token, player, chat)
+        if isinstance(run, Ack):
+            return run
+        lang, now, key = run.row.language, self.clock.now(), player.key
+        if token.kind is Kind.TEXT:
+            closed = session.check_open(run, token.number, now)
+            text = render.ack_refused(lang, closed) if closed else render.answer_instruction(lang, run.question.kind)
+            return Ack(text, False, lang)
+        previous = await self._latest_picks(run, key)
+        refusal = answer_moves.check_done(run, token, key, self.clock.now(), previous)
+        if refusal is not None or previous is None:
+            return self._refused(run, refusal or Refusal.NO_PICKS, key)
+        if previous is not run.answers.get(key):  # picked through another worker: scored at this press
+            previous = session.answer_row(run, key, now, NO_ANSWER, previous.response)
+        refused = await self._record(run, answer_moves.make_done(previous), player, previous, replace=True)
+        if refused is not None:
+            return refused
+        return Ack(render.ack_done(lang, letters(picks_of(previous.response), run.order)), True, lang)
+
+    async def answer_text(
+        self,
+        chat: ChatRef,
+        player: Player,
+        text: str,
+        run_id: int | None = None,
+        number: int | None = None,
+        reply_to: str | None = None,
+    ) -> Ack | None:
+        """A typed or numeric answer: to the chat's open question (a reply to anything but its
+        message is ordinary chat: None), or to `run_id`'s question `number` (a modal, a private
+        chat the player was sent to), from any chat."""
+        run = self.runs.by_id.get(run_id) if run_id is not None else self.runs.by_chat.get(chat.key)
+        if run is None:
+            if self.text_elsewhere is not None:
+                outcome, ack = await self.text_elsewhere(chat, player, text, run_id, number, reply_to)
+                if ack is not None:
+                    self.outcomes[outcome] += 1
+                return ack
+            return None if run_id is None else await self._unknown_run(run_id, player)
+        if run_id is None and not takes_text(run, reply_to):
+            return None
+        lang, now, key = run.row.language, self.clock.now(), player.key
+        refusal = answer_moves.check_text(run, number or run.row.index + 1, key, now)
+        if refusal is not None:
+            return self._refused(run, refusal, key)
+        made = answer_moves.make_text_answer(run, key, text, now)
+        if isinstance(made, Refusal):
+            self.outcomes[made.value] += 1
+            return Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang)
+        refused = await self._record(run, made, player, None)
+        return refused or Ack(render.ack_text_locked(lang, shortened(made.response)), True, lang)
+
+    async def _held(self, token: AnswerToken | QuestionToken, player: Player, chat: ChatRef | None) -> Run | Ack:
+        """The run the press is for, held here; else the acknowledgement (another worker's run
+        answered through the database, an ended one, a press from another chat)."""
+        run = self.runs.by_id.get(token.run_id)
         if run is None and self.elsewhere is not None:  # maybe another worker's run: ask the database
             outcome, ack = await self.elsewhere(token, player, chat)
             self.outcomes[outcome] += 1
             return ack
         if run is None:
-            status = await self.store.run_status(token.run_id)
-            lang = self.chats.client_language(player)
-            self.outcomes["ended" if status else "invalid"] += 1
-            return Ack(render.ack_ended(lang) if status else render.ack_invalid(lang), False, lang)
+            return await self._unknown_run(token.run_id, player)
         if chat is not None and chat.key != run.row.chat_key:
             log.warning("run %d: a press from %s refused: the run is in %s", run.id, chat.key, run.row.chat_key)
-            lang = self.chats.client_language(player)
-            self.outcomes["invalid"] += 1
-            return Ack(render.ack_invalid(lang), False, lang)
-        lang, now, key = run.row.language, self.clock.now(), player.key
-        refusal = session.check_press(run, token, key, now)
-        if refusal is not None:
-            self.outcomes[refusal.value] += 1
-        if refusal is Refusal.REPEATED:
-            letter = LETTERS[run.order.index(run.answers[key].option)]
-            return Ack(render.ack_repeated(lang, letter), False, lang)
-        if refusal is not None:
-            return Ack(render.ack_refused(lang, refusal), False, lang)
-        answer = session.make_answer(run, token, key, now)
+            return self._invalid(player)
+        return run
+
+    async def _unknown_run(self, run_id: int, player: Player) -> Ack:
+        status = await self.store.run_status(run_id)
+        lang = self.chats.client_language(player)
+        self.outcomes["ended" if status else "invalid"] += 1
+        return Ack(render.ack_ended(lang) if status else render.ack_invalid(lang), False, lang)
+
+    def _invalid(self, player: Player) -> Ack:
+        lang = self.chats.client_language(player)
+        self.outcomes["invalid"] += 1
+        return Ack(render.ack_invalid(lang), False, lang)
+
+    def _refused(self, run: Run, refusal: Refusal, key: str) -> Ack:
+        self.outcomes[refusal.value] += 1
+        return refusal_ack(run, refusal, run.answers.get(key))
+
+    async def _record(
+        self, run: Run, answer: AnswerRow, player: Player, previous: AnswerRow | None, replace: bool = False
+    ) -> Ack | None:
+        """Hold the answer, store it, close early if it was the last awaited: None once stored,
+        else the Ack saying why not (the answer held before is back)."""
+        key = answer.player_key
         run.answers[key], run.names[key] = answer, player.name  # reserve before awaiting
-        refused = await self._store_answer(run, answer, player)
+        if replace:
+            refused = await self._store_picks(run, answer, player)
+        else:  # the hot path: one answer per player and question, nothing to track
+            refused = await self._store_answer(run, answer, player, replace)
         if refused is not None:
+            if previous is not None and run.answers.get(key) is None:
+                run.answers[key] = previous
             self.outcomes["not_saved"] += 1
             return refused
         self.outcomes["accepted"] += 1
         self._close_early_if_all_answered(run)
-        return _locked(lang, LETTERS[token.choice])
+        return None
+
+    async def _store_picks(self, run: Run, answer: AnswerRow, player: Player) -> Ack | None:
+        """A toggle or Done, stored in place of the last; while it commits, what is held here is
+        ahead of the database (`_latest_picks`)."""
+        pending = (run.id, answer.player_key)
+        self._committing[pending] = self._committing.get(pending, 0) + 1
+        try:
+            return await self._store_answer(run, answer, player, replace=True)
+        finally:
+            if (left := self._committing.pop(pending) - 1) > 0:
+                self._committing[pending] = left
 
     def _close_early_if_all_answered(self, run: Run) -> None:
         if session.should_close_early(run):
@@ -104,10 +228,10 @@ class Presses:
                 await self.steps.count_elsewhere(run, stored)
                 self._close_early_if_all_answered(run)
 
-    async def _store_answer(self, run: Run, answer: AnswerRow, player: Player) -> Ack | None:
+    async def _store_answer(self, run: Run, answer: AnswerRow, player: Player, replace: bool) -> Ack | None:
         """None once the answer is committed; else the Ack saying why not, reservation undone."""
         # the store commits answers in groups; this press is acknowledged after its group commits
-        write = self.store.submit_answer(answer, player)
+        write = self.store.submit_picks(answer, player) if replace else self.store.submit_answer(answer, player)
         self.runs.flights[run.id].ticket = self.store.answers_submitted  # the close waits for it
         lang = run.row.language
         try:
@@ -120,6 +244,27 @@ class Presses:
         if run.answers.get(answer.player_key) is answer:
             del run.answers[answer.player_key]
         return refused
+
+
+def takes_text(run: Run, reply_to: str | None) -> bool:
+    """Whether a chat message is an answer: the open question is typed or numeric, and the
+    message replies to it or to nothing."""
+    if not run.is_asking or run.question.kind.has_options:
+        return False
+    return reply_to is None or reply_to == run.row.message_id
+
+
+def refusal_ack(run: Run, refusal: Refusal, previous: AnswerRow | None) -> Ack:
+    """Why an answer changed nothing, in the run's language; a repeat says what counts."""
+    lang, q = run.row.language, run.question
+    if refusal is Refusal.REPEATED and previous is not None:
+        said = answered_label(q, run.order, previous.option, previous.response)
+        if said:
+            text = render.ack_repeated(lang, said) if q.kind.has_options else render.ack_repeated_text(lang, said)
+            return Ack(text, False, lang)
+    if refusal is Refusal.OUT_OF_RANGE and not q.kind.has_options:
+        return Ack(render.answer_instruction(lang, q.kind), False, lang)
+    return Ack(render.ack_refused(lang, refusal), False, lang)
 
 
 @lru_cache(maxsize=4096)

@@ -12,14 +12,17 @@ or sooner: a press that may complete the question's answers wakes the owner (bot
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from bot.domain import session
-from bot.domain.model import LETTERS, Ack, ChatRef, Player, Quiz
-from bot.domain.records import RunRow
-from bot.domain.session import Refusal
-from bot.domain.tokens import AnswerToken
-from bot.ports.store import RunLeases, RunRecords
+from bot.domain import answer_moves, session
+from bot.domain.answering import letters, picks_of, shortened
+from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, QuestionKind, Quiz
+from bot.domain.records import AnswerRow, PressFacts, RunRow
+from bot.domain.session import Refusal, Run
+from bot.domain.tokens import AnswerToken, Kind, QuestionToken
+from bot.engine.presses import refusal_ack, takes_text
+from bot.ports.store import RunLeases, RunRecords, RunWakeups
 from bot.texts import render
 
 if TYPE_CHECKING:
@@ -30,8 +33,9 @@ if TYPE_CHECKING:
 REMEMBERED_RUNS = 1_000  # other workers' runs whose quiz is kept (a quiz is shared between its runs)
 
 
-class ElsewhereStore(RunLeases, RunRecords, Protocol):
-    """A press for another worker's run: the run as stored, the press stored under its lock."""
+class ElsewhereStore(RunLeases, RunWakeups, RunRecords, Protocol):
+    """A press for another worker's run: the run as stored (by its id or its chat's), the press
+    stored under its lock."""
 
 
 class RunQuizzes:
@@ -45,7 +49,7 @@ class RunQuizzes:
     async def of(self, row: RunRow) -> Quiz | None:
         quiz = self._by_run.get(row.id)
         if quiz is None:
-            quiz = self._catalog.get(row.quiz_id) or await self._chat_quizzes.get(row.chat_key, row.quiz_id)
+            quiz = self._catalog.get(row.quiz_id) or await self._chat_quizzes.get(row.board_key, row.quiz_id)
             if quiz is None:
                 return None
             self._by_run[row.id] = quiz
@@ -55,39 +59,125 @@ class RunQuizzes:
 
 
 async def answer_elsewhere(
-    engine: Engine, shared: ElsewhereStore, token: AnswerToken, player: Player, chat: ChatRef | None
+    engine: Engine, shared: ElsewhereStore, token: AnswerToken | QuestionToken, player: Player, chat: ChatRef | None
 ) -> tuple[str, Ack]:
     """(outcome for /metrics, the acknowledgement) of a press for a run this worker does not run."""
-    lang = engine.client_language(player)
-    facts = await shared.press_facts(token.run_id, player.key, session.UNSEEN_PRESSES)
-    if facts is None:
-        status = await shared.run_status(token.run_id)
-        return (
-            ("ended", Ack(render.ack_ended(lang), False, lang))
-            if status
-            else ("invalid", Ack(render.ack_invalid(lang), False, lang))
-        )
-    row = facts.run
-    quiz = await engine.run_quizzes.of(row)
-    if quiz is None or (chat is not None and chat.key != row.chat_key):
+    found = await _open_run(engine, shared, token.run_id, player)
+    if not isinstance(found, _Open):
+        return found
+    run, facts = found.run, found.facts
+    if chat is not None and chat.key != run.row.chat_key:
+        lang = engine.client_language(player)
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
-    run = session.Run(row, quiz, streaks={player.key: facts.streak})
-    lang, now = row.language, engine.clock.now()
-    refusal = session.check_press(run, token, player.key, now)  # closed or out of range, before repeated
-    if refusal is None and facts.answered is not None:
-        letter = LETTERS[run.order.index(facts.answered)]
-        return Refusal.REPEATED.value, Ack(render.ack_repeated(lang, letter), False, lang)
+    lang, now, key = run.row.language, engine.clock.now(), player.key
+    previous = answer_moves.stored_answer(run, facts, key)
+    if isinstance(token, QuestionToken):
+        return await _question_button(shared, run, facts, token, player, previous, now)
+    refusal = session.check_press(run, token, key, now)  # closed or out of range, before repeated
+    refusal = refusal or session.repeated(run, key, previous)
     if refusal is not None:
-        return refusal.value, Ack(render.ack_refused(lang, refusal), False, lang)
-    wake = session.wakes_owner(row, facts.anyone_known, facts.unseen)
+        return refusal.value, refusal_ack(run, refusal, previous)
+    multi = run.question.kind is QuestionKind.MULTI
+    answer = session.make_answer(run, token, key, now, previous)
+    outcome, refused = await _insert(shared, run, facts, answer, player, replace=multi)
+    if refused is not None:
+        return outcome, refused
+    if multi:
+        return outcome, Ack(render.ack_picks(lang, letters(picks_of(answer.response), run.order)), True, lang)
+    return outcome, Ack(render.ack_locked(lang, LETTERS[token.choice]), True, lang)
+
+
+async def text_elsewhere(
+    engine: Engine,
+    shared: ElsewhereStore,
+    chat: ChatRef,
+    player: Player,
+    text: str,
+    run_id: int | None,
+    number: int | None,
+    reply_to: str | None,
+) -> tuple[str, Ack | None]:
+    """A typed answer for a run this worker does not run: the chat's (as stored), or `run_id`'s."""
+    if run_id is None:
+        row = await shared.chat_run(chat.key)
+        if row is None:
+            return "ignored", None
+        run_id = row.id
+    found = await _open_run(engine, shared, run_id, player)
+    if not isinstance(found, _Open):
+        return found if number is not None else ("ignored", None)
+    run, facts = found.run, found.facts
+    if number is None and not takes_text(run, reply_to):
+        return "ignored", None
+    lang, now, key = run.row.language, engine.clock.now(), player.key
+    previous = answer_moves.stored_answer(run, facts, key)
+    refusal = answer_moves.check_text(run, number or run.row.index + 1, key, now, previous)
+    if refusal is not None:
+        return refusal.value, refusal_ack(run, refusal, previous)
+    made = answer_moves.make_text_answer(run, key, text, now)
+    if isinstance(made, Refusal):
+        return made.value, Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang)
+    outcome, refused = await _insert(shared, run, facts, made, player)
+    return outcome, refused or Ack(render.ack_text_locked(lang, shortened(made.response)), True, lang)
+
+
+async def _question_button(
+    shared: ElsewhereStore,
+    run: Run,
+    facts: PressFacts,
+    token: QuestionToken,
+    player: Player,
+    previous: AnswerRow | None,
+    now: float,
+) -> tuple[str, Ack]:
+    lang, key = run.row.language, player.key
+    if token.kind is Kind.TEXT:
+        closed = session.check_open(run, token.number, now)
+        text = render.ack_refused(lang, closed) if closed else render.answer_instruction(lang, run.question.kind)
+        return "instructed", Ack(text, False, lang)
+    refusal = answer_moves.check_done(run, token, key, now, previous)
+    if refusal is not None or previous is None:
+        refusal = refusal or Refusal.NO_PICKS
+        return refusal.value, refusal_ack(run, refusal, previous)
+    # scored anew at this press: the stored answer's time is not read here
+    final = answer_moves.make_done(session.answer_row(run, key, now, NO_ANSWER, previous.response))
+    outcome, refused = await _insert(shared, run, facts, final, player, replace=True)
+    return outcome, refused or Ack(render.ack_done(lang, letters(picks_of(previous.response), run.order)), True, lang)
+
+
+@dataclass(frozen=True)
+class _Open:
+    run: Run  # as stored, with this player's streak
+    facts: PressFacts
+
+
+async def _open_run(engine: Engine, shared: ElsewhereStore, run_id: int, player: Player) -> _Open | tuple[str, Ack]:
+    """The open run as stored with this player's part of it, or why there is none."""
+    lang = engine.client_language(player)
+    facts = await shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
+    if facts is None:
+        status = await shared.run_status(run_id)
+        if status:
+            return "ended", Ack(render.ack_ended(lang), False, lang)
+        return "invalid", Ack(render.ack_invalid(lang), False, lang)
+    quiz = await engine.run_quizzes.of(facts.run)
+    if quiz is None:
+        return "invalid", Ack(render.ack_invalid(lang), False, lang)
+    return _Open(session.Run(facts.run, quiz, streaks={player.key: facts.streak}), facts)
+
+
+async def _insert(
+    shared: ElsewhereStore, run: Run, facts: PressFacts, answer: AnswerRow, player: Player, replace: bool = False
+) -> tuple[str, Ack | None]:
+    """Store the answer under the run row's lock: ("accepted", None), or why not and its Ack."""
+    lang = run.row.language
+    wake = session.wakes_owner(run.row, facts.anyone_known, facts.unseen)
     try:
-        landed = await shared.insert_answer_if_asking(
-            session.make_answer(run, token, player.key, now), player, wake_owner=wake
-        )
+        landed = await shared.insert_answer_if_asking(answer, player, wake_owner=wake, replace=replace)
     except Exception:  # nothing was stored: the player may press again
         return "not_saved", Ack(render.ack_not_saved(lang), False, lang)
     if landed is None:  # the owner closed the question meanwhile
         return Refusal.CLOSED.value, Ack(render.ack_refused(lang, Refusal.CLOSED), False, lang)
     if not landed:  # the same player's press, a moment before, through another worker
         return Refusal.REPEATED.value, Ack(render.ack_refused(lang, Refusal.REPEATED), False, lang)
-    return "accepted", Ack(render.ack_locked(lang, LETTERS[token.choice]), True, lang)
+    return "accepted", None

@@ -6,6 +6,10 @@ chat's runs or answers, so no leaderboard ever sees it. The open session is stor
 step (one per player; a new /review replaces it), so after a restart a press on its card
 still answers it and the review goes on. A card of a chat's own quiz is asked from that
 chat's current upload; a question no longer there leaves the deck quietly.
+
+Every kind: a select-all-that-apply card's letters toggle the picks (kept in memory: a restart
+starts its picks afresh) and its "Done" answers it, all or nothing; a typed or numeric card takes
+the next message the player types (`answer_text`); a poll is never a miss, so never a card.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.domain.answering import content_rtl, judge, letters, media_view, picks_response, shortened, typed_response
 from bot.domain.deck import ReviewCard, ReviewLogRow, ReviewSessionRow, due_now
 from bot.domain.model import (
     LETTERS,
+    NO_ANSWER,
     Ack,
     ChatRef,
     MessageRef,
@@ -27,15 +33,19 @@ from bot.domain.model import (
     Player,
     Question,
     QuestionCard,
+    QuestionKind,
     Quiz,
     Reply,
     Reveal,
 )
+from bot.domain.reveal import right_answer
+from bot.domain.scoring import parse_number
 from bot.domain.session import option_order
-from bot.domain.tokens import ReviewToken, decode_review
+from bot.domain.tokens import REVIEW_DONE, ReviewToken, decode_review
 from bot.engine import recall
 from bot.ports.chat import ChatUnreachable
 from bot.ports.store import ReviewDecks
+from bot.texts import render
 from bot.texts import render_learning as texts
 from bot.texts.render import ack_locked, ack_refused
 
@@ -56,6 +66,7 @@ class _Asked:
     shown: QuestionCard
     message: MessageRef | None = None
     answered: bool = False
+    picks: frozenset[int] = frozenset()  # a multi card's options picked so far (authoring order)
 
 
 @dataclass(slots=True)
@@ -127,10 +138,41 @@ class ReviewDesk:
         asked = session.asked
         if asked is None or token.number != session.number or asked.answered:
             return Ack(ack_refused(lang, "closed"), False, lang)
-        if token.choice >= len(asked.order):
-            return Ack(ack_refused(lang, "out_of_range"), False, lang)
+        if token.choice >= len(asked.order) or (token.choice == REVIEW_DONE and not asked.picks):
+            return Ack(ack_refused(lang, "no_picks" if token.choice == REVIEW_DONE else "out_of_range"), False, lang)
+        if asked.question.kind is QuestionKind.MULTI and token.choice != REVIEW_DONE:
+            asked.picks ^= {asked.order[token.choice]}
+            return Ack(render.ack_picks(lang, letters(asked.picks, asked.order)), True, lang)
+        if token.choice == REVIEW_DONE:
+            said, chosen = letters(asked.picks, asked.order), asked.picks
+            correct = judge(asked.question, NO_ANSWER, picks_response(chosen), 0.0, 1.0, 0).correct
+        else:
+            said, chosen = LETTERS[token.choice], frozenset({asked.order[token.choice]})
+            correct = asked.order[token.choice] == asked.question.answer
+        return await self._answered(session, player, correct, chosen, ack_locked(lang, said))
+
+    async def answer_text(self, player: Player, text: str) -> Ack | None:
+        """A message typed in the private chat: the answer to an open typed or numeric card, else
+        None (ordinary chat)."""
+        session = self._sessions.get(player.key) or await self._session(player.key)
+        asked = session.asked if session else None
+        if session is None or asked is None or asked.answered or asked.question.kind.has_options:
+            return None
+        lang, typed = session.language, typed_response(text)
+        if asked.question.kind is QuestionKind.NUMERIC and parse_number(typed) is None:
+            return Ack(render.ack_not_a_number(lang, shortened(typed)), False, lang)
+        correct = judge(asked.question, NO_ANSWER, typed, 0.0, 1.0, 0).correct
+        return await self._answered(
+            session, player, correct, frozenset(), render.ack_text_locked(lang, shortened(typed))
+        )
+
+    async def _answered(
+        self, session: ReviewSession, player: Player, correct: bool, chosen: frozenset[int], ack: str
+    ) -> Ack:
+        """The card is answered: the deck moves it, then the answer is acknowledged and revealed."""
+        lang, asked = session.language, session.asked
+        assert asked is not None
         asked.answered = True
-        correct = asked.order[token.choice] == asked.question.answer
         now = self.engine.clock.now()
         moved, graded = recall.answered(asked.card, correct, now)
         try:
@@ -141,8 +183,8 @@ class ReviewDesk:
             return Ack(texts.not_saved(lang), False, lang)
         session.right += correct
         await self._save(session)
-        self._spawn(self._reveal_and_next(session, asked, token, texts.card_moved(lang, correct, moved, now)))
-        return Ack(ack_locked(lang, LETTERS[token.choice]), True, lang)
+        self._spawn(self._reveal_and_next(session, asked, chosen, texts.card_moved(lang, correct, moved, now)))
+        return Ack(ack, True, lang)
 
     # the deck -----------------------------------------------------------------------
 
@@ -150,7 +192,8 @@ class ReviewDesk:
         """The player's cards whose question still exists; the others leave quietly."""
         cards = []
         for card in await self.store.review_deck(player_key):
-            if await self._question(card) is None:
+            found = await self._question(card)
+            if found is None or not found[1].kind.is_scored:  # gone, or now a poll: no answer to learn
                 await self.store.remove_review_card(card)
             else:
                 cards.append(card)
@@ -267,6 +310,7 @@ class ReviewDesk:
             )
             for pos, src in enumerate(order)
         )
+        done = ReviewToken(session.id, session.number, REVIEW_DONE).encode()
         return QuestionCard(
             run_id=0,
             chat=session.chat,
@@ -278,21 +322,27 @@ class ReviewDesk:
             options=options,
             seconds=0,
             deadline=self.engine.clock.now(),
+            kind=question.kind,
+            media=media_view(question.media, quiz, lang),
+            done_token=done if question.kind is QuestionKind.MULTI else None,
+            direction_rtl=content_rtl(quiz, question, lang),
         )
 
-    async def _reveal_and_next(self, session: ReviewSession, asked: _Asked, token: ReviewToken, note: str) -> None:
+    async def _reveal_and_next(self, session: ReviewSession, asked: _Asked, chosen: frozenset[int], note: str) -> None:
         lang, question = session.language, asked.question
-        right = asked.order.index(question.answer)
-        counts = tuple(int(pos == token.choice) for pos in range(len(asked.order)))
+        right_letter, right_text = right_answer(question, asked.shown, asked.order)
+        counts = tuple(int(src in chosen) for src in asked.order)
         why = question.explanation.get(lang) if question.explanation else ""  # imports may have none
         reveal = Reveal(
             asked.shown,
-            LETTERS[right],
-            asked.shown.options[right].text,
+            right_letter,
+            right_text,
             why,
             counts,
             answers=(),
             note=note,  # what the answer did to the card
+            kind=question.kind,
+            explanation_media=media_view(question.explanation_media, asked.quiz, lang),
         )
         try:
             await self.engine.adapter(session.chat.platform).close_question(asked.message, reveal)

@@ -64,6 +64,9 @@ class RunLifecycle:
         else:  # its owner stops it, woken or at its next lease renewal (bot/engine/wakeups.py)
             assert self.wakeups is not None
             stopped = await self.wakeups.request_stop(row.id, by.key)
+        if stopped:  # the run's report names who stopped it
+            await self.store.ensure_player(by)
+            await self.store.record_stop(row.id, by.key)
         return StopOutcome(StopStatus.STOPPED if stopped else StopStatus.NONE)
 
     async def end_run(self, run_id: int) -> bool:
@@ -91,7 +94,7 @@ class RunLifecycle:
         for row in rows:
             if row.id in self.runs.by_id:
                 continue
-            quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat_key, row.quiz_id)
+            quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.board_key, row.quiz_id)
             if quiz is not None and await self._replaced(row):
                 await self._end_replaced(Run(row, quiz))
                 continue
@@ -107,6 +110,8 @@ class RunLifecycle:
             answers = await self.store.run_answers(row.id)
             names = await self.store.player_names({a.player_key for a in answers})
             session.restore(run, answers, names)
+            if run.is_asking and session.should_close_early(run):  # its last answer came before the stop
+                row.due = min(row.due, self.clock.now())
             self.runs.track(run)
             adopted.add(run.id)
         await self._load_owed(adopted, ended_runs_too)
@@ -118,7 +123,7 @@ class RunLifecycle:
     async def _replaced(self, row: RunRow) -> bool:
         """A chat quiz uploaded again after the run started: the version it played is not kept."""
         return self.catalog.get(row.quiz_id) is None and await self.chat_quizzes.replaced_since(
-            row.chat_key, row.quiz_id, row.started_at
+            row.board_key, row.quiz_id, row.started_at
         )
 
     async def _end_replaced(self, run: Run) -> None:

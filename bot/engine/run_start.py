@@ -98,16 +98,18 @@ class RunStarter:
         count: int | None = None,
         questions: tuple[str, ...] | None = None,
         seconds: int | None = None,
+        board: str = "",
     ) -> StartOutcome:
         """Start `quiz` (`count` random questions, or exactly `questions`; `seconds` to answer
-        each instead of the chat's setting: a question of the day stays open for hours)."""
+        each instead of the chat's setting: a question of the day stays open for hours; `board`
+        the key of the chat whose boards count it, when not this one: an assignment's group)."""
         if (running := self.runs.by_chat.get(chat.key)) is not None:
             return StartOutcome(StartStatus.RUNNING, run=running)
         if (starting := self.runs.starting.get(chat.key)) is not None:  # another /quiz here is being set up
             return StartOutcome(StartStatus.RUNNING, quizzes=(starting,))
         self.runs.starting[chat.key] = quiz
         try:
-            return await self._create_run(chat, quiz, by, count, questions, seconds)
+            return await self._create_run(chat, quiz, by, count, questions, seconds, board)
         finally:
             del self.runs.starting[chat.key]
 
@@ -119,6 +121,7 @@ class RunStarter:
         count: int | None,
         questions: tuple[str, ...] | None,
         seconds: int | None,
+        board: str = "",
     ) -> StartOutcome:
         await self.store.ensure_chat(chat)
         await self.store.ensure_player(by)
@@ -139,6 +142,7 @@ class RunStarter:
             started_by=by.key,
             started_at=now,
             due=now + min(pause, 3.0),
+            board_chat=board,
         )
         row.id = await self.store.create_run(row)
         run = Run(row, quiz)

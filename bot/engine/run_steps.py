@@ -123,7 +123,10 @@ class RunSteps:
             await self.finish(run, reason, before=close)
 
     async def count_elsewhere(self, run: Run, stored: list[AnswerRow]) -> None:
-        others = [a for a in stored if a.player_key not in run.answers]
+        """Answers other workers stored count here; what is stored replaces what is held (a
+        select-all-that-apply question's picks, toggled through another worker: the close
+        reads them again after sealing the question)."""
+        others = [a for a in stored if a != run.answers.get(a.player_key)]
         names = await self.store.player_names({a.player_key for a in others}) if others else {}
         for answer in others:
             run.answers[answer.player_key] = answer
@@ -133,7 +136,7 @@ class RunSteps:
         """Who missed the question just closed gets it in their review deck, due at once; a
         card of the chat's own quiz names the chat, whose quizzes /review looks it up in."""
         now, quiz_id, question_id = self.clock.now(), run.row.quiz_id, run.question.id
-        quiz_chat = "" if self.catalog.get(quiz_id) is not None else run.row.chat_key
+        quiz_chat = "" if self.catalog.get(quiz_id) is not None else run.row.board_key
         graded = [recall.missed(key, quiz_id, question_id, now, quiz_chat) for key in session.missed_by(run)]
         try:
             await self.store.put_review_cards([card for card, _ in graded])

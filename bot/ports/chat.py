@@ -50,6 +50,20 @@ class PrivateChats(Protocol):
         """The player's private chat with the bot; raises ChatUnreachable when there is none."""
 
 
+@runtime_checkable
+class MessageBoard(Protocol):
+    """A platform whose messages the engine keeps up to date (an assignment's group message:
+    bot/engine/assignments.py). Optional: the engine asks `isinstance`; the terminal has none.
+    Both raise as the sends of ChatAdapter do."""
+
+    async def post(self, chat: ChatRef, reply: Reply) -> MessageRef:
+        """Post the reply, buttons and all; where it is, for later edits."""
+
+    async def edit(self, message: MessageRef, reply: Reply) -> None:
+        """Make the message show `reply` (buttons left out: none). Idempotent: an edit that
+        changes nothing is no error."""
+
+
 class ChatUnreachable(Exception):
     """Raised by any `ChatAdapter` send when the platform says the bot may not post in the chat
     any more (forbidden: removed from the group, blocked by the user): retrying will not help."""

@@ -6,6 +6,9 @@ and edits; and refuses what Discord refuses: custom ids over 100 characters, lab
 more than 5 buttons a row or 5 rows, interactions answered after 3 s or twice, commands that
 were never synced. Everything refused is also listed in `violations`.
 
+`use_endpoints(url, ...)` switches interactions to the endpoint mode: posted, signed, to the
+bot's interactions endpoint (bot/testing/fake_discord_endpoint.py).
+
 Point discord.py at it with `discord.http.Route.BASE = fake.api_base` and
 `discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)`. It runs
 standalone too (a benchmark in another process): `await FakeDiscord().start(port=...)`.
@@ -25,6 +28,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.testing import fake_discord_payloads as p
+from bot.testing.fake_discord_endpoint import EndpointMode
 from bot.testing.fake_discord_modals import ModalUsers
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 from bot.testing.fake_discord_rest import ANSWER_WITHIN, FakeInteraction, RateLimitRule, RestRoutes
@@ -33,7 +37,7 @@ __all__ = ["ANSWER_WITHIN", "FakeDiscord", "FakeInteraction", "FakeMessage", "Fa
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
-class FakeDiscord(RestRoutes, ModalUsers):
+class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
     def __init__(self, token: str = "fake-discord-token", application_id: int | None = None) -> None:
         self.token = token
         self._ids = itertools.count(1)
@@ -68,6 +72,7 @@ class FakeDiscord(RestRoutes, ModalUsers):
         self.port = 0
         self.attachments: dict[int, tuple[dict[str, Any], bytes]] = {}  # id -> (payload, content)
         self.cdn_fetches: list[int] = []  # attachment ids the bot downloaded
+        self.endpoint_mode()  # interactions on the gateway until `use_endpoints`
 
     # set-up ------------------------------------------------------------------------------
 
@@ -89,6 +94,7 @@ class FakeDiscord(RestRoutes, ModalUsers):
     async def stop(self) -> None:
         for handle in self._watchdogs:
             handle.cancel()
+        await self.close_endpoint_mode()
         for ws, _ in list(self._sockets):
             await ws.close()
         if self._runner is not None:
@@ -348,7 +354,10 @@ class FakeDiscord(RestRoutes, ModalUsers):
         interaction = FakeInteraction(interaction_id, payload["token"], payload, asyncio.get_running_loop().time())
         self.interactions[interaction_id] = interaction
         self._watchdogs.append(asyncio.get_running_loop().call_later(ANSWER_WITHIN, self._unanswered, interaction))
-        self._dispatch("INTERACTION_CREATE", payload, int(payload["guild_id"]) if payload.get("guild_id") else None)
+        if self.endpoints:
+            self._post_interaction(interaction)
+        else:
+            self._dispatch("INTERACTION_CREATE", payload, int(payload["guild_id"]) if payload.get("guild_id") else None)
         return interaction
 
     def push_raw(self, event: str, data: Any, guild_id: int | None = None) -> None:

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.testing.fake_discord_modals import MODAL, modal_problems
+
 CUSTOM_ID_MAX = 100
 LABEL_MAX = 80
 BUTTONS_PER_ROW = 5
@@ -291,6 +293,17 @@ def choice_problems(choices: list[dict[str, Any]]) -> list[str]:
         if len(str(choice.get("value", ""))) > CHOICE_NAME_MAX:
             problems.append(f"choices[{i}].value: longer than {CHOICE_NAME_MAX}")
     return problems
+
+
+def callback_problems(kind: object, data: dict[str, Any]) -> list[str]:
+    """Why Discord would refuse this interaction callback (a REST callback or an endpoint's reply)."""
+    if kind == 8:
+        return choice_problems(data.get("choices") or [])
+    if kind in (4, 7):
+        return message_problems(data, creating=kind == 4)
+    if kind == MODAL:
+        return modal_problems(data)
+    return [] if kind in (1, 5, 6) else [f"no interaction callback of type {kind!r}"]
 
 
 def command_problems(commands: list[dict[str, Any]]) -> list[str]:

@@ -15,7 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.testing import fake_discord_payloads as p
-from bot.testing.fake_discord_modals import MODAL, modal_problems
+from bot.testing.fake_discord_modals import MODAL
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 
 ANSWER_WITHIN = 3.0  # seconds Discord gives a bot to answer an interaction
@@ -264,15 +264,7 @@ class RestRoutes:
             return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
         body = await request.json()
         kind, data = body["type"], body.get("data") or {}
-        problems = (
-            p.choice_problems(data.get("choices") or [])
-            if kind == 8
-            else p.message_problems(data, creating=kind == 4)
-            if kind in (4, 7)
-            else modal_problems(data)
-            if kind == MODAL
-            else []
-        )
+        problems = p.callback_problems(kind, data)
         if problems:
             return self._invalid(problems)
         interaction.callbacks.append(body)

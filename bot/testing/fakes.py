@@ -50,6 +50,7 @@ class RecordingAdapter:
     questions: list[QuestionCard] = field(default_factory=list)
     reveals: list[tuple[MessageRef | None, Reveal]] = field(default_factory=list)
     sent: list[tuple[ChatRef, Reply]] = field(default_factory=list)
+    edits: list[tuple[MessageRef, Reply]] = field(default_factory=list)  # MessageBoard.edit
     fail_posts: int = 0
     down: Callable[[], bool] = lambda: False
     unsure: Callable[[], bool] = lambda: False
@@ -74,6 +75,14 @@ class RecordingAdapter:
         self._check_up()
         self.sent.append((chat, reply))
         self._reply_lost("send")
+
+    async def post(self, chat: ChatRef, reply: Reply) -> MessageRef:
+        await self.send(chat, reply)
+        return MessageRef(chat, f"s{len(self.sent)}")
+
+    async def edit(self, message: MessageRef, reply: Reply) -> None:
+        self._check_up()
+        self.edits.append((message, reply))
 
     def _check_up(self) -> None:
         if self.down():

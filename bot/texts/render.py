@@ -7,103 +7,64 @@ explains; left-to-right texts get none.
 
 from __future__ import annotations
 
+import os.path
 from collections.abc import Callable, Sequence
 
-from bot.domain.model import Button, PlayerStats, Podium, QuestionCard, QuizInfo, Reply, Reveal, Scorer, Standing
+from bot.domain.model import (
+    Button,
+    MediaKind,
+    MediaView,
+    PlayerStats,
+    Podium,
+    QuestionCard,
+    QuestionKind,
+    QuizInfo,
+    Reply,
+    Reveal,
+    Scorer,
+    Standing,
+)
 from bot.domain.records import RunStatus
 from bot.texts import bidi, i18n, textcut
+from bot.texts.message import EMBEDDED_VALUES, LTR_VALUES, shown, t, tn
+from bot.texts.render_acks import (
+    ack_done,
+    ack_ended,
+    ack_invalid,
+    ack_locked,
+    ack_not_a_number,
+    ack_not_saved,
+    ack_picks,
+    ack_refused,
+    ack_repeated,
+    ack_repeated_text,
+    ack_text_locked,
+    answer_instruction,
+)
+
+# the message helpers and acks live beside this module; callers keep reading them here
+__all__ = [
+    "EMBEDDED_VALUES",
+    "LTR_VALUES",
+    "ack_done",
+    "ack_ended",
+    "ack_invalid",
+    "ack_locked",
+    "ack_not_a_number",
+    "ack_not_saved",
+    "ack_picks",
+    "ack_refused",
+    "ack_repeated",
+    "ack_repeated_text",
+    "ack_text_locked",
+    "answer_instruction",
+    "shown",
+    "t",
+    "tn",
+]
 
 MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10
-
-# Placeholders whose values read left to right as a unit (numbers, letters, ids): in an RTL
-# line each group of them gets LRI…PDI. Quiz texts are embedded; any other value (names,
-# topics, typed codes) is of unknown direction and gets FSI…PDI.
-LTR_VALUES = frozenset(
-    {
-        "letter",
-        "number",
-        "total",
-        "n",
-        "count",
-        "seconds",
-        "points",
-        "correct",
-        "answered",
-        "accuracy",
-        "rank",
-        "streak",
-        "low",
-        "high",
-        "pause",
-        "medal",
-        "codes",
-        "names",
-        "command",
-    }
-)
-EMBEDDED_VALUES = frozenset({"title", "text", "scope", "verdict"})
-
-
-# message text: the translation, with isolates for RTL languages ---------------------------
-
-
-def t(lang: str, message: str, **values: object) -> str:
-    """Like `bot.texts.i18n.t`, for message text: RTL translations get RLM and isolates (bot/texts/bidi.py)."""
-    if not bidi.is_rtl(lang):
-        return i18n.t(lang, message, **values)
-    return bidi.line(_rtl_text(i18n.template(lang, message), values))
-
-
-def shown(lang: str, text: i18n.Later | str) -> str:
-    """A message marked with `i18n.later`, as message text in `lang`."""
-    return i18n.shown(lang, text, t)
-
-
-def tn(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
-    if not bidi.is_rtl(lang):
-        return i18n.tn(lang, singular, plural, n, **values)
-    return bidi.line(_rtl_text(i18n.plural_template(lang, singular, plural, n), {"n": n, **values}))
-
-
-def _rtl_text(template: str, values: dict[str, object]) -> str:
-    if not values:  # like i18n.t: a text without values is not formatted
-        return bidi.isolate_template(template)
-    free = {k: bidi.embed if k in EMBEDDED_VALUES else bidi.auto for k in values if k not in LTR_VALUES}
-    return bidi.format_rtl(template, values, free)
-
-
-# acks: the private answer to a press ---------------------------------------------------
-
-
-def ack_locked(lang: str, letter: str) -> str:
-    return t(lang, "Locked in: {letter}", letter=letter)
-
-
-def ack_repeated(lang: str, letter: str) -> str:
-    return t(lang, "You already answered {letter}", letter=letter)
-
-
-def ack_refused(lang: str, reason: object) -> str:
-    value = getattr(reason, "value", reason)
-    if value == "out_of_range":
-        return t(lang, "That is not one of the options.")
-    if value == "repeated":
-        return t(lang, "You already answered this question.")
-    return t(lang, "This question is closed.")
-
-
-def ack_ended(lang: str) -> str:
-    return t(lang, "This quiz has ended.")
-
-
-def ack_invalid(lang: str) -> str:
-    return t(lang, "This button is not valid.")
-
-
-def ack_not_saved(lang: str) -> str:
-    return t(lang, "Your answer was not saved. Please press again.")
-
 
 # a question and its reveal ---------------------------------------------------------------
 
@@ -118,20 +79,45 @@ def question_title(card: QuestionCard) -> str:
     )
 
 
+def content_direction(card: QuestionCard) -> bidi.Direction:
+    """How the quiz's own texts are laid out: right to left in an RTL chat language, or when the
+    quiz is written in a right-to-left script (an Arabic quiz in an English chat); the bot's
+    texts around them stay in the chat's language."""
+    return bidi.Direction(bidi.is_rtl(card.language) or card.direction_rtl)
+
+
 def prompt(card: QuestionCard) -> str:
     """The question's prompt as whole lines (Latin runs isolated in an RTL language)."""
-    return bidi.direction(card.language).block(card.prompt)
+    return content_direction(card).block(card.prompt)
 
 
-def option_line(lang: str, letter: str, text: str, mark: str = "", suffix: str = "") -> str:
-    """'B) text': in RTL the letter is isolated and ')' stays outside, so it mirrors with the line."""
-    d = bidi.direction(lang)
+def option_line(lang: str, letter: str, text: str, mark: str = "", suffix: str = "", rtl: bool = False) -> str:
+    """'B) text': in RTL the letter is isolated and ')' stays outside, so it mirrors with the line.
+    `rtl`: the quiz's content is right to left whatever `lang` is."""
+    d = bidi.Direction(bidi.is_rtl(lang) or rtl)
     return d.line(f"{mark}{d.ltr(letter)}) {d.embed(text)}{suffix}")
 
 
 def option_lines(card: QuestionCard, marks: dict[str, str] | None = None) -> list[str]:
     marks = marks or {}
-    return [option_line(card.language, o.letter, o.text, marks.get(o.letter, "")) for o in card.options]
+    return [
+        option_line(card.language, o.letter, o.text, marks.get(o.letter, ""), rtl=card.direction_rtl)
+        for o in card.options
+    ]
+
+
+def media_lines(lang: str, media: MediaView | None, image_too: bool = False) -> list[str]:
+    """Audio and video stay links under the text (a picture is shown by the platform; with
+    `image_too`, where none can be shown, it is said in words: "[image: a lion]")."""
+    if media is None:
+        return []
+    if media.kind is MediaKind.AUDIO:
+        return [t(lang, "🔊 Listen: {link}", link=media.location)]
+    if media.kind is MediaKind.VIDEO:
+        return [t(lang, "🎬 Watch: {link}", link=media.location)]
+    if image_too:
+        return [t(lang, "[image: {alt}]", alt=media.alt or os.path.basename(media.location))]
+    return []
 
 
 def time_limit(card: QuestionCard) -> str:
@@ -141,12 +127,18 @@ def time_limit(card: QuestionCard) -> str:
 
 
 def question_body(card: QuestionCard) -> str:
-    return "\n".join([prompt(card), "", *option_lines(card), "", time_limit(card)])
+    """The prompt, its links, the options, how to answer (a kind's instruction) and the time."""
+    lang = card.language
+    options = [*option_lines(card), ""] if card.options else []
+    how = answer_instruction(lang, card.kind)
+    return "\n".join(
+        [prompt(card), *media_lines(lang, card.media), "", *options, *([how] if how else []), time_limit(card)]
+    )
 
 
 def answer_bars(reveal: Reveal) -> list[str]:
     """'B ▓▓▓░░ 3'; in RTL the letter stands at the right and the bar grows leftwards."""
-    d = bidi.direction(reveal.card.language)
+    d = content_direction(reveal.card)
     total = sum(reveal.counts) or 1
     lines = []
     for option, count in zip(reveal.card.options, reveal.counts):
@@ -157,16 +149,38 @@ def answer_bars(reveal: Reveal) -> list[str]:
 
 
 def reveal_title(reveal: Reveal) -> str:
-    return t(reveal.card.language, "Right answer: {letter}) {text}", letter=reveal.right_letter, text=reveal.right_text)
+    """The right answer, as each kind has it; a poll's results have none."""
+    lang = reveal.card.language
+    if reveal.kind is QuestionKind.POLL:
+        return t(lang, "Poll results")
+    if reveal.kind is QuestionKind.MULTI:
+        return t(lang, "Right answers: {letter}", letter=reveal.right_letter)
+    if not reveal.right_letter:  # typed and numeric
+        return t(lang, "Right answer: {text}", text=reveal.right_text)
+    return t(lang, "Right answer: {letter}) {text}", letter=reveal.right_letter, text=reveal.right_text)
+
+
+def response_lines(reveal: Reveal) -> list[str]:
+    """A typed or numeric question's most common answers: '• zurich × 3'."""
+    if not reveal.responses:
+        return []
+    d = content_direction(reveal.card)
+    lines = [d.line(f"• {d.auto(text)} × {d.ltr(str(count))}") for text, count in reveal.responses]
+    return [t(reveal.card.language, "Answers given:"), *lines]
 
 
 def outcome_lines(reveal: Reveal) -> list[str]:
-    """Who scored, fastest first (or the review's note, or that nobody did)."""
+    """Who scored, fastest first, partial credit too (or the review's note, a poll's votes, or
+    that nobody did)."""
     lang = reveal.card.language
     if reveal.note:
         return [reveal.note]
-    if reveal.scorers:
-        return [t(lang, "Scored:"), *(_scorer_line(lang, s) for s in reveal.scorers)]
+    if reveal.kind is QuestionKind.POLL:
+        votes = len(reveal.answers)
+        return [tn(lang, "{n} vote", "{n} votes", votes) if votes else t(lang, "Nobody answered.")]
+    scored = [s for s in reveal.answers if s.correct or s.points > 0]
+    if scored:
+        return [t(lang, "Scored:"), *(_scorer_line(lang, s) for s in scored)]
     return [t(lang, "Nobody got it right.") if reveal.answers else t(lang, "Nobody answered.")]
 
 
@@ -180,14 +194,12 @@ def revealed(reveal: Reveal, room: int, measure: Callable[[str], int] = len) -> 
     right one marked, the split as bars, the right answer, why, who scored. Cut to `room` (as
     `measure` counts) where it costs least: who scored is cut to whole lines ("… and 12 more"),
     then the explanation; the question and the split always stay."""
-    card, lang = reveal.card, reveal.card.language
-    marks = [("✅ " if o.letter == reveal.right_letter else "▫️ ", o) for o in card.options]
-    head = "\n".join(
-        [prompt(card), "", *(option_line(lang, o.letter, o.text, m) for m, o in marks), "", *answer_bars(reveal)]
-    )
-    head += "\n\n✅ " + reveal_title(reveal)
+    head = _revealed_head(reveal)
+    lang = reveal.card.language
     outcome = outcome_lines(reveal)
-    why = bidi.direction(lang).block(reveal.explanation) if reveal.explanation else ""
+    why = content_direction(reveal.card).block(reveal.explanation) if reveal.explanation else ""
+    if links := media_lines(lang, reveal.explanation_media):
+        why = "\n".join([why, *links] if why else links)
     left = room - measure(head) - 2 * measure("\n\n")
     if measure("\n".join(outcome)) + measure(why) > left:
         outcome = _fewer_lines(lang, outcome, max(left - measure(why), left // 2), measure)
@@ -195,11 +207,30 @@ def revealed(reveal: Reveal, room: int, measure: Callable[[str], int] = len) -> 
     return textcut.cut("\n\n".join(p for p in (head, why, "\n".join(outcome)) if p), room, measure)
 
 
+def _revealed_head(reveal: Reveal) -> str:
+    """The question with the right options marked (none for a poll) and the split as bars, or
+    a typed question's most common answers; then the right answer."""
+    card, lang = reveal.card, reveal.card.language
+    right = set(reveal.right_letter.split(", ")) if reveal.right_letter else set()
+    lines = [prompt(card), *media_lines(lang, card.media)]
+    if card.options:
+        marks = {o.letter: "✅ " if o.letter in right else "▫️ " for o in card.options}
+        lines += ["", *option_lines(card, marks), "", *answer_bars(reveal)]
+    if reveal.responses:
+        lines += ["", *response_lines(reveal)]
+    return "\n".join(lines) + "\n\n" + ("📊 " if reveal.kind is QuestionKind.POLL else "✅ ") + reveal_title(reveal)
+
+
 def closed_notice(reveal: Reveal) -> Reply:
     """The short reply that tells a chat a question closed, for chats that ask for it
     (/settings notify on): the closing edit itself notifies nobody."""
-    lang = reveal.card.language
-    text = t(lang, "Question {number} closed: {letter}", number=reveal.card.number, letter=reveal.right_letter)
+    lang, number = reveal.card.language, reveal.card.number
+    if reveal.right_letter:
+        text = t(lang, "Question {number} closed: {letter}", number=number, letter=reveal.right_letter)
+    elif reveal.right_text:
+        text = t(lang, "Question {number} closed: {text}", number=number, text=reveal.right_text)
+    else:
+        text = t(lang, "Question {number} closed.", number=number)
     return Reply(text, language=lang)
 
 
@@ -215,7 +246,7 @@ def _fewer_lines(lang: str, lines: list[str], room: int, measure: Callable[[str]
 # the end of a run, boards and stats ------------------------------------------------------
 
 
-def _standing_line(lang: str, s: Standing) -> str:
+def standing_line(lang: str, s: Standing) -> str:
     medal = MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}."
     return t(
         lang,
@@ -243,7 +274,7 @@ def podium(p: Podium) -> Reply:
         RunStatus.STOPPED: t(lang, "⏹ Quiz stopped: {title}", title=p.quiz_title),
         RunStatus.SILENT: t(lang, "💤 Quiz ended after two questions without answers: {title}", title=p.quiz_title),
     }
-    lines = [_standing_line(lang, s) for s in p.standings[:10]] or [t(lang, "Nobody scored this time.")]
+    lines = [standing_line(lang, s) for s in p.standings[:10]] or [t(lang, "Nobody scored this time.")]
     lines += ["", t(lang, "See /leaderboard for this chat's ranking.")]
     # a group's misses are reviewed in the private chat with the bot (/start review there)
     buttons = () if p.chat.is_private else (review_button(lang),)
@@ -284,9 +315,9 @@ def leaderboard(lang: str, period: str, quiz_title: str | None, top: list[Standi
         return Reply(
             t(lang, "No answers yet. Start a quiz with /quiz."), title=title, language=lang, kind="leaderboard"
         )
-    lines = [_standing_line(lang, s) for s in top]
+    lines = [standing_line(lang, s) for s in top]
     if mine is not None and mine.rank > len(top):
-        lines += ["…", _standing_line(lang, mine)]
+        lines += ["…", standing_line(lang, mine)]
     return Reply("\n".join(lines), title=title, language=lang, kind="leaderboard")
 
 

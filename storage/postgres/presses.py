@@ -22,22 +22,27 @@ from bot.domain.records import AnswerRow, PressFacts
 from storage.postgres.rows import RUN_COLUMNS, run_from_row
 from storage.postgres.wakeups import CHANNEL
 from storage.postgres.writer import ANSWER_COLUMNS, ANSWER_TYPES
+from storage.shared.group_commit import answer_values
+from storage.shared.tables import REPLACED_COLUMNS
 
 # $1 run id, $2 player key, $3 how far to count the unseen answerers
 _FACTS = (
     f"SELECT {RUN_COLUMNS}, "
     "COALESCE((SELECT streak FROM answers WHERE run_id = r.id AND idx = r.idx - 1 AND player_key = $2), 0) AS streak, "
-    "(SELECT option FROM answers WHERE run_id = r.id AND idx = r.idx AND player_key = $2) AS answered, "
+    "mine.option AS answered, mine.response, mine.answered_at, "
     "EXISTS (SELECT 1 FROM answers WHERE run_id = r.id AND idx < r.idx) AS anyone_known, "
     "(SELECT count(*) FROM (SELECT DISTINCT a.player_key FROM answers a WHERE a.run_id = r.id AND a.idx < r.idx "
     "AND a.player_key <> $2 AND NOT EXISTS (SELECT 1 FROM answers b WHERE b.run_id = r.id AND b.idx = r.idx "
     "AND b.player_key = a.player_key) LIMIT $3) known) AS unseen "
-    "FROM runs r JOIN chats c ON c.key = r.chat_key WHERE r.status = 'open' AND r.id = $1"
+    "FROM runs r JOIN chats c ON c.key = r.chat_key "
+    # this player's answer to the open question, if any: one lookup of the answers' key
+    "LEFT JOIN answers mine ON mine.run_id = r.id AND mine.idx = r.idx AND mine.player_key = $2 "
+    "WHERE r.status = 'open' AND r.id = $1"
 )
 _N = len(ANSWER_COLUMNS)  # $1.. the answer's columns, then the player's, the time, whether to wake the owner
 # one statement, so one transaction: the row's share lock is held until the answer is committed;
 # the player's name is written only when it changed; the NOTIFY is delivered at the commit
-_INSERT = (
+_INSERT_ANY = (
     "WITH asking AS (SELECT id FROM runs WHERE id = $1 AND status = 'open' AND phase = 'asking' AND idx = $2 "
     f"AND due > ${_N} FOR SHARE), "
     f"named AS (INSERT INTO players(key, platform, user_id, name, updated_at) "
@@ -46,10 +51,16 @@ _INSERT = (
     "SET name = excluded.name, updated_at = excluded.updated_at WHERE players.name IS DISTINCT FROM excluded.name), "
     f"stored AS (INSERT INTO answers({', '.join(ANSWER_COLUMNS)}) "
     f"SELECT {', '.join(f'${n}::{t}' for n, t in enumerate(ANSWER_TYPES, start=1))} FROM asking "
-    "ON CONFLICT DO NOTHING RETURNING run_id) "
+    "{on_conflict} RETURNING run_id) "
     "SELECT EXISTS (SELECT 1 FROM asking) AS asking, EXISTS (SELECT 1 FROM stored) AS stored, "
     f"CASE WHEN ${_N + 6}::boolean AND EXISTS (SELECT 1 FROM stored) "
     f"THEN (SELECT 1 FROM pg_notify('{CHANNEL}', $1::bigint::text)) END AS woken"
+)
+_INSERT = _INSERT_ANY.replace("{on_conflict}", "ON CONFLICT DO NOTHING")
+# a toggle (select-all-that-apply) replaces the player's stored answer
+_REPLACE = _INSERT_ANY.replace(
+    "{on_conflict}",
+    "ON CONFLICT (run_id, idx, player_key) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in REPLACED_COLUMNS),
 )
 _SEAL = "UPDATE runs SET due = 0 WHERE id = $1 AND idx = $2 AND phase = 'asking' AND owner = $3"
 QUESTION_ANSWERS = (
@@ -61,35 +72,31 @@ async def facts(pool: asyncpg.Pool, run_id: int, player_key: str, unseen_cap: in
     row = await pool.fetchrow(_FACTS, run_id, player_key, unseen_cap)
     if row is None:
         return None
-    return PressFacts(run_from_row(row), row["streak"], row["answered"], row["anyone_known"], row["unseen"])
+    return PressFacts(
+        run_from_row(row),
+        row["streak"],
+        row["answered"],
+        row["anyone_known"],
+        row["unseen"],
+        row["response"] or "",
+        row["answered_at"] or 0.0,
+    )
 
 
 async def insert_if_asking(
-    pool: asyncpg.Pool, answer: AnswerRow, player: tuple[str, str, str, str], wake_owner: bool = True
+    pool: asyncpg.Pool,
+    answer: AnswerRow,
+    player: tuple[str, str, str, str],
+    wake_owner: bool = True,
+    replace: bool = False,
 ) -> bool | None:
     """True stored, False this player had answered already, None the question is not open (any more).
+    `replace`: a toggle, stored over the player's answer (never False).
 
     Only when asked does it wake the owner: each NOTIFY takes a database-wide lock at its
     commit, and most presses cannot complete a question."""
-    a = answer
-    row = await pool.fetchrow(
-        _INSERT,
-        a.run_id,
-        a.index,
-        a.question_id,
-        a.player_key,
-        a.chat_key,
-        a.quiz_id,
-        a.option,
-        int(a.correct),
-        a.elapsed,
-        a.points,
-        a.streak,
-        a.answered_at,
-        *player,
-        time.time(),
-        wake_owner,
-    )
+    statement = _REPLACE if replace else _INSERT
+    row = await pool.fetchrow(statement, *answer_values(answer), *player, time.time(), wake_owner)
     assert row is not None
     if not row["asking"]:
         return None

@@ -13,7 +13,7 @@ from bot.domain.records import Phase, RunRow, RunStatus
 RUN_COLUMNS = (
     "r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
     "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
-    "r.silent, c.chat_id, c.platform, c.is_private"
+    "r.silent, r.board_chat, c.chat_id, c.platform, c.is_private"
 )
 
 
@@ -53,6 +53,7 @@ def run_from_row(row: asyncpg.Record) -> RunRow:
         silent=row["silent"],
         status=RunStatus(row["status"]),
         id=row["id"],
+        board_chat=row["board_chat"],
     )
 
 

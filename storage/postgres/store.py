@@ -28,12 +28,13 @@ from storage.postgres.rows import RUN_COLUMNS, connect_problem, numbered, run_fr
 from storage.postgres.schema import MIGRATIONS
 from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
+from storage.shared.assignments import AssignmentQueries
 from storage.shared.drafts import DraftQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
-from storage.shared.tables import CHAT_QUIZ_COLUMNS
+from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
 from storage.shared.updates import UpdateClaims
 from storage.shared.web import WebQueries
 
@@ -58,7 +59,14 @@ async def _no_session_state(conn: asyncpg.Connection) -> None:
 
 
 class PostgresStore(
-    GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims, DraftQueries
+    GroupCommitAnswers,
+    WebQueries,
+    LearningQueries,
+    AssignmentQueries,
+    StatisticsQueries,
+    ReviewQueries,
+    UpdateClaims,
+    DraftQueries,
 ):
     """One PostgreSQL database through an asyncpg pool."""
 
@@ -230,9 +238,9 @@ class PostgresStore(
         try:
             return await self._pool.fetchval(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-                "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until) "
+                "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until, board_chat) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
-                "now() + make_interval(secs => $18)) RETURNING id",
+                "now() + make_interval(secs => $18), $19) RETURNING id",
                 run.chat_key,
                 run.quiz_id,
                 run.language,
@@ -251,6 +259,7 @@ class PostgresStore(
                 run.silent,
                 self.owner,
                 self.lease_seconds,
+                run.board_chat,
             )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "runs_one_open_per_chat":
@@ -300,10 +309,12 @@ class PostgresStore(
     async def press_facts(self, run_id: int, player_key: str, unseen_cap: int) -> PressFacts | None:
         return await pg_presses.facts(self._pool, run_id, player_key, unseen_cap)
 
-    async def insert_answer_if_asking(self, answer: AnswerRow, player: Player, wake_owner: bool = True) -> bool | None:
+    async def insert_answer_if_asking(
+        self, answer: AnswerRow, player: Player, wake_owner: bool = True, replace: bool = False
+    ) -> bool | None:
         """A press taken by a worker that does not run the quiz (storage/postgres/presses.py)."""
         return await pg_presses.insert_if_asking(
-            self._pool, answer, (player.key, player.platform, player.user_id, player.name), wake_owner
+            self._pool, answer, (player.key, player.platform, player.user_id, player.name), wake_owner, replace
         )
 
     async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
@@ -335,8 +346,7 @@ class PostgresStore(
 
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         rows = await self._pool.fetch(
-            "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, "
-            "streak, answered_at FROM answers WHERE run_id = $1 ORDER BY idx, answered_at",
+            f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id = $1 ORDER BY idx, answered_at",
             run_id,
         )
         return [AnswerRow.from_values(r) for r in rows]
@@ -352,7 +362,7 @@ class PostgresStore(
 
     async def run_standings(self, run_id: int) -> list[Standing]:
         rows = await self._pool.fetch(
-            "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), COUNT(*), "
+            "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), SUM(a.scored), "
             "MIN(a.answered_at) AS first FROM answers a LEFT JOIN players p ON p.key = a.player_key "
             "WHERE a.run_id = $1 GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key",
             run_id,

@@ -15,22 +15,26 @@ import asyncpg
 
 from storage.shared.group_commit import MAX_BATCH, GroupCommit
 from storage.shared.outbox import apply_postgres
+from storage.shared.tables import ANSWER_COLUMNS, REPLACED_COLUMNS
 
-ANSWER_COLUMNS = (
-    "run_id",
-    "idx",
-    "question_id",
-    "player_key",
-    "chat_key",
-    "quiz_id",
-    "option",
-    "correct",
-    "elapsed",
-    "points",
-    "streak",
-    "answered_at",
+__all__ = ["ANSWER_COLUMNS", "ANSWER_TYPES", "PgAnswerWriter"]
+
+ANSWER_TYPES = (
+    "bigint",
+    "int",
+    "text",
+    "text",
+    "text",
+    "text",
+    "int",
+    "int",
+    "float8",
+    "int",
+    "int",
+    "float8",
+    "text",
+    "int",
 )
-ANSWER_TYPES = ("bigint", "int", "text", "text", "text", "text", "int", "int", "float8", "int", "int", "float8")
 
 
 def _arrays(types: tuple[str, ...]) -> str:
@@ -40,6 +44,11 @@ def _arrays(types: tuple[str, ...]) -> str:
 INSERT_ANSWERS = (
     f"INSERT INTO answers({', '.join(ANSWER_COLUMNS)}) SELECT * FROM unnest({_arrays(ANSWER_TYPES)}) "
     "ON CONFLICT DO NOTHING RETURNING run_id, idx, player_key"
+)
+# toggles (select-all-that-apply): each row replaces the player's stored answer to that question
+REPLACE_ANSWERS = (
+    f"INSERT INTO answers({', '.join(ANSWER_COLUMNS)}) SELECT * FROM unnest({_arrays(ANSWER_TYPES)}) "
+    "ON CONFLICT (run_id, idx, player_key) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in REPLACED_COLUMNS)
 )
 UPDATE_RUNS = (
     "UPDATE runs SET status = j.status, phase = j.phase, idx = j.idx, asked_at = j.asked_at, due = j.due, "
@@ -75,7 +84,12 @@ class PgAnswerWriter(GroupCommit):
         self._owner = owner
 
     async def commit(
-        self, rows: list[tuple], players: list[tuple], runs: list[tuple], outbox: list[tuple]
+        self,
+        rows: list[tuple],
+        players: list[tuple],
+        runs: list[tuple],
+        outbox: list[tuple],
+        replaced: list[tuple] | None = None,
     ) -> list[bool]:
         fresh, first = _first_of_each_key(rows)
         async with self._pool.acquire() as conn, conn.transaction():
@@ -88,6 +102,9 @@ class PgAnswerWriter(GroupCommit):
             if fresh:
                 stored = await conn.fetch(INSERT_ANSWERS, *columns(fresh, len(ANSWER_COLUMNS)))
                 landed = {(r["run_id"], r["idx"], r["player_key"]) for r in stored}
+            if replaced:  # one row per key: ON CONFLICT DO UPDATE may touch a row once a statement
+                latest = list({_key(row): row for row in replaced}.values())
+                await conn.execute(REPLACE_ANSWERS, *columns(latest, len(ANSWER_COLUMNS)))
         return [first[i] and _key(row) in landed for i, row in enumerate(rows)]
 
 

@@ -22,12 +22,12 @@ _DAYS = (
     "FROM board_days WHERE chat_key = :chat AND day >= :day"
 )
 _LIVE = (
-    "SELECT a.player_key, a.quiz_id, a.points, a.correct, 1, a.answered_at, a.streak "
+    "SELECT a.player_key, a.quiz_id, a.points, a.correct, a.scored, a.answered_at, a.streak "
     f"FROM runs r JOIN answers a ON a.run_id = r.id AND a.idx >= {LIVE_BOUNDARY} "
     "WHERE r.chat_key = :chat AND r.status = 'open' AND a.chat_key = :chat"
 )
 _ANSWERS = (
-    "SELECT player_key, quiz_id, points, correct, 1 AS answered, answered_at AS first_at, streak "
+    "SELECT player_key, quiz_id, points, correct, scored AS answered, answered_at AS first_at, streak "
     "FROM answers WHERE chat_key = :chat AND answered_at >= :since"
 )
 

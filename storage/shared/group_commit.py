@@ -44,6 +44,8 @@ def answer_values(a: AnswerRow) -> tuple:
         a.points,
         a.streak,
         a.answered_at,
+        a.response,
+        int(a.scored),
     )
 
 
@@ -71,6 +73,7 @@ class _Pending:
     values: tuple  # the answer row's column values
     player: tuple | None  # (key, platform, user_id, name) when the stored name must change
     future: asyncio.Future
+    replace: bool = False  # a toggle: replaces the player's stored answer (REPLACED_COLUMNS)
 
 
 class GroupCommit:
@@ -91,10 +94,11 @@ class GroupCommit:
         self.settled = 0  # answers whose batch is done (committed or failed), in queue order
         self._settle_waiters: list[tuple[int, asyncio.Future]] = []
 
-    def submit(self, answer: AnswerRow, player: tuple | None = None) -> asyncio.Future:
-        """Queue one answer; the future becomes True (stored), False (already there) or an error."""
+    def submit(self, answer: AnswerRow, player: tuple | None = None, replace: bool = False) -> asyncio.Future:
+        """Queue one answer; the future becomes True (stored), False (already there) or an error.
+        `replace`: it replaces the player's stored answer to that question, if any (always True)."""
         future = asyncio.get_running_loop().create_future()
-        self._pending.append(_Pending(answer_values(answer), player, future))
+        self._pending.append(_Pending(answer_values(answer), player, future, replace))
         self.submitted += 1
         self._kick()
         return future
@@ -172,9 +176,7 @@ class GroupCommit:
         outbox, self._outbox = self._outbox, []
         ops = [op for _, _, run_ops in runs.values() for op in run_ops] + [op for own, _ in outbox for op in own]
         try:
-            landed = await self.commit(
-                [p.values for p in batch], _players(batch), [values for values, _, _ in runs.values()], ops
-            )
+            landed = await self._commit_batch(batch, [values for values, _, _ in runs.values()], ops)
         except Exception as error:
             log.error("storing %d answers and %d run states failed: %s", len(batch), len(runs), error)
             self._resolve(batch, runs, outbox, error=error)
@@ -186,11 +188,25 @@ class GroupCommit:
             self._inflight = []
         self._settle(len(batch))
 
+    async def _commit_batch(self, batch: list[_Pending], runs: list[tuple], ops: list[tuple]) -> list[bool]:
+        """`commit` with the batch's new answers and its replacements apart; per item, whether it landed."""
+        rows = [p.values for p in batch if not p.replace]
+        replaced = [p.values for p in batch if p.replace]
+        landed = iter(await self.commit(rows, _players(batch), runs, ops, replaced))
+        return [True if p.replace else next(landed) for p in batch]
+
     async def commit(
-        self, rows: list[tuple], players: list[tuple], runs: list[tuple], outbox: list[tuple]
+        self,
+        rows: list[tuple],
+        players: list[tuple],
+        runs: list[tuple],
+        outbox: list[tuple],
+        replaced: list[tuple] | None = None,
     ) -> list[bool]:
         """Store the answer rows, player names, run states and outbox ops (`outbox_ops`) in one
-        transaction; per row, True if it landed, False if that player had already answered."""
+        transaction; per row, True if it landed, False if that player had already answered.
+        `replaced`: answer rows stored over the same player's answer to that question (the later
+        of two in the list wins), after the new ones."""
         raise NotImplementedError
 
     def _take_runs(self, limit: int) -> dict[int, tuple[tuple, list[asyncio.Future], list[tuple]]]:
@@ -282,13 +298,15 @@ class StoredNames:
             self._names.clear()
         self._names[key] = name
 
-    def submit(self, writer: GroupCommit, answer: AnswerRow, player: Player | None) -> asyncio.Future:
+    def submit(
+        self, writer: GroupCommit, answer: AnswerRow, player: Player | None, replace: bool = False
+    ) -> asyncio.Future:
         """Queue the answer, with the player's name when it changed; remember it once stored."""
         key = answer.player_key  # the same string object as the answer's: one copy in memory
         if player is None or self._names.get(key) == player.name:
-            return writer.submit(answer, None)
+            return writer.submit(answer, None, replace)
         name = player.name
-        future = writer.submit(answer, (key, player.platform, player.user_id, name))
+        future = writer.submit(answer, (key, player.platform, player.user_id, name), replace)
         future.add_done_callback(lambda f: self._stored(f, key, name))
         return future
 
@@ -315,6 +333,11 @@ class GroupCommitAnswers:
         answered this question, and an exception if the commit failed (nothing was stored).
         """
         return self._names.submit(self.writer, answer, player)
+
+    def submit_picks(self, answer: AnswerRow, player: Player | None = None) -> asyncio.Future:
+        """Queue an answer that replaces the player's stored one to that question (a toggle of
+        a select-all-that-apply question); the future is True once committed."""
+        return self._names.submit(self.writer, answer, player, replace=True)
 
     @property
     def commits(self) -> int:

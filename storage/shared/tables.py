@@ -8,6 +8,26 @@ from bot.domain.questionstats import OPTION_SLOTS
 
 OPTION_COLUMNS = tuple(f"o{i}" for i in range(OPTION_SLOTS))  # stat_players: answers per option, both stores
 
+# the answers table's columns in AnswerRow's field order (bot/domain/records.py), both stores
+ANSWER_COLUMNS = (
+    "run_id",
+    "idx",
+    "question_id",
+    "player_key",
+    "chat_key",
+    "quiz_id",
+    "option",
+    "correct",
+    "elapsed",
+    "points",
+    "streak",
+    "answered_at",
+    "response",
+    "scored",
+)
+# what an answer moved by a toggle (a select-all-that-apply question) replaces of the stored one
+REPLACED_COLUMNS = ("option", "correct", "elapsed", "points", "streak", "answered_at", "response")
+
 CHAT_QUIZ_COLUMNS = "chat_key, quiz_id, content, uploaded_by, uploaded_at"  # ChatQuizRow's order, both stores
 
 

@@ -1,6 +1,6 @@
 """What the web pages keep: the secret their links are signed with, which chats show their
-leaderboard publicly, since when a chat's links count (/dashboard revoke), and the list of a
-chat's runs.
+leaderboard publicly, since when a chat's links count (/dashboard revoke), who stopped a run,
+and what a chat's run list, run reports and downloads read.
 
 Plain SQL that SQLite and PostgreSQL read the same way, with SQLite's `:name` parameters
 (PostgreSQL's store numbers them, as for the boards). Each store supplies `_fetch` and `_change`.
@@ -8,9 +8,11 @@ Plain SQL that SQLite and PostgreSQL read the same way, with SQLite's `:name` pa
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from bot.domain.records import RunStatus, RunSummary
+from bot.domain.records import AnswerRow, PastRun, RunStatus, RunSummary
+from storage.shared.tables import ANSWER_COLUMNS
 
 SECRET_NAME = "web_links"
 
@@ -22,6 +24,14 @@ REVOCATIONS = """
         not_before {time} NOT NULL  -- links of the chat issued before this instant are refused
     );
 """
+# who /stop-ped a run (its report names them), by run id: a run keeps its id when its chat moves
+RUN_STOPS = """
+    CREATE TABLE IF NOT EXISTS run_stops (
+        run_id {key} PRIMARY KEY,
+        stopped_by TEXT NOT NULL
+    );
+"""
+_ANSWER_COLUMNS = ", ".join(ANSWER_COLUMNS)
 # the later of two instants, in words both databases read (SQLite's MAX is PostgreSQL's GREATEST)
 _LATER = (
     "CASE WHEN excluded.not_before > link_revocations.not_before "
@@ -75,10 +85,47 @@ class WebQueries:
         rows = await self._fetch("SELECT not_before FROM link_revocations WHERE chat_key = :chat", {"chat": chat_key})
         return float(rows[0][0]) if rows else 0.0
 
-    async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
+    async def chat_runs(self, chat_key: str, limit: int = 50, offset: int = 0) -> list[RunSummary]:
         rows = await self._fetch(
             "SELECT id, quiz_id, started_at, status FROM runs WHERE chat_key = :chat "
-            "ORDER BY started_at DESC, id DESC LIMIT :limit",
-            {"chat": chat_key, "limit": limit},
+            "ORDER BY started_at DESC, id DESC LIMIT :limit OFFSET :offset",
+            {"chat": chat_key, "limit": limit, "offset": offset},
         )
         return [RunSummary(int(r[0]), str(r[1]), float(r[2]), RunStatus(r[3])) for r in rows]
+
+    async def run_count(self, chat_key: str) -> int:
+        rows = await self._fetch("SELECT COUNT(*) FROM runs WHERE chat_key = :chat", {"chat": chat_key})
+        return int(rows[0][0])
+
+    async def chat_title(self, chat_key: str) -> str:
+        rows = await self._fetch("SELECT title FROM chats WHERE key = :chat", {"chat": chat_key})
+        return str(rows[0][0] or "") if rows else ""
+
+    async def past_run(self, chat_key: str, run_id: int) -> PastRun | None:
+        rows = await self._fetch(
+            "SELECT r.id, r.chat_key, r.quiz_id, r.language, r.question_ids, r.started_by, r.started_at, "
+            "r.status, s.stopped_by FROM runs r LEFT JOIN run_stops s ON s.run_id = r.id "
+            "WHERE r.id = :run AND r.chat_key = :chat",
+            {"run": run_id, "chat": chat_key},
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        ids = json.loads(r[4]) if isinstance(r[4], str) else r[4]  # SQLite keeps JSON text, PostgreSQL an array
+        return PastRun(
+            int(r[0]), str(r[1]), str(r[2]), str(r[3]), tuple(ids), str(r[5]), float(r[6]), RunStatus(r[7]), r[8] or ""
+        )
+
+    async def chat_answers(self, chat_key: str, since: float | None = None) -> list[AnswerRow]:
+        rows = await self._fetch(
+            f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE chat_key = :chat AND answered_at >= :since "
+            "ORDER BY run_id, idx, answered_at, player_key",
+            {"chat": chat_key, "since": float("-inf") if since is None else float(since)},
+        )
+        return [AnswerRow.from_values(r) for r in rows]
+
+    async def record_stop(self, run_id: int, player_key: str) -> None:
+        await self._change(
+            "INSERT INTO run_stops(run_id, stopped_by) VALUES (:run, :by) ON CONFLICT (run_id) DO NOTHING",
+            {"run": run_id, "by": player_key},
+        )

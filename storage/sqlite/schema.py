@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.drafts import DRAFT_TABLES
 from storage.shared.review import fsrs_migration
 from storage.shared.tables import (
@@ -15,21 +16,22 @@ from storage.shared.tables import (
 )
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
-from storage.shared.web import REVOCATIONS
+from storage.shared.web import REVOCATIONS, RUN_STOPS
 
 
-def _summarise(answers: str) -> str:
-    """Add `answers` (a FROM ... WHERE clause over table `a`) to both board summaries."""
+def _summarise(answers: str, answered: str = "COUNT(*)") -> str:
+    """Add `answers` (a FROM ... WHERE clause over table `a`) to both board summaries; `answered`
+    counts them (the kinds' migration: polls count as no answer)."""
     return f"""
     INSERT INTO board_days
         SELECT a.chat_key, CAST(a.answered_at / 86400 AS INTEGER), a.player_key, a.quiz_id,
-               SUM(a.points), SUM(a.correct), COUNT(*), MIN(a.answered_at)
+               SUM(a.points), SUM(a.correct), {answered}, MIN(a.answered_at)
         {answers} GROUP BY 1, 2, 3, 4
         ON CONFLICT DO UPDATE SET points = points + excluded.points,
             correct = correct + excluded.correct, answered = answered + excluded.answered,
             first_at = MIN(first_at, excluded.first_at);
     INSERT INTO board_totals
-        SELECT a.chat_key, a.player_key, a.quiz_id, SUM(a.points), SUM(a.correct), COUNT(*),
+        SELECT a.chat_key, a.player_key, a.quiz_id, SUM(a.points), SUM(a.correct), {answered},
                MIN(a.answered_at), MAX(a.streak)
         {answers} GROUP BY 1, 2, 3
         ON CONFLICT DO UPDATE SET points = points + excluded.points,
@@ -39,18 +41,21 @@ def _summarise(answers: str) -> str:
     """
 
 
+SCORED = "SUM(a.scored)"  # what the boards count as answered since the kinds' migration (polls are not)
+
 # every answer already past its run's boundary (migration 2; the bench loads answers this way)
 BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
 
 
-def _board_triggers() -> str:
+def _board_triggers(answered: str = "COUNT(*)") -> str:
     return f"""
     -- a run moving past a question (or ending) summarises the answers it leaves behind
     CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
     WHEN {boundary("new")} > {boundary("old")} BEGIN
         {
         _summarise(
-            f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}"
+            f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}",
+            answered,
         )
     }
     END;
@@ -58,7 +63,12 @@ def _board_triggers() -> str:
     -- straight in; answers of the open question cost this one lookup of their run
     CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
     WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {_summarise("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx AND a.player_key = new.player_key")}
+        {
+        _summarise(
+            "FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx AND a.player_key = new.player_key",
+            answered,
+        )
+    }
     END;
     """
 
@@ -393,6 +403,27 @@ MIGRATIONS += ("ALTER TABLE chats ADD COLUMN close_notice INTEGER NOT NULL DEFAU
 
 # /review schedules with FSRS: each card's memory state, and a log of every grade (storage/shared/review.py)
 MIGRATIONS += (fsrs_migration("TEXT", "REAL", "INTEGER PRIMARY KEY", " WITHOUT ROWID"),)
+# assignments: a quiz members play in private until a deadline, counted on the group's boards
+# (storage/shared/assignments.py); a run played for another chat names it (runs.board_chat)
+MIGRATIONS += (ASSIGNMENT_TABLES.format(id="INTEGER PRIMARY KEY", time="REAL"),)
+# who /stop-ped a run, for its report (storage/shared/web.py)
+MIGRATIONS += (RUN_STOPS.format(key="INTEGER"),)
+# the board triggers as the kinds' migration found them (tests put a database back to before it)
+BOARD_TRIGGERS_BEFORE_KINDS = _board_triggers()
+
+# kinds of question (issue #22): what a player answered besides an option (a select-all-that-apply
+# question's picks, a typed text, a number) and whether the answer is scored at all (a poll is
+# not: it counts in neither "answered" nor accuracy on the boards). Stored answers were all
+# scored, so the summaries stand as they are; the board triggers count scored answers from now.
+MIGRATIONS += (
+    f"""
+    ALTER TABLE answers ADD COLUMN response TEXT NOT NULL DEFAULT '';
+    ALTER TABLE answers ADD COLUMN scored INTEGER NOT NULL DEFAULT 1;
+    DROP TRIGGER runs_summarise_answers;
+    DROP TRIGGER answers_late_to_boards;
+    {_board_triggers(SCORED)}
+    """,
+)
 
 # quizzes written in the chat (issue #23): each author's draft, and the codes of share links
 MIGRATIONS += (DRAFT_TABLES.format(time="REAL"),)

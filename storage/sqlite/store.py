@@ -17,12 +17,13 @@ from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, Phase, RunRow, RunStatus
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.shared import boards, outbox
+from storage.shared.assignments import AssignmentQueries
 from storage.shared.drafts import DraftQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
-from storage.shared.tables import CHAT_QUIZ_COLUMNS
+from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
 from storage.shared.updates import CLAIM_SECONDS, CLAIM_SQLITE, FINISH, UpdateClaims
 from storage.shared.web import WebQueries
 from storage.sqlite import guard, moves
@@ -35,12 +36,19 @@ log = logging.getLogger("quizhost.storage")
 
 _RUN_COLUMNS = (
     "id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-    "started_at, status, phase, idx, asked_at, due, message_id, silent"
+    "started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat"
 )
 
 
 class SqliteStore(
-    GroupCommitAnswers, WebQueries, LearningQueries, StatisticsQueries, ReviewQueries, UpdateClaims, DraftQueries
+    GroupCommitAnswers,
+    WebQueries,
+    LearningQueries,
+    AssignmentQueries,
+    StatisticsQueries,
+    ReviewQueries,
+    UpdateClaims,
+    DraftQueries,
 ):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 
@@ -229,8 +237,8 @@ class SqliteStore(
         try:
             written = await self._write(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
-                "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.chat_key,
                     run.quiz_id,
@@ -248,6 +256,7 @@ class SqliteStore(
                     run.due,
                     run.message_id,
                     run.silent,
+                    run.board_chat,
                 ),
             )
         except sqlite3.IntegrityError as error:
@@ -288,10 +297,7 @@ class SqliteStore(
     # answers ------------------------------------------------------------------------
 
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
-        sql = (
-            "SELECT run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, "
-            "elapsed, points, streak, answered_at FROM answers WHERE run_id=? ORDER BY idx, answered_at"
-        )
+        sql = f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id=? ORDER BY idx, answered_at"
         rows = await self._db.fetchall(sql, (run_id,))
         return [AnswerRow.from_values(r) for r in rows]
 
@@ -311,7 +317,7 @@ class SqliteStore(
     async def run_standings(self, run_id: int) -> list[Standing]:
         sql = (
             "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), "
-            "COUNT(*), MIN(a.answered_at) AS first FROM answers a "
+            "SUM(a.scored), MIN(a.answered_at) AS first FROM answers a "
             "LEFT JOIN players p ON p.key = a.player_key WHERE a.run_id=? "
             "GROUP BY a.player_key, p.name ORDER BY 3 DESC, 4 DESC, first ASC, a.player_key"
         )
@@ -373,6 +379,7 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         due,
         message_id,
         silent,
+        board_chat,
         chat_id,
         platform,
         is_private,
@@ -398,4 +405,5 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         silent=silent,
         status=RunStatus(status),
         id=run_id,
+        board_chat=board_chat,
     )

@@ -27,8 +27,10 @@ from typing import Any
 
 from storage.shared.group_commit import MAX_BATCH, GroupCommit
 from storage.shared.outbox import SQLITE_OPS, apply_sqlite
+from storage.shared.tables import ANSWER_COLUMNS, REPLACED_COLUMNS
 from storage.sqlite.connection import SqliteConnection
 
+# the bench's reference loads a choice quiz's answers with this (response and scored as the defaults)
 INSERT_ANSWER = (
     "INSERT OR IGNORE INTO answers(run_id, idx, question_id, player_key, chat_key, quiz_id, "
     "option, correct, elapsed, points, streak, answered_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
@@ -37,9 +39,7 @@ UPSERT_PLAYER = (
     "INSERT INTO players(key, platform, user_id, name, updated_at) VALUES (?, ?, ?, ?, ?) "
     "ON CONFLICT(key) DO UPDATE SET name=excluded.name, updated_at=excluded.updated_at"
 )
-_COLUMNS = (
-    "run_id, idx, question_id, player_key, chat_key, quiz_id, option, correct, elapsed, points, streak, answered_at"
-)
+_COLUMNS = ", ".join(ANSWER_COLUMNS)
 _RUN_FIELDS = ("status", "phase", "idx", "asked_at", "due", "message_id", "silent")
 
 
@@ -62,23 +62,32 @@ def _update_runs(runs: str) -> str:
 
 
 def _insert_answers(answers: str, verb: str = "INSERT") -> str:
-    values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(12))
+    values = ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(ANSWER_COLUMNS)))
     return f"{verb} INTO answers({_COLUMNS}) SELECT {values} FROM json_each({answers})"
+
+
+def _replace_answers(answers: str) -> str:
+    """Toggles: each row replaces the player's stored answer to that question (json_each's
+    order: the later of two wins)."""
+    changed = ", ".join(f"{c} = excluded.{c}" for c in REPLACED_COLUMNS)
+    return f"{_insert_answers(answers)} WHERE true ON CONFLICT(run_id, idx, player_key) DO UPDATE SET {changed}"
 
 
 # the batch's one statement: INSERT INTO temp.answer_batch (made on the writer's connection at
 # each start; a TEMP trigger may write the main database's tables). A duplicate answer fails it whole.
 BATCH_OBJECTS = f"""
     {SQLITE_OPS}
-    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers) AS SELECT NULL, NULL, NULL, NULL, NULL;
+    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers, replaced)
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL;
     CREATE TEMP TRIGGER answer_batch_write INSTEAD OF INSERT ON answer_batch BEGIN
         {_upsert_players("new.now", "new.players")};
         {_update_runs("new.runs")};
         {apply_sqlite("new.outbox")};
         {_insert_answers("new.answers")};
+        {_replace_answers("new.replaced")};
     END;
 """
-WRITE_BATCH = "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers) VALUES (?, ?, ?, ?, ?)"
+WRITE_BATCH = "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers, replaced) VALUES (?, ?, ?, ?, ?, ?)"
 # the rows that landed, in the order given (json_each's): the first of two equal keys wins
 INSERT_NEW_ANSWERS_JSON = _insert_answers("?", "INSERT OR IGNORE") + " RETURNING run_id, idx, player_key"
 
@@ -95,19 +104,24 @@ class AnswerWriter(GroupCommit):
         await self._db.executescript(BATCH_OBJECTS)
 
     async def commit(
-        self, rows: list[tuple], players: list[tuple], runs: list[tuple], outbox: list[tuple]
+        self,
+        rows: list[tuple],
+        players: list[tuple],
+        runs: list[tuple],
+        outbox: list[tuple],
+        replaced: list[tuple] | None = None,
     ) -> list[bool]:
         # the JSON is made on the event loop's thread
         batch = (time.time(), _json(players), _json(runs), _json(outbox))
-        rows_json = json.dumps(rows)
+        rows_json, replaced_json = json.dumps(rows), _json(replaced or [])
         try:
-            await self._db.write(WRITE_BATCH, (*batch, rows_json))
+            await self._db.write(WRITE_BATCH, (*batch, rows_json, replaced_json))
             return [True] * len(rows)
         except sqlite3.IntegrityError as error:
             if not _duplicate_answer(error):
                 raise
         # nothing was stored: the batch again, in a transaction that tells which answers are new
-        async with self._db.transaction((WRITE_BATCH, (*batch, None))) as (conn, [written]):
+        async with self._db.transaction((WRITE_BATCH, (*batch, None, replaced_json))) as (conn, [written]):
             if isinstance(written, BaseException):
                 raise written
             return _landed(rows, list(await conn.execute_fetchall(INSERT_NEW_ANSWERS_JSON, (rows_json,))))

@@ -58,12 +58,10 @@ async def test_a_hindi_chat_reads_why_questions_were_skipped_in_hindi_at_their_l
     await commands.handle("language", "hi", admin())
     reply = await commands.upload(admin(), "mixed.gift", MIXED_GIFT)
     assert reply.text.splitlines()[:2] == ["mixed सहेजी गई: 2 प्रश्न।", "इसे /quiz mixed से शुरू करें।"]
+    assert "• line 1: एक निबंध प्रश्न (कोष्ठकों के बीच कोई उत्तर नहीं): उन्हें शिक्षक जाँचते हैं" in reply.text
     assert (
-        "• line 1: निबंध प्रश्न (मझले कोष्ठकों के बीच कोई उत्तर नहीं): केवल एक सही उत्तर वाले बहुविकल्पीय "
-        "और सही/गलत प्रश्न आयात किए जाते हैं"
-    ) in reply.text
-    assert (
-        "• line 3: कई सही उत्तर (2 विकल्पों को पूरे अंक मिलते हैं): प्रश्नोत्तरी के प्रश्न का ठीक एक सही उत्तर होता है"
+        "• line 3: कई सही उत्तर (2 विकल्पों को पूरे अंक मिलते हैं): Moodle इनमें से कोई भी एक स्वीकार करता है, "
+        "ऐसा कोई quizhost प्रकार नहीं पूछता"
     ) in reply.text
     nothing = await commands.upload(admin(), "broken.txt", b"Alone?\nA. one\nANSWER: A\n")
     assert nothing.text.splitlines() == [
@@ -72,7 +70,8 @@ async def test_a_hindi_chat_reads_why_questions_were_skipped_in_hindi_at_their_l
     ]
     english = await commands.upload(admin("g2"), "mixed.gift", MIXED_GIFT)  # another chat, still English
     assert (
-        "• line 3: several right answers (2 options have full credit): a quiz question has exactly one" in english.text
+        "• line 3: several right answers (2 options have full credit): Moodle takes any one of them, "
+        "which no quizhost kind asks" in english.text
     )
 
 

@@ -165,3 +165,34 @@ def button_id(message: FakeMessage, letter: str) -> str:
         if label == letter or label.startswith((f"{letter})", f"{letter} ·")):
             return button["custom_id"]
     raise AssertionError(f"no button {letter} on message {message.id}")
+
+
+def endpoint_settings(tmp_path: Path, fake: FakeDiscord, port: int, **overrides: object) -> Settings:
+    """The bot on the interactions endpoint (127.0.0.1:port/interactions), the fake posting there."""
+    fake.use_endpoints(f"http://127.0.0.1:{port}/interactions")
+    return make_settings(
+        tmp_path,
+        fake,
+        discord_interactions_listen=f"127.0.0.1:{port}/interactions",
+        discord_public_key=fake.public_key,
+        **overrides,
+    )
+
+
+@contextlib.asynccontextmanager
+async def running_endpoint_bot(fake: FakeDiscord, settings: Settings, clock: FakeClock) -> AsyncIterator[None]:
+    """`quizhost run` with interactions over HTTP, once it synced its commands and its endpoint
+    answered Discord's PING; it never opens the gateway."""
+    syncs = len(fake.syncs) + max(1, len(settings.discord_guilds()))
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(settings, clock=clock, stop=stop), name="quizhost run")
+    try:
+        await fake.wait_for(lambda: task.done() or len(fake.syncs) >= syncs, what="the command sync")
+        if task.done():
+            task.result()
+            raise AssertionError("quizhost run ended before it synced")
+        await fake.wait_endpoints()
+        yield
+    finally:
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0

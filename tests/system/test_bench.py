@@ -168,6 +168,27 @@ def test_presses_through_two_webhook_workers_and_through_one_are_all_acknowledge
     assert asyncio.run(_bench_schemas(postgres_url)) == []
 
 
+@pytest.mark.postgres
+def test_presses_through_two_discord_endpoint_workers_and_through_one_are_all_acknowledged(capsys, postgres_url):
+    """Two `quizhost run` processes taking Discord's interactions over HTTP, on one PostgreSQL."""
+    tiny = ["--chats", "2", "--players", "3", "--window", "4", "--json"]
+    assert main(["bench", "--platform", "discord", "--http", "--workers", "2", "--db", postgres_url, *tiny]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out)
+    assert set(result["passes"]) == {"1", "2"} and result["ratio"] > 0
+    for count, figures in result["passes"].items():
+        flat = figures["flat_out"]
+        # every press answered "Locked in", by whichever worker the fake posted it to
+        assert flat["sent"] == flat["acked"] == flat["locked"] == 2 * 3 and flat["missing"] == 0, count
+        spread = figures["updates_per_worker"]
+        assert len(spread) == int(count) and min(spread) > 0, spread
+        assert figures["failed_deliveries"] == 0
+    shown = workers_table(result)
+    assert "signed interactions round robin" in shown and "2 workers presses_per_s" in shown
+    assert PASSWORD not in out + shown
+    assert asyncio.run(_bench_schemas(postgres_url)) == []
+
+
 @pytest.mark.parametrize("db", [[], ["--db", "sqlite:///quizhost.db"], ["--db", "quizhost.db"]])
 def test_several_workers_on_sqlite_are_refused_in_one_line(capsys, db):
     assert main(["bench", "--platform", "telegram", "--workers", "2", *db]) == 2
@@ -201,11 +222,17 @@ def test_the_corpus_table_counts_every_file_the_importers_read(tmp_path, capsys)
     from bot.bench import corpus
 
     (tmp_path / "gift").mkdir()
-    (tmp_path / "gift" / "a.gift").write_text("Fine? {=yes ~no}\n\nSpell it {=colour}\n\nAgain fine? {=yes ~no}\n")
+    (tmp_path / "gift" / "a.gift").write_text(
+        "Only words here.\n\nFine? {=yes ~no}\n\nPair them {=a -> b =c -> d}\n\nAgain fine? {=yes ~no}\n\n"
+        "<b>Bold</b> and [html]? {=x ~y}\n"
+    )
     (tmp_path / "b.json").write_text('{"response_code": 1, "results": []}')
     (tmp_path / "SOURCES.txt").write_text("where the files come from")
-    assert corpus.main([str(tmp_path)]) == 0
+    assert corpus.main([str(tmp_path), "--markdown"]) == 0
     rows = capsys.readouterr().out.splitlines()
-    assert rows[2].startswith("| b.json | - | 0 | 0 |")  # refused as a whole, with why
-    assert rows[3].startswith("| gift/a.gift | gift | 2 | 1 | 1x a short-answer question")
-    assert rows[-1] == "| **2 files** | | **2** | **1** | |"
+    assert rows[2].startswith("| b.json | - | 0 | 0 | 0 | 0 |")  # refused as a whole, with why
+    # the description is no question; the matching question is one, skipped
+    assert rows[3].startswith("| gift/a.gift | gift | 4 | 3 | 1 | 1 |") and "1x a matching question" in rows[3]
+    assert rows[4] == "| **2 files** | | **4** | **3** | **1** | **1** | |"
+    assert "| gift | 1 | 4 | 3 | 75.0% |" in rows
+    assert rows[-1] == "Imported texts with HTML tags left: 0; with Cloze markup left: 0"

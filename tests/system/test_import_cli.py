@@ -68,8 +68,8 @@ def test_skipped_questions_go_to_stderr_with_line_and_reason(tmp_path, capsys):
     path = source(tmp_path, "physics.gift")
     code, out, err = run(capsys, str(path))
     assert code == 0
-    assert f"{path}: line 38: skipped: a numerical question" in err
-    assert f"{path}: 9 question(s) imported as 'physics', 7 skipped" in err
+    assert f"{path}: line 40: skipped: a matching question" in err
+    assert f"{path}: 12 question(s) imported as 'physics', 4 skipped" in err
     assert yaml.safe_load(out)["id"] == "physics"
 
 
@@ -105,8 +105,21 @@ def test_id_title_and_language_options(tmp_path, capsys):
     code, out, _ = run(capsys, str(path), "--id", "history-night", "--title", "History night", "--lang", "hi")
     data = yaml.safe_load(out)
     assert code == 0 and data["id"] == "history-night"
-    assert data["title"] == {"en": "History night", "hi": "History night"}
-    assert data["questions"][0]["prompt"]["hi"] == "The Great Fire of London happened in 1666."
+    # the texts stay as written; the quiz says which language they are in
+    assert (data["language"], data["title"]) == ("hi", "History night")
+    assert data["questions"][0]["prompt"] == "The Great Fire of London happened in 1666."
+
+
+@pytest.mark.parametrize("tag", ["es", "vi", "pt-BR", "ar"])
+def test_any_language_tag_labels_the_quiz(tmp_path, capsys, tag):
+    code, out, _ = run(capsys, str(source(tmp_path, "capitals.txt")), "--language", tag)
+    assert code == 0 and yaml.safe_load(out)["language"] == tag
+
+
+def test_a_bad_language_tag_is_refused(tmp_path, capsys):
+    code, out, err = run(capsys, str(source(tmp_path, "capitals.txt")), "--language", "Spanish!")
+    assert (code, out) == (1, "")
+    assert "is not a language tag" in err
 
 
 def test_a_bad_id_is_refused(tmp_path, capsys):
@@ -122,9 +135,10 @@ def test_question_ids_are_stable_across_imports_and_reordering(tmp_path):
     assert ids["Q one?"] != ids["Q two?"]
 
 
-def test_the_same_question_twice_is_skipped_naming_the_first(tmp_path):
+def test_the_same_question_twice_is_kept_with_a_note_naming_the_first(tmp_path):
     result = import_quiz(b"Same?{=a ~b}\n\nSame?{=a ~b}\n", "x.gift")
-    assert [str(s) for s in result.skipped] == ["line 3: the same question as at line 1"]
+    assert result.count == 2 and result.skipped == ()
+    assert [str(n) for n in result.notes] == ["line 3: asks the same as the question at line 1"]
 
 
 def test_auto_tells_gift_from_aiken_in_a_txt_file():

@@ -73,10 +73,22 @@ def test_discord_prints_every_figure(bench):
     assert set(found) == {"platform", "raw_aiohttp_per_s"} | {f"gateway {row}" for row in MODE_ROWS}
 
 
+def test_discord_over_http_prints_every_figure_against_the_bare_handler(bench):
+    done = bench("--platform", "discord", "--http", *TINY)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = rows(done.stdout)
+    figures_of(found, "endpoint", presses=6)
+    assert "interactions endpoint" in found["endpoint presses_per_s"][1]
+    assert "target ≥ 0.5" in found["endpoint ratio"][1]
+    assert "bare aiohttp handler (verify + ack)" in found["raw_aiohttp_per_s"][1]
+    assert set(found) == {"platform", "raw_aiohttp_per_s"} | {f"endpoint {row}" for row in MODE_ROWS}
+
+
 @pytest.mark.parametrize(
     "args, says",
     [
         (["--platform", "discord", "--ptb-default-request"], "--ptb-default-request is for --platform telegram"),
+        (["--platform", "telegram", "--http"], "--http is for --platform discord"),
         (["--platform", "telegram", "--players", "0"], "these must be positive: --players"),
     ],
 )

@@ -14,8 +14,8 @@ def imported(name: str):
     return import_quiz((FIXTURES / name).read_bytes(), name)
 
 
-def questions(name: str) -> list[tuple[str, list[str], int]]:
-    return [(q["prompt"], q["options"], q["answer"]) for q in imported(name).data["questions"]]
+def questions(name: str) -> list[tuple[str, list[str] | None, int | bool]]:
+    return [(q["prompt"], q.get("options"), q["answer"]) for q in imported(name).data["questions"]]
 
 
 def test_aiken_options_with_dot_or_parenthesis_and_the_answer_letter():
@@ -79,7 +79,7 @@ def test_opentdb_envelope_decodes_entities_and_maps_categories_to_tags():
             ["Central Processing Unit", "Central Process Unit", "Computer Personal Unit", "Central Processor Unit"],
             0,
         ),
-        ("The logo for Snapchat is a Bell.", ["True", "False"], 1),
+        ("The logo for Snapchat is a Bell.", None, False),  # boolean: a true/false question
         ("Which is the 'City of Light' & love?", ["Paris", "Rome", "Vienna", "Lisbon"], 0),
     ]
     assert imported("trivia.json").data["tags"] == ["Science: Computers", "Geography"]
@@ -104,7 +104,8 @@ def test_opentdb_encodings_read_as_the_default_one(name: str):
 
 
 def test_opentdb_bare_list():
-    assert questions("trivia-list.json") == [("The Great Fire of London happened in 1666.", ["True", "False"], 0)]
+    assert questions("trivia-list.json") == [("The Great Fire of London happened in 1666.", None, True)]
+    assert imported("trivia-list.json").data["questions"][0]["kind"] == "truefalse"
 
 
 def test_opentdb_non_zero_response_code_is_explained():

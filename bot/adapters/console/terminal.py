@@ -1,4 +1,8 @@
-"""The terminal as a chat: type /commands, answer with a letter. Works with piped input too."""
+"""The terminal as a chat: type /commands, answer with a letter. Works with piped input too.
+
+Every kind of question: a letter answers; letters toggle the picks of a select-all-that-apply
+question ("a c") and "done" (or an empty line) makes them final; a typed or numeric question
+takes the line as typed. A picture is said in words ("[image: a lion]"), sound and video as links."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from typing import IO
 from bot.commands.core import Caller, Commands, parse
 from bot.content.drafts import SEPARATOR
 from bot.content.importers.common import MAX_FILE_BYTES
-from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, QuestionKind, Reply, Reveal
 from bot.domain.tokens import with_choice
 from bot.texts import i18n, render
 from bot.texts.render import t
@@ -50,12 +54,17 @@ class ConsoleAdapter:
     async def post_question(self, card: QuestionCard) -> MessageRef:
         self._card = card
         self._print("")
+        lang = card.language
         self._print(render.question_title(card), "bold", "cyan")
         self._print(render.prompt(card))
+        for line in render.media_lines(lang, card.media, image_too=True):
+            self._print(line, "dim")
         self._print("")
         for option in card.options:
-            self._print("  " + render.option_line(card.language, self._style(option.letter, "bold"), option.text))
-        self._print(self._style(render.time_limit(card) + " · " + t(card.language, "type a letter"), "dim"))
+            letter = self._style(option.letter, "bold")
+            self._print("  " + render.option_line(lang, letter, option.text, rtl=card.direction_rtl))
+        how = render.answer_instruction(lang, card.kind)
+        self._print(self._style(" · ".join(p for p in (how, render.time_limit(card), _hint(card)) if p), "dim"))
         self._notify()
         return MessageRef(card.chat, f"q{card.run_id}-{card.number}")
 
@@ -65,7 +74,9 @@ class ConsoleAdapter:
         self._print(render.question_title(reveal.card), "bold", "green")
         self._print(render.revealed(reveal, REVEAL_ROOM))
         mine = next((a for a in reveal.answers if a.name == self.player.name), None)
-        if mine is not None:
+        if mine is not None and reveal.kind is QuestionKind.POLL:  # no right answer: no verdict
+            self._print(t(reveal.card.language, "Your vote: {letter}", letter=mine.letter), "bold")
+        elif mine is not None:
             lang = reveal.card.language
             verdict = i18n.t(lang, "right") if mine.correct else i18n.t(lang, "wrong")  # a fragment: plain
             self._print(
@@ -98,6 +109,8 @@ class ConsoleAdapter:
 
     async def handle_line(self, commands: Commands, line: str) -> None:
         if not line:
+            if self._card is not None and self._card.done_token is not None:  # Enter: the picks are final
+                await self._press(commands, self._card.done_token)
             return
         lang = await commands.engine.language_for(self.chat, self.player)
         if line.startswith("/"):
@@ -108,15 +121,13 @@ class ConsoleAdapter:
             reply = await commands.handle(*parsed, self._caller()) if parsed else None
             hint = t(lang, "Type a letter to answer or a /command. /help lists them.")
             self.show(reply or Reply(hint, language=lang))
-        elif line.isdigit() and 0 < int(line) <= len(self._buttons):
+        elif line.isdigit() and 0 < int(line) <= len(self._buttons) and not self._takes_text():
             button = self._buttons[int(line) - 1]
             if button.in_private:  # the terminal is the private chat already
                 self.show(await commands.handle("start", button.data, self._caller()))
             else:
                 await self._press(commands, button.data)
-        elif len(line) == 1 and line.upper() in LETTERS:
-            await self._answer(commands, line.upper(), lang)
-        elif SEPARATOR in line:  # a question in the fixed layout, for the quiz being written (/newquiz)
+        elif SEPARATOR in line and not self._takes_text():  # a question in the fixed layout, for /newquiz's quiz
             written = await commands.draft_line(line, self._caller())
             self.show(
                 written
@@ -127,7 +138,7 @@ class ConsoleAdapter:
                 )
             )
         else:
-            self._print(t(lang, "Type a letter to answer or a /command. /help lists them."), "dim")
+            await self._answer(commands, line, lang)
 
     async def _upload(self, commands: Commands, path: Path, lang: str) -> Reply:
         """`/upload PATH`: the terminal's way of sending a file to the chat."""
@@ -141,13 +152,34 @@ class ConsoleAdapter:
             )
         return await commands.upload(self._caller(), path.name, data, size=size)
 
-    async def _answer(self, commands: Commands, letter: str, lang: str) -> None:
-        card = self._card or (await self._next_card(commands) if self.queue_answers else None)
+    async def _answer(self, commands: Commands, line: str, lang: str) -> None:
+        """A line that is no command: the open question's answer, as its kind takes one."""
+        picks = _letters(line)
+        card = self._card
+        if card is None and self.queue_answers:
+            card = await self._next_card(commands)
         if card is None:
-            self._print(t(lang, "No question is open right now."), "dim")
-            return
-        # a letter past the last option still goes to the engine, which says it is not an option
-        await self._press(commands, with_choice(card.options[0].token, LETTERS.index(letter)))
+            if picks:
+                self._print(t(lang, "No question is open right now."), "dim")
+            else:
+                self._print(t(lang, "Type a letter to answer or a /command. /help lists them."), "dim")
+        elif not card.kind.has_options:  # typed or numeric (a quiz's or a review's): the line is the answer
+            await self._typed(commands, line)
+        elif card.done_token is not None and line.casefold() in DONE_WORDS:
+            await self._press(commands, card.done_token)
+        elif not picks or not card.options or (len(picks) > 1 and card.done_token is None):
+            self._print(t(lang, "Type a letter to answer or a /command. /help lists them."), "dim")
+        else:  # a letter past the last option still goes to the engine, which says it is not an option
+            for letter in picks:
+                await self._press(commands, with_choice(card.options[0].token, LETTERS.index(letter)))
+
+    async def _typed(self, commands: Commands, text: str) -> None:
+        ack = await commands.answer_text(self._caller(), text)
+        if ack is not None:
+            self._acknowledged(ack)
+
+    def _takes_text(self) -> bool:
+        return self._card is not None and not self._card.kind.has_options
 
     async def _next_card(self, commands: Commands) -> QuestionCard | None:
         """Wait for the next question while a run is on (piped input runs ahead of the quiz)."""
@@ -161,11 +193,22 @@ class ConsoleAdapter:
     async def _press(self, commands: Commands, data: str) -> None:
         result = await commands.press(data, self._caller())
         if isinstance(result, Ack):
-            if result.accepted:
-                self._card = None  # the terminal is a private chat: this question is done for us
-            self._print(f"  → {result.text}", "dim" if result.accepted else "yellow")
+            # a toggle of a select-all-that-apply question leaves it open for more picks
+            self._acknowledged(result, final=not (self._picking() and data != self._done_token()))
         else:
             self.show(result)
+
+    def _acknowledged(self, ack: Ack, final: bool = True) -> None:
+        if ack.accepted and final:
+            self._card = None  # the terminal is a private chat: this question is done for us
+        self._print(f"  → {ack.text}", "dim" if ack.accepted else "yellow")
+
+    def _done_token(self) -> str | None:
+        return self._card.done_token if self._card is not None else None
+
+    def _picking(self) -> bool:
+        """A select-all-that-apply question is open: a letter toggles, "done" ends it."""
+        return self._card is not None and self._card.done_token is not None
 
     def _caller(self) -> Caller:
         return Caller(self.chat, self.player, is_admin=True)
@@ -200,6 +243,25 @@ class ConsoleAdapter:
             # the reader left (`quizhost play | head`): the game goes on unseen until input ends,
             # as with a closed terminal; answers are stored all the same
             self.out_closed = True
+
+
+DONE_WORDS = frozenset({"done", "ok", "."})  # what ends the picks of a select-all-that-apply question
+
+
+def _letters(line: str) -> list[str]:
+    """The letters of a line like "a", "A C" or "a,c" (empty when it is anything else)."""
+    letters = [ch.upper() for ch in line if not ch.isspace() and ch != ","]
+    return letters if letters and all(ch in LETTERS for ch in letters) else []
+
+
+def _hint(card: QuestionCard) -> str:
+    """What to type, in the card's language."""
+    lang = card.language
+    if not card.kind.has_options:
+        return t(lang, "type your answer")
+    if card.done_token is not None:
+        return t(lang, "type letters to pick, then done")
+    return t(lang, "type a letter")
 
 
 def _read_upload(path: Path) -> tuple[int, bytes]:

@@ -15,21 +15,20 @@ from typing import Any, cast
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
+from bot.adapters.discord import asked, forms, gateway, replies, views
 from bot.adapters.discord import commands as discord_commands
-from bot.adapters.discord import forms, gateway, replies, views
+from bot.adapters.discord.endpoint import Endpoint, InteractionsServer
+from bot.adapters.discord.handling import FileOffer, Handling
 from bot.adapters.discord.identify import IdentifyTurns
+from bot.adapters.discord.interactions import HttpInteractions
 from bot.adapters.platform_watch import CallWatch, Outage
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Commands
 from bot.content.drafts import QuestionForm
-from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain import tokens
-from bot.domain.model import Ack, ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
-from bot.ports.chat import ChatUnreachable
+from bot.domain.model import Ack, ChatRef, MessageRef, QuestionCard, Quiz, Reply, Reveal
 from bot.ports.health import PlatformError, PlatformHealth
 from bot.ports.store import DiscordIdentify
 from bot.texts import render
-from bot.texts.i18n import t
-from bot.texts.textcut import clean
 
 log = logging.getLogger("quizhost.discord")
 
@@ -71,7 +70,7 @@ class ShardedQuizClient(_QuizHooks, discord.AutoShardedClient):
     pass
 
 
-class DiscordAdapter:
+class DiscordAdapter(Handling):
     platform = PLATFORM
 
     def __init__(
@@ -81,6 +80,7 @@ class DiscordAdapter:
         shards: str = "",
         shard_ids: list[int] | None = None,
         shard_count: int | None = None,
+        endpoint: Endpoint | None = None,
         **client_options: Any,
     ) -> None:
         self._token = token
@@ -89,6 +89,8 @@ class DiscordAdapter:
         self.shard_ids = shard_ids or None  # DISCORD_SHARD_IDS of DISCORD_SHARD_COUNT: some shards here
         self.shard_count = shard_count
         self.client_options = client_options  # extra discord.Client options (a proxy, say)
+        self.endpoint = endpoint  # interactions posted to this endpoint, not sent on the gateway
+        self.server: InteractionsServer | None = None
         self.client: discord.Client | None = None
         self._commands: Commands | None = None
         self._ready = asyncio.Event()
@@ -105,13 +107,34 @@ class DiscordAdapter:
         discord.py cannot read costs a new session, not the bot (bot/adapters/discord/gateway.py).
         `identify`: the store, whose locks space the shards' logins across processes."""
         self._commands = commands
-        self._turns = IdentifyTurns(identify.identify_lock)
         self._synced = False
+        if self.endpoint is not None:
+            await self._serve_endpoint(self.endpoint)
+            return
+        self._turns = IdentifyTurns(identify.identify_lock)
         try:
             await gateway.serve_sessions(self._logged_in_client, self._ready.clear)
         finally:
             self._ready.clear()
             await self._turns.close()
+
+    async def _serve_endpoint(self, endpoint: Endpoint) -> None:
+        """Interactions over HTTP: logged in for REST (questions are posted with it, commands
+        synced), no gateway session; Discord posts every interaction to the endpoint."""
+        client = await self._logged_in_client()
+        answers = HttpInteractions(self, self._item, self.calls)
+        self.server = InteractionsServer(endpoint, answers.respond)
+        try:
+            await self.server.start()
+            log.info(
+                "Discord: interactions endpoint listening on %s:%d%s", *self.server.address or ("", 0), endpoint.path
+            )
+            await asyncio.Event().wait()
+        finally:
+            self._ready.clear()
+            await self.server.stop()
+            await answers.close()
+            await client.close()
 
     async def _logged_in_client(self) -> discord.Client:
         """A new client for a gateway session, logged in (its setup hook has run)."""
@@ -206,6 +229,10 @@ class DiscordAdapter:
         """Down until a gateway session is ready, and once its connection (any shard's) has been
         closed for longer than the grace; discord.py reconnects on its own meanwhile."""
         client = self.client
+        if self.endpoint is not None:  # no gateway: as the REST calls find Discord
+            if client is None or client.is_closed() or not self._ready.is_set():
+                return PlatformHealth(False, "down: not logged in")
+            return self.calls.outage.health()
         if client is None or client.is_closed() or not client.is_ready():
             return PlatformHealth(False, "down: not connected")
         return self.gateway.health()
@@ -218,11 +245,6 @@ class DiscordAdapter:
         if isinstance(client, discord.AutoShardedClient) and any(s.is_closed() for s in client.shards.values()):
             return  # another shard of this process is still away
         self.gateway.working()
-
-    def _engine_commands(self) -> Commands:
-        if self._commands is None:
-            raise RuntimeError("serve(commands) has not been called")
-        return self._commands
 
     async def _client_ready(self) -> discord.Client:
         await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT)
@@ -259,138 +281,56 @@ class DiscordAdapter:
         with replies.reachable(chat), replies.uncertain("sending a message"):
             await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
 
-    # what users do --------------------------------------------------------------------------
+    async def post(self, chat: ChatRef, reply: Reply) -> MessageRef:
+        """A message the engine edits later (an assignment's progress in its channel)."""
+        channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
+        with replies.reachable(chat), replies.uncertain("posting a message"):
+            message = await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
+        return MessageRef(chat, str(message.id))
 
-    def caller(self, interaction: discord.Interaction, command: str = "") -> Caller:
-        """The chat and player of an interaction; admins manage the server (or, for /stop, its messages)."""
-        user = interaction.user
-        private = interaction.guild_id is None
-        channel = interaction.channel
-        chat = ChatRef(
-            PLATFORM,
-            str(interaction.channel_id),
-            is_private=private,
-            title="" if private else clean(getattr(channel, "name", "")),
-        )
-        player = Player(PLATFORM, str(user.id), clean(user.display_name), interaction.locale.value)
-        perms = interaction.permissions  # resolved for this channel, sent with every interaction
-        admin = private or perms.manage_guild or (command == "stop" and perms.manage_messages)
-        return Caller(chat, player, is_admin=bool(admin), private_replies=True)  # ephemeral replies
+    async def edit(self, message: MessageRef, reply: Reply) -> None:
+        channel = (await self._client_ready()).get_partial_messageable(int(message.chat.chat_id))
+        kwargs = {"view": None, "content": None, "embed": None, **views.message_kwargs(reply, self._item)}
+        with replies.reachable(message.chat), replies.uncertain("editing a message"):
+            await channel.get_partial_message(int(message.message_id)).edit(**kwargs)
+
+    # what users do, on the gateway (bot/adapters/discord/handling.py answers) --------------
 
     async def _on_command(self, interaction: discord.Interaction, name: str, *changes: str) -> None:
-        await self._answer(interaction, self._handle(interaction, name, changes or ("",)))
-
-    async def _handle(self, interaction: discord.Interaction, name: str, args: tuple[str, ...]) -> Reply:
-        caller, reply = self.caller(interaction, name), None
-        if name == "quiz" and (refusal := await self._cannot_post(interaction)):
-            return refusal
-        for arg in args:  # /settings time 20 pause 3 is two changes for the commands layer
-            reply = await self._engine_commands().handle(name, arg, caller)
-            if reply.kind == "error":
-                break
-        assert reply is not None
-        return reply
+        await self._answer(interaction, self.handle_command(asked.of_interaction(interaction), name, changes))
 
     async def _on_upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> None:
-        await self._answer(interaction, self._upload(interaction, attachment))
-
-    async def _upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> Reply:
-        """/upload file: an admin's attachment, fetched only when it may be accepted (1 MB)."""
-        commands, caller = self._engine_commands(), self.caller(interaction, "upload")
-        if not commands.may_upload(caller):
-            return await commands.upload(caller, attachment.filename, b"")  # the refusal, nothing fetched
-        if attachment.size > MAX_FILE_BYTES:
-            return await commands.upload(caller, attachment.filename, b"", size=attachment.size)
-        return await commands.upload(caller, attachment.filename, await attachment.read())
+        offer = FileOffer(attachment.filename, attachment.size, attachment.read)
+        await self._answer(interaction, self.handle_upload(asked.of_interaction(interaction), offer))
 
     async def _own_quizzes(self, interaction: discord.Interaction) -> list[Quiz]:
-        """The quizzes uploaded in the interaction's channel, for its autocomplete."""
-        return await self._engine_commands().engine.chat_quizzes.all(self.caller(interaction).chat.key)
+        return await self.own_quizzes(asked.of_interaction(interaction))
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
-        caller = self.caller(interaction, "language" if tokens.needs_admin(data) else "")
+        asker = asked.of_interaction(interaction)
         if (target := tokens.form_target(data)) is not None:  # "Add question", "Edit N": a form opens
-            await self._open_form(interaction, target, caller)
+            await self._open_form(interaction, asker, target)
             return
-        await self._answer(interaction, self._press(interaction, data, caller))
-
-    async def private_chat(self, player: Player) -> ChatRef:
-        """The player's DM channel with the bot, opened if need be (ports/chat.py PrivateChats)."""
-        assert self.client is not None
-        try:
-            dm = await self.client.create_dm(discord.Object(int(player.user_id)))
-        except discord.HTTPException as exc:
-            raise ChatUnreachable(player.key) from exc
-        return ChatRef(PLATFORM, str(dm.id), is_private=True)
+        await self._answer(interaction, self.handle_press(asker, data))
 
     async def _on_suggest(self, interaction: discord.Interaction) -> None:
         """/suggest: in a server, the form of a question to suggest; in a DM, why not."""
-        if interaction.guild_id is None:
+        asker = asked.of_interaction(interaction)
+        if not asker.in_guild:
             await self._on_command(interaction, "suggest")
             return
-        await self._open_form(interaction, "suggest", self.caller(interaction))
+        await self._open_form(interaction, asker, "suggest")
 
-    async def _open_form(self, interaction: discord.Interaction, target: str, caller: Caller) -> None:
+    async def _open_form(self, interaction: discord.Interaction, asker: asked.Asker, target: str) -> None:
         """A question's form, filled in with the question it edits; answered within Discord's 3 s."""
-        commands = self._engine_commands()
-        lang = await commands.engine.language_for(caller.chat, caller.player)
-        defaults = None
-        if target not in ("add", "suggest") and (defaults := await commands.form_defaults(target, caller)) is None:
-            await self._answer(interaction, commands.press(tokens.form_edit(target), caller))  # says it is gone
+        opening = await self.form_to_open(asker, target)
+        if opening is None:  # the question it would edit is gone: the press says so
+            await self._answer(interaction, self.handle_press(asker, tokens.form_edit(target)))
             return
-        await interaction.response.send_modal(
-            forms.QuestionModal(lang, target, interaction.id, defaults, self._on_form)
-        )
+        await interaction.response.send_modal(forms.QuestionModal(opening, interaction.id, self._on_form))
 
     async def _on_form(self, interaction: discord.Interaction, form: QuestionForm, target: str) -> None:
-        work = self._engine_commands().question_form(form, target, self.caller(interaction))
-        await self._answer(interaction, work)
-
-    async def _press(self, interaction: discord.Interaction, data: str, caller: Caller) -> Ack | Reply:
-        if tokens.kind_of(data) is tokens.Kind.PRIVATE:
-            return await self._in_private(interaction, data.removeprefix(tokens.Kind.PRIVATE.prefix), caller)
-        if tokens.kind_of(data) is tokens.Kind.QUIZ and (refusal := await self._cannot_post(interaction)):
-            return refusal
-        return await self._engine_commands().press(data, caller)
-
-    async def _in_private(self, interaction: discord.Interaction, payload: str, caller: Caller) -> Reply:
-        """A button that continues in a DM ("Review my misses"): /start <payload> runs there, and
-        the presser alone is told where to look."""
-        commands = self._engine_commands()
-        lang = await commands.engine.language_for(caller.chat, caller.player)
-        try:
-            dm = await interaction.user.create_dm()
-            chat = ChatRef(PLATFORM, str(dm.id), is_private=True)
-            await self.send(chat, await commands.handle("start", payload, Caller(chat, caller.player, is_admin=True)))
-        except (discord.HTTPException, ChatUnreachable) as exc:  # the user accepts no DMs from this server
-            log.info("no DM to %s: %s", caller.player.key, exc)
-            return Reply(
-                t(
-                    lang,
-                    "I can't send you a direct message. Allow direct messages from this server's "
-                    "members, then press again.",
-                ),
-                language=lang,
-                kind="error",
-                private=True,
-            )
-        return Reply(t(lang, "I sent you a direct message: your review is there."), language=lang, private=True)
-
-    async def _cannot_post(self, interaction: discord.Interaction) -> Reply | None:
-        """A quiz posts to the channel, not through the interaction: say so now if the bot may not."""
-        if interaction.guild_id is None:
-            return None
-        perms = interaction.app_permissions  # the bot's own, in this channel, sent with every interaction
-        threaded = isinstance(interaction.channel, discord.Thread)
-        may_send = perms.send_messages_in_threads if threaded else perms.send_messages
-        if perms.view_channel and may_send and perms.embed_links:
-            return None
-        lang = await self._engine_commands().engine.language_for(self.caller(interaction).chat)
-        text = t(
-            lang,
-            "I can't post in this channel. Give me View Channel, Send Messages and Embed Links here, then try again.",
-        )
-        return Reply(text, language=lang, kind="error", private=True)
+        await self._answer(interaction, self.handle_form(asked.of_interaction(interaction), form, target))
 
     async def _on_interaction(self, interaction: discord.Interaction) -> None:
         """A button that is not one of ours (or a forged id) still gets a clear answer."""
@@ -404,7 +344,7 @@ class DiscordAdapter:
             return
         if views.TEMPLATE.fullmatch(str(dict(interaction.data or {}).get("custom_id", ""))):
             return  # the persistent item answers it
-        lang = await self._engine_commands().engine.language_for(self.caller(interaction).chat)
+        lang = await self._engine_commands().engine.language_for(asked.of_interaction(interaction).chat)
         await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
 
     async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:

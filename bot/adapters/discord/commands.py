@@ -4,7 +4,7 @@ No `from __future__ import annotations` here: discord.py reads the callbacks' an
 to build the options, and these callbacks are closures whose annotations must be objects.
 """
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 import discord
 from discord import app_commands
@@ -22,6 +22,7 @@ OpenForm = Callable[[discord.Interaction], Awaitable[None]]  # /suggest: a quest
 CHOICES_MAX = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_MAX = 100  # characters in a choice's name and value
 DESCRIPTION_MAX = 100
+SETTINGS = ("time", "pause", "board", "tz", "notify")  # /settings options, each a change of its own
 
 
 def option_texts(lang: str) -> dict[str, str]:
@@ -44,6 +45,7 @@ def option_texts(lang: str) -> dict[str, str]:
         "stats_topic": t(lang, "The quiz to show"),
         "dashboard": t(lang, "revoke: end every link to this chat's pages given so far"),
         "schedule": t(lang, "daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)"),
+        "assign": t(lang, "pipeline until 2026-12-24 18:00 · cancel 3 (empty: list)"),
         "title": t(lang, "The quiz's title"),
         "suggestions": t(lang, "approve N [quiz] · reject N [why] · edit N prompt | *right | option (empty: list)"),
     }
@@ -96,6 +98,38 @@ def _words(*parts: object) -> str:
     return " ".join(str(p) for p in parts if p not in (None, ""))
 
 
+def command_words(name: str, options: Mapping[str, object]) -> tuple[str, ...]:
+    """The arguments of one `Commands.handle` call each (several: /settings time 20 pause 3),
+    from a slash command's options as Discord sends them (a choice's value, not its name).
+    The gateway's callbacks and the interactions endpoint's JSON both come through here."""
+    get = options.get
+    if name == "quiz":
+        return (_words(get("topic"), get("count")),)
+    if name == "leaderboard":
+        return (_words(get("period") or "all", get("topic")),)
+    if name == "settings":
+        changes = [
+            f"{key} {get(key)}" for key in ("time", "pause", "board", "tz", "notify") if get(key) not in (None, "")
+        ]
+        return tuple(changes)
+    if name == "dashboard":
+        return (str(get("action")),) if get("action") else ()
+    single = {
+        "language": "code",
+        "remove": "quiz",
+        "quizstats": "topic",
+        "schedule": "what",
+        "assign": "what",
+        "newquiz": "title",
+        "suggestions": "what",
+    }.get(name)
+    return (str(get(single) or ""),) if single else ()
+
+
+def _value(choice: Choice[str] | None) -> str | None:
+    return choice.value if choice is not None else None
+
+
 def register(
     tree: app_commands.CommandTree,
     run: RunCommand,
@@ -123,7 +157,7 @@ def register(
     async def quiz(
         interaction: discord.Interaction, topic: str | None = None, count: app_commands.Range[int, 1, 100] | None = None
     ) -> None:
-        await run(interaction, "quiz", _words(topic, count))
+        await run(interaction, "quiz", *command_words("quiz", {"topic": topic, "count": count}))
 
     @tree.command(name="quizzes", description=d(en["quizzes"]))
     async def quizzes(interaction: discord.Interaction) -> None:
@@ -142,7 +176,7 @@ def register(
     async def leaderboard(
         interaction: discord.Interaction, period: Choice[str] | None = None, topic: str | None = None
     ) -> None:
-        await run(interaction, "leaderboard", _words(period.value if period else "all", topic))
+        await run(interaction, "leaderboard", *command_words("leaderboard", {"period": _value(period), "topic": topic}))
 
     @tree.command(name="stats", description=d(en["stats"]))
     async def stats(interaction: discord.Interaction) -> None:
@@ -156,7 +190,7 @@ def register(
     @app_commands.describe(code=o("code"))
     @app_commands.choices(code=[Choice(name=LANGUAGE_NAMES[c], value=c) for c in LANGUAGES])
     async def language(interaction: discord.Interaction, code: Choice[str] | None = None) -> None:
-        await run(interaction, "language", code.value if code else "")
+        await run(interaction, "language", *command_words("language", {"code": _value(code)}))
 
     @tree.command(name="settings", description=d(en["settings"]))
     @app_commands.describe(time=o("time"), pause=o("pause"), board=o("board"), tz=o("tz"), notify=o("notify"))
@@ -172,11 +206,8 @@ def register(
         tz: str | None = None,
         notify: Choice[str] | None = None,
     ) -> None:
-        changes = ([f"time {time}"] if time is not None else []) + ([f"pause {pause}"] if pause is not None else [])
-        changes += [f"board {board.value}"] if board is not None else []
-        changes += [f"tz {tz}"] if tz else []
-        changes += [f"notify {notify.value}"] if notify is not None else []
-        await run(interaction, "settings", *changes)
+        chosen = {"time": time, "pause": pause, "board": _value(board), "tz": tz, "notify": _value(notify)}
+        await run(interaction, "settings", *command_words("settings", chosen))
 
     @tree.command(name="upload", description=d(en["upload"]))
     @app_commands.describe(file=o("file"))
@@ -186,13 +217,13 @@ def register(
     @tree.command(name="remove", description=d(en["remove"]))
     @app_commands.describe(quiz=o("quiz"))
     async def remove(interaction: discord.Interaction, quiz: str) -> None:
-        await run(interaction, "remove", quiz)
+        await run(interaction, "remove", *command_words("remove", {"quiz": quiz}))
 
     @tree.command(name="dashboard", description=d(en["dashboard"]))
     @app_commands.describe(action=o("dashboard"))
     @app_commands.choices(action=[Choice(name="revoke", value="revoke")])
     async def dashboard(interaction: discord.Interaction, action: Choice[str] | None = None) -> None:
-        await run(interaction, "dashboard", *([action.value] if action else []))
+        await run(interaction, "dashboard", *command_words("dashboard", {"action": _value(action)}))
 
     @tree.command(name="board", description=d(en["board"]))
     async def board_link(interaction: discord.Interaction) -> None:
@@ -206,17 +237,22 @@ def register(
     @app_commands.describe(topic=o("stats_topic"))
     @app_commands.autocomplete(topic=complete_topic)
     async def quizstats(interaction: discord.Interaction, topic: str | None = None) -> None:
-        await run(interaction, "quizstats", topic or "")
+        await run(interaction, "quizstats", *command_words("quizstats", {"topic": topic}))
 
     @tree.command(name="schedule", description=d(en["schedule"]))
     @app_commands.describe(what=o("schedule"))
     async def schedule(interaction: discord.Interaction, what: str | None = None) -> None:
-        await run(interaction, "schedule", what or "")
+        await run(interaction, "schedule", *command_words("schedule", {"what": what}))
+
+    @tree.command(name="assign", description=d(en["assign"]))
+    @app_commands.describe(what=o("assign"))
+    async def assign(interaction: discord.Interaction, what: str | None = None) -> None:
+        await run(interaction, "assign", *command_words("assign", {"what": what}))
 
     @tree.command(name="newquiz", description=d(en["newquiz"]))
     @app_commands.describe(title=o("title"))
     async def newquiz(interaction: discord.Interaction, title: str | None = None) -> None:
-        await run(interaction, "newquiz", title or "")
+        await run(interaction, "newquiz", *command_words("newquiz", {"title": title}))
 
     @tree.command(name="done", description=d(en["done"]))
     async def done(interaction: discord.Interaction) -> None:
@@ -229,7 +265,7 @@ def register(
     @tree.command(name="suggestions", description=d(en["suggestions"]))
     @app_commands.describe(what=o("suggestions"))
     async def suggestions(interaction: discord.Interaction, what: str | None = None) -> None:
-        await run(interaction, "suggestions", what or "")
+        await run(interaction, "suggestions", *command_words("suggestions", {"what": what}))
 
     @tree.command(name="help", description=d(en["help"]))
     async def help_(interaction: discord.Interaction) -> None:

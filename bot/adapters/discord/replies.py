@@ -39,10 +39,7 @@ async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack |
 
     timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
     try:
-        result = await work
-    except Exception:
-        log.exception("Discord: handling interaction %s failed", interaction.id)
-        result = Reply(t("en", "Something went wrong. Please try again."), kind="error")
+        result = await outcome(work, interaction.id)
     finally:
         timer.cancel()
     kwargs = views.response_kwargs(result, item)
@@ -51,6 +48,16 @@ async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack |
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
+
+
+async def outcome(work: Awaitable[Ack | Reply], interaction_id: object) -> Ack | Reply:
+    """What to show for an interaction: its work's result, or an apology when the work failed
+    (logged; the interaction's alone, every other one goes on)."""
+    try:
+        return await work
+    except Exception:
+        log.exception("Discord: handling interaction %s failed", interaction_id)
+        return Reply(t("en", "Something went wrong. Please try again."), kind="error")
 
 
 @contextlib.contextmanager

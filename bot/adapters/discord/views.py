@@ -226,3 +226,32 @@ def response_kwargs(result: Ack | Reply, item: PressItem) -> dict[str, Any]:
 def _ack_kwargs(text: str) -> dict[str, Any]:
     """Nearly every press gets one of a few acks ("Locked in: B"): escape each once."""
     return {"content": cut(escape(text), CONTENT_MAX), "ephemeral": True}
+
+
+# the same, as the JSON of an interaction callback (the endpoint's HTTP reply, a follow-up) -------
+
+EPHEMERAL = 64  # message flag: shown only to the person who pressed or typed
+NO_MENTIONS = discord.AllowedMentions.none().to_dict()  # names and quiz text never ping anyone
+
+
+def callback_data(result: Ack | Reply, item: PressItem) -> dict[str, Any]:
+    """What `response_kwargs` gives discord.py's send_message, as the message JSON Discord takes."""
+    if isinstance(result, Ack):
+        return ack_data(result.text)
+    kwargs = message_kwargs(result, item)
+    data: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+    if "content" in kwargs:
+        data["content"] = kwargs["content"]
+    if "embed" in kwargs:
+        data["embeds"] = [kwargs["embed"].to_dict()]
+    if "view" in kwargs:
+        data["components"] = kwargs["view"].to_components()
+    if is_private(result):
+        data["flags"] = EPHEMERAL
+    return data
+
+
+@lru_cache(maxsize=1024)
+def ack_data(text: str) -> dict[str, Any]:
+    """Shared between presses: never changed once made."""
+    return {"content": cut(escape(text), CONTENT_MAX), "flags": EPHEMERAL, "allowed_mentions": NO_MENTIONS}

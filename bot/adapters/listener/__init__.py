@@ -69,6 +69,8 @@ BOUNDS = web.AppKey("bounds", Bounds)
 
 async def within_body_time(request: web.Request, reading: Awaitable[T]) -> T:
     """`reading` (of the request's body) within the body time; 408 and a closed connection after it."""
+    if request.content.is_eof():  # the whole body is here already (nearly every small one): nothing can stall
+        return await reading
     bounds = request.config_dict.get(BOUNDS)
     try:
         async with asyncio.timeout(bounds.body_seconds if bounds else Bounds.body_seconds):
@@ -85,7 +87,7 @@ class Listener:
     def __init__(self, app: web.Application, bounds: Bounds | None = None) -> None:
         self.bounds = bounds or Bounds()
         app[BOUNDS] = self.bounds
-        app.middlewares.append(secured)
+        app.middlewares.insert(0, secured)  # outermost: responses other middlewares make carry them too
         self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=self.bounds.shutdown_seconds)
         self._servers: list[asyncio.Server] = []
         self._live: weakref.WeakSet[GuardedHandler] = weakref.WeakSet()

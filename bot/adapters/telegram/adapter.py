@@ -12,6 +12,7 @@ import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import TypeVar
 
 from telegram import (
@@ -67,7 +68,19 @@ log = logging.getLogger("quizhost.telegram")
 PLATFORM = "telegram"
 # /start too: a saved quiz's "Play in a group" link adds it to the group, which admins alone may do
 ADMIN_COMMANDS = frozenset(
-    {"stop", "language", "settings", "upload", "remove", "dashboard", "quizstats", "schedule", "start", "suggestions"}
+    {
+        "stop",
+        "language",
+        "settings",
+        "upload",
+        "remove",
+        "dashboard",
+        "quizstats",
+        "schedule",
+        "assign",
+        "start",
+        "suggestions",
+    }
 )
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
@@ -260,7 +273,8 @@ class TelegramAdapter(PressHandling):
         try:
             caller = Caller(chat, player, is_admin)
             if name == "upload":
-                reply = await uploads.upload(self.app.bot, self._commands, caller, uploads.document_of(message))
+                document = uploads.document_of(message)
+                reply = await uploads.upload(self.app.bot, self._commands, caller, document, args)
             elif name == "suggest" and (poll := polls.replied_poll(message)) is not None:
                 reply = await self._commands.suggest_poll(polls.poll_spec(poll), caller)
             else:
@@ -394,6 +408,34 @@ class TelegramAdapter(PressHandling):
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         await self._ready.wait()
         await self._send(chat, reply)
+
+    async def post(self, chat: ChatRef, reply: Reply) -> MessageRef:
+        """A message the engine edits later (an assignment's progress in its group)."""
+        await self._ready.wait()
+        html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons, self.app.bot.username)
+        posted = await self._following_moves(chat, lambda to: self._post(to, html, keyboard, None, "posting a message"))
+        return MessageRef(replace(chat, chat_id=str(posted.chat_id)), str(posted.message_id))
+
+    async def edit(self, message: MessageRef, reply: Reply) -> None:
+        await self._ready.wait()
+        html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons, self.app.bot.username)
+        try:
+            await with_retries(
+                lambda: self.app.bot.edit_message_text(
+                    html,
+                    chat_id=_id(message.chat),
+                    message_id=int(message.message_id),
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard,
+                    link_preview_options=NO_PREVIEW,
+                ),
+                "editing a message",
+            )
+        except BadRequest as exc:
+            if "not modified" not in str(exc).lower():  # else an earlier try landed
+                raise
+        except Forbidden as exc:
+            raise ChatUnreachable(message.chat.key) from exc
 
     async def _edit_closed(self, message: MessageRef, html: str) -> bool:
         """True once Telegram took the edit. An edit is idempotent: a failure that leaves open

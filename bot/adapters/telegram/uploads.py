@@ -23,8 +23,10 @@ def document_of(message: Message) -> Document | None:
     return replied.document if replied is not None else None
 
 
-async def upload(bot: Bot, commands: Commands, caller: Caller, document: Document | None) -> Reply:
-    """The reply to /upload: the file fetched and stored (admins only), or why not."""
+async def upload(bot: Bot, commands: Commands, caller: Caller, document: Document | None, args: str = "") -> Reply:
+    """The reply to /upload: the file fetched and stored (admins only), or why not. The caption's
+    argument (`/upload es`) is the language tag of an imported file's texts."""
+    language = args.split()[0] if args.split() else "en"
     if document is None or not commands.may_upload(caller):
         return await commands.handle("upload", "", caller)  # usage, or the refusal to non-admins
     name = document.file_name or "upload"
@@ -33,4 +35,4 @@ async def upload(bot: Bot, commands: Commands, caller: Caller, document: Documen
     # a failure here is the platform's: the command's own error handling answers it
     telegram_file = await with_retries(lambda: bot.get_file(document.file_id), "getFile")
     data = bytes(await telegram_file.download_as_bytearray())
-    return await commands.upload(caller, name, data)
+    return await commands.upload(caller, name, data, language=language)

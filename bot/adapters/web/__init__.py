@@ -11,8 +11,11 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
+from bot.adapters.web.formats import FILTERS
 from bot.adapters.web.guard import no_store
 from bot.adapters.web.pages import Pages
+from bot.adapters.web.reports import ReportPages
+from bot.adapters.web.upload_pages import UploadPages
 from bot.commands.weblinks import LinkSigner
 from bot.engine.core import Engine
 
@@ -33,9 +36,14 @@ def add_pages(app: web.Application, engine: Engine, signer: LinkSigner, uploads:
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        filters=FILTERS,
     )
+    pages = Pages(engine, signer)
     app.middlewares.append(no_store)
-    app.router.add_routes(Pages(engine, signer, uploads).routes())
+    app.middlewares.append(pages.not_found)
+    app.router.add_routes(pages.routes())
+    app.router.add_routes(UploadPages(pages, uploads).routes())
+    app.router.add_routes(ReportPages(pages).routes())
     app.router.add_static("/static", STATIC)
 
 

@@ -7,10 +7,10 @@ answers to the quiz.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Protocol
 
 from bot.commands.learning import quiz_report
+from bot.commands.results import quiz_of
 from bot.domain.model import Question, Quiz, Standing
 from bot.domain.questionstats import QuestionStats
 from bot.domain.records import RunStatus
@@ -19,8 +19,7 @@ from bot.engine.standings import period_start
 from bot.ports.store import Boards, ChatRecords, QuestionTallies, WebRecords
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-BOARD_ROWS = 100
-RUNS_SHOWN = 50
+FLAG_PLAYERS = 10  # a question's flags are shown once this many players answered it: fewer prove nothing
 
 
 class PageStore(WebRecords, Boards, QuestionTallies, ChatRecords, Protocol):
@@ -34,7 +33,8 @@ def store_of(engine: Engine) -> PageStore:
 
 @dataclass(frozen=True)
 class RunLine:
-    date: str
+    run_id: int
+    started_at: float
     quiz_title: str
     running: bool
     players: int
@@ -48,14 +48,10 @@ class QuestionFigures:
     stats: QuestionStats
 
 
-async def quiz_of(engine: Engine, chat_key: str, quiz_id: str) -> Quiz | None:
-    """The chat's own quiz of that id, else the shipped one."""
-    return await engine.chat_quizzes.get(chat_key, quiz_id) or engine.catalog.get(quiz_id)
-
-
 async def board(engine: Engine, chat_key: str, period: str, quiz_id: str | None) -> list[Standing]:
+    """Every row of the board (the page shows them in pages: bot/adapters/web/paging.py)."""
     since = period_start(period, engine.clock.now())
-    return (await store_of(engine).leaderboard(chat_key, since, quiz_id))[:BOARD_ROWS]
+    return await store_of(engine).leaderboard(chat_key, since, quiz_id)
 
 
 async def played_quizzes(engine: Engine, chat_key: str) -> list[Quiz]:
@@ -66,14 +62,15 @@ async def played_quizzes(engine: Engine, chat_key: str) -> list[Quiz]:
     return sorted(quizzes, key=lambda q: (q.title.get("en").casefold(), q.id))
 
 
-async def run_lines(engine: Engine, chat_key: str, lang: str) -> list[RunLine]:
+async def run_lines(engine: Engine, chat_key: str, lang: str, limit: int, offset: int) -> list[RunLine]:
     store, lines = store_of(engine), []
-    for run in await store.chat_runs(chat_key, RUNS_SHOWN):
+    for run in await store.chat_runs(chat_key, limit, offset):
         standings = await store.run_standings(run.run_id)
         quiz = await quiz_of(engine, chat_key, run.quiz_id)
         lines.append(
             RunLine(
-                date=datetime.fromtimestamp(run.started_at, UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                run_id=run.run_id,
+                started_at=run.started_at,
                 quiz_title=quiz.title.get(lang) if quiz else run.quiz_id,
                 running=run.status is RunStatus.OPEN,
                 players=len(standings),

@@ -5,6 +5,7 @@ One function per page family keeps extraction simple: each label is a literal `t
 
 from __future__ import annotations
 
+from bot.adapters.web.figures import FLAG_PLAYERS
 from bot.domain.questionstats import Flag
 from bot.texts.render import t  # right-to-left texts get isolates around their Latin runs (bot/texts/bidi.py)
 
@@ -16,7 +17,29 @@ def common(lang: str) -> dict[str, str]:
         "quizzes": t(lang, "Quizzes and questions"),
         "upload": t(lang, "Upload a quiz"),
         "nav": t(lang, "Pages of this chat"),
+        "chat": t(lang, "Chat"),
         "footer": t(lang, "This page is for this chat only. Its link works for 24 hours; /dashboard gives a new one."),
+        "footer_board": t(
+            lang, "This leaderboard is public: anyone with its link can see it. The link works for 24 hours."
+        ),
+        "footer_mine": t(
+            lang, "Your row is highlighted. The link works for 24 hours; /stats in the chat gives a new one."
+        ),
+        "pages": t(lang, "Pages of this table"),
+        "previous": t(lang, "Previous page"),
+        "next": t(lang, "Next page"),
+    }
+
+
+def rows_shown(lang: str, first: str, last: str, total: str) -> str:
+    """`first`, `last` and `total` written with the language's grouping already."""
+    return t(lang, "Rows {first}–{last} of {total}", first=first, last=last, total=total)
+
+
+def not_found(lang: str) -> dict[str, str]:
+    return {
+        "title": t(lang, "Page not found"),
+        "text": t(lang, "There is no page at this address. Check the link, or go back to the leaderboard."),
     }
 
 
@@ -46,6 +69,36 @@ def runs(lang: str) -> dict[str, str]:
         "podium": t(lang, "Podium"),
         "running": t(lang, "running"),
         "empty": t(lang, "No quiz has been played in this chat yet."),
+        "report": t(lang, "Report"),
+        "download_all": t(lang, "Download every answer of this chat"),
+        "since": t(lang, "From this day on (empty: from the first run)"),
+        "bad_date": t(lang, "Write the day as YYYY-MM-DD, for example 2026-01-31."),
+    }
+
+
+def report(lang: str) -> dict[str, str]:
+    return {
+        "title": t(lang, "Run report"),
+        "started": t(lang, "Started"),
+        "started_by": t(lang, "Started by"),
+        "stopped_by": t(lang, "Stopped by"),
+        "finished": t(lang, "Played to the end"),
+        "stopped": t(lang, "Stopped"),
+        "silent": t(lang, "Ended: nobody answered two questions in a row"),
+        "open": t(lang, "Still running"),
+        "status": t(lang, "How it ended"),
+        "podium": t(lang, "Podium"),
+        "questions": t(lang, "Questions"),
+        "answers": t(lang, "Every player's answers"),
+        "player": t(lang, "Player"),
+        "total": t(lang, "Total"),
+        "right": t(lang, "right"),
+        "wrong": t(lang, "wrong"),
+        "none": t(lang, "no answer"),
+        "points": t(lang, "points"),
+        "download": t(lang, "Download this run"),
+        "gone": t(lang, "This question is no longer in the quiz."),
+        "nobody": t(lang, "Nobody answered in this run."),
     }
 
 
@@ -65,6 +118,20 @@ def questions(lang: str) -> dict[str, str]:
         "unanswered": t(lang, "Not answered yet."),
         "empty": t(lang, "This chat has neither played nor uploaded a quiz yet."),
         "download": t(lang, "Download the quiz file (YAML)"),
+        "about": t(lang, "About these figures"),
+        "about_discrimination": t(
+            lang,
+            "Discrimination: how much more often the chat's strongest players (the top 27% by points in this quiz) "
+            "answer the question right than its weakest (the bottom 27%), from −1 to +1. Near 0 or below 0, the "
+            "question does not tell those who know from those who guess.",
+        ),
+        "about_flags": t(
+            lang,
+            "Flags point at questions worth a second look. They appear once at least {n} players have answered "
+            "a question: fewer prove nothing.",
+            n=FLAG_PLAYERS,
+        ),
+        "few_players": t(lang, "Fewer than {n} players have answered it: no flags yet.", n=FLAG_PLAYERS),
     }
 
 

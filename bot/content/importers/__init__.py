@@ -16,12 +16,12 @@ from typing import Any
 import yaml
 
 from bot.content.importers import aiken, gift, kahoot, opentdb, quizizz, sheets
-from bot.content.importers.build import checked_questions, quiz_data, to_quiz
-from bot.content.importers.common import MAX_FILE_BYTES, Malformed, Parsed, Skipped, slug_id
+from bot.content.importers.build import checked_questions, file_order, quiz_data, to_quiz
+from bot.content.importers.common import MAX_FILE_BYTES, Malformed, Note, Parsed, Passed, Skipped, slug_id
 from bot.domain.model import Quiz
 from bot.texts.i18n import later
 
-__all__ = ["FORMATS", "Imported", "Malformed", "Skipped", "detect_format", "import_quiz", "to_yaml"]
+__all__ = ["FORMATS", "Imported", "Malformed", "Note", "Passed", "Skipped", "detect_format", "import_quiz", "to_yaml"]
 
 PARSERS: dict[str, Callable[[bytes], Parsed]] = {
     "gift": gift.parse,
@@ -45,11 +45,17 @@ class Imported:
     format: str
     data: dict[str, Any] | None  # the quiz file's content; None when no question could be kept
     quiz: Quiz | None
-    skipped: tuple[Skipped, ...]
+    skipped: tuple[Skipped, ...]  # `Passed` ones are not questions (descriptions): left out all the same
+    notes: tuple[Note, ...] = ()  # what imported questions lost (a picture the file does not hold)
 
     @property
     def count(self) -> int:
         return len(self.quiz.questions) if self.quiz else 0
+
+    @property
+    def in_source(self) -> int:
+        """The questions the source holds: imported or skipped, descriptions not counted."""
+        return self.count + sum(1 for s in self.skipped if not isinstance(s, Passed))
 
 
 def detect_format(name: str, data: bytes) -> str:
@@ -113,9 +119,10 @@ def import_quiz(
         raise Malformed("file", f"{len(data):,} bytes: at most {MAX_FILE_BYTES:,} (1 MB) are imported")
     fmt = detect_format(name, data) if fmt == "auto" else fmt
     parsed = PARSERS[fmt](data)
-    questions, skipped = checked_questions(parsed, lang)
+    questions, skipped, repeats = checked_questions(parsed)
+    notes = tuple(sorted((*parsed.notes, *repeats), key=file_order))
     if not questions:
-        return Imported(fmt, None, None, tuple(skipped))
+        return Imported(fmt, None, None, tuple(skipped), notes)
     stem = PurePath(name).stem
     content = quiz_data(
         parsed,
@@ -125,7 +132,7 @@ def import_quiz(
         lang=lang,
         described=f"Imported from {PurePath(name).name} ({NAMES[fmt]}).",
     )
-    return Imported(fmt, content, to_quiz(content, name), tuple(skipped))
+    return Imported(fmt, content, to_quiz(content, name), tuple(skipped), notes)
 
 
 class _QuizDumper(yaml.SafeDumper):

@@ -7,33 +7,48 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.content.importers.common import Draft, Malformed, Parsed, Skipped, question_id
+from bot.content.importers.common import Draft, Malformed, Note, Parsed, Problem, Skipped, question_id
 from bot.content.importers.order import in_meaningful_order
 from bot.content.quizfile import TITLE_MAX, QuestionModel, check_quiz_data, friendly_message
 from bot.domain.model import FALLBACK_LANGUAGE, Quiz
 from bot.texts.i18n import later
 
-
-def _text(lang: str, text: str) -> str | dict[str, str]:
-    # English is every quiz's fallback, so a quiz in another language repeats its text under `en`
-    return text if lang == FALLBACK_LANGUAGE else {FALLBACK_LANGUAGE: text, lang: text}
+TRUE_FALSE = ("True", "False")  # what a true/false question's id is made from, as before it had a kind
 
 
-def question_data(draft: Draft, lang: str) -> dict[str, Any]:
+def _identity(draft: Draft, options: tuple[str, ...]) -> tuple[str, ...]:
+    """What tells the question from another with the same prompt: its options, or its answers."""
+    if draft.kind == "truefalse":
+        return TRUE_FALSE
+    if draft.kind == "typed":
+        return ("typed", *draft.accept)
+    if draft.kind == "numeric":
+        return ("numeric", repr(draft.answer), repr(draft.tolerance))
+    return options
+
+
+def question_data(draft: Draft) -> dict[str, Any]:
+    """The question as the quiz file writes it: only the keys its kind uses."""
     options, shuffle = in_meaningful_order(draft.options)
-    data: dict[str, Any] = {
-        "id": question_id(draft.prompt, options),
-        "prompt": _text(lang, draft.prompt),
-        "options": [_text(lang, option) for option in options],
-        "answer": draft.answer,
+    data: dict[str, Any] = {"id": question_id(draft.prompt, _identity(draft, options))}
+    if draft.kind != "choice":
+        data["kind"] = draft.kind
+    data["prompt"] = draft.prompt
+    if options:
+        data["options"] = list(options)
+    if draft.answer is not None:
+        data["answer"] = draft.answer
+    extras = {
+        "accept": list(draft.accept),
+        "tolerance": draft.tolerance,
+        "scoring": "partial" if draft.partial else None,
+        "shuffle": None if shuffle or not options else False,
+        "explanation": draft.explanation,
+        "seconds": draft.seconds,
+        "media": draft.media.data() if draft.media else None,
+        "explanation_media": draft.explanation_media.data() if draft.explanation_media else None,
     }
-    if not shuffle:
-        data["shuffle"] = False
-    if draft.explanation:
-        data["explanation"] = _text(lang, draft.explanation)
-    if draft.seconds:
-        data["seconds"] = draft.seconds
-    return data
+    return data | {key: value for key, value in extras.items() if value or value is False}
 
 
 def _problems(error: ValidationError) -> str:
@@ -43,28 +58,65 @@ def _problems(error: ValidationError) -> str:
     )
 
 
-def checked_questions(parsed: Parsed, lang: str) -> tuple[list[dict[str, Any]], list[Skipped]]:
-    """The questions that pass the quiz file's checks; the others skipped with the reason."""
+def checked_questions(parsed: Parsed) -> tuple[list[dict[str, Any]], list[Skipped], list[Note]]:
+    """The questions that pass the quiz file's checks; the others skipped with the reason.
+
+    A question the file already holds (spacing, and the order of options shuffled anyway,
+    aside) is kept, as Moodle keeps it, with a note naming the first: a bank may restate a
+    question on purpose (Moodle's examples show two ways to write one), and the author decides.
+    """
     kept: list[dict[str, Any]] = []
     skipped = list(parsed.skipped)
+    notes: list[Note] = []
     first_at: dict[str, str] = {}
+    ids: set[str] = set()
     for draft in parsed.drafts:
-        data = question_data(draft, lang)
-        if data["id"] in first_at:
-            skipped.append(Skipped(draft.where, later("the same question as at {place}", place=first_at[data["id"]])))
-            continue
+        data = question_data(draft)
         try:
             QuestionModel.model_validate(data)
         except ValidationError as error:
             skipped.append(Skipped(draft.where, _problems(error)))
             continue
-        first_at[data["id"]] = draft.where
+        same = _content(data)
+        if same in first_at:
+            notes.append(Note(draft.where, later("asks the same as the question at {place}", place=first_at[same])))
+        first_at.setdefault(same, draft.where)
+        data["id"] = _unique(data["id"], ids)
         kept.append(data)
-    return kept, sorted(skipped, key=_file_order)
+    return kept, sorted(skipped, key=file_order), notes
 
 
-def _file_order(skipped: Skipped) -> tuple[str, int]:
-    head, _, number = skipped.where.rpartition(" ")
+def _content(data: dict[str, Any]) -> str:
+    """What the question says, its id, the spacing of its texts and the order of options that
+    are shuffled anyway aside."""
+    said = {key: _folded(value) for key, value in data.items() if key != "id"}
+    options, answer = said.get("options"), said.get("answer")
+    if options and said.get("shuffle", True):
+        right = [options[i] for i in (answer if isinstance(answer, list) else [answer]) if isinstance(i, int)]
+        said |= {"options": sorted(options), "answer": sorted(right)}
+    return repr(said)
+
+
+def _folded(value: Any) -> Any:
+    if isinstance(value, str):
+        return " ".join(value.split())
+    if isinstance(value, list):
+        return [_folded(item) for item in value]
+    return {key: _folded(item) for key, item in value.items()} if isinstance(value, dict) else value
+
+
+def _unique(question_id: str, taken: set[str]) -> str:
+    unique, n = question_id, 1
+    while unique in taken:
+        n += 1
+        unique = f"{question_id}-{n}"
+    taken.add(unique)
+    return unique
+
+
+def file_order(problem: Problem) -> tuple[str, int]:
+    """Problems sorted as the file runs: "line 9" before "line 12"."""
+    head, _, number = problem.where.rpartition(" ")
     digits = "".join(c for c in number if c.isdigit())
     return head, int(digits) if digits else 0
 
@@ -75,8 +127,10 @@ def quiz_data(
     data: dict[str, Any] = {"id": quiz_id}
     if parsed.tags:
         data["tags"] = list(parsed.tags)
-    data["title"] = _text(lang, title[:TITLE_MAX].strip() or quiz_id)
-    data["description"] = _text(lang, described)
+    if lang != FALLBACK_LANGUAGE:
+        data["language"] = lang  # the texts stay plain strings: the quiz's `language` says what they are in
+    data["title"] = title[:TITLE_MAX].strip() or quiz_id
+    data["description"] = described
     data["questions"] = questions
     return data
 

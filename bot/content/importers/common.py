@@ -10,6 +10,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from bot.texts.i18n import Later, later
 
@@ -17,16 +18,44 @@ MAX_FILE_BYTES = 1_000_000  # 1 MB: far above any real quiz, far below what hurt
 MAX_QUESTIONS = 500
 
 
+Kind = Literal["choice", "multi", "truefalse", "typed", "numeric", "poll"]
+
+
+@dataclass(frozen=True)
+class Medium:
+    """A picture or a sound a source file points at: an http(s) URL (a file beside the source is
+    not part of what is imported)."""
+
+    src: str
+    kind: Literal["image", "audio", "video"] | None = None  # None: the URL's extension decides
+    alt: str = ""
+
+    def data(self) -> str | dict[str, str]:
+        """As the quiz file writes it: the URL alone, or with its kind and alt text."""
+        extra = {k: v for k, v in (("kind", self.kind), ("alt", self.alt[:300])) if v}
+        return {"src": self.src, **extra} if extra else self.src
+
+
 @dataclass(frozen=True)
 class Draft:
-    """One question as a source file gives it, before it gets an id and is validated."""
+    """One question as a source file gives it, before it gets an id and is validated.
+
+    `answer` is what the quiz file's `answer` key holds for the kind: an option's index (choice),
+    a list of indices (multi), true or false, a number or {min, max} (numeric), None (typed, poll).
+    """
 
     where: str  # "line 12", "row 9", "results[3]": the place named in every message about it
     prompt: str
     options: tuple[str, ...]
-    answer: int  # index into options
+    answer: Any  # see above
     explanation: str = ""
     seconds: int | None = None
+    kind: Kind = "choice"
+    accept: tuple[str, ...] = ()  # typed: the accepted answers
+    tolerance: float | None = None  # numeric
+    partial: bool = False  # multi: partial credit
+    media: Medium | None = None
+    explanation_media: Medium | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +78,15 @@ class Skipped(Problem):
     """A question left out of the import, and why."""
 
 
+class Passed(Skipped):
+    """Something in the file that is not a question (a description, a reading text), left out."""
+
+
+class Note(Problem):
+    """Something of an imported question that did not come through (a picture in the source's own
+    storage, a partial-credit answer): the question is kept, the report says what is missing."""
+
+
 @dataclass(frozen=True)
 class Parsed:
     """What an importer found in a file: questions to keep, questions skipped, quiz-level facts."""
@@ -57,6 +95,7 @@ class Parsed:
     skipped: tuple[Skipped, ...] = ()
     tags: tuple[str, ...] = ()
     title: str = ""
+    notes: tuple[Note, ...] = ()
 
 
 @dataclass
@@ -66,6 +105,7 @@ class Collector:
     drafts: list[Draft] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
 
     def keep(self, draft: Draft) -> None:
         self.drafts.append(draft)
@@ -75,13 +115,19 @@ class Collector:
     def skip(self, where: str, reason: Later | str) -> None:
         self.skipped.append(Skipped(where, reason))
 
+    def pass_over(self, where: str, reason: Later | str) -> None:
+        self.skipped.append(Passed(where, reason))
+
+    def note(self, where: str, reason: Later | str) -> None:
+        self.notes.append(Note(where, reason))
+
     def tag(self, name: str) -> None:
         name = " ".join(name.split())[:60]
         if name and name.casefold() not in {t.casefold() for t in self.tags}:
             self.tags.append(name)
 
     def parsed(self, title: str = "") -> Parsed:
-        return Parsed(tuple(self.drafts), tuple(self.skipped), tuple(self.tags), title)
+        return Parsed(tuple(self.drafts), tuple(self.skipped), tuple(self.tags), title, tuple(self.notes))
 
 
 class Malformed(Exception):

@@ -1,4 +1,5 @@
-"""Open Trivia DB results (opentdb.com/api.php): `multiple` and `boolean` questions.
+"""Open Trivia DB results (opentdb.com/api.php): `multiple` questions, and `boolean` ones as
+true/false questions (the bot shows True and False in the chat's language).
 
 The file is what the API returned (`{"response_code": 0, "results": [...]}`) or the bare
 results list. Fields are HTML-entity encoded by default; `encode=url3986`, `urlLegacy` and
@@ -116,6 +117,6 @@ def _read(result: Any, where: str, decode: Decoder, found: Collector) -> None:
                 where, later("correct_answer '{answer}' of a boolean question is not True or False", answer=right)
             )
             return
-        found.keep(Draft(where, prompt, options, options.index(right)))
+        found.keep(Draft(where, prompt, (), right == "True", kind="truefalse"))
         return
     found.keep(Draft(where, prompt, (right, *(decode(w).strip() for w in wrong)), 0))

@@ -1,32 +1,40 @@
-"""Quizizz's question spreadsheet (.xlsx): `Multiple Choice` rows, options 1 to 5.
+"""Quizizz's question spreadsheet (.xlsx): one row per question, options 1 to 5.
 
 Under the header the template has a row of instructions ("Text of the question (required)"),
-which is not a question. `Correct Answer` is the option number; `Checkbox` rows (several right
-options) and the other kinds are skipped with the reason.
+which is not a question. The `Question Type` column decides the kind:
+
+- Multiple Choice (the default): `Correct Answer` is the right option's number;
+- Checkbox: `Correct Answer` names several ("1,3"), a `multi` question scored all or nothing, as
+  Quizizz scores it (every right option and no wrong one);
+- Fill-in-the-Blank: the options are the accepted answers (`typed`);
+- Poll: the options, no right answer (`poll`);
+- Open-Ended, Draw and the rest are refused with the reason.
+
+`Image Link` becomes the question's picture, `Answer explanation` its explanation.
 """
 
 from __future__ import annotations
 
 from bot.content.importers.common import Collector, Draft, Parsed
-from bot.content.importers.sheets import Row, column, find_header, numbers, one_right, rows, whole_number
+from bot.content.importers.sheets import Row, all_right, column, find_header, image, numbers, rows, whole_number
 from bot.domain.model import clamp_seconds
-from bot.texts.i18n import later
+from bot.texts.i18n import Later, later
 
 OPTIONS = 5
-MULTIPLE_CHOICE = "multiple choice"
+MULTIPLE_CHOICE, CHECKBOX, FILL_IN, POLL = "multiple choice", "checkbox", "fill-in-the-blank", "poll"
 KNOWN_KINDS = (
     MULTIPLE_CHOICE,
-    "checkbox",
-    "fill-in-the-blank",
+    CHECKBOX,
+    FILL_IN,
     "open-ended",
-    "poll",
+    POLL,
     "draw",
     "reorder",
     "match",
     "drag and drop",
     "dropdown",
 )
-COLUMNS = ("question text", "question type", "correct answer", "time in seconds", "answer explanation")
+COLUMNS = ("question text", "question type", "correct answer", "time in seconds", "answer explanation", "image")
 
 
 def is_header(row: Row) -> bool:
@@ -48,30 +56,47 @@ def parse(data: bytes) -> Parsed:
         kind, correct = row.get(at["question type"]), row.get(at["correct answer"])
         if not any(row.cells) or (row.number == header.number + 1 and _is_instructions(row, kind, correct)):
             continue
-        kind = kind or "Multiple Choice"  # the template's default
         options = [(n, row.get(i)) for n, i in enumerate(option_at, start=1) if row.get(i)]
-        right = one_right(options, correct, "Correct Answer", OPTIONS)
-        if kind.casefold() != MULTIPLE_CHOICE:
-            found.skip(
-                row.where,
-                later("a question of type {kind} (several right options): only Multiple Choice is imported", kind=kind)
-                if kind.casefold() == "checkbox"
-                else later("a question of type {kind}: only Multiple Choice is imported", kind=kind),
-            )
-        elif not row.get(at["question text"]):
+        draft = _draft(row, (kind or "Multiple Choice").strip(), options, correct)  # the template's default kind
+        if not row.get(at["question text"]):
             found.skip(row.where, later("no question text"))
-        elif not isinstance(right, int):
-            found.skip(row.where, right)
-        else:
-            seconds = clamp_seconds(whole_number(row.get(at["time in seconds"])))
+        elif isinstance(draft, Draft):
             found.keep(
                 Draft(
                     row.where,
                     row.get(at["question text"]),
-                    tuple(text for _, text in options),
-                    right,
+                    draft.options,
+                    draft.answer,
                     row.get(at["answer explanation"]),
-                    seconds,
+                    clamp_seconds(whole_number(row.get(at["time in seconds"]))),
+                    kind=draft.kind,
+                    accept=draft.accept,
+                    media=image(row, at["image"]),
                 )
             )
+        else:
+            found.skip(row.where, draft)
     return found.parsed()
+
+
+def _draft(row: Row, kind: str, options: list[tuple[int, str]], correct: str) -> Draft | Later:
+    """The kind's options and answer (the rest is filled in by the caller), or why it is skipped."""
+    texts = tuple(text for _, text in options)
+    folded = kind.casefold()
+    if folded == FILL_IN:
+        return Draft(row.where, "", (), None, kind="typed", accept=texts)
+    if folded == POLL:
+        return Draft(row.where, "", texts, None, kind="poll")
+    if folded not in (MULTIPLE_CHOICE, CHECKBOX):
+        return later("a question of type {kind}: quizhost cannot ask it", kind=kind)
+    right = all_right(options, correct, "Correct Answer", OPTIONS)
+    if not isinstance(right, list):
+        return right
+    if folded == CHECKBOX:
+        return Draft(row.where, "", texts, right, kind="multi")
+    if len(right) > 1:
+        return later(
+            "several correct answers ({numbers}): a Multiple Choice question has exactly one (Checkbox has several)",
+            numbers=", ".join(str(options[i][0]) for i in right),
+        )
+    return Draft(row.where, "", texts, right[0])

@@ -16,7 +16,7 @@ from typing import Any
 
 from openpyxl import load_workbook
 
-from bot.content.importers.common import MAX_QUESTIONS, Malformed
+from bot.content.importers.common import MAX_QUESTIONS, Malformed, Medium
 from bot.texts.i18n import Later, later
 
 MAX_UNPACKED_BYTES = 20_000_000  # the parts of a 500-question sheet stay under 1 MB
@@ -134,14 +134,29 @@ def numbers(text: str) -> list[int] | None:
 def one_right(choices: list[tuple[int, str]], written: str, label: str, most: int) -> int | Later:
     """The index in `choices` (numbered, non-empty cells) of the one right answer that `written`
     names, or the reason the row is skipped."""
+    right = all_right(choices, written, label, most)
+    if isinstance(right, list) and len(right) > 1:
+        return later(
+            "several correct answers ({numbers}): a quiz question has exactly one",
+            numbers=", ".join(str(choices[i][0]) for i in right),
+        )
+    return right[0] if isinstance(right, list) else right
+
+
+def all_right(choices: list[tuple[int, str]], written: str, label: str, most: int) -> list[int] | Later:
+    """The indices in `choices` of the right answers `written` names ("2", "1,3"), or the reason
+    the row is skipped."""
     correct = numbers(written)
     if correct is None:
         return later("{column} '{written}' is not a number from 1 to {high}", column=label, written=written, high=most)
-    if len(set(correct)) > 1:
-        return later(
-            "several correct answers ({numbers}): a quiz question has exactly one", numbers=", ".join(map(str, correct))
-        )
     numbered = [n for n, _ in choices]
-    if correct[0] not in numbered:
-        return later("{column} {number} names an empty or missing column", column=label, number=correct[0])
-    return numbered.index(correct[0])
+    for number in correct:
+        if number not in numbered:
+            return later("{column} {number} names an empty or missing column", column=label, number=number)
+    return sorted({numbered.index(number) for number in correct})
+
+
+def image(row: Row, at: int | None) -> Medium | None:
+    """An image column's http(s) link as the question's picture (anything else is not a link)."""
+    src = row.get(at)
+    return Medium(src) if src.casefold().startswith(("http://", "https://")) else None

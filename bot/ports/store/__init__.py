@@ -11,6 +11,7 @@ The roles, by module (and who uses them):
 - runs.py: RunRecords, AnswerQueue (group commit of presses), Outbox (messages owed)
 - boards.py: Boards (leaderboards), WebRecords (the web pages' secret, public boards, past runs)
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
+- assignments.py: AssignmentRecords (/assign)
 - coordination.py: RunLeases, RunWakeups: several workers on one database (PostgreSQL only)
 - platforms.py: TelegramUpdates, DiscordIdentify: for one platform's adapter (and the wiring) only
 - here: StoreUpkeep (closing, health, figures); CoreStore, every role the engine holds and hands
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.ports.store.assignments import AssignmentRecords
 from bot.ports.store.boards import Boards, WebRecords
 from bot.ports.store.chats import (
     CHAT_SETTINGS,
@@ -38,6 +40,7 @@ from bot.ports.store.runs import AnswerQueue, Outbox, RunAlreadyOpen, RunRecords
 __all__ = [
     "CHAT_SETTINGS",
     "AnswerQueue",
+    "AssignmentRecords",
     "Boards",
     "ChatQuizRecords",
     "ChatRecords",
@@ -91,6 +94,7 @@ class CoreStore(
     ReviewDecks,
     QuestionTallies,
     ScheduleRecords,
+    AssignmentRecords,
     Protocol,
 ):
     """Everything the engine, the commands and the bench keep: chats, players, runs, answers,

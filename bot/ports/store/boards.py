@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.domain.model import Player, PlayerStats, Standing
-from bot.domain.records import RunSummary
+from bot.domain.records import AnswerRow, PastRun, RunSummary
 
 
 class Boards(Protocol):
@@ -47,5 +47,19 @@ class WebRecords(Protocol):
     async def links_not_before(self, chat_key: str) -> float:
         """The instant before which the chat's links were revoked; 0.0 when they never were."""
 
-    async def chat_runs(self, chat_key: str, limit: int = 50) -> list[RunSummary]:
-        """The chat's runs, the latest first, at most `limit`; never another chat's."""
+    async def chat_runs(self, chat_key: str, limit: int = 50, offset: int = 0) -> list[RunSummary]:
+        """The chat's runs, the latest first, at most `limit` after skipping `offset`; never another chat's."""
+
+    async def run_count(self, chat_key: str) -> int:
+        """How many runs the chat has had (open ones included)."""
+
+    async def chat_title(self, chat_key: str) -> str:
+        """The chat's name as its platform last gave it; empty for a chat never seen or without one."""
+
+    async def past_run(self, chat_key: str, run_id: int) -> PastRun | None:
+        """That run of that chat, with who stopped it (RunRecords.record_stop); None for an id never
+        stored or another chat's run."""
+
+    async def chat_answers(self, chat_key: str, since: float | None = None) -> list[AnswerRow]:
+        """Every stored answer of the chat (from `since` on, when given), by run, question index,
+        then time of answer: the points of these answers are the points of its boards."""

@@ -43,11 +43,14 @@ class RunLeases(Protocol):
         """One open run as stored (whichever worker runs it) with this player's part of it, the
         unseen answerers counted up to `unseen_cap`; None when it is not open."""
 
-    async def insert_answer_if_asking(self, answer: AnswerRow, player: Player, wake_owner: bool = True) -> bool | None:
+    async def insert_answer_if_asking(
+        self, answer: AnswerRow, player: Player, wake_owner: bool = True, replace: bool = False
+    ) -> bool | None:
         """A press for a run another worker runs, committed before it resolves: True stored,
         False this player had answered this question, None the question is not open (checked
         against the run's row, under its lock, so a press never lands after its close). A stored
-        press wakes the run's owner (RunWakeups) when `wake_owner`."""
+        press wakes the run's owner (RunWakeups) when `wake_owner`. `replace`: a toggle of a
+        select-all-that-apply question, stored over the player's answer (True, never False)."""
 
     async def seal_question(self, run_id: int, index: int) -> list[AnswerRow]:
         """The owner closes a question to other workers' presses; every stored answer to it."""

@@ -46,6 +46,9 @@ class RunRecords(Protocol):
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         """The run's stored answers, by question index, then by time of answer."""
 
+    async def record_stop(self, run_id: int, player_key: str) -> None:
+        """Note who stopped the run with /stop (its report names them); the first one noted stays."""
+
 
 class AnswerQueue(Protocol):
     """Presses, stored in groups (one transaction for many answers) and acknowledged once committed."""
@@ -61,6 +64,12 @@ class AnswerQueue(Protocol):
         answered this question of this run (first answer wins, nothing changes), and raises
         if the commit failed (then nothing of it was stored and the player may press again).
         """
+
+    def submit_picks(self, answer: AnswerRow, player: Player | None = None) -> Awaitable[bool]:
+        """As `submit_answer`, for a toggle of a select-all-that-apply question: the answer
+        replaces this player's stored answer to that question (the picks so far, its time the
+        last toggle's), so the picks survive a restart and any worker sees them; resolves True
+        once committed, in the order submitted with the other answers."""
 
     @property
     def answers_submitted(self) -> int:

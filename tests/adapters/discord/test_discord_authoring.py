@@ -10,7 +10,16 @@ from typing import Any
 from bot.testing.fake_discord import FakeDiscord, FakeUser
 from bot.testing.fake_discord_modals import text_inputs
 from bot.testing.fake_discord_payloads import MANAGE_GUILD, MEMBER_PERMISSIONS, visible_text
-from tests.support.discord_harness import fake, is_question, make_settings, prompt_of, running_bot, server  # noqa: F401
+from tests.support.discord_harness import (  # noqa: F401
+    endpoint_settings,
+    fake,
+    is_question,
+    make_settings,
+    prompt_of,
+    running_bot,
+    running_endpoint_bot,
+    server,
+)
 
 PROMPT, OPTIONS, RIGHT = "Question", "Options, one per line", "Right option(s): 2, or 1, 3 (empty: a poll)"
 WHY, SECONDS = "Why (optional)", "Seconds (5 to 300, optional)"
@@ -140,4 +149,36 @@ async def test_a_member_saves_in_their_dms_and_suggests_with_a_form(fake, clock,
         assert visible_text(approved) == "Approved #1 by Mia into “Lakes” (1 question). /quiz lakes plays it."
         told = await fake.wait_message(dm, lambda m: "Deepest lake?" in m.text)
         assert told.text == "Your suggested question “Deepest lake?” was approved into “Lakes”."
+    assert fake.violations == []
+
+
+async def test_forms_and_suggestions_work_through_the_endpoint_too(fake, clock, server, tmp_path, unused_tcp_port):
+    """Over HTTP the form is the interaction's reply and its submit comes back to the endpoint:
+    no gateway, nothing kept in a process's memory between the two."""
+    _, channel = server
+    boss = fake.add_user("Boss", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
+    mia = fake.add_user("Mia")
+    async with running_endpoint_bot(fake, endpoint_settings(tmp_path, fake, unused_tcp_port), clock):
+        started = await fake.slash(boss, channel, "newquiz", title="Capitals")
+        assert started["ephemeral"] and visible_text(started).startswith("New quiz “Capitals”.")
+        added = await fills_form(
+            fake, boss, channel, started, "Add question", prompt="Capital of Peru?", options="Lima\nQuito", right="1"
+        )
+        assert visible_text(added) == "Question 1 added: Capital of Peru?"
+        draft = await fake.slash(boss, channel, "newquiz")
+        form = await fake.press(boss, int(draft["id"]), custom_id(draft, "Edit 1"))
+        assert [f.get("value") for f in text_inputs(form)][:3] == ["Capital of Peru?", "Lima\nQuito", "1"]
+        edited = await fake.submit_modal(boss, channel, form, {PROMPT: "What is the capital of Peru?"})
+        assert visible_text(edited) == "Question 1 replaced: What is the capital of Peru?"
+        saved = await fake.slash(boss, channel, "done")
+        assert visible_text(saved).startswith("Saved “Capitals”: 1 question.")
+
+        opened = fake.push_slash(mia, channel, "suggest")
+        suggest = await opened.shown
+        assert suggest["type"] == 9 and suggest["title"] == "Suggest a question"
+        thanks = await fake.submit_modal(mia, channel, suggest, {PROMPT: "Deepest lake?", OPTIONS: "Baikal\nVictoria"})
+        assert visible_text(thanks) == "Thanks! Your question is suggestion #1: the group's admins will decide."
+        queue = await fake.slash(boss, channel, "suggestions")
+        assert "#1 · Mia: Deepest lake?" in visible_text(queue)
+    assert fake.identifies == [], "the bot opened the gateway"
     assert fake.violations == []

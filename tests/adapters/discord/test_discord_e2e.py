@@ -242,6 +242,7 @@ async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, c
         "review",
         "quizstats",
         "schedule",
+        "assign",
         "newquiz",  # writing a quiz with forms, and suggesting questions (issue #23)
         "done",
         "suggest",

@@ -163,3 +163,31 @@ def _capitals():
     from bot.content.importers import import_quiz
 
     return import_quiz(CAPITALS, "capitals.txt").quiz
+
+
+async def test_the_caption_names_the_language_of_an_imported_files_texts(fake: FakeBotApi, clock, tmp_path):
+    group = fake.group(-2011, "Club de español")
+    ana = Member(fake, group, fake.user(211, "Ana"))
+    fake.make_admin(group, ana.user)
+    spanish = "¿Cuál es la capital de Perú?{=Lima ~Quito}\n".encode()
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        refused = await sends_file(ana, "capitales.gift", spanish, caption="/upload Spanish!")
+        assert "'Spanish!' is not a language tag: write it as en, es, vi, ar or pt-BR" in refused.text
+        saved = await sends_file(ana, "capitales.gift", spanish, caption="/upload es")
+        assert "Saved capitales: 1 question." in saved.text
+        await ana.says("/quiz capitales")
+        assert "¿Cuál es la capital de Perú?" in (await next_question(fake, group, 1)).text
+
+
+async def test_the_reply_says_what_an_imported_question_lost(fake: FakeBotApi, clock, tmp_path):
+    group = fake.group(-2012, "Astronomy")
+    eva = Member(fake, group, fake.user(212, "Eva"))
+    fake.make_admin(group, eva.user)
+    gift = b'[html]Which planet is this? <img src="@@PLUGINFILE@@/mars.jpg"> {=Mars ~Venus}\n'
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        reply = await sends_file(eva, "planets.gift", gift)
+        assert "Saved planets: 1 question." in reply.text
+        assert (
+            "Imported, but not all of it came through:\n• line 1: the question: @@PLUGINFILE@@/mars.jpg is stored "
+            "inside the source tool, not in this file: it cannot be kept"
+        ) in reply.text

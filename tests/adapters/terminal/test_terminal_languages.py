@@ -90,6 +90,8 @@ COMMAND_WORDS = {
     "time",
     "pause",
     "notify",  # /settings notify on|off: typed as is, like time and pause
+    "assign",
+    "until",  # /assign <quiz> until <date>: typed as is
     "on",
     "off",
     "en",

@@ -44,14 +44,24 @@ async def test_presses_committed_before_the_question_shown_state_count_once(stor
 
 # what migrations after the recount add that running them again would refuse (the seen_updates
 # claims' holder and lease, a chat's close notice, the review log and the FSRS cards, which are made
-# from boxed ones); the others (revoked links) are written to run twice
+# from boxed ones, the assignments, an answer's response and whether it is scored); the others
+# (revoked links, run stops) are written to run twice
 LATER_UNDONE = [
     "ALTER TABLE seen_updates DROP COLUMN holder",
     "ALTER TABLE seen_updates DROP COLUMN until",
     "ALTER TABLE chats DROP COLUMN close_notice",
     "DROP TABLE review_log",
     "ALTER TABLE review_cards ADD COLUMN box INTEGER NOT NULL DEFAULT 1",
+    "DROP TABLE assignment_plays",
+    "DROP TABLE assignments",
+    "ALTER TABLE runs DROP COLUMN board_chat",
+    "ALTER TABLE answers DROP COLUMN response",
+    "ALTER TABLE answers DROP COLUMN scored",
 ]
+# SQLite drops no column a trigger reads: the board triggers of the kinds' migration go first,
+# and those it replaced come back after (the recount drops and makes them again)
+SQLITE_BEFORE_UNDONE = "DROP TRIGGER runs_summarise_answers; DROP TRIGGER answers_late_to_boards;"
+SQLITE_AFTER_UNDONE = sqlite_schema.BOARD_TRIGGERS_BEFORE_KINDS
 
 
 async def _as_before_the_recount(database: str) -> None:
@@ -70,8 +80,10 @@ async def _as_before_the_recount(database: str) -> None:
             await conn.close()
         return
     with sqlite3.connect(database) as db:
+        db.executescript(SQLITE_BEFORE_UNDONE)
         for sql in double:
             db.execute(sql)
+        db.executescript(SQLITE_AFTER_UNDONE)
         db.execute(f"PRAGMA user_version = {_recount(sqlite_schema)}")
 
 

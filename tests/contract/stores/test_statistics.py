@@ -169,7 +169,7 @@ def _old_sqlite(path: str, given: Sequence[AnswerFact]) -> None:
         )
         conn.executemany(
             "INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            [dataclasses.astuple(answer_row(run_id, CHAT, f)) for f in answers],
+            [dataclasses.astuple(answer_row(run_id, CHAT, f))[:12] for f in answers],  # the old table's columns
         )
     conn.commit()
     conn.close()
@@ -197,7 +197,7 @@ async def _old_postgres(url: str, given: Sequence[AnswerFact]) -> None:
                 run_id,
                 CHAT.key,
             )
-            rows = [dataclasses.astuple(answer_row(run_id, CHAT, f)) for f in answers]
+            rows = [dataclasses.astuple(answer_row(run_id, CHAT, f))[:12] for f in answers]  # the old table's columns
             await conn.executemany(
                 "INSERT INTO answers VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)",
                 [(*r[:7], int(r[7]), *r[8:]) for r in rows],

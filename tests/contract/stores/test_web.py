@@ -4,8 +4,9 @@ id, and a chat's runs listed latest first, never another chat's."""
 
 from __future__ import annotations
 
-from bot.domain.model import ChatRef
+from bot.domain.model import ChatRef, Player
 from bot.domain.records import RunRow, RunStatus
+from tests.contract.stores.rows import answer
 
 
 def run(chat: ChatRef, quiz_id: str, at: float, status: RunStatus = RunStatus.FINISHED) -> RunRow:
@@ -70,3 +71,66 @@ async def test_a_revocation_survives_a_restart(store_factory):
     await store.revoke_links("test:1", 42.0)
     store = await store_factory.restart(store)
     assert await store.links_not_before("test:1") == 42.0
+
+
+async def test_a_chats_title_and_its_runs_counted_and_paged(store):
+    chat = ChatRef("test", "7", title="Quiz night <3")
+    await store.ensure_chat(chat)
+    assert await store.chat_title(chat.key) == "Quiz night <3"
+    assert await store.chat_title("test:never") == ""
+    ids = [await store.create_run(run(chat, "capitals", 100.0 + i)) for i in range(5)]
+    assert await store.run_count(chat.key) == 5 and await store.run_count("test:never") == 0
+    pages = [[r.run_id for r in await store.chat_runs(chat.key, limit=2, offset=o)] for o in (0, 2, 4)]
+    assert pages == [ids[4:2:-1], ids[2:0:-1], ids[:1]]
+
+
+async def test_a_past_run_names_who_stopped_it_and_never_opens_another_chats(store):
+    mine, other = ChatRef("test", "1"), ChatRef("test", "2")
+    for chat in (mine, other):
+        await store.ensure_chat(chat)
+    finished = await store.create_run(run(mine, "capitals", 100.0))
+    stopped = await store.create_run(run(mine, "birds", 200.0, RunStatus.STOPPED))
+    await store.record_stop(stopped, "test:9")
+    await store.record_stop(stopped, "test:10")  # the first one noted stays
+    got = await store.past_run(mine.key, stopped)
+    assert got is not None
+    assert (got.quiz_id, got.question_ids, got.started_at, got.status, got.stopped_by) == (
+        "birds",
+        ("q1",),
+        200.0,
+        RunStatus.STOPPED,
+        "test:9",
+    )
+    plain = await store.past_run(mine.key, finished)
+    assert plain is not None and plain.stopped_by == "" and plain.started_by == "test:1"
+    assert await store.past_run(other.key, stopped) is None, "another chat's run"
+    assert await store.past_run(mine.key, 999_999) is None
+
+
+async def test_a_chats_answers_sum_to_its_boards_from_any_instant(store):
+    mine, other = ChatRef("test", "1"), ChatRef("test", "2")
+    for chat in (mine, other):
+        await store.ensure_chat(chat)
+    for key, name in (("ann", "Ann"), ("bob", "Bob")):
+        await store.ensure_player(Player("test", key, name))
+    first = await store.create_run(run(mine, "demo", 100.0))
+    second = await store.create_run(run(mine, "demo", 500.0, RunStatus.OPEN))  # still open: its answers are live
+    theirs = await store.create_run(run(other, "demo", 100.0))
+    for run_id, at in ((first, 110.0), (second, 510.0)):
+        await store.insert_answer(answer(run_id, "test:ann", at, 900, chat=mine))
+        await store.insert_answer(answer(run_id, "test:bob", at + 1, 0, correct=False, chat=mine))
+    await store.insert_answer(answer(theirs, "test:ann", 120.0, 5000, chat=other))
+    for since in (None, 300.0):
+        answers = await store.chat_answers(mine.key, since)
+        sums: dict[str, int] = {}
+        for a in answers:
+            sums[a.player_key] = sums.get(a.player_key, 0) + a.points
+        board = {s.player_key: s.points for s in await store.leaderboard(mine.key, since)}
+        assert sums == board
+    assert [(a.run_id, a.player_key) for a in await store.chat_answers(mine.key)] == [
+        (first, "test:ann"),
+        (first, "test:bob"),
+        (second, "test:ann"),
+        (second, "test:bob"),
+    ]
+    assert {a.chat_key for a in await store.chat_answers(mine.key)} == {mine.key}

@@ -1,0 +1,96 @@
+"""Who asks, where, and with which rights: the part of an interaction the commands need.
+
+The gateway hands discord.py's `Interaction`; the interactions endpoint (bot/adapters/discord/
+endpoint.py) has the JSON Discord posted, read here field by field without building discord.py's
+state (which needs a gateway session). Both give the same `Asker`, handled one way
+(bot/adapters/discord/handling.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.commands.core import Caller
+from bot.domain.model import ChatRef, Player
+from bot.texts.textcut import clean
+
+PLATFORM = "discord"
+THREADS = frozenset({10, 11, 12})  # channel types of threads (announcement, public, private)
+
+
+@dataclass(frozen=True, slots=True)
+class Asker:
+    chat: ChatRef
+    player: Player
+    user_id: int
+    permissions: discord.Permissions  # the user's, resolved in this channel (sent with every interaction)
+    app_permissions: discord.Permissions  # the bot's own in this channel
+    threaded: bool
+    in_guild: bool
+
+    def caller(self, command: str = "") -> Caller:
+        """Admins manage the server (or, for /stop, its messages); a DM's one player is its admin."""
+        perms = self.permissions
+        admin = self.chat.is_private or perms.manage_guild or (command == "stop" and perms.manage_messages)
+        return Caller(self.chat, self.player, is_admin=bool(admin), private_replies=True)  # ephemeral replies
+
+
+def of_interaction(interaction: discord.Interaction) -> Asker:
+    """The asker of an interaction discord.py read from the gateway."""
+    user, private = interaction.user, interaction.guild_id is None
+    chat = ChatRef(
+        PLATFORM,
+        str(interaction.channel_id),
+        is_private=private,
+        title="" if private else clean(getattr(interaction.channel, "name", "")),
+    )
+    return Asker(
+        chat,
+        Player(PLATFORM, str(user.id), clean(user.display_name), interaction.locale.value),
+        user.id,
+        interaction.permissions,
+        interaction.app_permissions,
+        isinstance(interaction.channel, discord.Thread),
+        not private,
+    )
+
+
+def of_json(payload: dict[str, Any]) -> Asker | None:
+    """The asker of an interaction as Discord posts it; None when it names no user or channel.
+
+    A user's shown name is discord.py's `display_name`: the server nickname, else the global
+    name, else the user name."""
+    found_member = payload.get("member")
+    member: dict[str, Any] | None = found_member if isinstance(found_member, dict) else None
+    user = member.get("user") if member is not None else payload.get("user")
+    channel_id = _snowflake(payload.get("channel_id"))
+    if not isinstance(user, dict) or (user_id := _snowflake(user.get("id"))) is None or channel_id is None:
+        return None
+    found = payload.get("channel")
+    channel: dict[str, Any] = found if isinstance(found, dict) else {}
+    private = payload.get("guild_id") is None
+    nick = member.get("nick") if member is not None else None
+    name = next((n for n in (nick, user.get("global_name"), user.get("username")) if isinstance(n, str) and n), "")
+    locale = payload.get("locale")
+    title = channel.get("name") if not private and isinstance(channel.get("name"), str) else ""
+    return Asker(
+        ChatRef(PLATFORM, str(channel_id), is_private=private, title=clean(title)),
+        Player(PLATFORM, str(user_id), clean(name), locale if isinstance(locale, str) and locale.isascii() else None),
+        user_id,
+        _permissions((member or payload).get("permissions")),
+        _permissions(payload.get("app_permissions")),
+        channel.get("type") in THREADS,
+        not private,
+    )
+
+
+def _snowflake(value: Any) -> int | None:
+    return int(value) if isinstance(value, str) and value.isdigit() and len(value) <= 20 else None
+
+
+def _permissions(value: Any) -> discord.Permissions:
+    """A permissions field (a decimal string); nothing at all when it is missing or malformed."""
+    return discord.Permissions(int(value) if isinstance(value, str) and value.isdigit() and len(value) < 40 else 0)

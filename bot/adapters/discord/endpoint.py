@@ -1,0 +1,119 @@
+"""The interactions endpoint: Discord posts interactions here instead of sending them on the gateway.
+
+Set as the application's Interactions Endpoint URL (the developer portal), Discord posts every
+slash command, button press and modal submit here, signed with the application's Ed25519 key:
+`X-Signature-Ed25519` over `X-Signature-Timestamp` + the body. A request whose signature does
+not verify (or is missing) gets 401 and changes nothing; Discord itself checks that an endpoint
+refuses bad signatures before it accepts its URL. A PING (type 1) gets a PONG. Everything else
+is answered in the HTTP reply (bot/adapters/discord/interactions.py), within Discord's 3 s.
+
+Nothing here is per process: any worker behind a load balancer takes any interaction, and the
+engine stores a press for a run another worker holds (bot/engine/remote_press.py).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+from aiohttp import web
+from nacl.exceptions import BadSignatureError
+from nacl.signing import VerifyKey
+
+from bot.adapters.listener import Bounds, Listener, within_body_time
+
+log = logging.getLogger("quizhost.discord")
+
+SIGNATURE_HEADER = "X-Signature-Ed25519"
+TIMESTAMP_HEADER = "X-Signature-Timestamp"
+# A signed request is refused this long after (or before) its timestamp: a request caught on
+# the way cannot be posted again later. Generous for clocks a little apart.
+FRESH_SECONDS = 300.0
+# An interaction carries at most its message (embeds of 6,000 characters, 25 buttons) and the
+# objects its options name: a few tens of KB
+MAX_BODY = 256 << 10
+PING, PONG = 1, 1
+
+Respond = Callable[[dict[str, Any]], Awaitable[bytes]]  # an interaction -> the callback to reply with, as JSON
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where the endpoint listens (DISCORD_INTERACTIONS_LISTEN) and the key it checks (DISCORD_PUBLIC_KEY)."""
+
+    host: str
+    port: int
+    path: str  # "/" or "/discord/interactions": what the URL given to Discord ends with
+    public_key: str  # hex
+
+
+class Signatures:
+    """Discord's Ed25519 signature of a request, checked with the application's public key."""
+
+    def __init__(self, public_key: str, now: Callable[[], float] = time.time) -> None:
+        self._key = VerifyKey(bytes.fromhex(public_key))
+        self._now = now
+
+    def valid(self, signature: str, timestamp: str, body: bytes) -> bool:
+        try:
+            signed = bytes.fromhex(signature)
+        except ValueError:
+            return False
+        if len(signed) != 64 or not timestamp.isdigit() or len(timestamp) > 12:
+            return False
+        try:
+            self._key.verify(timestamp.encode() + body, signed)
+        except BadSignatureError:
+            return False
+        # checked once signed: an unsigned request learns nothing of our clock
+        return abs(self._now() - int(timestamp)) <= FRESH_SECONDS
+
+
+class InteractionsServer:
+    """Listens on the endpoint's host:port/path until `stop()`; `respond` answers each interaction."""
+
+    def __init__(self, endpoint: Endpoint, respond: Respond, bounds: Bounds | None = None) -> None:
+        self.endpoint, self.respond = endpoint, respond
+        self.signatures = Signatures(endpoint.public_key)
+        self._bounds = bounds or Bounds()
+        self._listener: Listener | None = None
+        self.address: tuple[str, int] | None = None
+
+    async def start(self) -> None:
+        server = web.Application(client_max_size=MAX_BODY)
+        server.router.add_post(self.endpoint.path, self._post)
+        # an interaction being answered is finished at shutdown (Listener's grace), not cut
+        self._listener = Listener(server, self._bounds)
+        self.address = (await self._listener.start([(self.endpoint.host or None, self.endpoint.port)]))[0]
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            await self._listener.stop()
+            self._listener = None
+
+    async def _post(self, request: web.Request) -> web.Response:
+        signature = request.headers.get(SIGNATURE_HEADER, "")
+        timestamp = request.headers.get(TIMESTAMP_HEADER, "")
+        if not signature or not timestamp:
+            return _refused()
+        body = await within_body_time(request, request.read())
+        if not self.signatures.valid(signature, timestamp, body):
+            return _refused()
+        try:
+            interaction = json.loads(body)
+        except ValueError:
+            return web.Response(status=HTTPStatus.BAD_REQUEST, text="not JSON")
+        if not isinstance(interaction, dict) or type(interaction.get("type")) is not int:
+            return web.Response(status=HTTPStatus.BAD_REQUEST, text="not an interaction")
+        if interaction["type"] == PING:
+            return web.json_response({"type": PONG})
+        return web.Response(body=await self.respond(interaction), content_type="application/json")
+
+
+def _refused() -> web.Response:
+    return web.Response(status=HTTPStatus.UNAUTHORIZED, text="invalid request signature")

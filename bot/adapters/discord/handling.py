@@ -1,0 +1,159 @@
+"""What an interaction asks for, answered the same way from the gateway and from the endpoint.
+
+A slash command becomes `Commands.handle` calls, a press of one of our buttons `Commands.press`;
+the result (an Ack or a Reply) is shown by whichever path the interaction came on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot.adapters.discord.asked import PLATFORM, Asker
+from bot.commands.authoring import FORM_NEW
+from bot.commands.core import Caller, Commands
+from bot.content.catalog import Catalog
+from bot.content.drafts import QuestionForm
+from bot.content.importers.common import MAX_FILE_BYTES
+from bot.domain import tokens
+from bot.domain.model import Ack, ChatRef, Player, Quiz, Reply
+from bot.ports.chat import ChatUnreachable
+from bot.texts.i18n import t
+from bot.texts.render import REVIEW_START
+
+log = logging.getLogger("quizhost.discord")
+
+
+@dataclass(frozen=True, slots=True)
+class FormOpening:
+    """A question's form to show (bot/adapters/discord/forms.py): "add", "suggest" or the id of
+    the draft's question it edits, with that question's fields."""
+
+    lang: str
+    target: str
+    defaults: QuestionForm | None
+
+
+@dataclass(frozen=True, slots=True)
+class FileOffer:
+    """A file attached to /upload: fetched only once it may be accepted."""
+
+    filename: str
+    size: int
+    read: Callable[[], Awaitable[bytes]]
+
+
+class Handling:
+    """The command and press half of DiscordAdapter (a mixin: it uses the adapter's client and send)."""
+
+    client: discord.Client | None
+    _commands: Commands | None
+
+    async def send(self, chat: ChatRef, reply: Reply) -> None:
+        raise NotImplementedError
+
+    def _engine_commands(self) -> Commands:
+        if self._commands is None:
+            raise RuntimeError("serve(commands) has not been called")
+        return self._commands
+
+    async def handle_command(self, asker: Asker, name: str, args: tuple[str, ...]) -> Reply:
+        caller, reply = asker.caller(name), None
+        if name == "quiz" and (refusal := await self._cannot_post(asker)):
+            return refusal
+        for arg in args or ("",):  # /settings time 20 pause 3 is two changes for the commands layer
+            reply = await self._engine_commands().handle(name, arg, caller)
+            if reply.kind == "error":
+                break
+        assert reply is not None
+        return reply
+
+    async def handle_upload(self, asker: Asker, offer: FileOffer) -> Reply:
+        """/upload file: an admin's attachment, fetched only when it may be accepted (1 MB)."""
+        commands, caller = self._engine_commands(), asker.caller("upload")
+        if not commands.may_upload(caller):
+            return await commands.upload(caller, offer.filename, b"")  # the refusal, nothing fetched
+        if offer.size > MAX_FILE_BYTES:
+            return await commands.upload(caller, offer.filename, b"", size=offer.size)
+        return await commands.upload(caller, offer.filename, await offer.read())
+
+    def catalog(self) -> Catalog:
+        return self._engine_commands().engine.catalog
+
+    async def own_quizzes(self, asker: Asker) -> list[Quiz]:
+        """The quizzes uploaded in the asker's channel, for its autocomplete."""
+        return await self._engine_commands().engine.chat_quizzes.all(asker.chat.key)
+
+    async def handle_press(self, asker: Asker, data: str) -> Ack | Reply:
+        caller = asker.caller("language" if tokens.needs_admin(data) else "")
+        if tokens.kind_of(data) is tokens.Kind.PRIVATE:
+            return await self._in_private(data.removeprefix(tokens.Kind.PRIVATE.prefix), caller)
+        if tokens.kind_of(data) is tokens.Kind.QUIZ and (refusal := await self._cannot_post(asker)):
+            return refusal
+        return await self._engine_commands().press(data, caller)
+
+    async def _in_private(self, payload: str, caller: Caller) -> Reply:
+        """A button that continues in a DM ("Review my misses"): /start <payload> runs there, and
+        the presser alone is told where to look."""
+        commands = self._engine_commands()
+        lang = await commands.engine.language_for(caller.chat, caller.player)
+        try:
+            chat = await self.private_chat(caller.player)
+            await self.send(chat, await commands.handle("start", payload, Caller(chat, caller.player, is_admin=True)))
+        except (discord.HTTPException, ChatUnreachable) as exc:  # the user accepts no DMs from this server
+            log.info("no DM to %s: %s", caller.player.key, exc)
+            return Reply(
+                t(
+                    lang,
+                    "I can't send you a direct message. Allow direct messages from this server's "
+                    "members, then press again.",
+                ),
+                language=lang,
+                kind="error",
+                private=True,
+            )
+        if payload != REVIEW_START:  # an assignment's Start: the quiz, or why not, is in the DM
+            return Reply(t(lang, "I sent you a direct message: carry on there."), language=lang, private=True)
+        return Reply(t(lang, "I sent you a direct message: your review is there."), language=lang, private=True)
+
+    async def private_chat(self, player: Player) -> ChatRef:
+        """The player's DM channel with the bot, opened if need be (ports/chat.py PrivateChats)."""
+        if self.client is None:
+            raise ChatUnreachable(player.key)
+        try:
+            dm = await self.client.create_dm(discord.Object(int(player.user_id)))
+        except discord.HTTPException as exc:  # the user accepts no DMs from this server
+            raise ChatUnreachable(player.key) from exc
+        return ChatRef(PLATFORM, str(dm.id), is_private=True)
+
+    async def form_to_open(self, asker: Asker, target: str) -> FormOpening | None:
+        """The question's form a press of "Add question" or "Edit N" (or /suggest) opens, filled
+        in with the question it edits; None when that question is gone (its press says so)."""
+        commands, caller = self._engine_commands(), asker.caller()
+        lang = await commands.engine.language_for(caller.chat, caller.player)
+        if target in (FORM_NEW, "suggest"):
+            return FormOpening(lang, target, None)
+        defaults = await commands.form_defaults(target, caller)
+        return FormOpening(lang, target, defaults) if defaults is not None else None
+
+    async def handle_form(self, asker: Asker, form: QuestionForm, target: str) -> Reply:
+        """A question's form sent: added to the draft, edited in it, or suggested to the group."""
+        return await self._engine_commands().question_form(form, target, asker.caller())
+
+    async def _cannot_post(self, asker: Asker) -> Reply | None:
+        """A quiz posts to the channel, not through the interaction: say so now if the bot may not."""
+        if not asker.in_guild:
+            return None
+        perms = asker.app_permissions
+        may_send = perms.send_messages_in_threads if asker.threaded else perms.send_messages
+        if perms.view_channel and may_send and perms.embed_links:
+            return None
+        lang = await self._engine_commands().engine.language_for(asker.chat)
+        text = t(
+            lang,
+            "I can't post in this channel. Give me View Channel, Send Messages and Embed Links here, then try again.",
+        )
+        return Reply(text, language=lang, kind="error", private=True)

@@ -1,0 +1,66 @@
+"""`quizhost results --chat CHAT --format csv|xlsx [--since DATE] [--output FILE]`: every answer
+of a chat as a file, as its web page's download gives it (bot/commands/sheets.py)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from bot.app.settings import Settings
+from bot.commands import sheets
+from bot.commands.results import chat_results, chat_zone, day_start
+from bot.texts.i18n import normalise
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--chat", required=True, help="the chat's key, e.g. telegram:-100123 (quizhost play's: console:terminal)"
+    )
+    parser.add_argument(
+        "--format", dest="kind", choices=sheets.FORMATS, default="csv", help="the file's format (default: csv)"
+    )
+    parser.add_argument("--since", metavar="DATE", help="answers from this day on, YYYY-MM-DD in the chat's time zone")
+    parser.add_argument("--output", "-o", type=Path, help="write the file here (default: standard output)")
+    parser.add_argument("--db", help="the database (default: QUIZHOST_DB)")
+
+
+def main(args: argparse.Namespace, settings: Settings) -> int:
+    db = args.db or settings.quizhost_db
+    if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
+        print(f"quizhost results: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
+        return 1
+    if args.kind == "xlsx" and args.output is None and sys.stdout.isatty():
+        print("quizhost results: an .xlsx file is not for a terminal; give --output FILE", file=sys.stderr)
+        return 2
+    found = asyncio.run(_results(args, settings.model_copy(update={"quizhost_db": str(db)})))
+    if isinstance(found, str):  # what was wrong
+        print(f"quizhost results: {found}", file=sys.stderr)
+        return 1
+    data, count = found
+    if args.output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        args.output.write_bytes(data)
+        print(f"{args.output}: {count} answer(s) written", file=sys.stderr)
+    return 0
+
+
+async def _results(args: argparse.Namespace, settings: Settings) -> tuple[bytes, int] | str:
+    from bot.app.wiring import open_engine
+
+    async with open_engine(settings) as engine:
+        store = engine.store
+        if not await store.run_count(args.chat):
+            return f"the chat {args.chat} has played no quiz in this database (keys look like telegram:-100123)"
+        since = None
+        if args.since:
+            try:
+                since = day_start(args.since, await chat_zone(engine, args.chat))
+            except ValueError:
+                return f"--since {args.since}: write the day as YYYY-MM-DD, for example 2026-01-31"
+        lang = normalise((await store.chat_settings(args.chat)).language) or engine.settings.default_language
+        lines = await chat_results(engine, args.chat, lang, since)
+    return sheets.as_file(lines, args.kind), len(lines)

@@ -1,0 +1,87 @@
+"""/assign and a member's Start (/start assign_<id> in the private chat): the commands of
+assignments (bot/engine/assignments.py).
+
+A mixin of `bot.commands.core.Commands`, as bot/commands/learning.py: same handlers, same rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.domain import assignment as rules
+from bot.domain import zones
+from bot.domain.assignment import UntilError
+from bot.domain.model import ChatRef, Quiz, Reply
+from bot.engine.assignments import Assignments, Joined
+from bot.engine.run_start import StartOutcome
+from bot.texts import render_assign as texts
+
+if TYPE_CHECKING:
+    from bot.commands.core import Caller
+    from bot.engine.core import Engine
+
+
+class AssignCommands:
+    engine: Engine
+    assignments: Assignments
+
+    async def _quiz_for(self, chat: ChatRef, topic: str, lang: str) -> Quiz | Reply:
+        raise NotImplementedError  # bot.commands.learning.LearningCommands finds it
+
+    def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
+        raise NotImplementedError  # bot.commands.core.Commands words it
+
+    async def _cmd_assign(self, args: str, caller: Caller, lang: str) -> Reply:
+        chat = caller.chat
+        if not self.assignments.can_post(chat):
+            return texts.groups_only(lang)
+        words = args.split()
+        if not words:
+            zone = await self._zone(chat)
+            return texts.listing(lang, await self.assignments.open_in(chat), self.engine.clock.now(), zone)
+        if not caller.is_admin:
+            return texts.admins_only(lang)
+        if words[0].casefold() == "cancel":
+            return await self._cancel(words[1:], chat, lang)
+        return await self._assign(words, caller, lang)
+
+    async def _assign(self, words: list[str], caller: Caller, lang: str) -> Reply:
+        zone_name = await self._zone(caller.chat)
+        split = rules.split_until(words)
+        if isinstance(split, UntilError):
+            return texts.until_error(lang, split, zone_name, rules.MAX_DAYS)
+        topic, when = split
+        deadline = rules.parse_until(when, self.engine.clock.now(), zones.zone(zone_name))
+        if isinstance(deadline, UntilError):
+            return texts.until_error(lang, deadline, zone_name, rules.MAX_DAYS)
+        quiz = await self._quiz_for(caller.chat, topic, lang)
+        if isinstance(quiz, Reply):
+            return quiz
+        row = await self.assignments.create(caller.chat, quiz, caller.player, deadline)
+        return texts.created(lang, row, zone_name)
+
+    async def _cancel(self, words: list[str], chat: ChatRef, lang: str) -> Reply:
+        number = words[0].lstrip("#") if len(words) == 1 else ""
+        if not number.isdecimal() or len(number) > 12 or not await self.assignments.cancel(chat, int(number)):
+            return texts.not_open(lang)
+        return texts.cancelled(lang, int(number))
+
+    async def _assignment_start(self, assignment_id: int, caller: Caller, lang: str) -> Reply:
+        """The group message's Start, in the member's private chat."""
+        join = await self.assignments.join(caller.chat, caller.player, assignment_id)
+        row = join.assignment
+        zone_name = await self._zone(row.chat) if row is not None else None
+        if join.status is Joined.STARTED and join.started is not None and row is not None:
+            reply = self._started(join.started, "", lang)
+            return replace(reply, text=f"{texts.starting(reply.language, row, zone_name)}\n{reply.text}")
+        if join.status is Joined.REPEATED:
+            return texts.repeated(lang, join.place)
+        if join.status is Joined.BUSY:
+            return texts.busy(lang)
+        if join.status is Joined.NOT_PRIVATE:
+            return texts.in_private(lang)
+        return texts.late(lang, row if join.status is Joined.LATE else None, zone_name)
+
+    async def _zone(self, chat: ChatRef) -> str | None:
+        return (await self.engine.chat_settings(chat)).time_zone

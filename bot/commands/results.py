@@ -1,0 +1,161 @@
+"""A chat's results, answer by answer: one run's (its report on the web page) or the chat's whole
+history (the downloads, `quizhost results`).
+
+Every line is one stored answer, so the points of the lines add up to the boards exactly: the
+boards are sums of the same answers (storage/shared/boards.py). Times are in the chat's zone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+from zoneinfo import ZoneInfo
+
+from bot.domain.answering import picks_of
+from bot.domain.model import LETTERS, Question, QuestionKind, Quiz, Standing
+from bot.domain.records import AnswerRow, PastRun
+from bot.domain.zones import zone
+from bot.engine.core import Engine
+from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, WebRecords
+
+YIELD_EVERY = 2000  # answers made into lines between two turns of the event loop
+
+
+class ResultStore(WebRecords, RunRecords, Boards, PlayerNames, ChatRecords, Protocol):
+    """A chat's runs, their answers and standings, the players' names and the chat's zone."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One answer, as a download's row and the run report's cell show it."""
+
+    run_id: int
+    started: datetime  # the run's start, in the chat's zone
+    quiz_id: str
+    quiz_title: str
+    number: int  # the question's place in its run, from 1
+    question_id: str
+    question: str
+    player: str
+    player_key: str
+    picks: tuple[int, ...]  # authoring-order indices of the chosen options (none: typed, numeric)
+    letter: str  # the chosen options' letters in authoring order, or what the player typed
+    chosen: str  # the chosen options' texts ('' when the quiz no longer has them), or what was typed
+    right: bool
+    seconds: float
+    points: int
+    answered: datetime  # in the chat's zone
+
+
+@dataclass(frozen=True)
+class RunResults:
+    run: PastRun
+    quiz: Quiz | None  # None: the quiz is gone (a chat's upload deleted since)
+    questions: tuple[tuple[str, Question | None], ...]  # the run's questions in order: id, and the question if kept
+    lines: tuple[Line, ...]
+    standings: tuple[Standing, ...]
+    started_by: str  # names (the key when the name was never stored)
+    stopped_by: str  # empty when nobody /stop-ped it
+
+
+async def quiz_of(engine: Engine, chat_key: str, quiz_id: str) -> Quiz | None:
+    """The chat's own quiz of that id, else the shipped one."""
+    return await engine.chat_quizzes.get(chat_key, quiz_id) or engine.catalog.get(quiz_id)
+
+
+def day_start(text: str, where: ZoneInfo) -> float:
+    """A date written YYYY-MM-DD as the instant that day starts in the zone; ValueError otherwise."""
+    return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=where).timestamp()
+
+
+async def chat_zone(engine: Engine, chat_key: str) -> ZoneInfo:
+    store: ResultStore = engine.store
+    return zone((await store.chat_settings(chat_key)).time_zone)
+
+
+async def run_results(engine: Engine, chat_key: str, run_id: int, lang: str) -> RunResults | None:
+    """The run's report; None for a run that is not this chat's."""
+    store: ResultStore = engine.store
+    run = await store.past_run(chat_key, run_id)
+    if run is None:
+        return None
+    quiz = await quiz_of(engine, chat_key, run.quiz_id)
+    kept = {q.id: q for q in quiz.questions} if quiz else {}
+    answers = await store.run_answers(run_id)
+    lines = await _lines(engine, chat_key, answers, {run_id: run}, lang)
+    names = await store.player_names({run.started_by, run.stopped_by} - {""})
+    return RunResults(
+        run,
+        quiz,
+        tuple((qid, kept.get(qid)) for qid in run.question_ids),
+        tuple(lines),
+        tuple(await store.run_standings(run_id)),
+        names.get(run.started_by, run.started_by),
+        names.get(run.stopped_by, run.stopped_by),
+    )
+
+
+async def chat_results(engine: Engine, chat_key: str, lang: str, since: float | None = None) -> list[Line]:
+    """Every answer of the chat (from `since` on), by run and question."""
+    store: ResultStore = engine.store
+    answers = await store.chat_answers(chat_key, since)
+    runs = {}
+    for run_id in sorted({a.run_id for a in answers}):
+        run = await store.past_run(chat_key, run_id)
+        if run is not None:
+            runs[run_id] = run
+    return await _lines(engine, chat_key, answers, runs, lang)
+
+
+async def _lines(
+    engine: Engine, chat_key: str, answers: list[AnswerRow], runs: dict[int, PastRun], lang: str
+) -> list[Line]:
+    store: ResultStore = engine.store
+    where = await chat_zone(engine, chat_key)
+    names = await store.player_names({a.player_key for a in answers})
+    quizzes = {q: await quiz_of(engine, chat_key, q) for q in {r.quiz_id for r in runs.values()}}
+    lines = []
+    for n, a in enumerate(answers, start=1):
+        if n % YIELD_EVERY == 0:  # a chat's whole history is long: other pages and presses go on meanwhile
+            await asyncio.sleep(0)
+        run = runs.get(a.run_id)
+        quiz = quizzes.get(run.quiz_id) if run else None
+        question = next((q for q in quiz.questions if q.id == a.question_id), None) if quiz else None
+        picks, letter, chosen = said(question, a, lang)
+        lines.append(
+            Line(
+                run_id=a.run_id,
+                started=datetime.fromtimestamp(run.started_at if run else a.answered_at, where),
+                quiz_id=a.quiz_id,
+                quiz_title=quiz.title.get(lang) if quiz else a.quiz_id,
+                number=a.index + 1,
+                question_id=a.question_id,
+                question=question.prompt.get(lang) if question else a.question_id,
+                player=names.get(a.player_key, a.player_key),
+                player_key=a.player_key,
+                picks=picks,
+                letter=letter,
+                chosen=chosen,
+                right=a.correct,
+                seconds=round(a.elapsed, 2),
+                points=a.points,
+                answered=datetime.fromtimestamp(a.answered_at, where),
+            )
+        )
+    return lines
+
+
+def said(question: Question | None, answer: AnswerRow, lang: str) -> tuple[tuple[int, ...], str, str]:
+    """What a player answered: the options picked (authoring order), their letters, their texts;
+    a typed or numeric answer as typed."""
+    if answer.option >= 0:
+        picks: tuple[int, ...] = (answer.option,)
+    elif question is not None and question.kind is QuestionKind.MULTI:
+        picks = tuple(sorted(picks_of(answer.response)))
+    else:
+        return (), answer.response, answer.response
+    options = question.options if question else ()
+    letters = ", ".join(LETTERS[i] if i < len(LETTERS) else str(i + 1) for i in picks)
+    return picks, letters, "; ".join(options[i].get(lang) for i in picks if i < len(options))

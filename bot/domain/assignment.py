@@ -1,0 +1,162 @@
+"""Assignments: a quiz a group's members play each in private, at their own pace, until a deadline.
+
+Pure rules: the deadline in words ("until 2026-12-24 18:00" in the chat's time zone), what the
+group message shows (who finished, the top three) and when it may change (at most once a
+minute), and the state an assignment is in. The engine (bot/engine/assignments.py) does the I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, tzinfo
+from enum import Enum
+
+from bot.domain.model import ChatRef
+from bot.domain.schedule import WEEKDAYS, clock_of
+
+EDIT_SECONDS = 60.0  # the group message changes at most this often (Telegram: 20 messages a minute per group)
+HOLD_SECONDS = 60.0  # a worker's claim on an assignment (to post, edit or close it) lasts this long
+MAX_DAYS = 90  # the latest deadline, from now
+DEFAULT_CLOCK = (23, 59)  # "until fri": the end of that day
+PODIUM_PLACES = 3
+START_PREFIX = "assign_"  # the /start payload of the group message's button: assign_<id>
+
+
+class AssignmentStatus(str, Enum):
+    OPEN = "open"
+    CLOSED = "closed"  # the deadline came: the podium was posted
+    CANCELLED = "cancelled"  # an admin called it off
+
+
+class UntilError(str, Enum):
+    """Why words are not a deadline."""
+
+    USAGE = "usage"  # no quiz, or no "until"
+    DATE = "date"  # not YYYY-MM-DD, today, tomorrow or a weekday
+    CLOCK = "clock"  # not HH:MM
+    EXTRA = "extra"  # words after the time
+    PAST = "past"
+    TOO_FAR = "too_far"
+
+
+@dataclass(frozen=True)
+class AssignmentRow:
+    """A stored assignment: what the members play, until when, and what the group message shows."""
+
+    chat: ChatRef  # the group: its boards count the answers, its message shows the progress
+    quiz_id: str
+    question_ids: tuple[str, ...]
+    seconds: int  # to answer each question (the group's setting when it was assigned)
+    deadline: float
+    language: str  # of the group message and the podium
+    created_by: str
+    created_at: float
+    status: AssignmentStatus = AssignmentStatus.OPEN
+    message_id: str | None = None  # the group message, once posted
+    shown: str = ""  # the progress the group message shows (`Progress.digest`)
+    shown_at: float = 0.0  # when it last changed
+    id: int = 0  # given by the store
+
+
+@dataclass(frozen=True)
+class Place:
+    """A member who started the assignment: their points so far, and whether they finished."""
+
+    player_key: str
+    name: str
+    points: int
+    correct: int
+    answered: int
+    finished: bool
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the group message shows: how many started and finished, and the top three finishers."""
+
+    started: int
+    finished: int
+    top: tuple[Place, ...]
+
+    @property
+    def digest(self) -> str:
+        """The progress as stored text: the message is edited only when this changes."""
+        return json.dumps([self.started, self.finished, [(p.player_key, p.points) for p in self.top]])
+
+
+def progress(places: list[Place]) -> Progress:
+    """`places` ranked (points, then right answers, as the store orders them)."""
+    done = [p for p in places if p.finished]
+    return Progress(len(places), len(done), tuple(done[:PODIUM_PLACES]))
+
+
+def start_payload(assignment_id: int) -> str:
+    return f"{START_PREFIX}{assignment_id}"
+
+
+def assignment_of(payload: str) -> int | None:
+    """The id in a /start payload 'assign_12'; None for any other payload."""
+    digits = payload.removeprefix(START_PREFIX)
+    if payload == digits or not digits.isdecimal() or len(digits) > 12:
+        return None
+    return int(digits)
+
+
+def split_until(words: list[str]) -> tuple[str, list[str]] | UntilError:
+    """'tiny until fri 18:00' -> ('tiny', ['fri', '18:00'])."""
+    lowered = [w.casefold() for w in words]
+    if "until" not in lowered:
+        return UntilError.USAGE
+    at = lowered.index("until")
+    topic, rest = " ".join(words[:at]), words[at + 1 :]
+    return (topic, rest) if topic and rest else UntilError.USAGE
+
+
+def parse_until(words: list[str], now: float, zone: tzinfo) -> float | UntilError:
+    """A deadline in the chat's time zone: DATE [HH:MM], DATE being YYYY-MM-DD, today, tomorrow or
+    a weekday (the next one; today's if the time is still to come). No time: the day's end."""
+    if len(words) > 2:
+        return UntilError.EXTRA
+    today = datetime.fromtimestamp(now, zone).date()
+    day = _day(words[0].casefold(), today)
+    if day is None:
+        return UntilError.DATE
+    clock = clock_of(words[1]) if len(words) == 2 else DEFAULT_CLOCK
+    if clock is None:
+        return UntilError.CLOCK
+    deadline = datetime.combine(day, time(*clock), tzinfo=zone).timestamp()
+    if deadline <= now and day.weekday() == today.weekday() and words[0].casefold()[:3] in WEEKDAYS:
+        deadline = datetime.combine(day + timedelta(days=7), time(*clock), tzinfo=zone).timestamp()
+    if deadline <= now:
+        return UntilError.PAST
+    return UntilError.TOO_FAR if deadline - now > MAX_DAYS * 86400 else deadline
+
+
+def _day(word: str, today: date) -> date | None:
+    if word == "today":
+        return today
+    if word == "tomorrow":
+        return today + timedelta(days=1)
+    if len(word) >= 3 and word[:3] in WEEKDAYS and word.isalpha():
+        return today + timedelta(days=(WEEKDAYS.index(word[:3]) - today.weekday()) % 7)
+    try:
+        return date.fromisoformat(word) if len(word) == 10 else None
+    except ValueError:
+        return None
+
+
+def may_edit(row: AssignmentRow, shown: Progress, now: float) -> bool:
+    """Whether the group message should show `shown` now: it changed, and the last change is a
+    minute old (finishes in between are shown together, at the next edit)."""
+    return shown.digest != row.shown and now >= row.shown_at + EDIT_SECONDS
+
+
+def is_late(row: AssignmentRow, now: float) -> bool:
+    return row.status is not AssignmentStatus.OPEN or now >= row.deadline
+
+
+def time_left(row: AssignmentRow, now: float) -> tuple[int, int, int]:
+    """(days, hours, minutes) until the deadline, rounded up to the minute; zeros once past."""
+    minutes = max(0, int(-(-(row.deadline - now) // 60)))
+    return minutes // 1440, minutes % 1440 // 60, minutes % 60

@@ -1,0 +1,83 @@
+"""Acks: the private answer to a press or a typed answer, in the chat's language; and how each
+kind of question is answered, as its card and its acks say it."""
+
+from __future__ import annotations
+
+from bot.domain.model import QuestionKind
+from bot.texts.message import t
+
+# acks: the private answer to a press ---------------------------------------------------
+
+
+def ack_locked(lang: str, letter: str) -> str:
+    return t(lang, "Locked in: {letter}", letter=letter)
+
+
+def ack_repeated(lang: str, letter: str) -> str:
+    return t(lang, "You already answered {letter}", letter=letter)
+
+
+def ack_refused(lang: str, reason: object) -> str:
+    value = getattr(reason, "value", reason)
+    if value == "out_of_range":
+        return t(lang, "That is not one of the options.")
+    if value == "repeated":
+        return t(lang, "You already answered this question.")
+    if value == "no_picks":
+        return t(lang, "Pick at least one option first.")
+    if value == "wrong_kind":
+        return t(lang, "This question is not answered that way.")
+    if value == "not_a_number":
+        return t(lang, "That is not a number. Try again.")
+    return t(lang, "This question is closed.")
+
+
+def ack_picks(lang: str, letters: str) -> str:
+    """A toggle on a select-all-that-apply question: the picks so far."""
+    if not letters:
+        return t(lang, "No option picked.")
+    return t(lang, "Your picks: {letter}", letter=letters)
+
+
+def ack_done(lang: str, letters: str) -> str:
+    return t(lang, "Your answer: {letter}", letter=letters)
+
+
+def ack_text_locked(lang: str, answer: str) -> str:
+    """A typed or numeric answer taken (`answer` as the player typed it)."""
+    return t(lang, "Locked in: {answer}", answer=answer)
+
+
+def ack_repeated_text(lang: str, answer: str) -> str:
+    return t(lang, "You already answered: {answer}", answer=answer)
+
+
+def ack_not_a_number(lang: str, answer: str) -> str:
+    return t(lang, "Not a number: {answer}. Try again, for example 3.14", answer=answer)
+
+
+def answer_instruction(lang: str, kind: QuestionKind) -> str:
+    """How a question of this kind is answered, as its card says (empty for one right option)."""
+    if kind is QuestionKind.MULTI:
+        return t(lang, "Select all that apply")
+    if kind is QuestionKind.TRUE_FALSE:
+        return t(lang, "True or false?")
+    if kind is QuestionKind.TYPED:
+        return t(lang, "Reply with your answer")
+    if kind is QuestionKind.NUMERIC:
+        return t(lang, "Answer with a number")
+    if kind is QuestionKind.POLL:
+        return t(lang, "Poll: no right answer, pick one")
+    return ""
+
+
+def ack_ended(lang: str) -> str:
+    return t(lang, "This quiz has ended.")
+
+
+def ack_invalid(lang: str) -> str:
+    return t(lang, "This button is not valid.")
+
+
+def ack_not_saved(lang: str) -> str:
+    return t(lang, "Your answer was not saved. Please press again.")
