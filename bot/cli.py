@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 
@@ -31,10 +30,12 @@ def build_parser() -> argparse.ArgumentParser:
     validate = sub.add_parser("validate", help="check quiz files and report every problem")
     validate.add_argument("paths", nargs="*", type=Path, help="files or folders (default: the quiz folders)")
     validate.add_argument("--strict", action="store_true", help="also fail on any missing translation")
-    export = sub.add_parser("export", help="print a quiz as plain data")
+    export = sub.add_parser("export", help="print a quiz as plain data (json) or as its quiz file (yaml)")
     export.add_argument("topic", nargs="+")
     export.add_argument("--lang", choices=LANGUAGES, default="en")
-    export.add_argument("--format", choices=["json"], default="json")
+    export.add_argument("--format", choices=["json", "yaml"], default="json")
+    export.add_argument("--chat", help="a chat's own quiz, by id: the chat's key (telegram:123, discord:456…)")
+    export.add_argument("--db", help="the database, with --chat (default: QUIZHOST_DB)")
     imports = sub.add_parser("import", help="turn a GIFT, Aiken, Open Trivia DB, Kahoot or Quizizz file into a quiz")
     imports.add_argument("file", type=Path)
     imports.add_argument(
@@ -223,24 +224,9 @@ def _results(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.content.catalog import Catalog, default_quiz_folders
-    from bot.content.export import export_quiz
+    from bot.app.export_cli import main as export_main
 
-    catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
-    topic = " ".join(args.topic)
-    matches = catalog.match(topic)
-    if len(matches) != 1:
-        found = ", ".join(q.id for q in matches) if matches else "none"
-        print(
-            f"quizhost: “{topic}” must match exactly one quiz (matches: {found}); "
-            f"quizzes: {', '.join(q.id for q in catalog.all())}",
-            file=sys.stderr,
-        )
-        return 1
-    quiz = catalog.get(matches[0].id)
-    assert quiz is not None  # loaded in full just now
-    print(json.dumps(export_quiz(quiz, args.lang), ensure_ascii=False, indent=2))
-    return 0
+    return export_main(args, settings)
 
 
 def _import(args: argparse.Namespace, settings: Settings) -> int:

@@ -10,7 +10,15 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.domain.model import FALLBACK_LANGUAGE, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, TELEGRAM_WORKERS
+from bot.domain.model import (
+    FALLBACK_LANGUAGE,
+    LANGUAGES,
+    PAUSE_SECONDS,
+    QUESTION_SECONDS,
+    SUGGESTIONS_PER_DAY,
+    SUGGESTIONS_WAITING,
+    TELEGRAM_WORKERS,
+)
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -29,6 +37,12 @@ class Settings(BaseSettings):
     quizhost_question_seconds: int = Field(QUESTION_SECONDS.default, ge=QUESTION_SECONDS.low, le=QUESTION_SECONDS.high)
     quizhost_pause_seconds: float = Field(PAUSE_SECONDS.default, ge=PAUSE_SECONDS.low, le=PAUSE_SECONDS.high)
     quizhost_language: str = FALLBACK_LANGUAGE
+    quizhost_suggestions_per_day: int = Field(
+        SUGGESTIONS_PER_DAY.default, ge=SUGGESTIONS_PER_DAY.low, le=SUGGESTIONS_PER_DAY.high
+    )
+    quizhost_suggestions_waiting: int = Field(
+        SUGGESTIONS_WAITING.default, ge=SUGGESTIONS_WAITING.low, le=SUGGESTIONS_WAITING.high
+    )
     log_level: LogLevel = "INFO"
 
     telegram_bot_token: SecretStr | None = None

@@ -56,6 +56,8 @@ def engine_settings(settings: Settings, pause: float | None = None) -> EngineSet
         question_seconds=settings.quizhost_question_seconds,
         pause_seconds=settings.quizhost_pause_seconds if pause is None else pause,
         default_language=settings.quizhost_language,
+        suggestions_per_day=settings.quizhost_suggestions_per_day,
+        suggestions_waiting=settings.quizhost_suggestions_waiting,
     )
 
 

@@ -11,10 +11,12 @@ from dataclasses import dataclass, replace
 
 from bot.commands import upload_replies
 from bot.commands.assign import AssignCommands
+from bot.commands.authoring import Authoring
 from bot.commands.learning import LearningCommands
 from bot.commands.typed import TypedAnswers
 from bot.commands.web import WebCommands
 from bot.commands.weblinks import WebAddress
+from bot.commands.writing import WRITING_COMMANDS, WritingCommands
 from bot.domain import tokens, zones
 from bot.domain.assignment import assignment_of
 from bot.domain.model import (
@@ -56,6 +58,7 @@ COMMANDS = (
     "quizstats",
     "schedule",
     "assign",
+    *WRITING_COMMANDS,
 )
 # /settings words -> (the chat setting, its range)
 SETTINGS: dict[str, tuple[str, SettingRange]] = {
@@ -71,6 +74,7 @@ class Caller:
     chat: ChatRef
     player: Player
     is_admin: bool = False  # the adapter asks the platform; in a private chat the player is admin
+    private_replies: bool = False  # the platform shows a reply to the caller alone, even in a group (Discord)
 
 
 def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
@@ -84,7 +88,7 @@ def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
     return ALIASES.get(name, name), args[:MAX_ARGS]
 
 
-class Commands(LearningCommands, AssignCommands):
+class Commands(LearningCommands, AssignCommands, WritingCommands):
     def __init__(self, engine: Engine, web: WebAddress | None = None) -> None:
         self.engine = engine
         self.web = WebCommands(engine, web or WebAddress())
@@ -92,6 +96,7 @@ class Commands(LearningCommands, AssignCommands):
         self.scheduler = Scheduler(engine)
         self.assignments = Assignments(engine)
         self.typed = TypedAnswers(engine, self.review)
+        self.authoring = Authoring(engine)
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
@@ -108,6 +113,12 @@ class Commands(LearningCommands, AssignCommands):
         """A button: an answer token goes to the engine; quiz and language picks are handled here."""
         if tokens.kind_of(data) is tokens.Kind.REVIEW:
             return await self.review.answer(data, caller.player)
+        if (question_id := tokens.undone(data)) is not None:
+            return await self._undo(question_id, caller)
+        if tokens.kind_of(data) is tokens.Kind.SUGGESTION:
+            return await self._decide(data, caller)
+        if (target := tokens.form_target(data)) is not None:  # where no form opens (Discord opens one)
+            return await self._form_button(target, caller)
         picked = tokens.pick(data)
         if picked is None:
             return await self.engine.answer(data, caller.player, caller.chat)
@@ -185,6 +196,8 @@ class Commands(LearningCommands, AssignCommands):
     async def _cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
         if args.startswith("quiz_"):  # Telegram deep link t.me/<bot>?start=quiz_<id>
             return await self._cmd_quiz(args[len("quiz_") :], caller, lang)
+        if (opened := await self._opened_link(args, caller, lang)) is not None:  # a saved quiz's link
+            return opened
         if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
             return await self._cmd_review("", caller, lang)
         if (assignment := assignment_of(args)) is not None:  # an assignment's Start: ?start=assign_<id>
@@ -372,6 +385,8 @@ class Commands(LearningCommands, AssignCommands):
             t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
             t(lang, "/schedule: a quiz or a question of the day at fixed times (admins)"),
             t(lang, "/assign <quiz> until <date>: members play it in private by a deadline (admins)"),
+            t(lang, "/newquiz [title]: write a quiz here, a quiz poll per question (in a private chat)"),
+            t(lang, "/suggest: suggest a question to this group; /suggestions: decide on them (admins)"),
             t(lang, "/help: this message"),
         ]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
@@ -395,6 +410,10 @@ def descriptions(lang: str) -> dict[str, str]:
         "quizstats": i18n.t(lang, "How this chat answered each question (admins)"),
         "schedule": i18n.t(lang, "A quiz or a question of the day at fixed times (admins)"),
         "assign": i18n.t(lang, "A quiz members play in private by a deadline (admins)"),
+        "newquiz": i18n.t(lang, "Write a quiz: send quiz polls (private chat)"),
+        "done": i18n.t(lang, "Save the quiz you are writing"),
+        "suggest": i18n.t(lang, "Suggest a question to this group"),
+        "suggestions": i18n.t(lang, "Approve or reject suggested questions (admins)"),
         "help": i18n.t(lang, "What this bot does"),
     }
 

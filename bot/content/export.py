@@ -1,19 +1,35 @@
-"""A quiz as plain data in one language: options in authoring order, answer as the file gives it."""
+"""A quiz as plain data in one language: options in authoring order, answer as the file gives it.
+
+Every field a quiz file can say is written (defaults left out), so a file read and exported
+again gives the same data, and a quiz written in the chat exports as a file would have said it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.content.importers import dump_yaml
 from bot.domain.model import Media, Question, QuestionKind, Quiz
 
 
 def export_quiz(quiz: Quiz, lang: str) -> dict[str, Any]:
-    return {
-        "id": quiz.id,
-        "language": quiz.language if lang == "en" else lang,
-        "title": quiz.title.get(lang),
-        "questions": [_question(q, lang) for q in quiz.questions],
-    }
+    data: dict[str, Any] = {"id": quiz.id}
+    if quiz.aliases:
+        data["aliases"] = list(quiz.aliases)
+    if quiz.tags:
+        data["tags"] = list(quiz.tags)
+    if quiz.difficulty != "medium":
+        data["difficulty"] = quiz.difficulty
+    data["language"] = quiz.language if lang == "en" else lang
+    data["title"] = quiz.title.get(lang)
+    data["description"] = quiz.description.get(lang)
+    data["questions"] = [_question(q, lang) for q in quiz.questions]
+    return data
+
+
+def quiz_yaml(quiz: Quiz, lang: str) -> str:
+    """The quiz file's text (`quizhost export --format yaml`, the web page's download)."""
+    return dump_yaml(export_quiz(quiz, lang))
 
 
 def _question(q: Question, lang: str) -> dict[str, Any]:

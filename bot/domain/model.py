@@ -50,6 +50,9 @@ class SettingRange:
 # and the help texts read these
 QUESTION_SECONDS = SettingRange(5, 300, default=30)
 PAUSE_SECONDS = SettingRange(0, 60, default=5)
+# /suggest: questions one member may suggest to a group in a day, and questions a group's queue holds
+SUGGESTIONS_PER_DAY = SettingRange(0, 100, default=5)
+SUGGESTIONS_WAITING = SettingRange(1, 500, default=50)
 # TELEGRAM_WORKERS: the webhook workers sending for one bot; each keeps to its share of the bot's
 # 30 messages a second (bot/adapters/telegram/limits.py bot_share), so the sum holds across them
 TELEGRAM_WORKERS = SettingRange(1, 30, default=1)
@@ -390,6 +393,9 @@ class Button:
     # opens the private chat with the bot and runs `/start <data>` there (Telegram: a deep link;
     # Discord: a direct message), as the podium's "Review my misses" does
     in_private: bool = False
+    # adds the bot to a group the user picks and runs `/start <data>` there (Telegram: a
+    # startgroup deep link), as a saved quiz's "Play in a group" does
+    in_group: bool = False
 
 
 @dataclass(frozen=True)
@@ -402,6 +408,9 @@ class Reply:
     private: bool = False  # shown only to the caller where the platform allows it
     language: str = FALLBACK_LANGUAGE
     kind: str = "text"  # text | leaderboard | stats | help | error: adapters may style them
+    # set: the platform's own poll composer is offered under this label (Telegram: a reply
+    # keyboard with a "create a quiz" button), for writing a quiz in the chat
+    poll_button: str = ""
 
 
 @dataclass(frozen=True)

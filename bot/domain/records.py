@@ -40,6 +40,46 @@ class RunSummary:
 
 
 @dataclass(frozen=True)
+class DraftRow:
+    """A quiz being written in a private chat (bot/content/drafts.py): one per author."""
+
+    owner_key: str  # the author's Player.key
+    title: str
+    content: str  # the questions so far, as JSON: a list of quiz file questions
+    replacing: int  # the question number the next poll replaces (/edit N), 0: none
+    updated_at: float
+    target: str = ""  # a group's chat key: the author is suggesting a question to it (/suggest), not writing a quiz
+
+
+class SuggestionStatus(StrEnum):
+    OPEN = "open"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A question a member suggested to a group (/suggest), waiting for its admins or decided."""
+
+    chat_key: str
+    number: int  # the group's own numbering: /suggestions approve 3
+    player_key: str
+    player_name: str
+    content: str  # the question, as JSON quiz file data (bot/content/drafts.py)
+    created_at: float
+    status: SuggestionStatus = SuggestionStatus.OPEN
+
+
+@dataclass(frozen=True)
+class QuizShare:
+    """A saved chat quiz that anyone with its code may copy (the share and "Play in a group" links)."""
+
+    code: str
+    chat_key: str
+    quiz_id: str
+
+
+@dataclass(frozen=True)
 class PastRun:
     """One run of a chat as its report shows it (the web page's run report, the downloads)."""
 

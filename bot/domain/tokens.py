@@ -2,9 +2,8 @@
 
 Telegram allows 64 bytes of callback data and Discord 100 characters of custom_id, so the
 data is short: a kind (answer, quiz pick, language pick, review answer, go private, a
-question's "Done" or "Answer"), a colon,
-then its fields. Adapters
-and commands build and read it only through the functions here, fast paths included.
+question's "Done" or "Answer", a draft's "Undo" or form, a suggestion's decision), a colon,
+then its fields. Adapters and commands build and read it only through the functions here, fast paths included.
 """
 
 from __future__ import annotations
@@ -28,6 +27,9 @@ class Kind(str, Enum):
     PRIVATE = "pv"  # go on in the private chat with the bot (Discord: a DM), as /start <payload>
     DONE = "qd"  # a select-all-that-apply question in a private chat: the picks are final
     TEXT = "qt"  # a typed or numeric question: answer it (a deep link, a modal, a prompt)
+    UNDO = "du"  # take a question back out of the author's draft (bot/commands/authoring.py)
+    FORM = "df"  # a question's form: add one to the draft, edit one, or suggest one (Discord: a modal)
+    SUGGESTION = "sg"  # approve or reject a member's suggested question (admins: bot/commands/suggestions.py)
 
     @property
     def prefix(self) -> str:
@@ -40,7 +42,11 @@ _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
 _REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9d])"
 _PRIVATE = r"pv:[a-z0-9_]{1,32}"  # a /start payload: review, assign_12
 _QUESTION = r"q[dt]:(?:[1-9][0-9]{0,11}):(?:[1-9][0-9]{0,2})"
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION})"
+_UNDO = r"du:q[0-9]{1,4}"
+_SUGGESTION = r"sg:([ar]):([1-9][0-9]{0,5})"
+_FORM = r"df:(add|suggest|q[0-9]{1,4})"
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION}|{_UNDO}|{_SUGGESTION}|{_FORM})"
+FORM_ADD, FORM_SUGGEST = "df:add", "df:suggest"  # a new question for the draft; one suggested to the group
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
 _ANSWER_FIELDS = re.compile(r"qa:([1-9][0-9]{0,11}):([0-9]{1,3}):([0-9])")
@@ -112,6 +118,38 @@ def language_pick(code: str) -> str:
     return _checked(Kind.LANGUAGE.prefix + code)
 
 
+def draft_undo(question_id: str) -> str:
+    """The "Undo" button under a question just added to a draft."""
+    return _checked(Kind.UNDO.prefix + question_id)
+
+
+def undone(data: str) -> str | None:
+    """The question id an "Undo" button names; None for any other data."""
+    return data.removeprefix(Kind.UNDO.prefix) if re.fullmatch(_UNDO, data) else None
+
+
+def form_edit(question_id: str) -> str:
+    """The "Edit" button of a draft's question."""
+    return _checked(Kind.FORM.prefix + question_id)
+
+
+def form_target(data: str) -> str | None:
+    """What a form button is for: "add", "suggest", or the id of the question it edits; None for other data."""
+    match = re.fullmatch(_FORM, data)
+    return match.group(1) if match else None
+
+
+def suggestion_pick(approve: bool, number: int) -> str:
+    """An "Approve" or "Reject" button under the group's list of suggestions."""
+    return _checked(f"{Kind.SUGGESTION.prefix}{'a' if approve else 'r'}:{number}")
+
+
+def suggestion_decision(data: str) -> tuple[bool, int] | None:
+    """(approve?, the suggestion's number) of such a button; None for any other data."""
+    match = re.fullmatch(_SUGGESTION, data)
+    return (match.group(1) == "a", int(match.group(2))) if match else None
+
+
 def decode(data: str | bytes | None) -> AnswerToken | None:
     """The answer token in `data`, or None for anything that is not exactly one of ours."""
     if isinstance(data, bytes):
@@ -148,8 +186,9 @@ def kind_of(data: str) -> Kind | None:
 
 
 def needs_admin(data: str) -> bool:
-    """A language pick is a /language: in a group only admins may press it."""
-    return kind_of(data) is Kind.LANGUAGE
+    """A language pick is a /language, a suggestion's Approve or Reject a decision: in a group
+    only admins may press them."""
+    return kind_of(data) in (Kind.LANGUAGE, Kind.SUGGESTION)
 
 
 def is_valid(data: str) -> bool:

@@ -10,7 +10,16 @@ from typing import Protocol
 from bot.content.catalog import Catalog
 from bot.content.chatquizzes import ChatQuizzes
 from bot.domain import session
-from bot.domain.model import PAUSE_SECONDS, QUESTION_SECONDS, ChatRef, Player, Quiz, QuizInfo
+from bot.domain.model import (
+    PAUSE_SECONDS,
+    QUESTION_SECONDS,
+    SUGGESTIONS_PER_DAY,
+    SUGGESTIONS_WAITING,
+    ChatRef,
+    Player,
+    Quiz,
+    QuizInfo,
+)
 from bot.domain.records import RunRow
 from bot.domain.session import Run
 from bot.engine.chats import Chats
@@ -24,6 +33,8 @@ class EngineSettings:
     question_seconds: int = QUESTION_SECONDS.default
     pause_seconds: float = PAUSE_SECONDS.default
     default_language: str = "en"
+    suggestions_per_day: int = SUGGESTIONS_PER_DAY.default
+    suggestions_waiting: int = SUGGESTIONS_WAITING.default
 
 
 class StartStatus(StrEnum):

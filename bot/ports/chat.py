@@ -8,7 +8,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Protocol, runtime_checkable
 
-from bot.domain.model import ChatRef, MessageRef, QuestionCard, Reply, Reveal
+from bot.domain.model import ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 
 # The outbox key of the message a ChatAdapter send is delivering (None outside the outbox), the
 # same across retries and restarts: a platform that can drop a repeated create (Discord's
@@ -39,6 +39,15 @@ class ChatAdapter(Protocol):
 
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         """Post a message the engine decides on its own (the podium, an ended run)."""
+
+
+@runtime_checkable
+class PrivateChats(Protocol):
+    """A platform where the bot can find a player's private chat from the player alone (Telegram:
+    the user's id; Discord: a DM it opens), to tell them something they asked for elsewhere."""
+
+    async def private_chat(self, player: Player) -> ChatRef:
+        """The player's private chat with the bot; raises ChatUnreachable when there is none."""
 
 
 @runtime_checkable

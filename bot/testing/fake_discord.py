@@ -1,7 +1,7 @@
 """A fake Discord on 127.0.0.1 for discord.py: REST under /api/v10 and a websocket gateway.
 
-It keeps servers, channels, users and messages; lets a test push slash commands, autocomplete
-and button presses from any user; records interaction callbacks, follow-ups, channel messages
+It keeps servers, channels, users and messages; lets a test push slash commands, autocomplete,
+button presses and form submits from any user; records interaction callbacks, follow-ups, channel messages
 and edits; and refuses what Discord refuses: custom ids over 100 characters, labels over 80,
 more than 5 buttons a row or 5 rows, interactions answered after 3 s or twice, commands that
 were never synced. Everything refused is also listed in `violations`.
@@ -29,6 +29,7 @@ from aiohttp import WSMsgType, web
 
 from bot.testing import fake_discord_payloads as p
 from bot.testing.fake_discord_endpoint import EndpointMode
+from bot.testing.fake_discord_modals import ModalUsers
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 from bot.testing.fake_discord_rest import ANSWER_WITHIN, FakeInteraction, RateLimitRule, RestRoutes
 
@@ -36,7 +37,7 @@ __all__ = ["ANSWER_WITHIN", "FakeDiscord", "FakeInteraction", "FakeMessage", "Fa
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
-class FakeDiscord(RestRoutes, EndpointMode):
+class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
     def __init__(self, token: str = "fake-discord-token", application_id: int | None = None) -> None:
         self.token = token
         self._ids = itertools.count(1)
@@ -299,17 +300,6 @@ class FakeDiscord(RestRoutes, EndpointMode):
     ) -> dict[str, Any]:
         """A button press; returns what the bot showed the presser."""
         interaction = self.push_press(user, message_id, custom_id, forge, stale)
-        return await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
-
-    async def submit_modal(self, user: FakeUser, channel_id: int, modal: dict[str, Any], value: str) -> dict[str, Any]:
-        """`user` types `value` into the first field of a modal the bot opened, and submits it;
-        returns what the bot showed them."""
-        field = modal["components"][0]["components"][0]
-        data = {
-            "custom_id": modal["custom_id"],
-            "components": [{"type": 1, "components": [{"type": 4, "custom_id": field["custom_id"], "value": value}]}],
-        }
-        interaction = self._push(self.interaction_payload(user, channel_id, 5, data))
         return await asyncio.wait_for(asyncio.shield(interaction.shown), 10)
 
     def _command(self, name: str, channel_id: int) -> tuple[dict[str, Any], int | None]:

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.testing.fake_discord_modals import MODAL, modal_problems
+
 CUSTOM_ID_MAX = 100
 LABEL_MAX = 80
 BUTTONS_PER_ROW = 5
@@ -243,28 +245,6 @@ def message_problems(data: dict[str, Any], creating: bool = True) -> list[str]:
     return problems
 
 
-MODAL_TITLE_MAX, MODAL_ROWS_MAX = 45, 5
-
-
-def modal_problems(data: dict[str, Any]) -> list[str]:
-    """Why Discord would refuse this modal: a title of 1 to 45, 1 to 5 rows of one text input each."""
-    problems = []
-    if not 1 <= len(str(data.get("title") or "")) <= MODAL_TITLE_MAX:
-        problems.append(f"modal title: 1 to {MODAL_TITLE_MAX} characters")
-    if not 1 <= len(str(data.get("custom_id") or "")) <= CUSTOM_ID_MAX:
-        problems.append(f"modal custom_id: 1 to {CUSTOM_ID_MAX} characters")
-    rows = data.get("components") or []
-    if not 1 <= len(rows) <= MODAL_ROWS_MAX:
-        problems.append(f"modal: 1 to {MODAL_ROWS_MAX} rows, got {len(rows)}")
-    for r, row in enumerate(rows):
-        items = row.get("components") or []
-        if len(items) != 1 or items[0].get("type") != 4:
-            problems.append(f"modal components[{r}]: one text input")
-        elif not 1 <= len(str(items[0].get("label") or "")) <= MODAL_TITLE_MAX:
-            problems.append(f"modal components[{r}]: a label of 1 to {MODAL_TITLE_MAX} characters")
-    return problems
-
-
 def attachment_problems(data: dict[str, Any], files: list[str]) -> list[str]:
     """An embed image `attachment://name` must name a file of the message."""
     problems = []
@@ -333,7 +313,9 @@ def callback_problems(kind: object, data: dict[str, Any]) -> list[str]:
         return choice_problems(data.get("choices") or [])
     if kind in (4, 7):
         return message_problems(data, creating=kind == 4)
-    return [] if kind in (1, 5, 6, 9) else [f"no interaction callback of type {kind!r}"]
+    if kind == MODAL:
+        return modal_problems(data)
+    return [] if kind in (1, 5, 6) else [f"no interaction callback of type {kind!r}"]
 
 
 def command_problems(commands: list[dict[str, Any]]) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 
 from bot.testing import fake_discord_payloads as p
+from bot.testing.fake_discord_modals import MODAL
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 
 ANSWER_WITHIN = 3.0  # seconds Discord gives a bot to answer an interaction
@@ -290,10 +291,10 @@ class RestRoutes:
             self._show(interaction, {"type": 7, "ephemeral": False, **stored.data})
         elif kind == 8:
             self._show(interaction, {"type": 8, "choices": data.get("choices") or []})
-        elif kind == 9:  # a modal opened for the presser
-            self._show(interaction, {"type": 9, **data})
         elif kind == 6:
             self._show(interaction, {"type": 6})
+        elif kind == MODAL:  # a form: the user fills it in (FakeDiscord.submit_modal)
+            self._show(interaction, {"type": MODAL, **data})
         answer = {
             "id": str(interaction.id),
             "type": interaction.payload["type"],

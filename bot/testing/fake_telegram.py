@@ -22,6 +22,7 @@ from aiohttp import web
 
 from bot.testing.fake_telegram_balancer import LoadBalancer
 from bot.testing.fake_telegram_methods import ApiError, BotApiMethods, Call, Press, Sent
+from bot.testing.fake_telegram_polls import UserPolls
 
 ANONYMOUS_ADMIN = 1087968824
 JSON_FIELDS = {
@@ -47,7 +48,7 @@ class Failure:
 
 
 @dataclass
-class FakeBotApi(BotApiMethods):
+class FakeBotApi(BotApiMethods, UserPolls):
     token: str = "123:TEST"
     username: str = "QuizHostBot"
     bot_id: int = 123
@@ -333,6 +334,9 @@ class FakeBotApi(BotApiMethods):
         self.presses[query_id] = Press(query_id, update["update_id"])
         await self._deliver(update)
         return query_id
+
+    def _new_update_id(self) -> int:
+        return next(self._update_ids)
 
     async def _deliver(self, update: dict) -> None:
         kind = next(k for k in update if k != "update_id")

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from aiohttp.web_request import FileField
@@ -60,6 +60,7 @@ class Sent:
     reply_to: int | None
     edits: int = 0
     photo: str | None = None  # a photo's file_id: `text` is then its caption
+    reply_keyboard: list[list[dict]] = field(default_factory=list)  # a ReplyKeyboardMarkup's rows of buttons
 
     def buttons(self) -> list[dict]:
         return [b for row in self.keyboard for b in row]
@@ -190,6 +191,7 @@ class BotApiMethods:
         if missing and not reply.get("allow_sending_without_reply"):
             raise ApiError(400, "Bad Request: message to be replied not found")
         sent = Sent(chat_id, self._next_message_id(chat_id), p["text"], text, bold, keyboard, reply_to)
+        sent.reply_keyboard = _reply_keyboard(p.get("reply_markup"))
         self.messages[(chat_id, sent.message_id)] = sent
         if _asks(keyboard):
             self._questions.setdefault(chat_id, set()).add(sent.message_id)
@@ -387,3 +389,15 @@ class BotApiMethods:
         if sent.keyboard:
             message["reply_markup"] = {"inline_keyboard": sent.keyboard}
         return message
+
+
+def _reply_keyboard(markup: dict | None) -> list[list[dict]]:
+    """A reply keyboard's rows; a poll button may ask for a quiz or a regular poll only, as Telegram checks."""
+    rows = (markup or {}).get("keyboard") or []
+    for button in (b for row in rows for b in row):
+        if not button.get("text"):
+            raise ApiError(400, "Bad Request: BUTTON_TEXT_EMPTY")
+        kind = (button.get("request_poll") or {}).get("type")
+        if "request_poll" in button and kind not in (None, "quiz", "regular"):
+            raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+    return rows

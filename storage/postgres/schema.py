@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
 from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
+from storage.shared.drafts import DRAFT_TABLES
 from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
@@ -418,6 +419,10 @@ MIGRATIONS += (
 # a question's picture is uploaded to Telegram once: the file_id it gave is kept by the file's
 # digest for every worker and the next start (storage/shared/media.py)
 MIGRATIONS += (MEDIA_IDS,)
+
+
+# quizzes written in the chat (issue #23): each author's draft, and the codes of share links
+MIGRATIONS += (DRAFT_TABLES.format(time="DOUBLE PRECISION"),)
 
 
 def version() -> int:

@@ -29,6 +29,7 @@ from storage.postgres.schema import MIGRATIONS
 from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
+from storage.shared.drafts import DraftQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
 from storage.shared.media import MediaIds
@@ -67,6 +68,7 @@ class PostgresStore(
     ReviewQueries,
     UpdateClaims,
     MediaIds,
+    DraftQueries,
 ):
     """One PostgreSQL database through an asyncpg pool."""
 

@@ -6,6 +6,7 @@ leaderboard and a quiz in progress carry on where the group left them.
 
 from __future__ import annotations
 
+from storage.shared.drafts import DRAFT_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
@@ -49,8 +50,14 @@ async def move_chat(db: SqliteConnection, old_key: str, new_key: str, new_chat_i
             "best_streak = MAX(best_streak, excluded.best_streak)",
             (new_key, old_key),
         )
-        # statistics, schedules, time zone, review cards, revoked links
-        for statement in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS, *REVOCATION_MOVES):
+        # statistics, schedules, time zone, review cards, revoked links, suggestions and share codes
+        for statement in (
+            *STATISTICS_MOVES,
+            *MOVE_STATEMENTS,
+            *REVIEW_MOVE_STATEMENTS,
+            *REVOCATION_MOVES,
+            *DRAFT_MOVES,
+        ):
             await conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})
         await conn.execute("DELETE FROM board_days WHERE chat_key = ?", (old_key,))
         await conn.execute("DELETE FROM board_totals WHERE chat_key = ?", (old_key,))

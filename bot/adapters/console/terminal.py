@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.commands.core import Caller, Commands, parse
+from bot.content.drafts import SEPARATOR
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, QuestionKind, Reply, Reveal
 from bot.domain.tokens import with_choice
@@ -126,6 +127,16 @@ class ConsoleAdapter:
                 self.show(await commands.handle("start", button.data, self._caller()))
             else:
                 await self._press(commands, button.data)
+        elif SEPARATOR in line and not self._takes_text():  # a question in the fixed layout, for /newquiz's quiz
+            written = await commands.draft_line(line, self._caller())
+            self.show(
+                written
+                or Reply(
+                    t(lang, "Send /newquiz [title] first: then every line like this is a question."),
+                    language=lang,
+                    kind="error",
+                )
+            )
         else:
             await self._answer(commands, line, lang)
 

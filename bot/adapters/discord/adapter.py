@@ -15,7 +15,7 @@ from typing import Any, cast
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
-from bot.adapters.discord import asked, gateway, pictures, replies, typed, views
+from bot.adapters.discord import asked, forms, gateway, pictures, replies, typed, views
 from bot.adapters.discord import commands as discord_commands
 from bot.adapters.discord.endpoint import Endpoint, InteractionsServer
 from bot.adapters.discord.handling import FileOffer, Handling
@@ -23,6 +23,7 @@ from bot.adapters.discord.identify import IdentifyTurns
 from bot.adapters.discord.interactions import HttpInteractions
 from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Commands
+from bot.content.drafts import QuestionForm
 from bot.domain import tokens
 from bot.domain.model import Ack, ChatRef, MediaView, MessageRef, QuestionCard, Quiz, Reply, Reveal
 from bot.ports.health import PlatformError, PlatformHealth
@@ -173,7 +174,12 @@ class DiscordAdapter(Handling):
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
         discord_commands.register(
-            tree, self._on_command, self._engine_commands().engine.catalog, self._on_upload, self._own_quizzes
+            tree,
+            self._on_command,
+            self._engine_commands().engine.catalog,
+            self._on_upload,
+            self._own_quizzes,
+            self._on_suggest,
         )
         return client
 
@@ -318,13 +324,36 @@ class DiscordAdapter(Handling):
         return await self.own_quizzes(asked.of_interaction(interaction))
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
+        asker = asked.of_interaction(interaction)
+        if (target := tokens.form_target(data)) is not None:  # "Add question", "Edit N": a form opens
+            await self._open_form(interaction, asker, target)
+            return
         question = tokens.decode_question(data)
         if question is not None and question.kind is tokens.Kind.TEXT:  # "Answer": a modal, at once
-            caller = asked.of_interaction(interaction).caller()
+            caller = asker.caller()
             lang = await self._engine_commands().engine.language_for(caller.chat, caller.player)
             await interaction.response.send_modal(typed.answer_modal(lang, data, question.number))
             return
-        await self._answer(interaction, self.handle_press(asked.of_interaction(interaction), data))
+        await self._answer(interaction, self.handle_press(asker, data))
+
+    async def _on_suggest(self, interaction: discord.Interaction) -> None:
+        """/suggest: in a server, the form of a question to suggest; in a DM, why not."""
+        asker = asked.of_interaction(interaction)
+        if not asker.in_guild:
+            await self._on_command(interaction, "suggest")
+            return
+        await self._open_form(interaction, asker, "suggest")
+
+    async def _open_form(self, interaction: discord.Interaction, asker: asked.Asker, target: str) -> None:
+        """A question's form, filled in with the question it edits; answered within Discord's 3 s."""
+        opening = await self.form_to_open(asker, target)
+        if opening is None:  # the question it would edit is gone: the press says so
+            await self._answer(interaction, self.handle_press(asker, tokens.form_edit(target)))
+            return
+        await interaction.response.send_modal(forms.QuestionModal(opening, interaction.id, self._on_form))
+
+    async def _on_form(self, interaction: discord.Interaction, form: QuestionForm, target: str) -> None:
+        await self._answer(interaction, self.handle_form(asked.of_interaction(interaction), form, target))
 
     async def _typed_answer(self, interaction: discord.Interaction, question: tokens.QuestionToken, text: str) -> Ack:
         """A modal's answer to a typed or numeric question, for the player alone."""

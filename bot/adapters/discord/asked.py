@@ -35,7 +35,7 @@ class Asker:
         """Admins manage the server (or, for /stop, its messages); a DM's one player is its admin."""
         perms = self.permissions
         admin = self.chat.is_private or perms.manage_guild or (command == "stop" and perms.manage_messages)
-        return Caller(self.chat, self.player, is_admin=bool(admin))
+        return Caller(self.chat, self.player, is_admin=bool(admin), private_replies=True)  # ephemeral replies
 
 
 def of_interaction(interaction: discord.Interaction) -> Asker:

@@ -18,6 +18,7 @@ from bot.texts.i18n import normalise, t
 RunCommand = Callable[..., Awaitable[None]]  # (interaction, name, *args): one Commands.handle per args
 Upload = Callable[[discord.Interaction, discord.Attachment], Awaitable[None]]
 OwnQuizzes = Callable[[discord.Interaction], Awaitable[Sequence[QuizInfo]]]  # the channel's uploaded quizzes
+OpenForm = Callable[[discord.Interaction], Awaitable[None]]  # /suggest: a question's form
 CHOICES_MAX = 25  # Discord shows at most 25 autocomplete choices
 CHOICE_MAX = 100  # characters in a choice's name and value
 DESCRIPTION_MAX = 100
@@ -45,6 +46,8 @@ def option_texts(lang: str) -> dict[str, str]:
         "dashboard": t(lang, "revoke: end every link to this chat's pages given so far"),
         "schedule": t(lang, "daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)"),
         "assign": t(lang, "pipeline until 2026-12-24 18:00 · cancel 3 (empty: list)"),
+        "title": t(lang, "The quiz's title"),
+        "suggestions": t(lang, "approve N [quiz] · reject N [why] · edit N prompt | *right | option (empty: list)"),
     }
 
 
@@ -111,7 +114,15 @@ def command_words(name: str, options: Mapping[str, object]) -> tuple[str, ...]:
         return tuple(changes)
     if name == "dashboard":
         return (str(get("action")),) if get("action") else ()
-    single = {"language": "code", "remove": "quiz", "quizstats": "topic", "schedule": "what"}.get(name)
+    single = {
+        "language": "code",
+        "remove": "quiz",
+        "quizstats": "topic",
+        "schedule": "what",
+        "assign": "what",
+        "newquiz": "title",
+        "suggestions": "what",
+    }.get(name)
     return (str(get(single) or ""),) if single else ()
 
 
@@ -120,7 +131,12 @@ def _value(choice: Choice[str] | None) -> str | None:
 
 
 def register(
-    tree: app_commands.CommandTree, run: RunCommand, catalog: Catalog, upload: Upload, own_quizzes: OwnQuizzes
+    tree: app_commands.CommandTree,
+    run: RunCommand,
+    catalog: Catalog,
+    upload: Upload,
+    own_quizzes: OwnQuizzes,
+    suggest: OpenForm,
 ) -> None:
     """Add quizhost's commands to the tree (synced later, globally or per server)."""
     en, opt = descriptions("en"), option_texts("en")
@@ -231,7 +247,25 @@ def register(
     @tree.command(name="assign", description=d(en["assign"]))
     @app_commands.describe(what=o("assign"))
     async def assign(interaction: discord.Interaction, what: str | None = None) -> None:
-        await run(interaction, "assign", what or "")
+        await run(interaction, "assign", *command_words("assign", {"what": what}))
+
+    @tree.command(name="newquiz", description=d(en["newquiz"]))
+    @app_commands.describe(title=o("title"))
+    async def newquiz(interaction: discord.Interaction, title: str | None = None) -> None:
+        await run(interaction, "newquiz", *command_words("newquiz", {"title": title}))
+
+    @tree.command(name="done", description=d(en["done"]))
+    async def done(interaction: discord.Interaction) -> None:
+        await run(interaction, "done")
+
+    @tree.command(name="suggest", description=d(en["suggest"]))
+    async def suggest_(interaction: discord.Interaction) -> None:
+        await suggest(interaction)
+
+    @tree.command(name="suggestions", description=d(en["suggestions"]))
+    @app_commands.describe(what=o("suggestions"))
+    async def suggestions(interaction: discord.Interaction, what: str | None = None) -> None:
+        await run(interaction, "suggestions", *command_words("suggestions", {"what": what}))
 
     @tree.command(name="help", description=d(en["help"]))
     async def help_(interaction: discord.Interaction) -> None:

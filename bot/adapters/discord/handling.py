@@ -13,16 +13,28 @@ from dataclasses import dataclass
 import discord
 
 from bot.adapters.discord.asked import PLATFORM, Asker
+from bot.commands.authoring import FORM_NEW
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog
+from bot.content.drafts import QuestionForm
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain import tokens
-from bot.domain.model import Ack, ChatRef, Quiz, Reply
+from bot.domain.model import Ack, ChatRef, Player, Quiz, Reply
 from bot.ports.chat import ChatUnreachable
 from bot.texts.i18n import t
 from bot.texts.render import REVIEW_START
 
 log = logging.getLogger("quizhost.discord")
+
+
+@dataclass(frozen=True, slots=True)
+class FormOpening:
+    """A question's form to show (bot/adapters/discord/forms.py): "add", "suggest" or the id of
+    the draft's question it edits, with that question's fields."""
+
+    lang: str
+    target: str
+    defaults: QuestionForm | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +101,7 @@ class Handling:
         commands = self._engine_commands()
         lang = await commands.engine.language_for(caller.chat, caller.player)
         try:
-            assert self.client is not None
-            dm = await self.client.create_dm(discord.Object(int(caller.player.user_id)))
-            chat = ChatRef(PLATFORM, str(dm.id), is_private=True)
+            chat = await self.private_chat(caller.player)
             await self.send(chat, await commands.handle("start", payload, Caller(chat, caller.player, is_admin=True)))
         except (discord.HTTPException, ChatUnreachable) as exc:  # the user accepts no DMs from this server
             log.info("no DM to %s: %s", caller.player.key, exc)
@@ -108,6 +118,30 @@ class Handling:
         if payload != REVIEW_START:  # an assignment's Start: the quiz, or why not, is in the DM
             return Reply(t(lang, "I sent you a direct message: carry on there."), language=lang, private=True)
         return Reply(t(lang, "I sent you a direct message: your review is there."), language=lang, private=True)
+
+    async def private_chat(self, player: Player) -> ChatRef:
+        """The player's DM channel with the bot, opened if need be (ports/chat.py PrivateChats)."""
+        if self.client is None:
+            raise ChatUnreachable(player.key)
+        try:
+            dm = await self.client.create_dm(discord.Object(int(player.user_id)))
+        except discord.HTTPException as exc:  # the user accepts no DMs from this server
+            raise ChatUnreachable(player.key) from exc
+        return ChatRef(PLATFORM, str(dm.id), is_private=True)
+
+    async def form_to_open(self, asker: Asker, target: str) -> FormOpening | None:
+        """The question's form a press of "Add question" or "Edit N" (or /suggest) opens, filled
+        in with the question it edits; None when that question is gone (its press says so)."""
+        commands, caller = self._engine_commands(), asker.caller()
+        lang = await commands.engine.language_for(caller.chat, caller.player)
+        if target in (FORM_NEW, "suggest"):
+            return FormOpening(lang, target, None)
+        defaults = await commands.form_defaults(target, caller)
+        return FormOpening(lang, target, defaults) if defaults is not None else None
+
+    async def handle_form(self, asker: Asker, form: QuestionForm, target: str) -> Reply:
+        """A question's form sent: added to the draft, edited in it, or suggested to the group."""
+        return await self._engine_commands().question_form(form, target, asker.caller())
 
     async def _cannot_post(self, asker: Asker) -> Reply | None:
         """A quiz posts to the channel, not through the interaction: say so now if the bot may not."""

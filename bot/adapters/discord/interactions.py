@@ -1,12 +1,13 @@
 """Interactions from the endpoint, answered in the HTTP reply as the gateway's are answered.
 
 The JSON Discord posted is read without discord.py's state (bot/adapters/discord/asked.py); the
-command, press or upload goes through the same handling as on the gateway (handling.py), and
-its result becomes the callback in the reply: type 4, a message (ephemeral for acks and
-refusals). Work still going after DEFER_AFTER is deferred (type 5, "thinking…") and its result
-posted as a follow-up to the interaction's webhook when it is done: Discord drops an
-interaction not answered within 3 s. Interaction callbacks and follow-ups count against no
-global rate limit (they are the interaction token's own).
+command, press, upload or form goes through the same handling as on the gateway (handling.py),
+and its result becomes the callback in the reply: type 4, a message (ephemeral for acks and
+refusals), or type 9, a question's form (a draft's "Add question", /suggest). Work still going
+after DEFER_AFTER is deferred (type 5, "thinking…") and its result posted as a follow-up to the
+interaction's webhook when it is done: Discord drops an interaction not answered within 3 s.
+Interaction callbacks and follow-ups count against no global rate limit (they are the
+interaction token's own).
 """
 
 from __future__ import annotations
@@ -21,19 +22,20 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.adapters.discord import asked, replies, views
+from bot.adapters.discord import asked, forms, replies, views
 from bot.adapters.discord.commands import command_words, topic_choices
 from bot.adapters.discord.handling import FileOffer, Handling
 from bot.adapters.platform_watch import CallWatch
 from bot.content.importers.common import MAX_FILE_BYTES
+from bot.domain import tokens
 from bot.domain.model import FALLBACK_LANGUAGE, Ack, Reply
 from bot.texts import render
 from bot.texts.i18n import normalise
 
 log = logging.getLogger("quizhost.discord")
 
-COMMAND, COMPONENT, AUTOCOMPLETE = 2, 3, 4  # interaction types (a modal submit is 5: we show no modals)
-MESSAGE, DEFERRED_MESSAGE, CHOICES = 4, 5, 8  # callback types
+COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5  # interaction types
+MESSAGE, DEFERRED_MESSAGE, CHOICES, MODAL = 4, 5, 8, 9  # callback types
 ATTACHMENT = 11  # option type
 SHUTDOWN_GRACE = 5.0  # seconds follow-ups in progress get when the bot stops
 
@@ -52,6 +54,10 @@ class HttpInteractions:
         kind = interaction["type"]
         if asker is not None and kind == AUTOCOMPLETE:
             return _encoded({"type": CHOICES, "data": {"choices": await self._choices(asker, data)}})
+        if asker is not None and (target := _form_target(asker, kind, data)) is not None:
+            opening = await self.handling.form_to_open(asker, target)
+            if opening is not None:
+                return _encoded({"type": MODAL, "data": forms.QuestionModal(opening, int(interaction["id"])).to_dict()})
         work = self._work(asker, kind, data) if asker is not None else None
         if work is None:
             language = normalise(str(interaction.get("locale") or "")) or FALLBACK_LANGUAGE
@@ -63,6 +69,9 @@ class HttpInteractions:
         if kind == COMPONENT:
             match = views.TEMPLATE.fullmatch(str(data.get("custom_id", "")))
             return self.handling.handle_press(asker, match["data"]) if match else None
+        if kind == MODAL_SUBMIT:
+            form = forms.submitted(data)
+            return self.handling.handle_form(asker, form[1], form[0]) if form else None
         name = data.get("name")
         if kind != COMMAND or not isinstance(name, str):
             return None
@@ -144,6 +153,14 @@ class HttpInteractions:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+
+def _form_target(asker: asked.Asker, kind: int, data: dict[str, Any]) -> str | None:
+    """The form an interaction opens: a draft's "Add question" or "Edit N", /suggest in a server."""
+    if kind == COMMAND:
+        return "suggest" if data.get("name") == "suggest" and asker.in_guild else None
+    match = views.TEMPLATE.fullmatch(str(data.get("custom_id", ""))) if kind == COMPONENT else None
+    return tokens.form_target(match["data"]) if match else None
 
 
 def _options(data: dict[str, Any]) -> dict[str, Any]:

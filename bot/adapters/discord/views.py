@@ -173,6 +173,7 @@ def button_data(button: Button) -> str:
 
 
 def reply_view(buttons: tuple[Button, ...], item: PressItem) -> discord.ui.View | None:
+    buttons = tuple(b for b in buttons if _shown(b))
     usable = [b for b in buttons if fits(button_data(b))]
     if len(usable) < len(buttons):
         log.warning("%d button(s) dropped: their data does not fit a custom_id", len(buttons) - len(usable))
@@ -184,6 +185,17 @@ def reply_view(buttons: tuple[Button, ...], item: PressItem) -> discord.ui.View 
             item(button_data(button), label=cut(button.label, LABEL_MAX), style=discord.ButtonStyle.secondary)
         )
     return unkept(view)
+
+
+def _shown(button: Button) -> bool:
+    """Telegram's links to a group or a payload no DM button carries have no Discord button."""
+    if button.in_group:
+        return False
+    try:
+        button_data(button)
+    except ValueError:
+        return False
+    return True
 
 
 def message_kwargs(reply: Reply, item: PressItem) -> dict[str, Any]:
@@ -198,7 +210,10 @@ def message_kwargs(reply: Reply, item: PressItem) -> dict[str, Any]:
         )
     else:
         kwargs["content"] = cut(text, CONTENT_MAX) or "…"
-    view = reply_view(reply.buttons, item)
+    buttons = reply.buttons
+    if reply.poll_button and not any(b.data == tokens.FORM_ADD for b in buttons):  # Discord's way: a form
+        buttons = (Button(t(reply.language, "Add question"), tokens.FORM_ADD), *buttons)
+    view = reply_view(buttons, item)
     if view is not None:
         kwargs["view"] = view
     return kwargs

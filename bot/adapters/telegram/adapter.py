@@ -22,6 +22,7 @@ from telegram import (
     InlineKeyboardMarkup,
     LinkPreviewOptions,
     Message,
+    ReplyKeyboardMarkup,
     ReplyParameters,
     Update,
     User,
@@ -38,7 +39,7 @@ from telegram.ext import (
 )
 
 from bot.adapters.platform_watch import CallWatch
-from bot.adapters.telegram import cards, uploads
+from bot.adapters.telegram import cards, polls, uploads
 from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram.claims import SharedClaims
 from bot.adapters.telegram.pacing import tell_holds
@@ -63,11 +64,25 @@ from bot.ports.store import TelegramStore, TelegramUpdates
 from bot.texts.render import t
 
 T = TypeVar("T")
+Markup = InlineKeyboardMarkup | ReplyKeyboardMarkup | None
 log = logging.getLogger("quizhost.telegram")
 
 PLATFORM = "telegram"
+# /start too: a saved quiz's "Play in a group" link adds it to the group, which admins alone may do
 ADMIN_COMMANDS = frozenset(
-    {"stop", "language", "settings", "upload", "remove", "dashboard", "quizstats", "schedule", "assign"}
+    {
+        "stop",
+        "language",
+        "settings",
+        "upload",
+        "remove",
+        "dashboard",
+        "quizstats",
+        "schedule",
+        "assign",
+        "start",
+        "suggestions",
+    }
 )
 POLL_TIMEOUT = 30  # seconds Telegram may hold a getUpdates open
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
@@ -156,6 +171,10 @@ class TelegramAdapter(PressHandling, TypedAnswers):
             MessageHandler(
                 filters.Document.ALL & filters.CaptionRegex(r"^/") & filters.UpdateType.MESSAGE, self._on_command
             )
+        )
+        # a poll sent in a private chat: a question of the quiz its author is writing (/newquiz)
+        app.add_handler(
+            MessageHandler(filters.POLL & filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE, self._on_poll)
         )
         app.add_handler(CallbackQueryHandler(self._on_press))
         # typed and numeric answers: replies to the bot's question in a group (privacy mode lets
@@ -265,6 +284,8 @@ class TelegramAdapter(PressHandling, TypedAnswers):
             if name == "upload":
                 document = uploads.document_of(message)
                 reply = await uploads.upload(self.app.bot, self._commands, caller, document, args)
+            elif name == "suggest" and (poll := polls.replied_poll(message)) is not None:
+                reply = await self._commands.suggest_poll(polls.poll_spec(poll), caller)
             else:
                 reply = await self._commands.handle(name, args, caller)
         except Exception:
@@ -273,6 +294,22 @@ class TelegramAdapter(PressHandling, TypedAnswers):
         if reply.kind == "link" and not chat.is_private:
             reply = await self._in_private(player, reply)
         await self._send(chat, reply, reply_to=message.message_id)
+
+    async def _on_poll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        if message is None or message.from_user is None or message.poll is None or self._commands is None:
+            return
+        chat, player = chat_ref(message.chat), player_of(message.from_user)
+        try:
+            reply = await self._commands.poll(polls.poll_spec(message.poll), Caller(chat, player, True))
+        except Exception:
+            log.exception("a poll could not be taken in %s", chat.key)
+            reply = Reply(trouble(player.language), kind="error")
+        await self._send(chat, reply)
+
+    async def private_chat(self, player: Player) -> ChatRef:
+        """A user's private chat with the bot has their id (ports/chat.py PrivateChats)."""
+        return ChatRef(PLATFORM, player.user_id, is_private=True)
 
     async def _in_private(self, player: Player, reply: Reply) -> Reply:
         """A link for one person's eyes, asked for in a group: sent to them privately, the group told so."""
@@ -418,12 +455,13 @@ class TelegramAdapter(PressHandling, TypedAnswers):
         # Telegram has no message only one member sees: in a group, a refusal answers the
         # command it refuses, so it is clear whom it is for.
         target = reply_to if reply_to is not None and not chat.is_private else None
-        html, keyboard = fmt.reply_html(reply), fmt.reply_keyboard(reply.buttons, self.app.bot.username)
+        html = fmt.reply_html(reply)
+        keyboard: Markup = fmt.reply_keyboard(reply.buttons, self.app.bot.username)
+        if reply.poll_button and chat.is_private:  # a quiz being written: Telegram's poll composer at hand
+            keyboard = polls.composer(reply.poll_button)
         await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying"))
 
-    async def _post(
-        self, chat: ChatRef, html: str, keyboard: InlineKeyboardMarkup | None, reply_to: int | None, what: str
-    ) -> Message:
+    async def _post(self, chat: ChatRef, html: str, keyboard: Markup, reply_to: int | None, what: str) -> Message:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
         return await with_retries(
             lambda: self.app.bot.send_message(

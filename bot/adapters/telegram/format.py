@@ -104,9 +104,10 @@ def question_keyboard(card: QuestionCard, bot_username: str = "") -> InlineKeybo
     return InlineKeyboardMarkup(rows)
 
 
-def deep_link(bot_username: str, payload: str) -> str:
-    """t.me/<bot>?start=<payload>: Telegram opens the private chat and sends /start <payload>."""
-    return f"https://t.me/{bot_username}?start={payload}"
+def deep_link(bot_username: str, payload: str, link: str = "start") -> str:
+    """t.me/<bot>?start=<payload>: Telegram opens the private chat and sends /start <payload>
+    (`startgroup`: in a group the user picks)."""
+    return f"https://t.me/{bot_username}?{link}={payload}"
 
 
 def revealed_html(reveal: Reveal, limit: int = TEXT_LIMIT) -> str:
@@ -128,13 +129,18 @@ def reply_keyboard(buttons: Sequence[Button], bot_username: str = "") -> InlineK
 
     A button that continues in the private chat is a deep link, t.me/<bot>?start=<data>:
     Telegram opens the chat with the bot and sends /start <data> when the user taps Start.
+    One that continues in a group is t.me/<bot>?startgroup=<data>: the user picks a group, the
+    bot is added to it if need be, and /start <data> is sent there.
     """
     usable = []
     for button in buttons[: InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER]:
         try:
-            if button.in_private:
+            if button.in_private or button.in_group:  # startgroup: the user picks a group to add the bot to
+                link = "startgroup" if button.in_group else "start"
                 usable.append(
-                    InlineKeyboardButton(fit(button.label, 64), url=deep_link(bot_username, checked_data(button.data)))
+                    InlineKeyboardButton(
+                        fit(button.label, 64), url=deep_link(bot_username, checked_data(button.data), link)
+                    )
                 )
                 continue
             usable.append(InlineKeyboardButton(fit(button.label, 64), callback_data=checked_data(button.data)))

@@ -21,6 +21,8 @@ from bot.adapters.web.charts import question_figure
 from bot.adapters.web.paging import paging
 from bot.commands.results import quiz_of
 from bot.commands.weblinks import Link, LinkSigner, Refusal, Scope
+from bot.content.export import quiz_yaml
+from bot.domain.model import Quiz
 from bot.domain.zones import zone
 from bot.engine.core import Engine
 from bot.texts import bidi
@@ -55,6 +57,7 @@ class Pages:
             web.get("/c/{token}/quizzes", self.quizzes),
             web.get("/c/{token}/quizzes/{quiz_id}", self.quiz),
             web.get("/c/{token}/quizzes/{quiz_id}/media/{number:\\d{1,4}}/{which}", self.picture),
+            web.get("/c/{token}/quizzes/{quiz_id}/file", self.quiz_file),
         ]
 
     # the pages ---------------------------------------------------------------------------
@@ -146,13 +149,31 @@ class Pages:
 
     async def picture(self, request: web.Request) -> web.StreamResponse:
         """A picture beside a quiz the chat may see (the quiz page's own link opens it)."""
+        quiz = await self._admin_quiz(request)
+        if isinstance(quiz, web.Response):
+            return quiz
+        return await media.response(quiz, int(request.match_info["number"]), request.match_info["which"])
+
+    async def quiz_file(self, request: web.Request) -> web.Response:
+        """The quiz as its YAML file (`quizhost export --format yaml`): one written in the chat too."""
+        quiz = await self._admin_quiz(request)
+        if isinstance(quiz, web.Response):
+            return quiz
+        return web.Response(
+            text=quiz_yaml(quiz, "en"),
+            content_type="application/yaml",
+            headers={"Content-Disposition": f'attachment; filename="{quiz.id}.yaml"'},  # an id: [a-z0-9-]
+        )
+
+    async def _admin_quiz(self, request: web.Request) -> Quiz | web.Response:
+        """The quiz the path names, for an admin's link of a chat that may play it."""
         link = await self.opened(request, Scope.ADMIN)
         if isinstance(link, web.Response):
             return link
         quiz = await quiz_of(self.engine, link.chat_key, request.match_info["quiz_id"])
         if quiz is None:
             raise web.HTTPNotFound()
-        return await media.response(quiz, int(request.match_info["number"]), request.match_info["which"])
+        return quiz
 
     # shared (with bot/adapters/web/reports.py) ----------------------------------------------
 

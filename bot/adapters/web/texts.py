@@ -117,6 +117,7 @@ def questions(lang: str) -> dict[str, str]:
         "split": t(lang, "How the answers split"),
         "unanswered": t(lang, "Not answered yet."),
         "empty": t(lang, "This chat has neither played nor uploaded a quiz yet."),
+        "download": t(lang, "Download the quiz file (YAML)"),
         "about": t(lang, "About these figures"),
         "about_discrimination": t(
             lang,

@@ -153,6 +153,9 @@ def to_yaml(imported: Imported) -> str:
         f"# Imported by `quizhost import` from {NAMES[imported.format]}: {imported.count} question(s), "
         f"{len(imported.skipped)} skipped.\n"
     )
-    return header + yaml.dump(
-        imported.data, Dumper=_QuizDumper, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False
-    )
+    return header + dump_yaml(imported.data)
+
+
+def dump_yaml(data: object) -> str:
+    """Quiz file data as YAML text, in the order the data gives its keys (`quizhost export` too)."""
+    return yaml.dump(data, Dumper=_QuizDumper, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False)

@@ -6,7 +6,8 @@ commands see nothing else of them. The docstrings are the contract: every implem
 keeps the semantics they state, and tests/contract/stores/ checks them on each one.
 
 The roles, by module (and who uses them):
-- chats.py: ChatRecords (a chat's row and settings), PlayerNames, ChatQuizRecords (uploads)
+- chats.py: ChatRecords (a chat's row and settings), PlayerNames, ChatQuizRecords (uploads),
+  QuizDrafts (quizzes written in the chat), SuggestionRecords (/suggest)
 - runs.py: RunRecords, AnswerQueue (group commit of presses), Outbox (messages owed)
 - boards.py: Boards (leaderboards), WebRecords (the web pages' secret, public boards, past runs)
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
@@ -23,7 +24,14 @@ from typing import Protocol
 
 from bot.ports.store.assignments import AssignmentRecords
 from bot.ports.store.boards import Boards, WebRecords
-from bot.ports.store.chats import CHAT_SETTINGS, ChatQuizRecords, ChatRecords, PlayerNames
+from bot.ports.store.chats import (
+    CHAT_SETTINGS,
+    ChatQuizRecords,
+    ChatRecords,
+    PlayerNames,
+    QuizDrafts,
+    SuggestionRecords,
+)
 from bot.ports.store.coordination import RunLeases, RunWakeups
 from bot.ports.store.learning import QuestionTallies, ReviewDecks, ScheduleRecords
 from bot.ports.store.platforms import DiscordIdentify, PlatformMedia, TelegramStore, TelegramUpdates
@@ -42,6 +50,7 @@ __all__ = [
     "PlatformMedia",
     "PlayerNames",
     "QuestionTallies",
+    "QuizDrafts",
     "ReviewDecks",
     "RunAlreadyOpen",
     "RunLeases",
@@ -50,6 +59,7 @@ __all__ = [
     "ScheduleRecords",
     "Store",
     "StoreUpkeep",
+    "SuggestionRecords",
     "TelegramStore",
     "TelegramUpdates",
     "WebRecords",
@@ -76,6 +86,8 @@ class CoreStore(
     ChatRecords,
     PlayerNames,
     ChatQuizRecords,
+    QuizDrafts,
+    SuggestionRecords,
     RunRecords,
     AnswerQueue,
     Outbox,

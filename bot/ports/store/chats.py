@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.domain.model import ChatRef, Player
-from bot.domain.records import ChatQuizRow, ChatSettings
+from bot.domain.records import ChatQuizRow, ChatSettings, DraftRow, QuizShare, Suggestion, SuggestionStatus
 
 # what update_chat_settings sets
 CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds", "time_zone", "close_notice"})
@@ -59,3 +59,43 @@ class ChatQuizRecords(Protocol):
 
     async def delete_chat_quiz(self, chat_key: str, quiz_id: str) -> bool:
         """Delete that chat's quiz: True if there was one. Answers and boards of it stay."""
+
+
+class QuizDrafts(Protocol):
+    """Quizzes written in the chat (issue #23): each author's draft, and the codes of the links
+    that share a saved quiz. Added to both stores with the same migration."""
+
+    async def save_draft(self, draft: DraftRow) -> None:
+        """Store the author's draft, replacing the one they had (one draft per author)."""
+
+    async def draft(self, owner_key: str) -> DraftRow | None:
+        """The author's draft; None when they have none open."""
+
+    async def delete_draft(self, owner_key: str) -> bool:
+        """Drop the author's draft (saved or abandoned): True if there was one."""
+
+    async def share_quiz(self, share: QuizShare) -> QuizShare:
+        """Give the chat's quiz a share code: the code it had already, if it had one, else this one."""
+
+    async def shared_quiz(self, code: str) -> QuizShare | None:
+        """The quiz a share code names; None for an unknown code."""
+
+
+class SuggestionRecords(Protocol):
+    """Questions members suggest to a group (/suggest), numbered per group, until an admin decides."""
+
+    async def add_suggestion(self, suggestion: Suggestion) -> int:
+        """Queue it as open under the group's next number (its `number` is ignored); that number."""
+
+    async def suggestion(self, chat_key: str, number: int) -> Suggestion | None:
+        """The group's suggestion of that number, open or decided; None when there is none."""
+
+    async def open_suggestions(self, chat_key: str) -> list[Suggestion]:
+        """The group's suggestions still waiting for an admin, oldest first; never another group's."""
+
+    async def decide_suggestion(self, chat_key: str, number: int, status: SuggestionStatus, content: str) -> bool:
+        """Approve or reject an open suggestion, keeping `content` (as an admin edited it): False
+        when it was not open (decided already, or none), and then nothing changes."""
+
+    async def suggested_since(self, chat_key: str, player_key: str, since: float) -> int:
+        """How many suggestions the player made to the group since `since`, whatever became of them."""

@@ -243,6 +243,10 @@ async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, c
         "quizstats",
         "schedule",
         "assign",
+        "newquiz",  # writing a quiz with forms, and suggesting questions (issue #23)
+        "done",
+        "suggest",
+        "suggestions",
     }
     assert [o["type"] for o in commands["upload"]["options"]] == [11]  # an attachment
     assert commands["quiz"]["description"] == "Start a quiz: /quiz [topic] [count]"

@@ -9,6 +9,7 @@ import re
 
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.testing.fake_discord import FakeDiscord
+from bot.testing.fake_discord_modals import text_inputs
 from bot.testing.fake_discord_payloads import FakeMessage, FakeUser
 from tests.support.discord_harness import (  # noqa: F401
     button_id,
@@ -38,7 +39,8 @@ async def typed(fake: FakeDiscord, who: FakeUser, channel: int, message: FakeMes
     answer = next(b for b in message.buttons() if b["custom_id"].startswith("quizhost:qt:"))
     modal = await fake.press(who, message.id, answer["custom_id"])
     assert modal["type"] == 9 and modal["custom_id"] == answer["custom_id"]
-    shown = await fake.submit_modal(who, channel, modal, text)
+    field = text_inputs(modal)[0]  # the one field: the answer
+    shown = await fake.submit_modal(who, channel, modal, {field["label"]: text})
     assert shown["ephemeral"]
     return shown
 

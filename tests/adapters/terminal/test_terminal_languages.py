@@ -99,6 +99,9 @@ COMMAND_WORDS = {
     "sn",
     "ur",
     "quizhost",
+    "newquiz",  # the commands of writing a quiz in the chat and suggesting questions
+    "suggest",
+    "suggestions",
     "English",
     "chiShona",
     "pipeline",

@@ -8,6 +8,7 @@ from html import unescape
 
 import aiohttp
 import pytest
+import yaml
 
 from bot.commands.core import Caller, Commands
 from bot.commands.weblinks import VALID_SECONDS, Scope
@@ -202,3 +203,41 @@ async def test_a_file_nested_too_deep_is_refused_on_the_page_not_with_a_server_e
     status, html, _ = await fetch(link + "upload", data)
     assert status == 200 and "deep.json" in text_of(html)
     assert "file: nested too deeply to read" in text_of(html) and 'name="held"' not in html  # nothing to confirm
+
+
+async def test_a_quiz_written_in_the_chat_downloads_as_its_file(site, engine):
+    commands, admin = Commands(engine), Caller(group(), ANN, is_admin=True, private_replies=True)
+    await commands.handle("newquiz", "Rivers", admin)
+    await commands.draft_line("Longest river? | *Nile | Amazon > About 6650 km.", admin)
+    await commands.draft_line("Into the Atlantic? | *Amazon | *Congo | Ganges", admin)
+    assert (await commands.handle("done", "", admin)).text.startswith("Saved “Rivers”: 2 questions.")
+    link = site.link(group())
+    _, html, _ = await fetch(link + "quizzes/rivers")
+    assert 'href="' in html and "/quizzes/rivers/file" in html and "Download the quiz file (YAML)" in html
+    status, body, headers = await fetch(link + "quizzes/rivers/file")
+    assert status == 200 and headers["Content-Disposition"] == 'attachment; filename="rivers.yaml"'
+    assert yaml.safe_load(body) == {
+        "id": "rivers",
+        "language": "en",
+        "title": "Rivers",
+        "description": "A quiz Ann wrote in the chat.",
+        "questions": [
+            {
+                "id": "q1",
+                "prompt": "Longest river?",
+                "options": ["Nile", "Amazon"],
+                "answer": 0,
+                "explanation": "About 6650 km.",
+            },
+            {
+                "id": "q2",
+                "kind": "multi",
+                "prompt": "Into the Atlantic?",
+                "options": ["Amazon", "Congo", "Ganges"],
+                "answer": [0, 1],
+                "explanation": None,
+            },
+        ],
+    }
+    assert (await fetch(link + "quizzes/nothing-here/file"))[0] == 404
+    assert (await fetch(site.link(group(), Scope.BOARD) + "quizzes/rivers/file"))[0] == 403
