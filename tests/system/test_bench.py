@@ -101,7 +101,7 @@ def check_every_figure(result: dict) -> None:
     assert result["ack_ms"]["stored"] == result["ack_ms"]["presses"] > 0
     assert set(result["leaderboard_ms"]) == {"200", "2000"}
     for boards in result["leaderboard_ms"].values():
-        assert set(boards) == {"all", "week", "stats", "quizstats"}
+        assert set(boards) == {"all", "week", "month", "quiz", "stats", "quizstats"}
         assert all(set(spread) == {"p50", "p99"} for spread in boards.values())
     quizstats = result["quizstats"]
     assert quizstats["of"] == ["2000", "200"] and quizstats["ratio"] > 0
@@ -123,6 +123,8 @@ def check_every_figure(result: dict) -> None:
     ):
         assert name in shown, name
     assert "leaderboard_ms quizstats @ 2,000" in shown and "quizstats ratio" in shown
+    assert "leaderboard_ms month @ 2,000" in shown and "leaderboard_ms quiz @ 200" in shown
+    assert "board ratio all" in shown and "board ratio week" in shown
 
 
 @pytest.mark.postgres

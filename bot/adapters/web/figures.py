@@ -55,7 +55,7 @@ async def quiz_of(engine: Engine, chat_key: str, quiz_id: str) -> Quiz | None:
 
 async def board(engine: Engine, chat_key: str, period: str, quiz_id: str | None) -> list[Standing]:
     since = period_start(period, engine.clock.now())
-    return (await store_of(engine).leaderboard(chat_key, since, quiz_id))[:BOARD_ROWS]
+    return await store_of(engine).leaderboard(chat_key, since, quiz_id, BOARD_ROWS)
 
 
 async def played_quizzes(engine: Engine, chat_key: str) -> list[Quiz]:
