@@ -22,8 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rate",
         default=DEFAULT_RATE,
-        help="offered presses per second, or a share of the flat-out rate measured in the same run "
-        f"(like {DEFAULT_RATE}); 0 skips that phase (default: {DEFAULT_RATE})",
+        help="offered presses per second, or a share of the flat-out rate measured in the same run, "
+        "like the default: %(default)s; 0 skips that phase",
     )
     parser.add_argument("--rate-seconds", type=float, default=4.0, help="how long to offer that rate")
     parser.add_argument(

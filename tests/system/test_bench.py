@@ -192,11 +192,21 @@ def test_wrong_worker_flags_are_refused_without_the_password(capsys, args, says)
     assert says in err and "hunter2" not in err
 
 
+def test_the_help_says_the_offered_rate_is_a_share_of_flat_out_by_default(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["bench", "--help"])
+    assert exit.value.code == 0
+    assert "like the default: 30%" in " ".join(capsys.readouterr().out.split())
+
+
 def test_bad_bench_flags_get_a_clear_message(capsys):
     assert main(["bench", "--chats", "0"]) == 2
     assert "--chats" in capsys.readouterr().err
     assert main(["bench", "--board-sizes", "many"]) == 2
     assert "--board-sizes" in capsys.readouterr().err
+    for rate in ("fast", "-5", "-5%"):
+        assert main(["bench", f"--rate={rate}"]) == 2
+        assert "--rate" in capsys.readouterr().err
 
 
 def test_the_corpus_table_counts_every_file_the_importers_read(tmp_path, capsys):
