@@ -75,7 +75,7 @@ def main(args: argparse.Namespace) -> int:
         "--board-players": args.board_players,
         "--board-repeats": args.board_repeats,
     }
-    rate, share = _rate(args.rate)
+    rate, share = parse_rate(args.rate)
     bad = [name for name, value in numbers.items() if value < 1] + (["--rate"] if rate is None else [])
     if bad or args.open_answers < 0 or any(s < 1 for s in sizes):
         print(
@@ -112,7 +112,7 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _rate(text: str) -> tuple[float | None, float | None]:
+def parse_rate(text: str) -> tuple[float | None, float | None]:
     """(presses per second, share of flat out): "5000" -> (5000, None), "30%" -> (0, 0.3);
     (None, None) when it is neither a number nor a percentage, or negative."""
     try:

@@ -199,6 +199,11 @@ def test_the_help_says_the_offered_rate_is_a_share_of_flat_out_by_default(capsys
     assert "like the default: 30%" in " ".join(capsys.readouterr().out.split())
 
 
+def test_a_share_of_flat_out_is_refused_for_the_platform_bench_which_has_no_flat_out_to_share(capsys):
+    assert main(["bench", "--platform", "telegram", "--rate", "10%"]) == 2
+    assert "--rate" in capsys.readouterr().err
+
+
 def test_bad_bench_flags_get_a_clear_message(capsys):
     assert main(["bench", "--chats", "0"]) == 2
     assert "--chats" in capsys.readouterr().err
