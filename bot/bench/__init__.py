@@ -11,12 +11,20 @@ import asyncio
 import json
 import sys
 
+RATE_SHARE = 0.3  # of the flat-out rate: the load the acknowledgement target is set at
+DEFAULT_RATE = f"{RATE_SHARE:.0%}"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chats", type=int, default=100, help="chats playing at once in the flat-out phase")
     parser.add_argument("--players", type=int, default=50, help="players in each chat")
     parser.add_argument("--window", type=int, default=1000, help="flat out: presses in flight at once")
-    parser.add_argument("--rate", type=float, default=5000.0, help="offered presses per second (0: skip)")
+    parser.add_argument(
+        "--rate",
+        default=DEFAULT_RATE,
+        help="offered presses per second, or a share of the flat-out rate measured in the same run, "
+        "like the default: %(default)s; 0 skips that phase",
+    )
     parser.add_argument("--rate-seconds", type=float, default=4.0, help="how long to offer that rate")
     parser.add_argument(
         "--board-sizes",
@@ -67,7 +75,8 @@ def main(args: argparse.Namespace) -> int:
         "--board-players": args.board_players,
         "--board-repeats": args.board_repeats,
     }
-    bad = [name for name, value in numbers.items() if value < 1] + (["--rate"] if args.rate < 0 else [])
+    rate, share = parse_rate(args.rate)
+    bad = [name for name, value in numbers.items() if value < 1] + (["--rate"] if rate is None else [])
     if bad or args.open_answers < 0 or any(s < 1 for s in sizes):
         print(
             f"quizhost bench: these must be positive: {', '.join(bad) or '--open-answers/--board-sizes'}",
@@ -78,7 +87,8 @@ def main(args: argparse.Namespace) -> int:
         chats=args.chats,
         players=args.players,
         window=args.window,
-        rate=args.rate,
+        rate=rate or 0.0,
+        rate_share=share,
         rate_seconds=args.rate_seconds,
         board_sizes=sizes,
         board_players=args.board_players,
@@ -100,6 +110,18 @@ def main(args: argparse.Namespace) -> int:
     result = asyncio.run(bench(options, progress))
     print(json.dumps(result) if args.json else table(result))
     return 0
+
+
+def parse_rate(text: str) -> tuple[float | None, float | None]:
+    """(presses per second, share of flat out): "5000" -> (5000, None), "30%" -> (0, 0.3);
+    (None, None) when it is neither a number nor a percentage, or negative."""
+    try:
+        value = float(text.strip().removesuffix("%"))
+    except ValueError:
+        return None, None
+    if value < 0:
+        return None, None
+    return (0.0, value / 100) if text.strip().endswith("%") else (value, None)
 
 
 def _not_postgres(url: str) -> str | None:

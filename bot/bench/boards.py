@@ -38,7 +38,7 @@ SUMMARIES = ("board_days", "board_totals", "stat_players", "stat_times")
 async def board_latency(
     db: str, catalog: Catalog, sizes: list[int], players: int, repeats: int
 ) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, int]]:
-    """{size: {"all": {p50, p99}, "week": {...}, "stats": {...}, "quizstats": {...}}} in milliseconds,
+    """{size: {"all": {p50, p99}, "week", "month", "quiz" (all time, one quiz), "stats", "quizstats"}} in ms,
     and {size: how many players answered the quiz /quizstats reads} (what its cost grows with)."""
     now = time.time()
     store = await open_store(db)
@@ -159,6 +159,8 @@ async def _measure(
     calls: dict[str, Callable[[], Awaitable[object]]] = {
         "all": lambda: engine.leaderboard(CHAT, "all", None, member),
         "week": lambda: engine.leaderboard(CHAT, "week", None, member),
+        "month": lambda: engine.leaderboard(CHAT, "month", None, member),
+        "quiz": lambda: engine.leaderboard(CHAT, "all", busiest.id, member),
         "stats": lambda: engine.player_stats(CHAT, member),
         "quizstats": lambda: _quizstats(store, busiest),
     }

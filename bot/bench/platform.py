@@ -32,6 +32,7 @@ from pathlib import Path
 from platform import python_version
 from typing import Any, TypeVar
 
+from bot.bench import DEFAULT_RATE, parse_rate
 from bot.bench.platform_process import FakeProcess, bot_settings, free_port, pointed_at
 
 T = TypeVar("T")
@@ -39,10 +40,6 @@ PLATFORM_RATE = 500.0  # presses a second offered with --platform unless --rate 
 TOPIC = "pipeline"
 START_TIMEOUT = 300.0  # Telegram's flood limits pace the first messages: about 30 a second in all
 RAW_RUNS = 3  # the reference is measured this many times at least; the median counts
-
-
-class _DefaultRate(float):
-    """The engine bench's --rate default, marked so that --platform can tell it was not given."""
 
 
 def add_platform_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,9 +79,6 @@ def add_platform_arguments(parser: argparse.ArgumentParser) -> None:
         "is then a bare aiohttp handler (verify + ack); with --workers N, through N endpoint workers",
     )
     group.add_argument("--raw-concurrency", type=int, default=16, help="requests in flight for the bare client")
-    rate = parser._option_string_actions.get("--rate")  # the engine bench's flag, shared
-    if rate is not None and isinstance(rate.default, float):
-        rate.default = _DefaultRate(rate.default)  # still a float for the engine bench
 
 
 @dataclass(frozen=True)
@@ -104,7 +98,10 @@ class PlatformOptions:
 
 
 def options_from(args: argparse.Namespace) -> PlatformOptions:
-    rate = PLATFORM_RATE if isinstance(args.rate, _DefaultRate) else args.rate
+    # --rate is the engine bench's flag too: its default (a share of flat out) means PLATFORM_RATE
+    # here; a share given on purpose has no flat out to be a share of (refused: rate -1)
+    given, share = parse_rate(args.rate)
+    rate = PLATFORM_RATE if args.rate == DEFAULT_RATE else -1.0 if given is None or share is not None else given
     return PlatformOptions(
         platform=args.platform,
         chats=args.chats,

@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from bot.app.wiring import long_lived_heap
+from bot.bench import RATE_SHARE
 from bot.bench.boards import board_latency, flatness, percentile
 from bot.bench.databases import BenchDatabases
 from bot.bench.load import LoadResult, flat_out, offered_rate
@@ -29,7 +31,8 @@ class BenchOptions:
     chats: int = 100
     players: int = 50
     window: int = 1000  # presses in flight in the flat-out phase
-    rate: float = 5000.0  # offered presses per second; 0 skips that phase
+    rate: float = 0.0  # offered presses per second; 0 with no rate_share skips that phase
+    rate_share: float | None = RATE_SHARE  # or offer this share of the flat-out answers_per_s of the same run
     rate_seconds: float = 4.0
     board_sizes: tuple[int, ...] = (10_000, 100_000, 1_000_000)
     board_players: int = 1000
@@ -72,24 +75,26 @@ async def _phases(
             "python": sys.version.split()[0],
         }
     }
-    _fresh_heap()
     progress(
         f"flat out: {options.chats} chats x {options.players} players x {len(quiz.questions)} questions on {dbs.kind}"
     )
-    load = await _profiled(
-        options.profile,
-        flat_out(await dbs.fresh("load"), catalog, quiz, options.chats, options.players, options.window),
-    )
+    db = await dbs.fresh("load")
+    with long_lived_heap():  # the collector as `quizhost run` sets it
+        load = await _profiled(
+            options.profile, flat_out(db, catalog, quiz, options.chats, options.players, options.window)
+        )
     result.update(_throughput(load))
     progress("raw insert reference")
     result.update(_reference(result, await _raw_reference(dbs)))
-    if options.rate > 0:
-        _fresh_heap()
-        progress(f"offered rate: {options.rate:g} presses/s for {options.rate_seconds:g} s")
-        offered = await offered_rate(
-            await dbs.fresh("rate"), catalog, quiz, options.rate, options.rate_seconds, options.players
-        )
-        result["ack_ms"] = _rate_figures(offered, options.rate)
+    rate = offered_per_s(options, result["answers_per_s"])
+    if rate > 0:
+        progress(f"offered rate: {rate:g} presses/s for {options.rate_seconds:g} s")
+        db = await dbs.fresh("rate")
+        with long_lived_heap():
+            offered = await offered_rate(db, catalog, quiz, rate, options.rate_seconds, options.players)
+        share = options.rate_share if options.rate <= 0 else None
+        result["ack_ms"] = _rate_figures(offered, rate, share, result["answers_per_s"])
+    _fresh_heap()
     progress(f"leaderboards at {', '.join(map(str, options.board_sizes))} answers")
     result["leaderboard_ms"], answered = await board_latency(
         await dbs.fresh("boards"), catalog, list(options.board_sizes), options.board_players, options.board_repeats
@@ -123,6 +128,13 @@ async def _raw_reference(dbs: BenchDatabases) -> dict[str, float]:
         mode: await raw_insert_per_s(Path(dbs.target("load")), Path(await dbs.fresh(f"raw-{mode}")), mode)
         for mode in modes
     }
+
+
+def offered_per_s(options: BenchOptions, flat_out_per_s: float) -> float:
+    """The offered-rate phase's presses per second: as given, or the share of flat out."""
+    if options.rate > 0 or options.rate_share is None:
+        return options.rate
+    return round(options.rate_share * flat_out_per_s)
 
 
 def _fresh_heap() -> None:
@@ -167,10 +179,13 @@ def _reference(result: dict, raw: dict[str, float]) -> dict:
     }
 
 
-def _rate_figures(load: LoadResult, rate: float) -> dict:
+def _rate_figures(load: LoadResult, rate: float, share: float | None, flat_out_per_s: int) -> dict:
     return {
         **_spread(load.ack_ms),
         "offered_per_s": rate,
+        "flat_out_per_s": flat_out_per_s,
+        "share_of_flat_out": round(rate / flat_out_per_s, 3) if flat_out_per_s else None,
+        "derived": share is not None,  # the rate is that share of flat out, measured in this run
         "achieved_per_s": round(load.presses / load.seconds) if load.seconds else 0,
         "presses": load.presses,
         "stored": load.accepted,

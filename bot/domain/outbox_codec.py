@@ -3,12 +3,16 @@
 A message is stored whole (the card, the reveal, the rendered podium) at the moment it
 becomes due, so a restart sends exactly what the run meant to send, even after the quiz
 file or the standings changed. Pure functions: no I/O.
+
+Dumped field by field from each object's own attributes (`vars`), not with
+`dataclasses.asdict`, which walks and deep-copies every value: a close's reveal names every
+answerer, and at 50 of them `asdict` took 0.8 ms of the event loop per close, a stall for
+every press when many questions close at one deadline (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from typing import Any
 
 from bot.domain.model import (
@@ -27,7 +31,7 @@ from bot.domain.model import (
 
 
 def dump_card(card: QuestionCard) -> str:
-    return json.dumps(asdict(card), ensure_ascii=False)
+    return json.dumps(_plain_card(card), ensure_ascii=False)
 
 
 def load_card(payload: str) -> QuestionCard:
@@ -35,8 +39,14 @@ def load_card(payload: str) -> QuestionCard:
 
 
 def dump_close(message: MessageRef | None, reveal: Reveal) -> str:
-    where = asdict(message) if message is not None else None
-    return json.dumps({"message": where, "reveal": asdict(reveal)}, ensure_ascii=False)
+    where = {**vars(message), "chat": vars(message.chat)} if message is not None else None
+    plain = {
+        **vars(reveal),
+        "card": _plain_card(reveal.card),
+        "answers": [vars(s) for s in reveal.answers],
+        "explanation_media": _plain_media(reveal.explanation_media),
+    }
+    return json.dumps({"message": where, "reveal": plain}, ensure_ascii=False)
 
 
 def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
@@ -59,13 +69,27 @@ def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
 
 
 def dump_reply(chat: ChatRef, reply: Reply) -> str:
-    return json.dumps({"chat": asdict(chat), "reply": asdict(reply)}, ensure_ascii=False)
+    plain = {**vars(reply), "buttons": [vars(b) for b in reply.buttons]}
+    return json.dumps({"chat": vars(chat), "reply": plain}, ensure_ascii=False)
 
 
 def load_reply(payload: str) -> tuple[ChatRef, Reply]:
     data = json.loads(payload)
     reply = dict(data["reply"], buttons=tuple(Button(**b) for b in data["reply"]["buttons"]))
     return ChatRef(**data["chat"]), Reply(**reply)
+
+
+def _plain_card(card: QuestionCard) -> dict[str, Any]:
+    return {
+        **vars(card),
+        "chat": vars(card.chat),
+        "options": [vars(o) for o in card.options],
+        "media": _plain_media(card.media),
+    }
+
+
+def _plain_media(media: MediaView | None) -> dict[str, Any] | None:
+    return vars(media) if media is not None else None
 
 
 def _card(c: dict[str, Any]) -> QuestionCard:

@@ -22,8 +22,9 @@ async def leaderboard(
     """The top 10 of the chat for the period, and the caller's own standing."""
     if player is not None:
         await store.ensure_player(player)  # keep the caller's display name current
-    board = await store.leaderboard(chat.key, period_start(period, clock.now()), quiz_id)
-    mine = next((s for s in board if player and s.player_key == player.key), None)
+    key = player.key if player else None
+    board = await store.leaderboard(chat.key, period_start(period, clock.now()), quiz_id, TOP, key)
+    mine = next((s for s in board if s.player_key == key), None)
     return board[:TOP], mine
 
 

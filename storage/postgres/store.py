@@ -356,9 +356,18 @@ class PostgresStore(
     # boards -------------------------------------------------------------------------
 
     async def leaderboard(
-        self, chat_key: str, since: float | None = None, quiz_id: str | None = None
+        self,
+        chat_key: str,
+        since: float | None = None,
+        quiz_id: str | None = None,
+        top: int | None = None,
+        player_key: str | None = None,
     ) -> list[Standing]:
         """Every player of the chat ranked, from the summaries plus the open question (boards.py)."""
+        if top is not None:
+            return boards.top_standings(
+                list(await self._pool.fetch(*numbered(*boards.top_of(chat_key, since, quiz_id, top, player_key))))
+            )
         rows = await self._pool.fetch(*numbered(*boards.ranked(chat_key, since, quiz_id)))
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 

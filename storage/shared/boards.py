@@ -9,6 +9,7 @@ sum of the stored answers, press by press.
 
 from __future__ import annotations
 
+from bot.domain.model import Standing
 from storage.shared.tables import LIVE_BOUNDARY
 
 DAY = 86400
@@ -70,6 +71,40 @@ def board_source(chat_key: str, since: float | None = None, quiz_id: str | None 
 def ranked(chat_key: str, since: float | None, quiz_id: str | None) -> tuple[str, dict]:
     source, args = board_source(chat_key, since, quiz_id)
     return _RANKED.format(source=source), args
+
+
+# The top `:top` of a board, then the player `:player` with their rank when they are not among
+# them: the summaries are added up per player once (MATERIALIZED: SQLite would otherwise
+# inline the aggregate thrice), sorted only as far as LIMIT needs, and only those rows get a
+# name. Ranking every player and building them all took most of an all-time board's time.
+_ORDER = "pts DESC, ok DESC, first ASC, player_key"
+_AHEAD = (
+    "o.pts > t.pts OR (o.pts = t.pts AND (o.ok > t.ok OR (o.ok = t.ok AND (o.first < t.first OR "
+    "(o.first = t.first AND o.player_key < t.player_key)))))"
+)
+_TOP = (
+    "WITH t AS MATERIALIZED (SELECT player_key, SUM(points) AS pts, SUM(correct) AS ok, SUM(answered) AS n, "
+    "MIN(first_at) AS first FROM ({source}) AS b GROUP BY player_key), "
+    f"top AS (SELECT *, 0 AS rank FROM t ORDER BY {_ORDER} LIMIT :top), "
+    f"me AS (SELECT *, 1 + (SELECT COUNT(*) FROM t AS o WHERE {_AHEAD}) AS rank FROM t "
+    "WHERE player_key = :player AND player_key NOT IN (SELECT player_key FROM top)) "
+    "SELECT r.player_key, COALESCE(p.name, r.player_key), r.pts, r.ok, r.n, r.rank "
+    "FROM (SELECT * FROM top UNION ALL SELECT * FROM me) AS r LEFT JOIN players p ON p.key = r.player_key "
+    "ORDER BY r.rank, r.pts DESC, r.ok DESC, r.first ASC, r.player_key"
+)
+
+
+def top_of(
+    chat_key: str, since: float | None, quiz_id: str | None, top: int, player_key: str | None
+) -> tuple[str, dict]:
+    """Rows (key, name, points, right, answered, rank): the top `top` in order with rank 0 (their
+    place is their position), then `player_key`'s own row with its rank if it is not among them."""
+    source, args = board_source(chat_key, since, quiz_id)
+    return _TOP.format(source=source), {**args, "top": top, "player": player_key}
+
+
+def top_standings(rows: list) -> list[Standing]:
+    return [Standing(rank or i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, rank) in enumerate(rows, 1)]
 
 
 def player_totals(chat_key: str, player_key: str) -> tuple[str, dict]:

@@ -306,13 +306,22 @@ class SqliteStore(
     # boards -------------------------------------------------------------------------
 
     async def leaderboard(
-        self, chat_key: str, since: float | None = None, quiz_id: str | None = None
+        self,
+        chat_key: str,
+        since: float | None = None,
+        quiz_id: str | None = None,
+        top: int | None = None,
+        player_key: str | None = None,
     ) -> list[Standing]:
         """Every player of the chat ranked: points, then right answers, then who came first.
 
         All-time boards and those from a UTC midnight (week, month) read the summaries of
         closed questions plus the open question's answers (storage/shared/boards.py).
         """
+        if top is not None:
+            return boards.top_standings(
+                list(await self._db.fetchall(*boards.top_of(chat_key, since, quiz_id, top, player_key)))
+            )
         rows = await self._db.fetchall(*boards.ranked(chat_key, since, quiz_id))
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 

@@ -101,7 +101,7 @@ def check_every_figure(result: dict) -> None:
     assert result["ack_ms"]["stored"] == result["ack_ms"]["presses"] > 0
     assert set(result["leaderboard_ms"]) == {"200", "2000"}
     for boards in result["leaderboard_ms"].values():
-        assert set(boards) == {"all", "week", "stats", "quizstats"}
+        assert set(boards) == {"all", "week", "month", "quiz", "stats", "quizstats"}
         assert all(set(spread) == {"p50", "p99"} for spread in boards.values())
     quizstats = result["quizstats"]
     assert quizstats["of"] == ["2000", "200"] and quizstats["ratio"] > 0
@@ -123,6 +123,8 @@ def check_every_figure(result: dict) -> None:
     ):
         assert name in shown, name
     assert "leaderboard_ms quizstats @ 2,000" in shown and "quizstats ratio" in shown
+    assert "leaderboard_ms month @ 2,000" in shown and "leaderboard_ms quiz @ 200" in shown
+    assert "board ratio all" in shown and "board ratio week" in shown
 
 
 @pytest.mark.postgres
@@ -211,11 +213,26 @@ def test_wrong_worker_flags_are_refused_without_the_password(capsys, args, says)
     assert says in err and "hunter2" not in err
 
 
+def test_the_help_says_the_offered_rate_is_a_share_of_flat_out_by_default(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["bench", "--help"])
+    assert exit.value.code == 0
+    assert "like the default: 30%" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_share_of_flat_out_is_refused_for_the_platform_bench_which_has_no_flat_out_to_share(capsys):
+    assert main(["bench", "--platform", "telegram", "--rate", "10%"]) == 2
+    assert "--rate" in capsys.readouterr().err
+
+
 def test_bad_bench_flags_get_a_clear_message(capsys):
     assert main(["bench", "--chats", "0"]) == 2
     assert "--chats" in capsys.readouterr().err
     assert main(["bench", "--board-sizes", "many"]) == 2
     assert "--board-sizes" in capsys.readouterr().err
+    for rate in ("fast", "-5", "-5%"):
+        assert main(["bench", f"--rate={rate}"]) == 2
+        assert "--rate" in capsys.readouterr().err
 
 
 def test_the_corpus_table_counts_every_file_the_importers_read(tmp_path, capsys):

@@ -12,11 +12,19 @@ class Boards(Protocol):
     """Leaderboards and a player's record, ranked the same way everywhere."""
 
     async def leaderboard(
-        self, chat_key: str, since: float | None = None, quiz_id: str | None = None
+        self,
+        chat_key: str,
+        since: float | None = None,
+        quiz_id: str | None = None,
+        top: int | None = None,
+        player_key: str | None = None,
     ) -> list[Standing]:
         """Every player of the chat with an answer at or after `since` (None: all time), maybe of
         one quiz, ranked by points, then right answers, then the earlier first answer, then
-        key. Ranks start at 1. The open question's answers count as soon as they are stored."""
+        key. Ranks start at 1. The open question's answers count as soon as they are stored.
+
+        With `top`, only the first `top` of them, then `player_key`'s standing (its rank on the
+        whole board) when that player is on the board but not among them."""
 
     async def run_standings(self, run_id: int) -> list[Standing]:
         """The players of one run ranked as the leaderboard ranks them."""

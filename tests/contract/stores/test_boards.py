@@ -103,3 +103,34 @@ async def test_player_stats(store):
         1,
         2,
     )
+
+
+async def test_the_top_of_a_board_and_the_callers_own_place_match_the_whole_board(store):
+    """/leaderboard reads the top and the caller's standing only; both equal the whole board's,
+    ties and the open question's answers included, for every period and one quiz."""
+    await store.ensure_chat(CHAT)
+    await store.ensure_player(Player("test", "p3", "Three"))
+    closed = await stored_run(store)
+    for n in range(6):  # p0..p5; p2 and p3 tie on points, p3 has more right answers
+        await store.insert_answer(answer(closed.id, f"test:p{n}", NOW + n, [500, 400, 300, 200, 100, 0][n]))
+    await store.insert_answer(answer(closed.id, "test:p3", NOW + 9, 100, index=1))
+    await store.insert_answer(answer(closed.id, "test:p2", NOW + 10, 0, index=1, correct=False))
+    closed.status = RunStatus.FINISHED
+    await store.save_run(closed)
+    live = await stored_run(store)  # the open question's answers count at once
+    live.phase, live.index = Phase.ASKING, 0
+    await store.save_run(live)
+    await store.insert_answer(answer(live.id, "test:p5", NOW + 20, 450))
+    for since, quiz in ((None, None), (period_start("week", NOW), None), (NOW - 1, None), (None, "demo")):
+        whole = await store.leaderboard(CHAT.key, since, quiz)
+        assert len(whole) == 6
+        for player in ("test:p0", "test:p3", "test:p4", "test:nobody", None):
+            part = await store.leaderboard(CHAT.key, since, quiz, 2, player)
+            mine = [s for s in whole[2:] if s.player_key == player]
+            assert part == whole[:2] + mine, (since, quiz, player)
+    assert [s.player_key for s in (await store.leaderboard(CHAT.key, None, None, 3))] == [
+        "test:p0",
+        "test:p5",
+        "test:p1",
+    ]
+    assert (await store.leaderboard(CHAT.key, None, None, 2, "test:p3"))[-1].name == "Three"
