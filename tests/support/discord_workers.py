@@ -91,14 +91,24 @@ async def press_until_answered(
 
 
 async def play(
-    fake: FakeDiscord, channel: int, players: list[FakeUser], acks: list[Press], hold: asyncio.Event | None, seed: int
+    fake: FakeDiscord,
+    channel: int,
+    players: list[FakeUser],
+    acks: list[Press],
+    hold: asyncio.Event | None,
+    seed: int,
+    held: asyncio.Event | None = None,
 ) -> None:
-    """Every player answers every question; with `hold`, question 2 waits for it after one press."""
+    """Every player answers every question; with `hold`, question 2 waits for it after one
+    press, and `held` is set when it does (that press is in, acknowledged or not: a reply that
+    came too late still stored it)."""
     rng = random.Random(seed)
     for number in (1, 2, 3):
         await fake.wait_for(asked(fake, channel, number), timeout=60, what=f"question {number} in {channel}")
         for n, player in enumerate(players):
             if number == 2 and n == 1 and hold is not None:
+                if held is not None:
+                    held.set()
                 await hold.wait()  # the worker is killed while this question is open
             await press_until_answered(fake, channel, number, player, rng, acks)
 
