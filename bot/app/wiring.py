@@ -216,18 +216,28 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
         return_large_buffers()
 
         async with web_pages_for_run(settings, engine, adapters):
-            with long_lived_heap():
+            with serving_process():
                 await serve_until_signal(
                     engine, adapters, store, stop, keeper, settings.quizhost_ops_listen, web_address(settings)
                 )
     return 0
 
 
+# How long a thread holding the interpreter runs before another may take it (Python's default:
+# 5 ms). The store's thread (aiosqlite's) takes it back after every statement, and with the event
+# loop busy with a deadline's closes each take waited up to the interval: at 3,000 presses a second
+# the slowest acknowledgements 12.5 and 14.9 ms at 5 ms, 10.4 and 9.9 ms at 0.5 ms (docs/PERFORMANCE.md).
+SWITCH_INTERVAL_SECONDS = 0.0005
+
+
 @contextlib.contextmanager
-def long_lived_heap() -> Iterator[None]:
-    """What is loaded by now (the libraries, the catalog, the open runs) lives as long as the
-    bot: frozen, the garbage collector never walks it again. Full collections of that heap
-    paused a busy bot for 50 to 110 ms, the worst acks of a run (`quizhost bench --platform`)."""
+def serving_process() -> Iterator[None]:
+    """The interpreter as a serving bot wants it: the switch interval above, and what is loaded
+    by now (the libraries, the catalog, the open runs) frozen, as it lives as long as the bot:
+    the garbage collector never walks it again. Full collections of that heap paused a busy
+    bot for 50 to 110 ms, the worst acks of a run (`quizhost bench --platform`)."""
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     gc.collect()
     gc.freeze()
     thresholds = gc.get_threshold()
@@ -239,6 +249,7 @@ def long_lived_heap() -> Iterator[None]:
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()  # collectable again, for a process that goes on (the tests run many bots)
+        sys.setswitchinterval(switch)
 
 
 async def serve_until_signal(

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from bot.app.wiring import long_lived_heap
+from bot.app.wiring import serving_process
 from bot.bench import RATE_SHARE
 from bot.bench.boards import board_latency, flatness, percentile
 from bot.bench.databases import BenchDatabases
@@ -79,7 +79,7 @@ async def _phases(
         f"flat out: {options.chats} chats x {options.players} players x {len(quiz.questions)} questions on {dbs.kind}"
     )
     db = await dbs.fresh("load")
-    with long_lived_heap():  # the collector as `quizhost run` sets it
+    with serving_process():  # the interpreter as `quizhost run` sets it
         load = await _profiled(
             options.profile, flat_out(db, catalog, quiz, options.chats, options.players, options.window)
         )
@@ -90,7 +90,7 @@ async def _phases(
     if rate > 0:
         progress(f"offered rate: {rate:g} presses/s for {options.rate_seconds:g} s")
         db = await dbs.fresh("rate")
-        with long_lived_heap():
+        with serving_process():
             offered = await offered_rate(db, catalog, quiz, rate, options.rate_seconds, options.players)
         share = options.rate_share if options.rate <= 0 else None
         result["ack_ms"] = _rate_figures(offered, rate, share, result["answers_per_s"])

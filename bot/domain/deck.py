@@ -75,6 +75,10 @@ class ReviewLogRow:
         return self.grade is not Grade.AGAIN
 
 
+# a question missed in a quiz: the player's card for it, due at once, and the miss's log row
+Miss = tuple[ReviewCard, ReviewLogRow]
+
+
 def is_due(card: ReviewCard, now: float) -> bool:
     return card.due <= now
 

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 import fsrs
 
-from bot.domain.deck import DAY, CardState, Grade, ReviewCard, ReviewLogRow
+from bot.domain.deck import DAY, CardState, Grade, Miss, ReviewCard, ReviewLogRow
 
 STEP = timedelta(minutes=1)
 SCHEDULER = fsrs.Scheduler(learning_steps=(STEP,), relearning_steps=(STEP,), enable_fuzzing=False)
@@ -87,9 +87,7 @@ def grade(
 _MISSED, _ = grade(ReviewCard("", "", "", 0.0), False, 0.0)
 
 
-def missed(
-    player_key: str, quiz_id: str, question_id: str, now: float, quiz_chat: str = ""
-) -> tuple[ReviewCard, ReviewLogRow]:
+def missed(player_key: str, quiz_id: str, question_id: str, now: float, quiz_chat: str = "") -> Miss:
     """A miss in a quiz: the card starts over (new, or wherever it was) with the miss as its
     first grade, Again, and is due at once."""
     card = replace(

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 
 import asyncpg
 
+from bot.domain.deck import Miss
 from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, PressFacts, RunRow, RunStatus
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
@@ -30,7 +31,14 @@ from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
 from storage.shared.drafts import DraftQueries
-from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
+from storage.shared.group_commit import (
+    GroupCommitAnswers,
+    StoredNames,
+    outbox_ops,
+    outbox_update,
+    review_ops,
+    run_state,
+)
 from storage.shared.learning import LearningQueries
 from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
@@ -268,9 +276,15 @@ class PostgresStore(
                 raise RunAlreadyOpen(run.chat_key) from error
             raise
 
-    async def save_run(self, run: RunRow, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
+    async def save_run(
+        self,
+        run: RunRow,
+        send: Sequence[OutboxMessage] = (),
+        done: Sequence[str] = (),
+        missed: Sequence[Miss] = (),
+    ) -> None:
         """Persist the moving parts of a run; committed with the next group of answers."""
-        await self.writer.submit_run(run_state(run), outbox_ops(send, done))
+        await self.writer.submit_run(run_state(run), outbox_ops(send, done) + review_ops(missed))
 
     async def outbox(self) -> list[OutboxMessage]:
         return [outbox.message(tuple(row)) for row in await self._pool.fetch(outbox.SELECT)]

@@ -13,8 +13,9 @@ import time
 
 import asyncpg
 
-from storage.shared.group_commit import MAX_BATCH, GroupCommit
+from storage.shared.group_commit import MAX_BATCH, GroupCommit, split_ops
 from storage.shared.outbox import apply_postgres
+from storage.shared.review import CARD_COLUMNS, CARD_KEY, CARD_UPDATES, LOG_COLUMNS
 from storage.shared.tables import ANSWER_COLUMNS, REPLACED_COLUMNS
 
 __all__ = ["ANSWER_COLUMNS", "ANSWER_TYPES", "PgAnswerWriter"]
@@ -59,6 +60,14 @@ UPDATE_RUNS = (
     # and does not know it yet cannot undo what the new owner stored
     "AND (runs.owner IS NULL OR runs.owner = $10)"
 )
+# a close's review cards and their log rows (storage/shared/review.py's columns, in order)
+CARD_TYPES = ("text", "text", "text", "float8", "text", "int", "int", "float8", "float8", "float8")
+LOG_TYPES = ("text", "text", "text", "text", "float8", "int", "float8", "float8")
+STORE_CARDS = (
+    f"INSERT INTO review_cards({CARD_COLUMNS}) SELECT * FROM unnest({_arrays(CARD_TYPES)}) "
+    f"ON CONFLICT ({CARD_KEY}) DO UPDATE SET {CARD_UPDATES}"
+)
+STORE_LOG = f"INSERT INTO review_log({LOG_COLUMNS}) SELECT * FROM unnest({_arrays(LOG_TYPES)})"
 UPSERT_PLAYER = (
     "INSERT INTO players(key, platform, user_id, name, updated_at) VALUES ($1, $2, $3, $4, $5) "
     "ON CONFLICT (key) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at"
@@ -97,7 +106,12 @@ class PgAnswerWriter(GroupCommit):
                 await conn.execute(UPSERT_PLAYERS, *columns(players, 4), time.time())
             if runs:
                 await conn.execute(UPDATE_RUNS, *columns(runs, 9), self._owner)
-            await apply_postgres(conn.execute, outbox, self._owner)
+            ops = split_ops(outbox)
+            await apply_postgres(conn.execute, ops.outbox, self._owner)
+            if ops.cards:
+                await conn.execute(STORE_CARDS, *columns(ops.cards, len(CARD_TYPES)))
+            if ops.log:
+                await conn.execute(STORE_LOG, *columns(ops.log, len(LOG_TYPES)))
             landed = set()
             if fresh:
                 stored = await conn.fetch(INSERT_ANSWERS, *columns(fresh, len(ANSWER_COLUMNS)))

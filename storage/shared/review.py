@@ -17,8 +17,11 @@ from bot.domain.model import ChatRef
 from storage.shared.statements import Statements
 
 # ReviewCard's order
-_CARD_COLUMNS = "player_key, quiz_id, question_id, due, quiz_chat, state, step, stability, difficulty, last_review"
-_LOG_COLUMNS = "player_key, quiz_chat, quiz_id, question_id, reviewed_at, grade, elapsed_days, recall"  # ReviewLogRow's
+CARD_COLUMNS = "player_key, quiz_id, question_id, due, quiz_chat, state, step, stability, difficulty, last_review"
+CARD_KEY = "player_key, quiz_chat, quiz_id, question_id"
+# a stored card's memory state and due time, as a later grade changes them
+CARD_UPDATES = ", ".join(f"{n} = excluded.{n}" for n in CARD_COLUMNS.split(", ")[3:] if n != "quiz_chat")
+LOG_COLUMNS = "player_key, quiz_chat, quiz_id, question_id, reviewed_at, grade, elapsed_days, recall"  # ReviewLogRow's
 _SESSION_COLUMNS = (
     "player_key, session_id, platform, chat_id, language, cards, number, right_count, "
     "option_order, message_id, answered"
@@ -30,20 +33,19 @@ class ReviewQueries(Statements):
 
     async def put_review_cards(self, cards: Iterable[ReviewCard]) -> None:
         """Store cards as given (a new card, or an existing one's new memory state and due time)."""
-        names = [n.strip() for n in _CARD_COLUMNS.split(",")]
-        args, rows = _values(names, [_card_values(c) for c in cards])
+        names = [n.strip() for n in CARD_COLUMNS.split(",")]
+        args, rows = _values(names, [card_values(c) for c in cards])
         if not rows:
             return
-        updates = ", ".join(f"{n} = excluded.{n}" for n in names[3:] if n != "quiz_chat")
         await self._change(
-            f"INSERT INTO review_cards({_CARD_COLUMNS}) VALUES {rows} "
-            f"ON CONFLICT (player_key, quiz_chat, quiz_id, question_id) DO UPDATE SET {updates}",
+            f"INSERT INTO review_cards({CARD_COLUMNS}) VALUES {rows} "
+            f"ON CONFLICT ({CARD_KEY}) DO UPDATE SET {CARD_UPDATES}",
             args,
         )
 
     async def review_deck(self, player_key: str) -> list[ReviewCard]:
         rows = await self._fetch(
-            f"SELECT {_CARD_COLUMNS} FROM review_cards WHERE player_key = :player "
+            f"SELECT {CARD_COLUMNS} FROM review_cards WHERE player_key = :player "
             "ORDER BY due, quiz_chat, quiz_id, question_id",
             {"player": player_key},
         )
@@ -57,15 +59,13 @@ class ReviewQueries(Statements):
         )
 
     async def add_review_log(self, rows: Iterable[ReviewLogRow]) -> None:
-        names = [n.strip() for n in _LOG_COLUMNS.split(",")]
-        args, values = _values(
-            names, [(*r.card_key, r.reviewed_at, int(r.grade), r.elapsed_days, r.recall) for r in rows]
-        )
+        names = [n.strip() for n in LOG_COLUMNS.split(",")]
+        args, values = _values(names, [log_values(r) for r in rows])
         if values:
-            await self._change(f"INSERT INTO review_log({_LOG_COLUMNS}) VALUES {values}", args)
+            await self._change(f"INSERT INTO review_log({LOG_COLUMNS}) VALUES {values}", args)
 
     async def review_log(self) -> list[ReviewLogRow]:
-        rows = await self._fetch(f"SELECT {_LOG_COLUMNS} FROM review_log ORDER BY reviewed_at, id", {})
+        rows = await self._fetch(f"SELECT {LOG_COLUMNS} FROM review_log ORDER BY reviewed_at, id", {})
         return [ReviewLogRow(p, c, q, k, at, Grade(grade), elapsed, r) for p, c, q, k, at, grade, elapsed, r in rows]
 
     # open reviews ------------------------------------------------------------------------
@@ -76,7 +76,7 @@ class ReviewQueries(Statements):
         updates = ", ".join(
             f"{n} = excluded.{n}" for n in (c.strip() for c in _SESSION_COLUMNS.split(",")) if n != "player_key"
         )
-        cards = [list(_card_values(c)[1:]) for c in row.cards]
+        cards = [list(card_values(c)[1:]) for c in row.cards]
         await self._change(
             f"INSERT INTO review_sessions({_SESSION_COLUMNS}) VALUES ({values}) "
             f"ON CONFLICT (player_key) DO UPDATE SET {updates}",
@@ -109,7 +109,7 @@ class ReviewQueries(Statements):
         )
 
 
-def _card_values(c: ReviewCard) -> tuple[object, ...]:
+def card_values(c: ReviewCard) -> tuple[object, ...]:
     return (
         c.player_key,
         c.quiz_id,
@@ -122,6 +122,10 @@ def _card_values(c: ReviewCard) -> tuple[object, ...]:
         c.difficulty,
         c.last_review,
     )
+
+
+def log_values(r: ReviewLogRow) -> tuple[object, ...]:
+    return (*r.card_key, r.reviewed_at, int(r.grade), r.elapsed_days, r.recall)
 
 
 def _card(row: Sequence[Any]) -> ReviewCard:
@@ -156,7 +160,7 @@ def _session(row: tuple) -> ReviewSessionRow:
 # A chat that changes its id (storage/sqlite/moves.py, storage/postgres/moves.py): the cards of its own
 # quizzes follow them. Parameters :old and :new.
 REVIEW_MOVE_STATEMENTS: tuple[str, ...] = (
-    f"INSERT INTO review_cards({_CARD_COLUMNS}) SELECT {_CARD_COLUMNS.replace('quiz_chat', ':new')} "
+    f"INSERT INTO review_cards({CARD_COLUMNS}) SELECT {CARD_COLUMNS.replace('quiz_chat', ':new')} "
     "FROM review_cards WHERE quiz_chat = :old AND true ON CONFLICT DO NOTHING",
     "DELETE FROM review_cards WHERE quiz_chat = :old",
     "UPDATE review_log SET quiz_chat = :new WHERE quiz_chat = :old",

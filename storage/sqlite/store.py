@@ -13,13 +13,21 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.domain.deck import Miss
 from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, Phase, RunRow, RunStatus
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
 from storage.shared.drafts import DraftQueries
-from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
+from storage.shared.group_commit import (
+    GroupCommitAnswers,
+    StoredNames,
+    outbox_ops,
+    outbox_update,
+    review_ops,
+    run_state,
+)
 from storage.shared.learning import LearningQueries
 from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
@@ -268,12 +276,18 @@ class SqliteStore(
         assert written.rowid is not None
         return written.rowid
 
-    async def save_run(self, run: RunRow, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
+    async def save_run(
+        self,
+        run: RunRow,
+        send: Sequence[OutboxMessage] = (),
+        done: Sequence[str] = (),
+        missed: Sequence[Miss] = (),
+    ) -> None:
         """Persist the moving parts of a run: phase, question, deadline, message, status.
 
         Committed with the next group of answers (see storage/sqlite/writer.py) before it returns.
         """
-        await self.writer.submit_run(run_state(run), outbox_ops(send, done))
+        await self.writer.submit_run(run_state(run), outbox_ops(send, done) + review_ops(missed))
 
     async def outbox(self) -> list[OutboxMessage]:
         return [outbox.message(row) for row in await self._db.fetchall(outbox.SELECT)]

@@ -11,7 +11,8 @@ loop to come round (storage/sqlite/connection.py): a BEGIN, the statements and a
 queued at once, made the acknowledgements slower than one function on the thread did.
 aiosqlite's public API runs statements, not functions, so the batch is one statement: an
 INSERT into a temporary view whose INSTEAD OF trigger stores the player names, the run
-states, the outbox ops (in their order: storage/shared/outbox.py) and the answers. In
+states, the outbox ops (in their order: storage/shared/outbox.py), the answers and the review
+cards the closes deal. In
 autocommit mode a statement is its own transaction, its triggers' work included, and a
 failure anywhere undoes all of it: one hop, one transaction, as before. A duplicate answer
 fails it whole (nothing is stored), and the batch is written again in an explicit
@@ -25,8 +26,9 @@ import sqlite3
 import time
 from typing import Any
 
-from storage.shared.group_commit import MAX_BATCH, GroupCommit
+from storage.shared.group_commit import MAX_BATCH, GroupCommit, split_ops
 from storage.shared.outbox import SQLITE_OPS, apply_sqlite
+from storage.shared.review import CARD_COLUMNS, CARD_KEY, CARD_UPDATES, LOG_COLUMNS
 from storage.shared.tables import ANSWER_COLUMNS, REPLACED_COLUMNS
 from storage.sqlite.connection import SqliteConnection
 
@@ -66,6 +68,22 @@ def _insert_answers(answers: str, verb: str = "INSERT") -> str:
     return f"{verb} INTO answers({_COLUMNS}) SELECT {values} FROM json_each({answers})"
 
 
+def _rows_of(columns: str, json_array: str) -> str:
+    """SELECT the rows of a JSON array of arrays as `columns`, in their order."""
+    return (
+        "SELECT "
+        + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(columns.split(","))))
+        + f" FROM json_each({json_array}) WHERE true"
+    )  # WHERE: SQLite's rule for an upsert after a SELECT
+
+
+def _store_cards(cards: str) -> str:
+    return (
+        f"INSERT INTO review_cards({CARD_COLUMNS}) {_rows_of(CARD_COLUMNS, cards)} "
+        f"ON CONFLICT ({CARD_KEY}) DO UPDATE SET {CARD_UPDATES}"
+    )
+
+
 def _replace_answers(answers: str) -> str:
     """Toggles: each row replaces the player's stored answer to that question (json_each's
     order: the later of two wins)."""
@@ -77,17 +95,22 @@ def _replace_answers(answers: str) -> str:
 # each start; a TEMP trigger may write the main database's tables). A duplicate answer fails it whole.
 BATCH_OBJECTS = f"""
     {SQLITE_OPS}
-    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers, replaced)
-        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL;
+    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers, replaced, cards, review_log)
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL;
     CREATE TEMP TRIGGER answer_batch_write INSTEAD OF INSERT ON answer_batch BEGIN
         {_upsert_players("new.now", "new.players")};
         {_update_runs("new.runs")};
         {apply_sqlite("new.outbox")};
         {_insert_answers("new.answers")};
         {_replace_answers("new.replaced")};
+        {_store_cards("new.cards")};
+        INSERT INTO review_log({LOG_COLUMNS}) {_rows_of(LOG_COLUMNS, "new.review_log")};
     END;
 """
-WRITE_BATCH = "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers, replaced) VALUES (?, ?, ?, ?, ?, ?)"
+WRITE_BATCH = (
+    "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers, replaced, cards, review_log) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
 # the rows that landed, in the order given (json_each's): the first of two equal keys wins
 INSERT_NEW_ANSWERS_JSON = _insert_answers("?", "INSERT OR IGNORE") + " RETURNING run_id, idx, player_key"
 
@@ -112,16 +135,18 @@ class AnswerWriter(GroupCommit):
         replaced: list[tuple] | None = None,
     ) -> list[bool]:
         # the JSON is made on the event loop's thread
-        batch = (time.time(), _json(players), _json(runs), _json(outbox))
+        ops = split_ops(outbox)
+        batch = (time.time(), _json(players), _json(runs), _json(ops.outbox))
+        review = (_json(ops.cards), _json(ops.log))
         rows_json, replaced_json = json.dumps(rows), _json(replaced or [])
         try:
-            await self._db.write(WRITE_BATCH, (*batch, rows_json, replaced_json))
+            await self._db.write(WRITE_BATCH, (*batch, rows_json, replaced_json, *review))
             return [True] * len(rows)
         except sqlite3.IntegrityError as error:
             if not _duplicate_answer(error):
                 raise
         # nothing was stored: the batch again, in a transaction that tells which answers are new
-        async with self._db.transaction((WRITE_BATCH, (*batch, None, replaced_json))) as (conn, [written]):
+        async with self._db.transaction((WRITE_BATCH, (*batch, None, replaced_json, *review))) as (conn, [written]):
             if isinstance(written, BaseException):
                 raise written
             return _landed(rows, list(await conn.execute_fetchall(INSERT_NEW_ANSWERS_JSON, (rows_json,))))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from typing import Protocol
 
+from bot.domain.deck import Miss
 from bot.domain.model import Player
 from bot.domain.records import AnswerRow, OutboxMessage, RunRow, RunStatus
 
@@ -22,7 +23,13 @@ class RunRecords(Protocol):
         Raises RunAlreadyOpen when the chat already has a run with status OPEN.
         """
 
-    async def save_run(self, run: RunRow, send: Sequence[OutboxMessage] = (), done: Sequence[str] = ()) -> None:
+    async def save_run(
+        self,
+        run: RunRow,
+        send: Sequence[OutboxMessage] = (),
+        done: Sequence[str] = (),
+        missed: Sequence[Miss] = (),
+    ) -> None:
         """Persist a run's moving parts: status, phase, index, asked_at, due, message_id, silent.
 
         Resolves only after the state is committed. States of many runs may share one
@@ -35,6 +42,9 @@ class RunRecords(Protocol):
         is already in the outbox is left as stored; a key not there is ignored in `done`. When a
         later state replaces a queued one, the `send` and `done` of both are kept and applied
         in the order they were given.
+
+        `missed`: the review cards a question's close deals to those who missed it (stored as
+        `put_review_cards` would) and their log rows, in the same transaction as the close.
         """
 
     async def open_runs(self) -> list[RunRow]:

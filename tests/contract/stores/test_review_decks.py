@@ -4,6 +4,7 @@ stay valid after the migration."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 
@@ -11,9 +12,11 @@ import asyncpg
 
 from bot.domain.deck import DAY, CardState, Grade, ReviewCard, ReviewLogRow, ReviewSessionRow
 from bot.domain.model import ChatRef
+from bot.engine import recall
 from storage.postgres import schema as pg_schema
 from storage.sqlite import schema
 from tests.contract.stores.conftest import IMPLEMENTATIONS
+from tests.contract.stores.rows import stored_run
 
 DM = ChatRef("test", "u1", is_private=True)
 
@@ -138,3 +141,24 @@ async def test_the_log_keeps_every_grade_in_order_and_follows_a_moved_chat(store
     await store.ensure_chat(ChatRef("test", "old"))
     await store.move_chat("test:old", ChatRef("test", "new"))
     assert [r.quiz_chat for r in await store.review_log()] == ["", "test:new", "test:new"]
+
+
+async def test_a_close_stores_its_misses_cards_and_log_with_its_state_and_a_later_miss_restarts_a_card(store):
+    row = await stored_run(store)
+    known = remembered("test:2", "pipeline", "q1", 500.0)
+    await store.put_review_cards([known])
+    first = [recall.missed(p, "pipeline", "q1", 1000.0) for p in ("test:1", "test:2")]
+    second = [recall.missed("test:1", "pipeline", "q2", 1030.0)]
+    row.index = 1
+    # two closes queued together ride in one transaction, the later state winning
+    await asyncio.gather(store.save_run(row, missed=first), store.save_run(row, missed=second))
+    assert (await store.open_runs())[0].index == 1
+    assert await store.review_deck("test:1") == [first[0][0], second[0][0]]
+    # the remembered card starts over: due at once, the miss its first grade
+    assert await store.review_deck("test:2") == [first[1][0]]
+    assert await store.review_log() == [first[0][1], first[1][1], second[0][1]]
+    # the same card missed twice in one batch (one player in two chats playing one quiz): the later wins
+    again = [recall.missed("test:1", "pipeline", "q2", at) for at in (1060.0, 1090.0)]
+    await asyncio.gather(*(store.save_run(row, missed=[miss]) for miss in again))
+    assert [c.due for c in await store.review_deck("test:1")] == [1000.0, 1090.0]
+    assert [r.reviewed_at for r in await store.review_log()][-2:] == [1060.0, 1090.0]
