@@ -41,7 +41,8 @@ class TypedAnswers:
             text = t(lang, "Send your answer to question {number} as your next message.", number=token.number)
             return Reply(text, language=lang)
         card = session.card(run)  # the question as its card says it, without buttons
-        return Reply(render.question_body(card), title=render.question_title(card), language=card.language)
+        body = render.question_body(card, render.AnswerWay.MESSAGE)  # shown in the private chat
+        return Reply(body, title=render.question_title(card), language=card.language)
 
     async def answer(
         self, caller: Caller, text: str, run_id: int | None, number: int | None, reply_to: str | None

@@ -301,7 +301,7 @@ async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adap
     payload = answer_start(decode_question(card.answer_token))
     assert payload == f"answer_{card.run_id}_1" and is_valid_start(payload)
     sent = await commands.handle("start", payload, me)
-    assert sent.text.startswith("Which Swiss city has the ETH?") and "Reply with your answer" in sent.text
+    assert sent.text.startswith("Which Swiss city has the ETH?") and "Send your answer as a message" in sent.text
     ack = await commands.answer_text(me, "Zurich")
     assert ack is not None and ack.accepted and ack.text == "Locked in: Zurich"
     assert await commands.answer_text(me, "thanks!") is None, "answered: the next message is ordinary chat"
