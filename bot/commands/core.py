@@ -203,7 +203,7 @@ class Commands(LearningCommands, AssignCommands, WritingCommands):
         if (assignment := assignment_of(args)) is not None:  # an assignment's Start: ?start=assign_<id>
             return await self._assignment_start(assignment, caller, lang)
         if caller.chat.is_private and (asked := tokens.decode_answer_start(args)) is not None:
-            return self.typed.sent_to_answer(asked, caller, lang)  # a typed question's "Answer" deep link
+            return await self.typed.sent_to_answer(asked, caller, lang)  # a typed question's "Answer" deep link
         return await self._cmd_help(args, caller, lang)
 
     async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:

@@ -29,6 +29,7 @@ from storage.postgres.schema import MIGRATIONS
 from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
+from storage.shared.awaited import AwaitedQueries
 from storage.shared.drafts import DraftQueries
 from storage.shared.group_commit import GroupCommitAnswers, StoredNames, outbox_ops, outbox_update, run_state
 from storage.shared.learning import LearningQueries
@@ -69,6 +70,7 @@ class PostgresStore(
     UpdateClaims,
     MediaIds,
     DraftQueries,
+    AwaitedQueries,
 ):
     """One PostgreSQL database through an asyncpg pool."""
 
