@@ -30,7 +30,7 @@ class AssignCommands:
         raise NotImplementedError  # bot.commands.learning.LearningCommands finds it
 
     def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
-        raise NotImplementedError  # bot.commands.core.Commands words it
+        raise NotImplementedError  # bot.commands.quizzes.QuizCommands words it (first in the bases)
 
     async def _cmd_assign(self, args: str, caller: Caller, lang: str) -> Reply:
         chat = caller.chat

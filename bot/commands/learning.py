@@ -1,4 +1,4 @@
-"""/review, /quizstats, /schedule and /settings tz: the commands of issue "Learning that sticks".
+"""/review, /quizstats and /schedule: the commands of issue "Learning that sticks".
 
 A mixin of `bot.commands.core.Commands`: same `(args, caller, lang) -> Reply` handlers, same rules
 (admins configure a group, a private chat is its player's own).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from bot.domain import schedule, zones
+from bot.domain import schedule
 from bot.domain.model import ChatRef, Question, QuestionKind, Quiz, Reply
 from bot.domain.questionstats import QuestionStats, question_stats
 from bot.domain.schedule import DEFAULT_HOURS, RuleError
@@ -158,19 +158,6 @@ class LearningCommands:
         tz = (await self.engine.chat_settings(caller.chat)).time_zone
         line = texts.schedule_line(lang, row, quiz.title.get(lang), tz)
         return Reply(line, title=t(lang, "⏰ Scheduled"), language=lang)
-
-    # /settings tz -----------------------------------------------------------------------------
-
-    async def _set_time_zone(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
-        name = zones.canonical(words[0]) if len(words) == 1 else None
-        if name is None:
-            return t(
-                lang,
-                "Unknown time zone “{zone}”. Use an IANA name such as Asia/Kolkata or Europe/Berlin.",
-                zone=" ".join(words)[:40],
-            )
-        await self.engine.update_chat(chat, time_zone=name)
-        return None
 
 
 def _schedule_id(words: list[str]) -> int | Literal[False] | None:

@@ -420,3 +420,4 @@ class Ack:
     text: str
     accepted: bool
     language: str = FALLBACK_LANGUAGE
+    retry: bool = False  # refused, but the same player may try again (not a number, not saved)

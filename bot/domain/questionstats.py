@@ -25,6 +25,7 @@ GROUP_PERCENT = 27  # top and bottom groups of the discrimination index, rounded
 TOO_EASY = 0.90
 TOO_HARD = 0.20
 DEAD_OPTION_ATTEMPTS = 30
+FLAG_PLAYERS = 10  # a question is flagged once this many players answered it: fewer prove nothing
 TENTHS = 10  # answer times are counted in tenths of a second
 OPTION_SLOTS = len(LETTERS)  # a player's choices are counted per option, one slot for each possible option
 
@@ -84,6 +85,12 @@ class QuestionStats:
     players: int = 0  # how many players answered it (each counted once, however often they played)
 
     @property
+    def too_few_to_flag(self) -> bool:
+        """Answered, by fewer players than a flag needs (a question with no one right option is
+        never flagged: it is never too few)."""
+        return self.answer >= 0 and 0 < self.players < FLAG_PLAYERS
+
+    @property
     def share_right(self) -> float | None:
         """None without attempts, or for a question with no one right option (the sums count
         options chosen, not credit: several right, typed, numeric, a poll)."""
@@ -114,7 +121,8 @@ def to_tenths(seconds: float) -> int:
 
 def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally) -> QuestionStats:
     """The figures and flags of one question (`options` of them, `answer` the right one; below 0
-    for a question with none: its answers counted by their times, its split as chosen, no flags)."""
+    for a question with none: its answers counted by their times, its split as chosen, no flags).
+    No flags either before FLAG_PLAYERS players answered it."""
     t = quiz.questions.get(question_id, QuestionTally({}, {}))
     split = _sum_rows(t.choices.values(), options)
     if answer < 0:
@@ -134,6 +142,8 @@ def question_stats(question_id: str, answer: int, options: int, quiz: QuizTally)
         flags=(),
         players=len(t.choices),
     )
+    if stats.players < FLAG_PLAYERS:
+        return stats
     return replace(stats, flags=flags(stats, top_split))
 
 

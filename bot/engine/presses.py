@@ -146,7 +146,7 @@ class Presses:
         made = answer_moves.make_text_answer(run, key, text, now)
         if isinstance(made, Refusal):
             self.outcomes[made.value] += 1
-            return Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang)
+            return Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang, retry=True)
         refused = await self._record(run, made, player, None)
         return refused or Ack(render.ack_text_locked(lang, shortened(made.response)), True, lang)
 
@@ -240,7 +240,7 @@ class Presses:
             refused = Ack(render.ack_refused(lang, Refusal.REPEATED), False, lang)
         except Exception as error:  # nothing was stored: the player may press again
             log.warning("run %d: an answer was not stored: %s", run.id, error)  # the writer logged why
-            refused = Ack(render.ack_not_saved(lang), False, lang)
+            refused = Ack(render.ack_not_saved(lang), False, lang, retry=True)
         if run.answers.get(answer.player_key) is answer:
             del run.answers[answer.player_key]
         return refused

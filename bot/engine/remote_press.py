@@ -116,7 +116,7 @@ async def text_elsewhere(
         return refusal.value, refusal_ack(run, refusal, previous)
     made = answer_moves.make_text_answer(run, key, text, now)
     if isinstance(made, Refusal):
-        return made.value, Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang)
+        return made.value, Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang, retry=True)
     outcome, refused = await _insert(shared, run, facts, made, player)
     return outcome, refused or Ack(render.ack_text_locked(lang, shortened(made.response)), True, lang)
 
@@ -175,7 +175,7 @@ async def _insert(
     try:
         landed = await shared.insert_answer_if_asking(answer, player, wake_owner=wake, replace=replace)
     except Exception:  # nothing was stored: the player may press again
-        return "not_saved", Ack(render.ack_not_saved(lang), False, lang)
+        return "not_saved", Ack(render.ack_not_saved(lang), False, lang, retry=True)
     if landed is None:  # the owner closed the question meanwhile
         return Refusal.CLOSED.value, Ack(render.ack_refused(lang, Refusal.CLOSED), False, lang)
     if not landed:  # the same player's press, a moment before, through another worker

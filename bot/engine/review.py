@@ -160,7 +160,7 @@ class ReviewDesk:
             return None
         lang, typed = session.language, typed_response(text)
         if asked.question.kind is QuestionKind.NUMERIC and parse_number(typed) is None:
-            return Ack(render.ack_not_a_number(lang, shortened(typed)), False, lang)
+            return Ack(render.ack_not_a_number(lang, shortened(typed)), False, lang, retry=True)
         correct = judge(asked.question, NO_ANSWER, typed, 0.0, 1.0, 0).correct
         return await self._answered(
             session, player, correct, frozenset(), render.ack_text_locked(lang, shortened(typed))

@@ -28,6 +28,7 @@ from bot.domain.records import RunStatus
 from bot.texts import bidi, i18n, textcut
 from bot.texts.message import EMBEDDED_VALUES, LTR_VALUES, shown, t, tn
 from bot.texts.render_acks import (
+    AnswerWay,
     ack_done,
     ack_ended,
     ack_invalid,
@@ -46,6 +47,7 @@ from bot.texts.render_acks import (
 __all__ = [
     "EMBEDDED_VALUES",
     "LTR_VALUES",
+    "AnswerWay",
     "ack_done",
     "ack_ended",
     "ack_invalid",
@@ -126,11 +128,12 @@ def time_limit(card: QuestionCard) -> str:
     return tn(card.language, "⏱ {n} second to answer", "⏱ {n} seconds to answer", card.seconds)
 
 
-def question_body(card: QuestionCard) -> str:
-    """The prompt, its links, the options, how to answer (a kind's instruction) and the time."""
+def question_body(card: QuestionCard, way: AnswerWay = AnswerWay.REPLY) -> str:
+    """The prompt, its links, the options, how to answer (a kind's instruction; a typed or
+    numeric answer as the chat takes it, `way`) and the time."""
     lang = card.language
     options = [*option_lines(card), ""] if card.options else []
-    how = answer_instruction(lang, card.kind)
+    how = answer_instruction(lang, card.kind, way)
     return "\n".join(
         [prompt(card), *media_lines(lang, card.media), "", *options, *([how] if how else []), time_limit(card)]
     )

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.domain.model import LETTERS, Quiz, Reply
-from bot.domain.questionstats import Flag, FlagNote, QuestionStats
+from bot.domain.questionstats import FLAG_PLAYERS, Flag, FlagNote, QuestionStats
 from bot.texts import bidi
 from bot.texts.render import t
 
@@ -42,6 +42,13 @@ def reason(lang: str, s: QuestionStats, note: FlagNote) -> str:
     return t(lang, "dead option {letter}: nobody chose it in {count} answers", letter=letter, count=s.attempts)
 
 
+def few_players(lang: str, stats: Sequence[QuestionStats]) -> list[str]:
+    """Why some answered questions carry no flag, said once: too few players answered them."""
+    if not any(s.too_few_to_flag for s in stats):
+        return []
+    return [t(lang, "Questions answered by fewer than {n} players: no flags yet.", n=FLAG_PLAYERS)]
+
+
 def _short(text: str) -> str:
     line = " ".join(text.split())
     return line if len(line) <= PROMPT_CHARS else line[: PROMPT_CHARS - 1] + "…"
@@ -67,6 +74,7 @@ def chat_report(lang: str, quiz: Quiz, stats: Sequence[QuestionStats]) -> Reply:
         blocks.append("\n".join(lines))
     if not any(s.attempts for s in stats):
         blocks = [t(lang, "Nobody here has answered this quiz yet.")]
+    blocks += few_players(lang, stats)
     return Reply(
         "\n\n".join(blocks),
         title=t(lang, "📈 Question statistics · {title}", title=quiz.title.get(lang)),
@@ -93,7 +101,8 @@ def table(quiz: Quiz, stats: Sequence[QuestionStats]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
     flagged = [f"Q{n} {s.question_id}: {reason('en', s, note)}" for n, s in enumerate(stats, 1) for note in s.flags]
-    return "\n".join([f"{quiz.id}: {quiz.title.get('en')}", *lines, *(["", *flagged] if flagged else [])])
+    notes = [*flagged, *few_players("en", stats)]
+    return "\n".join([f"{quiz.id}: {quiz.title.get('en')}", *lines, *(["", *notes] if notes else [])])
 
 
 def as_json(quiz: Quiz, chat_key: str | None, stats: Sequence[QuestionStats]) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from storage.postgres.schema import MIGRATIONS
 from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
+from storage.shared.awaited import AwaitedQueries
 from storage.shared.drafts import DraftQueries
 from storage.shared.group_commit import (
     GroupCommitAnswers,
@@ -77,6 +78,7 @@ class PostgresStore(
     UpdateClaims,
     MediaIds,
     DraftQueries,
+    AwaitedQueries,
 ):
     """One PostgreSQL database through an asyncpg pool."""
 

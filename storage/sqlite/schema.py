@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
 from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
+from storage.shared.awaited import TABLE as AWAITED_ANSWERS
 from storage.shared.drafts import DRAFT_TABLES
 from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
@@ -431,3 +432,6 @@ MIGRATIONS += (
 MIGRATIONS += (MEDIA_IDS,)
 # quizzes written in the chat (issue #23): each author's draft, and the codes of share links
 MIGRATIONS += (DRAFT_TABLES.format(time="REAL"),)
+# what a player's next private message answers after a typed question's "Answer" deep link,
+# for whichever worker receives it (storage/shared/awaited.py)
+MIGRATIONS += (AWAITED_ANSWERS.format(id="INTEGER", time="REAL"),)

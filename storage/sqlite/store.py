@@ -19,6 +19,7 @@ from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessa
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
+from storage.shared.awaited import AwaitedQueries
 from storage.shared.drafts import DraftQueries
 from storage.shared.group_commit import (
     GroupCommitAnswers,
@@ -59,6 +60,7 @@ class SqliteStore(
     UpdateClaims,
     MediaIds,
     DraftQueries,
+    AwaitedQueries,
 ):
     """The Store port on one SQLite file in WAL mode; every write is committed before its method returns."""
 

@@ -301,7 +301,7 @@ async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adap
     payload = answer_start(decode_question(card.answer_token))
     assert payload == f"answer_{card.run_id}_1" and is_valid_start(payload)
     sent = await commands.handle("start", payload, me)
-    assert sent.text.startswith("Which Swiss city has the ETH?") and "Reply with your answer" in sent.text
+    assert sent.text.startswith("Which Swiss city has the ETH?") and "Send your answer as a message" in sent.text
     ack = await commands.answer_text(me, "Zurich")
     assert ack is not None and ack.accepted and ack.text == "Locked in: Zurich"
     assert await commands.answer_text(me, "thanks!") is None, "answered: the next message is ordinary chat"
@@ -332,3 +332,22 @@ async def test_a_done_pressed_just_before_a_restart_closes_the_question_at_once_
     await second.run_due()
     _, reveal = adapter.reveals[-1]
     assert [(s.correct, s.points) for s in reveal.answers] == [(True, 1000)], "closed without waiting 30 s"
+
+
+async def test_a_word_sent_for_a_number_through_the_deep_link_may_be_corrected(store, adapter, clock):
+    """Not a number: refused, and the next private message still answers the question."""
+    chat, ann = group(), player(1, "Ann")
+    engine = Engine(Catalog.from_quizzes([kinds_quiz(QUESTIONS[3])]), store, clock, EngineSettings())
+    engine.attach(adapter)
+    commands, me = Commands(engine), Caller(private(), ann)
+    await engine.start(chat, "kinds", ann)
+    clock.advance(3)
+    await engine.run_due()
+    card = adapter.questions[-1]
+    sent = await commands.handle("start", answer_start(decode_question(card.answer_token)), me)
+    assert "Send a number as a message" in sent.text
+    refused = await commands.answer_text(me, "pi")
+    assert refused is not None and not refused.accepted and refused.text.startswith("Not a number: pi")
+    ack = await commands.answer_text(me, "3,14")
+    assert ack is not None and ack.accepted and ack.text == "Locked in: 3,14"
+    assert await commands.answer_text(me, "thanks!") is None, "answered: the next message is ordinary chat"

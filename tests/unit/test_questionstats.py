@@ -2,7 +2,16 @@
 
 import pytest
 
-from bot.domain.questionstats import AnswerFact, Flag, FlagNote, groups, median_seconds, question_stats, tally
+from bot.domain.questionstats import (
+    AnswerFact,
+    Flag,
+    FlagNote,
+    flags,
+    groups,
+    median_seconds,
+    question_stats,
+    tally,
+)
 
 PLAYERS = [f"p{i}" for i in range(1, 11)]  # p1 has the highest total score, p10 the lowest
 TOTALS = dict(zip(PLAYERS, (5000, 4000, 3500, 3000, 2500, 2000, 1500, 1000, 500, 100)))
@@ -71,7 +80,8 @@ def test_too_hard_at_20_percent_with_groups_of_one(quiz_tally):
     assert (s.attempts, s.right, s.median_seconds) == (5, 1, 3.0)
     # 5 players answered: groups of round(1.35) = 1, p1 (right) against p5 (wrong)
     assert s.discrimination == 1.0
-    assert s.flags == (FlagNote(Flag.TOO_HARD),)
+    assert s.flags == () and s.too_few_to_flag, "5 players prove nothing: no flag shown"
+    assert flags(s, ()) == (FlagNote(Flag.TOO_HARD),), "the rule itself: too hard at 20%"
 
 
 def test_an_unanswered_question_has_no_figures_and_no_flags(quiz_tally):

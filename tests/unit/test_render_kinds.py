@@ -41,6 +41,17 @@ def test_each_card_says_how_it_is_answered_in_the_chats_language():
     assert bidi.strip(render.answer_instruction("hi", QuestionKind.NUMERIC)) == "एक संख्या लिखकर उत्तर दें"
 
 
+def test_a_typed_card_says_how_its_chat_takes_the_answer():
+    way = render.AnswerWay
+    typed = {w: render.question_body(card(QuestionKind.TYPED), w) for w in way}
+    assert "Press Answer and send your answer to the bot" in typed[way.DEEP_LINK]
+    assert "Press Answer to type yours" in typed[way.MODAL]
+    assert "Type your answer" in typed[way.PROMPT]
+    assert len(set(typed.values())) == len(way), "each way says something of its own"
+    assert "Select all that apply" in render.question_body(card(QuestionKind.MULTI), way.MODAL), "options alike"
+    assert render.answer_instruction("sn", QuestionKind.NUMERIC, way.MODAL) == "Dzvanya Pindura kuti unyore nhamba"
+
+
 def test_sound_and_video_are_links_and_a_picture_is_words_where_none_can_be_shown():
     audio = MediaView(MediaKind.AUDIO, "https://example.org/a.mp3")
     assert "🔊 Listen: https://example.org/a.mp3" in render.question_body(card(QuestionKind.TYPED, media=audio))

@@ -63,7 +63,7 @@ class ConsoleAdapter:
         for option in card.options:
             letter = self._style(option.letter, "bold")
             self._print("  " + render.option_line(lang, letter, option.text, rtl=card.direction_rtl))
-        how = render.answer_instruction(lang, card.kind)
+        how = render.answer_instruction(lang, card.kind, render.AnswerWay.PROMPT)
         self._print(self._style(" · ".join(p for p in (how, render.time_limit(card), _hint(card)) if p), "dim"))
         self._notify()
         return MessageRef(card.chat, f"q{card.run_id}-{card.number}")
@@ -255,10 +255,10 @@ def _letters(line: str) -> list[str]:
 
 
 def _hint(card: QuestionCard) -> str:
-    """What to type, in the card's language."""
+    """What to type, in the card's language (a typed or numeric card's instruction says it)."""
     lang = card.language
     if not card.kind.has_options:
-        return t(lang, "type your answer")
+        return ""
     if card.done_token is not None:
         return t(lang, "type letters to pick, then done")
     return t(lang, "type a letter")

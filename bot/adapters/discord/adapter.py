@@ -2,38 +2,36 @@
 
 A channel is a chat (its leaderboard is the channel's); a DM channel is a private chat whose
 one player is its admin. The adapter calls only `Commands.handle`/`Commands.press` and shows
-what comes back; every rule of the game lives in the engine.
+what comes back; every rule of the game lives in the engine. This module logs in, syncs the
+commands and keeps the gateway (or the interactions endpoint); what users do is events.py,
+what the engine shows posting.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Mapping
+from collections.abc import Mapping
 from typing import Any, cast
 
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
-from bot.adapters.discord import asked, forms, gateway, pictures, replies, typed, views
 from bot.adapters.discord import commands as discord_commands
+from bot.adapters.discord import gateway, views
 from bot.adapters.discord.endpoint import Endpoint, InteractionsServer
-from bot.adapters.discord.handling import FileOffer, Handling
+from bot.adapters.discord.events import GatewayEvents
 from bot.adapters.discord.identify import IdentifyTurns
 from bot.adapters.discord.interactions import HttpInteractions
+from bot.adapters.discord.posting import DiscordPosting
 from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Commands
-from bot.content.drafts import QuestionForm
-from bot.domain import tokens
-from bot.domain.model import Ack, ChatRef, MediaView, MessageRef, QuestionCard, Quiz, Reply, Reveal
 from bot.ports.health import PlatformError, PlatformHealth
 from bot.ports.store import DiscordIdentify
-from bot.texts import render
 
 log = logging.getLogger("quizhost.discord")
 
 PLATFORM = "discord"
-READY_TIMEOUT = 60.0  # how long an engine post waits for the first login
 
 
 class _QuizHooks:
@@ -70,7 +68,9 @@ class ShardedQuizClient(_QuizHooks, discord.AutoShardedClient):
     pass
 
 
-class DiscordAdapter(Handling):
+class DiscordAdapter(DiscordPosting, GatewayEvents):
+    """The chat port on Discord. DiscordPosting first: its `send` is the one Handling calls."""
+
     platform = PLATFORM
 
     def __init__(
@@ -245,148 +245,3 @@ class DiscordAdapter(Handling):
         if isinstance(client, discord.AutoShardedClient) and any(s.is_closed() for s in client.shards.values()):
             return  # another shard of this process is still away
         self.gateway.working()
-
-    async def _client_ready(self) -> discord.Client:
-        await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT)
-        assert self.client is not None
-        return self.client
-
-    # the port: what the engine shows --------------------------------------------------------
-
-    async def post_question(self, card: QuestionCard) -> MessageRef:
-        channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
-        embed = views.question_embed(card)
-        picture = await asyncio.to_thread(pictures.add_picture, embed, card.media, True)
-        with replies.reachable(card.chat), replies.uncertain("posting a question"):
-            message = await channel.send(
-                embed=embed, view=views.question_view(card, self._item), files=_files(picture), **replies.nonce()
-            )
-        return MessageRef(card.chat, str(message.id))
-
-    async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
-        """Edit the question's embed into its own reveal and take its buttons off: one edit, no
-        reply. An edit is idempotent: any failure raises and the outbox tries again. With no
-        message to edit (deleted, or no longer ours), the reveal is posted."""
-        channel = (await self._client_ready()).get_partial_messageable(int(reveal.card.chat.chat_id))
-        embed = views.revealed_embed(reveal)
-        why = reveal.explanation_media if await asyncio.to_thread(pictures.shows, reveal.explanation_media) else None
-        if message is not None:
-            try:
-                await self._edit_revealed(channel.get_partial_message(int(message.message_id)), embed, reveal, why)
-                return
-            except (discord.NotFound, discord.Forbidden) as exc:  # deleted, or no longer ours to edit
-                log.warning("question message %s could not be edited (%s)", message.message_id, exc.status)
-        picture = await asyncio.to_thread(pictures.add_picture, embed, why or reveal.card.media, True)
-        with replies.reachable(reveal.card.chat), replies.uncertain("posting an answer"):
-            await channel.send(embed=embed, files=_files(picture), **replies.nonce())
-
-    async def _edit_revealed(
-        self, message: discord.PartialMessage, embed: discord.Embed, reveal: Reveal, why: MediaView | None
-    ) -> None:
-        """The question's embed becomes its reveal. The explanation's picture (`why`) takes the
-        place of the question's (its file replaces the message's attachment); else the question's
-        picture stays, the edit keeping the message's attachments."""
-        if why is None:
-            await asyncio.to_thread(pictures.add_picture, embed, reveal.card.media, False)
-            await message.edit(embed=embed, view=None)
-            return
-        picture = await asyncio.to_thread(pictures.add_picture, embed, why, True)
-        await message.edit(embed=embed, view=None, attachments=[picture] if picture is not None else [])
-
-    async def send(self, chat: ChatRef, reply: Reply) -> None:
-        channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
-        with replies.reachable(chat), replies.uncertain("sending a message"):
-            await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
-
-    async def post(self, chat: ChatRef, reply: Reply) -> MessageRef:
-        """A message the engine edits later (an assignment's progress in its channel)."""
-        channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
-        with replies.reachable(chat), replies.uncertain("posting a message"):
-            message = await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
-        return MessageRef(chat, str(message.id))
-
-    async def edit(self, message: MessageRef, reply: Reply) -> None:
-        channel = (await self._client_ready()).get_partial_messageable(int(message.chat.chat_id))
-        kwargs = {"view": None, "content": None, "embed": None, **views.message_kwargs(reply, self._item)}
-        with replies.reachable(message.chat), replies.uncertain("editing a message"):
-            await channel.get_partial_message(int(message.message_id)).edit(**kwargs)
-
-    # what users do, on the gateway (bot/adapters/discord/handling.py answers) --------------
-
-    async def _on_command(self, interaction: discord.Interaction, name: str, *changes: str) -> None:
-        await self._answer(interaction, self.handle_command(asked.of_interaction(interaction), name, changes))
-
-    async def _on_upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> None:
-        offer = FileOffer(attachment.filename, attachment.size, attachment.read)
-        await self._answer(interaction, self.handle_upload(asked.of_interaction(interaction), offer))
-
-    async def _own_quizzes(self, interaction: discord.Interaction) -> list[Quiz]:
-        return await self.own_quizzes(asked.of_interaction(interaction))
-
-    async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
-        asker = asked.of_interaction(interaction)
-        if (target := tokens.form_target(data)) is not None:  # "Add question", "Edit N": a form opens
-            await self._open_form(interaction, asker, target)
-            return
-        question = tokens.decode_question(data)
-        if question is not None and question.kind is tokens.Kind.TEXT:  # "Answer": a modal, at once
-            caller = asker.caller()
-            lang = await self._engine_commands().engine.language_for(caller.chat, caller.player)
-            await interaction.response.send_modal(typed.answer_modal(lang, data, question.number))
-            return
-        await self._answer(interaction, self.handle_press(asker, data))
-
-    async def _on_suggest(self, interaction: discord.Interaction) -> None:
-        """/suggest: in a server, the form of a question to suggest; in a DM, why not."""
-        asker = asked.of_interaction(interaction)
-        if not asker.in_guild:
-            await self._on_command(interaction, "suggest")
-            return
-        await self._open_form(interaction, asker, "suggest")
-
-    async def _open_form(self, interaction: discord.Interaction, asker: asked.Asker, target: str) -> None:
-        """A question's form, filled in with the question it edits; answered within Discord's 3 s."""
-        opening = await self.form_to_open(asker, target)
-        if opening is None:  # the question it would edit is gone: the press says so
-            await self._answer(interaction, self.handle_press(asker, tokens.form_edit(target)))
-            return
-        await interaction.response.send_modal(forms.QuestionModal(opening, interaction.id, self._on_form))
-
-    async def _on_form(self, interaction: discord.Interaction, form: QuestionForm, target: str) -> None:
-        await self._answer(interaction, self.handle_form(asked.of_interaction(interaction), form, target))
-
-    async def _typed_answer(self, interaction: discord.Interaction, question: tokens.QuestionToken, text: str) -> Ack:
-        """A modal's answer to a typed or numeric question, for the player alone."""
-        caller, engine = asked.of_interaction(interaction).caller(), self._engine_commands().engine
-        ack = await engine.answer_text(caller.chat, caller.player, text, run_id=question.run_id, number=question.number)
-        if ack is None:  # the run is over, or gone
-            lang = await engine.language_for(caller.chat, caller.player)
-            return Ack(render.ack_refused(lang, "closed"), False, lang)
-        return ack
-
-    async def _on_interaction(self, interaction: discord.Interaction) -> None:
-        """A button that is not one of ours (or a forged id) still gets a clear answer."""
-        try:
-            await self._answer_foreign(interaction)
-        except Exception:  # this interaction's alone: the gateway and every other one go on
-            log.exception("Discord: handling interaction %s failed", interaction.id)
-
-    async def _answer_foreign(self, interaction: discord.Interaction) -> None:
-        answered = typed.submitted(interaction)
-        if answered is not None:
-            await self._answer(interaction, self._typed_answer(interaction, *answered))
-            return
-        if interaction.type is not discord.InteractionType.component:
-            return
-        if views.TEMPLATE.fullmatch(str(dict(interaction.data or {}).get("custom_id", ""))):
-            return  # the persistent item answers it
-        lang = await self._engine_commands().engine.language_for(asked.of_interaction(interaction).chat)
-        await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
-
-    async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
-        await replies.answer_in_time(interaction, work, self._item)
-
-
-def _files(picture: discord.File | None) -> list[discord.File]:
-    # discord.py's MISSING: no files at all (the JSON body, as before pictures), not an empty list
-    return [picture] if picture is not None else discord.utils.MISSING

@@ -123,7 +123,7 @@ def option_label(letter: str, text: str, suffix: str = "") -> str:
 
 
 def question_embed(card: QuestionCard) -> discord.Embed:
-    body = directed(escape(render.question_body(card)), card.language)
+    body = directed(escape(render.question_body(card, render.AnswerWay.MODAL)), card.language)
     # <t:UNIX:R> counts down in every client with no edit from us
     # (a review card has no deadline: nothing counts down)
     closes = t(card.language, "Closes {when}", when=f"<t:{int(card.deadline)}:R>") if card.seconds > 0 else ""

@@ -67,15 +67,22 @@ def checked_data(data: str) -> str:
 # questions -----------------------------------------------------------------------------
 
 
+def answer_way(card: QuestionCard) -> render.AnswerWay:
+    """How a typed or numeric answer reaches the bot from this card's chat: in a group the
+    "Answer" deep link into the private chat (the bot reads no group chat), in the private chat
+    the next message."""
+    return render.AnswerWay.MESSAGE if card.chat.is_private else render.AnswerWay.DEEP_LINK
+
+
 def question_html(card: QuestionCard) -> str:
-    return titled(render.question_title(card), render.question_body(card))
+    return titled(render.question_title(card), render.question_body(card, answer_way(card)))
 
 
 def question_caption(card: QuestionCard) -> str | None:
     """The question as a photo's caption; None when the whole of it does not fit one (then the
     photo goes first with `photo_title` and the question follows as text: cutting a question
     could cut the options the buttons point at)."""
-    title, body = fit(render.question_title(card), 256), render.question_body(card)
+    title, body = fit(render.question_title(card), 256), render.question_body(card, answer_way(card))
     return titled(title, body, CAPTION_LIMIT) if units(title) + 2 + units(body) <= CAPTION_LIMIT else None
 
 

@@ -19,8 +19,6 @@ from bot.engine.core import Engine
 from bot.engine.standings import period_start
 from bot.ports.store import Boards, ChatRecords, QuestionTallies, WebRecords
 
-FLAG_PLAYERS = 10  # a question's flags are shown once this many players answered it: fewer prove nothing
-
 
 class PageStore(WebRecords, Boards, QuestionTallies, ChatRecords, Protocol):
     """What the pages read: public boards and past runs, the boards, the question figures,

@@ -23,6 +23,7 @@ from bot.commands.results import quiz_of
 from bot.commands.weblinks import Link, LinkSigner, Refusal, Scope
 from bot.content.export import quiz_yaml
 from bot.domain.model import Quiz
+from bot.domain.questionstats import FLAG_PLAYERS
 from bot.domain.zones import zone
 from bot.engine.core import Engine
 from bot.texts import bidi
@@ -128,16 +129,15 @@ class Pages:
         rows = []
         responses = await self.store.quiz_responses(quiz.id, link.chat_key)
         for item in await figures.question_figures(self.engine, link.chat_key, quiz):
-            shown = item.stats.players >= figures.FLAG_PLAYERS  # fewer players prove nothing
             flags = [
                 texts.flag(lang, note.flag, figures.LETTERS[note.option] if note.option is not None else "")
-                for note in (item.stats.flags if shown else ())
+                for note in item.stats.flags  # none before FLAG_PLAYERS players answered it
             ]
             rows.append(
                 {
                     "item": item,
                     "flags": flags,
-                    "few": not shown,
+                    "few": item.stats.players < FLAG_PLAYERS,
                     "figure": question_figure(
                         item.question, lang, item.stats.split, responses.get(item.question.id, {})
                     ),

@@ -5,8 +5,7 @@ One function per page family keeps extraction simple: each label is a literal `t
 
 from __future__ import annotations
 
-from bot.adapters.web.figures import FLAG_PLAYERS
-from bot.domain.questionstats import Flag
+from bot.domain.questionstats import FLAG_PLAYERS, Flag
 from bot.texts.render import t  # right-to-left texts get isolates around their Latin runs (bot/texts/bidi.py)
 
 

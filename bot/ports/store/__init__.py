@@ -8,7 +8,8 @@ keeps the semantics they state, and tests/contract/stores/ checks them on each o
 The roles, by module (and who uses them):
 - chats.py: ChatRecords (a chat's row and settings), PlayerNames, ChatQuizRecords (uploads),
   QuizDrafts (quizzes written in the chat), SuggestionRecords (/suggest)
-- runs.py: RunRecords, AnswerQueue (group commit of presses), Outbox (messages owed)
+- runs.py: RunRecords, AnswerQueue (group commit of presses), Outbox (messages owed),
+  AwaitedAnswers (what a player's next private message answers)
 - boards.py: Boards (leaderboards), WebRecords (the web pages' secret, public boards, past runs)
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
 - assignments.py: AssignmentRecords (/assign)
@@ -35,12 +36,13 @@ from bot.ports.store.chats import (
 from bot.ports.store.coordination import RunLeases, RunWakeups
 from bot.ports.store.learning import QuestionTallies, ReviewDecks, ScheduleRecords
 from bot.ports.store.platforms import DiscordIdentify, PlatformMedia, TelegramStore, TelegramUpdates
-from bot.ports.store.runs import AnswerQueue, Outbox, RunAlreadyOpen, RunRecords
+from bot.ports.store.runs import AnswerQueue, AwaitedAnswers, Outbox, RunAlreadyOpen, RunRecords
 
 __all__ = [
     "CHAT_SETTINGS",
     "AnswerQueue",
     "AssignmentRecords",
+    "AwaitedAnswers",
     "Boards",
     "ChatQuizRecords",
     "ChatRecords",
@@ -90,6 +92,7 @@ class CoreStore(
     SuggestionRecords,
     RunRecords,
     AnswerQueue,
+    AwaitedAnswers,
     Outbox,
     Boards,
     WebRecords,

@@ -105,3 +105,21 @@ class Outbox(Protocol):
     async def outbox_remove(self, keys: Sequence[str]) -> None:
         """Remove the messages with those keys (delivered or given up); unknown keys are ignored.
         Committed before it resolves."""
+
+
+class AwaitedAnswers(Protocol):
+    """Which question a player's next private message answers, after a typed question's
+    "Answer" button (a deep link into the private chat) sent them there (bot/commands/typed.py).
+    Kept in the database: whichever process on it receives that message takes it."""
+
+    async def await_answer(self, player_key: str, run_id: int, number: int, now: float, until: float) -> None:
+        """Remember that the player's next private message answers question `number` of run
+        `run_id`, until `until`, replacing what they were sent to answer before. Committed
+        before it resolves; entries expired at `now` (anyone's) are forgotten meanwhile."""
+
+    async def awaited_answer(self, player_key: str, now: float) -> tuple[int, int] | None:
+        """(run_id, number) the player was last sent to answer, unless it expired by `now`."""
+
+    async def forget_awaited_answer(self, player_key: str, run_id: int, number: int) -> bool:
+        """Forget what the player was sent to answer if it is still that question (one sent
+        meanwhile, through another process, stays): True if it was forgotten."""

@@ -76,6 +76,7 @@ async def test_a_channel_plays_one_question_of_each_kind(fake, clock, server, tm
 
         q4 = await fake.wait_message(channel, is_question(4))
         assert [b["label"] for b in q4.buttons()] == ["✍️ Answer"]
+        assert "Press Answer to type yours" in q4.text, "the card says the button opens a form"
         assert (await typed(fake, ann, channel, q4, "All-Reduce"))["content"].startswith("Locked in")
         assert "already" in (await typed(fake, ann, channel, q4, "broadcast"))["content"], "the first answer counts"
         await typed(fake, bob, channel, q4, "gather")
@@ -83,6 +84,7 @@ async def test_a_channel_plays_one_question_of_each_kind(fake, clock, server, tm
         assert re.search(r"Ann \+\d+", revealed.text) and "Bob +" not in revealed.text
 
         q5 = await fake.wait_message(channel, is_question(5))
+        assert "Press Answer to type a number" in q5.text
         refused = await typed(fake, bob, channel, q5, "fourteen")
         assert "number" in refused["content"], "not a number: refused, Bob may try again"
         await typed(fake, bob, channel, q5, "14.2")

@@ -134,6 +134,7 @@ async def typed_answers(fake, log, ann, bob, cy) -> None:
     q4 = await next_question(fake, ann.chat, 4)
     (answer,) = q4.buttons()
     assert answer["url"].startswith("https://t.me/QuizHostBot?start=answer_")
+    assert "Press Answer and send your answer to the bot" in q4.text, "the group card says how its button works"
     log.shows("posts question 4", q4)
     private = Member(fake, fake.chats[ann.user["id"]], ann.user)
     payload = answer["url"].split("start=")[1]
@@ -141,6 +142,7 @@ async def typed_answers(fake, log, ann, bob, cy) -> None:
     log.did("Ann", f"taps [{answer['text']}]: Telegram opens her private chat with the bot and sends /start {payload}")
     log.shows("answers Ann in the private chat", prompt)
     assert "Which collective operation" in prompt.text, "the question, again, in the private chat"
+    assert "Send your answer as a message" in prompt.text and "Press Answer" not in prompt.text
     ack = await private.says("allreduce")
     log.did("Ann", "sends “allreduce” in the private chat")
     log.shows("answers Ann in the private chat", ack)
@@ -161,6 +163,7 @@ async def typed_answers(fake, log, ann, bob, cy) -> None:
 
 async def numbers(fake, log, ann, bob, cy) -> None:
     q5 = await next_question(fake, ann.chat, 5)
+    assert "Press Answer and send a number to the bot" in q5.text
     log.shows("posts question 5", q5)
     await ann.replies(q5, "14")
     refused = await bob.replies(q5, "fourteen")

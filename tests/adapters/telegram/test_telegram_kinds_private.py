@@ -50,6 +50,7 @@ async def test_a_private_chat_ends_picks_at_done_and_takes_the_next_message_as_a
 
         q2 = await next_question(fake, me.chat, 2)
         assert [strip(b["text"]) for b in q2.buttons()] == ["✍️ Answer"]
+        assert "Send your answer as a message" in q2.text, "in the private chat the next message is the answer"
         ack = await me.says("القاهره")  # a small typo, as typed on a phone
         assert ack.text.startswith("Locked in")
         await reveal_of(fake, me.chat, q2)

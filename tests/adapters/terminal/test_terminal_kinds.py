@@ -73,9 +73,10 @@ def test_every_kind_is_played_from_the_keyboard(tmp_path):
     assert "→ Your answer: A, C" in out, "Enter made the picks final"
     assert "Right answers: A, C" in out
     assert "True or false?" in out
-    assert "Reply with your answer" in out and "→ Locked in: zurch" in out
+    assert "Type your answer" in out and "→ Locked in: zurch" in out
+    assert "Reply with your answer" not in out and "Press Answer" not in out, "no button, nothing to reply to"
     assert "Right answer: Zürich" in out
-    assert "Answer with a number" in out and "→ Not a number: pi." in out and "→ Locked in: 3,14" in out
+    assert "Type a number" in out and "→ Not a number: pi." in out and "→ Locked in: 3,14" in out
     assert "Right answer: 3.14 ± 0.005" in out
     assert "Poll results" in out and "1 vote" in out and "Your vote: B" in out
     assert "[image: a big cat with a mane]" in out

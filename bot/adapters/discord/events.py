@@ -1,0 +1,100 @@
+"""Discord, what users do on the gateway: slash commands, uploads, button presses, the forms
+and modals they open and submit, and interactions that are not ours. Each is answered by
+handling.py's rules (the same as on the interactions endpoint) within Discord's 3 seconds.
+A mixin of DiscordAdapter.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+
+import discord  # the library: absolute imports never resolve to this module
+
+from bot.adapters.discord import asked, forms, replies, typed, views
+from bot.adapters.discord.handling import FileOffer, Handling
+from bot.content.drafts import QuestionForm
+from bot.domain import tokens
+from bot.domain.model import Ack, Quiz, Reply
+from bot.texts import render
+
+log = logging.getLogger("quizhost.discord")
+
+
+class GatewayEvents(Handling):
+    """The gateway's interactions, each handed to Handling and answered."""
+
+    _item: views.PressItem  # the persistent answer buttons' item
+
+    async def _on_command(self, interaction: discord.Interaction, name: str, *changes: str) -> None:
+        await self._answer(interaction, self.handle_command(asked.of_interaction(interaction), name, changes))
+
+    async def _on_upload(self, interaction: discord.Interaction, attachment: discord.Attachment) -> None:
+        offer = FileOffer(attachment.filename, attachment.size, attachment.read)
+        await self._answer(interaction, self.handle_upload(asked.of_interaction(interaction), offer))
+
+    async def _own_quizzes(self, interaction: discord.Interaction) -> list[Quiz]:
+        return await self.own_quizzes(asked.of_interaction(interaction))
+
+    async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
+        asker = asked.of_interaction(interaction)
+        if (target := tokens.form_target(data)) is not None:  # "Add question", "Edit N": a form opens
+            await self._open_form(interaction, asker, target)
+            return
+        question = tokens.decode_question(data)
+        if question is not None and question.kind is tokens.Kind.TEXT:  # "Answer": a modal, at once
+            caller = asker.caller()
+            lang = await self._engine_commands().engine.language_for(caller.chat, caller.player)
+            await interaction.response.send_modal(typed.answer_modal(lang, data, question.number))
+            return
+        await self._answer(interaction, self.handle_press(asker, data))
+
+    async def _on_suggest(self, interaction: discord.Interaction) -> None:
+        """/suggest: in a server, the form of a question to suggest; in a DM, why not."""
+        asker = asked.of_interaction(interaction)
+        if not asker.in_guild:
+            await self._on_command(interaction, "suggest")
+            return
+        await self._open_form(interaction, asker, "suggest")
+
+    async def _open_form(self, interaction: discord.Interaction, asker: asked.Asker, target: str) -> None:
+        """A question's form, filled in with the question it edits; answered within Discord's 3 s."""
+        opening = await self.form_to_open(asker, target)
+        if opening is None:  # the question it would edit is gone: the press says so
+            await self._answer(interaction, self.handle_press(asker, tokens.form_edit(target)))
+            return
+        await interaction.response.send_modal(forms.QuestionModal(opening, interaction.id, self._on_form))
+
+    async def _on_form(self, interaction: discord.Interaction, form: QuestionForm, target: str) -> None:
+        await self._answer(interaction, self.handle_form(asked.of_interaction(interaction), form, target))
+
+    async def _typed_answer(self, interaction: discord.Interaction, question: tokens.QuestionToken, text: str) -> Ack:
+        """A modal's answer to a typed or numeric question, for the player alone."""
+        caller, engine = asked.of_interaction(interaction).caller(), self._engine_commands().engine
+        ack = await engine.answer_text(caller.chat, caller.player, text, run_id=question.run_id, number=question.number)
+        if ack is None:  # the run is over, or gone
+            lang = await engine.language_for(caller.chat, caller.player)
+            return Ack(render.ack_refused(lang, "closed"), False, lang)
+        return ack
+
+    async def _on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button that is not one of ours (or a forged id) still gets a clear answer."""
+        try:
+            await self._answer_foreign(interaction)
+        except Exception:  # this interaction's alone: the gateway and every other one go on
+            log.exception("Discord: handling interaction %s failed", interaction.id)
+
+    async def _answer_foreign(self, interaction: discord.Interaction) -> None:
+        answered = typed.submitted(interaction)
+        if answered is not None:
+            await self._answer(interaction, self._typed_answer(interaction, *answered))
+            return
+        if interaction.type is not discord.InteractionType.component:
+            return
+        if views.TEMPLATE.fullmatch(str(dict(interaction.data or {}).get("custom_id", ""))):
+            return  # the persistent item answers it
+        lang = await self._engine_commands().engine.language_for(asked.of_interaction(interaction).chat)
+        await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
+
+    async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
+        await replies.answer_in_time(interaction, work, self._item)

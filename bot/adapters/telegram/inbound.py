@@ -1,0 +1,155 @@
+"""Telegram, inbound: commands (a file's /upload caption too), polls sent to write a quiz, a
+group's move to a supergroup, and the bot added back to a chat, each made a `Commands` call
+(presses and typed answers have their own modules: presses.py, typed.py). A mixin of
+TelegramAdapter over its sending half.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Chat, ChatMember, Message, Update, User
+from telegram.constants import ChatID, ChatType
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import ContextTypes
+
+from bot.adapters.telegram import format as fmt
+from bot.adapters.telegram import polls, uploads
+from bot.adapters.telegram.presses import chat_ref, trouble
+from bot.adapters.telegram.presses import player_of as _player
+from bot.adapters.telegram.runtime import AdminCache
+from bot.adapters.telegram.sending import PLATFORM, TelegramSending
+from bot.commands.core import COMMANDS, Caller, parse
+from bot.domain.model import ChatRef, Player, Reply
+from bot.texts.render import t
+
+log = logging.getLogger("quizhost.telegram")
+
+# /start too: a saved quiz's "Play in a group" link adds it to the group, which admins alone may do
+ADMIN_COMMANDS = frozenset(
+    {
+        "stop",
+        "language",
+        "settings",
+        "upload",
+        "remove",
+        "dashboard",
+        "quizstats",
+        "schedule",
+        "assign",
+        "start",
+        "suggestions",
+    }
+)
+PRESENT = frozenset({ChatMember.MEMBER, ChatMember.ADMINISTRATOR})
+
+
+def player_of(user: User, sender_chat: Chat | None = None) -> Player:
+    """The player behind a message; an anonymous admin is named after the group it posts as."""
+    name = user.full_name
+    if user.id == ChatID.ANONYMOUS_ADMIN and sender_chat is not None:
+        name = sender_chat.effective_name or name
+    return _player(user, name)
+
+
+class UpdateHandlers(TelegramSending):
+    """The update handlers of TelegramAdapter but presses and typed answers."""
+
+    admins: AdminCache
+
+    async def _on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        if message is None or message.from_user is None or self._commands is None:
+            return
+        parsed = parse(message.text or message.caption or "", self.app.bot.username)  # caption: a file's /upload
+        if parsed is None:  # /cmd@SomeOtherBot
+            return
+        name, args = parsed
+        chat, player = chat_ref(message.chat), player_of(message.from_user, message.sender_chat)
+        typed = message.text or message.caption or ""
+        if name not in COMMANDS and not chat.is_private and "@" not in typed.split()[0]:
+            return  # in a group, an unknown bare /cmd is probably another bot's
+        is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, message.from_user, message)
+        try:
+            caller = Caller(chat, player, is_admin)
+            if name == "upload":
+                document = uploads.document_of(message)
+                reply = await uploads.upload(self.app.bot, self._commands, caller, document, args)
+            elif name == "suggest" and (poll := polls.replied_poll(message)) is not None:
+                reply = await self._commands.suggest_poll(polls.poll_spec(poll), caller)
+            else:
+                reply = await self._commands.handle(name, args, caller)
+        except Exception:
+            log.exception("/%s failed in %s", name, chat.key)
+            reply = Reply(trouble(player.language), kind="error")
+        if reply.kind == "link" and not chat.is_private:
+            reply = await self._in_private(player, reply)
+        await self._send(chat, reply, reply_to=message.message_id)
+
+    async def _on_poll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        if message is None or message.from_user is None or message.poll is None or self._commands is None:
+            return
+        chat, player = chat_ref(message.chat), player_of(message.from_user)
+        try:
+            reply = await self._commands.poll(polls.poll_spec(message.poll), Caller(chat, player, True))
+        except Exception:
+            log.exception("a poll could not be taken in %s", chat.key)
+            reply = Reply(trouble(player.language), kind="error")
+        await self._send(chat, reply)
+
+    async def _in_private(self, player: Player, reply: Reply) -> Reply:
+        """A link for one person's eyes, asked for in a group: sent to them privately, the group told so."""
+        lang = reply.language
+        try:
+            await self._post(
+                ChatRef(PLATFORM, player.user_id, True), fmt.reply_html(reply), None, None, "sending a link privately"
+            )
+        except (Forbidden, BadRequest):  # they never opened a private chat with the bot
+            return Reply(
+                t(lang, "Start a private chat with me first, then send /dashboard here again."),
+                language=lang,
+                kind="error",
+            )
+        return Reply(t(lang, "I sent you the link in a private message."), language=lang)
+
+    async def _may_configure(self, chat: Chat, user: User, message: Message | None = None) -> bool:
+        if chat.type == ChatType.PRIVATE:
+            return True
+        if user.id == ChatID.ANONYMOUS_ADMIN and message is not None:
+            # Anonymous admins post as the group itself; only admins can be anonymous.
+            return message.sender_chat is not None and message.sender_chat.id == chat.id
+        return await self.admins.is_admin(self.app.bot, chat.id, user.id)
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        update_id = update.update_id if isinstance(update, Update) else None
+        log.error(
+            "Telegram: handling update %s failed; it is acknowledged, the others go on",
+            update_id,
+            exc_info=context.error,
+        )
+
+    async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group upgraded to a supergroup gets a new id: its quiz and leaderboard move with it."""
+        message = update.effective_message
+        if message is None:
+            return
+        old, new = (
+            (message.chat.id, message.migrate_to_chat_id)
+            if message.migrate_to_chat_id
+            else (message.migrate_from_chat_id, message.chat.id)
+        )
+        if old and new:
+            title = message.chat.title or ""
+            await self._move(ChatRef(PLATFORM, str(old), False, title), ChatRef(PLATFORM, str(new), False, title))
+
+    async def _on_my_membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot is a member (or admin) of a chat again: what was paused there resumes, and the
+        chat is told so, once (this update comes once per change of the bot's status)."""
+        change = update.my_chat_member
+        if change is None or self._commands is None or change.new_chat_member.status not in PRESENT:
+            return
+        chat = chat_ref(change.chat)
+        reply = await self._commands.bot_is_back(chat)
+        if reply is not None:
+            await self._send(chat, reply)

@@ -1,0 +1,122 @@
+"""/language and /settings: the chat's language, question time, pause, time zone, close notice
+and public board, shown to anyone and changed by admins (a private chat is its player's own).
+
+A mixin of `bot.commands.core.Commands`: same `(args, caller, lang) -> Reply` handlers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.commands.group import CommandGroup
+from bot.domain import tokens, zones
+from bot.domain.model import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    PAUSE_SECONDS,
+    QUESTION_SECONDS,
+    Button,
+    ChatRef,
+    Reply,
+    SettingRange,
+)
+from bot.texts import i18n
+from bot.texts.render import t
+
+if TYPE_CHECKING:
+    from bot.commands.core import Caller
+
+# /settings words -> (the chat setting, its range)
+SETTINGS: dict[str, tuple[str, SettingRange]] = {
+    "time": ("question_seconds", QUESTION_SECONDS),
+    "pause": ("pause_seconds", PAUSE_SECONDS),
+}
+
+
+class SettingsCommands(CommandGroup):
+    async def _cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
+        code = i18n.normalise(args.strip()) or args.strip().lower()  # "hi-IN", "UR" name hi, ur
+        if not code:
+            buttons = tuple(Button(LANGUAGE_NAMES[c], tokens.language_pick(c)) for c in LANGUAGES)
+            return Reply(t(lang, "Choose the chat's language:"), buttons=buttons, language=lang)
+        if not self._may_configure(caller):
+            return _admins_only(lang)
+        if code not in LANGUAGES:
+            return Reply(
+                t(
+                    lang,
+                    "Unknown language “{code}”. Choose one of: {codes}.",
+                    code=code[:20],
+                    codes=", ".join(LANGUAGES),
+                ),
+                language=lang,
+                kind="error",
+            )
+        await self.engine.update_chat(caller.chat, language=code)
+        return Reply(t(code, "Language set to {name}.", name=LANGUAGE_NAMES[code]), language=code)
+
+    async def _cmd_settings(self, args: str, caller: Caller, lang: str) -> Reply:
+        words = args.lower().split()
+        if words:
+            if not self._may_configure(caller):
+                return _admins_only(lang)
+            if words[0] == "board":
+                return await self.web.set_board(caller.chat, words[1:], lang)
+            error = await self._apply_settings(words, caller.chat, lang)
+            if error:
+                return Reply(error, language=lang, kind="error")
+        current = await self.engine.chat_settings(caller.chat)
+        seconds = current.question_seconds or self.engine.settings.question_seconds
+        pause = current.pause_seconds if current.pause_seconds is not None else self.engine.settings.pause_seconds
+        text = t(
+            lang, "Question time: {seconds} s · pause between questions: {pause} s", seconds=seconds, pause=f"{pause:g}"
+        )
+        text += "\n" + t(lang, "Time zone: {zone}", zone=zones.zone(current.time_zone).key)
+        text += "\n" + (
+            t(lang, "A short reply when a question closes: on")
+            if current.close_notice
+            else t(lang, "A short reply when a question closes: off")
+        )
+        usage = t(lang, "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins).")
+        usage += "\n" + t(
+            lang, "/settings notify on: a short reply as well when a question closes (off: the edit only)."
+        )
+        return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
+
+    async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
+        if words[0] == "tz":
+            return await self._set_time_zone(words[1:], chat, lang)
+        if words[0] == "notify":
+            if words[1:] not in (["on"], ["off"]):
+                return t(lang, "Usage: /settings notify on or /settings notify off.")
+            await self.engine.update_chat(chat, close_notice=words[1] == "on")
+            return None
+        if len(words) != 2 or words[0] not in SETTINGS or not words[1].isdecimal():
+            return t(lang, "Usage: /settings time <seconds> or /settings pause <seconds>.")
+        (field, allowed), value = SETTINGS[words[0]], int(words[1])
+        if value not in allowed:
+            if words[0] == "time":
+                return t(
+                    lang,
+                    "The question time must be between {low} and {high} seconds.",
+                    low=allowed.low,
+                    high=allowed.high,
+                )
+            return t(lang, "The pause must be between {low} and {high} seconds.", low=allowed.low, high=allowed.high)
+        await self.engine.update_chat(chat, **{field: value})
+        return None
+
+    async def _set_time_zone(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
+        name = zones.canonical(words[0]) if len(words) == 1 else None
+        if name is None:
+            return t(
+                lang,
+                "Unknown time zone “{zone}”. Use an IANA name such as Asia/Kolkata or Europe/Berlin.",
+                zone=" ".join(words)[:40],
+            )
+        await self.engine.update_chat(chat, time_zone=name)
+        return None
+
+
+def _admins_only(lang: str) -> Reply:
+    return Reply(t(lang, "Only chat admins can change this."), language=lang, kind="error", private=True)

@@ -1,0 +1,130 @@
+"""/quiz, /quizzes, /stop, /upload and /remove: a quiz started and stopped, the quizzes a chat
+can play and the ones its admins add.
+
+A mixin of `bot.commands.core.Commands`: same `(args, caller, lang) -> Reply` handlers, same rules
+(admins configure a group, a private chat is its player's own).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.commands import upload_replies
+from bot.commands.group import CommandGroup
+from bot.domain import tokens
+from bot.domain.model import Button, Reply
+from bot.engine.core import StartOutcome, StartStatus, StopStatus
+from bot.texts import render
+from bot.texts.render import t, tn
+
+if TYPE_CHECKING:
+    from bot.commands.core import Caller
+
+
+class QuizCommands(CommandGroup):
+    async def _cmd_quiz(self, args: str, caller: Caller, lang: str) -> Reply:
+        topic, count = _split_count(args)
+        if count is not None and count < 1:
+            return Reply(t(lang, "The number of questions must be at least 1."), language=lang, kind="error")
+        outcome = await self.engine.start(caller.chat, topic, caller.player, count)
+        return self._started(outcome, topic, lang)
+
+    def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
+        if outcome.status is StartStatus.STARTED and (run := outcome.run) is not None:
+            rl = run.row.language
+            limits = sorted({run.quiz_question(i).seconds or run.row.seconds for i in range(run.total)})
+            text = (
+                tn(
+                    rl,
+                    "{n} question, {seconds} s each. Get ready!",
+                    "{n} questions, {seconds} s each. Get ready!",
+                    run.total,
+                    seconds=limits[0],
+                )
+                if len(limits) == 1
+                else tn(
+                    rl,
+                    "{n} question, {low} to {high} s each. Get ready!",
+                    "{n} questions, {low} to {high} s each. Get ready!",
+                    run.total,
+                    low=limits[0],
+                    high=limits[-1],
+                )
+            )  # a file that times its questions
+            return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
+        if outcome.status is StartStatus.RUNNING:
+            quiz = outcome.run.quiz if outcome.run is not None else outcome.quizzes[0]
+            title = quiz.title.get(lang)
+            return Reply(
+                t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
+                language=lang,
+                kind="error",
+            )
+        buttons = tuple(Button(q.title.get(lang), tokens.quiz_pick(q.id)) for q in outcome.quizzes[:20])
+        if outcome.status is StartStatus.CHOICES:
+            text = t(lang, "Several quizzes match “{topic}”. Pick one:", topic=topic)
+            return Reply(text, buttons=buttons, language=lang)
+        if outcome.status is StartStatus.CATALOG:
+            return Reply(t(lang, "Pick a quiz:"), buttons=buttons, language=lang)
+        names = ", ".join(q.id for q in outcome.quizzes) or "-"
+        text = t(
+            lang, "No quiz matches “{topic}”. Available: {names}. /quizzes lists them.", topic=topic[:60], names=names
+        )
+        return Reply(text, buttons=buttons, language=lang, kind="error")
+
+    async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:
+        own = await self.engine.chat_quizzes.all(caller.chat.key)
+        return render.catalog(lang, self.engine.catalog.all(), own)
+
+    async def _cmd_stop(self, args: str, caller: Caller, lang: str) -> Reply:
+        outcome = await self.engine.stop(caller.chat, caller.player, caller.is_admin)
+        texts = {
+            StopStatus.STOPPED: t(lang, "Quiz stopped by {name}. Answers so far count.", name=caller.player.name),
+            StopStatus.NONE: t(lang, "No quiz is running here. Start one with /quiz."),
+            StopStatus.REFUSED: t(lang, "Only the person who started this quiz or a chat admin can stop it."),
+        }
+        stopped = outcome.status is StopStatus.STOPPED
+        return Reply(
+            texts[outcome.status],
+            language=lang,
+            kind="text" if stopped else "error",
+            private=outcome.status is StopStatus.REFUSED,
+        )
+
+    def may_upload(self, caller: Caller) -> bool:
+        """Adapters ask before they download anything: only admins add quizzes."""
+        return self._may_configure(caller)
+
+    async def upload(
+        self, caller: Caller, name: str, data: bytes, size: int | None = None, language: str = "en"
+    ) -> Reply:
+        """A file sent with /upload: stored as this chat's quiz, or every reason it was not.
+
+        `size` is the file's size when the adapter did not fetch a file too big to accept;
+        `language` what an imported file's texts are in (`/upload es`: any language tag)."""
+        lang = await self.engine.language_for(caller.chat, caller.player)
+        if not self.may_upload(caller):
+            return upload_replies.admins_only(lang)
+        outcome = await self.engine.chat_quizzes.upload(caller.chat, caller.player, name, data, size, language)
+        return upload_replies.outcome(lang, name, outcome)
+
+    async def _cmd_upload(self, args: str, caller: Caller, lang: str) -> Reply:
+        """/upload with no file attached (an adapter handles the ones with a file)."""
+        if not self.may_upload(caller):
+            return upload_replies.admins_only(lang)
+        return upload_replies.usage(lang)
+
+    async def _cmd_remove(self, args: str, caller: Caller, lang: str) -> Reply:
+        if not self._may_configure(caller):
+            return upload_replies.admins_only(lang)
+        quiz_id = args.strip().casefold()
+        removed = bool(quiz_id) and await self.engine.chat_quizzes.remove(caller.chat.key, quiz_id)
+        return upload_replies.removed(lang, quiz_id, removed)
+
+
+def _split_count(args: str) -> tuple[str, int | None]:
+    """'pipeline 5' -> ('pipeline', 5); a lone trailing number is the question count."""
+    words = args.split()
+    if words and words[-1].isdecimal() and len(words[-1]) <= 3:
+        return " ".join(words[:-1]), int(words[-1])
+    return " ".join(words), None
