@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-RATIO_TARGETS = {"telegram": 0.5, "discord": 0.2}  # of the bare client's rate, from issue #7
+# of the bare client's rate: issue #24 raised issue #7's (0.5 and 0.2); not met yet (docs/PERFORMANCE.md)
+RATIO_TARGETS = {"telegram": 0.8, "discord": 0.5}
 MODE_TARGETS = {"endpoint": 0.5}  # Discord over HTTP, of the bare handler's rate (issue #24)
 HTTPX_FACTOR = 10.0
 ACK_P99_MS, ACK_P99_AT = 50.0, 500.0
