@@ -10,6 +10,7 @@ from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
 from storage.sqlite.store import SqliteStore
 from tests.support.pg_fixtures import add_option, deselect_postgres, postgres_cluster, postgres_url  # noqa: F401
+from tests.support.stray_threads import exit_past_stray_threads, note_status
 
 TESTS = Path(__file__).resolve().parent
 TIERS = ("unit", "engine", "contract", "adapters", "system")  # fastest first; markers in pyproject.toml
@@ -24,6 +25,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:  # the tier is the folder: `pytest -m unit`, `-m "not system"`...
         item.add_marker(tier_of(item.path))
     deselect_postgres(config, items)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    note_status(exitstatus)
+
+
+@pytest.hookimpl(trylast=True)  # after every other plugin has finished: the summary is out
+def pytest_unconfigure(config: pytest.Config) -> None:
+    exit_past_stray_threads()
 
 
 def tier_of(path: Path) -> str:
