@@ -82,6 +82,7 @@ class BotApiMethods:
     username: str
     chats: dict[int, dict]
     admins: dict[int, set[int]]
+    members: dict[int, dict[int, str]]
     commands: dict[str, list[dict]]
     webhook: dict | None
     allowed_updates: list[str] | None
@@ -177,7 +178,12 @@ class BotApiMethods:
                 False,
             )
             return {"status": "administrator", "user": user, **rights}
-        return {"status": "member", "user": user}
+        status = self.members.get(chat_id, {}).get(user_id)
+        if status is None:
+            raise ApiError(400, "Bad Request: user not found")
+        if status == "kicked":
+            return {"status": status, "user": user, "until_date": 0}
+        return {"status": status, "user": user}
 
     async def _m_sendMessage(self, p: dict) -> dict:
         chat_id = p["chat_id"]
