@@ -12,7 +12,7 @@ import logging
 import discord  # the library: absolute imports never resolve to this module
 
 from bot.adapters.discord import pictures, replies, views
-from bot.domain.model import ChatRef, MediaView, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.domain.model import ChatRef, MediaView, MessageRef, QuestionCard, Reply, Reveal
 
 log = logging.getLogger("quizhost.discord")
 
@@ -30,13 +30,6 @@ class DiscordPosting:
         await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT)
         assert self.client is not None
         return self.client
-
-    async def is_member(self, group: ChatRef, player: Player) -> bool:
-        """Always: on Discord an assignment's Start is a button on its channel message (there is
-        no /start command), and Discord delivers a press on it only from someone who sees the
-        channel, a member of its guild; the DM it opens holds no such button. So whoever joins
-        pressed in the guild (tests/adapters/discord/test_assign_discord.py)."""
-        return True
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
