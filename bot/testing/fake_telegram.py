@@ -259,7 +259,8 @@ class FakeBotApi(BotApiMethods, UserPolls):
         self.admins.setdefault(chat["id"], set()).add(user["id"])
 
     def join(self, chat: dict, user: dict, status: str = "member") -> None:
-        """`user` is in the group (or, with status "left" or "kicked", was)."""
+        """`user` is in the group (or, with status "left" or "kicked", was; "restricted": in it but
+        muted; "restricted_out": restricted, and no longer in it)."""
         self.members.setdefault(chat["id"], {})[user["id"]] = status
 
     def add_file(self, name: str, data: bytes, size: int | None = None) -> dict:
