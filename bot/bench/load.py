@@ -49,6 +49,9 @@ class NullAdapter:
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         pass
 
+    async def is_member(self, group: ChatRef, player: Player) -> bool:
+        return True  # the bench assigns nothing
+
 
 @dataclass
 class LoadResult:

@@ -42,6 +42,9 @@ class _TokenAdapter:
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         pass
 
+    async def is_member(self, group: ChatRef, player: Player) -> bool:
+        return True  # the bench assigns nothing
+
 
 def rss_mb() -> float:
     """Resident memory now (Linux /proc), else the peak the OS reports."""

@@ -81,6 +81,10 @@ class AssignCommands:
             return texts.busy(lang)
         if join.status is Joined.NOT_PRIVATE:
             return texts.in_private(lang)
+        if join.status is Joined.NOT_MEMBER and row is not None:
+            return texts.not_member(lang, await self.assignments.group_title(row))
+        if join.status is Joined.UNCHECKED:
+            return texts.unchecked(lang)
         return texts.late(lang, row if join.status is Joined.LATE else None, zone_name)
 
     async def _zone(self, chat: ChatRef) -> str | None:

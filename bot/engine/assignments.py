@@ -25,8 +25,8 @@ from bot.domain import assignment as rules
 from bot.domain.assignment import AssignmentRow, AssignmentStatus, Place, Progress
 from bot.domain.model import ChatRef, MessageRef, Player, Quiz, Reply
 from bot.engine.run_start import StartOutcome, StartStatus
-from bot.ports.chat import ChatUnreachable, MessageBoard
-from bot.ports.store import AssignmentRecords, ChatRecords, PlayerNames
+from bot.ports.chat import ChatUnreachable, MembershipUnknown, MessageBoard
+from bot.ports.store import AssignmentRecords, ChatRecords, PlayerNames, WebRecords
 from bot.texts import render_assign as texts
 
 if TYPE_CHECKING:
@@ -37,8 +37,8 @@ log = logging.getLogger("quizhost.assignments")
 POLL_SECONDS = 15.0  # members finish and other workers add assignments: look this often
 
 
-class AssignmentStore(AssignmentRecords, ChatRecords, PlayerNames, Protocol):
-    """Assignments and their plays, the group made known."""
+class AssignmentStore(AssignmentRecords, ChatRecords, PlayerNames, WebRecords, Protocol):
+    """Assignments and their plays, the group made known (and its name, for who is not in it)."""
 
 
 class Joined(StrEnum):
@@ -48,6 +48,8 @@ class Joined(StrEnum):
     REPEATED = "repeated"  # the member started it before: `place` says how they did
     BUSY = "busy"  # a quiz runs in the private chat already
     NOT_PRIVATE = "not_private"  # /start assign_<id> typed in a group: it is played in private
+    NOT_MEMBER = "not_member"  # the link reached someone outside the group: it is the group's members' alone
+    UNCHECKED = "unchecked"  # the platform could not say whether they are a member: try again
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ class Assignments:
         quiz = await self._quiz(row)
         if quiz is None:
             return Join(Joined.UNKNOWN, row)
+        if (refused := await self._outsider(row, player)) is not None:
+            return refused
         if self.engine.run_in(chat) is not None:
             return Join(Joined.BUSY, row)
         await self.store.ensure_player(player)
@@ -131,6 +135,17 @@ class Assignments:
             return Join(Joined.BUSY, row)
         await self.store.set_play_run(row.id, player.key, started.run.id)
         return Join(Joined.STARTED, row, started=started)
+
+    async def _outsider(self, row: AssignmentRow, player: Player) -> Join | None:
+        """Why the player may not play the group's assignment (anyone may hold its link, and a
+        play counts on the group's boards); None for a member. Asked last: it costs a request."""
+        try:
+            if await self.engine.adapter(row.chat.platform).is_member(row.chat, player):
+                return None
+        except MembershipUnknown as error:
+            log.warning("assignment %d: membership of %s unknown (%s)", row.id, player.key, error)
+            return Join(Joined.UNCHECKED, row)
+        return Join(Joined.NOT_MEMBER, row)
 
     async def _place(self, row: AssignmentRow, player: Player) -> Place | None:
         return next((p for p in await self.store.assignment_places(row.id) if p.player_key == player.key), None)
@@ -239,6 +254,10 @@ class Assignments:
 
     async def _quiz(self, row: AssignmentRow) -> Quiz | None:
         return self.engine.catalog.get(row.quiz_id) or await self.engine.chat_quizzes.get(row.chat.key, row.quiz_id)
+
+    async def group_title(self, row: AssignmentRow) -> str:
+        """The group's name as its platform last gave it ("" when it gave none)."""
+        return await self.store.chat_title(row.chat.key)
 
     async def title(self, row: AssignmentRow) -> str:
         quiz = await self._quiz(row)

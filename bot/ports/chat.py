@@ -40,6 +40,10 @@ class ChatAdapter(Protocol):
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         """Post a message the engine decides on its own (the podium, an ended run)."""
 
+    async def is_member(self, group: ChatRef, player: Player) -> bool:
+        """Whether the player belongs to the group now (an assignment is for its members alone).
+        Raises MembershipUnknown when the platform could not be asked (a network failure)."""
+
 
 @runtime_checkable
 class PrivateChats(Protocol):
@@ -67,3 +71,8 @@ class MessageBoard(Protocol):
 class ChatUnreachable(Exception):
     """Raised by any `ChatAdapter` send when the platform says the bot may not post in the chat
     any more (forbidden: removed from the group, blocked by the user): retrying will not help."""
+
+
+class MembershipUnknown(Exception):
+    """Raised by `ChatAdapter.is_member` when the platform could not say (a network failure, an
+    outage): the player may try again; letting them in on a guess is not safe."""

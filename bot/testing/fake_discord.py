@@ -62,6 +62,7 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
         self.lost_answers: list[RateLimitRule] = []
         self.bot_permissions: dict[int, int] = {}  # channel id -> the bot's permissions there (default: all)
         self.no_access: set[int] = set()  # channels the bot was removed from: posting there is a 403
+        self.outsiders: set[tuple[int, int]] = set()  # (server, user): not in it (`leave`)
         self._sockets: list[tuple[web.WebSocketResponse, list[int]]] = []  # socket, [shard id, count]
         self.gateway_down = False  # set by close_gateway: new gateway connections are refused (503)
         self._session_shards: dict[str, list[int]] = {}  # gateway session id -> its [shard id, count]
@@ -131,6 +132,10 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
         user = FakeUser(self.new_id(), name, locale, permissions)
         self.users[user.id] = user
         return user
+
+    def leave(self, guild_id: int, user: FakeUser) -> None:
+        """`user` is not in the server (any more): Discord shows them none of its channels."""
+        self.outsiders.add((guild_id, user.id))
 
     def dm_channel(self, user: FakeUser) -> int:
         channel_id = next(
@@ -320,6 +325,8 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
     ) -> dict[str, Any]:
         """An INTERACTION_CREATE as Discord sends it, from `user` in `channel_id`."""
         channel = self.channels[channel_id]
+        if (int(channel.get("guild_id") or 0), user.id) in self.outsiders:
+            raise AssertionError(f"{user.name} is not in the server of channel {channel_id}: no client shows it")
         interaction_id = self.new_id()
         payload: dict[str, Any] = {
             "id": str(interaction_id),

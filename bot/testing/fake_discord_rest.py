@@ -68,6 +68,7 @@ class RestRoutes:
     violations: list[str]
     _rate_limits: list[RateLimitRule]
     no_access: set[int]
+    outsiders: set[tuple[int, int]]  # (server, user): the user is not in that server
     nonces: dict[str, tuple[int, float]]  # the bot's enforced nonces -> (message id, when made)
     lost_answers: list[RateLimitRule]  # requests carried out whose answer never leaves (times)
     attachments: dict[int, tuple[dict[str, Any], bytes]]
@@ -95,6 +96,8 @@ class RestRoutes:
         app.router.add_get(f"{api}/gateway/bot", self._gateway_bot)
         app.router.add_put(f"{api}/applications/{{app}}/commands", self._sync)
         app.router.add_put(f"{api}/applications/{{app}}/guilds/{{guild}}/commands", self._sync)
+        app.router.add_get(f"{api}/channels/{{channel}}", self._get_channel)
+        app.router.add_get(f"{api}/guilds/{{guild}}/members/{{user}}", self._get_member)
         app.router.add_post(f"{api}/channels/{{channel}}/messages", self._create_message)
         app.router.add_patch(f"{api}/channels/{{channel}}/messages/{{message}}", self._edit_message)
         app.router.add_post(f"{api}/interactions/{{id}}/{{token}}/callback", self._callback)
@@ -143,6 +146,21 @@ class RestRoutes:
 
     async def _me(self, request: web.Request) -> web.Response:
         return _json(self.bot.payload())
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        channel = self.channels.get(int(request.match_info["channel"]))
+        if channel is None:
+            return _json({"message": "Unknown Channel", "code": 10003}, 404)
+        return _json(channel)
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        """Get Guild Member: every user is in every server, but those `leave` took out."""
+        guild, user = int(request.match_info["guild"]), self.users.get(int(request.match_info["user"]))
+        if user is None:
+            return _json({"message": "Unknown User", "code": 10013}, 404)
+        if (guild, user.id) in self.outsiders:
+            return _json({"message": "Unknown Member", "code": 10007}, 404)
+        return _json(user.member())
 
     async def _open_dm(self, request: web.Request) -> web.Response:
         """Create DM: the channel between the bot and a user (the same one every time)."""

@@ -57,6 +57,9 @@ class FakeBotApi(BotApiMethods, UserPolls):
     presses: dict[str, Press] = field(default_factory=dict)
     chats: dict[int, dict] = field(default_factory=dict)
     admins: dict[int, set[int]] = field(default_factory=dict)
+    # who is in which group, as getChatMember answers (chat -> user -> status): those who joined,
+    # wrote or pressed there; an admin is one as well
+    members: dict[int, dict[int, str]] = field(default_factory=dict)
     commands: dict[str, list[dict]] = field(default_factory=dict)  # language ("" = default) -> menu
     webhook: dict | None = None
     allowed_updates: list[str] | None = None  # the kinds of update the bot asked for (None: all)
@@ -255,6 +258,11 @@ class FakeBotApi(BotApiMethods, UserPolls):
     def make_admin(self, chat: dict, user: dict) -> None:
         self.admins.setdefault(chat["id"], set()).add(user["id"])
 
+    def join(self, chat: dict, user: dict, status: str = "member") -> None:
+        """`user` is in the group (or, with status "left" or "kicked", was; "restricted": in it but
+        muted; "restricted_out": restricted, and no longer in it)."""
+        self.members.setdefault(chat["id"], {})[user["id"]] = status
+
     def add_file(self, name: str, data: bytes, size: int | None = None) -> dict:
         """A document as a message carries it; `size` may claim another size than the data's."""
         file_id = f"doc{len(self.files) + 1}"
@@ -340,6 +348,7 @@ class FakeBotApi(BotApiMethods, UserPolls):
 
     async def _deliver(self, update: dict) -> None:
         kind = next(k for k in update if k != "update_id")
+        self._seen_in_group(update[kind])
         if self.allowed_updates and kind not in self.allowed_updates:
             return  # Telegram keeps back the kinds of update the bot did not ask for
         if self.balancer is not None:  # several workers behind one URL (fake_telegram_balancer.py)
@@ -352,6 +361,12 @@ class FakeBotApi(BotApiMethods, UserPolls):
         else:
             self._updates.append(update)
             await self._notify()
+
+    def _seen_in_group(self, event: dict) -> None:
+        """Who writes or presses in a group is in it (Telegram takes nothing from anyone else)."""
+        chat, user = (event.get("message") or event).get("chat"), event.get("from")
+        if isinstance(chat, dict) and isinstance(user, dict) and chat.get("type") in ("group", "supergroup"):
+            self.members.setdefault(chat["id"], {})[user["id"]] = "member"
 
     async def carry_out(self, method: dict) -> None:
         """A method call a webhook reply carried (`{"method": ..., params}`), as Telegram makes it:

@@ -38,6 +38,27 @@ class ApiError(Exception):
         self.code, self.description, self.parameters = code, description, parameters
 
 
+# what a restricted member may do (ChatMemberRestricted); the fake's restricted members may do nothing
+RESTRICTED_RIGHTS = (
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
+    "can_edit_tag",
+    "can_react_to_messages",
+)
+
+
 @dataclass
 class Call:
     method: str
@@ -82,6 +103,7 @@ class BotApiMethods:
     username: str
     chats: dict[int, dict]
     admins: dict[int, set[int]]
+    members: dict[int, dict[int, str]]
     commands: dict[str, list[dict]]
     webhook: dict | None
     allowed_updates: list[str] | None
@@ -177,7 +199,23 @@ class BotApiMethods:
                 False,
             )
             return {"status": "administrator", "user": user, **rights}
-        return {"status": "member", "user": user}
+        status = self.members.get(chat_id, {}).get(user_id)
+        if status is None:
+            raise ApiError(400, "Bad Request: user not found")
+        if status == "kicked":
+            return {"status": status, "user": user, "until_date": 0}
+        if status == "creator":
+            return {"status": status, "user": user, "is_anonymous": False}
+        if status.startswith("restricted"):  # "restricted": in the group, muted; "restricted_out": not in it
+            rights = dict.fromkeys(RESTRICTED_RIGHTS, False)
+            return {
+                "status": "restricted",
+                "user": user,
+                "is_member": status == "restricted",
+                "until_date": 0,
+                **rights,
+            }
+        return {"status": status, "user": user}
 
     async def _m_sendMessage(self, p: dict) -> dict:
         chat_id = p["chat_id"]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.domain.model import ChatRef, LocalText, MessageRef, Player, Question, QuestionCard, Quiz, Reply, Reveal
-from bot.ports.chat import DeliveryUncertain
+from bot.ports.chat import DeliveryUncertain, MembershipUnknown
 
 
 def text(en: str, **others: str) -> LocalText:
@@ -56,6 +56,8 @@ class RecordingAdapter:
     unsure: Callable[[], bool] = lambda: False
     lose_replies: list[str] = field(default_factory=list)
     refused: int = 0  # calls that failed while down
+    outsiders: set[str] = field(default_factory=set)  # player keys in no group (everyone else is in all)
+    members_unknown: bool = False  # is_member cannot ask the platform (MembershipUnknown)
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         self._check_up()
@@ -83,6 +85,11 @@ class RecordingAdapter:
     async def edit(self, message: MessageRef, reply: Reply) -> None:
         self._check_up()
         self.edits.append((message, reply))
+
+    async def is_member(self, group: ChatRef, player: Player) -> bool:
+        if self.members_unknown or self.down():
+            raise MembershipUnknown("the platform is down")
+        return player.key not in self.outsiders
 
     def _check_up(self) -> None:
         if self.down():

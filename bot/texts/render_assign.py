@@ -189,6 +189,18 @@ def in_private(lang: str) -> Reply:
     return Reply(text, language=lang, kind="error")
 
 
+def not_member(lang: str, group_title: str) -> Reply:
+    if not group_title:
+        return Reply(t(lang, "This assignment is for the members of its group."), language=lang, kind="error")
+    text = t(lang, "This assignment is for the members of {group}.", group=group_title)
+    return Reply(text, language=lang, kind="error")
+
+
+def unchecked(lang: str) -> Reply:
+    text = t(lang, "I could not check that you are in the assignment's group just now. Please try again in a minute.")
+    return Reply(text, language=lang, kind="error")
+
+
 def busy(lang: str) -> Reply:
     text = t(lang, "A quiz is running in this chat: finish it or /stop it, then press Start again.")
     return Reply(text, language=lang, kind="error")

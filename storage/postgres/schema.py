@@ -20,7 +20,7 @@ from storage.shared.review import fsrs_migration
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
-from storage.shared.web import REVOCATIONS, RUN_STOPS
+from storage.shared.web import REVOCATIONS, RUN_STOPS, RUNS_BY_BOARD
 
 KEY = 'TEXT COLLATE "C"'
 
@@ -427,6 +427,9 @@ MIGRATIONS += (DRAFT_TABLES.format(time="DOUBLE PRECISION"),)
 # what a player's next private message answers after a typed question's "Answer" deep link,
 # for whichever worker receives it (storage/shared/awaited.py)
 MIGRATIONS += (AWAITED_ANSWERS.format(id="BIGINT", time="DOUBLE PRECISION"),)
+
+# a group's web page lists the runs its members played for it in private (storage/shared/web.py)
+MIGRATIONS += (RUNS_BY_BOARD,)
 
 
 def version() -> int:

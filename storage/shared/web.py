@@ -31,6 +31,12 @@ RUN_STOPS = """
         stopped_by TEXT NOT NULL
     );
 """
+# a chat's runs are those its boards count: its own, and those its members played for it in
+# private (an assignment's: runs.board_chat), which are not the private chat's
+_RUN_OF_CHAT = "(r.board_chat = :chat OR (r.chat_key = :chat AND r.board_chat = ''))"
+_BOARD_OF_RUN = "CASE WHEN r.board_chat <> '' THEN r.board_chat ELSE r.chat_key END"  # the chat a run is of
+# so that a group's page finds the runs played for it without reading every run
+RUNS_BY_BOARD = "CREATE INDEX IF NOT EXISTS runs_by_board_start ON runs(board_chat, started_at);"
 _ANSWER_COLUMNS = ", ".join(ANSWER_COLUMNS)
 # the later of two instants, in words both databases read (SQLite's MAX is PostgreSQL's GREATEST)
 _LATER = (
@@ -87,14 +93,14 @@ class WebQueries:
 
     async def chat_runs(self, chat_key: str, limit: int = 50, offset: int = 0) -> list[RunSummary]:
         rows = await self._fetch(
-            "SELECT id, quiz_id, started_at, status FROM runs WHERE chat_key = :chat "
-            "ORDER BY started_at DESC, id DESC LIMIT :limit OFFSET :offset",
+            f"SELECT r.id, r.quiz_id, r.started_at, r.status FROM runs r WHERE {_RUN_OF_CHAT} "
+            "ORDER BY r.started_at DESC, r.id DESC LIMIT :limit OFFSET :offset",
             {"chat": chat_key, "limit": limit, "offset": offset},
         )
         return [RunSummary(int(r[0]), str(r[1]), float(r[2]), RunStatus(r[3])) for r in rows]
 
     async def run_count(self, chat_key: str) -> int:
-        rows = await self._fetch("SELECT COUNT(*) FROM runs WHERE chat_key = :chat", {"chat": chat_key})
+        rows = await self._fetch(f"SELECT COUNT(*) FROM runs r WHERE {_RUN_OF_CHAT}", {"chat": chat_key})
         return int(rows[0][0])
 
     async def chat_title(self, chat_key: str) -> str:
@@ -103,9 +109,9 @@ class WebQueries:
 
     async def past_run(self, chat_key: str, run_id: int) -> PastRun | None:
         rows = await self._fetch(
-            "SELECT r.id, r.chat_key, r.quiz_id, r.language, r.question_ids, r.started_by, r.started_at, "
+            f"SELECT r.id, {_BOARD_OF_RUN}, r.quiz_id, r.language, r.question_ids, r.started_by, r.started_at, "
             "r.status, s.stopped_by FROM runs r LEFT JOIN run_stops s ON s.run_id = r.id "
-            "WHERE r.id = :run AND r.chat_key = :chat",
+            f"WHERE r.id = :run AND {_RUN_OF_CHAT}",
             {"run": run_id, "chat": chat_key},
         )
         if not rows:

@@ -18,7 +18,7 @@ from storage.shared.tables import (
 )
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
-from storage.shared.web import REVOCATIONS, RUN_STOPS
+from storage.shared.web import REVOCATIONS, RUN_STOPS, RUNS_BY_BOARD
 
 
 def _summarise(answers: str, answered: str = "COUNT(*)") -> str:
@@ -435,3 +435,5 @@ MIGRATIONS += (DRAFT_TABLES.format(time="REAL"),)
 # what a player's next private message answers after a typed question's "Answer" deep link,
 # for whichever worker receives it (storage/shared/awaited.py)
 MIGRATIONS += (AWAITED_ANSWERS.format(id="INTEGER", time="REAL"),)
+# a group's web page lists the runs its members played for it in private (storage/shared/web.py)
+MIGRATIONS += (RUNS_BY_BOARD,)

@@ -101,3 +101,27 @@ async def test_a_cancelled_assignment_posts_no_podium_and_takes_no_start(store):
     await commands.assignments.tick()
     assert not [r for _, r in adapter.sent if "Assignment closed" in r.title]
     assert "Assignments are for groups" in (await say(commands, ChatRef("test", "p2", True), ADMIN, "assign")).text
+
+
+async def test_only_members_of_the_group_start_it_and_an_unknown_membership_is_asked_again(store):
+    """The Start link may reach anyone: one outside the group is refused by the group's name, and
+    nothing of theirs is stored; while the platform cannot say, the member is asked to try again."""
+    clock = FakeClock(START)
+    engine, ann, eve = make_engine(store, clock), player(2, "Ann"), player(6, "Eve")
+    commands = Commands(engine)
+    adapter = engine.adapter("test")
+    adapter.outsiders.add(eve.key)
+    await say(commands, group(), ADMIN, "assign demo until mon 18:00", admin=True)
+
+    refused = await say(commands, ChatRef("test", "p6", is_private=True), eve, "start assign_1")
+    assert refused.text == "This assignment is for the members of Group." and refused.kind == "error"
+    adapter.members_unknown = True
+    unsure = await say(commands, ChatRef("test", "p2", is_private=True), ann, "start assign_1")
+    assert "Please try again in a minute" in unsure.text
+    assert adapter.questions == [] and await engine.store.assignment_places(1) == []
+
+    adapter.members_unknown = False
+    await play(engine, commands, ann, right=2)
+    places = await engine.store.assignment_places(1)
+    assert [p.player_key for p in places] == [ann.key]
+    assert "Eve" not in (await say(commands, group(), ann, "leaderboard")).text

@@ -68,6 +68,10 @@ class ConsoleAdapter:
         self._notify()
         return MessageRef(card.chat, f"q{card.run_id}-{card.number}")
 
+    async def is_member(self, group: ChatRef, player: Player) -> bool:
+        """The terminal is one chat with one player, and it keeps no assignments (no MessageBoard)."""
+        return True
+
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
         self._card = None
         self._print("")

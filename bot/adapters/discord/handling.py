@@ -10,6 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+import aiohttp
 import discord
 
 from bot.adapters.discord.asked import PLATFORM, Asker
@@ -20,7 +21,7 @@ from bot.content.drafts import QuestionForm
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain import tokens
 from bot.domain.model import Ack, ChatRef, Player, Quiz, Reply
-from bot.ports.chat import ChatUnreachable
+from bot.ports.chat import ChatUnreachable, MembershipUnknown
 from bot.texts.i18n import t
 from bot.texts.render import REVIEW_START
 
@@ -128,6 +129,24 @@ class Handling:
         except discord.HTTPException as exc:  # the user accepts no DMs from this server
             raise ChatUnreachable(player.key) from exc
         return ChatRef(PLATFORM, str(dm.id), is_private=True)
+
+    async def is_member(self, group: ChatRef, player: Player) -> bool:
+        """Whether the player is in the server of the group's channel (ports/chat.py). A Start
+        pressed in that channel comes from a member already; a copied or forged Start pressed in
+        another server, or in a DM, does not, and Get Guild Member says so (404)."""
+        if self.client is None:
+            raise MembershipUnknown("no Discord client")
+        try:
+            channel = self.client.get_channel(int(group.chat_id)) or await self.client.fetch_channel(int(group.chat_id))
+            guild = getattr(channel, "guild", None)
+            if not isinstance(guild, discord.Guild):  # a DM is no server: it has no members to be among
+                return False
+            await guild.fetch_member(int(player.user_id))
+        except discord.NotFound:  # Unknown Member (or the channel is gone)
+            return False
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            raise MembershipUnknown(f"membership in {group.key}: {exc}") from exc
+        return True
 
     async def form_to_open(self, asker: Asker, target: str) -> FormOpening | None:
         """The question's form a press of "Add question" or "Edit N" (or /suggest) opens, filled

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from telegram import Bot
+from telegram import Bot, ChatMemberRestricted
 from telegram.constants import ChatMemberStatus, FloodLimit
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application, ApplicationBuilder
@@ -22,7 +22,7 @@ from telegram.request import HTTPXRequest, RequestData
 from bot.adapters.platform_watch import CallWatch
 from bot.adapters.telegram.limits import SlidingWindowLimiter, bot_share, certainly_failed
 from bot.adapters.telegram.request import AiohttpRequest, TimeoutArg, UpdatesRequest
-from bot.ports.chat import DeliveryUncertain
+from bot.ports.chat import DeliveryUncertain, MembershipUnknown
 
 log = logging.getLogger("quizhost.telegram")
 T = TypeVar("T")
@@ -209,6 +209,22 @@ class AdminCache:
             self._seen = {k: v for k, v in self._seen.items() if v[1] > now}
         self._seen[key] = (admin, now + self.ttl)
         return admin
+
+
+async def is_member(bot: Bot, chat_id: int | str, user_id: int) -> bool:
+    """Whether the user is in the group now (getChatMember, asked each time: a member who left
+    yesterday is not one today). Telegram says "user not found" (400) for someone never in it;
+    a restricted user is in it while `is_member` says so. MembershipUnknown when it could not
+    be asked (after the retries of a network failure, a 5xx, the bot removed from the group)."""
+    try:
+        member = await with_retries(lambda: bot.get_chat_member(chat_id, user_id), "getChatMember")
+    except BadRequest:  # "user not found", "chat not found": not in it, as far as Telegram knows
+        return False
+    except TelegramError as exc:
+        raise MembershipUnknown(f"getChatMember in {chat_id}: {exc}") from exc
+    if isinstance(member, ChatMemberRestricted):
+        return member.is_member
+    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 from telegram.ext import Application
 
-from bot.adapters.telegram import cards, polls
+from bot.adapters.telegram import cards, polls, runtime
 from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram.photos import PhotoIds
 from bot.adapters.telegram.runtime import with_retries
@@ -48,6 +48,11 @@ class TelegramSending:
     async def private_chat(self, player: Player) -> ChatRef:
         """A user's private chat with the bot has their id (ports/chat.py PrivateChats)."""
         return ChatRef(PLATFORM, player.user_id, is_private=True)
+
+    async def is_member(self, group: ChatRef, player: Player) -> bool:
+        """ports/chat.py ChatAdapter.is_member, asked of Telegram (runtime.is_member)."""
+        await self._ready.wait()
+        return await runtime.is_member(self.app.bot, _id(group), int(player.user_id))
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         await self._ready.wait()

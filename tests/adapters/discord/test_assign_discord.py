@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.engine.assignments import POLL_SECONDS
 from bot.testing.fake_discord import FakeDiscord
 from bot.testing.fake_discord_payloads import MANAGE_GUILD, MEMBER_PERMISSIONS, FakeMessage
@@ -90,4 +92,37 @@ async def test_an_assignment_in_a_channel_played_in_dms_across_a_restart(fake, c
         board = await fake.slash(ann, channel, "leaderboard")
         shown = str(board)
         assert "Bob" in shown and "Ann" in shown
+    assert fake.violations == []
+
+
+async def test_a_start_from_outside_the_server_is_refused_in_the_dm(fake, clock, server, tmp_path):
+    """The Start is a button in the server's channel, which Discord shows only to the server's
+    members (the fake refuses a press there from anyone else), and there is no /start command:
+    pressing it in the channel is how a member joins. A Start copied (forged) onto a message in
+    another server reaches the bot all the same: the bot asks Discord whether the presser is in
+    the assignment's server (Get Guild Member), refuses an outsider in the DM and stores nothing."""
+    guild, channel = server
+    elsewhere = fake.guilds[fake.add_guild("Other server")]["channels"][0]
+    boss = fake.add_user("Boss", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
+    ann, eve = fake.add_user("Ann"), fake.add_user("Eve")
+    fake.leave(guild, eve)
+    async with dh.running_bot(fake, dh.make_settings(tmp_path, fake), clock):
+        assert "start" not in {c["name"] for synced in fake.commands.values() for c in synced}
+        await fake.slash(boss, channel, "assign", what="tiny until 2023-11-15 18:00")
+        start = await fake.wait_for(lambda: channel_message(fake, channel), what="the assignment's message")
+        with pytest.raises(AssertionError, match="not in the server"):
+            await fake.press(eve, start.id, START)  # no Discord client shows Eve that channel
+
+        await fake.slash(eve, elsewhere, "quiz", topic="tiny")
+        lure = await fake.wait_message(elsewhere, dh.is_question(1))
+        told = await fake.press(eve, lure.id, START, forge=True)
+        assert told["content"] == "I sent you a direct message: carry on there."
+        dm = fake.dm_channel(eve)
+        refused = await fake.wait_message(dm, lambda m: "for the members of" in m.text)
+        assert refused.text == "This assignment is for the members of general."
+        assert not [m for m in fake.channel_messages(dm) if dh.is_question(1)(m)]
+
+        await plays(fake, ann, start, (True, True, True))  # a member's press in the channel: played
+        clock.advance(61)
+        assert "1 member has finished · 1 started" in (await edited(fake, channel, 1)).text
     assert fake.violations == []

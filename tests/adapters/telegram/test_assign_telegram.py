@@ -1,7 +1,8 @@
 """An assignment on Telegram from /assign to the podium (real PTB, the fake Bot API, a FakeClock):
 members play in private through the group message's deep link, once each, the group message
 is edited as they finish (at most once a minute), the bot restarts in between, a late start
-is refused, and the podium comes at the deadline with the points on the group's leaderboard."""
+is refused, and the podium comes at the deadline with the points on the group's leaderboard.
+Whoever else holds the link is refused: the assignment is the group's members' alone."""
 
 from __future__ import annotations
 
@@ -61,6 +62,8 @@ async def test_an_assignment_from_start_to_podium_across_a_restart(fake, clock, 
     users = {name: fake.user(71 + i, name) for i, name in enumerate(("Ann", "Bob", "Cy"))}
     ann_in_group = th.Member(fake, group, users["Ann"])
     ann, bob, cy = (th.Member(fake, fake.private(u), u) for u in users.values())
+    for user in users.values():  # the class: only the group's members may play
+        fake.join(group, user)
     settings = th.settings_for(fake, tmp_path)
     async with th.running_bot(fake, settings, clock):
         await tess.says("/settings tz Europe/Berlin")
@@ -117,3 +120,40 @@ async def test_an_assignment_from_start_to_podium_across_a_restart(fake, clock, 
         assert "Bob" in board and "Ann" in board  # the private answers count on the group's board
         assert "No assignment is open here" in (await ann_in_group.says("/assign")).text
     assert [m.text for m in fake.sent_to(group)].count(podium.text) == 1  # one podium
+
+
+async def test_only_the_groups_members_may_play_its_assignment(fake, clock, tmp_path):
+    """The Start link is a plain URL anyone may be forwarded: who is not in the group is told
+    so, in their language, and nothing of theirs is stored; one who left is refused as well; a
+    check Telegram could not answer asks to try again, and the next try lets the member in."""
+    quiz = tiny(tmp_path)
+    group = fake.group(-2002, "Class 7C")
+    tess_user, dev_user, lea_user = fake.user(80, "Tess"), fake.user(81, "Dev"), fake.user(82, "Lea")
+    mo_user = fake.user(83, "Mo", language="hi")
+    fake.make_admin(group, tess_user)
+    fake.join(group, dev_user)
+    fake.join(group, lea_user, status="left")
+    tess = th.Member(fake, group, tess_user)
+    dev, lea, mo = (th.Member(fake, fake.private(u), u) for u in (dev_user, lea_user, mo_user))
+    fake.expected_refusals |= {"Bad Request: user not found", "Internal Server Error"}
+    async with th.running_bot(fake, th.settings_for(fake, tmp_path), clock):
+        await tess.says("/settings tz Europe/Berlin")
+        await tess.says(f"/assign tiny until {DEADLINE}")
+        await fake.wait_for(lambda: group_message(fake, group), what="the group message")
+
+        refused = await mo.says("/start assign_1")  # never in the group: Telegram knows no such member
+        assert refused.text == "यह असाइनमेंट Class 7C के सदस्यों के लिए है।"
+        assert (await lea.says("/start assign_1")).text == "This assignment is for the members of Class 7C."
+        assert fake.questions(mo.chat) == [] and fake.questions(lea.chat) == []
+
+        fake.fail("getChatMember", "500", times=3)  # every retry of the check fails
+        unsure = await dev.says("/start assign_1")
+        assert "could not check that you are in the assignment's group" in unsure.text
+        assert fake.questions(dev.chat) == []
+        await plays(fake, dev, quiz, (True, False, True))  # the next try goes through
+
+        board = (await tess.says("/leaderboard")).text
+        assert board.splitlines()[2:] == ["🥇 Dev: 2000 pts · 2/3 right · 67%"]  # no one refused is on it
+        clock.advance(61)
+        shown = await edited(fake, group, 1)
+        assert "1 member has finished · 1 started" in shown.text  # the refused starts are no plays

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import pytest
+from telegram import Bot
 from telegram.error import BadRequest, NetworkError, TimedOut
 
 from bot.adapters.telegram import format as fmt
@@ -21,6 +22,7 @@ from bot.app.platforms import telegram_adapter, telegram_webhook
 from bot.app.wiring import open_store_and_engine
 from bot.commands.core import Commands
 from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal, Scorer
+from bot.ports.chat import MembershipUnknown
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fake_telegram_html import parse_html, utf16_len
 from tests.support.telegram_harness import clean_environment, settings_for
@@ -158,6 +160,31 @@ async def test_admin_rights_are_cached_briefly_and_a_failed_check_refuses():
     bot.admins.clear()
     assert not await cache.is_admin(bot, -1, 7) and bot.asked == 3  # demoted: seen after the TTL
     assert not await AdminCache().is_admin(FakeMembers({7}, fail=True), -1, 7)
+
+
+async def test_who_counts_as_a_groups_member_as_telegram_answers_it(monkeypatch):
+    """Through PTB and the fake Bot API: in the group are its members, admins, owner and the
+    restricted ones Telegram says are in it; not those who left, were banned, were restricted
+    after leaving, or are unknown to it ("user not found")."""
+    monkeypatch.setattr(telegram_runtime, "RETRY_BASE_SECONDS", 0.01)  # back-off without the wait
+    api = FakeBotApi()
+    await api.start()
+    try:
+        group = api.group(-9)
+        statuses = ("member", "creator", "restricted", "left", "kicked", "restricted_out")
+        for n, status in enumerate(statuses, 1):
+            api.join(group, api.user(n, status), status)
+        api.make_admin(group, api.user(9, "admin"))
+        async with Bot(api.token, base_url=api.url) as bot:
+            found = {s: await telegram_runtime.is_member(bot, -9, n) for n, s in enumerate(statuses, 1)}
+            assert found == {s: s in ("member", "creator", "restricted") for s in statuses}
+            assert await telegram_runtime.is_member(bot, -9, 9), "an admin"
+            assert not await telegram_runtime.is_member(bot, -9, 77), "never in it: user not found"
+            api.fail("getChatMember", "500", times=telegram_runtime.RETRY_ATTEMPTS)
+            with pytest.raises(MembershipUnknown):
+                await telegram_runtime.is_member(bot, -9, 1)
+    finally:
+        await api.stop()
 
 
 def test_sends_go_through_the_rate_limiter_with_telegrams_group_limit(tmp_path, monkeypatch):

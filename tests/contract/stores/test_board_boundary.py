@@ -54,6 +54,7 @@ LATER_UNDONE = [
     "ALTER TABLE review_cards ADD COLUMN box INTEGER NOT NULL DEFAULT 1",
     "DROP TABLE assignment_plays",
     "DROP TABLE assignments",
+    "DROP INDEX runs_by_board_start",  # SQLite drops no column an index reads (made again: IF NOT EXISTS)
     "ALTER TABLE runs DROP COLUMN board_chat",
     "ALTER TABLE answers DROP COLUMN response",
     "ALTER TABLE answers DROP COLUMN scored",

@@ -1,8 +1,11 @@
 """What the web pages keep in the store: one link secret per database (the first one stored
 wins), a public leaderboard switched on and off per chat and kept when the chat changes its
-id, and a chat's runs listed latest first, never another chat's."""
+id, and a chat's runs listed latest first, never another chat's; a run a member played in
+private for the group (an assignment's) is the group's, not the private chat's."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bot.domain.model import ChatRef, Player
 from bot.domain.records import RunRow, RunStatus
@@ -48,6 +51,22 @@ async def test_a_chats_runs_latest_first_and_only_its_own(store):
         (first, "capitals", 100.0, RunStatus.FINISHED),
     ]
     assert [r.run_id for r in await store.chat_runs(mine.key, limit=1)] == [second]
+
+
+async def test_a_run_played_in_private_for_a_group_is_the_groups(store):
+    group, private = ChatRef("test", "-5", title="Class 7B"), ChatRef("test", "55", is_private=True)
+    for chat in (group, private):
+        await store.ensure_chat(chat)
+    own = await store.create_run(run(group, "capitals", 100.0))
+    played = await store.create_run(replace(run(private, "birds", 200.0), board_chat=group.key))
+    alone = await store.create_run(run(private, "capitals", 300.0))  # the member's own quiz, for nobody else
+    assert [r.run_id for r in await store.chat_runs(group.key)] == [played, own]
+    assert [r.run_id for r in await store.chat_runs(private.key)] == [alone]
+    assert (await store.run_count(group.key), await store.run_count(private.key)) == (2, 1)
+    report = await store.past_run(group.key, played)
+    assert report is not None and (report.chat_key, report.quiz_id, report.started_by) == (group.key, "birds", "test:1")
+    assert await store.past_run(private.key, played) is None, "the group's run"
+    assert await store.past_run(group.key, alone) is None, "the member's own run"
 
 
 async def test_revoked_links_count_from_the_latest_revocation_and_move_with_the_chat(store):
