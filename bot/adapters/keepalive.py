@@ -1,14 +1,15 @@
-"""Small form POSTs on keep-alive HTTP/1.1 connections of our own: how a press is answered.
+"""Small POSTs on keep-alive HTTP/1.1 connections of our own: how a press is answered.
 
-Every press costs one `answerCallbackQuery`. Through aiohttp's client that call took about 40%
-of the bot's event loop in `quizhost bench --platform telegram` (most of it entering the request:
-the connector, request and response objects, timers and traces aiohttp builds for every call),
-about as much as the bench's bare client spends per press in all. The answer is a few hundred
-bytes out and a short JSON back, so this writes the request itself on a connection it keeps
-open and reads the status, the headers and the body (by Content-Length, chunked, or to the
-end) with asyncio's streams. It answers with the status alone, 0 when anything went wrong:
-the caller (`AiohttpRequest.post_form`) then goes PTB's ordinary way, which retries and maps
-errors, so this path never needs to be right about anything but a plain 200.
+Every press costs one request: Telegram's `answerCallbackQuery`, a Discord interaction callback
+(on the gateway). Through aiohttp's client that call took about 40% of the bot's event loop in
+`quizhost bench --platform telegram` (most of it entering the request: the connector, request
+and response objects, timers and traces aiohttp builds for every call), about as much as the
+bench's bare client spends per press in all. The request is a few hundred bytes out and a short
+answer back, so this writes it itself on a connection it keeps open and reads the status, the
+headers and the body (by Content-Length, chunked, or to the end) with asyncio's streams. It
+answers with the status alone, 0 when anything went wrong: the callers (`AiohttpRequest.post_form`,
+`replies.answer_in_time`) then go their library's ordinary way, which retries and maps errors,
+so this path never needs to be right about anything but a plain success.
 
 Connections: at most `limit` open at once per poster, reused most recent first; one idle
 longer than `IDLE_SECONDS` (the server may have closed it) or one its server has closed is
@@ -30,12 +31,16 @@ MAX_HEAD = 16 * 1024  # a status line and headers longer than this are not an an
 MAX_BODY = 1024 * 1024  # nor is a longer body
 
 
+FORM = "application/x-www-form-urlencoded"
+JSON = "application/json"
+
+
 @dataclass(frozen=True)
-class _Target:
+class _Origin:
     host: str
     port: int
     tls: bool
-    head: bytes  # the request's first lines, up to the Content-Length value
+    headers: bytes  # the request's headers after its first line, up to the Content-Length value
 
 
 @dataclass
@@ -55,25 +60,27 @@ class _Unusable(Exception):
     """The connection cannot carry on (closed, a malformed or oversized answer)."""
 
 
-class FormPoster:
+class KeepAlivePoster:
     def __init__(self, limit: int, timeout: float | None, user_agent: str) -> None:
         self._slots = asyncio.Semaphore(limit)
         self._timeout = timeout
         self._user_agent = user_agent
         self._idle: dict[tuple[str, int, bool], list[_Connection]] = {}
-        self._targets: dict[str, _Target] = {}
+        self._origins: dict[tuple[str, str], _Origin] = {}  # (scheme://host:port, content type) ->
         self._tls: ssl.SSLContext | None = None
 
-    async def post(self, url: str, form: bytes) -> int:
-        """POST `form` (urlencoded) to `url`; the answer's status, 0 when none came back."""
-        target = self._target(url)
-        if target is None:
+    async def post(self, url: str, body: bytes, content_type: str = FORM) -> int:
+        """POST `body` to `url`; the answer's status, 0 when none came back."""
+        cut = url.find("/", url.find("://") + 3)
+        origin_url, path = (url, "/") if cut < 0 else (url[:cut], url[cut:])
+        origin = self._origin(origin_url, content_type)
+        if origin is None:
             return 0
-        request = target.head + str(len(form)).encode() + b"\r\n\r\n" + form
+        request = b"POST %s HTTP/1.1\r\n%s%d\r\n\r\n%s" % (path.encode(), origin.headers, len(body), body)
         async with self._slots:
             try:
                 async with asyncio.timeout(self._timeout):
-                    return await self._exchange(target, request)
+                    return await self._exchange(origin, request)
             except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, _Unusable):
                 return 0
 
@@ -83,7 +90,7 @@ class FormPoster:
                 connection.close()
         self._idle.clear()
 
-    async def _exchange(self, target: _Target, request: bytes) -> int:
+    async def _exchange(self, target: _Origin, request: bytes) -> int:
         idle = self._idle.setdefault((target.host, target.port, target.tls), [])
         connection = _reusable(idle)
         if connection is not None:
@@ -95,7 +102,7 @@ class FormPoster:
             # the server had closed it as the request went out: once more, on a new connection
         return await self._send(await self._open(target), request, idle)
 
-    async def _open(self, target: _Target) -> _Connection:
+    async def _open(self, target: _Origin) -> _Connection:
         tls = self._context() if target.tls else None
         reader, writer = await asyncio.open_connection(
             target.host, target.port, ssl=tls, server_hostname=target.host if tls else None, limit=MAX_HEAD
@@ -116,25 +123,24 @@ class FormPoster:
             connection.close()
         return status
 
-    def _target(self, url: str) -> _Target | None:
-        target = self._targets.get(url)
-        if target is None:
-            parts = urlsplit(url)
-            if parts.scheme not in ("http", "https") or not parts.hostname:
+    def _origin(self, origin_url: str, content_type: str) -> _Origin | None:
+        """Where to connect for `scheme://host[:port]`, and the headers its requests carry."""
+        origin = self._origins.get((origin_url, content_type))
+        if origin is None:
+            parts = urlsplit(origin_url)
+            if parts.scheme not in ("http", "https") or not parts.hostname or parts.path:
                 return None
             tls = parts.scheme == "https"
             port = parts.port or (443 if tls else 80)
-            host = parts.hostname
-            authority = host if parts.port is None else f"{host}:{port}"
-            path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-            head = (
-                f"POST {path} HTTP/1.1\r\nHost: {authority}\r\nUser-Agent: {self._user_agent}\r\n"
-                "Accept: */*\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: "
+            authority = parts.hostname if parts.port is None else f"{parts.hostname}:{port}"
+            headers = (
+                f"Host: {authority}\r\nUser-Agent: {self._user_agent}\r\nAccept: */*\r\n"
+                f"Content-Type: {content_type}\r\nContent-Length: "
             ).encode()
-            target = _Target(host, port, tls, head)
-            if len(self._targets) < 16:  # one URL in practice (answerCallbackQuery)
-                self._targets[url] = target
-        return target
+            origin = _Origin(parts.hostname, port, tls, headers)
+            if len(self._origins) < 16:  # one or two in practice: the platform's API
+                self._origins[(origin_url, content_type)] = origin
+        return origin
 
     def _context(self) -> ssl.SSLContext:
         if self._tls is None:
@@ -156,20 +162,15 @@ def _reusable(idle: list[_Connection]) -> _Connection | None:
 async def _answer(reader: asyncio.StreamReader) -> tuple[int, bool]:
     """The answer's status, and whether the connection may carry another request; the body
     is read (and dropped) so the connection is ready for the next one."""
-    head = await reader.readuntil(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    version, _, rest = lines[0].partition(" ")
-    code = rest[:3]
-    if not version.startswith("HTTP/1.") or not code.isdigit():
+    head = (await reader.readuntil(b"\r\n\r\n")).lower()  # names and the values read here: any case
+    code = head[9:12]
+    if not head.startswith(b"http/1.") or head[12:13] not in (b" ", b"\r") or not code.isdigit():
         raise _Unusable()
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip().lower()
-    keep = version == "HTTP/1.1" and headers.get("connection") != "close"
-    if "chunked" in headers.get("transfer-encoding", ""):
+    keep = head.startswith(b"http/1.1") and _header(head, b"connection") != b"close"
+    length = _header(head, b"content-length")
+    if b"chunked" in (_header(head, b"transfer-encoding") or b""):
         await _chunks(reader)
-    elif (length := headers.get("content-length")) is not None:
+    elif length is not None:
         if not length.isdigit() or int(length) > MAX_BODY:
             raise _Unusable()
         await reader.readexactly(int(length))
@@ -177,6 +178,15 @@ async def _answer(reader: asyncio.StreamReader) -> tuple[int, bool]:
         await reader.read(MAX_BODY)  # the body runs to the end of the connection
         keep = False
     return int(code), keep
+
+
+def _header(head: bytes, name: bytes) -> bytes | None:
+    """A header's value in a lowercased head, None when it has none (the first of repeats)."""
+    start = head.find(b"\r\n" + name + b":")
+    if start < 0:
+        return None
+    start += len(name) + 3
+    return head[start : head.find(b"\r\n", start)].strip()
 
 
 async def _chunks(reader: asyncio.StreamReader) -> None:

@@ -22,8 +22,8 @@ import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from bot.adapters.keepalive import KeepAlivePoster
 from bot.adapters.platform_watch import CallWatch
-from bot.adapters.keepalive import FormPoster
 from bot.adapters.telegram.updates import UpdateGate
 
 # A timeout argument of `do_request`: seconds, None (no limit) or `BaseRequest.DEFAULT_NONE`
@@ -77,7 +77,7 @@ class AiohttpRequest(BaseRequest):
         self._proxy = proxy or None
         self._watch = watch
         self._session: aiohttp.ClientSession | None = None
-        self._poster: FormPoster | None = None  # the presses' answers, when no proxy is in the way
+        self._poster: KeepAlivePoster | None = None  # the presses' answers, when no proxy is in the way
         # getUpdates asks for its own read timeout every call: build each ClientTimeout once
         self._timeouts: dict[tuple[float | None, float | None, float | None], aiohttp.ClientTimeout] = {}
 
@@ -105,7 +105,7 @@ class AiohttpRequest(BaseRequest):
                 trust_env=False,
             )
         if self._poster is None and self._proxy is None:
-            self._poster = FormPoster(self._pool_size, self._read_timeout, self.USER_AGENT)
+            self._poster = KeepAlivePoster(self._pool_size, self._read_timeout, self.USER_AGENT)
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:

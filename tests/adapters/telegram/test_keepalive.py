@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from bot.adapters.keepalive import FormPoster
+from bot.adapters.keepalive import KeepAlivePoster
 
 FORM = b"callback_query_id=cb1&text=Locked+in%3A+A"
 OK = b'{"ok":true,"result":true}'
@@ -65,8 +65,8 @@ def chunked(body: bytes = OK) -> bytes:
 
 
 @pytest.fixture
-async def poster() -> AsyncIterator[FormPoster]:
-    poster = FormPoster(limit=4, timeout=2.0, user_agent="quizhost-test")
+async def poster() -> AsyncIterator[KeepAlivePoster]:
+    poster = KeepAlivePoster(limit=4, timeout=2.0, user_agent="quizhost-test")
     yield poster
     await poster.close()
 
