@@ -18,12 +18,13 @@ import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
 from bot.adapters.discord import commands as discord_commands
-from bot.adapters.discord import gateway, views
+from bot.adapters.discord import gateway, replies, views
 from bot.adapters.discord.endpoint import Endpoint, InteractionsServer
 from bot.adapters.discord.events import GatewayEvents
 from bot.adapters.discord.identify import IdentifyTurns
 from bot.adapters.discord.interactions import HttpInteractions
 from bot.adapters.discord.posting import DiscordPosting
+from bot.adapters.keepalive import KeepAlivePoster
 from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Commands
 from bot.ports.health import PlatformError, PlatformHealth
@@ -32,6 +33,8 @@ from bot.ports.store import DiscordIdentify
 log = logging.getLogger("quizhost.discord")
 
 PLATFORM = "discord"
+ANSWER_CONNECTIONS = 64  # presses acknowledged at once on connections of the adapter's own
+ANSWER_SECONDS = 1.0  # then discord.py's own answer, still within Discord's 3 s
 
 
 class _QuizHooks:
@@ -95,6 +98,7 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
         self._commands: Commands | None = None
         self._ready = asyncio.Event()
         self._item = views.press_item(self._on_press)
+        self._answers: KeepAlivePoster | None = None  # made for each `serve` on the gateway
         self._turns: IdentifyTurns | None = None
         self._synced = False  # the slash commands: synced by the first session of a `serve`
         self.calls = CallWatch()  # every REST call's status (the client's http_trace), for /metrics
@@ -112,11 +116,16 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
             await self._serve_endpoint(self.endpoint)
             return
         self._turns = IdentifyTurns(identify.identify_lock)
+        if "proxy" not in self.client_options:  # through a proxy, discord.py's own client answers
+            self._answers = KeepAlivePoster(ANSWER_CONNECTIONS, ANSWER_SECONDS, replies.USER_AGENT)
         try:
             await gateway.serve_sessions(self._logged_in_client, self._ready.clear)
         finally:
             self._ready.clear()
             await self._turns.close()
+            if self._answers is not None:
+                await self._answers.close()
+                self._answers = None
 
     async def _serve_endpoint(self, endpoint: Endpoint) -> None:
         """Interactions over HTTP: logged in for REST (questions are posted with it, commands

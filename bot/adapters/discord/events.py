@@ -13,6 +13,7 @@ import discord  # the library: absolute imports never resolve to this module
 
 from bot.adapters.discord import asked, forms, replies, typed, views
 from bot.adapters.discord.handling import FileOffer, Handling
+from bot.adapters.keepalive import KeepAlivePoster
 from bot.content.drafts import QuestionForm
 from bot.domain import tokens
 from bot.domain.model import Ack, Quiz, Reply
@@ -25,6 +26,7 @@ class GatewayEvents(Handling):
     """The gateway's interactions, each handed to Handling and answered."""
 
     _item: views.PressItem  # the persistent answer buttons' item
+    _answers: KeepAlivePoster | None  # the presses' acknowledgements, on connections of our own
 
     async def _on_command(self, interaction: discord.Interaction, name: str, *changes: str) -> None:
         await self._answer(interaction, self.handle_command(asked.of_interaction(interaction), name, changes))
@@ -97,4 +99,4 @@ class GatewayEvents(Handling):
         await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
 
     async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
-        await replies.answer_in_time(interaction, work, self._item)
+        await replies.answer_in_time(interaction, work, self._item, self._answers)

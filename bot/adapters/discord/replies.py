@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Iterator
 from typing import Any
@@ -14,6 +15,7 @@ import aiohttp
 import discord
 
 from bot.adapters.discord import views
+from bot.adapters.keepalive import JSON, KeepAlivePoster
 from bot.domain.model import Ack, ChatRef, Reply
 from bot.ports.chat import DELIVERING, ChatUnreachable, DeliveryUncertain
 from bot.texts.i18n import t
@@ -23,14 +25,22 @@ log = logging.getLogger("quizhost.discord")
 # Discord drops an interaction that is not answered within 3 s; anything slower is deferred
 # (the "thinking…" state) and answered with a follow-up, which may come up to 15 min later.
 DEFER_AFTER = 2.0
+CHANNEL_MESSAGE = 4  # an interaction callback's type: a message in answer
+USER_AGENT = f"DiscordBot (https://github.com/Rapptz/discord.py {discord.__version__}) quizhost"
 NONCE_MAX = 25  # characters Discord takes in a message nonce
 
 
-async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack | Reply], item: views.PressItem) -> None:
+async def answer_in_time(
+    interaction: discord.Interaction,
+    work: Awaitable[Ack | Reply],
+    item: views.PressItem,
+    answers: KeepAlivePoster | None = None,
+) -> None:
     """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up.
 
     A timer starts the deferral only when it is due; nearly every press is answered long
-    before, and a timer costs less than running the work as a task of its own to wait on."""
+    before, and a timer costs less than running the work as a task of its own to wait on.
+    An acknowledgement goes on `answers`' connections when given (see `acknowledged`)."""
     deferral: list[asyncio.Task] = []
     # a press's or a modal's answer is for the one who pressed; a slash command's for the channel
     ephemeral = interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
@@ -43,12 +53,29 @@ async def answer_in_time(interaction: discord.Interaction, work: Awaitable[Ack |
         result = await outcome(work, interaction.id)
     finally:
         timer.cancel()
+    if (
+        not deferral
+        and isinstance(result, Ack)
+        and answers is not None
+        and await acknowledged(interaction, result, answers)
+    ):
+        return
     kwargs = views.response_kwargs(result, item)
     if deferral:
         await deferral[0]
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
+
+
+async def acknowledged(interaction: discord.Interaction, ack: Ack, answers: KeepAlivePoster) -> bool:
+    """A press's acknowledgement posted as Discord's HTTP API takes an interaction's callback,
+    on connections of our own: discord.py's `send_message` through aiohttp's client (it also
+    asks for the message back and parses it) was about half of the bot's loop per press.
+    False (nothing certain was posted): the caller answers through discord.py."""
+    url = f"{discord.http.Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
+    body = json.dumps({"type": CHANNEL_MESSAGE, "data": views.ack_data(ack.text)}).encode()
+    return await answers.post(url, body, JSON) in (200, 204)
 
 
 async def outcome(work: Awaitable[Ack | Reply], interaction_id: object) -> Ack | Reply:

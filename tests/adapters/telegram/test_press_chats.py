@@ -63,7 +63,9 @@ async def test_telegram_presses_from_another_chat_or_no_message_count_nowhere(fa
         # a press with no message at all (an inline message's button)
         query = {"id": "inline1", "from": mallory, "inline_message_id": "x", "chat_instance": "c", "data": data}
         fake.presses["inline1"] = type(fake.presses[next(iter(fake.presses))])("inline1", 0)
-        fake._updates.append({"update_id": 999, "callback_query": query})
+        fake._updates.append(
+            {"update_id": fake._new_update_id(), "callback_query": query}
+        )  # in sequence: a later offset must not skip the next press
         await fake._notify()
         assert "not valid" in (await fake.answer_of("inline1")).text
         own = await Member(fake, quiz_group, ann).presses(question, "A")

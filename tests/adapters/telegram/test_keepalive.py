@@ -1,0 +1,126 @@
+"""The presses' answers on connections of our own (bot/adapters/keepalive.py), against
+HTTP servers on loopback that answer the ways a server may: a length, chunks, to the end of
+the connection, closing a kept connection, too slowly, not at all."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+
+from bot.adapters.keepalive import KeepAlivePoster
+
+FORM = b"callback_query_id=cb1&text=Locked+in%3A+A"
+OK = b'{"ok":true,"result":true}'
+
+
+class Server:
+    """A raw HTTP/1.1 server: `answer(request_number)` gives the bytes to send back (None:
+    close the connection without a word); records each request and each connection."""
+
+    def __init__(self, answer: Callable[[int], bytes | None], delay: float = 0.0) -> None:
+        self.answer, self.delay = answer, delay
+        self.requests: list[bytes] = []
+        self.connections = 0
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        port = self.server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}/bot123:TOKEN/answerCallbackQuery"
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = int(
+                    next(h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")).split(b":")[1]
+                )
+                self.requests.append(head + await reader.readexactly(length))
+                await asyncio.sleep(self.delay)
+                reply = self.answer(len(self.requests))
+                if reply is None:
+                    break
+                writer.write(reply)
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+def by_length(status: str = "200 OK", body: bytes = OK, extra: str = "") -> bytes:
+    return (
+        f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n{extra}\r\n".encode()
+        + body
+    )
+
+
+def chunked(body: bytes = OK) -> bytes:
+    half = len(body) // 2
+    parts = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in (body[:half], body[half:]))
+    return b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + parts + b"0\r\n\r\n"
+
+
+@pytest.fixture
+async def poster() -> AsyncIterator[KeepAlivePoster]:
+    poster = KeepAlivePoster(limit=4, timeout=2.0, user_agent="quizhost-test")
+    yield poster
+    await poster.close()
+
+
+async def test_answers_come_back_on_one_kept_connection_whatever_the_body_framing(poster):
+    replies = [by_length(), chunked(), by_length("400 Bad Request", b'{"ok":false}')]
+    server = Server(lambda n: replies[n - 1])
+    url = await server.start()
+    assert [await poster.post(url, FORM) for _ in replies] == [200, 200, 400]
+    assert server.connections == 1
+    request = server.requests[0]
+    assert request.startswith(b"POST /bot123:TOKEN/answerCallbackQuery HTTP/1.1\r\n")
+    assert b"Content-Type: application/x-www-form-urlencoded\r\n" in request and request.endswith(FORM)
+
+
+async def test_a_connection_the_server_closes_is_not_used_again(poster):
+    server = Server(lambda n: by_length(extra="Connection: close\r\n"))
+    url = await server.start()
+    assert [await poster.post(url, FORM) for _ in range(2)] == [200, 200]
+    assert server.connections == 2
+
+
+async def test_a_kept_connection_closed_by_the_server_meanwhile_gets_the_request_again_on_a_new_one(poster):
+    # the first connection answers once, then the server drops it when the next request comes
+    server = Server(lambda n: by_length() if n != 2 else None)
+    url = await server.start()
+    assert await poster.post(url, FORM) == 200
+    assert await poster.post(url, FORM) == 200
+    assert server.connections == 2 and len(server.requests) == 3
+
+
+async def test_no_answer_a_slow_one_or_no_server_is_a_zero_for_the_callers_ordinary_path(poster):
+    silent = Server(lambda n: None)
+    assert await poster.post(await silent.start(), FORM) == 0
+    slow = Server(lambda n: by_length(), delay=5.0)
+    assert await poster.post(await slow.start(), FORM) == 0  # the poster's 2 s timeout
+    closed = Server(lambda n: by_length())
+    url = await closed.start()
+    assert closed.server is not None
+    closed.server.close()
+    await closed.server.wait_closed()
+    assert await poster.post(url, FORM) == 0
+    assert await poster.post("ftp://example.invalid/x", FORM) == 0
+
+
+async def test_a_body_to_the_end_of_the_connection_and_a_malformed_answer(poster):
+    to_the_end = Server(lambda n: b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + OK)
+    url = await to_the_end.start()
+    assert await poster.post(url, FORM) == 200
+    garbage = Server(lambda n: b"SMTP ready\r\n\r\n")
+    assert await poster.post(await garbage.start(), FORM) == 0
+
+
+async def test_the_token_in_the_url_never_reaches_an_error(poster, caplog):
+    silent = Server(lambda n: None)
+    await poster.post(await silent.start(), FORM)
+    assert "TOKEN" not in caplog.text
