@@ -106,11 +106,12 @@ async def chat_results(engine: Engine, chat_key: str, lang: str, since: float | 
 
 
 async def chat_result_pages(
-    engine: Engine, chat_key: str, lang: str, since: float | None = None, size: int = PAGE_ANSWERS
+    engine: Engine, chat_key: str, lang: str, since: float | None = None, size: int | None = None
 ) -> AsyncGenerator[list[Line], None]:
-    """`chat_results` a page of at most `size` lines at a time, read from the store as they are
-    asked for: a download of a long history holds one page, never the whole of it."""
+    """`chat_results` a page of at most `size` lines (default PAGE_ANSWERS) at a time, read from
+    the store as they are asked for: a download of a long history holds one page, never the whole."""
     store: ResultStore = engine.store
+    size = size or PAGE_ANSWERS
     lines = _LineMaker(engine, chat_key, lang, await chat_zone(engine, chat_key))
     answers = await store.chat_answers_after(chat_key, None, size, since)
     while answers:
