@@ -6,11 +6,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from bot.app.settings import Settings
 from bot.commands import sheets
-from bot.commands.results import chat_results, chat_zone, day_start
+from bot.commands.downloads import write_results
+from bot.commands.results import chat_result_pages, chat_zone, day_start
 from bot.texts.i18n import normalise
 
 
@@ -38,17 +42,13 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
     if isinstance(found, str):  # what was wrong
         print(f"quizhost results: {found}", file=sys.stderr)
         return 1
-    data, count = found
-    if args.output is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        args.output.write_bytes(data)
-        print(f"{args.output}: {count} answer(s) written", file=sys.stderr)
+    if args.output is not None:
+        print(f"{args.output}: {found} answer(s) written", file=sys.stderr)
     return 0
 
 
-async def _results(args: argparse.Namespace, settings: Settings) -> tuple[bytes, int] | str:
+async def _results(args: argparse.Namespace, settings: Settings) -> int | str:
+    """How many answers were written; what was wrong, before anything was written."""
     from bot.app.wiring import open_engine
 
     async with open_engine(settings) as engine:
@@ -62,5 +62,21 @@ async def _results(args: argparse.Namespace, settings: Settings) -> tuple[bytes,
             except ValueError:
                 return f"--since {args.since}: write the day as YYYY-MM-DD, for example 2026-01-31"
         lang = normalise((await store.chat_settings(args.chat)).language) or engine.settings.default_language
-        lines = await chat_results(engine, args.chat, lang, since)
-    return sheets.as_file(lines, args.kind), len(lines)
+        pages = chat_result_pages(engine, args.chat, lang, since)
+        with _opened(args.output) as out:  # written page by page, as the web page's download
+
+            async def write(data: bytes) -> None:
+                out.write(data)
+
+            count = await write_results(pages, args.kind, write)
+            out.flush()
+        return count
+
+
+@contextmanager
+def _opened(path: Path | None) -> Iterator[BinaryIO]:
+    if path is None:
+        yield sys.stdout.buffer
+        return
+    with path.open("wb") as out:
+        yield out

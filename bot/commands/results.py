@@ -8,6 +8,7 @@ boards are sums of the same answers (storage/shared/boards.py). Times are in the
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -21,6 +22,7 @@ from bot.engine.core import Engine
 from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, WebRecords
 
 YIELD_EVERY = 2000  # answers made into lines between two turns of the event loop
+PAGE_ANSWERS = 2000  # answers a download reads from the store at a time
 
 
 class ResultStore(WebRecords, RunRecords, Boards, PlayerNames, ChatRecords, Protocol):
@@ -83,8 +85,9 @@ async def run_results(engine: Engine, chat_key: str, run_id: int, lang: str) -> 
         return None
     quiz = await quiz_of(engine, chat_key, run.quiz_id)
     kept = {q.id: q for q in quiz.questions} if quiz else {}
-    answers = await store.run_answers(run_id)
-    lines = await _lines(engine, chat_key, answers, {run_id: run}, lang)
+    maker = _LineMaker(engine, chat_key, lang, await chat_zone(engine, chat_key))
+    maker.known(run)
+    lines = await maker.of(await store.run_answers(run_id))
     names = await store.player_names({run.started_by, run.stopped_by} - {""})
     return RunResults(
         run,
@@ -99,52 +102,73 @@ async def run_results(engine: Engine, chat_key: str, run_id: int, lang: str) -> 
 
 async def chat_results(engine: Engine, chat_key: str, lang: str, since: float | None = None) -> list[Line]:
     """Every answer of the chat (from `since` on), by run and question."""
-    store: ResultStore = engine.store
-    answers = await store.chat_answers(chat_key, since)
-    runs = {}
-    for run_id in sorted({a.run_id for a in answers}):
-        run = await store.past_run(chat_key, run_id)
-        if run is not None:
-            runs[run_id] = run
-    return await _lines(engine, chat_key, answers, runs, lang)
+    return [line async for page in chat_result_pages(engine, chat_key, lang, since) for line in page]
 
 
-async def _lines(
-    engine: Engine, chat_key: str, answers: list[AnswerRow], runs: dict[int, PastRun], lang: str
-) -> list[Line]:
+async def chat_result_pages(
+    engine: Engine, chat_key: str, lang: str, since: float | None = None, size: int | None = None
+) -> AsyncGenerator[list[Line], None]:
+    """`chat_results` a page of at most `size` lines (default PAGE_ANSWERS) at a time, read from
+    the store as they are asked for: a download of a long history holds one page, never the whole."""
     store: ResultStore = engine.store
-    where = await chat_zone(engine, chat_key)
-    names = await store.player_names({a.player_key for a in answers})
-    quizzes = {q: await quiz_of(engine, chat_key, q) for q in {r.quiz_id for r in runs.values()}}
-    lines = []
-    for n, a in enumerate(answers, start=1):
-        if n % YIELD_EVERY == 0:  # a chat's whole history is long: other pages and presses go on meanwhile
-            await asyncio.sleep(0)
-        run = runs.get(a.run_id)
-        quiz = quizzes.get(run.quiz_id) if run else None
+    size = size or PAGE_ANSWERS
+    lines = _LineMaker(engine, chat_key, lang, await chat_zone(engine, chat_key))
+    answers = await store.chat_answers_after(chat_key, None, size, since)
+    while answers:
+        yield await lines.of(answers)
+        answers = await store.chat_answers_after(chat_key, answers[-1], size, since)
+
+
+class _LineMaker:
+    """Answers into lines; the runs and quizzes they name kept from page to page (a few per
+    chat), the players' names read per page."""
+
+    def __init__(self, engine: Engine, chat_key: str, lang: str, where: ZoneInfo) -> None:
+        self.engine, self.chat_key, self.lang, self.where = engine, chat_key, lang, where
+        self.runs: dict[int, PastRun | None] = {}
+        self.quizzes: dict[str, Quiz | None] = {}
+
+    def known(self, run: PastRun) -> None:
+        self.runs[run.run_id] = run
+
+    async def of(self, answers: list[AnswerRow]) -> list[Line]:
+        store: ResultStore = self.engine.store
+        for run_id in sorted({a.run_id for a in answers} - set(self.runs)):
+            self.runs[run_id] = await store.past_run(self.chat_key, run_id)
+        for run in self.runs.values():
+            if run is not None and run.quiz_id not in self.quizzes:
+                self.quizzes[run.quiz_id] = await quiz_of(self.engine, self.chat_key, run.quiz_id)
+        names = await store.player_names({a.player_key for a in answers})
+        lines = []
+        for n, a in enumerate(answers, start=1):
+            if n % YIELD_EVERY == 0:  # a run's or a page's answers are many: other pages and presses go on meanwhile
+                await asyncio.sleep(0)
+            lines.append(self.line(a, names))
+        return lines
+
+    def line(self, a: AnswerRow, names: dict[str, str]) -> Line:
+        run, lang, where = self.runs.get(a.run_id), self.lang, self.where
+        quiz = self.quizzes.get(run.quiz_id) if run else None
         question = next((q for q in quiz.questions if q.id == a.question_id), None) if quiz else None
         picks, letter, chosen = said(question, a, lang)
-        lines.append(
-            Line(
-                run_id=a.run_id,
-                started=datetime.fromtimestamp(run.started_at if run else a.answered_at, where),
-                quiz_id=a.quiz_id,
-                quiz_title=quiz.title.get(lang) if quiz else a.quiz_id,
-                number=a.index + 1,
-                question_id=a.question_id,
-                question=question.prompt.get(lang) if question else a.question_id,
-                player=names.get(a.player_key, a.player_key),
-                player_key=a.player_key,
-                picks=picks,
-                letter=letter,
-                chosen=chosen,
-                right=a.correct,
-                seconds=round(a.elapsed, 2),
-                points=a.points,
-                answered=datetime.fromtimestamp(a.answered_at, where),
-            )
+        return Line(
+            run_id=a.run_id,
+            started=datetime.fromtimestamp(run.started_at if run else a.answered_at, where),
+            quiz_id=a.quiz_id,
+            quiz_title=quiz.title.get(lang) if quiz else a.quiz_id,
+            number=a.index + 1,
+            question_id=a.question_id,
+            question=question.prompt.get(lang) if question else a.question_id,
+            player=names.get(a.player_key, a.player_key),
+            player_key=a.player_key,
+            picks=picks,
+            letter=letter,
+            chosen=chosen,
+            right=a.correct,
+            seconds=round(a.elapsed, 2),
+            points=a.points,
+            answered=datetime.fromtimestamp(a.answered_at, where),
         )
-    return lines
 
 
 def said(question: Question | None, answer: AnswerRow, lang: str) -> tuple[tuple[int, ...], str, str]:

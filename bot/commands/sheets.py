@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from typing import IO
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -74,25 +75,29 @@ def rows(lines: Iterable[Line]) -> Iterable[tuple[Cell, ...]]:
         )
 
 
-def as_csv(lines: Sequence[Line]) -> bytes:
+def csv_part(lines: Iterable[Line], first: bool) -> bytes:
+    """Lines as CSV: the first part starts with the byte order mark and the headings, so the
+    parts written one after another are the whole file."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180's line ends
-    writer.writerow(HEADINGS)
+    if first:
+        writer.writerow(HEADINGS)
     writer.writerows(rows(lines))
-    return out.getvalue().encode("utf-8-sig")
+    return out.getvalue().encode("utf-8-sig" if first else "utf-8")
 
 
-def as_xlsx(lines: Sequence[Line]) -> bytes:
-    book = Workbook(write_only=True)
-    sheet = book.create_sheet(SHEET_TITLE)
-    sheet.append(HEADINGS)
-    for row in rows(lines):
-        sheet.append(row)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+class XlsxSheet:
+    """An .xlsx file written a part at a time: openpyxl's write-only workbook keeps the rows
+    appended so far in its own temporary file, not in memory, until `save`."""
 
+    def __init__(self) -> None:
+        self.book = Workbook(write_only=True)
+        self.sheet = self.book.create_sheet(SHEET_TITLE)
+        self.sheet.append(HEADINGS)
 
-def as_file(lines: Sequence[Line], kind: str) -> bytes:
-    """The lines as a file of that kind, one of FORMATS."""
-    return as_csv(lines) if kind == "csv" else as_xlsx(lines)
+    def add(self, lines: Iterable[Line]) -> None:
+        for row in rows(lines):
+            self.sheet.append(row)
+
+    def save(self, out: str | IO[bytes]) -> None:
+        self.book.save(out)

@@ -130,6 +130,43 @@ class WebQueries:
         )
         return [AnswerRow.from_values(r) for r in rows]
 
+    async def chat_answers_after(
+        self, chat_key: str, after: AnswerRow | None, limit: int, since: float | None = None
+    ) -> list[AnswerRow]:
+        # a run at a time, so both databases walk the answers' primary key (run_id, idx, ...)
+        # from where the last page stopped; a filter on the chat would sort its whole history per page
+        page: list[AnswerRow] = []
+        last = after
+        run_id = after.run_id if after else await self._next_run(chat_key, None)
+        while run_id is not None and len(page) < limit:
+            last = last if last and last.run_id == run_id else None  # where this run's reading goes on
+            rows = await self._fetch(
+                f"SELECT {_ANSWER_COLUMNS} FROM answers WHERE run_id = :run AND chat_key = :chat "
+                "AND answered_at >= :since AND (idx, answered_at, player_key) > (:idx, :at, :player) "
+                "ORDER BY idx, answered_at, player_key LIMIT :limit",
+                {
+                    "run": run_id,
+                    "chat": chat_key,
+                    "since": float("-inf") if since is None else float(since),
+                    "idx": last.index if last else -1,
+                    "at": last.answered_at if last else float("-inf"),
+                    "player": last.player_key if last else "",
+                    "limit": limit - len(page),
+                },
+            )
+            page += [AnswerRow.from_values(r) for r in rows]
+            last = page[-1] if rows else last
+            if len(page) < limit:  # the run has no more
+                run_id = await self._next_run(chat_key, run_id)
+        return page
+
+    async def _next_run(self, chat_key: str, run_id: int | None) -> int | None:
+        rows = await self._fetch(
+            "SELECT MIN(id) FROM runs WHERE chat_key = :chat AND id > :run",
+            {"chat": chat_key, "run": -1 if run_id is None else run_id},
+        )
+        return None if rows[0][0] is None else int(rows[0][0])
+
     async def record_stop(self, run_id: int, player_key: str) -> None:
         await self._change(
             "INSERT INTO run_stops(run_id, stopped_by) VALUES (:run, :by) ON CONFLICT (run_id) DO NOTHING",

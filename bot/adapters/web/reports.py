@@ -5,27 +5,32 @@ Admin links only, as the run history: a report names every player and every answ
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator
+from contextlib import aclosing as closing
 from http import HTTPStatus
 
 from aiohttp import web
 
+from bot.adapters.listener.headers import HEADERS
 from bot.adapters.web import report, texts
-from bot.adapters.web.pages import Pages
+from bot.adapters.web.download_gate import Busy, DownloadGate
+from bot.adapters.web.pages import ChatView, Pages
 from bot.adapters.web.paging import paging
 from bot.commands import sheets
-from bot.commands.results import Line, chat_results, day_start, run_results
-from bot.commands.weblinks import Scope
+from bot.commands.downloads import one_page, write_results
+from bot.commands.results import Line, chat_result_pages, day_start, run_results
+from bot.commands.weblinks import Link, Scope
 
 KINDS = "|".join(sheets.FORMATS)
+RETRY_SECONDS = 60  # what a refused download's page and its Retry-After header ask to wait
 
 
 class ReportPages:
     def __init__(self, pages: Pages) -> None:
         self.pages = pages
         self.engine = pages.engine
+        self.gate = DownloadGate()
 
     def routes(self) -> list[web.RouteDef]:
         return [
@@ -64,7 +69,7 @@ class ReportPages:
         }
         return self.pages.render(request, "run.html", view, link, values)
 
-    async def run_file(self, request: web.Request) -> web.Response:
+    async def run_file(self, request: web.Request) -> web.StreamResponse:
         link = await self.pages.opened(request, Scope.ADMIN)
         if isinstance(link, web.Response):
             return link
@@ -73,10 +78,10 @@ class ReportPages:
         results = await run_results(self.engine, link.chat_key, run_id, view.lang)
         if results is None:
             raise web.HTTPNotFound()
-        kind = request.match_info["kind"]
-        return await _download(results.lines, f"{_safe(link.chat_key)}-run-{run_id}.{kind}", kind)
+        name = f"{_safe(link.chat_key)}-run-{run_id}"
+        return await self._download(request, view, link, one_page(list(results.lines)), name)
 
-    async def chat_file(self, request: web.Request) -> web.Response:
+    async def chat_file(self, request: web.Request) -> web.StreamResponse:
         link = await self.pages.opened(request, Scope.ADMIN)
         if isinstance(link, web.Response):
             return link
@@ -88,22 +93,47 @@ class ReportPages:
             words = texts.runs(view.lang)
             values = {"title": words["download_all"], "reason": words["bad_date"]}
             return self.pages.render(request, "refused.html", view, link, values, HTTPStatus.BAD_REQUEST)
-        lines = await chat_results(self.engine, link.chat_key, view.lang, start)
+        lines = chat_result_pages(self.engine, link.chat_key, view.lang, start)
+        return await self._download(request, view, link, lines, f"{_safe(link.chat_key)}-results")
+
+    async def _download(
+        self, request: web.Request, view: ChatView, link: Link, pages: AsyncGenerator[list[Line], None], name: str
+    ) -> web.StreamResponse:
+        """The file written to the client as its pages are read (bot/commands/downloads.py); a
+        page that says "try again" when another download has the turn (download_gate.py)."""
         kind = request.match_info["kind"]
-        return await _download(lines, f"{_safe(link.chat_key)}-results.{kind}", kind)
+        try:
+            with self.gate.turn(link.chat_key):
+                return await self._written(request, pages, f"quizhost-{name}.{kind}", kind)
+        except Busy:
+            words = texts.runs(view.lang)
+            values = {"title": words["busy_title"], "reason": words["busy"]}
+            busy = self.pages.render(request, "refused.html", view, link, values, HTTPStatus.TOO_MANY_REQUESTS)
+            busy.headers["Retry-After"] = str(RETRY_SECONDS)
+            return busy
+
+    @staticmethod
+    async def _written(
+        request: web.Request, pages: AsyncGenerator[list[Line], None], filename: str, kind: str
+    ) -> web.StreamResponse:
+        async with closing(pages):  # a download cut short: the store's reading ends too
+            response = web.StreamResponse(headers=_file_headers(filename))
+            response.content_type = sheets.MEDIA_TYPES[kind].split(";")[0]
+            if kind == "csv":
+                response.charset = "utf-8"
+            response.enable_chunked_encoding()
+            await response.prepare(request)
+            await write_results(pages, kind, response.write)
+            await response.write_eof()
+            return response
+
+
+def _file_headers(filename: str) -> dict[str, str]:
+    # sent before the middlewares see the response (they add headers to it only after it is
+    # written): the ones every page carries, and no caching of a link's page
+    return {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store", **HEADERS}
 
 
 def _safe(text: str) -> str:
     """A file name part from a chat key ("telegram:-100123" -> "telegram-100123")."""
     return re.sub(r"[^A-Za-z0-9_-]+", "", text.replace(":", "-"))
-
-
-async def _download(lines: Sequence[Line], name: str, kind: str) -> web.Response:
-    # written on a thread: a chat's whole history can take seconds (measured: 100,000 answers as
-    # .xlsx, about 25 s here), during which the event loop would serve no other page or webhook
-    data = await asyncio.to_thread(sheets.as_file, lines, kind)
-    response = web.Response(body=data, headers={"Content-Disposition": f'attachment; filename="quizhost-{name}"'})
-    response.content_type = sheets.MEDIA_TYPES[kind].split(";")[0]
-    if kind == "csv":
-        response.charset = "utf-8"
-    return response

@@ -72,6 +72,8 @@ def runs(lang: str) -> dict[str, str]:
         "download_all": t(lang, "Download every answer of this chat"),
         "since": t(lang, "From this day on (empty: from the first run)"),
         "bad_date": t(lang, "Write the day as YYYY-MM-DD, for example 2026-01-31."),
+        "busy_title": t(lang, "The download has to wait"),
+        "busy": t(lang, "Other downloads are being made just now. Try again in a minute."),
     }
 
 

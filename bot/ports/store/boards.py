@@ -71,3 +71,9 @@ class WebRecords(Protocol):
     async def chat_answers(self, chat_key: str, since: float | None = None) -> list[AnswerRow]:
         """Every stored answer of the chat (from `since` on, when given), by run, question index,
         then time of answer: the points of these answers are the points of its boards."""
+
+    async def chat_answers_after(
+        self, chat_key: str, after: AnswerRow | None, limit: int, since: float | None = None
+    ) -> list[AnswerRow]:
+        """The next at most `limit` of `chat_answers` (same order, same `since`) after the answer
+        `after` (None: from the first), so a long history is read a page at a time."""

@@ -153,3 +153,28 @@ async def test_a_chats_answers_sum_to_its_boards_from_any_instant(store):
         (second, "test:bob"),
     ]
     assert {a.chat_key for a in await store.chat_answers(mine.key)} == {mine.key}
+
+
+async def test_a_chats_answers_read_page_by_page_are_its_whole_history_in_order(store):
+    mine, other = ChatRef("test", "1"), ChatRef("test", "2")
+    for chat in (mine, other):
+        await store.ensure_chat(chat)
+    runs = [await store.create_run(run(mine, "demo", 100.0 * n)) for n in range(1, 4)]
+    theirs = await store.create_run(run(other, "demo", 150.0))  # between two of mine: never read
+    empty = await store.create_run(run(mine, "demo", 450.0))  # nobody answered: nothing to read
+    for n, run_id in enumerate(runs):
+        # the same second for several players, and an index answered before a lower one
+        for index, who, at in ((1, "test:cy", 10.0), (0, "test:bob", 20.0), (0, "test:ann", 20.0), (0, "test:al", 5.0)):
+            await store.insert_answer(answer(run_id, who, 100.0 * (n + 1) + at, 10 * n + index, index=index, chat=mine))
+    await store.insert_answer(answer(theirs, "test:ann", 160.0, 5000, chat=other))
+    assert empty > runs[-1]
+    for since in (None, 215.0):
+        whole = await store.chat_answers(mine.key, since)
+        for size in (1, 3, 5, 100):
+            pages: list[list] = []
+            while page := await store.chat_answers_after(mine.key, pages[-1][-1] if pages else None, size, since):
+                assert len(page) <= size
+                pages.append(page)
+            assert [a for page in pages for a in page] == whole, f"pages of {size}"
+            assert len(pages) == -(-len(whole) // size), "every page full but the last"
+    assert len(await store.chat_answers(mine.key)) == 12 and len(await store.chat_answers(mine.key, 215.0)) == 6
