@@ -161,8 +161,10 @@ class WebQueries:
         return page
 
     async def _next_run(self, chat_key: str, run_id: int | None) -> int | None:
+        """The chat's next run after `run_id`: its own, and those its members played in private
+        for it (an assignment's, whose answers name the group)."""
         rows = await self._fetch(
-            "SELECT MIN(id) FROM runs WHERE chat_key = :chat AND id > :run",
+            f"SELECT MIN(r.id) FROM runs r WHERE {_RUN_OF_CHAT} AND r.id > :run",
             {"chat": chat_key, "run": -1 if run_id is None else run_id},
         )
         return None if rows[0][0] is None else int(rows[0][0])

@@ -157,10 +157,13 @@ async def test_a_chats_answers_sum_to_its_boards_from_any_instant(store):
 
 async def test_a_chats_answers_read_page_by_page_are_its_whole_history_in_order(store):
     mine, other = ChatRef("test", "1"), ChatRef("test", "2")
-    for chat in (mine, other):
+    private = ChatRef("test", "55", is_private=True)
+    for chat in (mine, other, private):
         await store.ensure_chat(chat)
-    runs = [await store.create_run(run(mine, "demo", 100.0 * n)) for n in range(1, 4)]
+    runs = [await store.create_run(run(mine, "demo", 100.0 * n)) for n in range(1, 3)]
     theirs = await store.create_run(run(other, "demo", 150.0))  # between two of mine: never read
+    # played in a member's private chat for mine (an assignment): its answers are mine's
+    runs.append(await store.create_run(replace(run(private, "demo", 300.0), board_chat=mine.key)))
     empty = await store.create_run(run(mine, "demo", 450.0))  # nobody answered: nothing to read
     for n, run_id in enumerate(runs):
         # the same second for several players, and an index answered before a lower one
