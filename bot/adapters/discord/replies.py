@@ -9,6 +9,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Awaitable, Iterator
+from functools import lru_cache
 from typing import Any
 
 import aiohttp
@@ -74,8 +75,13 @@ async def acknowledged(interaction: discord.Interaction, ack: Ack, answers: Keep
     asks for the message back and parses it) was about half of the bot's loop per press.
     False (nothing certain was posted): the caller answers through discord.py."""
     url = f"{discord.http.Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
-    body = json.dumps({"type": CHANNEL_MESSAGE, "data": views.ack_data(ack.text)}).encode()
-    return await answers.post(url, body, JSON) in (200, 204)
+    return await answers.post(url, _ack_body(ack.text), JSON) in (200, 204)
+
+
+@lru_cache(maxsize=1024)
+def _ack_body(text: str) -> bytes:
+    """The callback's JSON: nearly every press gets one of a few acks, each encoded once."""
+    return json.dumps({"type": CHANNEL_MESSAGE, "data": views.ack_data(text)}).encode()
 
 
 async def outcome(work: Awaitable[Ack | Reply], interaction_id: object) -> Ack | Reply:
