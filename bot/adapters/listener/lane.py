@@ -149,7 +149,7 @@ class LaneProtocol(asyncio.Protocol):
                 if len(self._buffer) > HEAD_BYTES:
                     self._give_away()
                 return
-            fields = parse_head(bytes(self._buffer[:end]), self._line, self.bounds.line_bytes)
+            fields = parse_head(bytes(self._buffer[: end + 2]), self._line, self.bounds.line_bytes)
             if fields is None:
                 self._give_away()
                 return

@@ -1,0 +1,48 @@
+"""What the listener's lane takes itself: a plain, strict head only. Anything else is left to
+aiohttp's parser (None here), so the lane never frames a request more loosely than aiohttp."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.adapters.listener.head import parse_head
+
+LINE = b"POST /telegram/hook HTTP/1.1"
+
+
+def test_a_plain_head_gives_its_fields_lower_cased_and_trimmed():
+    head = (
+        LINE
+        + b"\r\nContent-Type: application/json\r\nX-Telegram-Bot-Api-Secret-Token:\tab-1 \r\nContent-Length: 12\r\n"
+    )
+    assert parse_head(head, LINE, 8190) == {
+        "content-type": "application/json",
+        "x-telegram-bot-api-secret-token": "ab-1",
+        "content-length": "12",
+    }
+    assert parse_head(LINE + b"\r\n", LINE, 8190) == {}
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"POST /telegram/hook?x=1 HTTP/1.1\r\n",  # another target
+        b"POST /telegram/hook HTTP/1.0\r\n",  # another version
+        b"GET /telegram/hook HTTP/1.1\r\n",  # another method
+        LINE + b"X\r\n",  # a request line that only starts like it
+        LINE + b"\r\nHost : bot\r\n",  # space before the colon (a smuggling trick)
+        LINE + b"\r\nContent-Length: 5\r\nContent-Length: 6\r\n",  # repeated
+        LINE + b"\r\nContent-Length: +5\r\n",
+        LINE + b"\r\nContent-Length: 0x5\r\n",
+        LINE + b"\r\nContent-Length: 1234567890123\r\n",
+        LINE + b"\r\nTransfer-Encoding: chunked\r\n",
+        LINE + b"\r\nUpgrade: websocket\r\n",
+        LINE + b"\r\nExpect: 100-continue\r\n",
+        LINE + b"\r\nA: b\nC: d\r\n",  # a bare LF
+        LINE + b"\r\nA: b\x00\r\n",
+        LINE + b"\r\n continued\r\n",  # obsolete line folding
+        LINE + b"\r\nA: " + b"x" * 100 + b"\r\n",  # longer than the line bound below
+    ],
+)
+def test_anything_else_is_left_to_aiohttp(head):
+    assert parse_head(head, LINE, 64) is None
