@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("quizhost.web")
 
-HEAD_BYTES = 64 << 10  # a head still unfinished past this goes to aiohttp, whose own limits answer it
+HEAD_BYTES = 64 << 10  # a head unfinished past this goes to aiohttp: its limits answer it, its header time runs anew
 HELD_BYTES = 256 << 10  # pipelined bytes held while a request is handled before reading pauses
 SECURITY = "".join(f"{name}: {value}\r\n" for name, value in HEADERS.items()).encode()
 STATUS_LINES = {status.value: f"HTTP/1.1 {status.value} {status.phrase}\r\n" for status in HTTPStatus}
