@@ -1,10 +1,15 @@
-"""What the listener's lane takes itself: a plain, strict head only. Anything else is left to
-aiohttp's parser (None here), so the lane never frames a request more loosely than aiohttp."""
+"""The listener's lane on its own: it takes a plain, strict head only (anything else is left to
+aiohttp's parser, None here, so the lane never frames a request more loosely than aiohttp), and
+a stop lets the request it is answering finish."""
 
 from __future__ import annotations
 
-import pytest
+import asyncio
 
+import pytest
+from aiohttp import web
+
+from bot.adapters.listener import Bounds, Lane, LaneRequest, LaneResponse, Listener
 from bot.adapters.listener.head import parse_head
 
 LINE = b"POST /telegram/hook HTTP/1.1"
@@ -46,3 +51,30 @@ def test_a_plain_head_gives_its_fields_lower_cased_and_trimmed():
 )
 def test_anything_else_is_left_to_aiohttp(head):
     assert parse_head(head, LINE, 64) is None
+
+
+async def test_a_stop_lets_the_request_in_hand_be_answered_then_closes():
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def handle(request: LaneRequest) -> LaneResponse:
+        entered.set()
+        await release.wait()
+        return LaneResponse(200, b"stored: " + request.body)
+
+    lane = Lane("hook", handle, lambda fields: None, 1 << 10)
+    listener = Listener(web.Application(), Bounds(shutdown_seconds=5.0), lane)
+    (_, port), *_ = await listener.start([("127.0.0.1", 0)])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"POST /hook HTTP/1.1\r\nHost: bot\r\nContent-Length: 5\r\n\r\npress")
+    await asyncio.wait_for(entered.wait(), 5)
+    stopping = asyncio.create_task(listener.stop())
+    await asyncio.sleep(0.2)
+    assert not stopping.done(), "the stop waits for the request in hand"
+    release.set()
+    answer = await asyncio.wait_for(reader.read(), 5)  # to the end: the connection closes after it
+    await asyncio.wait_for(stopping, 5)
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and b"Connection: close\r\n" in answer
+    assert answer.endswith(b"\r\n\r\nstored: press")
+    with pytest.raises(OSError):
+        await asyncio.open_connection("127.0.0.1", port)
+    writer.close()
