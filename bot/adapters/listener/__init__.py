@@ -16,7 +16,6 @@ no client holds it for the others.
   reaches the application's middlewares (aiohttp issues #3287 and #6463): `RequestHandler.handle_error`
   answers it. Ours answers with the status alone and the security headers, never the request's
   own bytes, and logs no part of them (a link's token may be in them).
-
 - **A lane of its own** (optional, `Lane`): one busy route (Telegram's webhook) is answered by a
   small protocol of ours without aiohttp's server; a connection starts there and is handed to
   aiohttp's handler, for good, at the first request the lane does not take (lane.py). The

@@ -95,7 +95,8 @@ class LaneProtocol(asyncio.Protocol):
         self._fields: dict[str, str] = {}
         self._length = 0
         self._task: asyncio.Task[None] | None = None
-        self._closing = False  # no request after the one in hand
+        self._closing = False  # no request after the one in hand (the shutdown)
+        self._eof = False  # the client sends nothing more: the requests it sent are answered, then it closes
         self._paused = self._write_paused = False
         self.transport: asyncio.Transport | None = None
 
@@ -121,8 +122,8 @@ class LaneProtocol(asyncio.Protocol):
         self._advance()
 
     def eof_received(self) -> bool:
-        self._closing = True
-        return self._state is State.BUSY  # kept open to write its answer, then closed
+        self._eof = True
+        return self._state is State.BUSY  # kept open to write its answers, then closed
 
     def pause_writing(self) -> None:
         self._write_paused = True
@@ -194,6 +195,9 @@ class LaneProtocol(asyncio.Protocol):
             transport.resume_reading()
         if self._buffer:
             self._advance()
+        if self._eof and self._state is State.HEAD:
+            self._state = State.GONE
+            transport.close()
 
     def _refuse(self, response: LaneResponse) -> None:
         """Answered before the body was read: the connection closes after the linger time."""

@@ -78,3 +78,22 @@ async def test_a_stop_lets_the_request_in_hand_be_answered_then_closes():
     with pytest.raises(OSError):
         await asyncio.open_connection("127.0.0.1", port)
     writer.close()
+
+
+async def test_pipelined_requests_sent_before_the_client_stops_sending_are_all_answered_in_order():
+    async def handle(request: LaneRequest) -> LaneResponse:
+        await asyncio.sleep(0.05)  # the second request and the end of input arrive while the first is handled
+        return LaneResponse(200, b"stored: " + request.body)
+
+    listener = Listener(web.Application(), Bounds(), Lane("hook", handle, lambda fields: None, 1 << 10))
+    (_, port), *_ = await listener.start([("127.0.0.1", 0)])
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"".join(b"POST /hook HTTP/1.1\r\nContent-Length: 2\r\n\r\np%d" % n for n in (1, 2)))
+        writer.write_eof()
+        answers = await asyncio.wait_for(reader.read(), 5)  # to the end: closed after the last answer
+        writer.close()
+    finally:
+        await listener.stop()
+    assert answers.count(b"HTTP/1.1 200 OK\r\n") == 2
+    assert answers.index(b"stored: p1") < answers.index(b"stored: p2")
