@@ -20,9 +20,12 @@ every PRUNE_EVERY claims, and at the first round after a start. Each store suppl
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+log = logging.getLogger("quizhost.storage")
 
 KEEP_SECONDS = 86_400.0  # Telegram keeps an unconfirmed update for 24 hours
 PRUNE_EVERY = 1_000
@@ -84,12 +87,21 @@ class ClaimRounds:
     async def finish(self, update_id: int) -> None:
         await self._wait(self._finishing, update_id)
 
+    def finish_soon(self, update_id: int) -> None:
+        """`finish` in the next round with nobody waiting for it (a failure is logged there):
+        a webhook press's answer need not wait for it, nor cost a task of its own."""
+        self._finishing.setdefault(update_id, [])
+        self._serving()
+
     async def _wait(self, into: dict[int, list[asyncio.Future[bool]]], update_id: int) -> bool:
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         into.setdefault(update_id, []).append(future)
+        self._serving()
+        return await future
+
+    def _serving(self) -> None:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._serve())
-        return await future
 
     async def _serve(self) -> None:
         try:
@@ -103,6 +115,9 @@ class ClaimRounds:
         try:
             new = await self._round(list(claims), now, list(finishes))
         except Exception as exc:  # each waiter raises it: the webhook handles those updates anyway
+            if unwaited := [update_id for update_id, futures in finishes.items() if not futures]:
+                # a repeat may then be handled again once its lease ran out
+                log.warning("updates %s: could not record them as handled (%s)", unwaited, exc)
             for futures in (*claims.values(), *finishes.values()):
                 for future in futures:
                     if not future.done():
@@ -142,6 +157,9 @@ class UpdateClaims:
 
     async def finish_update(self, update_id: int) -> None:
         await self._rounds_of().finish(update_id)
+
+    def finish_update_soon(self, update_id: int) -> None:
+        self._rounds_of().finish_soon(update_id)
 
     async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
         return False  # one process per database: a claim not ours is a dead process's, taken again

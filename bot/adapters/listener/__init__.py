@@ -16,6 +16,10 @@ no client holds it for the others.
   reaches the application's middlewares (aiohttp issues #3287 and #6463): `RequestHandler.handle_error`
   answers it. Ours answers with the status alone and the security headers, never the request's
   own bytes, and logs no part of them (a link's token may be in them).
+- **A lane of its own** (optional, `Lane`): one busy route (Telegram's webhook) is answered by a
+  small protocol of ours without aiohttp's server; a connection starts there and is handed to
+  aiohttp's handler, for good, at the first request the lane does not take (lane.py). The
+  bounds above hold on it too.
 
 Handlers are not cancelled when their client goes (`handler_cancellation` stays off): a
 Telegram press is stored whole once it has started.
@@ -35,11 +39,12 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from bot.adapters.listener.headers import HEADERS, secured
+from bot.adapters.listener.lane import Lane, LaneProtocol, LaneRequest, LaneResponse
 
 log = logging.getLogger("quizhost.web")
 T = TypeVar("T")
 
-__all__ = ["HEADERS", "Bounds", "Listener", "within_body_time"]
+__all__ = ["HEADERS", "Bounds", "Lane", "LaneRequest", "LaneResponse", "Listener", "within_body_time"]
 
 
 MAX_CONNECTIONS = 256  # each may buffer ~0.3 MB of a body in flight: ~80 MB at worst
@@ -82,15 +87,15 @@ async def within_body_time(request: web.Request, reading: Awaitable[T]) -> T:
 
 
 class Listener:
-    """Serves `app` on host:port pairs, within `bounds`, until `stop()`."""
+    """Serves `app` on host:port pairs, within `bounds`, until `stop()`; `lane`'s route first."""
 
-    def __init__(self, app: web.Application, bounds: Bounds | None = None) -> None:
-        self.bounds = bounds or Bounds()
+    def __init__(self, app: web.Application, bounds: Bounds | None = None, lane: Lane | None = None) -> None:
+        self.bounds, self.lane = bounds or Bounds(), lane
         app[BOUNDS] = self.bounds
         app.middlewares.insert(0, secured)  # outermost: responses other middlewares make carry them too
         self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=self.bounds.shutdown_seconds)
         self._servers: list[asyncio.Server] = []
-        self._live: weakref.WeakSet[GuardedHandler] = weakref.WeakSet()
+        self._live: weakref.WeakSet[asyncio.BaseProtocol] = weakref.WeakSet()
 
     async def start(self, addresses: Sequence[tuple[str | None, int]]) -> list[tuple[str, int]]:
         """Listen on each (host, port) (port 0: one the system picks); the addresses bound."""
@@ -103,7 +108,10 @@ class Listener:
     async def stop(self) -> None:
         for server in self._servers:
             server.close()
-        await self._runner.cleanup()  # lets requests in flight finish, closes every connection
+        lanes = [protocol for protocol in self._live if isinstance(protocol, LaneProtocol)]
+        # lets requests in flight finish, closes every connection
+        seconds = self.bounds.shutdown_seconds
+        await asyncio.gather(self._runner.cleanup(), *(lane.finish(seconds) for lane in lanes))
         for server in self._servers:
             await server.wait_closed()
         self._servers.clear()
@@ -113,9 +121,18 @@ class Listener:
         return len(self._live)
 
     def _connection(self) -> asyncio.BaseProtocol:
-        server = self._runner.server
-        if len(self._live) >= self.bounds.connections or server is None:
+        if len(self._live) >= self.bounds.connections or self._runner.server is None:
             return Busy()
+        if self.lane is None:
+            return self._handler()
+        lane = LaneProtocol(self.lane, self.bounds, self._handler, self._live.discard)
+        self._live.add(lane)
+        return lane
+
+    def _handler(self) -> GuardedHandler:
+        """aiohttp's handler of a connection, counted (a lane's hands its connection to one)."""
+        server = self._runner.server
+        assert server is not None
         handler = GuardedHandler(
             server,
             self._live,
@@ -134,7 +151,7 @@ class Listener:
 class GuardedHandler(web.RequestHandler):
     """aiohttp's connection handler, counted while it lives, answering parser errors blind."""
 
-    def __init__(self, manager: web.Server, live: weakref.WeakSet[GuardedHandler], **options: Any) -> None:
+    def __init__(self, manager: web.Server, live: weakref.WeakSet[asyncio.BaseProtocol], **options: Any) -> None:
         super().__init__(manager, **options)
         self._live_set = live
 

@@ -9,12 +9,9 @@ answered 503, so that the platform sends it again later rather than lose it.
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from bot.ports.clock import Clock
 from bot.ports.store import TelegramUpdates
-
-log = logging.getLogger("quizhost.telegram")
 
 WAIT_SECONDS = 10.0  # a repeat waits this long at most for another worker's claim to end
 RECHECK_SECONDS = 0.25  # between two looks at that claim
@@ -23,7 +20,6 @@ RECHECK_SECONDS = 0.25  # between two looks at that claim
 class SharedClaims:
     def __init__(self, store: TelegramUpdates, clock: Clock) -> None:
         self.store, self.clock = store, clock
-        self._finishing: set[asyncio.Task[None]] = set()  # kept, or asyncio may drop them unfinished
 
     async def take(self, update_id: int) -> bool | None:
         """True: handle it here; False: it was handled (or this worker holds it); None: another
@@ -40,12 +36,4 @@ class SharedClaims:
 
     def finish(self, update_id: int) -> None:
         """Mark the update handled, in the background: the platform's answer need not wait for it."""
-        task = asyncio.get_running_loop().create_task(self._finish(update_id))
-        self._finishing.add(task)
-        task.add_done_callback(self._finishing.discard)
-
-    async def _finish(self, update_id: int) -> None:
-        try:
-            await self.store.finish_update(update_id)
-        except Exception as exc:  # a repeat may then be handled again once its lease ran out
-            log.warning("update %d: could not record it as handled (%s)", update_id, exc)
+        self.store.finish_update_soon(update_id)

@@ -21,6 +21,10 @@ class TelegramUpdates(Protocol):
     async def finish_update(self, update_id: int) -> None:
         """The claimed update was handled (the platform has its answer): never taken again."""
 
+    def finish_update_soon(self, update_id: int) -> None:
+        """`finish_update` in the background, before any claim made after this call; a failure
+        is logged (a repeat may then be handled again once the claim's lease ran out)."""
+
     async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
         """Whether another live process holds an unfinished claim of the update whose lease runs
         at `now` (a repeat should wait for it rather than be dropped); False on a one-process store."""

@@ -29,6 +29,14 @@ async def test_an_update_is_new_once_also_after_a_restart(store_factory, store):
     assert await store.claim_update(9, T0 + 60)
 
 
+async def test_an_update_finished_in_the_background_is_finished_before_the_next_claim(store_factory, store):
+    assert await store.claim_update(7, T0)
+    store.finish_update_soon(7)  # the webhook's way: its answer does not wait for this
+    assert not await store.claim_update(7, T0 + CLAIM_SECONDS + 1)  # finished: not taken again after its lease
+    store = await store_factory.restart(store)
+    assert not await store.claim_update(7, T0 + 60)
+
+
 async def test_ids_older_than_a_day_are_forgotten_and_younger_ones_kept(store_factory, store):
     assert await store.claim_update(1, T0)
     assert await store.claim_update(2, T0 + 3_600)

@@ -1,0 +1,40 @@
+"""A request's head as the listener's lane takes it: only a plain, strict HTTP/1.1 POST to the
+lane's path. Anything else (another method, path or version, a header that is not a plain
+`name: value` line, a repeated header, chunked bodies, Upgrade, Expect) is not refused here but
+left to aiohttp's parser, which takes the connection over from that request on and answers it
+as it answers every other request (a 400 for what it cannot read). The lane's framing is thus
+never looser than aiohttp's: a body's length is a single Content-Length of digits or none."""
+
+from __future__ import annotations
+
+import re
+
+TOKEN = rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+FIELDS = re.compile(rb"(?:" + TOKEN + rb":[^\x00-\x08\x0a-\x1f\x7f]*\r\n)*")  # checked in one pass, in C
+LEFT_TO_AIOHTTP = frozenset({"transfer-encoding", "upgrade", "expect"})
+LENGTH_DIGITS = 12  # a length past a terabyte is refused as too large, not read
+
+
+def parse_head(head: bytes, request_line: bytes, line_bytes: int) -> dict[str, str] | None:
+    """The header fields (names lower-cased) of a request head (up to its last field's CRLF,
+    without the blank line) when it is exactly `request_line` and plain header lines each at
+    most `line_bytes` long; None otherwise."""
+    start = len(request_line) + 2
+    if not head.startswith(request_line) or head[start - 2 : start] != b"\r\n" or not FIELDS.fullmatch(head, start):
+        return None
+    fields: dict[str, str] = {}
+    for line in head[start:-2].split(b"\r\n") if len(head) > start else ():
+        name, _, value = line.partition(b":")
+        key = name.decode("ascii").lower()
+        if len(line) > line_bytes or key in fields or key in LEFT_TO_AIOHTTP:
+            return None
+        fields[key] = value.strip(b" \t").decode("utf-8", "surrogateescape")
+    length = fields.get("content-length", "0")
+    if not (length.isascii() and length.isdigit() and len(length) <= LENGTH_DIGITS):
+        return None
+    return fields
+
+
+def media_type(content_type: str) -> str:
+    """`application/json; charset=utf-8` -> `application/json`, as aiohttp's `content_type`."""
+    return content_type.partition(";")[0].strip().lower()
