@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import discord  # the library: absolute imports never resolve to this module
 from discord import app_commands
 
 from bot.adapters.discord import commands as discord_commands
-from bot.adapters.discord import gateway, replies, views
+from bot.adapters.discord import gateway, replies
 from bot.adapters.discord.endpoint import Endpoint, InteractionsServer
 from bot.adapters.discord.events import GatewayEvents
 from bot.adapters.discord.identify import IdentifyTurns
@@ -35,6 +35,11 @@ log = logging.getLogger("quizhost.discord")
 PLATFORM = "discord"
 ANSWER_CONNECTIONS = 64  # presses acknowledged at once on connections of the adapter's own
 ANSWER_SECONDS = 1.0  # then discord.py's own answer, still within Discord's 3 s
+# The gateway events the bot asks for: servers and their channels (a channel's name, is_member's
+# lookup). Slash commands, presses and forms arrive whatever the intents; messages, typing,
+# reactions or voice states would each be an event discord.py parses for nothing (Intents.default()
+# sends every message of every channel the bot can see). No privileged intent, and so no member cache.
+INTENTS = discord.Intents(guilds=True)
 
 
 class _QuizHooks:
@@ -97,7 +102,6 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
         self.client: discord.Client | None = None
         self._commands: Commands | None = None
         self._ready = asyncio.Event()
-        self._item = views.press_item(self._on_press)
         self._answers: KeepAlivePoster | None = None  # made for each `serve` on the gateway
         self._turns: IdentifyTurns | None = None
         self._synced = False  # the slash commands: synced by the first session of a `serve`
@@ -131,7 +135,7 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
         """Interactions over HTTP: logged in for REST (questions are posted with it, commands
         synced), no gateway session; Discord posts every interaction to the endpoint."""
         client = await self._logged_in_client()
-        answers = HttpInteractions(self, self._item, self.calls)
+        answers = HttpInteractions(self, self.calls)
         self.server = InteractionsServer(endpoint, answers.respond)
         try:
             await self.server.start()
@@ -160,7 +164,8 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
     def _make_client(self) -> QuizClient | ShardedQuizClient:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
         options: dict[str, Any] = {
-            "intents": discord.Intents.default(),  # slash commands and buttons need no privileged intent
+            "intents": INTENTS,
+            "max_messages": None,  # no message cache: nothing here reads messages from the gateway
             "allowed_mentions": discord.AllowedMentions.none(),  # names and quiz text never ping anyone
             "http_trace": self.calls.trace(),  # 429s discord.py waits out on its own count too
             **self.client_options,
@@ -193,9 +198,8 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
         return client
 
     async def _setup(self, tree: app_commands.CommandTree) -> None:
-        """After login, before the gateway: buttons of old messages work again, commands sync."""
-        # registered as the DynamicItem class it is (views.PressItem types only how it is called)
-        tree.client.add_dynamic_items(cast(type[discord.ui.DynamicItem[Any]], self._item))
+        """After login, before the gateway: the commands' translations, then their sync (presses need
+        nothing here: `_on_interaction` routes them by custom_id, old messages' buttons too)."""
         await tree.set_translator(discord_commands.QuizTranslator())
         self._ready.set()
         if self._synced:  # a later gateway session's client: Discord has the commands already

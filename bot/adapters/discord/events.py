@@ -25,7 +25,6 @@ log = logging.getLogger("quizhost.discord")
 class GatewayEvents(Handling):
     """The gateway's interactions, each handed to Handling and answered."""
 
-    _item: views.PressItem  # the persistent answer buttons' item
     _answers: KeepAlivePoster | None  # the presses' acknowledgements, on connections of our own
 
     async def _on_command(self, interaction: discord.Interaction, name: str, *changes: str) -> None:
@@ -80,23 +79,34 @@ class GatewayEvents(Handling):
         return ack
 
     async def _on_interaction(self, interaction: discord.Interaction) -> None:
-        """A button that is not one of ours (or a forged id) still gets a clear answer."""
+        """Every press and every modal submit, routed by its custom_id; a button that is not one
+        of ours (or a forged id) still gets a clear answer."""
         try:
-            await self._answer_foreign(interaction)
+            await self._route(interaction)
         except Exception:  # this interaction's alone: the gateway and every other one go on
             log.exception("Discord: handling interaction %s failed", interaction.id)
 
-    async def _answer_foreign(self, interaction: discord.Interaction) -> None:
+    async def _route(self, interaction: discord.Interaction) -> None:
+        """A press of one of our buttons to `_on_press` by its custom_id, as the endpoint routes
+        it (interactions.py): no view rebuilt from the message, nothing kept per message, so a
+        button posted before a restart works as any other. Slash commands and the question
+        forms are discord.py's (the command tree, the modal it keeps until its submit)."""
+        if interaction.type is discord.InteractionType.component:
+            match = views.TEMPLATE.fullmatch(_custom_id(interaction))
+            if match is not None:
+                await self._on_press(interaction, match["data"])
+                return
+            lang = await self._engine_commands().engine.language_for(asked.of_interaction(interaction).chat)
+            await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
+            return
         answered = typed.submitted(interaction)
         if answered is not None:
             await self._answer(interaction, self._typed_answer(interaction, *answered))
-            return
-        if interaction.type is not discord.InteractionType.component:
-            return
-        if views.TEMPLATE.fullmatch(str(dict(interaction.data or {}).get("custom_id", ""))):
-            return  # the persistent item answers it
-        lang = await self._engine_commands().engine.language_for(asked.of_interaction(interaction).chat)
-        await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
 
     async def _answer(self, interaction: discord.Interaction, work: Awaitable[Ack | Reply]) -> None:
-        await replies.answer_in_time(interaction, work, self._item, self._answers)
+        await replies.answer_in_time(interaction, work, self._answers)
+
+
+def _custom_id(interaction: discord.Interaction) -> str:
+    data = interaction.data
+    return str(data.get("custom_id", "")) if isinstance(data, dict) else ""

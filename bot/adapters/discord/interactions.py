@@ -41,8 +41,8 @@ SHUTDOWN_GRACE = 5.0  # seconds follow-ups in progress get when the bot stops
 
 
 class HttpInteractions:
-    def __init__(self, handling: Handling, item: views.PressItem, calls: CallWatch) -> None:
-        self.handling, self.item, self.calls = handling, item, calls
+    def __init__(self, handling: Handling, calls: CallWatch) -> None:
+        self.handling, self.calls = handling, calls
         self._session: aiohttp.ClientSession | None = None
         self._follow_ups: set[asyncio.Task[None]] = set()
 
@@ -61,7 +61,7 @@ class HttpInteractions:
         work = self._work(asker, kind, data) if asker is not None else None
         if work is None:
             language = normalise(str(interaction.get("locale") or "")) or FALLBACK_LANGUAGE
-            return _message(Ack(render.ack_invalid(language), False), self.item)
+            return _message(Ack(render.ack_invalid(language), False))
         return await self._in_time(interaction, work, ephemeral=kind == COMPONENT)
 
     def _work(self, asker: asked.Asker, kind: int, data: dict[str, Any]) -> Awaitable[Ack | Reply] | None:
@@ -93,7 +93,7 @@ class HttpInteractions:
         timer = loop.call_later(replies.DEFER_AFTER, _settle, first, False)
         if await first:
             timer.cancel()
-            return _message(answering.result(), self.item)
+            return _message(answering.result())
         follow_up = asyncio.ensure_future(self._follow_up(interaction, answering))
         self._follow_ups.add(follow_up)
         follow_up.add_done_callback(self._follow_ups.discard)
@@ -104,7 +104,7 @@ class HttpInteractions:
         result = await answering
         url = f"{discord.http.Route.BASE}/webhooks/{interaction.get('application_id')}/{interaction.get('token')}"
         try:
-            async with self.session().post(url, json=views.callback_data(result, self.item)) as response:
+            async with self.session().post(url, json=views.callback_data(result)) as response:
                 if response.status >= 400:
                     log.warning(
                         "Discord refused the follow-up of interaction %s (HTTP %d)",
@@ -177,11 +177,11 @@ def _encoded(callback: dict[str, Any]) -> bytes:
     return json.dumps(callback).encode()
 
 
-def _message(result: Ack | Reply, item: views.PressItem) -> bytes:
+def _message(result: Ack | Reply) -> bytes:
     """A message in answer: an ack's JSON is made once per text (nearly every press gets one of a few)."""
     if isinstance(result, Ack):
         return _ack_reply(result.text)
-    return _encoded({"type": MESSAGE, "data": views.callback_data(result, item)})
+    return _encoded({"type": MESSAGE, "data": views.callback_data(result)})
 
 
 @lru_cache(maxsize=1024)

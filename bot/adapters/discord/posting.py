@@ -24,7 +24,6 @@ class DiscordPosting:
 
     client: discord.Client | None
     _ready: asyncio.Event  # set once a client is logged in (its setup hook ran)
-    _item: views.PressItem  # the persistent answer buttons' item
 
     async def _client_ready(self) -> discord.Client:
         await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT)
@@ -37,7 +36,7 @@ class DiscordPosting:
         picture = await asyncio.to_thread(pictures.add_picture, embed, card.media, True)
         with replies.reachable(card.chat), replies.uncertain("posting a question"):
             message = await channel.send(
-                embed=embed, view=views.question_view(card, self._item), files=_files(picture), **replies.nonce()
+                embed=embed, view=views.question_view(card), files=_files(picture), **replies.nonce()
             )
         return MessageRef(card.chat, str(message.id))
 
@@ -74,18 +73,18 @@ class DiscordPosting:
     async def send(self, chat: ChatRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
         with replies.reachable(chat), replies.uncertain("sending a message"):
-            await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
+            await channel.send(**views.message_kwargs(reply), **replies.nonce())
 
     async def post(self, chat: ChatRef, reply: Reply) -> MessageRef:
         """A message the engine edits later (an assignment's progress in its channel)."""
         channel = (await self._client_ready()).get_partial_messageable(int(chat.chat_id))
         with replies.reachable(chat), replies.uncertain("posting a message"):
-            message = await channel.send(**views.message_kwargs(reply, self._item), **replies.nonce())
+            message = await channel.send(**views.message_kwargs(reply), **replies.nonce())
         return MessageRef(chat, str(message.id))
 
     async def edit(self, message: MessageRef, reply: Reply) -> None:
         channel = (await self._client_ready()).get_partial_messageable(int(message.chat.chat_id))
-        kwargs = {"view": None, "content": None, "embed": None, **views.message_kwargs(reply, self._item)}
+        kwargs = {"view": None, "content": None, "embed": None, **views.message_kwargs(reply)}
         with replies.reachable(message.chat), replies.uncertain("editing a message"):
             await channel.get_partial_message(int(message.message_id)).edit(**kwargs)
 

@@ -34,7 +34,6 @@ NONCE_MAX = 25  # characters Discord takes in a message nonce
 async def answer_in_time(
     interaction: discord.Interaction,
     work: Awaitable[Ack | Reply],
-    item: views.PressItem,
     answers: KeepAlivePoster | None = None,
 ) -> None:
     """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up.
@@ -61,7 +60,7 @@ async def answer_in_time(
         and await acknowledged(interaction, result, answers)
     ):
         return
-    kwargs = views.response_kwargs(result, item)
+    kwargs = views.response_kwargs(result)
     if deferral:
         await deferral[0]
         await interaction.followup.send(**kwargs)

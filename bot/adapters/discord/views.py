@@ -1,4 +1,4 @@
-"""Discord messages for quizhost: embeds, answer buttons and the persistent button item.
+"""Discord messages for quizhost: embeds and answer buttons (their state in their custom_ids).
 
 Every text from bot.texts.render is plain; here it is escaped for Discord's markdown and cut to
 Discord's limits (embed title 256, description 4096, content 2000, button label 80,
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
@@ -41,51 +40,20 @@ COLOURS = {
     "right": discord.Colour.green(),
 }
 
-PressHandler = Callable[[discord.Interaction, str], Awaitable[None]]
 
-
-class PressItem(Protocol):
-    """The button class press_item makes: called with button data (and looks), one button of ours."""
-
-    def __call__(
-        self, data: str, label: str = "", style: discord.ButtonStyle = ..., disabled: bool = False
-    ) -> discord.ui.DynamicItem[discord.ui.Button[Any]]: ...
-
-
-def press_item(on_press: PressHandler | None) -> PressItem:
-    """The persistent button class (answer, quiz or language), bound to the adapter that answers
-    its presses. Its whole state is its custom_id, which its template parses: registered with
-    `add_dynamic_items` at start-up, it answers presses on messages sent before a restart too."""
-
-    class PressButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-        def __init__(
-            self,
-            data: str,
-            label: str = "",
-            style: discord.ButtonStyle = discord.ButtonStyle.primary,
-            disabled: bool = False,
-        ) -> None:
-            super().__init__(
-                discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data), disabled=disabled)
-            )
-            self.data = data
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-        ) -> PressButton:
-            return cls(match["data"])
-
-        async def callback(self, interaction: discord.Interaction) -> None:
-            if on_press is not None:
-                await on_press(interaction, self.data)
-
-    return PressButton
+def press_button(
+    data: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.primary
+) -> discord.ui.Button[Any]:
+    """One of our buttons (an answer, a quiz or a language pick). Its whole state is its
+    custom_id, which TEMPLATE parses: the adapter routes every press by it (events.py on the
+    gateway, interactions.py on the endpoint), so a press on a message sent before a restart
+    is answered as any other, and discord.py keeps nothing per message."""
+    return discord.ui.Button(label=label or None, style=style, custom_id=custom_id(data))
 
 
 def unkept(view: discord.ui.View) -> discord.ui.View:
-    """A view discord.py does not keep (stopped): the registered dynamic item answers every
-    press by its custom_id, so a view kept per sent message would only cost memory."""
+    """A view discord.py does not keep (stopped): every press is routed by its custom_id (see
+    press_button), so a view kept per sent message would only cost memory."""
     view.stop()
     return view
 
@@ -134,18 +102,20 @@ def question_embed(card: QuestionCard) -> discord.Embed:
     )
 
 
-def question_view(card: QuestionCard, item: PressItem) -> discord.ui.View:
+def question_view(card: QuestionCard) -> discord.ui.View:
     """A button per option; "Done" under a select-all-that-apply question in a DM; "Answer"
     (it opens a modal) for a typed or numeric question."""
     view = discord.ui.View(timeout=None)
     for option in card.options:
-        view.add_item(item(option.token, label=option_label(option.letter, option.text)))
+        view.add_item(press_button(option.token, label=option_label(option.letter, option.text)))
     if card.done_token:
         view.add_item(
-            item(card.done_token, label=answer_buttons.done_label(card.language), style=discord.ButtonStyle.success)
+            press_button(
+                card.done_token, label=answer_buttons.done_label(card.language), style=discord.ButtonStyle.success
+            )
         )
     if card.answer_token:
-        view.add_item(item(card.answer_token, label=answer_buttons.answer_label(card.language)))
+        view.add_item(press_button(card.answer_token, label=answer_buttons.answer_label(card.language)))
     return unkept(view)
 
 
@@ -172,7 +142,7 @@ def button_data(button: Button) -> str:
     return tokens.in_private(button.data) if button.in_private else button.data
 
 
-def reply_view(buttons: tuple[Button, ...], item: PressItem) -> discord.ui.View | None:
+def reply_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
     buttons = tuple(b for b in buttons if _shown(b))
     usable = [b for b in buttons if fits(button_data(b))]
     if len(usable) < len(buttons):
@@ -182,7 +152,7 @@ def reply_view(buttons: tuple[Button, ...], item: PressItem) -> discord.ui.View 
     view = discord.ui.View(timeout=None)
     for button in usable[:BUTTONS_MAX]:
         view.add_item(
-            item(button_data(button), label=cut(button.label, LABEL_MAX), style=discord.ButtonStyle.secondary)
+            press_button(button_data(button), label=cut(button.label, LABEL_MAX), style=discord.ButtonStyle.secondary)
         )
     return unkept(view)
 
@@ -198,7 +168,7 @@ def _shown(button: Button) -> bool:
     return True
 
 
-def message_kwargs(reply: Reply, item: PressItem) -> dict[str, Any]:
+def message_kwargs(reply: Reply) -> dict[str, Any]:
     """send()/send_message() arguments for a Reply: an embed when it has a title, else plain content."""
     text = directed(escape(reply.text), reply.language)
     kwargs: dict[str, Any] = {}
@@ -213,7 +183,7 @@ def message_kwargs(reply: Reply, item: PressItem) -> dict[str, Any]:
     buttons = reply.buttons
     if reply.poll_button and not any(b.data == tokens.FORM_ADD for b in buttons):  # Discord's way: a form
         buttons = (Button(t(reply.language, "Add question"), tokens.FORM_ADD), *buttons)
-    view = reply_view(buttons, item)
+    view = reply_view(buttons)
     if view is not None:
         kwargs["view"] = view
     return kwargs
@@ -224,10 +194,10 @@ def is_private(result: Ack | Reply) -> bool:
     return isinstance(result, Ack) or result.private or result.kind == "error"
 
 
-def response_kwargs(result: Ack | Reply, item: PressItem) -> dict[str, Any]:
+def response_kwargs(result: Ack | Reply) -> dict[str, Any]:
     if isinstance(result, Ack):
         return dict(_ack_kwargs(result.text))
-    return {**message_kwargs(result, item), "ephemeral": is_private(result)}
+    return {**message_kwargs(result), "ephemeral": is_private(result)}
 
 
 @lru_cache(maxsize=1024)
@@ -242,11 +212,11 @@ EPHEMERAL = 64  # message flag: shown only to the person who pressed or typed
 NO_MENTIONS = discord.AllowedMentions.none().to_dict()  # names and quiz text never ping anyone
 
 
-def callback_data(result: Ack | Reply, item: PressItem) -> dict[str, Any]:
+def callback_data(result: Ack | Reply) -> dict[str, Any]:
     """What `response_kwargs` gives discord.py's send_message, as the message JSON Discord takes."""
     if isinstance(result, Ack):
         return ack_data(result.text)
-    kwargs = message_kwargs(result, item)
+    kwargs = message_kwargs(result)
     data: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
     if "content" in kwargs:
         data["content"] = kwargs["content"]

@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from bot.app.wiring import run
+from bot.testing.fake_discord_modals import text_inputs
 from bot.testing.fake_discord_payloads import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS
 from bot.texts import i18n
 from tests.support.discord_harness import (  # noqa: F401
@@ -272,4 +273,47 @@ async def test_dashboard_revoke_is_for_managers_and_speaks_the_channels_language
         await fake.slash(boss, channel, "language", code="ur")
         revoked = await fake.slash(boss, channel, "dashboard", action="revoke")
         assert "/dashboard" in revoked["content"] and "لنک کام کرنا بند کر چکے ہیں" in revoked["content"]
+    assert fake.violations == []
+
+
+TYPED_QUIZ = """\
+id: typed-one
+title: One Typed Question
+description: A typed answer, for the restart test.
+questions:
+  - id: collective
+    kind: typed
+    prompt: Which collective operation averages the gradients? Type its name.
+    accept: [all-reduce, allreduce]
+"""
+
+
+async def test_after_a_restart_an_old_questions_answer_button_opens_its_form_and_forged_ids_are_refused(
+    fake, clock, server, tmp_path
+):
+    """Every press is routed by its custom_id, so the new process, whose discord.py never saw the
+    question's message, opens the typed answer's form from it, takes the answer, and still
+    refuses made-up and foreign ids clearly."""
+    _, channel = server
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    settings = make_settings(tmp_path, fake)
+    (tmp_path / "quizzes" / "typed-one.yaml").write_text(TYPED_QUIZ, encoding="utf-8")
+    async with running_bot(fake, settings, clock):
+        await fake.slash(ann, channel, "quiz", topic="typed-one")
+        question = await fake.wait_message(channel, is_question(1))
+        await question_stored(settings.quizhost_db, question.id)
+    async with running_bot(fake, settings, clock):  # a new process: new client, new engine, same database
+        answer = next(b["custom_id"] for b in question.buttons() if b["custom_id"].startswith("quizhost:qt:"))
+        form = await fake.press(ann, question.id, answer)
+        assert form["type"] == 9 and form["custom_id"] == answer, "the Answer button opened its form"
+        field = text_inputs(form)[0]
+        shown = await fake.submit_modal(ann, channel, form, {field["label"]: "All-Reduce"})
+        assert shown["ephemeral"] and shown["content"].startswith("Locked in")
+        forged = await fake.press(bob, question.id, "quizhost:qa:999999:1:0", forge=True)
+        assert forged["ephemeral"] and forged["content"] == "This button is not valid."
+        foreign = await fake.press(bob, question.id, "someone-elses:button", forge=True)
+        assert foreign["ephemeral"] and foreign["content"] == "This button is not valid."
+        clock.advance(30)
+        reveal = await fake.wait_message(channel, lambda m: "Right answer" in m.text)
+        assert reveal.id == question.id and "Ann +" in reveal.text and "Bob" not in reveal.text
     assert fake.violations == []

@@ -55,7 +55,7 @@ async def test_auto_sharding_connects_every_shard_and_each_serves_its_servers(fa
     assert ("GET", "/api/v10/gateway/bot", 200) in fake.requests
     privileged = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
     assert all(
-        i["intents"] == discord.Intents.default().value and not i["intents"] & privileged for i in fake.identifies
+        i["intents"] == discord.Intents(guilds=True).value and not i["intents"] & privileged for i in fake.identifies
     )
     assert fake.violations == []
 

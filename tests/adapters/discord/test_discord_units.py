@@ -36,11 +36,11 @@ def test_custom_ids_carry_the_engine_token_and_never_exceed_100_characters():
 
 
 def test_reply_text_is_escaped_for_discord_markdown_and_cut_to_the_limits():
-    kwargs = views.message_kwargs(Reply("**Ann** _wins_ " + "z" * 5000, title="🏆 `top`"), views.press_item(None))
+    kwargs = views.message_kwargs(Reply("**Ann** _wins_ " + "z" * 5000, title="🏆 `top`"))
     embed = kwargs["embed"]
     assert embed.title == "🏆 \\`top\\`"
     assert embed.description.startswith("\\*\\*Ann\\*\\* \\_wins\\_") and len(embed.description) == 4096
-    plain = views.message_kwargs(Reply("@everyone *hi*"), views.press_item(None))
+    plain = views.message_kwargs(Reply("@everyone *hi*"))
     assert plain == {"content": "@everyone \\*hi\\*"}  # mentions are off client-wide: no ping
 
 
