@@ -116,6 +116,10 @@ class RunSteps:
         close = [owed.close(run, message, reveal, self.clock.now())]
         if (await self.chats.settings(run.chat)).close_notice:
             close.append(owed.closed_notice(run, render.closed_notice(reveal), self.clock.now()))
+        # the messages carry it as JSON: not held while the state waits for its commit (at a
+        # deadline a hundred closes wait, a scorer each answer: the garbage collector's young
+        # generation, walked at every collection, was mostly theirs)
+        del reveal
         missed = self._misses(run)
         reason = final or session.end_reason(run)
         if reason is None:
