@@ -65,8 +65,12 @@ class LoadResult:
     batches: int = 0
 
 
+def player(chat: int, j: int) -> Player:
+    return Player(PLATFORM, f"c{chat}u{j}", f"Player {chat}.{j}")
+
+
 def players_of(chat: int, count: int) -> list[Player]:
-    return [Player(PLATFORM, f"c{chat}u{j}", f"Player {chat}.{j}") for j in range(count)]
+    return [player(chat, j) for j in range(count)]
 
 
 async def open_engine(
@@ -156,15 +160,15 @@ async def offered_rate(
     engine, adapter = await open_engine(db, catalog, SystemClock(), question_seconds, pause)
     result = LoadResult(chats=chats)
     timer = asyncio.get_running_loop().create_task(engine.serve())
-    pool = _PressPool(adapter, {}, rng)
+    pool = _PressPool(adapter, players, rng)
     try:
         # chats start over one question's cycle, as groups do, so questions open and close all the time
         starting = asyncio.get_running_loop().create_task(
-            _start_staggered(engine, quiz, chats, players, pool, min(question_seconds + pause, seconds))
+            _start_staggered(engine, quiz, chats, pool, min(question_seconds + pause, seconds))
         )
         while not adapter.open:
             await asyncio.sleep(0.01)
-        await _offer(engine, pool, rate, seconds, result)
+        await _Arrivals(engine, pool, result).offer(rate, seconds)
         await starting
         result.batches = engine.store.commits
     finally:
@@ -175,70 +179,96 @@ async def offered_rate(
 
 
 async def _start_staggered(
-    engine: Engine, quiz: Quiz, chats: int, players: int, pool: _PressPool, cycle: float, groups: int = 10
+    engine: Engine, quiz: Quiz, chats: int, pool: _PressPool, cycle: float, groups: int = 10
 ) -> None:
+    """A tenth of the chats at a time, each started by its first player. The bench's own
+    bookkeeping stays small: a chat's players are made as they press, as a platform's update
+    makes each presser (making a group's 5,000 up front stalled the loop 10 to 20 ms)."""
     for group in range(groups):
         first, last = chats * group // groups, chats * (group + 1) // groups
         # the roster first: on a slower store the first runs of a group ask before the last one starts
-        pool.roster.update({f"{PLATFORM}:c{n}": players_of(n, players) for n in range(first, last)})
-        await start_runs(engine, quiz, last - first, players, first)
+        pool.roster.update({f"{PLATFORM}:c{n}": n for n in range(first, last)})
+        for n in range(first, last):
+            outcome = await engine.start_quiz(ChatRef(PLATFORM, f"c{n}", title="bench"), quiz, player(n, 0))
+            assert outcome.status is StartStatus.STARTED, outcome.status
         await asyncio.sleep(cycle / groups)
 
 
-async def _offer(engine: Engine, pool: _PressPool, rate: float, seconds: float, result: LoadResult) -> None:
+class _Arrivals:
     """Open loop: press n is due at n / rate after the start, whether earlier ones are done or
-    not. When no question is open nobody can press: that slot passes (no pile-up for later)."""
-    tasks: set[asyncio.Task] = set()
-    began = time.perf_counter()
-    slot = sent = 0
-    while (now := time.perf_counter()) < began + seconds:
-        while began + slot / rate <= now:
-            press = pool.take()
-            if press is not None:
-                task = asyncio.ensure_future(_arrive(engine, press, began + slot / rate, result))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-                sent += 1
-            slot += 1
-        await asyncio.sleep(max(0.0, began + slot / rate - time.perf_counter()))
-    await asyncio.gather(*tasks)
-    result.seconds = time.perf_counter() - began
-    result.presses = sent
+    not. When no question is open nobody can press: that slot passes (no pile-up for later).
 
+    Each press is a task of its own, as a bot's update is, timed from its scheduled arrival
+    (the lag) and from entering the engine (the ack). A press's task leaves the set of those
+    in flight as it ends, with no done-callback (one more loop callback a press): the bench
+    runs in the bot's loop, and its own upkeep is load a bot would not have."""
 
-async def _arrive(engine: Engine, press: tuple[str, Player], arrival: float, result: LoadResult) -> None:
-    result.lag_ms.append((time.perf_counter() - arrival) * 1000)
-    await timed_press(engine, press[0], press[1], result)
+    def __init__(self, engine: Engine, pool: _PressPool, result: LoadResult) -> None:
+        self._engine, self._pool, self._result = engine, pool, result
+        self._in_flight: set[asyncio.Task[None]] = set()
+        self._all_back = asyncio.Event()
+
+    async def offer(self, rate: float, seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        began = time.perf_counter()
+        slot = sent = 0
+        while (now := time.perf_counter()) < began + seconds:
+            while began + slot / rate <= now:
+                press = self._pool.take()
+                if press is not None:
+                    self._in_flight.add(loop.create_task(self._arrive(press[0], press[1], began + slot / rate)))
+                    sent += 1
+                slot += 1
+            await asyncio.sleep(max(0.0, began + slot / rate - time.perf_counter()))
+        if self._in_flight:
+            await self._all_back.wait()
+        self._result.seconds = time.perf_counter() - began
+        self._result.presses = sent
+
+    async def _arrive(self, token: str, presser: Player, arrival: float) -> None:
+        result = self._result
+        began = time.perf_counter()
+        result.lag_ms.append((began - arrival) * 1000)
+        try:
+            ack = await self._engine.answer(token, presser)
+            result.ack_ms.append((time.perf_counter() - began) * 1000)
+            result.accepted += ack.accepted
+        finally:
+            self._in_flight.discard(asyncio.current_task())
+            if not self._in_flight:
+                self._all_back.set()
 
 
 class _PressPool:
     """The presses still to come on the open questions, drawn at random across chats."""
 
-    def __init__(self, adapter: NullAdapter, roster: dict[str, list[Player]], rng: random.Random) -> None:
-        self.roster, self._rng = roster, rng
-        self._left: dict[int, tuple[QuestionCard, list[Player]]] = {}  # run id -> its open question
+    def __init__(self, adapter: NullAdapter, players: int, rng: random.Random) -> None:
+        self.roster: dict[str, int] = {}  # chat key -> its number, whose players press
+        self._players, self._rng = players, rng
+        self._left: dict[int, tuple[QuestionCard, int, list[int]]] = {}  # run id -> its open question
         self._active: list[int] = []  # run ids that may still have presses to come
         adapter.listener = self
         for card in adapter.open.values():
             self.opened(card)
 
     def opened(self, card: QuestionCard) -> None:
-        people = list(self.roster[card.chat.key])
+        people = list(range(self._players))
         self._rng.shuffle(people)
-        self._left[card.run_id] = (card, people)
+        self._left[card.run_id] = (card, self.roster[card.chat.key], people)
         self._active.append(card.run_id)
 
     def closed(self, run_id: int) -> None:
         self._left.pop(run_id, None)
 
     def take(self) -> tuple[str, Player] | None:
+        draw = self._rng.random  # a float a draw: randrange and choice cost three times as much
         while self._active:
-            i = self._rng.randrange(len(self._active))
+            i = int(draw() * len(self._active))
             entry = self._left.get(self._active[i])
-            if entry is None or not entry[1]:  # closed or everybody pressed: drop it (swap-remove)
+            if entry is None or not entry[2]:  # closed or everybody pressed: drop it (swap-remove)
                 self._active[i] = self._active[-1]
                 self._active.pop()
                 continue
-            card, people = entry
-            return self._rng.choice(card.options).token, people.pop()
+            card, chat, people = entry
+            return card.options[int(draw() * len(card.options))].token, player(chat, people.pop())
         return None

@@ -132,7 +132,7 @@ def _ack_rows(ack: dict) -> list[tuple[str, str, str]]:
             "ack_ms p50/p99/max",
             f"{ack['p50']} / {ack['p99']} / {ack['max']}",
             f"offered {ack['offered_per_s']:,.0f}/s, achieved {ack['achieved_per_s']:,}/s over "
-            f"{ack['chats']} chats; {mark}",
+            f"{ack['chats']} chats, the loop's thread {ack.get('loop_us_per_press', 0):g} µs a press; {mark}",
         ),
     ]
 

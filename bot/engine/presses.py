@@ -65,9 +65,13 @@ class Presses:
             return await self._question_button(question, player, chat)
         if token is None:  # no run, so no chat language: answer in the presser's own
             return self._invalid(player)
-        run = await self._held(token, player, chat)
-        if isinstance(run, Ack):
-            return run
+        held = self.runs.by_id.get(token.run_id)  # nearly always held here, and pressed in its chat:
+        if held is None or (chat is not None and chat.key != held.row.chat_key):  # no coroutine for that
+            found = await self._held(token, player, chat)
+            if isinstance(found, Ack):
+                return found
+            held = found
+        run = held
         lang, now, key = run.row.language, self.clock.now(), player.key
         refusal = session.check_press(run, token, key, now)
         if refusal is not None:

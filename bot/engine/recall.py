@@ -12,12 +12,13 @@ would next ask LEARNED_DAYS or more later leaves the deck: well learned.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import fsrs
 
-from bot.domain.deck import DAY, CardState, Grade, Miss, ReviewCard, ReviewLogRow
+from bot.domain.deck import DAY, CardState, Grade, Miss, Misses, ReviewCard, ReviewLogRow
 
 STEP = timedelta(minutes=1)
 SCHEDULER = fsrs.Scheduler(learning_steps=(STEP,), relearning_steps=(STEP,), enable_fuzzing=False)
@@ -106,6 +107,12 @@ def missed(player_key: str, quiz_id: str, question_id: str, now: float, quiz_cha
     )
     log = ReviewLogRow(player_key, quiz_chat, quiz_id, question_id, now, Grade.AGAIN, None, None)
     return card, log
+
+
+def misses(players: Iterable[str], quiz_id: str, question_id: str, now: float, quiz_chat: str = "") -> Misses:
+    """`missed` for each of the players at once: the card and log row each would get, held once."""
+    card, log = missed("", quiz_id, question_id, now, quiz_chat)
+    return Misses(card, log, tuple(players))
 
 
 def answered(card: ReviewCard, correct: bool, now: float) -> tuple[ReviewCard | None, ReviewLogRow]:

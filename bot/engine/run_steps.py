@@ -11,7 +11,7 @@ from typing import Protocol
 
 from bot.content.catalog import Catalog
 from bot.domain import owed, session
-from bot.domain.deck import Miss
+from bot.domain.deck import Miss, Misses
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
 from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus
 from bot.domain.session import Run
@@ -116,6 +116,10 @@ class RunSteps:
         close = [owed.close(run, message, reveal, self.clock.now())]
         if (await self.chats.settings(run.chat)).close_notice:
             close.append(owed.closed_notice(run, render.closed_notice(reveal), self.clock.now()))
+        # the messages carry it as JSON: not held while the state waits for its commit (at a
+        # deadline a hundred closes wait, a scorer each answer: the garbage collector's young
+        # generation, walked at every collection, was mostly theirs)
+        del reveal
         missed = self._misses(run)
         reason = final or session.end_reason(run)
         if reason is None:
@@ -133,7 +137,7 @@ class RunSteps:
             run.answers[answer.player_key] = answer
             run.names[answer.player_key] = names.get(answer.player_key, answer.player_key)
 
-    def _misses(self, run: Run) -> list[Miss]:
+    def _misses(self, run: Run) -> Misses:
         """Who missed the question just closed gets it in their review deck, due at once; a
         card of the chat's own quiz names the chat, whose quizzes /review looks it up in.
         The cards are stored with the close's state, in its transaction: stored on their own,
@@ -141,7 +145,7 @@ class RunSteps:
         49 to 62 ms with them, 10 to 11 without; docs/PERFORMANCE.md)."""
         now, quiz_id, question_id = self.clock.now(), run.row.quiz_id, run.question.id
         quiz_chat = "" if self.catalog.get(quiz_id) is not None else run.row.board_key
-        return [recall.missed(key, quiz_id, question_id, now, quiz_chat) for key in session.missed_by(run)]
+        return recall.misses(session.missed_by(run), quiz_id, question_id, now, quiz_chat)
 
     async def finish(
         self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = (), missed: Sequence[Miss] = ()

@@ -91,6 +91,7 @@ class PostgresStore(
         self.owner = pg_leases.worker_id(owner)  # this worker, in the runs it leases
         self.lease_seconds = pg_leases.LEASE_SECONDS
         self.writer = PgAnswerWriter(pool, self.owner)  # answers are committed in groups
+        self.writer.names_stored = self._names.stored
         self._poller: asyncpg.pool.PoolConnectionProxy | None = None  # holds POLLING_LOCK while we poll
         self._presence = pg_presence.Presence(url)  # this worker alive, and its name held (hold_name)
         self._name_refused = False  # another live worker has our name: its leases are not ours to let go

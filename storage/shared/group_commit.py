@@ -16,10 +16,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.domain.deck import Miss
+from bot.domain.deck import Miss, Misses
 from bot.domain.model import Player
 from bot.domain.records import AnswerRow, OutboxMessage, RunRow, RunStatus
 from storage.shared.review import card_values, log_values
@@ -72,7 +72,12 @@ def outbox_update(m: OutboxMessage) -> tuple:
 # A close's review cards ride with its run state too, as ops of their own:
 #   ("card", *review.card_values(card))   - stored as put_review_cards stores it
 #   ("log", *review.log_values(row))      - a review log row
+#   ("misses", card, log, players)        - a close's `Misses`: for each player key, a card and a
+#                                           log row of the values given but for the key (first)
 def review_ops(missed: Sequence[Miss]) -> list[tuple]:
+    if isinstance(missed, Misses):
+        shared = (card_values(missed.card)[1:], log_values(missed.log)[1:])
+        return [("misses", *shared, missed.players)] if missed.players else []
     return [op for card, row in missed for op in (("card", *card_values(card)), ("log", *log_values(row)))]
 
 
@@ -83,20 +88,31 @@ class BatchOps:
     outbox: list[tuple]  # outbox_ops and outbox_update's tuples
     cards: list[tuple]  # card_values; one per card key, the last one given (ON CONFLICT updates a row once)
     log: list[tuple]  # log_values
+    misses: list[tuple]  # with `shared`: the "misses" ops as given, (card, log, players) each
 
 
-def split_ops(ops: list[tuple]) -> BatchOps:
+def split_ops(ops: list[tuple], shared: bool = False) -> BatchOps:
+    """`shared`: the "misses" ops stay as they are (SQLite stores them from their shared values,
+    an upsert there taking one key twice), else each player's card and log row join the others."""
     outbox: list[tuple] = []
     cards: dict[tuple, tuple] = {}
     log: list[tuple] = []
+    misses: list[tuple] = []
     for op in ops:
         if op[0] == "card":
             cards[(op[1], op[5], op[2], op[3])] = op[1:]  # player, chat, quiz, question
         elif op[0] == "log":
             log.append(op[1:])
+        elif op[0] == "misses" and shared:
+            misses.append(op[1:])
+        elif op[0] == "misses":
+            _, card, row, players = op
+            for key in players:
+                cards[(key, card[3], card[0], card[1])] = (key, *card)
+                log.append((key, *row))
         else:
             outbox.append(op)
-    return BatchOps(outbox, list(cards.values()), log)
+    return BatchOps(outbox, list(cards.values()), log, misses)
 
 
 @dataclass(slots=True)
@@ -124,6 +140,8 @@ class GroupCommit:
         self.submitted = 0  # answers queued so far: the ticket of the latest one
         self.settled = 0  # answers whose batch is done (committed or failed), in queue order
         self._settle_waiters: list[tuple[int, asyncio.Future]] = []
+        # told the (key, platform, user_id, name) of the names each batch stored, once committed
+        self.names_stored: Callable[[list[tuple]], None] | None = None
 
     def submit(self, answer: AnswerRow, player: tuple | None = None, replace: bool = False) -> asyncio.Future:
         """Queue one answer; the future becomes True (stored), False (already there) or an error.
@@ -206,24 +224,29 @@ class GroupCommit:
         began = time.perf_counter()
         outbox, self._outbox = self._outbox, []
         ops = [op for _, _, run_ops in runs.values() for op in run_ops] + [op for own, _ in outbox for op in own]
+        names = _players(batch)
         try:
-            landed = await self._commit_batch(batch, [values for values, _, _ in runs.values()], ops)
+            landed = await self._commit_batch(batch, names, [values for values, _, _ in runs.values()], ops)
         except Exception as error:
             log.error("storing %d answers and %d run states failed: %s", len(batch), len(runs), error)
             self._resolve(batch, runs, outbox, error=error)
         else:
             self.batches += 1
             self.times.add(time.perf_counter() - began)
+            if names and self.names_stored is not None:
+                self.names_stored(names)
             self._resolve(batch, runs, outbox, landed)
         finally:
             self._inflight = []
         self._settle(len(batch))
 
-    async def _commit_batch(self, batch: list[_Pending], runs: list[tuple], ops: list[tuple]) -> list[bool]:
+    async def _commit_batch(
+        self, batch: list[_Pending], names: list[tuple], runs: list[tuple], ops: list[tuple]
+    ) -> list[bool]:
         """`commit` with the batch's new answers and its replacements apart; per item, whether it landed."""
         rows = [p.values for p in batch if not p.replace]
         replaced = [p.values for p in batch if p.replace]
-        landed = iter(await self.commit(rows, _players(batch), runs, ops, replaced))
+        landed = iter(await self.commit(rows, names, runs, ops, replaced))
         return [True if p.replace else next(landed) for p in batch]
 
     async def commit(
@@ -334,17 +357,17 @@ class StoredNames:
     def submit(
         self, writer: GroupCommit, answer: AnswerRow, player: Player | None, replace: bool = False
     ) -> asyncio.Future:
-        """Queue the answer, with the player's name when it changed; remember it once stored."""
+        """Queue the answer, with the player's name when it changed; remembered once its batch
+        is stored (`stored`, which the store makes the writer's `names_stored`: one call a
+        batch, where a done-callback a press cost a closure and a loop callback each)."""
         key = answer.player_key  # the same string object as the answer's: one copy in memory
         if player is None or self._names.get(key) == player.name:
             return writer.submit(answer, None, replace)
-        name = player.name
-        future = writer.submit(answer, (key, player.platform, player.user_id, name), replace)
-        future.add_done_callback(lambda f: self._stored(f, key, name))
-        return future
+        return writer.submit(answer, (key, player.platform, player.user_id, player.name), replace)
 
-    def _stored(self, future: asyncio.Future, key: str, name: str) -> None:
-        if not future.cancelled() and future.exception() is None:
+    def stored(self, players: list[tuple]) -> None:
+        """The names of a committed batch, as (key, platform, user_id, name)."""
+        for key, _, _, name in players:
             self.remember(key, name)
 
 

@@ -74,6 +74,7 @@ class SqliteStore(
         self._names = StoredNames()  # to skip writing unchanged player names
         self._chats: set[str] = set()
         self.writer = AnswerWriter(db)  # answers are committed in groups, see storage/sqlite/writer.py
+        self.writer.names_stored = self._names.stored
         self.writes = 0  # statements committed outside the writer, for the checkpointer
         self.checkpointer = Checkpointer(path, lambda: self.writes + self.writer.batches)
         self._identify: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)

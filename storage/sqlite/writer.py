@@ -84,6 +84,23 @@ def _store_cards(cards: str) -> str:
     )
 
 
+def _shared_rows(misses: str, part: int, width: int) -> str:
+    """SELECT, for every player key of every "misses" op (storage/shared/group_commit.py), the
+    key and then the op's shared values at `part` (0: the card's, 1: the log row's)."""
+    shared = ", ".join(f"json_extract(g.value, '$[{part}][{i}]')" for i in range(width - 1))
+    return (
+        f"SELECT p.value, {shared} FROM json_each({misses}) AS g, "
+        "json_each(json_extract(g.value, '$[2]')) AS p WHERE true"
+    )  # WHERE: SQLite's rule for an upsert after a SELECT
+
+
+def _store_missed_cards(misses: str) -> str:
+    return (
+        f"INSERT INTO review_cards({CARD_COLUMNS}) {_shared_rows(misses, 0, len(CARD_COLUMNS.split(',')))} "
+        f"ON CONFLICT ({CARD_KEY}) DO UPDATE SET {CARD_UPDATES}"
+    )
+
+
 def _replace_answers(answers: str) -> str:
     """Toggles: each row replaces the player's stored answer to that question (json_each's
     order: the later of two wins)."""
@@ -95,8 +112,8 @@ def _replace_answers(answers: str) -> str:
 # each start; a TEMP trigger may write the main database's tables). A duplicate answer fails it whole.
 BATCH_OBJECTS = f"""
     {SQLITE_OPS}
-    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers, replaced, cards, review_log)
-        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL;
+    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers, replaced, cards, review_log, misses)
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL;
     CREATE TEMP TRIGGER answer_batch_write INSTEAD OF INSERT ON answer_batch BEGIN
         {_upsert_players("new.now", "new.players")};
         {_update_runs("new.runs")};
@@ -105,11 +122,13 @@ BATCH_OBJECTS = f"""
         {_replace_answers("new.replaced")};
         {_store_cards("new.cards")};
         INSERT INTO review_log({LOG_COLUMNS}) {_rows_of(LOG_COLUMNS, "new.review_log")};
+        {_store_missed_cards("new.misses")};
+        INSERT INTO review_log({LOG_COLUMNS}) {_shared_rows("new.misses", 1, len(LOG_COLUMNS.split(",")))};
     END;
 """
 WRITE_BATCH = (
-    "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers, replaced, cards, review_log) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers, replaced, cards, review_log, misses) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # the rows that landed, in the order given (json_each's): the first of two equal keys wins
 INSERT_NEW_ANSWERS_JSON = _insert_answers("?", "INSERT OR IGNORE") + " RETURNING run_id, idx, player_key"
@@ -135,9 +154,9 @@ class AnswerWriter(GroupCommit):
         replaced: list[tuple] | None = None,
     ) -> list[bool]:
         # the JSON is made on the event loop's thread
-        ops = split_ops(outbox)
+        ops = split_ops(outbox, shared=True)
         batch = (time.time(), _json(players), _json(runs), _json(ops.outbox))
-        review = (_json(ops.cards), _json(ops.log))
+        review = (_json(ops.cards), _json(ops.log), _json(ops.misses))
         rows_json, replaced_json = json.dumps(rows), _json(replaced or [])
         try:
             await self._db.write(WRITE_BATCH, (*batch, rows_json, replaced_json, *review))

@@ -99,6 +99,7 @@ def check_every_figure(result: dict) -> None:
     assert set(result["whole_play"]) == {"answers_per_s", "raw_per_s", "ratio"}
     assert set(result["ack_ms"]) >= {"p50", "p99", "max", "offered_per_s", "achieved_per_s"}
     assert result["ack_ms"]["stored"] == result["ack_ms"]["presses"] > 0
+    assert result["ack_ms"]["loop_us_per_press"] > 0  # the event loop's CPU time over the presses
     assert set(result["leaderboard_ms"]) == {"200", "2000"}
     for boards in result["leaderboard_ms"].values():
         assert set(boards) == {"all", "week", "month", "quiz", "stats", "quizstats"}

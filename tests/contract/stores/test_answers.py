@@ -44,6 +44,18 @@ async def test_an_answer_carries_its_players_current_name(store):
     assert [s.name for s in await store.run_standings(run_id)] == ["Ann B."]
 
 
+async def test_a_name_whose_commit_failed_is_written_with_the_next_answer(store_factory, store):
+    """The store skips writing a name it knows is stored: one in a failed batch is not known."""
+    run_id = (await stored_run(store)).id
+    await store_factory.refuse_answers(True)
+    pressed = store.submit_answer(answer(run_id, "test:u1", 1.0), Player("test", "u1", "Ann"))
+    (failed,) = await asyncio.gather(pressed, return_exceptions=True)
+    assert isinstance(failed, Exception)
+    await store_factory.refuse_answers(False)
+    assert await store.submit_answer(answer(run_id, "test:u1", 2.0), Player("test", "u1", "Ann"))
+    assert await store.player_names({"test:u1"}) == {"test:u1": "Ann"}
+
+
 async def test_a_failed_commit_stores_nothing_and_the_same_press_can_land_later(store_factory, store):
     run_id = (await stored_run(store)).id
     await store_factory.refuse_answers(True)

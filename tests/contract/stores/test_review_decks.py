@@ -162,3 +162,25 @@ async def test_a_close_stores_its_misses_cards_and_log_with_its_state_and_a_late
     await asyncio.gather(*(store.save_run(row, missed=[miss]) for miss in again))
     assert [c.due for c in await store.review_deck("test:1")] == [1000.0, 1090.0]
     assert [r.reviewed_at for r in await store.review_log()][-2:] == [1060.0, 1090.0]
+
+
+async def test_a_close_s_misses_held_once_store_each_player_s_card_and_log_row_as_one_by_one(store):
+    """The engine hands a close's misses as one `Misses` (one card and log row for all, and the
+    keys): each player's card and row are stored as `recall.missed` would make them."""
+    row = await stored_run(store)
+    await store.put_review_cards([remembered("test:2", "pipeline", "q1", 500.0)])
+    first = recall.misses(["test:1", "test:2"], "pipeline", "q1", 1000.0)
+    second = recall.misses(["test:1"], "pipeline", "q2", 1030.0, "test:c")
+    assert list(first) == [recall.missed(p, "pipeline", "q1", 1000.0) for p in ("test:1", "test:2")]
+    row.index = 1
+    await asyncio.gather(store.save_run(row, missed=first), store.save_run(row, missed=second))
+    assert (await store.open_runs())[0].index == 1
+    assert await store.review_deck("test:1") == [first[0][0], second[0][0]]
+    assert await store.review_deck("test:2") == [first[1][0]]  # the remembered card starts over
+    assert await store.review_log() == [first[0][1], first[1][1], second[0][1]]
+    # the same card missed twice in one batch (one player in two chats playing one quiz): the later wins
+    again = [recall.misses(["test:1"], "pipeline", "q1", at) for at in (1060.0, 1090.0)]
+    await asyncio.gather(*(store.save_run(row, missed=misses) for misses in again))
+    await store.save_run(row, missed=recall.misses([], "pipeline", "q3", 1100.0))  # nobody missed it
+    assert [c.due for c in await store.review_deck("test:1")] == [1030.0, 1090.0]
+    assert [r.reviewed_at for r in await store.review_log()][-2:] == [1060.0, 1090.0]
