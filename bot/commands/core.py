@@ -101,11 +101,14 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
 
     async def press(self, data: str, caller: Caller) -> Ack | Reply:
         """A button: an answer token goes to the engine; quiz and language picks are handled here."""
-        if tokens.kind_of(data) is tokens.Kind.REVIEW:
+        kind = tokens.kind_of(data)
+        if kind is tokens.Kind.ANSWER:  # nearly every press: straight on, the engine checks it whole
+            return await self.engine.answer(data, caller.player, caller.chat)
+        if kind is tokens.Kind.REVIEW:
             return await self.review.answer(data, caller.player)
         if (question_id := tokens.undone(data)) is not None:
             return await self._undo(question_id, caller)
-        if tokens.kind_of(data) is tokens.Kind.SUGGESTION:
+        if kind is tokens.Kind.SUGGESTION:
             return await self._decide(data, caller)
         if (target := tokens.form_target(data)) is not None:  # where no form opens (Discord opens one)
             return await self._form_button(target, caller)

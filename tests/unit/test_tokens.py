@@ -39,3 +39,22 @@ def test_a_pick_that_could_not_be_pressed_is_refused_when_made():
         tokens.quiz_pick("No Such Quiz")
     with pytest.raises(ValueError):
         tokens.language_pick("fr")
+
+
+def test_every_button_is_known_by_its_prefix_and_nothing_else_is():
+    """Each press is dispatched on its prefix alone (`kind_of`): every kind's own buttons name
+    it, and data that only looks alike (a prefix without its colon, another letter) names none."""
+    made = {
+        tokens.Kind.ANSWER: tokens.AnswerToken(12, 3, 1).encode(),
+        tokens.Kind.QUIZ: tokens.quiz_pick("pipeline"),
+        tokens.Kind.SUGGESTION: tokens.suggestion_pick(True, 4),
+        tokens.Kind.FORM: tokens.form_edit("q3"),
+    }
+    for kind, data in made.items():
+        assert tokens.kind_of(data) is kind
+    for kind in tokens.Kind:
+        assert tokens.kind_of(kind.prefix + "1") is kind
+        assert tokens.kind_of(kind.value) is None
+        assert tokens.kind_of(kind.value + "-1") is None
+    assert tokens.kind_of("") is None
+    assert tokens.kind_of("zz:1") is None
