@@ -11,7 +11,7 @@ from typing import Protocol
 
 from bot.content.catalog import Catalog
 from bot.domain import owed, session
-from bot.domain.deck import Miss, Misses
+from bot.domain.deck import Misses
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
 from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus
 from bot.domain.session import Run
@@ -148,7 +148,7 @@ class RunSteps:
         return recall.misses(session.missed_by(run), quiz_id, question_id, now, quiz_chat)
 
     async def finish(
-        self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = (), missed: Sequence[Miss] = ()
+        self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = (), missed: Misses | None = None
     ) -> None:
         """End the run; its last messages and the podium are owed in the same transaction."""
         standings = await self.store.run_standings(run.id)
@@ -167,7 +167,7 @@ class RunSteps:
         self.runs.untrack(run)
 
     async def save(
-        self, run: Run, send: Sequence[OutboxMessage] = (), done: Sequence[str] = (), missed: Sequence[Miss] = ()
+        self, run: Run, send: Sequence[OutboxMessage] = (), done: Sequence[str] = (), missed: Misses | None = None
     ) -> None:
         """Store the run's state with the messages it makes due (and the outbox keys it settles)
         in one transaction, then queue the messages. While the store refuses (a full disk) it

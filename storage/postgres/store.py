@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 
 import asyncpg
 
-from bot.domain.deck import Miss
+from bot.domain.deck import Misses
 from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, PressFacts, RunRow, RunStatus
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
@@ -284,7 +284,7 @@ class PostgresStore(
         run: RunRow,
         send: Sequence[OutboxMessage] = (),
         done: Sequence[str] = (),
-        missed: Sequence[Miss] = (),
+        missed: Misses | None = None,
     ) -> None:
         """Persist the moving parts of a run; committed with the next group of answers."""
         await self.writer.submit_run(run_state(run), outbox_ops(send, done) + review_ops(missed))

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.domain.deck import Miss, Misses
+from bot.domain.deck import Misses
 from bot.domain.model import Player
 from bot.domain.records import AnswerRow, OutboxMessage, RunRow, RunStatus
 from storage.shared.review import card_values, log_values
@@ -69,16 +69,13 @@ def outbox_update(m: OutboxMessage) -> tuple:
     return ("update", m.key, m.tries, m.failed, m.not_before)
 
 
-# A close's review cards ride with its run state too, as ops of their own:
-#   ("card", *review.card_values(card))   - stored as put_review_cards stores it
-#   ("log", *review.log_values(row))      - a review log row
-#   ("misses", card, log, players)        - a close's `Misses`: for each player key, a card and a
-#                                           log row of the values given but for the key (first)
-def review_ops(missed: Sequence[Miss]) -> list[tuple]:
-    if isinstance(missed, Misses):
-        shared = (card_values(missed.card)[1:], log_values(missed.log)[1:])
-        return [("misses", *shared, missed.players)] if missed.players else []
-    return [op for card, row in missed for op in (("card", *card_values(card)), ("log", *log_values(row)))]
+# A close's review cards ride with its run state too, as an op of their own:
+#   ("misses", card, log, players) - a close's `Misses`: for each player key, a card and a log
+#                                    row of the values given but for the key (first)
+def review_ops(missed: Misses | None) -> list[tuple]:
+    if missed is None or not missed.players:
+        return []
+    return [("misses", card_values(missed.card)[1:], log_values(missed.log)[1:], missed.players)]
 
 
 @dataclass(frozen=True)
@@ -86,24 +83,22 @@ class BatchOps:
     """A batch's ops by kind, each in the order given."""
 
     outbox: list[tuple]  # outbox_ops and outbox_update's tuples
-    cards: list[tuple]  # card_values; one per card key, the last one given (ON CONFLICT updates a row once)
-    log: list[tuple]  # log_values
+    cards: list[
+        tuple
+    ]  # without `shared`: card_values; one per card key, the last one given (ON CONFLICT updates a row once)
+    log: list[tuple]  # without `shared`: log_values
     misses: list[tuple]  # with `shared`: the "misses" ops as given, (card, log, players) each
 
 
 def split_ops(ops: list[tuple], shared: bool = False) -> BatchOps:
     """`shared`: the "misses" ops stay as they are (SQLite stores them from their shared values,
-    an upsert there taking one key twice), else each player's card and log row join the others."""
+    an upsert there taking one key twice), else each player's card and log row are made of them."""
     outbox: list[tuple] = []
     cards: dict[tuple, tuple] = {}
     log: list[tuple] = []
     misses: list[tuple] = []
     for op in ops:
-        if op[0] == "card":
-            cards[(op[1], op[5], op[2], op[3])] = op[1:]  # player, chat, quiz, question
-        elif op[0] == "log":
-            log.append(op[1:])
-        elif op[0] == "misses" and shared:
+        if op[0] == "misses" and shared:
             misses.append(op[1:])
         elif op[0] == "misses":
             _, card, row, players = op

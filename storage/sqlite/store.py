@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.domain.deck import Miss
+from bot.domain.deck import Misses
 from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, Phase, RunRow, RunStatus
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
@@ -284,7 +284,7 @@ class SqliteStore(
         run: RunRow,
         send: Sequence[OutboxMessage] = (),
         done: Sequence[str] = (),
-        missed: Sequence[Miss] = (),
+        missed: Misses | None = None,
     ) -> None:
         """Persist the moving parts of a run: phase, question, deadline, message, status.
 

@@ -68,22 +68,6 @@ def _insert_answers(answers: str, verb: str = "INSERT") -> str:
     return f"{verb} INTO answers({_COLUMNS}) SELECT {values} FROM json_each({answers})"
 
 
-def _rows_of(columns: str, json_array: str) -> str:
-    """SELECT the rows of a JSON array of arrays as `columns`, in their order."""
-    return (
-        "SELECT "
-        + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(len(columns.split(","))))
-        + f" FROM json_each({json_array}) WHERE true"
-    )  # WHERE: SQLite's rule for an upsert after a SELECT
-
-
-def _store_cards(cards: str) -> str:
-    return (
-        f"INSERT INTO review_cards({CARD_COLUMNS}) {_rows_of(CARD_COLUMNS, cards)} "
-        f"ON CONFLICT ({CARD_KEY}) DO UPDATE SET {CARD_UPDATES}"
-    )
-
-
 def _shared_rows(misses: str, part: int, width: int) -> str:
     """SELECT, for every player key of every "misses" op (storage/shared/group_commit.py), the
     key and then the op's shared values at `part` (0: the card's, 1: the log row's)."""
@@ -112,23 +96,20 @@ def _replace_answers(answers: str) -> str:
 # each start; a TEMP trigger may write the main database's tables). A duplicate answer fails it whole.
 BATCH_OBJECTS = f"""
     {SQLITE_OPS}
-    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers, replaced, cards, review_log, misses)
-        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL;
+    CREATE TEMP VIEW answer_batch(now, players, runs, outbox, answers, replaced, misses)
+        AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL;
     CREATE TEMP TRIGGER answer_batch_write INSTEAD OF INSERT ON answer_batch BEGIN
         {_upsert_players("new.now", "new.players")};
         {_update_runs("new.runs")};
         {apply_sqlite("new.outbox")};
         {_insert_answers("new.answers")};
         {_replace_answers("new.replaced")};
-        {_store_cards("new.cards")};
-        INSERT INTO review_log({LOG_COLUMNS}) {_rows_of(LOG_COLUMNS, "new.review_log")};
         {_store_missed_cards("new.misses")};
         INSERT INTO review_log({LOG_COLUMNS}) {_shared_rows("new.misses", 1, len(LOG_COLUMNS.split(",")))};
     END;
 """
 WRITE_BATCH = (
-    "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers, replaced, cards, review_log, misses) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO temp.answer_batch(now, players, runs, outbox, answers, replaced, misses) VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 # the rows that landed, in the order given (json_each's): the first of two equal keys wins
 INSERT_NEW_ANSWERS_JSON = _insert_answers("?", "INSERT OR IGNORE") + " RETURNING run_id, idx, player_key"
@@ -156,16 +137,16 @@ class AnswerWriter(GroupCommit):
         # the JSON is made on the event loop's thread
         ops = split_ops(outbox, shared=True)
         batch = (time.time(), _json(players), _json(runs), _json(ops.outbox))
-        review = (_json(ops.cards), _json(ops.log), _json(ops.misses))
+        misses = _json(ops.misses)
         rows_json, replaced_json = json.dumps(rows), _json(replaced or [])
         try:
-            await self._db.write(WRITE_BATCH, (*batch, rows_json, replaced_json, *review))
+            await self._db.write(WRITE_BATCH, (*batch, rows_json, replaced_json, misses))
             return [True] * len(rows)
         except sqlite3.IntegrityError as error:
             if not _duplicate_answer(error):
                 raise
         # nothing was stored: the batch again, in a transaction that tells which answers are new
-        async with self._db.transaction((WRITE_BATCH, (*batch, None, replaced_json, *review))) as (conn, [written]):
+        async with self._db.transaction((WRITE_BATCH, (*batch, None, replaced_json, misses))) as (conn, [written]):
             if isinstance(written, BaseException):
                 raise written
             return _landed(rows, list(await conn.execute_fetchall(INSERT_NEW_ANSWERS_JSON, (rows_json,))))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from typing import Protocol
 
-from bot.domain.deck import Miss
+from bot.domain.deck import Misses
 from bot.domain.model import Player
 from bot.domain.records import AnswerRow, OutboxMessage, RunRow, RunStatus
 
@@ -28,7 +28,7 @@ class RunRecords(Protocol):
         run: RunRow,
         send: Sequence[OutboxMessage] = (),
         done: Sequence[str] = (),
-        missed: Sequence[Miss] = (),
+        missed: Misses | None = None,
     ) -> None:
         """Persist a run's moving parts: status, phase, index, asked_at, due, message_id, silent.
 

@@ -147,8 +147,8 @@ async def test_a_close_stores_its_misses_cards_and_log_with_its_state_and_a_late
     row = await stored_run(store)
     known = remembered("test:2", "pipeline", "q1", 500.0)
     await store.put_review_cards([known])
-    first = [recall.missed(p, "pipeline", "q1", 1000.0) for p in ("test:1", "test:2")]
-    second = [recall.missed("test:1", "pipeline", "q2", 1030.0)]
+    first = recall.misses(["test:1", "test:2"], "pipeline", "q1", 1000.0)
+    second = recall.misses(["test:1"], "pipeline", "q2", 1030.0)
     row.index = 1
     # two closes queued together ride in one transaction, the later state winning
     await asyncio.gather(store.save_run(row, missed=first), store.save_run(row, missed=second))
@@ -158,8 +158,8 @@ async def test_a_close_stores_its_misses_cards_and_log_with_its_state_and_a_late
     assert await store.review_deck("test:2") == [first[1][0]]
     assert await store.review_log() == [first[0][1], first[1][1], second[0][1]]
     # the same card missed twice in one batch (one player in two chats playing one quiz): the later wins
-    again = [recall.missed("test:1", "pipeline", "q2", at) for at in (1060.0, 1090.0)]
-    await asyncio.gather(*(store.save_run(row, missed=[miss]) for miss in again))
+    again = [recall.misses(["test:1"], "pipeline", "q2", at) for at in (1060.0, 1090.0)]
+    await asyncio.gather(*(store.save_run(row, missed=misses) for misses in again))
     assert [c.due for c in await store.review_deck("test:1")] == [1000.0, 1090.0]
     assert [r.reviewed_at for r in await store.review_log()][-2:] == [1060.0, 1090.0]
 
