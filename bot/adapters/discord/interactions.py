@@ -16,7 +16,6 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable
-from functools import lru_cache
 from typing import Any
 
 import aiohttp
@@ -35,7 +34,7 @@ from bot.texts.i18n import normalise
 log = logging.getLogger("quizhost.discord")
 
 COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5  # interaction types
-MESSAGE, DEFERRED_MESSAGE, CHOICES, MODAL = 4, 5, 8, 9  # callback types
+MESSAGE, DEFERRED_MESSAGE, CHOICES, MODAL = replies.CHANNEL_MESSAGE, 5, 8, 9  # callback types
 ATTACHMENT = 11  # option type
 SHUTDOWN_GRACE = 5.0  # seconds follow-ups in progress get when the bot stops
 
@@ -180,13 +179,8 @@ def _encoded(callback: dict[str, Any]) -> bytes:
 def _message(result: Ack | Reply) -> bytes:
     """A message in answer: an ack's JSON is made once per text (nearly every press gets one of a few)."""
     if isinstance(result, Ack):
-        return _ack_reply(result.text)
+        return replies.ack_callback(result.text)
     return _encoded({"type": MESSAGE, "data": views.callback_data(result)})
-
-
-@lru_cache(maxsize=1024)
-def _ack_reply(text: str) -> bytes:
-    return _encoded({"type": MESSAGE, "data": views.ack_data(text)})
 
 
 def _settle(future: asyncio.Future[bool], value: bool) -> None:

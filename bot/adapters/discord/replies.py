@@ -74,12 +74,13 @@ async def acknowledged(interaction: discord.Interaction, ack: Ack, answers: Keep
     asks for the message back and parses it) was about half of the bot's loop per press.
     False (nothing certain was posted): the caller answers through discord.py."""
     url = f"{discord.http.Route.BASE}/interactions/{interaction.id}/{interaction.token}/callback"
-    return await answers.post(url, _ack_body(ack.text), JSON) in (200, 204)
+    return await answers.post(url, ack_callback(ack.text), JSON) in (200, 204)
 
 
 @lru_cache(maxsize=1024)
-def _ack_body(text: str) -> bytes:
-    """The callback's JSON: nearly every press gets one of a few acks, each encoded once."""
+def ack_callback(text: str) -> bytes:
+    """An ack as an interaction callback's JSON (posted on the gateway, the HTTP reply on the
+    endpoint): nearly every press gets one of a few acks, each encoded once."""
     return json.dumps({"type": CHANNEL_MESSAGE, "data": views.ack_data(text)}).encode()
 
 
