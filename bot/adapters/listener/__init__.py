@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from bot.adapters.listener.headers import HEADERS, secured
+from bot.adapters.listener.headers import HEADER_LINES, HEADERS, secured
 from bot.adapters.listener.lane import Lane, LaneProtocol, LaneRequest, LaneResponse
 
 log = logging.getLogger("quizhost.web")
@@ -175,7 +175,7 @@ class GuardedHandler(web.RequestHandler):
 
 BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 5\r\n"
-    + b"".join(f"{name}: {value}\r\n".encode() for name, value in HEADERS.items())
+    + HEADER_LINES
     + b"Content-Length: 24\r\nConnection: close\r\n\r\n503 Service Unavailable\n"
 )
 

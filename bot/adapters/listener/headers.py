@@ -16,6 +16,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
+# the same as raw header lines, for answers written without aiohttp (the lane's, the cap's 503)
+HEADER_LINES = "".join(f"{name}: {value}\r\n" for name, value in HEADERS.items()).encode()
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 

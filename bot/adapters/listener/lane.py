@@ -27,7 +27,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING
 
 from bot.adapters.listener.head import parse_head
-from bot.adapters.listener.headers import HEADERS
+from bot.adapters.listener.headers import HEADER_LINES
 
 if TYPE_CHECKING:
     from bot.adapters.listener import Bounds
@@ -36,7 +36,6 @@ log = logging.getLogger("quizhost.web")
 
 HEAD_BYTES = 64 << 10  # a head unfinished past this goes to aiohttp: its limits answer it, its header time runs anew
 HELD_BYTES = 256 << 10  # pipelined bytes held while a request is handled before reading pauses
-SECURITY = "".join(f"{name}: {value}\r\n" for name, value in HEADERS.items()).encode()
 STATUS_LINES = {status.value: f"HTTP/1.1 {status.value} {status.phrase}\r\n" for status in HTTPStatus}
 
 
@@ -70,7 +69,7 @@ def encode(response: LaneResponse, close: bool) -> bytes:
         head += f"Content-Type: {response.content_type}\r\n"
     if close:
         head += "Connection: close\r\n"
-    return head.encode() + SECURITY + b"\r\n" + response.body
+    return head.encode() + HEADER_LINES + b"\r\n" + response.body
 
 
 class State(Enum):
