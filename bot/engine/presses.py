@@ -65,13 +65,12 @@ class Presses:
             return await self._question_button(question, player, chat)
         if token is None:  # no run, so no chat language: answer in the presser's own
             return self._invalid(player)
-        held = self.runs.by_id.get(token.run_id)  # nearly always held here, and pressed in its chat:
-        if held is None or (chat is not None and chat.key != held.row.chat_key):  # no coroutine for that
+        run = self._here(token, chat)
+        if run is None:
             found = await self._held(token, player, chat)
             if isinstance(found, Ack):
                 return found
-            held = found
-        run = held
+            run = found
         lang, now, key = run.row.language, self.clock.now(), player.key
         refusal = session.check_press(run, token, key, now)
         if refusal is not None:
@@ -153,6 +152,12 @@ class Presses:
             return Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang, retry=True)
         refused = await self._record(run, made, player, None)
         return refused or Ack(render.ack_text_locked(lang, shortened(made.response)), True, lang)
+
+    def _here(self, token: AnswerToken | QuestionToken, chat: ChatRef | None) -> Run | None:
+        """The run when it is held here and pressed in its own chat, as nearly every press is:
+        found without a coroutine (`_held` says why any other press is not counted)."""
+        run = self.runs.by_id.get(token.run_id)
+        return run if run is not None and (chat is None or chat.key == run.row.chat_key) else None
 
     async def _held(self, token: AnswerToken | QuestionToken, player: Player, chat: ChatRef | None) -> Run | Ack:
         """The run the press is for, held here; else the acknowledgement (another worker's run
