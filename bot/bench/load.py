@@ -206,7 +206,6 @@ class _Arrivals:
     def __init__(self, engine: Engine, pool: _PressPool, result: LoadResult) -> None:
         self._engine, self._pool, self._result = engine, pool, result
         self._in_flight: set[asyncio.Task[None]] = set()
-        self._all_back = asyncio.Event()
 
     async def offer(self, rate: float, seconds: float) -> None:
         loop = asyncio.get_running_loop()
@@ -220,23 +219,17 @@ class _Arrivals:
                     sent += 1
                 slot += 1
             await asyncio.sleep(max(0.0, began + slot / rate - time.perf_counter()))
-        if self._in_flight:
-            await self._all_back.wait()
+        if self._in_flight:  # no press arrives any more: the ones still in flight are all there are
+            await asyncio.wait(set(self._in_flight))
         self._result.seconds = time.perf_counter() - began
         self._result.presses = sent
 
     async def _arrive(self, token: str, presser: Player, arrival: float) -> None:
-        result = self._result
-        began = time.perf_counter()
-        result.lag_ms.append((began - arrival) * 1000)
+        self._result.lag_ms.append((time.perf_counter() - arrival) * 1000)
         try:
-            ack = await self._engine.answer(token, presser)
-            result.ack_ms.append((time.perf_counter() - began) * 1000)
-            result.accepted += ack.accepted
+            await timed_press(self._engine, token, presser, self._result)
         finally:
             self._in_flight.discard(asyncio.current_task())
-            if not self._in_flight:
-                self._all_back.set()
 
 
 class _PressPool:
