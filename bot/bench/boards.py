@@ -25,14 +25,13 @@ from bot.ports.store import QuestionTallies
 from bot.testing.clock import FakeClock
 from bot.texts import render_stats
 from storage.dburl import Kind, parse
-from storage.shared.tables import ANSWER_COLUMNS, LATE_TRIGGERS
-from storage.sqlite.schema import BOARD_BACKFILL, STATS_BACKFILL
+from storage.shared.tables import ANSWER_COLUMNS, LATE_TRIGGERS, SUMMARIES
+from storage.sqlite.schema import BOARD_BACKFILL, RANKS_BACKFILL, STATS_BACKFILL
 
 CHAT = ChatRef("bench", "board", title="busy group")
 QUESTIONS = 8
 PER_RUN = 20  # players answering each run
 YEAR = 365 * 86400
-SUMMARIES = ("board_days", "board_totals", "stat_players", "stat_times")
 
 
 async def board_latency(
@@ -101,7 +100,8 @@ def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
             )
         for table in SUMMARIES:
             conn.execute(f"DELETE FROM {table}")
-        conn.executescript(BOARD_BACKFILL + STATS_BACKFILL)  # executescript commits the loaded answers first
+        # executescript commits the loaded answers first
+        conn.executescript(BOARD_BACKFILL + STATS_BACKFILL + RANKS_BACKFILL)
         for trigger in triggers:
             conn.execute(trigger)
         conn.commit()

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncpg
 
-from bot.bench.boards import CHAT, SUMMARIES, member_rows
-from storage.postgres.schema import BOARD_BACKFILL, STATS_BACKFILL
+from bot.bench.boards import CHAT, member_rows
+from storage.postgres.schema import BOARD_BACKFILL, RANKS_BACKFILL, STATS_BACKFILL
 from storage.postgres.writer import ANSWER_COLUMNS
-from storage.shared.tables import LATE_TRIGGERS
+from storage.shared.tables import LATE_TRIGGERS, SUMMARIES
 
 RUN_COLUMNS = (
     "id",
@@ -72,7 +72,7 @@ async def load(url: str, players: int, runs: list[tuple[tuple, list[tuple]]]) ->
                 "answers", columns=ANSWER_COLUMNS, records=[row for _, rows in runs for row in rows]
             )
             emptied = "".join(f"DELETE FROM {table};" for table in SUMMARIES)
-            await conn.execute(emptied + BOARD_BACKFILL + STATS_BACKFILL)
+            await conn.execute(emptied + BOARD_BACKFILL + STATS_BACKFILL + RANKS_BACKFILL)
             for trigger in LATE_TRIGGERS:
                 await conn.execute(f"ALTER TABLE answers ENABLE TRIGGER {trigger}")
         await conn.execute("ANALYZE")  # fresh statistics, as autovacuum would give a running server

@@ -6,6 +6,7 @@ import re
 
 import asyncpg
 
+from storage.shared import ranks
 from storage.shared.drafts import DRAFT_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
@@ -42,7 +43,14 @@ STATEMENTS = (
     f"{_BOARD_SUMS}, best_streak = GREATEST(b.best_streak, excluded.best_streak)",
     *(
         s.replace(":old", "$1").replace(":new", "$2").replace(":chat_id", "$3")
-        for s in (*STATISTICS_MOVES, *MOVE_STATEMENTS, *REVIEW_MOVE_STATEMENTS, *REVOCATION_MOVES, *DRAFT_MOVES)
+        for s in (
+            *STATISTICS_MOVES,
+            *MOVE_STATEMENTS,
+            *REVIEW_MOVE_STATEMENTS,
+            *REVOCATION_MOVES,
+            *DRAFT_MOVES,
+            *ranks.MOVES,
+        )
     ),
     "DELETE FROM board_days WHERE chat_key = $1",
     "DELETE FROM board_totals WHERE chat_key = $1",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared import ranks
 from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
 from storage.shared.drafts import DRAFT_TABLES
@@ -70,6 +71,9 @@ def _runs_trigger(name: str) -> str:
     """
 
 
+_LATE = f"FROM inserted a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}"  # the rows a statement stored
+
+
 def _trigger_functions(add: Callable[[str], str], runs_trigger: str, late_trigger: str, verb: str) -> str:
     """What the triggers run: a run moving past a question (or ending) adds the answers it leaves
     behind; answers stored after their question was summed (only direct writes do that) go
@@ -82,7 +86,7 @@ def _trigger_functions(add: Callable[[str], str], runs_trigger: str, late_trigge
     END $fn$;
     {verb} FUNCTION {late_trigger}() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
-        {add(f"FROM inserted a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")}
+        {add(_LATE)}
         RETURN NULL;
     END $fn$;
     """
@@ -430,6 +434,38 @@ MIGRATIONS += (AWAITED_ANSWERS.format(id="BIGINT", time="DOUBLE PRECISION"),)
 
 # a group's web page lists the runs its members played for it in private (storage/shared/web.py)
 MIGRATIONS += (RUNS_BY_BOARD,)
+
+# boards kept in rank order (as SQLite's): each player's sums per period, added when a run ends;
+# a late answer to an ended run goes in with the boards' late trigger. Written to run again.
+_DAY = "FLOOR(a.answered_at / 86400)::INTEGER"
+_WEEK_DAY = f"({_DAY} - ({_DAY} + {ranks.MONDAY}) % 7)"
+_MONTH_DAY = (
+    "(EXTRACT(EPOCH FROM date_trunc('month', to_timestamp(a.answered_at) AT TIME ZONE 'UTC')) / 86400)::INTEGER"
+)
+# every answer of the ended runs, afresh (the migration; the bench loads answers so)
+RANKS_BACKFILL = "DELETE FROM board_ranks;" + ranks.add_answers(
+    ranks.ANSWERS_OF_RUNS, ranks.ENDED, _WEEK_DAY, _MONTH_DAY
+)
+MIGRATIONS += (
+    f"""
+    {ranks.TABLE.format(key=KEY, time="DOUBLE PRECISION", rowid="")}
+    {RANKS_BACKFILL}
+    CREATE OR REPLACE FUNCTION runs_rank_players() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+        {ranks.add_answers("answers a", "a.run_id = NEW.id", _WEEK_DAY, _MONTH_DAY)}
+        RETURN NULL;
+    END $fn$;
+    DROP TRIGGER IF EXISTS runs_rank_players ON runs;
+    CREATE TRIGGER runs_rank_players AFTER UPDATE OF status ON runs
+        FOR EACH ROW WHEN (OLD.status = 'open' AND NEW.status <> 'open') EXECUTE FUNCTION runs_rank_players();
+    CREATE OR REPLACE FUNCTION answers_late_to_boards() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+        {_summarise(_LATE, SCORED)}
+        {ranks.add_answers("inserted a JOIN runs r ON r.id = a.run_id", ranks.ENDED, _WEEK_DAY, _MONTH_DAY)}
+        RETURN NULL;
+    END $fn$;
+    """,
+)
 
 
 def version() -> int:

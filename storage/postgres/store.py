@@ -382,9 +382,7 @@ class PostgresStore(
     ) -> list[Standing]:
         """Every player of the chat ranked, from the summaries plus the open question (boards.py)."""
         if top is not None:
-            return boards.top_standings(
-                list(await self._pool.fetch(*numbered(*boards.top_of(chat_key, since, quiz_id, top, player_key))))
-            )
+            return await boards.read_top(self._fetch, chat_key, since, quiz_id, top, player_key)
         rows = await self._pool.fetch(*numbered(*boards.ranked(chat_key, since, quiz_id)))
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
@@ -400,13 +398,11 @@ class PostgresStore(
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
         totals = await self._pool.fetchrow(*numbered(*boards.player_totals(chat_key, player.key)))
         assert totals is not None  # an aggregate: always one row
-        points, answered, correct, best, first = totals
+        points, answered, correct, best = totals
         quizzes = await self._pool.fetchval(
             "SELECT COUNT(DISTINCT run_id) FROM answers WHERE chat_key = $1 AND player_key = $2", chat_key, player.key
         )
-        rank = None
-        if answered:
-            rank = await self._pool.fetchval(*numbered(*boards.rank_of(chat_key, player.key, points, correct, first)))
+        rank = await boards.rank_of(self._fetch, chat_key, player.key) if answered else None
         return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
 
     # chat quizzes -------------------------------------------------------------------

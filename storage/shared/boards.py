@@ -9,7 +9,11 @@ sum of the stored answers, press by press.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
 from bot.domain.model import Standing
+from storage.shared import ranks
 from storage.shared.tables import LIVE_BOUNDARY
 
 DAY = 86400
@@ -22,11 +26,14 @@ _DAYS = (
     "SELECT player_key, quiz_id, points, correct, answered, first_at, 0 AS streak "
     "FROM board_days WHERE chat_key = :chat AND day >= :day"
 )
-_LIVE = (
-    "SELECT a.player_key, a.quiz_id, a.points, a.correct, a.scored, a.answered_at, a.streak "
-    f"FROM runs r JOIN answers a ON a.run_id = r.id AND a.idx >= {LIVE_BOUNDARY} "
-    "WHERE r.chat_key = :chat AND r.status = 'open' AND a.chat_key = :chat"
-)
+
+
+def _live(filters: str = "") -> str:
+    """The answers of the open questions: those the summaries do not hold yet."""
+    columns = "a.player_key, a.quiz_id, a.points, a.correct, a.scored, a.answered_at, a.streak"
+    return ranks.open_answers(columns, f" AND a.idx >= {LIVE_BOUNDARY}{filters}")
+
+
 _ANSWERS = (
     "SELECT player_key, quiz_id, points, correct, scored AS answered, answered_at AS first_at, streak "
     "FROM answers WHERE chat_key = :chat AND answered_at >= :since"
@@ -40,14 +47,7 @@ _RANKED = (
 )
 _PLAYER = (
     "SELECT COALESCE(SUM(points), 0), COALESCE(SUM(answered), 0), COALESCE(SUM(correct), 0), "
-    "COALESCE(MAX(streak), 0), MIN(first_at) FROM ({source}) AS s WHERE player_key = :player"
-)
-# 1 + the players ahead in the leaderboard's order, without building the board
-_RANK = (
-    "SELECT COUNT(*) + 1 FROM (SELECT player_key, SUM(points) AS pts, SUM(correct) AS ok, "
-    "MIN(first_at) AS first FROM ({source}) AS s GROUP BY player_key) AS t "
-    "WHERE pts > :pts OR (pts = :pts AND (ok > :ok OR (ok = :ok AND (first < :first OR "
-    "(first = :first AND player_key < :player)))))"
+    "COALESCE(MAX(streak), 0) FROM ({source}) AS s WHERE player_key = :player"
 )
 
 
@@ -55,9 +55,9 @@ def board_source(chat_key: str, since: float | None = None, quiz_id: str | None 
     """The rows of a chat's board from `since` (None: all time), maybe of one quiz."""
     args: dict[str, object] = {"chat": chat_key}
     if since is None:
-        source = f"{_TOTALS} UNION ALL {_LIVE}"
+        source = f"{_TOTALS} UNION ALL {_live()}"
     elif since >= 0 and since % DAY == 0:  # the week and month boards start at UTC midnight
-        source = f"{_DAYS} UNION ALL {_LIVE} AND a.answered_at >= :since"
+        source = f"{_DAYS} UNION ALL {_live(' AND a.answered_at >= :since')}"
         args.update(day=int(since // DAY), since=float(since))  # PostgreSQL compares times as floats
     else:  # any other instant: the answers themselves, one row each
         source = _ANSWERS
@@ -107,12 +107,29 @@ def top_standings(rows: list) -> list[Standing]:
     return [Standing(rank or i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, rank) in enumerate(rows, 1)]
 
 
+Fetch = Callable[[str, dict], Awaitable[Sequence[Sequence[Any]]]]  # a store's read: SQL with :names, arguments
+
+
+async def read_top(
+    fetch: Fetch, chat_key: str, since: float | None, quiz_id: str | None, top: int, player_key: str | None
+) -> list[Standing]:
+    """top_of's standings, from the summary kept in rank order (storage/shared/ranks.py) when
+    `since` starts the current week or month or is None (all time), else from the day summaries."""
+    span = ranks.span_of(since)
+    if span is not None and span[0] != "all" and await fetch(*ranks.later(chat_key, *span)):
+        span = None  # an earlier week or month: its rows stop at its end
+    if span is None:
+        return top_standings(list(await fetch(*top_of(chat_key, since, quiz_id, top, player_key))))
+    return top_standings(list(await fetch(*ranks.top_of(chat_key, span, since, quiz_id, top, player_key))))
+
+
+async def rank_of(fetch: Fetch, chat_key: str, player_key: str) -> int | None:
+    """The player's place on the chat's all-time board (None when not on it)."""
+    mine = await read_top(fetch, chat_key, None, None, 0, player_key)
+    return mine[0].rank if mine else None
+
+
 def player_totals(chat_key: str, player_key: str) -> tuple[str, dict]:
-    """points, answered, correct, best streak, first answer time of one player, all time."""
+    """points, answered, correct and best streak of one player, all time."""
     source, args = board_source(chat_key)
     return _PLAYER.format(source=source), {**args, "player": player_key}
-
-
-def rank_of(chat_key: str, player_key: str, points: int, correct: int, first: float) -> tuple[str, dict]:
-    source, args = board_source(chat_key)
-    return _RANK.format(source=source), {**args, "player": player_key, "pts": points, "ok": correct, "first": first}

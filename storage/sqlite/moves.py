@@ -6,6 +6,7 @@ leaderboard and a quiz in progress carry on where the group left them.
 
 from __future__ import annotations
 
+from storage.shared import ranks
 from storage.shared.drafts import DRAFT_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
@@ -57,6 +58,7 @@ async def move_chat(db: SqliteConnection, old_key: str, new_key: str, new_chat_i
             *REVIEW_MOVE_STATEMENTS,
             *REVOCATION_MOVES,
             *DRAFT_MOVES,
+            *ranks.MOVES,
         ):
             await conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})
         await conn.execute("DELETE FROM board_days WHERE chat_key = ?", (old_key,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
+from storage.shared import ranks
 from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
 from storage.shared.drafts import DRAFT_TABLES
@@ -49,6 +50,9 @@ SCORED = "SUM(a.scored)"  # what the boards count as answered since the kinds' m
 BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHERE a.idx < {boundary('r')}")
 
 
+_LATE = "a.run_id = new.run_id AND a.idx = new.idx AND a.player_key = new.player_key"  # the answer just stored
+
+
 def _board_triggers(answered: str = "COUNT(*)") -> str:
     return f"""
     -- a run moving past a question (or ending) summarises the answers it leaves behind
@@ -65,12 +69,7 @@ def _board_triggers(answered: str = "COUNT(*)") -> str:
     -- straight in; answers of the open question cost this one lookup of their run
     CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
     WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {
-        _summarise(
-            "FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx AND a.player_key = new.player_key",
-            answered,
-        )
-    }
+        {_summarise(f"FROM answers a WHERE {_LATE}", answered)}
     END;
     """
 
@@ -437,3 +436,31 @@ MIGRATIONS += (DRAFT_TABLES.format(time="REAL"),)
 MIGRATIONS += (AWAITED_ANSWERS.format(id="INTEGER", time="REAL"),)
 # a group's web page lists the runs its members played for it in private (storage/shared/web.py)
 MIGRATIONS += (RUNS_BY_BOARD,)
+
+# boards kept in rank order (issue #24: flat in the data): each player's sums per period, added
+# when a run ends and read top first from an index (storage/shared/ranks.py). A late answer to an
+# ended run goes in with the boards' late trigger, which fires for every such answer already, so
+# no answer pays for another trigger. Written to run again (tests put a database back before it).
+_DAY = "CAST(a.answered_at / 86400 AS INTEGER)"
+_WEEK_DAY = f"({_DAY} - ({_DAY} + {ranks.MONDAY}) % 7)"
+_MONTH_DAY = "CAST(strftime('%s', a.answered_at, 'unixepoch', 'start of month') AS INTEGER) / 86400"
+# every answer of the ended runs, afresh (the migration; the bench loads answers so)
+RANKS_BACKFILL = "DELETE FROM board_ranks;" + ranks.add_answers(
+    ranks.ANSWERS_OF_RUNS, ranks.ENDED, _WEEK_DAY, _MONTH_DAY
+)
+MIGRATIONS += (
+    f"""
+    {ranks.TABLE.format(key="TEXT", time="REAL", rowid=" WITHOUT ROWID")}
+    {RANKS_BACKFILL}
+    CREATE TRIGGER IF NOT EXISTS runs_rank_players AFTER UPDATE OF status ON runs
+    WHEN old.status = 'open' AND new.status <> 'open' BEGIN
+        {ranks.add_answers("answers a", "a.run_id = new.id", _WEEK_DAY, _MONTH_DAY)}
+    END;
+    DROP TRIGGER IF EXISTS answers_late_to_boards;
+    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
+        {_summarise(f"FROM answers a WHERE {_LATE}", SCORED)}
+        {ranks.add_answers(ranks.ANSWERS_OF_RUNS, f"{_LATE} AND {ranks.ENDED}", _WEEK_DAY, _MONTH_DAY)}
+    END;
+    """,
+)

@@ -336,9 +336,7 @@ class SqliteStore(
         closed questions plus the open question's answers (storage/shared/boards.py).
         """
         if top is not None:
-            return boards.top_standings(
-                list(await self._db.fetchall(*boards.top_of(chat_key, since, quiz_id, top, player_key)))
-            )
+            return await boards.read_top(self._fetch, chat_key, since, quiz_id, top, player_key)
         rows = await self._db.fetchall(*boards.ranked(chat_key, since, quiz_id))
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
@@ -353,13 +351,11 @@ class SqliteStore(
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
     async def player_stats(self, chat_key: str, player: Player) -> PlayerStats:
-        points, answered, correct, best, first = await self._one(*boards.player_totals(chat_key, player.key))
+        points, answered, correct, best = await self._one(*boards.player_totals(chat_key, player.key))
         # the player's answers index holds run_id (the key of a WITHOUT ROWID table): no table reads
         sql = "SELECT COUNT(DISTINCT run_id) FROM answers WHERE chat_key=? AND player_key=?"
         (quizzes,) = await self._one(sql, (chat_key, player.key))
-        rank = None
-        if answered:
-            (rank,) = await self._one(*boards.rank_of(chat_key, player.key, points, correct, first))
+        rank = await boards.rank_of(self._fetch, chat_key, player.key) if answered else None
         return PlayerStats(player.name, points, answered, correct, best, quizzes, rank)
 
     # chat quizzes -------------------------------------------------------------------

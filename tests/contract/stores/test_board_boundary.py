@@ -55,13 +55,16 @@ LATER_UNDONE = [
     "DROP TABLE assignment_plays",
     "DROP TABLE assignments",
     "DROP INDEX runs_by_board_start",  # SQLite drops no column an index reads (made again: IF NOT EXISTS)
+    "DROP INDEX runs_open_for_board",
     "ALTER TABLE runs DROP COLUMN board_chat",
     "ALTER TABLE answers DROP COLUMN response",
     "ALTER TABLE answers DROP COLUMN scored",
 ]
 # SQLite drops no column a trigger reads: the board triggers of the kinds' migration go first,
 # and those it replaced come back after (the recount drops and makes them again)
-SQLITE_BEFORE_UNDONE = "DROP TRIGGER runs_summarise_answers; DROP TRIGGER answers_late_to_boards;"
+SQLITE_BEFORE_UNDONE = (
+    "DROP TRIGGER runs_summarise_answers; DROP TRIGGER answers_late_to_boards; DROP TRIGGER runs_rank_players;"
+)
 SQLITE_AFTER_UNDONE = sqlite_schema.BOARD_TRIGGERS_BEFORE_KINDS
 
 
