@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.app.wiring import serving_process
-from bot.bench import RATE_SHARE
+from bot.bench import BOARD_REPEATS, RATE_SHARE
 from bot.bench.boards import board_latency, flatness, percentile
 from bot.bench.databases import BenchDatabases
 from bot.bench.load import LoadResult, flat_out, offered_rate
@@ -36,7 +36,7 @@ class BenchOptions:
     rate_seconds: float = 4.0
     board_sizes: tuple[int, ...] = (10_000, 100_000, 1_000_000)
     board_players: int = 1000
-    board_repeats: int = 50
+    board_repeats: int = BOARD_REPEATS
     open_runs: int = 10_000
     open_answers: int = 10  # answers held by each open run's question
     quiz_files: int = 1000
