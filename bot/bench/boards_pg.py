@@ -75,6 +75,6 @@ async def load(url: str, players: int, runs: list[tuple[tuple, list[tuple]]]) ->
             await conn.execute(emptied + BOARD_BACKFILL + STATS_BACKFILL + RANKS_BACKFILL)
             for trigger in LATE_TRIGGERS:
                 await conn.execute(f"ALTER TABLE answers ENABLE TRIGGER {trigger}")
-        await conn.execute("ANALYZE")  # fresh statistics, as autovacuum would give a running server
+        await conn.execute("VACUUM ANALYZE")  # statistics and a visibility map, as autovacuum keeps them
     finally:
         await conn.close()
