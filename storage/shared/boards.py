@@ -16,7 +16,7 @@ from bot.domain.model import Standing
 from storage.shared import ranks
 from storage.shared.tables import LIVE_BOUNDARY
 
-DAY = 86400
+DAY = ranks.DAY
 
 _TOTALS = (
     "SELECT player_key, quiz_id, points, correct, answered, first_at, best_streak AS streak "
