@@ -438,21 +438,17 @@ MIGRATIONS += (RUNS_BY_BOARD,)
 # boards kept in rank order (as SQLite's): each player's sums per period, added when a run ends;
 # a late answer to an ended run goes in with the boards' late trigger. Written to run again.
 _DAY = "FLOOR(a.answered_at / 86400)::INTEGER"
-_WEEK_DAY = f"({_DAY} - ({_DAY} + {ranks.MONDAY}) % 7)"
-_MONTH_DAY = (
-    "(EXTRACT(EPOCH FROM date_trunc('month', to_timestamp(a.answered_at) AT TIME ZONE 'UTC')) / 86400)::INTEGER"
-)
+_MONTH = "date_trunc('month', to_timestamp(g.day * 86400.0) AT TIME ZONE 'UTC')"
+_MONTH_DAY = f"(EXTRACT(EPOCH FROM {_MONTH}) / 86400)::INTEGER"
 # every answer of the ended runs, afresh (the migration; the bench loads answers so)
-RANKS_BACKFILL = "DELETE FROM board_ranks;" + ranks.add_answers(
-    ranks.ANSWERS_OF_RUNS, ranks.ENDED, _WEEK_DAY, _MONTH_DAY
-)
+RANKS_BACKFILL = "DELETE FROM board_ranks;" + ranks.add_answers(ranks.ANSWERS_OF_RUNS, ranks.ENDED, _DAY, _MONTH_DAY)
 MIGRATIONS += (
     f"""
     {ranks.TABLE.format(key=KEY, time="DOUBLE PRECISION", rowid="")}
     {RANKS_BACKFILL}
     CREATE OR REPLACE FUNCTION runs_rank_players() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
-        {ranks.add_answers("answers a", "a.run_id = NEW.id", _WEEK_DAY, _MONTH_DAY)}
+        {ranks.add_answers("answers a", "a.run_id = NEW.id", _DAY, _MONTH_DAY)}
         RETURN NULL;
     END $fn$;
     DROP TRIGGER IF EXISTS runs_rank_players ON runs;
@@ -461,7 +457,7 @@ MIGRATIONS += (
     CREATE OR REPLACE FUNCTION answers_late_to_boards() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
         {_summarise(_LATE, SCORED)}
-        {ranks.add_answers("inserted a JOIN runs r ON r.id = a.run_id", ranks.ENDED, _WEEK_DAY, _MONTH_DAY)}
+        {ranks.add_answers("inserted a JOIN runs r ON r.id = a.run_id", ranks.ENDED, _DAY, _MONTH_DAY)}
         RETURN NULL;
     END $fn$;
     """,

@@ -442,25 +442,22 @@ MIGRATIONS += (RUNS_BY_BOARD,)
 # ended run goes in with the boards' late trigger, which fires for every such answer already, so
 # no answer pays for another trigger. Written to run again (tests put a database back before it).
 _DAY = "CAST(a.answered_at / 86400 AS INTEGER)"
-_WEEK_DAY = f"({_DAY} - ({_DAY} + {ranks.MONDAY}) % 7)"
-_MONTH_DAY = "CAST(strftime('%s', a.answered_at, 'unixepoch', 'start of month') AS INTEGER) / 86400"
+_MONTH_DAY = "CAST(strftime('%s', g.day * 86400, 'unixepoch', 'start of month') AS INTEGER) / 86400"
 # every answer of the ended runs, afresh (the migration; the bench loads answers so)
-RANKS_BACKFILL = "DELETE FROM board_ranks;" + ranks.add_answers(
-    ranks.ANSWERS_OF_RUNS, ranks.ENDED, _WEEK_DAY, _MONTH_DAY
-)
+RANKS_BACKFILL = "DELETE FROM board_ranks;" + ranks.add_answers(ranks.ANSWERS_OF_RUNS, ranks.ENDED, _DAY, _MONTH_DAY)
 MIGRATIONS += (
     f"""
     {ranks.TABLE.format(key="TEXT", time="REAL", rowid=" WITHOUT ROWID")}
     {RANKS_BACKFILL}
     CREATE TRIGGER IF NOT EXISTS runs_rank_players AFTER UPDATE OF status ON runs
     WHEN old.status = 'open' AND new.status <> 'open' BEGIN
-        {ranks.add_answers("answers a", "a.run_id = new.id", _WEEK_DAY, _MONTH_DAY)}
+        {ranks.add_answers("answers a", "a.run_id = new.id", _DAY, _MONTH_DAY)}
     END;
     DROP TRIGGER IF EXISTS answers_late_to_boards;
     CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
     WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
         {_summarise(f"FROM answers a WHERE {_LATE}", SCORED)}
-        {ranks.add_answers(ranks.ANSWERS_OF_RUNS, f"{_LATE} AND {ranks.ENDED}", _WEEK_DAY, _MONTH_DAY)}
+        {ranks.add_answers(ranks.ANSWERS_OF_RUNS, f"{_LATE} AND {ranks.ENDED}", _DAY, _MONTH_DAY)}
     END;
     """,
 )
