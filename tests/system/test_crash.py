@@ -23,7 +23,7 @@ import asyncpg
 import pytest
 
 from storage.postgres.rows import numbered
-from storage.shared import boards
+from storage.shared import boards, ranks
 from tests.support.paths import ROOT_DIR
 
 KILLS = 15  # cycles of start, load, SIGKILL; each takes well under a second
@@ -104,15 +104,23 @@ def check_database(db: Database, acks: list[tuple[int, int, str]]) -> None:
     )[0][0] in (None, 1)
     for (chat,) in db.rows("SELECT DISTINCT chat_key FROM answers"):
         for since in (None, 0.0):  # the all-time summaries, the per-day ones
-            truth, board = _answers_and_board(db, chat, since)
+            truth, board = _answers_and_board(db, chat, boards.board_source(chat, since))
             assert board == truth, f"board of {chat} (since {since}) differs from its stored answers"
+        truth, board = _answers_and_board(db, chat, _ranked_all_time(chat))
+        assert board == truth, f"ranked all-time board of {chat} differs from its stored answers"
 
 
-def _answers_and_board(db: Database, chat: str, since: float | None) -> tuple[dict, dict]:
+def _ranked_all_time(chat: str) -> tuple[str, dict]:
+    """The all-time rows /leaderboard reads: the ranked summary of ended runs, the open runs' answers."""
+    summary = "SELECT player_key, points FROM board_ranks WHERE chat_key = :chat AND span = 'all' AND quiz_id = ''"
+    return f"{summary} UNION ALL {ranks.open_answers('a.player_key, a.points')}", {"chat": chat}
+
+
+def _answers_and_board(db: Database, chat: str, board: tuple[str, dict]) -> tuple[dict, dict]:
     """Both read by one statement, so from one snapshot: the killed bot's server session may
     still commit the batch whose COMMIT it had sent (its answers are live: on the board and in
     the answers at once), and between two statements that shows as a board ahead of its answers."""
-    source, args = boards.board_source(chat, since)
+    source, args = board
     rows = db.rows(
         "SELECT 'answers', player_key, SUM(points) FROM answers WHERE chat_key = :chat GROUP BY player_key "
         f"UNION ALL SELECT 'board', player_key, SUM(points) FROM ({source}) AS b GROUP BY player_key",
