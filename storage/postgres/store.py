@@ -380,7 +380,7 @@ class PostgresStore(
         top: int | None = None,
         player_key: str | None = None,
     ) -> list[Standing]:
-        """Every player of the chat ranked, from the summaries plus the open question (boards.py)."""
+        """Every player of the chat ranked, from the summaries plus the open runs (boards.py, ranks.py)."""
         if top is not None:
             return await boards.read_top(self._fetch, chat_key, since, quiz_id, top, player_key)
         rows = await self._pool.fetch(*numbered(*boards.ranked(chat_key, since, quiz_id)))

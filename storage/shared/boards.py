@@ -1,10 +1,12 @@
-"""Leaderboard SQL: the summaries of migration 2 plus the live answers of the chat's open run.
+"""Leaderboard SQL: the summaries of closed questions plus the live answers of open runs.
 
 A board's rows, whatever the period, have the columns
 (player_key, quiz_id, points, correct, answered, first_at, streak), one or more per player.
-The summaries hold every answer of closed questions; the open question's answers (at most
-one run per chat is open) are read from the answers table, so a board always equals the
-sum of the stored answers, press by press.
+The summaries hold every answer of closed questions; the open questions' answers (the chat's
+open run's, and those of assignments played for it) are read from the answers table, so a
+board always equals the sum of the stored answers, press by press. A board's top and the
+caller's place (`read_top`: /leaderboard, /stats) come from the summary kept in rank order
+(storage/shared/ranks.py) for all time and the current week and month; the rest from here.
 """
 
 from __future__ import annotations

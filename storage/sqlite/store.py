@@ -332,9 +332,9 @@ class SqliteStore(
     ) -> list[Standing]:
         """Every player of the chat ranked: points, then right answers, then who came first.
 
-        All-time boards and those from a UTC midnight (week, month) read the summaries of
-        closed questions plus the open question's answers (storage/shared/boards.py).
-        """
+        A top and the caller's place read the summary kept in rank order (all time, this week,
+        this month) or the summaries of closed questions, plus the open runs' answers
+        (storage/shared/boards.py, ranks.py)."""
         if top is not None:
             return await boards.read_top(self._fetch, chat_key, since, quiz_id, top, player_key)
         rows = await self._db.fetchall(*boards.ranked(chat_key, since, quiz_id))
