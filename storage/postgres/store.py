@@ -386,6 +386,9 @@ class PostgresStore(
         rows = await self._pool.fetch(*numbered(*boards.ranked(chat_key, since, quiz_id)))
         return [Standing(i, key, name, pts, ok, n) for i, (key, name, pts, ok, n, _) in enumerate(rows, 1)]
 
+    async def board_size(self, chat_key: str, since: float | None = None, quiz_id: str | None = None) -> int:
+        return await boards.read_size(self._fetch, chat_key, since, quiz_id)
+
     async def run_standings(self, run_id: int) -> list[Standing]:
         rows = await self._pool.fetch(
             "SELECT a.player_key, COALESCE(p.name, a.player_key), SUM(a.points), SUM(a.correct), SUM(a.scored), "

@@ -112,17 +112,35 @@ def top_standings(rows: list) -> list[Standing]:
 Fetch = Callable[[str, dict], Awaitable[Sequence[Sequence[Any]]]]  # a store's read: SQL with :names, arguments
 
 
+async def _span(fetch: Fetch, chat_key: str, since: float | None) -> tuple[str, int] | None:
+    """The ranked summary's period that holds the board from `since`, None when none does."""
+    span = ranks.span_of(since)
+    if span is not None and span[0] != "all" and await fetch(*ranks.later(chat_key, *span)):
+        return None  # an earlier week or month: its rows stop at its end
+    return span
+
+
 async def read_top(
     fetch: Fetch, chat_key: str, since: float | None, quiz_id: str | None, top: int, player_key: str | None
 ) -> list[Standing]:
     """top_of's standings, from the summary kept in rank order (storage/shared/ranks.py) when
     `since` starts the current week or month or is None (all time), else from the day summaries."""
-    span = ranks.span_of(since)
-    if span is not None and span[0] != "all" and await fetch(*ranks.later(chat_key, *span)):
-        span = None  # an earlier week or month: its rows stop at its end
+    span = await _span(fetch, chat_key, since)
     if span is None:
         return top_standings(list(await fetch(*top_of(chat_key, since, quiz_id, top, player_key))))
     return top_standings(list(await fetch(*ranks.top_of(chat_key, span, since, quiz_id, top, player_key))))
+
+
+async def read_size(fetch: Fetch, chat_key: str, since: float | None, quiz_id: str | None) -> int:
+    """How many players the board has, counted where read_top reads it."""
+    span = await _span(fetch, chat_key, since)
+    if span is None:
+        source, args = board_source(chat_key, since, quiz_id)
+        sql = f"SELECT COUNT(DISTINCT b.player_key) FROM ({source}) AS b"
+    else:
+        sql, args = ranks.size_of(chat_key, span, since, quiz_id)
+    ((size,),) = await fetch(sql, args)
+    return int(size)
 
 
 async def rank_of(fetch: Fetch, chat_key: str, player_key: str) -> int | None:

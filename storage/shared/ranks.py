@@ -174,15 +174,32 @@ _TOP = (
 )
 
 
+def _live_of(
+    chat_key: str, span: tuple[str, int], since: float | None, quiz_id: str | None
+) -> tuple[str, dict[str, object]]:
+    """The open runs' answers that count on the board of `span`, and the arguments of its SQL."""
+    filters = (" AND a.answered_at >= :since" if since is not None else "") + (
+        " AND a.quiz_id = :quiz" if quiz_id is not None else ""
+    )
+    args: dict[str, object] = {"chat": chat_key, "span": span[0], "day": span[1], "quiz": quiz_id or ""}
+    if since is not None:
+        args["since"] = float(since)  # PostgreSQL compares times as floats
+    return open_answers("a.player_key, a.points, a.correct, a.scored, a.answered_at", filters), args
+
+
 def top_of(
     chat_key: str, span: tuple[str, int], since: float | None, quiz_id: str | None, top: int, player_key: str | None
 ) -> tuple[str, dict]:
     """The rows of storage/shared/boards.py's top_of, from the ranked summary of `span`."""
-    filters = (" AND a.answered_at >= :since" if since is not None else "") + (
-        " AND a.quiz_id = :quiz" if quiz_id is not None else ""
+    live, args = _live_of(chat_key, span, since, quiz_id)
+    return _TOP.format(live=live), {**args, "top": top, "player": player_key}
+
+
+def size_of(chat_key: str, span: tuple[str, int], since: float | None, quiz_id: str | None) -> tuple[str, dict]:
+    """How many players the board of `span` has: the summary's, and the live ones it lacks."""
+    live, args = _live_of(chat_key, span, since, quiz_id)
+    return (
+        f"SELECT (SELECT COUNT(*) FROM board_ranks WHERE {_PERIOD}) + (SELECT COUNT(DISTINCT l.player_key) "
+        f"FROM ({live}) AS l WHERE l.player_key NOT IN (SELECT player_key FROM board_ranks WHERE {_PERIOD}))",
+        args,
     )
-    args = {"chat": chat_key, "span": span[0], "day": span[1], "quiz": quiz_id or "", "top": top, "player": player_key}
-    if since is not None:
-        args["since"] = float(since)  # PostgreSQL compares times as floats
-    live = open_answers("a.player_key, a.points, a.correct, a.scored, a.answered_at", filters)
-    return _TOP.format(live=live), args

@@ -46,10 +46,15 @@ class QuestionFigures:
     stats: QuestionStats
 
 
-async def board(engine: Engine, chat_key: str, period: str, quiz_id: str | None) -> list[Standing]:
-    """Every row of the board (the page shows them in pages: bot/adapters/web/paging.py)."""
+async def board_size(engine: Engine, chat_key: str, period: str, quiz_id: str | None) -> int:
+    """How many players the board has (the page shows them in pages: bot/adapters/web/paging.py)."""
+    return await store_of(engine).board_size(chat_key, period_start(period, engine.clock.now()), quiz_id)
+
+
+async def board_rows(engine: Engine, chat_key: str, period: str, quiz_id: str | None, last: int) -> list[Standing]:
+    """The board's first `last` rows: a page reads only as far as it shows."""
     since = period_start(period, engine.clock.now())
-    return await store_of(engine).leaderboard(chat_key, since, quiz_id)
+    return await store_of(engine).leaderboard(chat_key, since, quiz_id, last)
 
 
 async def played_quizzes(engine: Engine, chat_key: str) -> list[Quiz]:

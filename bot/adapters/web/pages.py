@@ -77,8 +77,9 @@ class Pages:
         played = await figures.played_quizzes(self.engine, link.chat_key)
         quiz_id = request.query.get("quiz") or None
         quiz = next((q for q in played if q.id == quiz_id), None)
-        rows = await figures.board(self.engine, link.chat_key, period, quiz.id if quiz else None)
-        pages = paging(request, len(rows))
+        quiz_id = quiz.id if quiz else None
+        pages = paging(request, await figures.board_size(self.engine, link.chat_key, period, quiz_id))
+        rows = await figures.board_rows(self.engine, link.chat_key, period, quiz_id, pages.last)
         values = {
             "B": texts.board(view.lang),
             "periods": PERIODS,

@@ -26,6 +26,9 @@ class Boards(Protocol):
         With `top`, only the first `top` of them, then `player_key`'s standing (its rank on the
         whole board) when that player is on the board but not among them."""
 
+    async def board_size(self, chat_key: str, since: float | None = None, quiz_id: str | None = None) -> int:
+        """How many players `leaderboard` ranks for the same arguments (the web page's pages)."""
+
     async def run_standings(self, run_id: int) -> list[Standing]:
         """The players of one run ranked as the leaderboard ranks them."""
 

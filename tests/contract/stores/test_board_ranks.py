@@ -1,6 +1,7 @@
 """Boards read from the summary kept in rank order (storage/shared/ranks.py) equal the stored
-answers: every period, one quiz or all, the top and the caller's place, with answers of ended
-runs, a late answer to an ended run, the chat's open run and an assignment played for it."""
+answers: every period, one quiz or all, the top, the caller's place and the board's size (the
+web page's pages), with answers of ended runs, a late answer to an ended run, the chat's open run
+and an assignment played for it."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ async def _check_every_board(store, stored: list[AnswerRow]) -> None:
     for since in (None, week, month, week - 7 * DAY, NOW - 3600):
         for quiz in (None, "demo", "other"):
             whole = _expected(stored, since, quiz)
+            assert await store.board_size(CHAT.key, since, quiz) == len(whole), (since, quiz)
             for top in (0, 1, 2, 10):
                 for player in (*PLAYERS, "test:nobody", None):
                     got = await store.leaderboard(CHAT.key, since, quiz, top, player)
