@@ -23,6 +23,7 @@ DAY = 86400
 MONDAY = 3  # 1 Jan 1970 was a Thursday: day d starts a week when (d + 3) % 7 == 0
 KEYS = "chat_key, span, start_day, quiz_id, player_key"
 
+# the summary, its order, and the index the live part finds open assignments by
 TABLE = """
     CREATE TABLE IF NOT EXISTS board_ranks (
         chat_key {key} NOT NULL,
@@ -58,8 +59,8 @@ def add_answers(source: str, where: str, day: str, month_of_day: str) -> str:
     """Add the answers `FROM source WHERE where` (over `a`) to every period and quiz they count in;
     `day` is the store's SQL for an answer's UTC day, `month_of_day` for the first day of the
     month of `g.day`. The answers are added up per player, quiz and day first (a run's 160
-    answers become 20 rows), and only those are spread over the periods: 1.2 -> 0.4 ms a run's
-    end on SQLite, where spreading every answer six ways went through a sort six times as big."""
+    answers become 20 rows), and only those are spread over the periods: this statement 1.2 ->
+    0.4 ms at a run's end on SQLite, where spreading every answer six ways sorted six times as many."""
     return f"""
     INSERT INTO board_ranks({KEYS}, points, correct, answered, first_at)
         SELECT g.chat_key, p.span,
