@@ -11,6 +11,7 @@ or sooner: a press that may complete the question's answers wakes the owner (bot
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.domain import answer_moves, session
 from bot.domain.answering import letters, picks_of, shortened
 from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, QuestionKind, Quiz
-from bot.domain.records import AnswerRow, PressFacts, RunRow
+from bot.domain.records import AnswerRow, Phase, PressFacts, RunRow, RunStatus
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
 from bot.engine.presses import refusal_ack, takes_text
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from bot.content.chatquizzes import ChatQuizzes
     from bot.engine.core import Engine
 
+SHOWN_READS, SHOWN_WAIT = 10, 0.1  # a press on a question still stored as posting: read again, for 1 s at most
 REMEMBERED_RUNS = 1_000  # other workers' runs whose quiz is kept (a quiz is shared between its runs)
 
 
@@ -62,7 +64,7 @@ async def answer_elsewhere(
     engine: Engine, shared: ElsewhereStore, token: AnswerToken | QuestionToken, player: Player, chat: ChatRef | None
 ) -> tuple[str, Ack]:
     """(outcome for /metrics, the acknowledgement) of a press for a run this worker does not run."""
-    found = await _open_run(engine, shared, token.run_id, player)
+    found = await _open_run(engine, shared, token.run_id, player, token.number)
     if not isinstance(found, _Open):
         return found
     run, facts = found.run, found.facts
@@ -103,7 +105,7 @@ async def text_elsewhere(
         if row is None:
             return "ignored", None
         run_id = row.id
-    found = await _open_run(engine, shared, run_id, player)
+    found = await _open_run(engine, shared, run_id, player, number)
     if not isinstance(found, _Open):
         return found if number is not None else ("ignored", None)
     run, facts = found.run, found.facts
@@ -151,10 +153,21 @@ class _Open:
     facts: PressFacts
 
 
-async def _open_run(engine: Engine, shared: ElsewhereStore, run_id: int, player: Player) -> _Open | tuple[str, Ack]:
-    """The open run as stored with this player's part of it, or why there is none."""
+async def _open_run(
+    engine: Engine, shared: ElsewhereStore, run_id: int, player: Player, number: int | None
+) -> _Open | tuple[str, Ack]:
+    """The open run as stored with this player's part of it, or why there is none. A press on
+    question `number` while it is stored as still being posted read the owner's run before the
+    owner's commit of its shown question: its message exists, the press proves it. Read again,
+    a moment later, a few times (the owner commits within milliseconds; a bench pressing the
+    instant a message appears found this window), rather than answer "closed"."""
     lang = engine.client_language(player)
     facts = await shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
+    for _ in range(SHOWN_READS):
+        if facts is None or not _being_shown(facts.run, number):
+            break
+        await asyncio.sleep(SHOWN_WAIT)  # real time: another worker's commit, not the quiz's clock
+        facts = await shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
     if facts is None:
         status = await shared.run_status(run_id)
         if status:
@@ -164,6 +177,10 @@ async def _open_run(engine: Engine, shared: ElsewhereStore, run_id: int, player:
     if quiz is None:
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     return _Open(session.Run(facts.run, quiz, streaks={player.key: facts.streak}), facts)
+
+
+def _being_shown(row: RunRow, number: int | None) -> bool:
+    return number == row.index + 1 and row.status == RunStatus.OPEN and row.phase == Phase.POSTING
 
 
 async def _insert(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 
+import asyncpg
 import pytest
 
 from bot.content.catalog import Catalog
@@ -157,6 +158,35 @@ async def test_any_worker_takes_a_press_and_the_owner_counts_it_once_when_it_clo
     assert not late.accepted, "a press after the close lands nowhere"
     board = await a.store.leaderboard(CHATS[0].key)
     assert [(s.player_key, s.answered, s.correct) for s in board] == [(player(2).key, 1, 1), (player(3).key, 1, 0)]
+
+
+async def test_a_press_reaching_another_worker_before_the_owner_stored_the_shown_question_waits_for_it(
+    workers, clock, postgres_url
+):
+    """The question's message is out, so players press; the owner's commit of its clock may land a
+    moment after a press reaches another worker. That press is taken, not answered "closed"."""
+    a, b = workers
+    await a.engine.start(CHATS[0], "demo", player(1))
+    clock.advance(5)
+    await a.engine.run_due()
+    card = a.adapter.questions[-1]
+    right = a.adapter.right_letter(QUIZ, card)
+    db = await asyncpg.connect(postgres_url)
+    try:
+        await db.execute("UPDATE runs SET phase = 'posting' WHERE id = $1", card.run_id)  # before A's commit
+        press = asyncio.create_task(b.engine.answer(a.adapter.token(right, card), player(2), CHATS[0]))
+        await asyncio.sleep(0.25)
+        assert not press.done(), "B waits for the owner's commit"
+        await db.execute("UPDATE runs SET phase = 'asking' WHERE id = $1", card.run_id)  # A's commit lands
+        pressed = await press
+        assert pressed.accepted and pressed.text == f"Locked in: {right}"
+        # a question that stays unposted: after a bounded wait, the press is refused as before
+        await db.execute("UPDATE runs SET phase = 'posting' WHERE id = $1", card.run_id)
+        late = await asyncio.wait_for(b.engine.answer(a.adapter.token(right, card), player(3), CHATS[0]), 5)
+        assert not late.accepted
+        await db.execute("UPDATE runs SET phase = 'asking' WHERE id = $1", card.run_id)
+    finally:
+        await db.close()
 
 
 async def test_a_press_another_worker_takes_is_scored_as_the_owner_scores_it(workers, clock):
