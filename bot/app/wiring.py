@@ -224,10 +224,11 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
 
 
 # How long a thread holding the interpreter runs before another may take it (Python's default:
-# 5 ms). The store's thread (aiosqlite's) takes it back after every statement, and with the event
-# loop busy with a deadline's closes each take waited up to the interval: at 3,000 presses a second
-# the slowest acknowledgements 12.5 and 14.9 ms at 5 ms, 10.4 and 9.9 ms at 0.5 ms (docs/PERFORMANCE.md).
-SWITCH_INTERVAL_SECONDS = 0.0005
+# 5 ms). The store's thread (aiosqlite's) takes it back to pick up each batch and after each
+# statement, and with the event loop busy each take waited up to the interval: at 3,000 presses a
+# second the slowest acknowledgements 12.5 and 14.9 ms at 5 ms, 10.4 and 9.9 ms at 0.5 ms; at 8,000
+# a batch's hop to that thread 1.0 to 1.2 ms at p90 at 0.5 ms, 0.5 ms at 0.1 (docs/PERFORMANCE.md).
+SWITCH_INTERVAL_SECONDS = 0.0001
 
 
 @contextlib.contextmanager
