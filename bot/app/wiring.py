@@ -18,6 +18,7 @@ from bot.adapters.console.terminal import TERMINAL, ConsoleAdapter, stdin_lines
 from bot.adapters.ops.http import OpsServer
 from bot.adapters.ops.metrics import Operations
 from bot.app import platforms
+from bot.app.collector import PacedCollector
 from bot.app.readers import ReaderPool
 from bot.app.settings import Settings, SettingsError
 from bot.commands.core import Commands
@@ -243,14 +244,28 @@ def serving_process() -> Iterator[None]:
     gc.freeze()
     thresholds = gc.get_threshold()
     # a press makes short-lived objects by the hundred (a Discord press rebuilds its message's
-    # view): collect the young generation less often, and the older ones rarely
+    # view): collect the young generation less often, and the older ones rarely; on the loop's
+    # clock as well (bot/app/collector.py), so that no young collection walks seconds of answers
     gc.set_threshold(max(thresholds[0], 10_000), 50, 1_000)
+    paced = _paced_collector()
     try:
         yield
     finally:
+        if paced is not None:
+            paced.stop()
         gc.set_threshold(*thresholds)
         gc.unfreeze()  # collectable again, for a process that goes on (the tests run many bots)
         sys.setswitchinterval(switch)
+
+
+def _paced_collector() -> PacedCollector | None:
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no loop to pace it: CPython's thresholds alone
+        return None
+    paced = PacedCollector(loop)
+    paced.start()
+    return paced
 
 
 async def serve_until_signal(
