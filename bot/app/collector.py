@@ -1,18 +1,19 @@
 """The garbage collector on a clock while the bot serves (`serving_process` in bot/app/wiring.py).
 
 CPython starts a young collection when the objects made since the last one, less the objects
-freed since, pass a threshold. A busy bot frees as many objects as it makes: the answers of a
-closing question were made seconds ago, a question's answers live until it closes. So the
-count climbs slowly and the young generation fills with everything made since: at 9,000
-presses a second each young collection walked 30,000 to 50,000 live objects and paused the
-loop for 6 to 11 ms, twice a second (docs/PERFORMANCE.md). None of them found any garbage: a
-press makes no reference cycles.
+freed since, pass a threshold. A busy bot frees about as many objects as it makes (a closing
+question's answers were made seconds ago), so the count climbs slowly and the young generation
+fills with everything made since: at 9,000 presses a second each young collection walked 30,000
+to 50,000 live objects and paused the loop for 6 to 11 ms, twice a second, and found no garbage:
+a press makes no reference cycles. What outlived those went to the middle generation, whose
+collection then walked 30 s of a run's answers at once: 70 ms (docs/PERFORMANCE.md).
 
-Here the young generation is collected every `young_seconds` instead, whatever the count: it
-then holds what the last tenth of a second made, a pause of well under a millisecond. What
-outlives that moves to the middle generation, collected every `middle_seconds`: a pause as long
-as one of the old young collections, once in half a minute. CPython's own thresholds stay as
-they are set, a backstop for bursts, and so do its rare full collections.
+Here the young and middle generations are collected together every `tick_seconds`, whatever
+the count: they hold only what the last tick made, a pause of about a millisecond, and each
+object is walked once before it moves to the old generation. The old generation, everything the
+bot keeps longer than a tick (what `serving_process` froze at the start excluded), is collected
+every `full_seconds`: a pause as long as that heap is big, once in ten minutes. CPython's own
+thresholds stay as they are set, a backstop for bursts.
 """
 
 from __future__ import annotations
@@ -20,29 +21,28 @@ from __future__ import annotations
 import asyncio
 import gc
 
-YOUNG_SECONDS = 0.1
-MIDDLE_SECONDS = 30.0
+TICK_SECONDS = 0.1
+FULL_SECONDS = 600.0
 
 
 class PacedCollector:
-    """Collections on the loop's clock: the young generation every `young_seconds`, the young
-    and middle ones every `middle_seconds`. Timer callbacks, no task: nothing to await."""
+    """Collections on the loop's clock; timer callbacks, no task: nothing to await."""
 
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
-        young_seconds: float = YOUNG_SECONDS,
-        middle_seconds: float = MIDDLE_SECONDS,
+        tick_seconds: float = TICK_SECONDS,
+        full_seconds: float = FULL_SECONDS,
     ) -> None:
         self._loop = loop
-        self._young = young_seconds
-        self._middle = middle_seconds
-        self._middle_due = 0.0
+        self._tick = tick_seconds
+        self._full = full_seconds
+        self._full_due = 0.0
         self._next: asyncio.TimerHandle | None = None
 
     def start(self) -> None:
-        self._middle_due = self._loop.time() + self._middle
-        self._next = self._loop.call_later(self._young, self._collect)
+        self._full_due = self._loop.time() + self._full
+        self._next = self._loop.call_later(self._tick, self._collect)
 
     def stop(self) -> None:
         if self._next is not None:
@@ -51,9 +51,9 @@ class PacedCollector:
 
     def _collect(self) -> None:
         now = self._loop.time()
-        if now >= self._middle_due:
-            gc.collect(1)
-            self._middle_due = now + self._middle
+        if now >= self._full_due:
+            gc.collect()
+            self._full_due = now + self._full
         else:
-            gc.collect(0)
-        self._next = self._loop.call_later(self._young, self._collect)
+            gc.collect(1)  # the young and middle generations: what the last tick made
+        self._next = self._loop.call_later(self._tick, self._collect)

@@ -245,7 +245,7 @@ def serving_process() -> Iterator[None]:
     thresholds = gc.get_threshold()
     # a press makes short-lived objects by the hundred (a Discord press rebuilds its message's
     # view): collect the young generation less often, and the older ones rarely; on the loop's
-    # clock as well (bot/app/collector.py), so that no young collection walks seconds of answers
+    # clock as well (bot/app/collector.py), so that no collection walks seconds of a run's answers
     gc.set_threshold(max(thresholds[0], 10_000), 50, 1_000)
     paced = _paced_collector()
     try:

@@ -1,6 +1,6 @@
 """The garbage collector on the loop's clock while the bot serves (bot/app/collector.py): garbage
-is still reclaimed when CPython's count would never start a collection, and a young collection
-leaves alone what outlived the previous one, which is what keeps each pause short."""
+is still reclaimed when CPython's count would never start a collection, and a tick's collection
+leaves alone what outlived the previous tick, which is what keeps each pause short."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ async def until(condition, seconds: float) -> bool:
 async def test_a_dropped_cycle_is_reclaimed_on_the_clock_without_any_count_starting_a_collection():
     freed: list[str] = []
     with no_automatic_collection():
-        paced = PacedCollector(asyncio.get_running_loop(), young_seconds=0.01, middle_seconds=60)
+        paced = PacedCollector(asyncio.get_running_loop(), tick_seconds=0.01, full_seconds=60)
         paced.start()
         try:
             cycle(freed, "young")  # dropped at once
@@ -61,18 +61,18 @@ async def test_a_dropped_cycle_is_reclaimed_on_the_clock_without_any_count_start
             paced.stop()
 
 
-async def test_what_outlived_a_young_collection_waits_for_the_middle_one():
+async def test_what_outlived_a_tick_waits_for_the_full_collection():
     freed: list[str] = []
     with no_automatic_collection():
-        paced = PacedCollector(asyncio.get_running_loop(), young_seconds=0.01, middle_seconds=1.0)
+        paced = PacedCollector(asyncio.get_running_loop(), tick_seconds=0.01, full_seconds=1.0)
         paced.start()
         try:
             kept = cycle(freed, "kept a while")
-            await asyncio.sleep(0.05)  # young collections ran meanwhile: it moved to the middle generation
+            await asyncio.sleep(0.05)  # ticks' collections ran meanwhile: it moved to the old generation
             del kept
-            await asyncio.sleep(0.15)  # more young collections, the middle one not yet due
-            assert freed == [], "a young collection walked an object that had outlived one"
-            assert await until(lambda: freed == ["kept a while"], 3.0), "the middle collection never came"
+            await asyncio.sleep(0.15)  # more ticks, the full collection not yet due
+            assert freed == [], "a tick's collection walked an object that had outlived a tick"
+            assert await until(lambda: freed == ["kept a while"], 3.0), "the full collection never came"
         finally:
             paced.stop()
 
@@ -88,9 +88,9 @@ async def test_no_paced_collection_runs_once_the_bot_stops_serving():
         gc.callbacks.append(count)
         try:
             with serving_process():
-                assert await until(lambda: collections.count(0) >= 2, 2.0), "no young collection while serving"
+                assert await until(lambda: collections.count(1) >= 2, 2.0), "no tick's collection while serving"
             collections.clear()
-            await asyncio.sleep(0.35)  # over three of the paced periods
+            await asyncio.sleep(0.35)  # over three ticks
             assert collections == []
         finally:
             gc.callbacks.remove(count)
