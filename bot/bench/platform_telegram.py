@@ -15,9 +15,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import aiohttp
-
 from bot.bench.platform_fake import Candidate, Driver
+from bot.bench.webhook_poster import PostFailed, WebhookPoster
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fake_telegram_balancer import SECRET_HEADER, LoadBalancer
 from bot.testing.fake_telegram_methods import Press
@@ -25,13 +24,15 @@ from bot.testing.fake_telegram_methods import Press
 FIRST_CHAT = -1_001_000_000_000  # supergroup ids are negative
 FIRST_USER = 10_000_000
 WEBHOOK_CONNECTIONS = 40  # Telegram's default max_connections
+# what Telegram's webhook requests carry besides Host, Content-Length and the secret
+TELEGRAM_HEADERS = {"Content-Type": "application/json", "Connection": "keep-alive", "Accept-Encoding": "gzip, deflate"}
 
 
 class BenchBotApi(FakeBotApi):
     """The tests' fake, reporting presses and their answers to the driver."""
 
     driver: Driver
-    session: aiohttp.ClientSession | None = None
+    poster: WebhookPoster | None = None
     posts: set[asyncio.Task] | None = None
     webhook_failures: int = 0
 
@@ -44,6 +45,9 @@ class BenchBotApi(FakeBotApi):
         result = await super()._m_setWebhook(p)
         assert self.webhook is not None
         self.webhook["max_connections"] = int(p.get("max_connections") or WEBHOOK_CONNECTIONS)
+        if self.poster is not None:  # the next post connects to this webhook
+            await self.poster.close()
+            self.poster = None
         return result
 
     async def _deliver(self, update: dict) -> None:
@@ -65,25 +69,24 @@ class BenchBotApi(FakeBotApi):
 
     async def _post_to_hook(self, update: dict) -> list[dict]:
         assert self.webhook is not None
-        if self.session is None:
-            connector = aiohttp.TCPConnector(limit=self.webhook["max_connections"])
-            self.session = aiohttp.ClientSession(connector=connector)
-        headers = {"Content-Type": "application/json"}
-        if self.webhook.get("secret_token"):
-            headers[SECRET_HEADER] = self.webhook["secret_token"]
-        async with self.session.post(
-            self.webhook["url"], data=json.dumps(update).encode(), headers=headers
-        ) as response:
-            body = await response.read()
-        if response.status != 200:
+        if self.poster is None:
+            headers = dict(TELEGRAM_HEADERS)
+            if self.webhook.get("secret_token"):
+                headers[SECRET_HEADER] = self.webhook["secret_token"]
+            self.poster = WebhookPoster(self.webhook["url"], self.webhook["max_connections"], headers)
+        try:
+            status, body = await self.poster.post(json.dumps(update).encode())
+        except (PostFailed, OSError):
+            status, body = 0, b""
+        if status != 200:
             self.webhook_failures += 1
             return []
         method = json.loads(body) if body else {}
         return [method] if "method" in method else []
 
     async def stop(self) -> None:
-        if self.session is not None:
-            await self.session.close()
+        if self.poster is not None:
+            await self.poster.close()
         if self.balancer is not None:
             await self.balancer.close()
         await super().stop()
