@@ -64,7 +64,7 @@ async def test_a_dropped_cycle_is_reclaimed_on_the_clock_without_any_count_start
 async def test_what_outlived_a_tick_waits_for_the_full_collection():
     freed: list[str] = []
     with no_automatic_collection():
-        paced = PacedCollector(asyncio.get_running_loop(), tick_seconds=0.01, full_seconds=1.0)
+        paced = PacedCollector(asyncio.get_running_loop(), tick_seconds=0.01, full_seconds=2.0)
         paced.start()
         try:
             kept = cycle(freed, "kept a while")
@@ -72,7 +72,7 @@ async def test_what_outlived_a_tick_waits_for_the_full_collection():
             del kept
             await asyncio.sleep(0.15)  # more ticks, the full collection not yet due
             assert freed == [], "a tick's collection walked an object that had outlived a tick"
-            assert await until(lambda: freed == ["kept a while"], 3.0), "the full collection never came"
+            assert await until(lambda: freed == ["kept a while"], 5.0), "the full collection never came"
         finally:
             paced.stop()
 
