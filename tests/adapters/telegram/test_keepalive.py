@@ -4,58 +4,14 @@ the connection, closing a kept connection, too slowly, not at all."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.adapters.keepalive import KeepAlivePoster
+from tests.support.raw_http import OK, Server, by_length
 
 FORM = b"callback_query_id=cb1&text=Locked+in%3A+A"
-OK = b'{"ok":true,"result":true}'
-
-
-class Server:
-    """A raw HTTP/1.1 server: `answer(request_number)` gives the bytes to send back (None:
-    close the connection without a word); records each request and each connection."""
-
-    def __init__(self, answer: Callable[[int], bytes | None], delay: float = 0.0) -> None:
-        self.answer, self.delay = answer, delay
-        self.requests: list[bytes] = []
-        self.connections = 0
-        self.server: asyncio.Server | None = None
-
-    async def start(self) -> str:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        port = self.server.sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}/bot123:TOKEN/answerCallbackQuery"
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.connections += 1
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                length = int(
-                    next(h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")).split(b":")[1]
-                )
-                self.requests.append(head + await reader.readexactly(length))
-                await asyncio.sleep(self.delay)
-                reply = self.answer(len(self.requests))
-                if reply is None:
-                    break
-                writer.write(reply)
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-
-def by_length(status: str = "200 OK", body: bytes = OK, extra: str = "") -> bytes:
-    return (
-        f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n{extra}\r\n".encode()
-        + body
-    )
 
 
 def chunked(body: bytes = OK) -> bytes:
