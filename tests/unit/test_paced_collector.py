@@ -49,32 +49,34 @@ async def until(condition, seconds: float) -> bool:
     return True
 
 
-async def test_a_dropped_cycle_is_reclaimed_on_the_clock_without_any_count_starting_a_collection():
-    freed: list[str] = []
+@contextlib.contextmanager
+def paced_alone(full_seconds: float) -> Iterator[None]:
+    """A collector ticking every 10 ms, with no automatic collection beside it."""
     with no_automatic_collection():
-        paced = PacedCollector(asyncio.get_running_loop(), tick_seconds=0.01, full_seconds=60)
+        paced = PacedCollector(asyncio.get_running_loop(), tick_seconds=0.01, full_seconds=full_seconds)
         paced.start()
         try:
-            cycle(freed, "young")  # dropped at once
-            assert await until(lambda: freed == ["young"], 2.0), "a cycle made and dropped was never reclaimed"
+            yield
         finally:
             paced.stop()
+
+
+async def test_a_dropped_cycle_is_reclaimed_on_the_clock_without_any_count_starting_a_collection():
+    freed: list[str] = []
+    with paced_alone(full_seconds=60):
+        cycle(freed, "young")  # dropped at once
+        assert await until(lambda: freed == ["young"], 2.0), "a cycle made and dropped was never reclaimed"
 
 
 async def test_what_outlived_a_tick_waits_for_the_full_collection():
     freed: list[str] = []
-    with no_automatic_collection():
-        paced = PacedCollector(asyncio.get_running_loop(), tick_seconds=0.01, full_seconds=2.0)
-        paced.start()
-        try:
-            kept = cycle(freed, "kept a while")
-            await asyncio.sleep(0.05)  # ticks' collections ran meanwhile: it moved to the old generation
-            del kept
-            await asyncio.sleep(0.15)  # more ticks, the full collection not yet due
-            assert freed == [], "a tick's collection walked an object that had outlived a tick"
-            assert await until(lambda: freed == ["kept a while"], 5.0), "the full collection never came"
-        finally:
-            paced.stop()
+    with paced_alone(full_seconds=2.0):
+        kept = cycle(freed, "kept a while")
+        await asyncio.sleep(0.05)  # ticks' collections ran meanwhile: it moved to the old generation
+        del kept
+        await asyncio.sleep(0.15)  # more ticks, the full collection not yet due
+        assert freed == [], "a tick's collection walked an object that had outlived a tick"
+        assert await until(lambda: freed == ["kept a while"], 5.0), "the full collection never came"
 
 
 async def test_no_paced_collection_runs_once_the_bot_stops_serving():
