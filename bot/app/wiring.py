@@ -234,9 +234,10 @@ SWITCH_INTERVAL_SECONDS = 0.0001
 
 @contextlib.contextmanager
 def serving_process() -> Iterator[None]:
-    """The interpreter as a serving bot wants it: the switch interval above, and what is loaded
-    by now (the libraries, the catalog, the open runs) frozen, as it lives as long as the bot:
-    the garbage collector never walks it again. Full collections of that heap paused a busy
+    """The interpreter as a serving bot wants it: the switch interval above, the garbage collector
+    on the loop's clock (bot/app/collector.py; when a loop runs), and what is loaded by now (the
+    libraries, the catalog, the open runs) frozen, as it lives as long as the bot: the garbage
+    collector never walks it again. Full collections of that heap paused a busy
     bot for 50 to 110 ms, the worst acks of a run (`quizhost bench --platform`)."""
     switch = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
