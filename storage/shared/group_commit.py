@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.domain.deck import Misses
@@ -137,6 +137,9 @@ class GroupCommit:
         self._settle_waiters: list[tuple[int, asyncio.Future]] = []
         # told the (key, platform, user_id, name) of the names each batch stored, once committed
         self.names_stored: Callable[[list[tuple]], None] | None = None
+        # run once by the writer task after the batch in flight, before the next one (nothing is
+        # written meanwhile); it must not raise
+        self.between_batches: Callable[[], Awaitable[None]] | None = None
 
     def submit(self, answer: AnswerRow, player: tuple | None = None, replace: bool = False) -> asyncio.Future:
         """Queue one answer; the future becomes True (stored), False (already there) or an error.
@@ -234,6 +237,9 @@ class GroupCommit:
         finally:
             self._inflight = []
         self._settle(len(batch))
+        if self.between_batches is not None:
+            chore, self.between_batches = self.between_batches, None
+            await chore()
 
     async def _commit_batch(
         self, batch: list[_Pending], names: list[tuple], runs: list[tuple], ops: list[tuple]

@@ -76,7 +76,9 @@ class SqliteStore(
         self.writer = AnswerWriter(db)  # answers are committed in groups, see storage/sqlite/writer.py
         self.writer.names_stored = self._names.stored
         self.writes = 0  # statements committed outside the writer, for the checkpointer
-        self.checkpointer = Checkpointer(path, lambda: self.writes + self.writer.batches)
+        self.checkpointer = Checkpointer(
+            path, lambda: self.writes + self.writer.batches, restart=self.writer.checkpoint_between_batches
+        )
         self._identify: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @classmethod

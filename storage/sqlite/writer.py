@@ -22,6 +22,7 @@ transaction with INSERT OR IGNORE ... RETURNING, which says which rows landed.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from typing import Any
@@ -31,6 +32,8 @@ from storage.shared.outbox import SQLITE_OPS, apply_sqlite
 from storage.shared.review import CARD_COLUMNS, CARD_KEY, CARD_UPDATES, LOG_COLUMNS
 from storage.shared.tables import ANSWER_COLUMNS, REPLACED_COLUMNS
 from storage.sqlite.connection import SqliteConnection
+
+log = logging.getLogger("quizhost.storage")
 
 # the bench's reference loads a choice quiz's answers with this (response and scored as the defaults)
 INSERT_ANSWER = (
@@ -125,6 +128,17 @@ class AnswerWriter(GroupCommit):
     async def prepare(self) -> None:
         """Make the batch's views and triggers on this connection (once the schema is migrated)."""
         await self._db.executescript(BATCH_OBJECTS)
+
+    def checkpoint_between_batches(self) -> None:
+        """Checkpoint on this connection once the batch in flight is done, so that the next batch
+        starts the WAL over (storage/sqlite/checkpoint.py)."""
+        self.between_batches = self._checkpoint
+
+    async def _checkpoint(self) -> None:
+        try:
+            await self._db.fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            log.exception("WAL checkpoint between batches failed")
 
     async def commit(
         self,

@@ -4,6 +4,7 @@ summaries (migration 2 on an old database, live answers, closes), WAL checkpoint
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 
 from bot.domain.records import Phase, RunRow
@@ -12,6 +13,9 @@ from bot.testing.fakes import group, player
 from storage.shared.group_commit import MAX_RUNS
 from storage.sqlite.schema import MIGRATIONS
 from storage.sqlite.store import SqliteStore
+from tests.contract.stores.rows import answer, stored_run
+
+NOW = 1_764_000_000.0
 
 NOT_SAVED = "Your answer was not saved. Please press again."
 
@@ -120,6 +124,30 @@ async def test_checkpoints_run_beside_the_writer(engine, adapter, clock, store):
     with sqlite3.connect(store.path) as db:
         busy, log, done = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     assert busy == 0 and log == done
+
+
+async def test_the_wal_starts_over_though_the_writer_never_pauses(store):
+    """SQLite writes the WAL from its start again only after a checkpoint that nothing was
+    written during; answers committed back to back beside the checkpoints never leave one."""
+    store.checkpointer.restart_frames = 100
+    run = await stored_run(store)
+    pressing = True
+
+    async def press(first: int) -> None:
+        for n in range(first, first + 1000):
+            await store.submit_answer(answer(run.id, f"test:p{n}", NOW + n))
+
+    async def checkpoint_while_pressing() -> None:
+        while pressing:
+            await store.checkpointer.checkpoint()
+
+    checkpoints = asyncio.get_running_loop().create_task(checkpoint_while_pressing())
+    await asyncio.gather(*(press(first) for first in range(0, 4000, 1000)))
+    pressing = False
+    await checkpoints
+    assert len(await store.run_answers(run.id)) == 4000
+    wal_mib = os.path.getsize(f"{store.path}-wal") / 2**20
+    assert wal_mib < 8, f"the WAL grew to {wal_mib:.1f} MiB"
 
 
 async def _points(store: SqliteStore, chat) -> dict[str, int]:
