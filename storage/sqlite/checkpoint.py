@@ -7,9 +7,11 @@ on it waits too. Under load that happened every few dozen commits and made the s
 acknowledgements slow. Here the store turns the automatic checkpoint off and this task runs
 a PASSIVE checkpoint (it never blocks the writer or readers) every `every` seconds when
 something was written since the last one. Often and small is better than rare and large:
-a checkpoint still slows the commits it overlaps (its writes and syncs share the disk), and
-at 5,000 presses a second 0.1 s kept that under the 10 ms acknowledgement target where
-0.25 s and 1 s did not (measured with `quizhost bench`).
+a checkpoint still slows the commits it overlaps (its syncs write out the WAL written since the
+last one, and the writer's writes wait on the disk meanwhile). At 5,000 presses a second 0.1 s
+kept that under the 10 ms acknowledgement target where 0.25 s and 1 s did not; at 9,200
+(`quizhost bench`'s 30% of flat out), 0.025 s gave an ack p99 of 7.0 to 7.6 ms where 0.05 s
+gave 8.2 to 9.2 and 0.1 s 9.2 to 10.5, the same p50.
 
 A checkpoint beside a writer that never pauses never lets the WAL start over. SQLite writes
 the WAL from its beginning again only when a transaction begins after a checkpoint copied
@@ -35,7 +37,7 @@ from storage.sqlite.connection import SqliteConnection
 
 log = logging.getLogger("quizhost.storage")
 
-EVERY_SECONDS = 0.1
+EVERY_SECONDS = 0.025
 RESTART_FRAMES = 65_536  # a WAL of 256 MiB (4 KiB pages) is started over (see above)
 
 
