@@ -21,9 +21,10 @@ end: 170 MB in 9 s at 1,000 presses a second, 1.2 GB at 9,000 (`quizhost bench`'
 rate). So when the WAL has grown past `restart_frames`, the answer writer is asked for a
 checkpoint of its own, on its connection between two batches (storage/sqlite/writer.py):
 nothing is written while it runs, so it copies the last frames and the next batch starts the
-WAL over. That gap costs the presses waiting in it 5 to 8 ms (its syncs), so the bound is
-large: at 9,000 presses a second the WAL grows 155 MB a second and starts over every 1.7 s; at
-1,000, every 14 s. A bound of 64 MiB, every 0.4 s, showed in the acknowledgements' tail.
+WAL over. The presses queued behind that gap wait for its two syncs: 5 to 30 ms, longer as the
+WAL and the database grow. So the bound is large: 1 GiB, which a bot answering 9,000 presses a
+second fills every 7 s and one answering 1,000 every minute. With 256 MiB (every 1.7 s at 9,000)
+the ack p99 over 30 s was 13 to 18 ms; with 1 GiB, 7.9 to 9.6.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from storage.sqlite.connection import SqliteConnection
 log = logging.getLogger("quizhost.storage")
 
 EVERY_SECONDS = 0.025
-RESTART_FRAMES = 65_536  # a WAL of 256 MiB (4 KiB pages) is started over (see above)
+RESTART_FRAMES = 262_144  # a WAL of 1 GiB (4 KiB pages) is started over (see above)
 
 
 class Checkpointer:
