@@ -140,6 +140,7 @@ async def test_the_wal_starts_over_though_the_writer_never_pauses(store):
     async def checkpoint_while_pressing() -> None:
         while pressing:
             await store.checkpointer.checkpoint()
+            await asyncio.sleep(0.005)  # as the checkpointer's loop does (storage/sqlite/checkpoint.py)
 
     checkpoints = asyncio.get_running_loop().create_task(checkpoint_while_pressing())
     await asyncio.gather(*(press(first) for first in range(0, 4000, 1000)))
@@ -147,7 +148,7 @@ async def test_the_wal_starts_over_though_the_writer_never_pauses(store):
     await checkpoints
     assert len(await store.run_answers(run.id)) == 4000
     wal_mib = os.path.getsize(f"{store.path}-wal") / 2**20
-    assert wal_mib < 8, f"the WAL grew to {wal_mib:.1f} MiB"
+    assert wal_mib < 8, f"the WAL grew to {wal_mib:.1f} MiB"  # 38 MiB when the writer never checkpoints
 
 
 async def _points(store: SqliteStore, chat) -> dict[str, int]:
