@@ -10,8 +10,8 @@ something was written since the last one. Often and small is better than rare an
 a checkpoint still slows the commits it overlaps (its syncs write out the WAL written since the
 last one, and the writer's writes wait on the disk meanwhile). At 5,000 presses a second 0.1 s
 kept that under the 10 ms acknowledgement target where 0.25 s and 1 s did not; at 9,200
-(`quizhost bench`'s 30% of flat out), 0.025 s gave an ack p99 of 7.0 to 7.6 ms where 0.05 s
-gave 8.2 to 9.2 and 0.1 s 9.2 to 10.5, the same p50.
+(`quizhost bench`'s 30% of flat out), 0.025 s gave an ack p99 of 7.0 to 8.3 ms where 0.05 s
+gave 7.5 to 9.2 and 0.1 s 8.0 to 10.5, the same p50 (docs/PERFORMANCE.md).
 
 A checkpoint beside a writer that never pauses never lets the WAL start over. SQLite writes
 the WAL from its beginning again only when a transaction begins after a checkpoint copied
@@ -39,6 +39,7 @@ from storage.sqlite.connection import SqliteConnection
 log = logging.getLogger("quizhost.storage")
 
 EVERY_SECONDS = 0.025
+CHECKPOINT = "PRAGMA wal_checkpoint(PASSIVE)"  # never waits for the writer or readers
 RESTART_FRAMES = 262_144  # a WAL of 1 GiB (4 KiB pages) is started over (see above)
 
 
@@ -67,7 +68,7 @@ class Checkpointer:
 
     async def checkpoint(self) -> None:
         if self._db is not None:
-            [(_, frames, _)] = await self._db.fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+            [(_, frames, _)] = await self._db.fetchall(CHECKPOINT)
             self.runs += 1
             if frames >= self.restart_frames:  # frames in the WAL since it last started over
                 self._restart()

@@ -31,6 +31,7 @@ from storage.shared.group_commit import MAX_BATCH, GroupCommit, split_ops
 from storage.shared.outbox import SQLITE_OPS, apply_sqlite
 from storage.shared.review import CARD_COLUMNS, CARD_KEY, CARD_UPDATES, LOG_COLUMNS
 from storage.shared.tables import ANSWER_COLUMNS, REPLACED_COLUMNS
+from storage.sqlite.checkpoint import CHECKPOINT
 from storage.sqlite.connection import SqliteConnection
 
 log = logging.getLogger("quizhost.storage")
@@ -136,7 +137,7 @@ class AnswerWriter(GroupCommit):
 
     async def _checkpoint(self) -> None:
         try:
-            await self._db.fetchall("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._db.fetchall(CHECKPOINT)
         except sqlite3.Error:
             log.exception("WAL checkpoint between batches failed")
 
