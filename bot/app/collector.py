@@ -14,15 +14,27 @@ object is walked once before it moves to the old generation. The old generation,
 bot keeps longer than a tick (what `serving_process` froze at the start excluded), is collected
 every `full_seconds`: a pause as long as that heap is big, once in ten minutes. CPython's own
 thresholds stay as they are set, a backstop for bursts.
+
+A tick's collection also walks what is alive in flight, and a saturated bot holds a lot of it:
+on Discord's gateway with 1,000 presses waiting, each its parsed interaction and message, a
+tick took 10 to 15 ms, and with CPython's young collections the collector took 15 to 18% of the
+loop and freed nothing (`quizhost bench --platform discord`, docs/PERFORMANCE.md). So a tick
+that took long puts off the next one: the collector takes at most `share` of the loop's time,
+and a tick comes at least every `longest_seconds`. At a moderate load a tick takes about a
+millisecond and they come every `tick_seconds` as before.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import time
+from collections.abc import Callable
 
 TICK_SECONDS = 0.1
 FULL_SECONDS = 600.0
+SHARE = 0.02  # of the loop's time, at most, collecting on ticks
+LONGEST_SECONDS = 1.0  # between two ticks, however long the last one took
 
 
 class PacedCollector:
@@ -33,10 +45,16 @@ class PacedCollector:
         loop: asyncio.AbstractEventLoop,
         tick_seconds: float = TICK_SECONDS,
         full_seconds: float = FULL_SECONDS,
+        share: float = SHARE,
+        longest_seconds: float = LONGEST_SECONDS,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self._loop = loop
         self._tick = tick_seconds
         self._full = full_seconds
+        self._share = share
+        self._longest = max(longest_seconds, tick_seconds)
+        self._clock = clock  # times each collection
         self._full_due = 0.0
         self._next: asyncio.TimerHandle | None = None
 
@@ -51,9 +69,11 @@ class PacedCollector:
 
     def _collect(self) -> None:
         now = self._loop.time()
+        began = self._clock()
         if now >= self._full_due:
             gc.collect()
             self._full_due = now + self._full
         else:
             gc.collect(1)  # the young and middle generations: what the last tick made
-        self._next = self._loop.call_later(self._tick, self._collect)
+        took = self._clock() - began
+        self._next = self._loop.call_later(min(max(self._tick, took / self._share), self._longest), self._collect)

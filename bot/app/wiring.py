@@ -230,6 +230,9 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
 # second the slowest acknowledgements 12.5 and 14.9 ms at 5 ms, 10.4 and 9.9 ms at 0.5 ms; at 8,000
 # a batch's hop to that thread 1.0 to 1.2 ms at p90 at 0.5 ms, 0.5 ms at 0.1 (docs/PERFORMANCE.md).
 SWITCH_INTERVAL_SECONDS = 0.0001
+# objects made (less those freed) before CPython collects the young generation by itself; its
+# default is 700, and 10,000 still started ten collections a second on Discord's gateway flat out
+YOUNG_THRESHOLD = 100_000
 
 
 @contextlib.contextmanager
@@ -244,10 +247,12 @@ def serving_process() -> Iterator[None]:
     gc.collect()
     gc.freeze()
     thresholds = gc.get_threshold()
-    # a press makes short-lived objects by the hundred (a Discord press rebuilds its message's
-    # view): collect the young generation less often, and the older ones rarely; on the loop's
-    # clock as well (bot/app/collector.py), so that no collection walks seconds of a run's answers
-    gc.set_threshold(max(thresholds[0], 10_000), 50, 1_000)
+    # a press makes objects by the hundred (a Discord press its parsed interaction and message), and
+    # with presses in flight most of them are alive when a young collection comes: it walked them
+    # all and freed nothing, ten times a second on Discord's gateway flat out (docs/PERFORMANCE.md).
+    # The collections come on the loop's clock instead (bot/app/collector.py), so that none walks
+    # seconds of a run's answers; the thresholds are a backstop for a burst between two ticks
+    gc.set_threshold(max(thresholds[0], YOUNG_THRESHOLD), 50, 1_000)
     paced = _paced_collector()
     try:
         yield

@@ -96,3 +96,39 @@ async def test_no_paced_collection_runs_once_the_bot_stops_serving():
             assert collections == []
         finally:
             gc.callbacks.remove(count)
+
+
+async def test_a_long_collection_puts_off_the_next_tick_so_the_collector_keeps_to_its_share():
+    """Each collection made to look 20 ms long: at 2% of the loop the next tick comes a second
+    later (the longest wait), not 100 ms later; one that looks instant keeps the tick."""
+
+    def looking(seconds: float):
+        readings = iter(range(1_000_000))
+        return lambda: next(readings) * seconds  # every reading `seconds` after the one before
+
+    async def ticks_in(seconds: float, each_looks: float) -> int:
+        collections: list[int] = []
+
+        def count(phase: str, info: dict) -> None:
+            if phase == "start" and info["generation"] == 1:
+                collections.append(1)
+
+        with no_automatic_collection():
+            paced = PacedCollector(
+                asyncio.get_running_loop(),
+                tick_seconds=0.02,
+                share=0.02,
+                longest_seconds=1.0,
+                clock=looking(each_looks),
+            )
+            gc.callbacks.append(count)
+            paced.start()
+            try:
+                await asyncio.sleep(seconds)
+            finally:
+                paced.stop()
+                gc.callbacks.remove(count)
+        return len(collections)
+
+    assert await ticks_in(0.5, each_looks=0.02) == 1, "a long collection did not put off the next tick"
+    assert await ticks_in(0.5, each_looks=0.0) >= 10, "a quick collection put off the next tick"
