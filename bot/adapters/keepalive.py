@@ -21,9 +21,10 @@ reaches an exception or a log from here.
 from __future__ import annotations
 
 import asyncio
+import collections
 import ssl
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 IDLE_SECONDS = 15.0  # an idle connection older than this is closed, not reused
@@ -43,26 +44,94 @@ class _Origin:
     headers: bytes  # the request's headers after its first line, up to the Content-Length value
 
 
-@dataclass
-class _Connection:
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-    idle_since: float = field(default_factory=time.monotonic)
+class _Unusable(Exception):
+    """The connection cannot carry on (a malformed or oversized answer)."""
+
+
+class _Ended(Exception):
+    """The connection ended before a whole answer came back; `partial`: some of it had."""
+
+    def __init__(self, partial: bool) -> None:
+        super().__init__("the connection ended before the answer")
+        self.partial = partial
+
+
+class _Connection(asyncio.Protocol):
+    """One kept-alive connection, one request at a time: the answer is parsed as it arrives."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.idle_since = time.monotonic()
+        self._received = bytearray()
+        self._answer: asyncio.Future[tuple[int, bool]] | None = None
+        self._ended = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # a stream's transport
+
+    def data_received(self, data: bytes) -> None:
+        answer = self._answer
+        if answer is None or answer.done():  # bytes nobody asked for: out of step, never reused
+            self.close()
+            return
+        self._received += data
+        self._settle(answer, ended=False)
+
+    def eof_received(self) -> None:
+        self._ended = True
+        if self._answer is not None:
+            self._settle(self._answer, ended=True)  # returns None: the transport closes
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._ended = True
+        if self._answer is not None:
+            self._settle(self._answer, ended=True)
+
+    def _settle(self, answer: asyncio.Future[tuple[int, bool]], ended: bool) -> None:
+        if answer.done():
+            return
+        try:
+            parsed = _parsed(bytes(self._received))
+        except _Unusable as error:
+            answer.set_exception(error)
+            return
+        if parsed is not None:
+            answer.set_result(parsed)
+        elif ended:
+            answer.set_exception(_Ended(partial=bool(self._received)))
 
     def usable(self) -> bool:
-        return not self.reader.at_eof() and time.monotonic() - self.idle_since < IDLE_SECONDS
+        return (
+            not self._ended
+            and self.transport is not None
+            and not self.transport.is_closing()
+            and time.monotonic() - self.idle_since < IDLE_SECONDS
+        )
+
+    def send(self, request: bytes, loop: asyncio.AbstractEventLoop) -> asyncio.Future[tuple[int, bool]]:
+        """The answer's status and whether the connection may carry another request, once it came."""
+        assert self.transport is not None
+        self._received.clear()
+        self._answer = answer = loop.create_future()
+        self.transport.write(request)
+        return answer
+
+    def time_out(self) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_exception(TimeoutError())
+        self.close()
 
     def close(self) -> None:
-        self.writer.close()
-
-
-class _Unusable(Exception):
-    """The connection cannot carry on (closed, a malformed or oversized answer)."""
+        self._ended = True
+        if self.transport is not None:
+            self.transport.close()
 
 
 class KeepAlivePoster:
     def __init__(self, limit: int, timeout: float | None, user_agent: str) -> None:
-        self._slots = asyncio.Semaphore(limit)
+        self._limit = limit
+        self._in_use = 0  # requests holding one of the `limit` connections (or opening one)
+        self._turns: collections.deque[asyncio.Future[None]] = collections.deque()  # waiting for one
         self._timeout = timeout
         self._user_agent = user_agent
         self._idle: dict[tuple[str, int, bool], list[_Connection]] = {}
@@ -77,12 +146,15 @@ class KeepAlivePoster:
         if origin is None:
             return 0
         request = b"POST %s HTTP/1.1\r\n%s%d\r\n\r\n%s" % (path.encode(), origin.headers, len(body), body)
-        async with self._slots:
-            try:
-                async with asyncio.timeout(self._timeout):
-                    return await self._exchange(origin, request)
-            except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, _Unusable):
-                return 0
+        loop = asyncio.get_running_loop()
+        deadline = None if self._timeout is None else loop.time() + self._timeout
+        await self._take_turn()
+        try:
+            return await self._exchange(origin, request, loop, deadline)
+        except (OSError, TimeoutError, _Ended, _Unusable):
+            return 0
+        finally:
+            self._pass_turn()
 
     async def close(self) -> None:
         for connections in self._idle.values():
@@ -90,32 +162,71 @@ class KeepAlivePoster:
                 connection.close()
         self._idle.clear()
 
-    async def _exchange(self, target: _Origin, request: bytes) -> int:
+    async def _take_turn(self) -> None:
+        """One of the `limit` connections for this request, in the order the requests came."""
+        if self._in_use < self._limit and not self._turns:
+            self._in_use += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self._turns.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # handed a connection as it was cancelled
+                self._pass_turn()
+            raise
+
+    def _pass_turn(self) -> None:
+        """The connection passes to the longest waiting request, if any still waits."""
+        while self._turns:
+            turn = self._turns.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._in_use -= 1
+
+    async def _exchange(
+        self, target: _Origin, request: bytes, loop: asyncio.AbstractEventLoop, deadline: float | None
+    ) -> int:
         idle = self._idle.setdefault((target.host, target.port, target.tls), [])
         connection = _reusable(idle)
         if connection is not None:
             try:
-                return await self._send(connection, request, idle)
-            except (OSError, asyncio.IncompleteReadError) as error:
-                if isinstance(error, asyncio.IncompleteReadError) and error.partial:
+                return await self._send(connection, request, idle, loop, deadline)
+            except _Ended as ended:
+                if ended.partial:
                     raise  # part of an answer came back: the request reached the server
+            except OSError:
+                pass
             # the server had closed it as the request went out: once more, on a new connection
-        return await self._send(await self._open(target), request, idle)
+        async with asyncio.timeout_at(deadline):
+            connection = await self._open(target, loop)
+        return await self._send(connection, request, idle, loop, deadline)
 
-    async def _open(self, target: _Origin) -> _Connection:
+    async def _open(self, target: _Origin, loop: asyncio.AbstractEventLoop) -> _Connection:
         tls = self._context() if target.tls else None
-        reader, writer = await asyncio.open_connection(
-            target.host, target.port, ssl=tls, server_hostname=target.host if tls else None, limit=MAX_HEAD
+        _, connection = await loop.create_connection(
+            _Connection, target.host, target.port, ssl=tls, server_hostname=target.host if tls else None
         )
-        return _Connection(reader, writer)
+        return connection
 
-    async def _send(self, connection: _Connection, request: bytes, idle: list[_Connection]) -> int:
+    async def _send(
+        self,
+        connection: _Connection,
+        request: bytes,
+        idle: list[_Connection],
+        loop: asyncio.AbstractEventLoop,
+        deadline: float | None,
+    ) -> int:
+        timer = None if deadline is None else loop.call_at(deadline, connection.time_out)
         try:
-            connection.writer.write(request)
-            status, keep = await _answer(connection.reader)
+            status, keep = await connection.send(request, loop)
         except BaseException:
             connection.close()
             raise
+        finally:
+            if timer is not None:
+                timer.cancel()
         if keep:
             connection.idle_since = time.monotonic()
             idle.append(connection)
@@ -159,25 +270,32 @@ def _reusable(idle: list[_Connection]) -> _Connection | None:
     return None
 
 
-async def _answer(reader: asyncio.StreamReader) -> tuple[int, bool]:
-    """The answer's status, and whether the connection may carry another request; the body
-    is read (and dropped) so the connection is ready for the next one."""
-    head = (await reader.readuntil(b"\r\n\r\n")).lower()  # names and the values read here: any case
+def _parsed(received: bytes) -> tuple[int, bool] | None:
+    """The answer's status, and whether the connection may carry another request; None while
+    more of it is to come."""
+    end = received.find(b"\r\n\r\n")
+    if end < 0:
+        if len(received) > MAX_HEAD:
+            raise _Unusable()
+        return None
+    head = received[: end + 4].lower()  # names and the values read here: any case
     code = head[9:12]
     if not head.startswith(b"http/1.") or head[12:13] not in (b" ", b"\r") or not code.isdigit():
         raise _Unusable()
     keep = head.startswith(b"http/1.1") and _header(head, b"connection") != b"close"
     length = _header(head, b"content-length")
+    body = end + 4
     if b"chunked" in (_header(head, b"transfer-encoding") or b""):
-        await _chunks(reader)
+        answered = _chunks_end(received, body)
     elif length is not None:
         if not length.isdigit() or int(length) > MAX_BODY:
             raise _Unusable()
-        await reader.readexactly(int(length))
-    else:
-        await reader.read(MAX_BODY)  # the body runs to the end of the connection
-        keep = False
-    return int(code), keep
+        answered = body + int(length) if len(received) >= body + int(length) else None
+    else:  # the body runs to the end of the connection: not worth waiting for, it is not kept
+        return int(code), False
+    if answered is None:
+        return None
+    return int(code), keep and answered == len(received)  # bytes past the answer: out of step
 
 
 def _header(head: bytes, name: bytes) -> bytes | None:
@@ -189,18 +307,30 @@ def _header(head: bytes, name: bytes) -> bytes | None:
     return head[start : head.find(b"\r\n", start)].strip()
 
 
-async def _chunks(reader: asyncio.StreamReader) -> None:
+def _chunks_end(received: bytes, at: int) -> int | None:
+    """Where a chunked body that starts at `at` ends (its trailers and blank line included);
+    None while more of it is to come."""
     total = 0
     while True:
-        size_line = await reader.readuntil(b"\r\n")
-        size = int(size_line.split(b";")[0].strip() or b"x", 16) if _hex(size_line) else -1
+        line_end = received.find(b"\r\n", at)
+        if line_end < 0:
+            return None
+        size_line = received[at:line_end]
+        size = int(size_line.split(b";")[0].strip(), 16) if _hex(size_line) else -1
         if size < 0 or total + size > MAX_BODY:
             raise _Unusable()
+        at = line_end + 2
         if size == 0:
-            while await reader.readuntil(b"\r\n") != b"\r\n":  # trailers, then the blank line
-                pass
-            return
-        await reader.readexactly(size + 2)
+            while True:  # trailers, then the blank line
+                line_end = received.find(b"\r\n", at)
+                if line_end < 0:
+                    return None
+                if line_end == at:
+                    return at + 2
+                at = line_end + 2
+        if len(received) < at + size + 2:
+            return None
+        at += size + 2
         total += size
 
 

@@ -13,8 +13,9 @@ class Server:
     """A raw HTTP/1.1 server: `answer(request_number)` gives the bytes to send back (None:
     close the connection without a word); records each request and each connection."""
 
-    def __init__(self, answer: Callable[[int], bytes | None], delay: float = 0.0) -> None:
-        self.answer, self.delay = answer, delay
+    def __init__(self, answer: Callable[[int], bytes | None], delay: float = 0.0, piece: int = 0) -> None:
+        """`piece`: the answer goes out that many bytes at a time, each in a write of its own."""
+        self.answer, self.delay, self.piece = answer, delay, piece
         self.requests: list[bytes] = []
         self.connections = 0
         self.server: asyncio.Server | None = None
@@ -51,8 +52,11 @@ class Server:
                 reply = self.answer(number)
                 if reply is None:
                     break
-                writer.write(reply)
-                await writer.drain()
+                for at in range(0, len(reply), self.piece or len(reply) or 1):
+                    writer.write(reply[at : at + (self.piece or len(reply))])
+                    await writer.drain()
+                    if self.piece:
+                        await asyncio.sleep(0.002)  # its own segment on loopback
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:

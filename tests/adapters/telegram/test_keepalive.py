@@ -4,6 +4,7 @@ the connection, closing a kept connection, too slowly, not at all."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -80,3 +81,37 @@ async def test_the_token_in_the_url_never_reaches_an_error(poster, caplog):
     silent = Server(lambda n: None)
     await poster.post(await silent.start(), FORM)
     assert "TOKEN" not in caplog.text
+
+
+async def test_an_answer_that_arrives_a_few_bytes_at_a_time_is_read_whole_and_the_connection_kept(poster):
+    replies = [by_length(), chunked()]
+    server = Server(lambda n: replies[n - 1], piece=7)
+    url = await server.start()
+    assert [await poster.post(url, FORM) for _ in replies] == [200, 200]
+    assert server.connections == 1
+
+
+async def test_presses_beyond_the_limit_wait_their_turn_and_are_all_answered(poster):
+    server = Server(lambda n: by_length(), delay=0.05)
+    url = await server.start()
+    statuses = await asyncio.gather(*(poster.post(url, FORM) for _ in range(12)))
+    assert statuses == [200] * 12
+    assert server.connections <= 4  # the poster's limit
+
+
+async def test_a_post_cancelled_while_waiting_or_while_answered_gives_its_turn_back():
+    poster = KeepAlivePoster(limit=1, timeout=2.0, user_agent="quizhost-test")
+    try:
+        server = Server(lambda n: by_length(), delay=0.1)
+        url = await server.start()
+        first = asyncio.ensure_future(poster.post(url, FORM))
+        waiting = asyncio.ensure_future(poster.post(url, FORM))
+        await asyncio.sleep(0.02)
+        waiting.cancel()  # while it waits for the one connection
+        assert await first == 200
+        answering = asyncio.ensure_future(poster.post(url, FORM))
+        await asyncio.sleep(0.02)
+        answering.cancel()  # while its request is out
+        assert await asyncio.wait_for(poster.post(url, FORM), 1.5) == 200, "a cancelled post kept its turn"
+    finally:
+        await poster.close()
