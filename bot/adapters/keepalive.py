@@ -147,9 +147,9 @@ class KeepAlivePoster:
             return 0
         request = b"POST %s HTTP/1.1\r\n%s%d\r\n\r\n%s" % (path.encode(), origin.headers, len(body), body)
         loop = asyncio.get_running_loop()
-        deadline = None if self._timeout is None else loop.time() + self._timeout
         await self._take_turn()
-        try:
+        try:  # the timeout counts from here: a wait for a connection is our own queue, not a slow server
+            deadline = None if self._timeout is None else loop.time() + self._timeout
             return await self._exchange(origin, request, loop, deadline)
         except (OSError, TimeoutError, _Ended, _Unusable):
             return 0
