@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import aiohttp
@@ -26,6 +27,12 @@ from bot.texts.i18n import t
 from bot.texts.render import REVIEW_START
 
 log = logging.getLogger("quizhost.discord")
+
+# The channel (its chat key) a button that continues in a DM was pressed in, while its /start
+# runs there: Discord shows a channel's buttons only to its server's members, so a Start pressed
+# in the assignment's own channel needs no Get Guild Member (is_member). A class pressing Start
+# together asked one each, all on one rate-limited route.
+PRESSED_IN: ContextVar[str | None] = ContextVar("discord_pressed_in", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +108,7 @@ class Handling:
         the presser alone is told where to look."""
         commands = self._engine_commands()
         lang = await commands.engine.language_for(caller.chat, caller.player)
+        pressed_in = PRESSED_IN.set(caller.chat.key)
         try:
             chat = await self.private_chat(caller.player)
             await self.send(chat, await commands.handle("start", payload, Caller(chat, caller.player, is_admin=True)))
@@ -116,6 +124,8 @@ class Handling:
                 kind="error",
                 private=True,
             )
+        finally:
+            PRESSED_IN.reset(pressed_in)
         if payload != REVIEW_START:  # an assignment's Start: the quiz, or why not, is in the DM
             return Reply(t(lang, "I sent you a direct message: carry on there."), language=lang, private=True)
         return Reply(t(lang, "I sent you a direct message: your review is there."), language=lang, private=True)
@@ -133,7 +143,10 @@ class Handling:
     async def is_member(self, group: ChatRef, player: Player) -> bool:
         """Whether the player is in the server of the group's channel (ports/chat.py). A Start
         pressed in that channel comes from a member already; a copied or forged Start pressed in
-        another server, or in a DM, does not, and Get Guild Member says so (404)."""
+        another server, or in a DM, does not, and Get Guild Member says so (404); so that request
+        is made only for a Start pressed anywhere but in the group's channel (PRESSED_IN)."""
+        if PRESSED_IN.get() == group.key:
+            return True
         if self.client is None:
             raise MembershipUnknown("no Discord client")
         try:

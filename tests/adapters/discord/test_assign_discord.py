@@ -121,8 +121,18 @@ async def test_a_start_from_outside_the_server_is_refused_in_the_dm(fake, clock,
         refused = await fake.wait_message(dm, lambda m: "for the members of" in m.text)
         assert refused.text == "This assignment is for the members of general."
         assert not [m for m in fake.channel_messages(dm) if dh.is_question(1)(m)]
+        assert member_lookups(fake, eve) == [404]  # the forged Start: Discord asked, and said no
 
         await plays(fake, ann, start, (True, True, True))  # a member's press in the channel: played
         clock.advance(61)
         assert "1 member has finished · 1 started" in (await edited(fake, channel, 1)).text
+        # a press in the assignment's own channel is a member's (Discord shows it no one else):
+        # a class pressing Start together costs no Get Guild Member each, on a rate-limited route
+        assert member_lookups(fake, ann) == []
     assert fake.violations == []
+
+
+def member_lookups(fake: FakeDiscord, user) -> list[int]:
+    """The statuses of the bot's Get Guild Member requests about `user`."""
+    asked = f"/members/{user.id}"
+    return [status for method, path, status in fake.requests if method == "GET" and path.endswith(asked)]
