@@ -5,13 +5,18 @@ Every press costs one request: Telegram's `answerCallbackQuery`, a Discord inter
 `quizhost bench --platform telegram` (most of it entering the request: the connector, request
 and response objects, timers and traces aiohttp builds for every call), about as much as the
 bench's bare client spends per press in all. The request is a few hundred bytes out and a short
-answer back, so this writes it itself on a connection it keeps open and reads the status, the
-headers and the body (by Content-Length, chunked, or to the end) with asyncio's streams. It
-answers with the status alone, 0 when anything went wrong: the callers (`AiohttpRequest.post_form`,
-`replies.answer_in_time`) then go their library's ordinary way, which retries and maps errors,
-so this path never needs to be right about anything but a plain success.
+answer back, so this writes it itself on a connection it keeps open and parses the status, the
+headers and the body (by Content-Length or chunked) as they arrive, in an `asyncio.Protocol`:
+through asyncio's streams, with a semaphore and a timeout context per request, the poster took
+15.7% of the loop on Discord's gateway flat out, 11.8% this way (docs/PERFORMANCE.md). An answer
+whose body runs to the end of the connection is taken at its head: that connection is dropped
+anyway. It answers with the status alone, 0 when anything went wrong: the callers
+(`AiohttpRequest.post_form`, `replies.answer_in_time`) then go their library's ordinary way,
+which retries and maps errors, so this path never needs to be right about anything but a plain
+success.
 
-Connections: at most `limit` open at once per poster, reused most recent first; one idle
+Connections: at most `limit` open at once per poster, handed out in the order the requests
+came and reused most recent first; a request times out `timeout` s after it has one; one idle
 longer than `IDLE_SECONDS` (the server may have closed it) or one its server has closed is
 dropped, and a request that fails on a reused connection before any byte of an answer came
 back is sent once more on a new one (as aiohttp does). The URL holds the bot's token: it never
