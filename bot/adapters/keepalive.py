@@ -32,9 +32,9 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from bot.adapters import http_answer
+
 IDLE_SECONDS = 15.0  # an idle connection older than this is closed, not reused
-MAX_HEAD = 16 * 1024  # a status line and headers longer than this are not an answer we expect
-MAX_BODY = 1024 * 1024  # nor is a longer body
 
 
 FORM = "application/x-www-form-urlencoded"
@@ -47,10 +47,6 @@ class _Origin:
     port: int
     tls: bool
     headers: bytes  # the request's headers after its first line, up to the Content-Length value
-
-
-class _Unusable(Exception):
-    """The connection cannot carry on (a malformed or oversized answer)."""
 
 
 class _Ended(Exception):
@@ -96,12 +92,12 @@ class _Connection(asyncio.Protocol):
         if answer.done():
             return
         try:
-            parsed = _parsed(bytes(self._received))
-        except _Unusable as error:
+            read = http_answer.parsed(bytes(self._received))
+        except http_answer.Unreadable as error:
             answer.set_exception(error)
             return
-        if parsed is not None:
-            answer.set_result(parsed)
+        if read is not None:
+            answer.set_result(read)
         elif ended:
             answer.set_exception(_Ended(partial=bool(self._received)))
 
@@ -156,7 +152,7 @@ class KeepAlivePoster:
         try:  # the timeout counts from here: a wait for a connection is our own queue, not a slow server
             deadline = None if self._timeout is None else loop.time() + self._timeout
             return await self._exchange(origin, request, loop, deadline)
-        except (OSError, TimeoutError, _Ended, _Unusable):
+        except (OSError, TimeoutError, _Ended, http_answer.Unreadable):
             return 0
         finally:
             self._pass_turn()
@@ -273,72 +269,3 @@ def _reusable(idle: list[_Connection]) -> _Connection | None:
             return connection
         connection.close()
     return None
-
-
-def _parsed(received: bytes) -> tuple[int, bool] | None:
-    """The answer's status, and whether the connection may carry another request; None while
-    more of it is to come."""
-    end = received.find(b"\r\n\r\n")
-    if end < 0:
-        if len(received) > MAX_HEAD:
-            raise _Unusable()
-        return None
-    head = received[: end + 4].lower()  # names and the values read here: any case
-    code = head[9:12]
-    if not head.startswith(b"http/1.") or head[12:13] not in (b" ", b"\r") or not code.isdigit():
-        raise _Unusable()
-    keep = head.startswith(b"http/1.1") and _header(head, b"connection") != b"close"
-    length = _header(head, b"content-length")
-    body = end + 4
-    if b"chunked" in (_header(head, b"transfer-encoding") or b""):
-        answered = _chunks_end(received, body)
-    elif length is not None:
-        if not length.isdigit() or int(length) > MAX_BODY:
-            raise _Unusable()
-        answered = body + int(length) if len(received) >= body + int(length) else None
-    else:  # the body runs to the end of the connection: not worth waiting for, it is not kept
-        return int(code), False
-    if answered is None:
-        return None
-    return int(code), keep and answered == len(received)  # bytes past the answer: out of step
-
-
-def _header(head: bytes, name: bytes) -> bytes | None:
-    """A header's value in a lowercased head, None when it has none (the first of repeats)."""
-    start = head.find(b"\r\n" + name + b":")
-    if start < 0:
-        return None
-    start += len(name) + 3
-    return head[start : head.find(b"\r\n", start)].strip()
-
-
-def _chunks_end(received: bytes, at: int) -> int | None:
-    """Where a chunked body that starts at `at` ends (its trailers and blank line included);
-    None while more of it is to come."""
-    total = 0
-    while True:
-        line_end = received.find(b"\r\n", at)
-        if line_end < 0:
-            return None
-        size_line = received[at:line_end]
-        size = int(size_line.split(b";")[0].strip(), 16) if _hex(size_line) else -1
-        if size < 0 or total + size > MAX_BODY:
-            raise _Unusable()
-        at = line_end + 2
-        if size == 0:
-            while True:  # trailers, then the blank line
-                line_end = received.find(b"\r\n", at)
-                if line_end < 0:
-                    return None
-                if line_end == at:
-                    return at + 2
-                at = line_end + 2
-        if len(received) < at + size + 2:
-            return None
-        at += size + 2
-        total += size
-
-
-def _hex(line: bytes) -> bool:
-    digits = line.split(b";")[0].strip()
-    return bool(digits) and all(c in b"0123456789abcdefABCDEF" for c in digits)
