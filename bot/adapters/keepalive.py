@@ -79,9 +79,10 @@ class _Connection(asyncio.Protocol):
         self._settle(answer, ended=False)
 
     def eof_received(self) -> None:
+        """The server will send no more; returning None lets asyncio close the transport."""
         self._ended = True
         if self._answer is not None:
-            self._settle(self._answer, ended=True)  # returns None: the transport closes
+            self._settle(self._answer, ended=True)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._ended = True
@@ -197,8 +198,6 @@ class KeepAlivePoster:
             except _Ended as ended:
                 if ended.partial:
                     raise  # part of an answer came back: the request reached the server
-            except OSError:
-                pass
             # the server had closed it as the request went out: once more, on a new connection
         async with asyncio.timeout_at(deadline):
             connection = await self._open(target, loop)
