@@ -52,8 +52,9 @@ class Server:
                 reply = self.answer(number)
                 if reply is None:
                     break
-                for at in range(0, len(reply), self.piece or len(reply) or 1):
-                    writer.write(reply[at : at + (self.piece or len(reply))])
+                step = self.piece or max(len(reply), 1)
+                for at in range(0, len(reply), step):
+                    writer.write(reply[at : at + step])
                     await writer.drain()
                     if self.piece:
                         await asyncio.sleep(0.002)  # its own segment on loopback
