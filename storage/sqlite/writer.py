@@ -74,11 +74,17 @@ def _insert_answers(answers: str, verb: str = "INSERT") -> str:
 
 def _shared_rows(misses: str, part: int, width: int) -> str:
     """SELECT, for every player key of every "misses" op (storage/shared/group_commit.py), the
-    key and then the op's shared values at `part` (0: the card's, 1: the log row's)."""
-    shared = ", ".join(f"json_extract(g.value, '$[{part}][{i}]')" for i in range(width - 1))
+    key and then the op's shared values at `part` (0: the card's, 1: the log row's).
+
+    The shared values are read out of the op once, in a subquery, not once for every player:
+    each json_extract reads the op's whole JSON (its players' keys too), and a close's 38
+    missed cards took 0.8 ms that way against 0.2 ms this way. LIMIT -1 keeps SQLite from
+    flattening the subquery into the join, which would read them per player again."""
+    shared = ", ".join(f"json_extract(g.value, '$[{part}][{i}]') AS v{i}" for i in range(width - 1))
+    values = ", ".join(f"s.v{i}" for i in range(width - 1))
     return (
-        f"SELECT p.value, {shared} FROM json_each({misses}) AS g, "
-        "json_each(json_extract(g.value, '$[2]')) AS p WHERE true"
+        f"SELECT p.value, {values} FROM (SELECT {shared}, json_extract(g.value, '$[2]') AS players "
+        f"FROM json_each({misses}) AS g LIMIT -1) AS s, json_each(s.players) AS p WHERE true"
     )  # WHERE: SQLite's rule for an upsert after a SELECT
 
 
