@@ -16,7 +16,8 @@ which retries and maps errors, so this path never needs to be right about anythi
 success.
 
 Connections: at most `limit` open at once per poster, handed out in the order the requests
-came and reused most recent first; a request times out `timeout` s after it has one; one idle
+came and reused most recent first; a new connection must open within `timeout` s and an answer
+come within `timeout` s of its request going out (deadlines.py: one loop timer for all); one idle
 longer than `IDLE_SECONDS` (the server may have closed it) or one its server has closed is
 dropped, and a request that fails on a reused connection before any byte of an answer came
 back is sent once more on a new one (as aiohttp does). The URL holds the bot's token: it never
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from bot.adapters import http_answer
+from bot.adapters.deadlines import Deadlines
 
 IDLE_SECONDS = 15.0  # an idle connection older than this is closed, not reused
 
@@ -135,6 +137,7 @@ class KeepAlivePoster:
         self._in_use = 0  # requests holding one of the `limit` connections (or opening one)
         self._turns: collections.deque[asyncio.Future[None]] = collections.deque()  # waiting for one
         self._timeout = timeout
+        self._timeouts = None if timeout is None else Deadlines(timeout)  # the answers' deadlines
         self._user_agent = user_agent
         self._idle: dict[tuple[str, int, bool], list[_Connection]] = {}
         self._origins: dict[tuple[str, str], _Origin] = {}  # (scheme://host:port, content type) ->
@@ -150,9 +153,8 @@ class KeepAlivePoster:
         request = b"POST %s HTTP/1.1\r\n%s%d\r\n\r\n%s" % (path.encode(), origin.headers, len(body), body)
         loop = asyncio.get_running_loop()
         await self._take_turn()
-        try:  # the timeout counts from here: a wait for a connection is our own queue, not a slow server
-            deadline = None if self._timeout is None else loop.time() + self._timeout
-            return await self._exchange(origin, request, loop, deadline)
+        try:  # the timeouts count from here: a wait for a connection is our own queue, not a slow server
+            return await self._exchange(origin, request, loop)
         except (OSError, TimeoutError, _Ended, http_answer.Unreadable):
             return 0
         finally:
@@ -187,21 +189,19 @@ class KeepAlivePoster:
                 return
         self._in_use -= 1
 
-    async def _exchange(
-        self, target: _Origin, request: bytes, loop: asyncio.AbstractEventLoop, deadline: float | None
-    ) -> int:
+    async def _exchange(self, target: _Origin, request: bytes, loop: asyncio.AbstractEventLoop) -> int:
         idle = self._idle.setdefault((target.host, target.port, target.tls), [])
         connection = _reusable(idle)
         if connection is not None:
             try:
-                return await self._send(connection, request, idle, loop, deadline)
+                return await self._send(connection, request, idle, loop)
             except _Ended as ended:
                 if ended.partial:
                     raise  # part of an answer came back: the request reached the server
             # the server had closed it as the request went out: once more, on a new connection
-        async with asyncio.timeout_at(deadline):
+        async with asyncio.timeout(self._timeout):
             connection = await self._open(target, loop)
-        return await self._send(connection, request, idle, loop, deadline)
+        return await self._send(connection, request, idle, loop)
 
     async def _open(self, target: _Origin, loop: asyncio.AbstractEventLoop) -> _Connection:
         tls = self._context() if target.tls else None
@@ -216,17 +216,17 @@ class KeepAlivePoster:
         request: bytes,
         idle: list[_Connection],
         loop: asyncio.AbstractEventLoop,
-        deadline: float | None,
     ) -> int:
-        timer = None if deadline is None else loop.call_at(deadline, connection.time_out)
+        timeouts = self._timeouts
+        deadline = None if timeouts is None else timeouts.set(connection.time_out)
         try:
             status, keep = await connection.send(request, loop)
         except BaseException:
             connection.close()
             raise
         finally:
-            if timer is not None:
-                timer.cancel()
+            if timeouts is not None and deadline is not None:
+                timeouts.cancel(deadline)
         if keep:
             connection.idle_since = time.monotonic()
             idle.append(connection)

@@ -83,15 +83,15 @@ class HttpInteractions:
     async def _in_time(self, interaction: dict[str, Any], work: Awaitable[Ack | Reply], ephemeral: bool) -> bytes:
         """The work's answer, or "thinking…" once DEFER_AFTER has passed (its answer follows up).
 
-        A future set by whichever comes first, the work's end or a timer: nearly every press
+        A future set by whichever comes first, the work's end or its deadline: nearly every press
         ends long before, and this costs less than asyncio.wait's bookkeeping on every one."""
         loop = asyncio.get_running_loop()
         first: asyncio.Future[bool] = loop.create_future()
         answering = loop.create_task(replies.outcome(work, interaction.get("id")))
         answering.add_done_callback(lambda _: _settle(first, True))
-        timer = loop.call_later(replies.DEFER_AFTER, _settle, first, False)
+        deadline = replies.DEFERRALS.set(lambda: _settle(first, False))
         if await first:
-            timer.cancel()
+            replies.DEFERRALS.cancel(deadline)
             return _message(answering.result())
         follow_up = asyncio.ensure_future(self._follow_up(interaction, answering))
         self._follow_ups.add(follow_up)

@@ -15,6 +15,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.adapters.deadlines import Deadlines
 from bot.adapters.discord import views
 from bot.adapters.keepalive import JSON, KeepAlivePoster
 from bot.domain.model import Ack, ChatRef, Reply
@@ -26,6 +27,7 @@ log = logging.getLogger("quizhost.discord")
 # Discord drops an interaction that is not answered within 3 s; anything slower is deferred
 # (the "thinking…" state) and answered with a follow-up, which may come up to 15 min later.
 DEFER_AFTER = 2.0
+DEFERRALS = Deadlines(DEFER_AFTER)  # one loop timer for every interaction's deferral
 CHANNEL_MESSAGE = 4  # an interaction callback's type: a message in answer
 USER_AGENT = f"DiscordBot (https://github.com/Rapptz/discord.py {discord.__version__}) quizhost"
 NONCE_MAX = 25  # characters Discord takes in a message nonce
@@ -38,8 +40,8 @@ async def answer_in_time(
 ) -> None:
     """Answer within Discord's 3 s: at once when the work is quick, else defer and follow up.
 
-    A timer starts the deferral only when it is due; nearly every press is answered long
-    before, and a timer costs less than running the work as a task of its own to wait on.
+    A deadline starts the deferral only when it is due; nearly every press is answered long
+    before, and a deadline costs less than running the work as a task of its own to wait on.
     An acknowledgement goes on `answers`' connections when given (see `acknowledged`)."""
     deferral: list[asyncio.Task] = []
     # a press's or a modal's answer is for the one who pressed; a slash command's for the channel
@@ -48,11 +50,11 @@ async def answer_in_time(
     def defer() -> None:
         deferral.append(asyncio.ensure_future(interaction.response.defer(ephemeral=ephemeral, thinking=True)))
 
-    timer = asyncio.get_running_loop().call_later(DEFER_AFTER, defer)
+    deadline = DEFERRALS.set(defer)
     try:
         result = await outcome(work, interaction.id)
     finally:
-        timer.cancel()
+        DEFERRALS.cancel(deadline)
     if (
         not deferral
         and isinstance(result, Ack)
