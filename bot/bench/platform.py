@@ -33,6 +33,7 @@ from platform import python_version
 from typing import Any, TypeVar
 
 from bot.bench import DEFAULT_RATE, parse_rate
+from bot.bench.machine import cpu_times, stolen_percent
 from bot.bench.platform_process import FakeProcess, bot_settings, free_port, pointed_at
 
 T = TypeVar("T")
@@ -270,16 +271,19 @@ async def _bot_pass(
             progress(f"warm-up: {warm:,} presses")
             result["warm_up"] = await _while(bot, fake.ask("flat", presses=warm, window=options.window))
             progress(f"flat out: {presses:,} presses, {options.window} in flight")
-            cpu = _cpu()
+            cpu, machine = _cpu(), cpu_times()
             profile = _profile_path(options, bench)
             result["flat_out"] = await _profiled(
                 profile, _while(bot, fake.ask("flat", presses=presses, window=options.window))
             )
             result["bot_cpu_us_per_press"] = _per_press(_cpu() - cpu, result["flat_out"]["acked"])
+            result["flat_out"]["cpu_stolen_pct"] = stolen_percent(machine, cpu_times())
             if bench.rate:
                 progress(f"offered rate: {bench.rate:g} presses/s for {options.rate_seconds:g} s")
+                machine = cpu_times()
                 result["offered"] = await _while(bot, fake.ask("rate", rate=bench.rate, seconds=options.rate_seconds))
                 result["offered"]["offered_per_s"] = bench.rate
+                result["offered"]["cpu_stolen_pct"] = stolen_percent(machine, cpu_times())
         finally:
             stop.set()
             await asyncio.wait_for(asyncio.gather(bot, return_exceptions=True), 30)

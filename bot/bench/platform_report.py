@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.bench.machine import stolen_note
+
 # of the bare client's rate: issue #24 raised issue #7's (0.5 and 0.2); not met yet (docs/PERFORMANCE.md)
 RATIO_TARGETS = {"telegram": 0.8, "discord": 0.5}
 MODE_TARGETS = {"endpoint": 0.5}  # Discord over HTTP, of the bare handler's rate (issue #24)
@@ -77,7 +79,7 @@ def _mode_rows(mode: str, figures: dict, config: dict, target: float) -> list[Ro
         note = (
             f"offered {offered['offered_per_s']:,.0f}/s for {offered['seconds']} s, acknowledged "
             f"{offered['per_s']:,}/s{_lost(offered)}; the fake's lag behind its schedule p99 "
-            f"{offered['lag_ms']['p99']} ms"
+            f"{offered['lag_ms']['p99']} ms{stolen_note(offered.get('cpu_stolen_pct'))}"
         )
         if offered["offered_per_s"] >= ACK_P99_AT:
             note += "; " + _mark(offered["ack_ms"]["p99"], ACK_P99_MS, f"p99 ≤ {ACK_P99_MS:g} ms", below=True)
@@ -93,7 +95,10 @@ def _mode_rows(mode: str, figures: dict, config: dict, target: float) -> list[Ro
 
 
 def _flat_note(flat: dict, config: dict) -> str:
-    return f"{flat['acked']:,} acknowledged in {flat['seconds']} s, {config['window']} in flight{_lost(flat)}"
+    return (
+        f"{flat['acked']:,} acknowledged in {flat['seconds']} s, {config['window']} in flight{_lost(flat)}"
+        f"{stolen_note(flat.get('cpu_stolen_pct'))}"
+    )
 
 
 def _ms(spread: dict) -> str:

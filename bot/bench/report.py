@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.bench import RATE_SHARE
+from bot.bench.machine import stolen_note
 
 TARGETS: dict[str, tuple[str, Callable[[float], bool]]] = {  # the targets, checked beside each figure
     "ratio": ("≥ 0.25", lambda v: v >= 0.25),
@@ -132,7 +133,8 @@ def _ack_rows(ack: dict) -> list[tuple[str, str, str]]:
             "ack_ms p50/p99/max",
             f"{ack['p50']} / {ack['p99']} / {ack['max']}",
             f"offered {ack['offered_per_s']:,.0f}/s, achieved {ack['achieved_per_s']:,}/s over "
-            f"{ack['chats']} chats, the loop's thread {ack.get('loop_us_per_press', 0):g} µs a press; {mark}",
+            f"{ack['chats']} chats, the loop's thread {ack.get('loop_us_per_press', 0):g} µs a press"
+            f"{stolen_note(ack.get('cpu_stolen_pct'))}; {mark}",
         ),
     ]
 

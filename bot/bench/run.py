@@ -19,6 +19,7 @@ from bot.bench import BOARD_REPEATS, RATE_SHARE
 from bot.bench.boards import board_latency, flatness, percentile
 from bot.bench.databases import BenchDatabases
 from bot.bench.load import LoadResult, flat_out, offered_rate
+from bot.bench.machine import cpu_times, stolen_percent
 from bot.bench.reference import raw_insert_per_s
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import Quiz
@@ -91,12 +92,13 @@ async def _phases(
         progress(f"offered rate: {rate:g} presses/s for {options.rate_seconds:g} s")
         db = await dbs.fresh("rate")
         with serving_process():
-            began = time.thread_time()  # the event loop's thread: the bot's and the bench's arrivals
+            began, machine = time.thread_time(), cpu_times()  # the loop's thread: the bot's and the bench's arrivals
             offered = await offered_rate(db, catalog, quiz, rate, options.rate_seconds, options.players)
             loop_s = time.thread_time() - began
         share = options.rate_share if options.rate <= 0 else None
         result["ack_ms"] = _rate_figures(offered, rate, share, result["answers_per_s"])
         result["ack_ms"]["loop_us_per_press"] = round(loop_s / offered.presses * 1e6, 1) if offered.presses else 0.0
+        result["ack_ms"]["cpu_stolen_pct"] = stolen_percent(machine, cpu_times())
     _fresh_heap()
     progress(f"leaderboards at {', '.join(map(str, options.board_sizes))} answers")
     result["leaderboard_ms"], answered = await board_latency(

@@ -10,6 +10,7 @@ import re
 import asyncpg
 import pytest
 
+from bot.bench.machine import cpu_times
 from bot.bench.platform_report import workers_table
 from bot.bench.report import table
 from bot.cli import main
@@ -100,6 +101,8 @@ def check_every_figure(result: dict) -> None:
     assert set(result["ack_ms"]) >= {"p50", "p99", "max", "offered_per_s", "achieved_per_s"}
     assert result["ack_ms"]["stored"] == result["ack_ms"]["presses"] > 0
     assert result["ack_ms"]["loop_us_per_press"] > 0  # the event loop's CPU time over the presses
+    stolen = result["ack_ms"]["cpu_stolen_pct"]  # what the host took meanwhile, where the kernel says
+    assert stolen is None if cpu_times() is None else 0 <= stolen <= 100
     assert set(result["leaderboard_ms"]) == {"200", "2000"}
     for boards in result["leaderboard_ms"].values():
         assert set(boards) == {"all", "week", "month", "quiz", "stats", "quizstats"}
@@ -126,6 +129,7 @@ def check_every_figure(result: dict) -> None:
     assert "leaderboard_ms quizstats @ 2,000" in shown and "quizstats ratio" in shown
     assert "leaderboard_ms month @ 2,000" in shown and "leaderboard_ms quiz @ 200" in shown
     assert "board ratio all" in shown and "board ratio week" in shown
+    assert ("the host took" in shown) == (stolen is not None)
 
 
 @pytest.mark.postgres
