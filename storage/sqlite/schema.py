@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
@@ -22,26 +23,38 @@ from storage.shared.updates import TABLE as SEEN_UPDATES
 from storage.shared.web import REVOCATIONS, RUN_STOPS, RUNS_BY_BOARD
 
 
-def _summarise(answers: str, answered: str = "COUNT(*)") -> str:
+def _summarise(answers: str, answered: str = "COUNT(*)", grouped: bool = True) -> str:
     """Add `answers` (a FROM ... WHERE clause over table `a`) to both board summaries; `answered`
-    counts them (the kinds' migration: polls count as no answer)."""
+    counts them (the kinds' migration: polls count as no answer). `grouped`: summed per summary
+    row first, as a backfill's many answers a row are; else added an answer at a time, as a
+    close's are (`answered` is then each answer's count: see PER_ANSWER)."""
+    sum_, min_, max_ = (_aggregate(name, grouped) for name in ("SUM", "MIN", "MAX"))
     return f"""
     INSERT INTO board_days
         SELECT a.chat_key, CAST(a.answered_at / 86400 AS INTEGER), a.player_key, a.quiz_id,
-               SUM(a.points), SUM(a.correct), {answered}, MIN(a.answered_at)
-        {answers} GROUP BY 1, 2, 3, 4
+               {sum_("a.points")}, {sum_("a.correct")}, {answered}, {min_("a.answered_at")}
+        {answers}{_grouped_by(4, grouped)}
         ON CONFLICT DO UPDATE SET points = points + excluded.points,
             correct = correct + excluded.correct, answered = answered + excluded.answered,
             first_at = MIN(first_at, excluded.first_at);
     INSERT INTO board_totals
-        SELECT a.chat_key, a.player_key, a.quiz_id, SUM(a.points), SUM(a.correct), {answered},
-               MIN(a.answered_at), MAX(a.streak)
-        {answers} GROUP BY 1, 2, 3
+        SELECT a.chat_key, a.player_key, a.quiz_id, {sum_("a.points")}, {sum_("a.correct")}, {answered},
+               {min_("a.answered_at")}, {max_("a.streak")}
+        {answers}{_grouped_by(3, grouped)}
         ON CONFLICT DO UPDATE SET points = points + excluded.points,
             correct = correct + excluded.correct, answered = answered + excluded.answered,
             first_at = MIN(first_at, excluded.first_at),
             best_streak = MAX(best_streak, excluded.best_streak);
     """
+
+
+def _aggregate(name: str, grouped: bool) -> Callable[[str], str]:
+    """`name(column)` over a group; the column itself where each answer is added alone."""
+    return (lambda column: f"{name}({column})") if grouped else (lambda column: column)
+
+
+def _grouped_by(keys: int, grouped: bool) -> str:
+    return f" GROUP BY {', '.join(str(k) for k in range(1, keys + 1))}" if grouped else ""
 
 
 SCORED = "SUM(a.scored)"  # what the boards count as answered since the kinds' migration (polls are not)
@@ -227,30 +240,33 @@ def _tally_choices(answers: str) -> str:
     """
 
 
-def _tally_players(answers: str) -> str:
-    """Add `answers` to the statistics per player and question: one row, a column per option."""
-    counts = ", ".join(f"SUM(CASE WHEN a.option = {i} THEN 1 ELSE 0 END)" for i in range(OPTION_SLOTS))
+def _tally_players(answers: str, grouped: bool = True) -> str:
+    """Add `answers` to the statistics per player and question: one row, a column per option
+    (`grouped`: as in _summarise)."""
+    sum_ = _aggregate("SUM", grouped)
+    counts = ", ".join(sum_(f"CASE WHEN a.option = {i} THEN 1 ELSE 0 END") for i in range(OPTION_SLOTS))
     added = ", ".join(f"{c} = {c} + excluded.{c}" for c in OPTION_COLUMNS)
     return f"""
     INSERT INTO stat_players
         SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, {counts}
-        {answers} GROUP BY 1, 2, 3, 4
+        {answers}{_grouped_by(4, grouped)}
         ON CONFLICT DO UPDATE SET {added};
     """
 
 
-def _tally_times(answers: str) -> str:
+def _tally_times(answers: str, grouped: bool = True) -> str:
     """Add `answers` to the answer times per question, counted per tenth of a second."""
+    counted = "COUNT(*)" if grouped else "1"
     return f"""
     INSERT INTO stat_times
-        SELECT a.quiz_id, a.chat_key, a.question_id, CAST(a.elapsed * 10 + 0.5 AS INTEGER), COUNT(*)
-        {answers} GROUP BY 1, 2, 3, 4
+        SELECT a.quiz_id, a.chat_key, a.question_id, CAST(a.elapsed * 10 + 0.5 AS INTEGER), {counted}
+        {answers}{_grouped_by(4, grouped)}
         ON CONFLICT DO UPDATE SET answers = answers + excluded.answers;
     """
 
 
-def _tally_stats(answers: str) -> str:
-    return _tally_players(answers) + _tally_times(answers)
+def _tally_stats(answers: str, grouped: bool = True) -> str:
+    return _tally_players(answers, grouped) + _tally_times(answers, grouped)
 
 
 def _stats_triggers(add: Callable[[str], str]) -> str:
@@ -459,5 +475,34 @@ MIGRATIONS += (
         {_summarise(f"FROM answers a WHERE {_LATE}", SCORED)}
         {ranks.add_answers(ranks.ANSWERS_OF_RUNS, f"{_LATE} AND {ranks.ENDED}", _DAY, _MONTH_DAY)}
     END;
+    """,
+)
+
+# A close's summaries add its answers one at a time (issue #24: the writer's time at 30% of flat
+# out). Each player has one answer to a question, so a close's GROUP BY summed nothing, and
+# sorting the answers into groups cost as much as the upserts: a close of 50 answers (its four
+# statements and the batch around them) took 565 µs grouped and 301 one at a time, on a copy of
+# the bench's database (docs/PERFORMANCE.md). The upserts add whatever a group would have (sums,
+# the earliest answer, the best streak), so a run's end, which summarises several questions at
+# once, comes to the same. Backfills still group: many answers a row. Written to run again (tests
+# put a database back before it).
+PER_ANSWER = "a.scored"  # an answer's count on the boards (a poll's is 0), added one at a time
+_CLOSED = f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}"
+MIGRATIONS += (
+    f"""
+    DROP TRIGGER IF EXISTS runs_summarise_answers;
+    DROP TRIGGER IF EXISTS answers_late_to_boards;
+    DROP TRIGGER IF EXISTS runs_tally_stats;
+    DROP TRIGGER IF EXISTS answers_late_to_stats;
+    CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
+    WHEN {boundary("new")} > {boundary("old")} BEGIN
+        {_summarise(_CLOSED, PER_ANSWER, grouped=False)}
+    END;
+    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
+        {_summarise(f"FROM answers a WHERE {_LATE}", PER_ANSWER, grouped=False)}
+        {ranks.add_answers(ranks.ANSWERS_OF_RUNS, f"{_LATE} AND {ranks.ENDED}", _DAY, _MONTH_DAY)}
+    END;
+    {_stats_triggers(functools.partial(_tally_stats, grouped=False))}
     """,
 )
