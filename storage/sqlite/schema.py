@@ -64,25 +64,26 @@ BOARD_BACKFILL = _summarise(f"FROM answers a JOIN runs r ON r.id = a.run_id WHER
 
 
 _LATE = "a.run_id = new.run_id AND a.idx = new.idx AND a.player_key = new.player_key"  # the answer just stored
+_LATE_ANSWER = f"FROM answers a WHERE {_LATE}"
+# the answers a run leaves behind as it moves past a question (or ends), and when it does
+_CLOSED_ANSWERS = f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}"
+_ON_CLOSE = f"""AFTER UPDATE OF status, phase, idx ON runs
+    WHEN {boundary("new")} > {boundary("old")}"""
+# an answer stored into a question already summarised (only direct writes do that)
+_ON_LATE = f"""AFTER INSERT ON answers
+    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id)"""
 
 
 def _board_triggers(answered: str = "COUNT(*)") -> str:
     return f"""
     -- a run moving past a question (or ending) summarises the answers it leaves behind
-    CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
-    WHEN {boundary("new")} > {boundary("old")} BEGIN
-        {
-        _summarise(
-            f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}",
-            answered,
-        )
-    }
+    CREATE TRIGGER runs_summarise_answers {_ON_CLOSE} BEGIN
+        {_summarise(_CLOSED_ANSWERS, answered)}
     END;
     -- an answer stored after its question was summarised (only direct writes do that) goes
     -- straight in; answers of the open question cost this one lookup of their run
-    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
-    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {_summarise(f"FROM answers a WHERE {_LATE}", answered)}
+    CREATE TRIGGER answers_late_to_boards {_ON_LATE} BEGIN
+        {_summarise(_LATE_ANSWER, answered)}
     END;
     """
 
@@ -273,13 +274,11 @@ def _stats_triggers(add: Callable[[str], str]) -> str:
     """The triggers that keep the statistics: a run moving past a question (or ending) adds the
     answers it leaves behind; an answer stored into a closed question goes straight in."""
     return f"""
-    CREATE TRIGGER runs_tally_stats AFTER UPDATE OF status, phase, idx ON runs
-    WHEN {boundary("new")} > {boundary("old")} BEGIN
-        {add(f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}")}
+    CREATE TRIGGER runs_tally_stats {_ON_CLOSE} BEGIN
+        {add(_CLOSED_ANSWERS)}
     END;
-    CREATE TRIGGER answers_late_to_stats AFTER INSERT ON answers
-    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {add("FROM answers a WHERE a.run_id = new.run_id AND a.idx = new.idx AND a.player_key = new.player_key")}
+    CREATE TRIGGER answers_late_to_stats {_ON_LATE} BEGIN
+        {add(_LATE_ANSWER)}
     END;
     """
 
@@ -461,6 +460,17 @@ _DAY = "CAST(a.answered_at / 86400 AS INTEGER)"
 _MONTH_DAY = "CAST(strftime('%s', g.day * 86400, 'unixepoch', 'start of month') AS INTEGER) / 86400"
 # every answer of the ended runs, afresh (the migration; the bench loads answers so)
 RANKS_BACKFILL = "DELETE FROM board_ranks;" + ranks.add_answers(ranks.ANSWERS_OF_RUNS, ranks.ENDED, _DAY, _MONTH_DAY)
+
+
+def _late_to_boards_and_ranks(summarised: str) -> str:
+    """The boards' late trigger once boards are ranked: `summarised` adds the answer to the
+    summaries, and an answer to an ended run goes into the ranks too."""
+    return f"""CREATE TRIGGER answers_late_to_boards {_ON_LATE} BEGIN
+        {summarised}
+        {ranks.add_answers(ranks.ANSWERS_OF_RUNS, f"{_LATE} AND {ranks.ENDED}", _DAY, _MONTH_DAY)}
+    END;"""
+
+
 MIGRATIONS += (
     f"""
     {ranks.TABLE.format(key="TEXT", time="REAL", rowid=" WITHOUT ROWID")}
@@ -470,11 +480,7 @@ MIGRATIONS += (
         {ranks.add_answers("answers a", "a.run_id = new.id", _DAY, _MONTH_DAY)}
     END;
     DROP TRIGGER IF EXISTS answers_late_to_boards;
-    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
-    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {_summarise(f"FROM answers a WHERE {_LATE}", SCORED)}
-        {ranks.add_answers(ranks.ANSWERS_OF_RUNS, f"{_LATE} AND {ranks.ENDED}", _DAY, _MONTH_DAY)}
-    END;
+    {_late_to_boards_and_ranks(_summarise(_LATE_ANSWER, SCORED))}
     """,
 )
 
@@ -487,22 +493,16 @@ MIGRATIONS += (
 # once, comes to the same. Backfills still group: many answers a row. Written to run again (tests
 # put a database back before it).
 PER_ANSWER = "a.scored"  # an answer's count on the boards (a poll's is 0), added one at a time
-_CLOSED = f"FROM answers a WHERE a.run_id = new.id AND a.idx >= {boundary('old')} AND a.idx < {boundary('new')}"
 MIGRATIONS += (
     f"""
     DROP TRIGGER IF EXISTS runs_summarise_answers;
     DROP TRIGGER IF EXISTS answers_late_to_boards;
     DROP TRIGGER IF EXISTS runs_tally_stats;
     DROP TRIGGER IF EXISTS answers_late_to_stats;
-    CREATE TRIGGER runs_summarise_answers AFTER UPDATE OF status, phase, idx ON runs
-    WHEN {boundary("new")} > {boundary("old")} BEGIN
-        {_summarise(_CLOSED, PER_ANSWER, grouped=False)}
+    CREATE TRIGGER runs_summarise_answers {_ON_CLOSE} BEGIN
+        {_summarise(_CLOSED_ANSWERS, PER_ANSWER, grouped=False)}
     END;
-    CREATE TRIGGER answers_late_to_boards AFTER INSERT ON answers
-    WHEN new.idx < (SELECT {boundary("r")} FROM runs r WHERE r.id = new.run_id) BEGIN
-        {_summarise(f"FROM answers a WHERE {_LATE}", PER_ANSWER, grouped=False)}
-        {ranks.add_answers(ranks.ANSWERS_OF_RUNS, f"{_LATE} AND {ranks.ENDED}", _DAY, _MONTH_DAY)}
-    END;
+    {_late_to_boards_and_ranks(_summarise(_LATE_ANSWER, PER_ANSWER, grouped=False))}
     {_stats_triggers(functools.partial(_tally_stats, grouped=False))}
     """,
 )
