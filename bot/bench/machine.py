@@ -28,7 +28,7 @@ class CpuTimes:
 
 def parse_cpu_line(line: str) -> CpuTimes | None:
     """The first line of /proc/stat ("cpu  user nice system idle iowait irq softirq steal ...")."""
-    name, *fields = line.split()
+    name, *fields = line.split() or [""]
     if name != "cpu" or len(fields) <= STEAL or not all(f.isdigit() for f in fields):
         return None
     ticks = [int(f) for f in fields[: STEAL + 1]]  # guest time is counted in user time already
@@ -39,7 +39,7 @@ def cpu_times(source: Path = PROC_STAT) -> CpuTimes | None:
     try:
         with source.open(encoding="ascii") as stat:
             return parse_cpu_line(stat.readline())
-    except (OSError, ValueError):
+    except (OSError, UnicodeDecodeError):
         return None
 
 

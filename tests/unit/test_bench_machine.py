@@ -23,6 +23,7 @@ def test_the_share_the_host_took_between_two_readings():
 def test_no_figure_where_the_kernel_says_nothing(tmp_path: Path):
     assert parse_cpu_line("cpu0 1 2 3 4 5 6 7 8") is None  # a single CPU's line, not the machine's
     assert parse_cpu_line("cpu  1 2 3") is None  # a kernel too old to count steal
+    assert parse_cpu_line("") is None
     assert cpu_times(tmp_path / "missing") is None  # not Linux
     (tmp_path / "stat").write_text("intr 1 2 3\n")
     assert cpu_times(tmp_path / "stat") is None
