@@ -25,7 +25,7 @@ from bot.domain import assignment as rules
 from bot.domain.assignment import AssignmentRow, AssignmentStatus, Place, Progress
 from bot.domain.model import ChatRef, MessageRef, Player, Quiz, Reply
 from bot.engine.run_start import StartOutcome, StartStatus
-from bot.ports.chat import ChatUnreachable, MembershipUnknown, MessageBoard
+from bot.ports.chat import ChatUnreachable, MemberGroups, MembershipUnknown, MessageBoard
 from bot.ports.store import AssignmentRecords, ChatRecords, PlayerNames, WebRecords
 from bot.texts import render_assign as texts
 
@@ -256,7 +256,11 @@ class Assignments:
         return self.engine.catalog.get(row.quiz_id) or await self.engine.chat_quizzes.get(row.chat.key, row.quiz_id)
 
     async def group_title(self, row: AssignmentRow) -> str:
-        """The group's name as its platform last gave it ("" when it gave none)."""
+        """What the assignment's members belong to, by name: the server of a Discord channel,
+        else the group's name as its platform last gave it ("" when it gave none)."""
+        adapter = self.engine.adapter(row.chat.platform)
+        if isinstance(adapter, MemberGroups) and (name := adapter.members_of(row.chat)):
+            return name
         return await self.store.chat_title(row.chat.key)
 
     async def title(self, row: AssignmentRow) -> str:

@@ -68,6 +68,16 @@ class MessageBoard(Protocol):
         changes nothing is no error."""
 
 
+@runtime_checkable
+class MemberGroups(Protocol):
+    """A platform whose membership is not the chat's own: on Discord a channel's members are its
+    server's, so an assignment in #general is for the members of the server, named by it.
+    Optional: the engine asks `isinstance`, and names the chat where a platform has none."""
+
+    def members_of(self, group: ChatRef) -> str | None:
+        """The name of what the group's members belong to; None when the platform has not said."""
+
+
 class ChatUnreachable(Exception):
     """Raised by any `ChatAdapter` send when the platform says the bot may not post in the chat
     any more (forbidden: removed from the group, blocked by the user): retrying will not help."""

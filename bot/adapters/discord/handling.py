@@ -25,6 +25,7 @@ from bot.domain.model import Ack, ChatRef, Player, Quiz, Reply
 from bot.ports.chat import ChatUnreachable, MembershipUnknown
 from bot.texts.i18n import t
 from bot.texts.render import REVIEW_START
+from bot.texts.textcut import clean
 
 log = logging.getLogger("quizhost.discord")
 
@@ -160,6 +161,14 @@ class Handling:
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
             raise MembershipUnknown(f"membership in {group.key}: {exc}") from exc
         return True
+
+    def members_of(self, group: ChatRef) -> str | None:
+        """The name of the server of the group's channel, as the gateway last gave it (ports/chat.py
+        MemberGroups): an assignment there is for the server's members. None when the client
+        does not hold that channel's server (the interactions endpoint keeps no gateway state)."""
+        channel = self.client.get_channel(int(group.chat_id)) if self.client is not None else None
+        guild = getattr(channel, "guild", None)
+        return clean(guild.name) if isinstance(guild, discord.Guild) else None
 
     async def form_to_open(self, asker: Asker, target: str) -> FormOpening | None:
         """The question's form a press of "Add question" or "Edit N" (or /suggest) opens, filled

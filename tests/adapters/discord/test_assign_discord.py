@@ -119,7 +119,7 @@ async def test_a_start_from_outside_the_server_is_refused_in_the_dm(fake, clock,
         assert told["content"] == "I sent you a direct message: carry on there."
         dm = fake.dm_channel(eve)
         refused = await fake.wait_message(dm, lambda m: "for the members of" in m.text)
-        assert refused.text == "This assignment is for the members of general."
+        assert refused.text == "This assignment is for the members of Quiz server."  # the server, not #general
         assert not [m for m in fake.channel_messages(dm) if dh.is_question(1)(m)]
         assert member_lookups(fake, eve) == [404]  # the forged Start: Discord asked, and said no
 
