@@ -7,8 +7,9 @@ that moment (up to `max_batch`), hands them with the changed player names and ru
 the store's `commit` (one transaction), and only then resolves each press's future. While a
 batch commits, the next one gathers by itself: no timer, so a lone press is written at once.
 Run states (`save_run`) ride in the same transactions, one in each (MAX_RUNS): no press waits
-behind more than one close. Outbox messages (`bot.domain.records.OutboxMessage`) ride with the run state that
-makes them due, and the sender's bookkeeping of them rides in the next batch.
+behind more than one close; a batch with no answer in it carries up to IDLE_RUNS of them.
+Outbox messages (`bot.domain.records.OutboxMessage`) ride with the run state that makes them
+due, and the sender's bookkeeping of them rides in the next batch.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from storage.shared.review import card_values, log_values
 log = logging.getLogger("quizhost.storage")
 
 MAX_BATCH = 2000  # bounds one transaction's time, so a huge burst cannot stall other queries
-MAX_RUNS = 1  # run states per transaction (see GroupCommit._take_runs)
+MAX_RUNS = 1  # run states per transaction that carries answers (see GroupCommit._take_runs)
+IDLE_RUNS = 8  # run states per transaction that carries no answer (see GroupCommit._take_runs)
 NAME_CACHE = 100_000  # player names remembered to skip writing unchanged ones
 
 
@@ -218,7 +220,7 @@ class GroupCommit:
             return
         batch = self._inflight = self._pending[: self._max_batch]
         del self._pending[: self._max_batch]
-        runs = self._take_runs(MAX_RUNS)
+        runs = self._take_runs(MAX_RUNS if batch else IDLE_RUNS)
         began = time.perf_counter()
         outbox, self._outbox = self._outbox, []
         ops = [op for _, _, run_ops in runs.values() for op in run_ops] + [op for own, _ in outbox for op in own]
@@ -269,7 +271,11 @@ class GroupCommit:
         the boards and stores the review cards of those who missed it: 2 to 3 ms on SQLite for
         a question 50 players answered. A press waits for the batch in flight, then its own,
         so every close in a batch is a wait: at 5,000 presses a second, 60 closes in one batch
-        took 20 to 35 ms; at 3,000, four took 6 to 15 ms and one 2 to 3 (`quizhost bench`)."""
+        took 20 to 35 ms; at 3,000, four took 6 to 15 ms and one 2 to 3 (`quizhost bench`).
+
+        A batch with no answer in it has nobody waiting behind its closes, so it takes up to
+        `IDLE_RUNS`: one close a transaction cost a whole play a third of its throughput, and
+        a press that arrives meanwhile waits for at most eight closes (about 3 ms)."""
         if len(self._runs) <= limit:
             runs, self._runs = self._runs, {}
             return runs

@@ -10,7 +10,7 @@ import sqlite3
 from bot.domain.records import Phase, RunRow
 from bot.engine.standings import period_start
 from bot.testing.fakes import group, player
-from storage.shared.group_commit import MAX_RUNS
+from storage.shared.group_commit import IDLE_RUNS
 from storage.sqlite.schema import MIGRATIONS
 from storage.sqlite.store import SqliteStore
 from tests.contract.stores.rows import answer, stored_run
@@ -64,8 +64,8 @@ async def test_run_states_from_many_closes_share_commits(store):
     for row in chat_rows:
         row.phase, row.index = Phase.ASKING, 0
     await asyncio.gather(*(store.save_run(row) for row in chat_rows))
-    # a few states a commit (MAX_RUNS), so no press waits behind a whole deadline's closes
-    assert store.commits - commits <= -(-30 // MAX_RUNS) + 1
+    # no press waits, so they go several a commit (IDLE_RUNS), yet not a whole deadline's at once
+    assert store.commits - commits <= -(-30 // IDLE_RUNS) + 1
     assert {r.phase for r in await store.open_runs()} == {Phase.ASKING}
 
 
