@@ -6,6 +6,9 @@ slash command, button press and modal submit here, signed with the application's
 not verify (or is missing) gets 401 and changes nothing; Discord itself checks that an endpoint
 refuses bad signatures before it accepts its URL. A PING (type 1) gets a PONG. Everything else
 is answered in the HTTP reply (bot/adapters/discord/interactions.py), within Discord's 3 s.
+Plain requests are read and answered by the listener's lane (bot/adapters/listener/lane.py), as
+Telegram's webhook is: aiohttp's server cost a press about 50 µs of the bot's CPU; what the lane
+leaves to aiohttp (a chunked body) gets the same answer through an aiohttp route.
 
 Nothing here is per process: any worker behind a load balancer takes any interaction, and the
 engine stores a press for a run another worker holds (bot/engine/remote_press.py).
@@ -25,12 +28,14 @@ from aiohttp import web
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from bot.adapters.listener import Bounds, Listener, within_body_time
+from bot.adapters.listener import Bounds, Lane, LaneRequest, LaneResponse, Listener, within_body_time
 
 log = logging.getLogger("quizhost.discord")
 
 SIGNATURE_HEADER = "X-Signature-Ed25519"
 TIMESTAMP_HEADER = "X-Signature-Timestamp"
+SIGNATURE_FIELD, TIMESTAMP_FIELD = SIGNATURE_HEADER.lower(), TIMESTAMP_HEADER.lower()  # as the lane reads them
+JSON = "application/json"
 # A signed request is refused this long after (or before) its timestamp: a request caught on
 # the way cannot be posted again later. Generous for clocks a little apart.
 FRESH_SECONDS = 300.0
@@ -86,9 +91,11 @@ class InteractionsServer:
 
     async def start(self) -> None:
         server = web.Application(client_max_size=MAX_BODY)
+        # the lane takes the plain requests; this route what it leaves to aiohttp (chunked ones)
         server.router.add_post(self.endpoint.path, self._post)
+        lane = Lane(self.endpoint.path.removeprefix("/"), self._lane_post, _unsigned, MAX_BODY)
         # an interaction being answered is finished at shutdown (Listener's grace), not cut
-        self._listener = Listener(server, self._bounds)
+        self._listener = Listener(server, self._bounds, lane)
         self.address = (await self._listener.start([(self.endpoint.host or None, self.endpoint.port)]))[0]
 
     async def stop(self) -> None:
@@ -100,20 +107,36 @@ class InteractionsServer:
         signature = request.headers.get(SIGNATURE_HEADER, "")
         timestamp = request.headers.get(TIMESTAMP_HEADER, "")
         if not signature or not timestamp:
-            return _refused()
-        body = await within_body_time(request, request.read())
+            answer = REFUSED
+        else:
+            answer = await self._answer(signature, timestamp, await within_body_time(request, request.read()))
+        if answer.content_type == JSON:
+            return web.Response(status=answer.status, body=answer.body, content_type=JSON)
+        return web.Response(status=answer.status, text=answer.body.decode())
+
+    async def _lane_post(self, request: LaneRequest) -> LaneResponse:
+        fields = request.fields
+        return await self._answer(fields[SIGNATURE_FIELD], fields[TIMESTAMP_FIELD], request.body)
+
+    async def _answer(self, signature: str, timestamp: str, body: bytes) -> LaneResponse:
+        """A signed request's answer: 401 unless Discord signed it, a PONG to a PING, else the callback."""
         if not self.signatures.valid(signature, timestamp, body):
-            return _refused()
+            return REFUSED
         try:
             interaction = json.loads(body)
         except ValueError:
-            return web.Response(status=HTTPStatus.BAD_REQUEST, text="not JSON")
+            return LaneResponse(HTTPStatus.BAD_REQUEST, b"not JSON")
         if not isinstance(interaction, dict) or type(interaction.get("type")) is not int:
-            return web.Response(status=HTTPStatus.BAD_REQUEST, text="not an interaction")
+            return LaneResponse(HTTPStatus.BAD_REQUEST, b"not an interaction")
         if interaction["type"] == PING:
-            return web.json_response({"type": PONG})
-        return web.Response(body=await self.respond(interaction), content_type="application/json")
+            return PONG_REPLY
+        return LaneResponse(HTTPStatus.OK, await self.respond(interaction), JSON)
 
 
-def _refused() -> web.Response:
-    return web.Response(status=HTTPStatus.UNAUTHORIZED, text="invalid request signature")
+REFUSED = LaneResponse(HTTPStatus.UNAUTHORIZED, b"invalid request signature")
+PONG_REPLY = LaneResponse(HTTPStatus.OK, json.dumps({"type": PONG}).encode(), JSON)
+
+
+def _unsigned(fields: dict[str, str]) -> LaneResponse | None:
+    """Refused from its head alone, before its body is read: a request that carries no signature."""
+    return None if fields.get(SIGNATURE_FIELD) and fields.get(TIMESTAMP_FIELD) else REFUSED

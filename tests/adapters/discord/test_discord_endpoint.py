@@ -6,6 +6,7 @@ endpoint mode, which signs every interaction with a test key pair as Discord doe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 
@@ -118,6 +119,46 @@ async def test_slow_work_is_deferred_within_3_seconds_and_followed_up(fake, cloc
         assert interaction.followups and "Quiz stopped by Ann" in interaction.followups[0]["content"]
         assert all(b["disabled"] for b in fake.messages[question.id].buttons())
     assert fake.violations == []  # among them: any reply later than Discord's 3 s
+
+
+async def test_presses_pipelined_on_one_connection_and_a_chunked_one_are_each_answered(
+    fake, clock, server, tmp_path, unused_tcp_port
+):
+    """What a load balancer may send: requests back to back on a kept-alive connection (the
+    listener's lane answers them in order) and a chunked body (left to aiohttp's route)."""
+    _, channel = server
+    players = [fake.add_user(name) for name in ("Ann", "Bob", "Cy")]
+    db = tmp_path / "quizhost.db"
+    async with running_endpoint_bot(fake, endpoint_settings(tmp_path, fake, unused_tcp_port), clock):
+        await fake.slash(players[0], channel, "quiz", topic="tiny")
+        question = await fake.wait_message(channel, is_question(1))
+        bodies = [
+            json.dumps(fake.press_payload(p, question.id, button_id(question, letter))).encode()
+            for p, letter in zip(players, "ABC")
+        ]
+        reader, writer = await asyncio.open_connection("127.0.0.1", unused_tcp_port)
+        heads = [_head(fake.signed(body), f"Content-Length: {len(body)}") for body in bodies]
+        writer.write(heads[0] + bodies[0] + heads[1] + bodies[1])  # two presses in one write
+        chunked = _head(fake.signed(bodies[2]), "Transfer-Encoding: chunked")
+        writer.write(chunked + b"%x\r\n%s\r\n0\r\n\r\n" % (len(bodies[2]), bodies[2]))
+        replies = [await _response(reader) for _ in bodies]
+        writer.close()
+        for (status, reply), letter in zip(replies, "ABC"):
+            assert status == 200 and reply["data"]["content"] == f"Locked in: {letter}"
+            assert reply["data"]["flags"] & 64, "an acknowledgement only the presser sees"
+        assert answers(db) == 3
+    assert fake.violations == []
+
+
+def _head(headers: dict[str, str], framing: str) -> bytes:
+    fields = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    return f"POST /interactions HTTP/1.1\r\nHost: bot\r\n{fields}{framing}\r\n\r\n".encode()
+
+
+async def _response(reader: asyncio.StreamReader) -> tuple[int, dict]:
+    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)).decode("latin-1")
+    length = next(int(line.split(":")[1]) for line in head.split("\r\n") if line.lower().startswith("content-length"))
+    return int(head.split()[1]), json.loads(await reader.readexactly(length))
 
 
 def answers(db) -> int:
