@@ -1,5 +1,5 @@
-"""The HTTP server the web pages and the Telegram webhook listen on (aiohttp), bounded so that
-no client holds it for the others.
+"""The HTTP server the web pages, the Telegram webhook and the Discord endpoint listen on
+(aiohttp), bounded so that no client holds it for the others.
 
 - **Headers in time.** aiohttp arms its keep-alive timer when a connection is made and again
   after each response, and closes the connection when the timer fires while it still waits for
@@ -16,10 +16,10 @@ no client holds it for the others.
   reaches the application's middlewares (aiohttp issues #3287 and #6463): `RequestHandler.handle_error`
   answers it. Ours answers with the status alone and the security headers, never the request's
   own bytes, and logs no part of them (a link's token may be in them).
-- **A lane of its own** (optional, `Lane`): one busy route (Telegram's webhook) is answered by a
-  small protocol of ours without aiohttp's server; a connection starts there and is handed to
-  aiohttp's handler, for good, at the first request the lane does not take (lane.py). The
-  bounds above hold on it too.
+- **A lane of its own** (optional, `Lane`): one busy route (Telegram's webhook, Discord's
+  interactions endpoint) is answered by a small protocol of ours without aiohttp's server; a
+  connection starts there and is handed to aiohttp's handler, for good, at the first request
+  the lane does not take (lane.py). The bounds above hold on it too.
 
 Handlers are not cancelled when their client goes (`handler_cancellation` stays off): a
 Telegram press is stored whole once it has started.
