@@ -154,7 +154,10 @@ class StoredRow(Protocol):
     def __getitem__(self, index: int, /) -> Any: ...
 
 
-@dataclass(frozen=True, slots=True)  # slots: every open question holds one per player
+# slots: every open question holds one per player. Not frozen: a frozen dataclass sets each
+# of its 14 fields through object.__setattr__, 1 µs of the ~23 a press costs the loop flat
+# out (docs/PERFORMANCE.md); an answer, once made, is replaced, never changed.
+@dataclass(slots=True)
 class AnswerRow:
     run_id: int
     index: int
