@@ -28,7 +28,15 @@ from aiohttp import web
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
-from bot.adapters.listener import Bounds, Lane, LaneRequest, LaneResponse, Listener, within_body_time
+from bot.adapters.listener import (
+    Bounds,
+    Lane,
+    LaneRequest,
+    LaneResponse,
+    Listener,
+    as_web_response,
+    within_body_time,
+)
 
 log = logging.getLogger("quizhost.discord")
 
@@ -104,15 +112,15 @@ class InteractionsServer:
             self._listener = None
 
     async def _post(self, request: web.Request) -> web.Response:
-        signature = request.headers.get(SIGNATURE_HEADER, "")
-        timestamp = request.headers.get(TIMESTAMP_HEADER, "")
-        if not signature or not timestamp:
-            answer = REFUSED
-        else:
-            answer = await self._answer(signature, timestamp, await within_body_time(request, request.read()))
-        if answer.content_type == JSON:
-            return web.Response(status=answer.status, body=answer.body, content_type=JSON)
-        return web.Response(status=answer.status, text=answer.body.decode())
+        fields = {
+            SIGNATURE_FIELD: request.headers.get(SIGNATURE_HEADER, ""),
+            TIMESTAMP_FIELD: request.headers.get(TIMESTAMP_HEADER, ""),
+        }
+        answer = _unsigned(fields)
+        if answer is None:
+            body = await within_body_time(request, request.read())
+            answer = await self._answer(fields[SIGNATURE_FIELD], fields[TIMESTAMP_FIELD], body)
+        return as_web_response(answer)
 
     async def _lane_post(self, request: LaneRequest) -> LaneResponse:
         fields = request.fields

@@ -44,7 +44,16 @@ from bot.adapters.listener.lane import Lane, LaneProtocol, LaneRequest, LaneResp
 log = logging.getLogger("quizhost.web")
 T = TypeVar("T")
 
-__all__ = ["HEADERS", "Bounds", "Lane", "LaneRequest", "LaneResponse", "Listener", "within_body_time"]
+__all__ = [
+    "HEADERS",
+    "Bounds",
+    "Lane",
+    "LaneRequest",
+    "LaneResponse",
+    "Listener",
+    "as_web_response",
+    "within_body_time",
+]
 
 
 MAX_CONNECTIONS = 256  # each may buffer ~0.3 MB of a body in flight: ~80 MB at worst
@@ -84,6 +93,13 @@ async def within_body_time(request: web.Request, reading: Awaitable[T]) -> T:
         late = web.HTTPRequestTimeout(headers=HEADERS)
         late.force_close()
         raise late from None
+
+
+def as_web_response(answer: LaneResponse) -> web.Response:
+    """A lane's answer as its aiohttp route gives it, for the requests the lane leaves to aiohttp."""
+    if not answer.body:
+        return web.Response(status=answer.status)
+    return web.Response(status=answer.status, body=answer.body, headers={"Content-Type": answer.content_type})
 
 
 class Listener:

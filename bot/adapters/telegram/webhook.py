@@ -25,7 +25,15 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application, ExtBot
 
-from bot.adapters.listener import Bounds, Lane, LaneRequest, LaneResponse, Listener, within_body_time
+from bot.adapters.listener import (
+    Bounds,
+    Lane,
+    LaneRequest,
+    LaneResponse,
+    Listener,
+    as_web_response,
+    within_body_time,
+)
 from bot.adapters.listener.head import media_type
 from bot.adapters.telegram.claims import SharedClaims
 from bot.adapters.telegram.runtime import Webhook
@@ -118,9 +126,7 @@ class WebhookServer:
         )
         if refused is None:
             refused = await self._update(await within_body_time(request, request.read()))
-        if refused.content_type == JSON:
-            return web.Response(status=refused.status, body=refused.body, content_type=JSON)
-        return web.Response(status=refused.status, text=refused.body.decode() or None)
+        return as_web_response(refused)
 
     async def _lane_post(self, request: LaneRequest) -> LaneResponse:
         return await self._update(request.body)
