@@ -1,9 +1,13 @@
-"""A raw HTTP/1.1 server on loopback for the tests of our own HTTP clients (bot/adapters/keepalive.py,
-bot/bench/webhook_poster.py): it answers each request with whatever bytes a test gives, or hangs up."""
+"""Raw HTTP/1.1 on loopback, byte for byte: a server for the tests of our own HTTP clients
+(bot/adapters/keepalive.py, bot/bench/webhook_poster.py), which answers each request with whatever
+bytes a test gives, or hangs up; and a client connection (`Raw`) for the tests of our servers
+where a test must say exactly what goes over the wire (keep-alive, pipelining, chunked, late or
+malformed requests)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 OK = b'{"ok":true,"result":true}'
@@ -69,3 +73,38 @@ def by_length(status: str = "200 OK", body: bytes = OK, extra: str = "") -> byte
         f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n{extra}\r\n".encode()
         + body
     )
+
+
+class Raw:
+    """One TCP connection to a server of ours, written and read byte for byte."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def to(cls, port: int) -> Raw:
+        return cls(*await asyncio.open_connection("127.0.0.1", port))
+
+    def send(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    async def response(self) -> tuple[int, dict[str, str], bytes]:
+        head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), 10)
+        status_line, *lines = head.decode("latin-1").rstrip("\r\n").split("\r\n")
+        fields = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
+        body = await self.reader.readexactly(int(fields.get("content-length", "0")))
+        return int(status_line.split()[1]), fields, body
+
+    async def closed_within(self, seconds: float) -> tuple[float, bytes]:
+        """Seconds until the server closed the connection, and what it sent until then."""
+        started, sent = time.monotonic(), b""
+        try:
+            async with asyncio.timeout(seconds):
+                while chunk := await self.reader.read(4096):
+                    sent += chunk
+        except ConnectionResetError:
+            pass
+        return time.monotonic() - started, sent
+
+    def close(self) -> None:
+        self.writer.close()

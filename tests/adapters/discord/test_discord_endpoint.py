@@ -6,7 +6,6 @@ endpoint mode, which signs every interaction with a test key pair as Discord doe
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 
@@ -23,6 +22,7 @@ from tests.support.discord_harness import (  # noqa: F401
     server,
     wrong_letter,
 )
+from tests.support.raw_http import Raw
 
 
 async def test_a_quiz_is_played_through_the_endpoint_without_the_gateway(
@@ -136,14 +136,15 @@ async def test_presses_pipelined_on_one_connection_and_a_chunked_one_are_each_an
             json.dumps(fake.press_payload(p, question.id, button_id(question, letter))).encode()
             for p, letter in zip(players, "ABC")
         ]
-        reader, writer = await asyncio.open_connection("127.0.0.1", unused_tcp_port)
+        raw = await Raw.to(unused_tcp_port)
         heads = [_head(fake.signed(body), f"Content-Length: {len(body)}") for body in bodies]
-        writer.write(heads[0] + bodies[0] + heads[1] + bodies[1])  # two presses in one write
+        raw.send(heads[0] + bodies[0] + heads[1] + bodies[1])  # two presses in one write
         chunked = _head(fake.signed(bodies[2]), "Transfer-Encoding: chunked")
-        writer.write(chunked + b"%x\r\n%s\r\n0\r\n\r\n" % (len(bodies[2]), bodies[2]))
-        replies = [await _response(reader) for _ in bodies]
-        writer.close()
-        for (status, reply), letter in zip(replies, "ABC"):
+        raw.send(chunked + b"%x\r\n%s\r\n0\r\n\r\n" % (len(bodies[2]), bodies[2]))
+        replies = [await raw.response() for _ in bodies]
+        raw.close()
+        for (status, _, body), letter in zip(replies, "ABC"):
+            reply = json.loads(body)
             assert status == 200 and reply["data"]["content"] == f"Locked in: {letter}"
             assert reply["data"]["flags"] & 64, "an acknowledgement only the presser sees"
         assert answers(db) == 3
@@ -153,12 +154,6 @@ async def test_presses_pipelined_on_one_connection_and_a_chunked_one_are_each_an
 def _head(headers: dict[str, str], framing: str) -> bytes:
     fields = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
     return f"POST /interactions HTTP/1.1\r\nHost: bot\r\n{fields}{framing}\r\n\r\n".encode()
-
-
-async def _response(reader: asyncio.StreamReader) -> tuple[int, dict]:
-    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)).decode("latin-1")
-    length = next(int(line.split(":")[1]) for line in head.split("\r\n") if line.lower().startswith("content-length"))
-    return int(head.split()[1]), json.loads(await reader.readexactly(length))
 
 
 def answers(db) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 
 import pytest
 
@@ -17,44 +16,10 @@ from bot.adapters.telegram import webhook
 from bot.testing.fake_telegram_balancer import LoadBalancer
 from tests.adapters.telegram.test_poison_updates import press_update
 from tests.adapters.telegram.test_telegram_e2e import clock, fake, tiny  # noqa: F401
+from tests.support.raw_http import Raw
 from tests.support.telegram_harness import Member, button, next_question, right_letter, running_bot, settings_for
 
 SECRET = "s3cret_token-1"
-
-
-class Raw:
-    """One TCP connection to the webhook, written and read byte for byte."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-
-    @classmethod
-    async def to(cls, port: int) -> Raw:
-        return cls(*await asyncio.open_connection("127.0.0.1", port))
-
-    def send(self, data: bytes) -> None:
-        self.writer.write(data)
-
-    async def response(self) -> tuple[int, dict[str, str], bytes]:
-        head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), 10)
-        status_line, *lines = head.decode("latin-1").rstrip("\r\n").split("\r\n")
-        fields = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
-        body = await self.reader.readexactly(int(fields.get("content-length", "0")))
-        return int(status_line.split()[1]), fields, body
-
-    async def closed_within(self, seconds: float) -> tuple[float, bytes]:
-        """Seconds until the server closed the connection, and what it sent until then."""
-        started, sent = time.monotonic(), b""
-        try:
-            async with asyncio.timeout(seconds):
-                while chunk := await self.reader.read(4096):
-                    sent += chunk
-        except ConnectionResetError:
-            pass
-        return time.monotonic() - started, sent
-
-    def close(self) -> None:
-        self.writer.close()
 
 
 def post(update: dict, secret: str = SECRET, extra: str = "") -> bytes:
