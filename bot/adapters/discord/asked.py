@@ -40,6 +40,26 @@ class Asker:
 
 def of_interaction(interaction: discord.Interaction) -> Asker:
     """The asker of an interaction discord.py read from the gateway."""
+    chat, player = _where_and_who(interaction)
+    return Asker(
+        chat,
+        player,
+        interaction.user.id,
+        interaction.permissions,
+        interaction.app_permissions,
+        isinstance(interaction.channel, discord.Thread),
+        not chat.is_private,
+    )
+
+
+def answerer(interaction: discord.Interaction) -> Caller:
+    """Who pressed an option of a question, for `Commands.press`: an answer needs no rights, so
+    neither permission field is read (nearly every press on the gateway is one)."""
+    chat, player = _where_and_who(interaction)
+    return Caller(chat, player, private_replies=True)
+
+
+def _where_and_who(interaction: discord.Interaction) -> tuple[ChatRef, Player]:
     user, private = interaction.user, interaction.guild_id is None
     chat = ChatRef(
         PLATFORM,
@@ -47,15 +67,7 @@ def of_interaction(interaction: discord.Interaction) -> Asker:
         is_private=private,
         title="" if private else clean(getattr(interaction.channel, "name", "")),
     )
-    return Asker(
-        chat,
-        Player(PLATFORM, str(user.id), clean(user.display_name), interaction.locale.value),
-        user.id,
-        interaction.permissions,
-        interaction.app_permissions,
-        isinstance(interaction.channel, discord.Thread),
-        not private,
-    )
+    return chat, Player(PLATFORM, str(user.id), clean(user.display_name), interaction.locale.value)
 
 
 def of_json(payload: dict[str, Any]) -> Asker | None:
