@@ -157,11 +157,15 @@ class Driver(ABC):
     async def flat(self, presses: int, window: int) -> dict:
         """Closed loop: `window` presses waiting for their ack at any time, until `presses` are sent."""
         batch = self._take(presses)
-        phase = self._begin(Phase(len(batch), window=asyncio.Semaphore(window)))
+        slots = asyncio.Semaphore(window)
+        phase = self._begin(Phase(len(batch), window=slots))
         cpu = time.process_time()
         for candidate in batch:
             try:  # no ack for this long: the bot is stuck, the rest would wait forever
-                await asyncio.wait_for(phase.window.acquire(), STALL_SECONDS)  # type: ignore[union-attr]
+                if slots.locked():  # wait_for costs a task and a timer: only when it must wait
+                    await asyncio.wait_for(slots.acquire(), STALL_SECONDS)
+                else:
+                    await slots.acquire()
             except TimeoutError:
                 break
             await self.press(candidate)

@@ -53,6 +53,7 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # server id (None: global) -> synced
         self.syncs: list[int | None] = []
         self._sending: set[asyncio.Task[None]] = set()  # events on their way to the bot
+        self._message_json: dict[int, tuple[dict[str, Any], str]] = {}  # id -> (a message version, its JSON)
         self.identifies: list[dict[str, Any]] = []  # each with "at": the fake's loop time it came
         self.requests: list[tuple[str, str, int]] = []  # method, path, status
         self.rate_limited: list[tuple[str, str]] = []
@@ -285,10 +286,9 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
     ) -> dict[str, Any]:
         """The INTERACTION_CREATE of a press (see `push_press`), not sent: a test may break it."""
         stored = self.messages[message_id]
-        # a copy of the message's fields: an edit or a file replaces them, never changes one in
-        # place, so the press keeps the message as it was (a deep copy was a tenth of the bench's
-        # fake's time a press, on the bot's machine, where Discord's own servers are not)
-        data = dict(stored.history[0] if stale else stored.data)
+        # the message's version itself: a version is never changed in place (FakeMessage), so the
+        # press keeps the message as it was, and its JSON is made once however often it is pressed
+        data = stored.history[0] if stale else stored.data
         buttons = [c for row in data.get("components", []) for c in row.get("components", [])]
         button = next((b for b in buttons if b.get("custom_id") == custom_id), None)
         if button is None and not forge:
@@ -296,9 +296,12 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
         if button is not None and button.get("disabled"):
             raise AssertionError(f"button {custom_id!r} is disabled: no client can press it")
         if button is None:
-            data["components"] = [
-                {"type": 1, "components": [{"type": 2, "style": 1, "label": "?", "custom_id": custom_id}]}
-            ]
+            data = {
+                **data,
+                "components": [
+                    {"type": 1, "components": [{"type": 2, "style": 1, "label": "?", "custom_id": custom_id}]}
+                ],
+            }
         return self.interaction_payload(
             user, stored.channel_id, 3, {"custom_id": custom_id, "component_type": 2}, message=data
         )
@@ -442,7 +445,21 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
         self._bump()
 
     async def _send(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
-        await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data}))
+        await ws.send_str(self._encoded(event, data))
+
+    def _encoded(self, event: str, data: Any) -> str:
+        """The dispatch's JSON. A press carries its message, most of its bytes: a version's JSON
+        is made once (versions never change in place) and set into each press that carries it.
+        The fake shares the bench's machine with the bot; Discord's own servers do not."""
+        message = data.get("message") if isinstance(data, dict) else None
+        if not isinstance(message, dict) or len(data) < 2:
+            return json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data})
+        known = self._message_json.get(id(message))
+        if known is None or known[0] is not message:  # the id of a version gone may come again
+            known = self._message_json[id(message)] = (message, json.dumps(message))
+        rest = json.dumps({key: value for key, value in data.items() if key != "message"})[:-1]  # its "}" after
+        head = f'{{"op": 0, "t": {json.dumps(event)}, "s": {next(self._seq)}, "d": '
+        return f'{head}{rest}, "message": {known[1]}}}}}'
 
     def _dispatch(self, event: str, data: Any, guild_id: int | None) -> None:
         """Send an event on the connection of the shard that owns the server (DMs: shard 0)."""

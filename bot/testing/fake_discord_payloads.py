@@ -104,7 +104,11 @@ class FakeUser:
 
 @dataclass
 class FakeMessage:
-    """A message as Discord keeps it, with every version the bot gave it."""
+    """A message as Discord keeps it, with every version the bot gave it.
+
+    A version is never changed in place once made: a change makes a new dict (`replace`, or an
+    edit's new version), so a press keeps the message it was made on, and the gateway encodes
+    a version's JSON once (FakeDiscord._send)."""
 
     id: int
     channel_id: int
@@ -112,6 +116,12 @@ class FakeMessage:
     ephemeral: bool = False
     interaction_id: int | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
+
+    def replace(self, **fields: Any) -> None:
+        """The latest version, with `fields` changed (Discord's own doings: a nonce, files)."""
+        self.data = {**self.data, **fields}
+        if self.history:
+            self.history[-1] = self.data
 
     @property
     def text(self) -> str:

@@ -238,7 +238,7 @@ class RestRoutes:
         stored = self._store(channel_id, data)
         self._attach_files(stored, files)
         if data.get("nonce") is not None:
-            stored.data["nonce"] = data["nonce"]
+            stored.replace(nonce=data["nonce"])
             if data.get("enforce_nonce"):
                 self.nonces[str(data["nonce"])] = (stored.id, time.monotonic())
         return _json(stored.data)
@@ -269,7 +269,7 @@ class RestRoutes:
         data, files = await _message_body(request)
         if "attachments" in data:  # the attachments kept (by id) are listed; the files sent are added
             keep = {str(a.get("id")) for a in data["attachments"]}
-            stored.data["attachments"] = [a for a in stored.data.get("attachments", []) if a["id"] in keep]
+            stored.replace(attachments=[a for a in stored.data.get("attachments", []) if a["id"] in keep])
         kept = [a["filename"] for a in stored.data.get("attachments", [])]  # an edit without a list keeps them
         problems = p.message_problems(data, creating=False) + p.attachment_problems(data, kept + [n for n, _ in files])
         if problems:
@@ -374,7 +374,7 @@ class RestRoutes:
             return
         attached = [self.attach(stored.channel_id, name, data) for name, data in files]
         before = stored.data.get("attachments", []) if keep else []
-        stored.data["attachments"] = before + [dict(self.attachments[a][0], ephemeral=False) for a in attached]
+        stored.replace(attachments=before + [dict(self.attachments[a][0], ephemeral=False) for a in attached])
         self.uploads += [name for name, _ in files]
         _resolve_images(stored)
 
@@ -398,10 +398,18 @@ class RestRoutes:
 
 def _resolve_images(stored: FakeMessage) -> None:
     urls = {f"attachment://{a['filename']}": a["url"] for a in stored.data.get("attachments", [])}
-    for embed in stored.data.get("embeds", []):
-        image = embed.get("image") or {}
-        if image.get("url") in urls:
-            image["url"] = urls[image["url"]]
+    embeds = stored.data.get("embeds", [])
+    resolved = [_with_image(embed, urls) for embed in embeds]
+    if any(new is not old for new, old in zip(resolved, embeds, strict=True)):
+        stored.replace(embeds=resolved)
+
+
+def _with_image(embed: dict[str, Any], urls: dict[str, str]) -> dict[str, Any]:
+    """The embed with its image's `attachment://` address made the attachment's, as Discord does."""
+    image = embed.get("image") or {}
+    if image.get("url") not in urls:
+        return embed
+    return {**embed, "image": {**image, "url": urls[image["url"]]}}
 
 
 async def _message_body(request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
