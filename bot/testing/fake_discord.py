@@ -452,10 +452,10 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
         is made once (versions never change in place) and set into each press that carries it.
         The fake shares the bench's machine with the bot; Discord's own servers do not."""
         message = data.get("message") if isinstance(data, dict) else None
-        if not isinstance(message, dict) or len(data) < 2:
+        if not isinstance(message, dict) or len(data) < 2:  # the splice below needs a key before "message"
             return json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data})
         known = self._message_json.get(id(message))
-        if known is None or known[0] is not message:  # the id of a version gone may come again
+        if known is None:  # the entry holds the version, so no other dict can take its id meanwhile
             known = self._message_json[id(message)] = (message, json.dumps(message))
         rest = json.dumps({key: value for key, value in data.items() if key != "message"})[:-1]  # its "}" after
         head = f'{{"op": 0, "t": {json.dumps(event)}, "s": {next(self._seq)}, "d": '
