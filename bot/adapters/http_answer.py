@@ -8,6 +8,7 @@ from __future__ import annotations
 
 MAX_HEAD = 16 * 1024  # a status line and headers longer than this are not an answer we expect
 MAX_BODY = 1024 * 1024  # nor is a longer body
+NO_BODY = (b"204", b"304")  # statuses whose answer ends with its head
 
 
 class Unreadable(Exception):
@@ -29,7 +30,9 @@ def parsed(received: bytes) -> tuple[int, bool] | None:
     keep = head.startswith(b"http/1.1") and _header(head, b"connection") != b"close"
     length = _header(head, b"content-length")
     body = end + 4
-    if b"chunked" in (_header(head, b"transfer-encoding") or b""):
+    if code in NO_BODY:  # whatever its headers say (RFC 9112, 6.3): Discord's plain callback answer
+        answered: int | None = body
+    elif b"chunked" in (_header(head, b"transfer-encoding") or b""):
         answered = _chunks_end(received, body)
     elif length is not None:
         if not length.isdigit() or int(length) > MAX_BODY:

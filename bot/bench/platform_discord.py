@@ -43,7 +43,7 @@ class BenchDiscord(FakeDiscord):
 
     async def _callback(self, request: web.Request) -> web.Response:
         response = await super()._callback(request)
-        if response.status == 200:
+        if response.status in (200, 204):
             interaction = self.interactions[int(request.match_info["id"])]
             data = interaction.callbacks[-1].get("data") or {}
             self.driver.acked(interaction.id, data.get("content"))

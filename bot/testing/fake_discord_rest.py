@@ -296,7 +296,11 @@ class RestRoutes:
         if problems:
             return self._invalid(problems)
         interaction.callbacks.append(body)
-        return _json(self._answer(interaction, kind, data))
+        answer = self._answer(interaction, kind, data)
+        # as Discord: the callback object only when asked for (discord.py asks; a bare POST gets none)
+        if request.query.get("with_response", "").lower() in ("1", "true"):
+            return _json(answer)
+        return web.Response(status=204)
 
     def _answer(self, interaction: FakeInteraction, kind: int, data: dict[str, Any]) -> dict[str, Any]:
         ephemeral = bool((data.get("flags") or 0) & p.EPHEMERAL)

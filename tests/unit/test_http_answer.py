@@ -10,13 +10,14 @@ from bot.adapters.http_answer import MAX_BODY, MAX_HEAD, Unreadable, parsed
 
 BODY = b'{"ok":true}'
 BY_LENGTH = b"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n" + BODY
+NO_CONTENT = b"HTTP/1.1 204 No Content\r\nServer: x\r\n\r\n"  # Discord's answer to a plain interaction callback
 CHUNKED = b'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\n{"ok"\r\n6;x=1\r\n:true}\r\n0\r\nX-T: 1\r\n\r\n'
 
 
-@pytest.mark.parametrize("answer", [BY_LENGTH, CHUNKED])
-def test_an_answer_is_read_only_once_all_of_it_came_and_then_keeps_its_connection(answer):
+@pytest.mark.parametrize(("answer", "status"), [(BY_LENGTH, 200), (CHUNKED, 200), (NO_CONTENT, 204)])
+def test_an_answer_is_read_only_once_all_of_it_came_and_then_keeps_its_connection(answer, status):
     assert all(parsed(answer[:cut]) is None for cut in range(len(answer)))
-    assert parsed(answer) == (200, True)
+    assert parsed(answer) == (status, True)
 
 
 @pytest.mark.parametrize(
