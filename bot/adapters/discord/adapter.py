@@ -33,7 +33,10 @@ from bot.ports.store import DiscordIdentify
 log = logging.getLogger("quizhost.discord")
 
 PLATFORM = "discord"
-ANSWER_CONNECTIONS = 64  # presses acknowledged at once on connections of the adapter's own
+# presses acknowledged at once on connections of the adapter's own, as many as Telegram's pool
+# (request.DEFAULT_POOL_SIZE): a press's acknowledgement holds its connection for a round trip to
+# Discord, so at 50 ms 64 connections would acknowledge at most 1,300 presses a second
+ANSWER_CONNECTIONS = 256
 ANSWER_SECONDS = 1.0  # then discord.py's own answer, still within Discord's 3 s
 # The gateway events the bot asks for: servers and their channels (a channel's name, is_member's
 # lookup). Slash commands, presses and forms arrive whatever the intents; messages, typing,
