@@ -39,7 +39,7 @@ class GatewayEvents(Handling):
 
     async def _on_press(self, interaction: discord.Interaction, data: str) -> None:
         if tokens.kind_of(data) is tokens.Kind.ANSWER:  # nearly every press: no form, no rights to read
-            await self._answer(interaction, self._engine_commands().press(data, asked.answerer(interaction)))
+            await self._answer(interaction, self.press_answer(data, asked.answerer(interaction)))
             return
         asker = asked.of_interaction(interaction)
         if (target := tokens.form_target(data)) is not None:  # "Add question", "Edit N": a form opens

@@ -96,6 +96,12 @@ class Handling:
         """The quizzes uploaded in the asker's channel, for its autocomplete."""
         return await self._engine_commands().engine.chat_quizzes.all(asker.chat.key)
 
+    def press_answer(self, data: str, answerer: Caller) -> Awaitable[Ack | Reply]:
+        """An option of a question pressed (`tokens.Kind.ANSWER`, nearly every press, on the
+        gateway and the endpoint alike): `Commands.press` at once, with no rights read, no form
+        matched and none of `handle_press`'s checks, which are for other buttons."""
+        return self._engine_commands().press(data, answerer)
+
     async def handle_press(self, asker: Asker, data: str) -> Ack | Reply:
         caller = asker.caller("language" if tokens.needs_admin(data) else "")
         if tokens.kind_of(data) is tokens.Kind.PRIVATE:

@@ -47,27 +47,33 @@ class HttpInteractions:
 
     async def respond(self, interaction: dict[str, Any]) -> bytes:
         """The callback to reply with (its JSON), within Discord's 3 s."""
-        asker = asked.of_json(interaction)
         found = interaction.get("data")
         data: dict[str, Any] = found if isinstance(found, dict) else {}
         kind = interaction["type"]
+        pressed = _pressed(kind, data)
+        if pressed is not None and tokens.kind_of(pressed) is tokens.Kind.ANSWER:  # as on the gateway
+            answerer = asked.answerer_of_json(interaction)
+            if answerer is not None:
+                return await self._in_time(interaction, self.handling.press_answer(pressed, answerer), ephemeral=True)
+        asker = asked.of_json(interaction)
         if asker is not None and kind == AUTOCOMPLETE:
             return _encoded({"type": CHOICES, "data": {"choices": await self._choices(asker, data)}})
-        if asker is not None and (target := _form_target(asker, kind, data)) is not None:
+        if asker is not None and (target := _form_target(asker, kind, data, pressed)) is not None:
             opening = await self.handling.form_to_open(asker, target)
             if opening is not None:
                 return _encoded({"type": MODAL, "data": forms.QuestionModal(opening, int(interaction["id"])).to_dict()})
-        work = self._work(asker, kind, data) if asker is not None else None
+        work = self._work(asker, kind, data, pressed) if asker is not None else None
         if work is None:
             language = normalise(str(interaction.get("locale") or "")) or FALLBACK_LANGUAGE
             return _message(Ack(render.ack_invalid(language), False))
         return await self._in_time(interaction, work, ephemeral=kind == COMPONENT)
 
-    def _work(self, asker: asked.Asker, kind: int, data: dict[str, Any]) -> Awaitable[Ack | Reply] | None:
+    def _work(
+        self, asker: asked.Asker, kind: int, data: dict[str, Any], pressed: str | None
+    ) -> Awaitable[Ack | Reply] | None:
         """What the interaction asks for; None for what is not ours (a button of another bot, a modal)."""
         if kind == COMPONENT:
-            match = views.TEMPLATE.fullmatch(str(data.get("custom_id", "")))
-            return self.handling.handle_press(asker, match["data"]) if match else None
+            return self.handling.handle_press(asker, pressed) if pressed is not None else None
         if kind == MODAL_SUBMIT:
             form = forms.submitted(data)
             return self.handling.handle_form(asker, form[1], form[0]) if form else None
@@ -154,12 +160,17 @@ class HttpInteractions:
             self._session = None
 
 
-def _form_target(asker: asked.Asker, kind: int, data: dict[str, Any]) -> str | None:
+def _pressed(kind: int, data: dict[str, Any]) -> str | None:
+    """The token of the pressed button when it is one of ours (views.TEMPLATE), else None."""
+    match = views.TEMPLATE.fullmatch(str(data.get("custom_id", ""))) if kind == COMPONENT else None
+    return match["data"] if match else None
+
+
+def _form_target(asker: asked.Asker, kind: int, data: dict[str, Any], pressed: str | None) -> str | None:
     """The form an interaction opens: a draft's "Add question" or "Edit N", /suggest in a server."""
     if kind == COMMAND:
         return "suggest" if data.get("name") == "suggest" and asker.in_guild else None
-    match = views.TEMPLATE.fullmatch(str(data.get("custom_id", ""))) if kind == COMPONENT else None
-    return tokens.form_target(match["data"]) if match else None
+    return tokens.form_target(pressed) if pressed is not None else None
 
 
 def _options(data: dict[str, Any]) -> dict[str, Any]:
