@@ -2,7 +2,9 @@
 
 A message is stored whole (the card, the reveal, the rendered podium) at the moment it
 becomes due, so a restart sends exactly what the run meant to send, even after the quiz
-file or the standings changed. Pure functions: no I/O.
+file or the standings changed. The process that made a message sends the objects it made it
+from (`OutboxMessage.made`, `card_of` and the rest): reading a 50-answer reveal back took 106 µs
+of the loop a close. Pure functions: no I/O.
 
 Dumped field by field from each object's own attributes (`vars`), not with
 `dataclasses.asdict`, which walks and deep-copies every value: a close's reveal names every
@@ -28,6 +30,20 @@ from bot.domain.model import (
     Reveal,
     Scorer,
 )
+from bot.domain.records import OutboxMessage
+
+
+def card_of(message: OutboxMessage) -> QuestionCard:
+    """A question message's card: as this process made it, else read from its payload."""
+    return message.made if message.made is not None else load_card(message.payload)
+
+
+def close_of(message: OutboxMessage) -> tuple[MessageRef | None, Reveal]:
+    return message.made if message.made is not None else load_close(message.payload)
+
+
+def reply_of(message: OutboxMessage) -> tuple[ChatRef, Reply]:
+    return message.made if message.made is not None else load_reply(message.payload)
 
 
 def dump_card(card: QuestionCard) -> str:

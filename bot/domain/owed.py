@@ -17,19 +17,20 @@ def key(run: Run, kind: MessageKind) -> str:
 
 
 def question(run: Run, now: float) -> OutboxMessage:
-    return _message(run, MessageKind.QUESTION, codec.dump_card(session.card(run)), now)
+    card = session.card(run)
+    return _message(run, MessageKind.QUESTION, codec.dump_card(card), now, card)
 
 
 def close(run: Run, message: MessageRef | None, reveal: Reveal, now: float) -> OutboxMessage:
-    return _message(run, MessageKind.CLOSE, codec.dump_close(message, reveal), now)
+    return _message(run, MessageKind.CLOSE, codec.dump_close(message, reveal), now, (message, reveal))
 
 
 def podium(run: Run, reply: Reply, now: float) -> OutboxMessage:
-    return _message(run, MessageKind.PODIUM, codec.dump_reply(run.chat, reply), now)
+    return _message(run, MessageKind.PODIUM, codec.dump_reply(run.chat, reply), now, (run.chat, reply))
 
 
 def notice(run: Run, reply: Reply, now: float) -> OutboxMessage:
-    return _message(run, MessageKind.NOTICE, codec.dump_reply(run.chat, reply), now)
+    return _message(run, MessageKind.NOTICE, codec.dump_reply(run.chat, reply), now, (run.chat, reply))
 
 
 def closed_notice(run: Run, reply: Reply, now: float) -> OutboxMessage:
@@ -37,9 +38,15 @@ def closed_notice(run: Run, reply: Reply, now: float) -> OutboxMessage:
     a notice keyed apart from one that ends the run at the same question."""
     payload = codec.dump_reply(run.chat, reply)
     return OutboxMessage(
-        f"{key(run, MessageKind.CLOSE)}:notice", run.id, run.row.chat_key, MessageKind.NOTICE, payload, now
+        f"{key(run, MessageKind.CLOSE)}:notice",
+        run.id,
+        run.row.chat_key,
+        MessageKind.NOTICE,
+        payload,
+        now,
+        made=(run.chat, reply),
     )
 
 
-def _message(run: Run, kind: MessageKind, payload: str, now: float) -> OutboxMessage:
-    return OutboxMessage(key(run, kind), run.id, run.row.chat_key, kind, payload, now)
+def _message(run: Run, kind: MessageKind, payload: str, now: float, made: object) -> OutboxMessage:
+    return OutboxMessage(key(run, kind), run.id, run.row.chat_key, kind, payload, now, made=made)

@@ -7,7 +7,7 @@ them as the text it always wrote and reads them back with `Phase(text)`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -209,6 +209,9 @@ class OutboxMessage:
     tries: int = 0
     failed: int = 0
     not_before: float = 0.0  # the next send waits until then (back-off)
+    # what `payload` encodes, as the objects this process made it from (bot/domain/owed.py), so
+    # that the sender need not read the JSON back; never stored: a message read from a store has none
+    made: Any = field(default=None, compare=False, repr=False)
 
     @property
     def uncertain(self) -> int:

@@ -228,14 +228,14 @@ class Sender:
     async def _call(self, m: OutboxMessage) -> MessageRef | None:
         DELIVERING.set(m.key)  # this chat's pump task sends nothing but the outbox's messages
         if m.kind is MessageKind.QUESTION:
-            card = codec.load_card(m.payload)
+            card = codec.card_of(m)
             # the clock starts now: show the deadline from here, not from when it was asked
             card = replace(card, deadline=self._clock.now() + card.seconds)
             return await self._adapters[card.chat.platform].post_question(card)
         if m.kind is MessageKind.CLOSE:
-            message, reveal = codec.load_close(m.payload)
+            message, reveal = codec.close_of(m)
             await self._adapters[reveal.card.chat.platform].close_question(message, reveal)
             return None
-        chat, reply = codec.load_reply(m.payload)
+        chat, reply = codec.reply_of(m)
         await self._adapters[chat.platform].send(chat, reply)
         return None

@@ -183,3 +183,34 @@ def test_payloads_come_back_as_they_were_stored():
     assert codec.load_close(codec.dump_close(None, reveal)) == (None, reveal)
     reply = Reply("text", "title", (Button("b", "d"),), True, "hi", "podium")
     assert codec.load_reply(codec.dump_reply(chat, reply)) == (chat, reply)
+
+
+async def test_what_a_run_owes_is_sent_as_a_restart_would_read_it_back(tmp_path):
+    """The sender sends the objects the engine made a message from (`OutboxMessage.made`) and
+    reads the stored JSON only after a restart: for every message of a whole run, both are one."""
+    from bot.domain import outbox_codec as codec
+
+    store = await SqliteStore.open(tmp_path / "made.db")
+    owed: list = []
+    save_run = store.save_run
+
+    async def spying(row, send=(), done=(), missed=None):
+        owed.extend(send)
+        await save_run(row, send, done, missed)
+
+    store.save_run = spying  # type: ignore[method-assign]
+    adapter = RecordingAdapter()
+    engine = engine_on(store, FakeClock(), adapter)
+    await engine.start(group(), "demo", player(1))
+    await run_for(engine, 200, press=adapter)
+    assert seen(adapter) == ([1, 2, 3, 4], [1, 2, 3, 4], ["🏁 Quiz over: Demo quiz"])
+    read_back = {
+        MessageKind.QUESTION: (codec.card_of, codec.load_card),
+        MessageKind.CLOSE: (codec.close_of, codec.load_close),
+        MessageKind.PODIUM: (codec.reply_of, codec.load_reply),
+    }
+    assert {m.kind for m in owed} == set(read_back)
+    for m in owed:
+        as_made, as_stored = read_back[m.kind]
+        assert m.made is not None and as_made(m) == as_stored(m.payload)
+    await store.close()
