@@ -71,34 +71,7 @@ def _where_and_who(interaction: discord.Interaction) -> tuple[ChatRef, Player]:
 
 
 def of_json(payload: dict[str, Any]) -> Asker | None:
-    """The asker of an interaction as Discord posts it; None when it names no user or channel."""
-    found = _json_where_and_who(payload)
-    if found is None:
-        return None
-    chat, player, user_id, member, channel = found
-    return Asker(
-        chat,
-        player,
-        user_id,
-        _permissions((member or payload).get("permissions")),
-        _permissions(payload.get("app_permissions")),
-        channel.get("type") in THREADS,
-        not chat.is_private,
-    )
-
-
-def answerer_of_json(payload: dict[str, Any]) -> Caller | None:
-    """Who pressed an option of a question, from the JSON Discord posted (as `answerer` from
-    discord.py's Interaction): an answer needs no rights, so neither permission field is read."""
-    found = _json_where_and_who(payload)
-    return None if found is None else Caller(found[0], found[1], private_replies=True)
-
-
-def _json_where_and_who(
-    payload: dict[str, Any],
-) -> tuple[ChatRef, Player, int, dict[str, Any] | None, dict[str, Any]] | None:
-    """The chat, the player, the user's id, the member and channel objects of an interaction's
-    JSON; None when it names no user or channel.
+    """The asker of an interaction as Discord posts it; None when it names no user or channel.
 
     A user's shown name is discord.py's `display_name`: the server nickname, else the global
     name, else the user name."""
@@ -113,12 +86,17 @@ def _json_where_and_who(
     private = payload.get("guild_id") is None
     nick = member.get("nick") if member is not None else None
     name = next((n for n in (nick, user.get("global_name"), user.get("username")) if isinstance(n, str) and n), "")
-    found_locale = payload.get("locale")
-    locale = found_locale if isinstance(found_locale, str) and found_locale.isascii() else None
+    locale = payload.get("locale")
     title = channel.get("name") if not private and isinstance(channel.get("name"), str) else ""
-    chat = ChatRef(PLATFORM, str(channel_id), is_private=private, title=clean(title))
-    player = Player(PLATFORM, str(user_id), clean(name), locale)
-    return chat, player, user_id, member, channel
+    return Asker(
+        ChatRef(PLATFORM, str(channel_id), is_private=private, title=clean(title)),
+        Player(PLATFORM, str(user_id), clean(name), locale if isinstance(locale, str) and locale.isascii() else None),
+        user_id,
+        _permissions((member or payload).get("permissions")),
+        _permissions(payload.get("app_permissions")),
+        channel.get("type") in THREADS,
+        not private,
+    )
 
 
 def _snowflake(value: Any) -> int | None:

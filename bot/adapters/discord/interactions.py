@@ -51,11 +51,10 @@ class HttpInteractions:
         data: dict[str, Any] = found if isinstance(found, dict) else {}
         kind = interaction["type"]
         pressed = _pressed(kind, data)
-        if pressed is not None and tokens.kind_of(pressed) is tokens.Kind.ANSWER:  # as on the gateway
-            answerer = asked.answerer_of_json(interaction)
-            if answerer is not None:
-                return await self._in_time(interaction, self.handling.press_answer(pressed, answerer), ephemeral=True)
         asker = asked.of_json(interaction)
+        if asker is not None and pressed is not None and tokens.kind_of(pressed) is tokens.Kind.ANSWER:
+            # nearly every press, as on the gateway: no form to open, none of handle_press's checks
+            return await self._in_time(interaction, self.handling.press_answer(pressed, asker.caller()), ephemeral=True)
         if asker is not None and kind == AUTOCOMPLETE:
             return _encoded({"type": CHOICES, "data": {"choices": await self._choices(asker, data)}})
         if asker is not None and (target := _form_target(asker, kind, data, pressed)) is not None:
