@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.domain.records import AnswerRow
-from storage.shared.group_commit import IDLE_RUNS, MAX_RUNS, GroupCommit
+from storage.shared.group_commit import FIRST_BATCH, IDLE_RUNS, MAX_BATCH, MAX_RUNS, GroupCommit
 
 
 class RecordingWriter(GroupCommit):
@@ -51,3 +51,49 @@ async def test_a_waiting_press_never_waits_behind_more_than_one_close():
     assert with_answers and all(runs <= MAX_RUNS for runs in with_answers)
     assert sum(runs for _, runs in writer.batch_sizes) == 11, "every close committed once"
     assert len(writer.batch_sizes) <= 2 + -(-10 // IDLE_RUNS), "the closes left over went together"
+
+
+class SteppedWriter(RecordingWriter):
+    """Holds every commit until it is let through, one `step()` each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = asyncio.Semaphore(0)
+
+    async def commit(self, rows, players, runs, outbox, replaced=None) -> list[bool]:
+        self.batch_sizes.append((len(rows), len(runs)))
+        await self.steps.acquire()
+        return [True] * len(rows)
+
+
+async def test_a_burst_is_acknowledged_from_its_first_presses_not_once_all_are_stored():
+    writer = SteppedWriter()
+    presses = [writer.submit(press(n)) for n in range(1000)]
+    await asyncio.sleep(0)  # the writer takes its first batch and holds its commit
+    writer.steps.release()  # that one commit ends
+    await asyncio.sleep(0.01)
+    acknowledged = sum(p.done() for p in presses)
+    assert acknowledged == FIRST_BATCH and all(p.done() for p in presses[:acknowledged])
+    for _ in range(len(presses)):
+        writer.steps.release()
+    await asyncio.gather(*presses)
+    assert sum(answers for answers, _ in writer.batch_sizes) == 1000
+
+
+async def test_a_backlog_that_lasts_is_taken_in_batches_that_grow():
+    writer = RecordingWriter()
+    writer.release.set()
+    await asyncio.gather(*(writer.submit(press(n)) for n in range(10_000)))
+    sizes = [answers for answers, _ in writer.batch_sizes]
+    assert sizes[0] == FIRST_BATCH and max(sizes) == MAX_BATCH
+    assert len(sizes) <= 12, "ten thousand presses in a few commits, not hundreds"
+
+
+async def test_after_the_writer_waited_the_next_burst_starts_small_again():
+    writer = RecordingWriter()
+    writer.release.set()
+    await asyncio.gather(*(writer.submit(press(n)) for n in range(500)))
+    await asyncio.sleep(0.01)  # nothing to write: the writer waits
+    before = len(writer.batch_sizes)
+    await asyncio.gather(*(writer.submit(press(n)) for n in range(500, 1000)))
+    assert writer.batch_sizes[before][0] == FIRST_BATCH
