@@ -53,11 +53,13 @@ async def test_a_waiting_press_never_waits_behind_more_than_one_close():
     assert len(writer.batch_sizes) <= 2 + -(-10 // IDLE_RUNS), "the closes left over went together"
 
 
-class SteppedWriter(RecordingWriter):
-    """Holds every commit until it is let through, one `step()` each."""
+class SteppedWriter(GroupCommit):
+    """Commits nothing; notes the batches as RecordingWriter does, and holds each commit until
+    one `steps.release()` lets it through."""
 
     def __init__(self) -> None:
         super().__init__()
+        self.batch_sizes: list[tuple[int, int]] = []
         self.steps = asyncio.Semaphore(0)
 
     async def commit(self, rows, players, runs, outbox, replaced=None) -> list[bool]:
