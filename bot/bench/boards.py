@@ -1,12 +1,18 @@
 """Leaderboard, /stats and /quizstats latency on one busy chat with 10^4, 10^5 and 10^6 stored answers.
 
-The chat's history: `players` members, runs of 8 questions spread evenly over the last year,
-each run answered by 20 of them, 60 % right. Answers are bulk-loaded (sqlite3, or COPY on
-PostgreSQL: bot/bench/boards_pg.py) and the board summaries and question statistics rebuilt
-the way the boards' and the statistics' migrations backfill them (the rows the triggers would have made, much faster
-to load); then the real engine reads them. The answers use the shipped quizzes' questions and
-options, so `quizhost stats pipeline --chat bench:board --db <kept folder>/boards.db` reads
-what the bench left.
+The chat's history: `players` members, runs of 8 questions each answered by 20 of them, 60 %
+right, one run every 84 minutes back from now (10^6 answers a year). A larger size adds older
+runs, so what grows is the history behind the newest runs, which is what a board must not pay
+for: this week and this month hold the newest runs at every size (all of them, up to the 63 runs
+of 10^4 answers: 3.7 days). Spread over the year instead, the week of 10^4 answers was empty,
+and its board ratio compared 700 players with none. Each board is read by the member in the
+middle of the all-time board, as a board's cost grows with the caller's place.
+
+Answers are bulk-loaded (sqlite3, or COPY on PostgreSQL: bot/bench/boards_pg.py) and the board
+summaries and question statistics rebuilt the way the boards' and the statistics' migrations
+backfill them (the rows the triggers would have made, much faster to load); then the real
+engine reads them. The answers use the shipped quizzes' questions and options, so `quizhost
+stats pipeline --chat bench:board --db <kept folder>/boards.db` reads what the bench left.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
 from bot.domain.model import ChatRef, Player, Question, Quiz
 from bot.engine.core import Engine
-from bot.ports.store import QuestionTallies
+from bot.ports.store import Boards, QuestionTallies
 from bot.testing.clock import FakeClock
 from bot.texts import render_stats
 from storage.dburl import Kind, parse
@@ -55,7 +61,7 @@ async def board_latency(
         else:
             _load(db, players, runs)
         loaded = size
-        result[str(size)], answered[str(size)] = await _measure(db, catalog, now, players, repeats)
+        result[str(size)], answered[str(size)] = await _measure(db, catalog, now, repeats)
     return result, answered
 
 
@@ -65,10 +71,11 @@ def history(
     """The runs that take the chat from `have` stored answers to `want`: (run, its answers) each,
     the run as (id, quiz_id, when) and the answers as rows of the answers table."""
     rng = random.Random(want)
-    runs_total = -(-1_000_000 // (QUESTIONS * PER_RUN))  # the whole year's runs, as for 10^6
+    per_run = QUESTIONS * PER_RUN
+    runs_total = -(-1_000_000 // per_run)  # the whole year's runs, as for 10^6
     made: list[tuple[tuple, list[tuple]]] = []
-    for start in range(have // (QUESTIONS * PER_RUN), -(-want // (QUESTIONS * PER_RUN))):
-        when = now - YEAR + YEAR * ((start * 7919) % runs_total) / runs_total  # spread over the year
+    for start in range(-(-have // per_run), -(-want // per_run)):  # `have` was made of ceil(have / per_run) runs
+        when = now - YEAR * (start + 1) / runs_total  # newest first: a larger size reaches further back
         made.append(_one_run(rng, start, first_id + len(made), when, players, quizzes))
     return made
 
@@ -149,23 +156,21 @@ def _one_run(
     return (run_id, quiz_id, when), rows
 
 
-async def _measure(
-    db: str, catalog: Catalog, now: float, players: int, repeats: int
-) -> tuple[dict[str, dict[str, float]], int]:
+async def _measure(db: str, catalog: Catalog, now: float, repeats: int) -> tuple[dict[str, dict[str, float]], int]:
     store = await open_store(db)
-    engine = Engine(catalog, store, FakeClock(now))
-    busiest = next(q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS)
-    member = Player("bench", f"m{players // 2}", "Member")
-    calls: dict[str, Callable[[], Awaitable[object]]] = {
-        "all": lambda: engine.leaderboard(CHAT, "all", None, member),
-        "week": lambda: engine.leaderboard(CHAT, "week", None, member),
-        "month": lambda: engine.leaderboard(CHAT, "month", None, member),
-        "quiz": lambda: engine.leaderboard(CHAT, "all", busiest.id, member),
-        "stats": lambda: engine.player_stats(CHAT, member),
-        "quizstats": lambda: _quizstats(store, busiest),
-    }
-    out: dict[str, dict[str, float]] = {}
     try:
+        engine = Engine(catalog, store, FakeClock(now))
+        busiest = next(q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS)
+        member = await _middle_member(store)
+        calls: dict[str, Callable[[], Awaitable[object]]] = {
+            "all": lambda: engine.leaderboard(CHAT, "all", None, member),
+            "week": lambda: engine.leaderboard(CHAT, "week", None, member),
+            "month": lambda: engine.leaderboard(CHAT, "month", None, member),
+            "quiz": lambda: engine.leaderboard(CHAT, "all", busiest.id, member),
+            "stats": lambda: engine.player_stats(CHAT, member),
+            "quizstats": lambda: _quizstats(store, busiest),
+        }
+        out: dict[str, dict[str, float]] = {}
         for name, call in calls.items():
             await call()  # the first read warms SQLite's page cache, as a running bot has it
             times = []
@@ -178,6 +183,13 @@ async def _measure(
     finally:
         await store.close()
     return out, len(tally.places)
+
+
+async def _middle_member(store: Boards) -> Player:
+    """The member in the middle of the chat's all-time board, with the name the bench stored."""
+    board = await store.leaderboard(CHAT.key)
+    middle = board[len(board) // 2]
+    return Player("bench", middle.player_key.removeprefix("bench:"), middle.name)
 
 
 def flatness(latency: dict[str, dict[str, dict[str, float]]], answered: dict[str, int]) -> dict:
