@@ -15,7 +15,8 @@ from typing import Any, NamedTuple, TypeVar
 
 import yaml
 
-from bot.content.quizfile import UNQUOTED, Issue, Loc, check_quiz_data
+from bot.content.quiz_check import check_quiz_data
+from bot.content.quizfile import UNQUOTED, Issue, Loc
 from bot.content.yamlguard import check_budget
 from bot.domain.model import LANGUAGES, LocalText, Quiz, QuizInfo
 

@@ -35,6 +35,7 @@ _CODE = [
     _BOT / "content" / "catalog.py",
     _BOT / "content" / "catalog_index.py",
     _BOT / "content" / "quizfile.py",
+    _BOT / "content" / "quiz_check.py",
     _BOT / "domain" / "model.py",
 ]
 

@@ -20,7 +20,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.content.quizfile import MAX_QUESTIONS, TITLE_MAX, check_quiz_data
+from bot.content.quiz_check import check_quiz_data
+from bot.content.quizfile import MAX_QUESTIONS, TITLE_MAX
 from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS
 from bot.texts.i18n import Later, later
 

@@ -15,7 +15,7 @@ from pathlib import PurePath
 from bot.content.catalog import QUIZ_SUFFIXES, QuizProblem, load_quiz_text
 from bot.content.importers import Malformed, Note, Skipped, import_quiz
 from bot.content.importers.common import Problem, decode_text
-from bot.content.quizfile import check_quiz_data
+from bot.content.quiz_check import check_quiz_data
 from bot.domain.model import Quiz
 from bot.ports.offload import Busy, Failed, Offload, OverMemory, OverTime, Refused
 from bot.texts.i18n import Later, later

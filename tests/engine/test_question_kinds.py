@@ -13,7 +13,7 @@ import pytest
 from bot.commands.core import Caller, Commands
 from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
-from bot.content.quizfile import check_quiz_data
+from bot.content.quiz_check import check_quiz_data
 from bot.domain.model import ChatRef, QuestionCard, QuestionKind, Quiz
 from bot.domain.tokens import answer_start, decode_question
 from bot.engine.core import Engine, EngineSettings, StartStatus

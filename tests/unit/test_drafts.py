@@ -9,7 +9,7 @@ import pytest
 from bot.content.drafts import Draft, PollSpec, Refusal, from_line, from_poll, problems, quiz_data, slug
 from bot.content.export import quiz_yaml
 from bot.content.importers import dump_yaml
-from bot.content.quizfile import check_quiz_data
+from bot.content.quiz_check import check_quiz_data
 from bot.texts.i18n import shown
 
 pytestmark = pytest.mark.unit

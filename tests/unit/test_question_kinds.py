@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.content.export import export_quiz
-from bot.content.quizfile import check_quiz_data
+from bot.content.quiz_check import check_quiz_data
 from bot.domain.model import MediaKind, NumericAnswer, Question, QuestionKind
 
 QUESTIONS: list[dict[str, Any]] = [

@@ -9,7 +9,8 @@ from pydantic import ValidationError
 
 from bot.content.importers.common import Draft, Malformed, Note, Parsed, Problem, Skipped, question_id
 from bot.content.importers.order import in_meaningful_order
-from bot.content.quizfile import TITLE_MAX, QuestionModel, check_quiz_data, friendly_message
+from bot.content.quiz_check import check_quiz_data, friendly_message
+from bot.content.quizfile import TITLE_MAX, QuestionModel
 from bot.domain.model import FALLBACK_LANGUAGE, Quiz
 from bot.texts.i18n import later
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.adapters.telegram import runtime as telegram_runtime
 from bot.content.drafts import quiz_data
-from bot.content.quizfile import check_quiz_data
+from bot.content.quiz_check import check_quiz_data
 from bot.domain.model import Quiz
 from bot.testing.fake_telegram import Sent
 from bot.testing.fake_telegram_polls import poll_json
