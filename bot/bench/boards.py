@@ -49,7 +49,7 @@ async def board_latency(
     store = await open_store(db)
     await store.ensure_chat(CHAT)
     await store.close()
-    quizzes = [q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS]
+    quizzes = long_enough(catalog)
     loaded, stored_runs, result, answered = 0, 0, {}, {}
     for size in sorted(sizes):
         runs = history(loaded, size, players, quizzes, now, stored_runs + 1)
@@ -160,7 +160,7 @@ async def _measure(db: str, catalog: Catalog, now: float, repeats: int) -> tuple
     store = await open_store(db)
     try:
         engine = Engine(catalog, store, FakeClock(now))
-        busiest = next(q for q in _quizzes(catalog) if len(q.questions) >= QUESTIONS)
+        busiest = long_enough(catalog)[0]
         member = await _middle_member(store)
         calls: dict[str, Callable[[], Awaitable[object]]] = {
             "all": lambda: engine.leaderboard(CHAT, "all", None, member),
@@ -204,8 +204,9 @@ def _one_right_option(quiz: Quiz) -> tuple[Question, ...]:
     return tuple(q for q in quiz.questions if q.answer >= 0)
 
 
-def _quizzes(catalog: Catalog) -> list[Quiz]:
-    return [quiz for info in catalog.all() if (quiz := catalog.get(info.id)) is not None]
+def long_enough(catalog: Catalog) -> list[Quiz]:
+    """The catalog's quizzes with a run's worth of questions: those the bench's history plays."""
+    return [quiz for info in catalog.all() if (quiz := catalog.get(info.id)) and len(quiz.questions) >= QUESTIONS]
 
 
 async def _quizstats(store: QuestionTallies, quiz: Quiz) -> None:
