@@ -1,18 +1,24 @@
-"""Leaderboard, /stats and /quizstats latency on one busy chat with 10^4, 10^5 and 10^6 stored answers.
+"""Leaderboard, /stats and /quizstats latency in chats of 10^4, 10^5 and 10^6 stored answers.
 
-The chat's history: `players` members, runs of 8 questions each answered by 20 of them, 60 %
-right, one run every 84 minutes back from now (10^6 answers a year). A larger size adds older
-runs, so what grows is the history behind the newest runs, which is what a board must not pay
-for: this week and this month hold the newest runs at every size (all of them, up to the 63 runs
-of 10^4 answers: 3.7 days). Spread over the year instead, the week of 10^4 answers was empty,
-and its board ratio compared 700 players with none. Each board is read by the member in the
-middle of the all-time board, as a board's cost grows with the caller's place.
+Each size is a chat of its own in one store. Its history: `players` members, runs of 8 questions
+each answered by 20 of them, 60 % right, one run every 84 minutes back from now (10^6 answers a
+year), each run made from its own place in the history alone. So a larger chat holds the smaller
+one's runs and older ones, and what grows is the history behind the newest runs, which is what a
+board must not pay for: this week and this month hold the same newest runs at every size (all of
+them, up to the 63 runs of 10^4 answers: 3.7 days). Each board is read by the member in the middle
+of its chat's all-time board, as a board's cost grows with the caller's place.
+
+The sizes' boards are read in turn, one read of each, through one store: the host's slow
+moments (a read of 0.3 ms runs at 0.17 ms for a while after the machine idled, and at 1 ms now
+and then) fall on every size alike. Read one size after the other, they fell on one size's 200
+reads and not the other's, and decided the p99 ratio (docs/PERFORMANCE.md). A board reads only
+its own chat's summaries, so the other chats in the file do not enter its cost.
 
 Answers are bulk-loaded (sqlite3, or COPY on PostgreSQL: bot/bench/boards_pg.py) and the board
 summaries and question statistics rebuilt the way the boards' and the statistics' migrations
 backfill them (the rows the triggers would have made, much faster to load); then the real
 engine reads them. The answers use the shipped quizzes' questions and options, so `quizhost
-stats pipeline --chat bench:board --db <kept folder>/boards.db` reads what the bench left.
+stats pipeline --chat bench:board-1000000 --db <kept folder>/boards.db` reads what the bench left.
 """
 
 from __future__ import annotations
@@ -34,10 +40,14 @@ from storage.dburl import Kind, parse
 from storage.shared.tables import ANSWER_COLUMNS, LATE_TRIGGERS, SUMMARIES
 from storage.sqlite.schema import BOARD_BACKFILL, RANKS_BACKFILL, STATS_BACKFILL
 
-CHAT = ChatRef("bench", "board", title="busy group")
 QUESTIONS = 8
 PER_RUN = 20  # players answering each run
 YEAR = 365 * 86400
+
+
+def board_chat(size: int) -> ChatRef:
+    """The chat whose history holds `size` answers."""
+    return ChatRef("bench", f"board-{size}", title=f"{size} answers")
 
 
 async def board_latency(
@@ -46,38 +56,37 @@ async def board_latency(
     """{size: {"all": {p50, p99}, "week", "month", "quiz" (all time, one quiz), "stats", "quizstats"}} in ms,
     and {size: how many players answered the quiz /quizstats reads} (what its cost grows with)."""
     now = time.time()
+    chats = {size: board_chat(size) for size in sorted(set(sizes))}
     store = await open_store(db)
-    await store.ensure_chat(CHAT)
+    for chat in chats.values():
+        await store.ensure_chat(chat)
     await store.close()
     quizzes = long_enough(catalog)
-    loaded, stored_runs, result, answered = 0, 0, {}, {}
-    for size in sorted(sizes):
-        runs = history(loaded, size, players, quizzes, now, stored_runs + 1)
-        stored_runs += len(runs)
-        if parse(db).kind is Kind.POSTGRES:
-            from bot.bench.boards_pg import load
+    runs: list[tuple[tuple, list[tuple]]] = []
+    for size, chat in chats.items():
+        runs += history(size, chat, players, quizzes, now, len(runs) + 1)
+    if parse(db).kind is Kind.POSTGRES:
+        from bot.bench.boards_pg import load
 
-            await load(db, players, runs)
-        else:
-            _load(db, players, runs)
-        loaded = size
-        result[str(size)], answered[str(size)] = await _measure(db, catalog, now, repeats)
-    return result, answered
+        await load(db, players, runs)
+    else:
+        _load(db, players, runs)
+    del runs  # a million rows the timed reads should not share the heap with
+    return await _measure(db, catalog, now, chats, repeats)
 
 
 def history(
-    have: int, want: int, players: int, quizzes: list[Quiz], now: float, first_id: int
+    want: int, chat: ChatRef, players: int, quizzes: list[Quiz], now: float, first_id: int
 ) -> list[tuple[tuple, list[tuple]]]:
-    """The runs that take the chat from `have` stored answers to `want`: (run, its answers) each,
-    the run as (id, quiz_id, when) and the answers as rows of the answers table."""
-    rng = random.Random(want)
+    """The runs that give `chat` `want` stored answers, newest first: (run, its answers) each,
+    the run as (id, chat key, quiz_id, when) and the answers as rows of the answers table. The
+    n-th newest run is the same in every chat but for its ids: a larger size adds older runs."""
     per_run = QUESTIONS * PER_RUN
     runs_total = -(-1_000_000 // per_run)  # the whole year's runs, as for 10^6
-    made: list[tuple[tuple, list[tuple]]] = []
-    for start in range(-(-have // per_run), -(-want // per_run)):  # `have` was made of ceil(have / per_run) runs
-        when = now - YEAR * (start + 1) / runs_total  # newest first: a larger size reaches further back
-        made.append(_one_run(rng, start, first_id + len(made), when, players, quizzes))
-    return made
+    return [
+        _one_run(random.Random(n), n, first_id + n, chat, now - YEAR * (n + 1) / runs_total, players, quizzes)
+        for n in range(-(-want // per_run))
+    ]
 
 
 def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
@@ -98,7 +107,10 @@ def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
             "INSERT INTO runs(id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
             "started_at, status, phase, idx, asked_at, due, silent, ended_at) "
             "VALUES (?, ?, ?, 'en', 1, '[]', 30, 5, 'bench:m0', ?, 'finished', 'pausing', 7, ?, ?, 0, ?)",
-            ((run_id, CHAT.key, quiz_id, when, when, when, when + 300) for (run_id, quiz_id, when), _ in runs),
+            (
+                (run_id, chat_key, quiz_id, when, when, when, when + 300)
+                for (run_id, chat_key, quiz_id, when), _ in runs
+            ),
         )
         for _, rows in runs:
             conn.executemany(
@@ -121,7 +133,7 @@ def member_rows(players: int) -> list[tuple[str, str, str]]:
 
 
 def _one_run(
-    rng: random.Random, n: int, run_id: int, when: float, players: int, quizzes: list[Quiz]
+    rng: random.Random, n: int, run_id: int, chat: ChatRef, when: float, players: int, quizzes: list[Quiz]
 ) -> tuple[tuple, list[tuple]]:
     quiz = quizzes[n % len(quizzes)]
     quiz_id = quiz.id
@@ -141,7 +153,7 @@ def _one_run(
                     index,
                     question.id,
                     f"bench:m{member}",
-                    CHAT.key,
+                    chat.key,
                     quiz_id,
                     option,
                     int(right),
@@ -153,41 +165,67 @@ def _one_run(
                     1,  # scored
                 )
             )
-    return (run_id, quiz_id, when), rows
+    return (run_id, chat.key, quiz_id, when), rows
 
 
-async def _measure(db: str, catalog: Catalog, now: float, repeats: int) -> tuple[dict[str, dict[str, float]], int]:
+async def _measure(
+    db: str, catalog: Catalog, now: float, chats: dict[int, ChatRef], repeats: int
+) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, int]]:
     store = await open_store(db)
     try:
         engine = Engine(catalog, store, FakeClock(now))
         busiest = long_enough(catalog)[0]
-        member = await _middle_member(store)
-        calls: dict[str, Callable[[], Awaitable[object]]] = {
-            "all": lambda: engine.leaderboard(CHAT, "all", None, member),
-            "week": lambda: engine.leaderboard(CHAT, "week", None, member),
-            "month": lambda: engine.leaderboard(CHAT, "month", None, member),
-            "quiz": lambda: engine.leaderboard(CHAT, "all", busiest.id, member),
-            "stats": lambda: engine.player_stats(CHAT, member),
-            "quizstats": lambda: _quizstats(store, busiest),
+        reads = {
+            size: _reads(engine, store, chat, await _middle_member(store, chat), busiest)
+            for size, chat in chats.items()
         }
-        out: dict[str, dict[str, float]] = {}
-        for name, call in calls.items():
-            await call()  # the first read warms SQLite's page cache, as a running bot has it
-            times = []
-            for _ in range(repeats):
-                began = time.perf_counter()
-                await call()
-                times.append((time.perf_counter() - began) * 1000)
-            out[name] = {"p50": percentile(times, 50), "p99": percentile(times, 99)}
-        tally = await store.quiz_tally(busiest.id, CHAT.key)
+        out: dict[str, dict[str, dict[str, float]]] = {str(size): {} for size in chats}
+        for name in READS:
+            for size, times in zip(chats, await in_turn([reads[size][name] for size in chats], repeats)):
+                out[str(size)][name] = {"p50": percentile(times, 50), "p99": percentile(times, 99)}
+        answered = {
+            str(size): len((await store.quiz_tally(busiest.id, chat.key)).places) for size, chat in chats.items()
+        }
     finally:
         await store.close()
-    return out, len(tally.places)
+    return out, answered
 
 
-async def _middle_member(store: Boards) -> Player:
+READS = ("all", "week", "month", "quiz", "stats", "quizstats")
+
+
+def _reads(
+    engine: Engine, store: QuestionTallies, chat: ChatRef, member: Player, busiest: Quiz
+) -> dict[str, Callable[[], Awaitable[object]]]:
+    """The reads timed in one chat, by the names of READS."""
+    return {
+        "all": lambda: engine.leaderboard(chat, "all", None, member),
+        "week": lambda: engine.leaderboard(chat, "week", None, member),
+        "month": lambda: engine.leaderboard(chat, "month", None, member),
+        "quiz": lambda: engine.leaderboard(chat, "all", busiest.id, member),
+        "stats": lambda: engine.player_stats(chat, member),
+        "quizstats": lambda: _quizstats(store, chat, busiest),
+    }
+
+
+async def in_turn(calls: list[Callable[[], Awaitable[object]]], repeats: int) -> list[list[float]]:
+    """Each call's `repeats` times in ms, the calls made in turn, one of each a round, each round
+    starting one further along (no call always follows the same one)."""
+    for call in calls:
+        await call()  # the first read warms SQLite's page cache, as a running bot has it
+    times: list[list[float]] = [[] for _ in calls]
+    for round_ in range(repeats):
+        for i in range(len(calls)):
+            which = (round_ + i) % len(calls)
+            began = time.perf_counter()
+            await calls[which]()
+            times[which].append((time.perf_counter() - began) * 1000)
+    return times
+
+
+async def _middle_member(store: Boards, chat: ChatRef) -> Player:
     """The member in the middle of the chat's all-time board, with the name the bench stored."""
-    board = await store.leaderboard(CHAT.key)
+    board = await store.leaderboard(chat.key)
     middle = board[len(board) // 2]
     return Player("bench", middle.player_key.removeprefix("bench:"), middle.name)
 
@@ -209,9 +247,9 @@ def long_enough(catalog: Catalog) -> list[Quiz]:
     return [quiz for info in catalog.all() if (quiz := catalog.get(info.id)) and len(quiz.questions) >= QUESTIONS]
 
 
-async def _quizstats(store: QuestionTallies, quiz: Quiz) -> None:
+async def _quizstats(store: QuestionTallies, chat: ChatRef, quiz: Quiz) -> None:
     """/quizstats as an admin gets it: the chat's figures of one quiz, rendered."""
-    render_stats.chat_report("en", quiz, await quiz_report(store, quiz, CHAT.key))
+    render_stats.chat_report("en", quiz, await quiz_report(store, quiz, chat.key))
 
 
 def percentile(values: list[float], pct: float) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from bot.bench.boards import CHAT, member_rows
+from bot.bench.boards import member_rows
 from storage.postgres.schema import BOARD_BACKFILL, RANKS_BACKFILL, STATS_BACKFILL
 from storage.postgres.writer import ANSWER_COLUMNS
 from storage.shared.tables import LATE_TRIGGERS, SUMMARIES
@@ -48,7 +48,7 @@ async def load(url: str, players: int, runs: list[tuple[tuple, list[tuple]]]) ->
                 records=[
                     (
                         run_id,
-                        CHAT.key,
+                        chat_key,
                         quiz_id,
                         "en",
                         1,
@@ -65,7 +65,7 @@ async def load(url: str, players: int, runs: list[tuple[tuple, list[tuple]]]) ->
                         0,
                         when + 300,
                     )
-                    for (run_id, quiz_id, when), _ in runs
+                    for (run_id, chat_key, quiz_id, when), _ in runs
                 ],
             )
             await conn.copy_records_to_table(

@@ -48,11 +48,11 @@ def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
     assert main([*TINY, "--keep", str(tmp_path)]) == 0
     check_every_figure(json.loads(capsys.readouterr().out))
 
-    # what the bench kept is a database `quizhost stats` reads: the busy chat's answers per question
-    assert main(["stats", "pipeline", "--chat", "bench:board", "--db", str(tmp_path / "boards.db"), "--json"]) == 0
+    # what the bench kept is a database `quizhost stats` reads: the largest chat's answers per question
+    assert main(["stats", "pipeline", "--chat", "bench:board-2000", "--db", str(tmp_path / "boards.db"), "--json"]) == 0
     (pipeline,) = json.loads(capsys.readouterr().out)["quizzes"]
     questions = pipeline["questions"]
-    assert pipeline["quiz"] == "pipeline" and pipeline["chat"] == "bench:board" and len(questions) == 8
+    assert pipeline["quiz"] == "pipeline" and pipeline["chat"] == "bench:board-2000" and len(questions) == 8
     assert all(q["attempts"] == sum(q["split"]) > 0 and q["split"][q["answer"]] == q["right"] for q in questions)
     assert sorted(questions[0]) == [
         "answer",
