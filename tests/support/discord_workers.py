@@ -4,6 +4,7 @@ their channels until the bot says their answer is in; what the database must say
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -98,19 +99,24 @@ async def play(
     hold: asyncio.Event | None,
     seed: int,
     held: asyncio.Event | None = None,
+    burst: asyncio.Lock | None = None,
 ) -> None:
     """Every player answers every question; with `hold`, question 2 waits for it after one
     press, and `held` is set when it does (that press is in, acknowledged or not: a reply that
-    came too late still stored it)."""
+    came too late still stored it). With `burst` (shared by the channels), a question's presses
+    go one after the other with no other channel's in between: a round-robin balancer then
+    gives every channel both workers. Interleaved press by press, two channels alias, one
+    channel's presses always on the even turns, the other's on the odd."""
     rng = random.Random(seed)
     for number in (1, 2, 3):
         await fake.wait_for(asked(fake, channel, number), timeout=60, what=f"question {number} in {channel}")
-        for n, player in enumerate(players):
-            if number == 2 and n == 1 and hold is not None:
-                if held is not None:
-                    held.set()
-                await hold.wait()  # the worker is killed while this question is open
-            await press_until_answered(fake, channel, number, player, rng, acks)
+        async with burst or contextlib.nullcontext():
+            for n, player in enumerate(players):
+                if number == 2 and n == 1 and hold is not None:
+                    if held is not None:
+                        held.set()
+                    await hold.wait()  # the worker is killed while this question is open
+                await press_until_answered(fake, channel, number, player, rng, acks)
 
 
 async def stop(worker: subprocess.Popen) -> str:

@@ -88,7 +88,9 @@ async def test_any_of_two_http_workers_takes_any_press_and_the_owner_closes(
     acks: list[Press] = []
     try:
         await started(fake, workers, channels, players)
-        await asyncio.wait_for(asyncio.gather(*(play(fake, c, players, acks, None, c) for c in channels)), 120)
+        burst = asyncio.Lock()
+        games = (play(fake, c, players, acks, None, c, burst=burst) for c in channels)
+        await asyncio.wait_for(asyncio.gather(*games), 120)
         podiums = {c: await fake.wait_message(c, lambda m: "Quiz over" in m.text, timeout=60) for c in channels}
     finally:
         errors = [await stop(w) for w in workers]
