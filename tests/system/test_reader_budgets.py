@@ -56,7 +56,9 @@ async def test_a_read_over_the_time_budget_is_refused_naming_it_and_the_next_fil
 
 
 async def test_a_read_over_the_memory_budget_is_refused_naming_it(store, clock, adapter):
-    async with bot_reading_with(store, clock, adapter, megabytes=90) as commands:  # a reader starts at about 50 MB
+    # a reader starts at about 50 MB; the time budget is out of the way: this big.yaml takes 2.5 s
+    # to reach 90 MB here, and more than the default 5 s on a machine whose CPUs are taken
+    async with bot_reading_with(store, clock, adapter, megabytes=90, seconds=60) as commands:
         big = await commands.upload(admin(), "big.yaml", big_yaml())
         assert big.text == (
             "Nothing was saved: big.yaml has these problems:\n• file: needed more than 90 MB of memory to read"
@@ -75,7 +77,8 @@ async def test_a_file_nested_too_deep_is_named_in_the_chats_language(store, cloc
 
 
 async def test_uploads_past_the_readers_wait_their_turn_then_are_refused_as_busy(store, clock, adapter):
-    async with bot_reading_with(store, clock, adapter, readers=1, seconds=30, wait_seconds=0.2) as commands:
+    # big.xlsx takes 5 s to read here, over 30 s on a machine whose CPUs are taken: 120 s lets it finish
+    async with bot_reading_with(store, clock, adapter, readers=1, seconds=120, wait_seconds=0.2) as commands:
         slow = asyncio.create_task(commands.upload(admin("g1"), "big.xlsx", big_kahoot_xlsx()))
         await asyncio.sleep(0.5)  # the one reader is taken
         busy = await commands.upload(admin("g2"), "capitals.txt", CAPITALS)
