@@ -1,14 +1,18 @@
-"""How the bench's fake Telegram posts updates to the bot's webhook: HTTP/1.1 over kept-alive
-connections, one request at a time on each, at most `max_connections` of them, as Telegram
-does. Written on asyncio's transports rather than with aiohttp's client, whose request and
-response objects, timers and tracing cost the fake about as much CPU a press as the whole bot
-spends (docs/PERFORMANCE.md): on the bench's two shared cores that was the fake's work, not the
-bot's, lowering the webhook's ratio to the bare client, whose own pass has no update to post.
+"""How the bench's fakes post to the bot: Telegram's updates to its webhook, Discord's signed
+interactions to its interactions endpoint. HTTP/1.1 over kept-alive connections, one request at
+a time on each, at most so many of them, as both platforms do, and every request in one write.
+Written on asyncio's transports rather than with aiohttp's client, whose request and response
+objects, timers and tracing cost the fake about as much CPU a press as the whole bot spends
+(docs/PERFORMANCE.md): on the bench's two shared cores that was the fake's work, not the bot's.
+On Python 3.11 aiohttp's client also writes a request's body (and the head it holds back to go
+with it) from a task of its own, so a fake that posts a hundred presses at once handed the bot
+none of them until it had prepared them all: the bot idled, then the fake did.
 
-It reads only replies with a Content-Length (what the bot's webhook sends, through its lane or
-aiohttp's server); anything else (chunked, no length, a closed connection) fails that post. The
-bot's own client of this kind (bot/adapters/keepalive.py, on the press path) reads every kind of
-reply but keeps only the status; the fake needs the reply's body, the method Telegram carries out.
+It reads only replies with a Content-Length (what the bot sends, through its lane or aiohttp's
+server); anything else (chunked, no length, a closed connection) fails that post. The bot's own
+client of this kind (bot/adapters/keepalive.py, on the press path) reads every kind of reply but
+keeps only the status; the fakes need the reply's body: the method Telegram carries out, the
+callback Discord shows.
 """
 
 from __future__ import annotations
@@ -96,7 +100,8 @@ class _Connection(asyncio.Protocol):
 
 
 class WebhookPoster:
-    """POSTs to one URL over at most `connections` kept-alive connections."""
+    """POSTs to one URL over at most `connections` kept-alive connections, with `headers` on every
+    request (and a request's own beside them: Discord signs each one)."""
 
     def __init__(self, url: str, connections: int, headers: dict[str, str]) -> None:
         parts = urlsplit(url)
@@ -105,18 +110,21 @@ class WebhookPoster:
         self._host, self._port = parts.hostname, parts.port or 80
         path = parts.path or "/"
         fields = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
-        self._head = f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\n{fields}Content-Length: ".encode("latin-1")
+        self._head = f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\n{fields}".encode("latin-1")
         self._idle: list[_Connection] = []
         self._open = 0
         self._limit = connections
         self._freed = asyncio.Condition()
 
-    async def post(self, body: bytes) -> tuple[int, bytes]:
-        """The status and body of the reply; raises PostFailed or OSError."""
+    async def post(self, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """The status and body of the reply; raises PostFailed or OSError (OSError alone when no
+        connection could be made: the request never left)."""
+        own = "".join(f"{name}: {value}\r\n" for name, value in headers.items()) if headers else ""
+        head = self._head + own.encode("latin-1") + b"Content-Length: %d\r\n\r\n" % len(body)
         connection = await self._take()
         answered = False
         try:
-            reply = await connection.send(self._head + b"%d\r\n\r\n" % len(body) + body)
+            reply = await connection.send(head + body)
             answered = True
             return reply
         finally:

@@ -1,4 +1,4 @@
-"""The bench's fake Telegram posts updates with a client of its own (bot/bench/webhook_poster.py):
+"""The bench's fakes post updates and interactions with a client of its own (bot/bench/webhook_poster.py):
 kept-alive connections, never more than the webhook's max_connections, and a reply it cannot
 read fails that post rather than the next one."""
 
@@ -52,6 +52,21 @@ async def test_a_reply_it_cannot_read_fails_that_post_and_the_next_one_gets_a_ne
         await server.stop()
     assert (status, body) == (200, b'{"method":"answerCallbackQuery","echo":2}')
     assert server.connections == 2, "the second post came on a connection of its own"
+
+
+async def test_a_post_carries_its_own_headers_beside_the_posters_and_the_next_post_does_not():
+    server = Server(lambda n: by_length())
+    poster = WebhookPoster(await server.start(), 1, {"Content-Type": "application/json"})
+    try:
+        await poster.post(b'{"id":"1"}', {"X-Signature-Ed25519": "ab12", "X-Signature-Timestamp": "1700000000"})
+        await poster.post(b'{"id":"2"}')
+    finally:
+        await poster.close()
+        await server.stop()
+    signed, plain = (request.partition(b"\r\n\r\n")[0].split(b"\r\n")[1:] for request in server.requests)
+    assert set(signed) >= {b"Content-Type: application/json", b"X-Signature-Ed25519: ab12", b"Content-Length: 10"}
+    assert b"X-Signature-Timestamp: 1700000000" in signed
+    assert not any(line.startswith(b"X-Signature") for line in plain) and b"Content-Length: 10" in plain
 
 
 def test_only_plain_http_webhooks_are_posted_to():
