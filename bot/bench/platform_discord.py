@@ -1,8 +1,9 @@
 """The Discord players of `quizhost bench --platform discord` (runs in the fake's process).
 
-The fake Discord of the end-to-end tests (REST and gateway), with two additions: a press is
+The fake Discord of the end-to-end tests (REST and gateway), with three changes: a press is
 timestamped when its INTERACTION_CREATE is handed to the gateway, and its interaction callback
-when it reaches the fake.
+when it reaches the fake; with `--http` its interactions are posted by the bench's own client
+(bot/bench/webhook_poster.py), as the fake Telegram posts its webhook's updates.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 from bot.adapters.discord import views
 from bot.bench.platform_fake import Candidate, Driver
+from bot.bench.webhook_poster import PostFailed, WebhookPoster
 from bot.domain import tokens
 from bot.testing.fake_discord import FakeDiscord, FakeInteraction, FakeMessage
+from bot.testing.fake_discord_endpoint import CONNECTIONS
 
 CHANNELS_PER_SERVER = 500  # Discord's limit on channels in one server
 QUESTION_PREFIX = views.PREFIX + tokens.Kind.ANSWER.prefix
@@ -34,6 +38,26 @@ class BenchDiscord(FakeDiscord):
     def __init__(self) -> None:
         super().__init__()
         self.questions: dict[int, int] = {}  # channel id -> its first question message
+        self.posters: dict[str, WebhookPoster] = {}  # endpoint URL -> its client
+
+    async def post_raw(self, url: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        """As the tests' fake posts with aiohttp's client, on the bench's own (webhook_poster.py):
+        that client cost the fake about 190 µs a press against 115, and it held each wave of
+        presses back until the fake had prepared all of them (docs/PERFORMANCE.md). An endpoint
+        it cannot connect to raises OSError, as the fake expects (another worker takes the
+        interaction); one that took the request and gave no readable answer, aiohttp's error."""
+        poster = self.posters.get(url)
+        if poster is None:
+            poster = self.posters[url] = WebhookPoster(url, CONNECTIONS, {})
+        try:
+            return await poster.post(body, headers)
+        except PostFailed as cut:
+            raise aiohttp.ServerDisconnectedError(str(cut)) from cut
+
+    async def stop(self) -> None:
+        await super().stop()  # its posts end first
+        for poster in self.posters.values():
+            await poster.close()
 
     def _replied(self, interaction: FakeInteraction, body: dict[str, Any]) -> None:
         """The endpoint mode's acknowledgement: the bot's HTTP reply."""

@@ -82,7 +82,7 @@ class EndpointMode:
         body = json.dumps({"id": "1", "application_id": "1", "type": 1, "token": "ping", "version": 1}).encode()
         try:
             status, reply = await self.post_raw(url, body, self.signed(body))
-        except aiohttp.ClientError:
+        except (aiohttp.ClientError, OSError):  # not listening yet
             return False
         return status == 200 and json.loads(reply) == {"type": 1}
 
@@ -120,6 +120,8 @@ class EndpointMode:
                 continue  # never reached it: the next worker
             except (aiohttp.ClientError, ValueError):
                 pass  # the worker died holding it: Discord shows "This interaction failed"
+            except OSError:
+                continue  # no connection made by another client (the bench's): the next worker
             finally:
                 self.in_flight[worker] -= 1
                 delivery.seconds = asyncio.get_running_loop().time() - began
