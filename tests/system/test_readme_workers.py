@@ -1,4 +1,4 @@
-"""The README's "Running on several machines" states what the code does: the takeover times
+"""docs/SEVERAL_MACHINES.md states what the code does: the takeover times
 come from the lease and its renewal, the example settings are valid and agree with the nginx
 example, and the metrics it names are the ones a worker serves."""
 
@@ -16,17 +16,16 @@ from tests.support.paths import ROOT_DIR
 ROOT = ROOT_DIR
 
 
+PAGE = ROOT / "docs" / "SEVERAL_MACHINES.md"
+
+
 def section() -> str:
-    """The section's text, its lines joined (sentences wrap anywhere)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    text = readme[readme.index("## Running on several machines") :]
-    text = text[: text.index("\n## ", 1)]
-    return re.sub(r"\s+", " ", text)
+    """The page's text, its lines joined (sentences wrap anywhere)."""
+    return re.sub(r"\s+", " ", PAGE.read_text(encoding="utf-8"))
 
 
 def fenced(language: str) -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    text = readme[readme.index("## Running on several machines") :]
+    text = PAGE.read_text(encoding="utf-8")
     blocks = re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
     return next(block for block in blocks if "TELEGRAM_WEBHOOK" in block or "upstream" in block)
 
@@ -52,7 +51,7 @@ def test_the_example_worker_settings_are_valid_and_match_the_nginx_example():
     assert settings.telegram_webhook_secret is not None and settings.quizhost_ops_listen
 
 
-def test_the_readme_names_every_metric_a_worker_serves(engine):
+def test_the_page_names_every_metric_a_worker_serves(engine):
     text = Operations(engine, LeaseKeeper(engine, engine.store)).metrics().decode()
     served = set(re.findall(r"^# TYPE (\S+) ", text, flags=re.M))
     named = set(re.findall(r"`(quizhost_[a-z_]+)", section().split("**Metrics.**")[1]))

@@ -11,8 +11,8 @@ from tests.support.paths import ROOT_DIR
 ROOT = ROOT_DIR
 
 
-def test_the_readme_and_env_example_state_the_enforced_ranges():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_configuration_page_and_env_example_state_the_enforced_ranges():
+    readme = (ROOT / "docs" / "CONFIGURATION.md").read_text(encoding="utf-8")
     example = (ROOT / ".env.example").read_text(encoding="utf-8")
     assert f"(1 to {TELEGRAM_WORKERS.high})" in readme and f"1 to {TELEGRAM_WORKERS.high}" in example
     for allowed in (QUESTION_SECONDS, PAUSE_SECONDS):

@@ -2,8 +2,8 @@
 
 Every button press costs one Bot API call (answerCallbackQuery), so this class decides how
 many presses one process can answer. On a loopback fake Bot API, PTB's httpx class managed
-about 220 calls a second on two cores and this one over ten times that (see the README's
-"How it scales"). PTB documents custom request classes as supported
+about 220 calls a second on two cores and this one over ten times that (see
+docs/PERFORMANCE.md). PTB documents custom request classes as supported
 (`ApplicationBuilder().request(...)` and `.get_updates_request(...)`), and aiohttp is already
 installed with discord.py.
 
