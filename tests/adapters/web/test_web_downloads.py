@@ -24,9 +24,10 @@ from tests.support.web_harness import Site, play, serving
 
 
 def csv_before_streaming(lines: list[Line]) -> bytes:
-    """The whole CSV as the download made it in memory before it streamed (kept here to pin the bytes)."""
+    """The whole CSV as the download made it in memory before it streamed (kept here to pin the
+    bytes), with every text quoted (issue 46)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     writer.writerow(sheets.HEADINGS)
     writer.writerows(sheets.rows(lines))
     return out.getvalue().encode("utf-8-sig")
