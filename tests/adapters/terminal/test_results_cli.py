@@ -26,9 +26,12 @@ ANN, BOB = player(1, "Ann"), player(2, "+Bob")
 DAY = 86400
 
 
-def results(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+def results(tmp_path: Path, *args: str, quizzes: Path | None = None) -> subprocess.CompletedProcess:
+    """`quizhost results` on tmp_path's database; `quizzes`: a folder of quizzes besides the shipped ones."""
     env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "quizhost.db")}
     env.pop("QUIZHOST_QUIZZES", None)
+    if quizzes is not None:
+        env["QUIZHOST_QUIZZES"] = str(quizzes)
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", "results", *args],
         capture_output=True,
