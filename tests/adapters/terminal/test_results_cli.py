@@ -20,6 +20,7 @@ from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
 from storage.sqlite.store import SqliteStore
+from tests.support.inert_sheets import assert_inert_csv, assert_inert_xlsx
 from tests.support.web_harness import play
 
 ANN, BOB = player(1, "Ann"), player(2, "+Bob")
@@ -73,6 +74,7 @@ def test_a_chats_results_as_csv_and_xlsx_add_up_to_its_board(tmp_path, board):
     done = results(tmp_path, "--chat", group().key, "--format", "csv", "--output", "all.csv")
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(io.StringIO((tmp_path / "all.csv").read_text("utf-8-sig"))))
+    assert rows == assert_inert_csv((tmp_path / "all.csv").read_bytes())
     assert done.stderr.decode().strip() == f"all.csv: {len(rows)} answer(s) written"
     assert sums(rows) == board and {r["quiz_id"] for r in rows} == {"pipeline"}
     assert "'+Bob" in {r["player"] for r in rows}, "a name that would be a formula stays text"
@@ -80,6 +82,7 @@ def test_a_chats_results_as_csv_and_xlsx_add_up_to_its_board(tmp_path, board):
 
     done = results(tmp_path, "--chat", group().key, "--format", "xlsx", "-o", "all.xlsx")
     assert done.returncode == 0, done.stderr
+    assert_inert_xlsx((tmp_path / "all.xlsx").read_bytes())
     sheet = openpyxl.load_workbook(tmp_path / "all.xlsx").active
     assert sheet is not None
     headings, *cells = [[c.value for c in row] for row in sheet.iter_rows()]

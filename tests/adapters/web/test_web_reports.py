@@ -27,6 +27,7 @@ from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
 from storage.postgres.store import PostgresStore
 from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_pages import fetch, text_of
+from tests.support.inert_sheets import assert_inert_csv, assert_inert_xlsx
 from tests.support.web_harness import Site, play, serving
 
 ANN, BOB, CY = player(1, "Ann"), player(2, '=HYPERLINK("http://evil.example","Bob")'), player(3, "@Cy")
@@ -138,12 +139,14 @@ async def test_downloads_parse_and_keep_formulas_as_text(site, engine):
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     assert 'attachment; filename="quizhost-test-g1-run-' in headers["Content-Disposition"]
     rows = csv_rows(data)
+    assert rows == assert_inert_csv(data), "every text quoted, none a formula at any separator"
     assert len(rows) == 12 and {r["quiz"] for r in rows} == {"Demo quiz"}
     names = {r["player"] for r in rows}
     assert names == {"Ann", '\'=HYPERLINK("http://evil.example","Bob")', "'@Cy"}
     _, data, headers = await download(site.link(group()) + "results.xlsx")
     assert headers["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     rows, cells = xlsx_rows(data)
+    assert rows == assert_inert_xlsx(data)
     assert "'-Dee+1" not in {r["player"] for r in rows}, "Dee stopped the run but never answered"
     assert '\'=HYPERLINK("http://evil.example","Bob")' in {r["player"] for r in rows}
     assert all(c.data_type != "f" for c in cells), "no cell is a formula"
