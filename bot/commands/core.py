@@ -14,6 +14,7 @@ from bot.commands.assign import AssignCommands
 from bot.commands.authoring import Authoring
 from bot.commands.boards import BoardCommands
 from bot.commands.chatsettings import SettingsCommands
+from bot.commands.deeplinks import DeepLinks
 from bot.commands.learning import LearningCommands
 from bot.commands.quizzes import QuizCommands
 from bot.commands.typed import TypedAnswers
@@ -82,6 +83,7 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
     def __init__(self, engine: Engine, web: WebAddress | None = None) -> None:
         self.engine = engine
         self.web = WebCommands(engine, web or WebAddress())
+        self.links = DeepLinks(engine.store, self.web.address.secret)  # what signs "Answer" deep links
         self.review = ReviewDesk(engine)
         self.scheduler = Scheduler(engine)
         self.assignments = Assignments(engine)
@@ -143,7 +145,7 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
             return await self._cmd_review("", caller, lang)
         if (assignment := assignment_of(args)) is not None:  # an assignment's Start: ?start=assign_<id>
             return await self._assignment_start(assignment, caller, lang)
-        if caller.chat.is_private and (asked := tokens.decode_answer_start(args)) is not None:
+        if caller.chat.is_private and (asked := await self.links.answer_of(args)) is not None:
             return await self.typed.sent_to_answer(asked, caller, lang)  # a typed question's "Answer" deep link
         return await self._cmd_help(args, caller, lang)
 

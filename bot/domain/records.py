@@ -40,6 +40,17 @@ class RunSummary:
 
 
 @dataclass(frozen=True)
+class AwaitedAnswer:
+    """A typed question a player was sent to answer in their private chat by its "Answer" deep
+    link: their next message there answers it (bot/commands/typed.py)."""
+
+    player_key: str
+    run_id: int
+    number: int  # 1-based question number in the run
+    chat_key: str  # the group the question was posted in: the player is told where their answer went
+
+
+@dataclass(frozen=True)
 class DraftRow:
     """A quiz being written in a private chat (bot/content/drafts.py): one per author."""
 

@@ -8,6 +8,8 @@ then its fields. Adapters and commands build and read it only through the functi
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -88,18 +90,38 @@ def decode_question(data: object) -> QuestionToken | None:
     return QuestionToken(Kind(match.group(1)), int(match.group(2)), int(match.group(3)))
 
 
-ANSWER_START = "answer_"  # `/start answer_<run>_<n>`: Telegram deep links allow [A-Za-z0-9_-] only
-_ANSWER_START = re.compile(r"answer_([1-9][0-9]{0,11})_([1-9][0-9]{0,2})")
+ANSWER_START = "answer_"  # `/start answer_<run>_<n>_<proof>`: Telegram deep links allow [A-Za-z0-9_-] only
+_ANSWER_START = re.compile(r"answer_([1-9][0-9]{0,11})_([1-9][0-9]{0,2})(?:_([0-9a-z]{0,40}))?")
+PROOF_CHARS = 20  # hex digits of the HMAC kept: 80 bits, and the payload stays within Telegram's 64
 
 
-def answer_start(token: QuestionToken) -> str:
-    """The /start payload that sends a player to answer a typed or numeric question in private."""
-    return f"{ANSWER_START}{token.run_id}_{token.number}"
+class StartRefusal(str, Enum):
+    """Why an "Answer" deep link's payload is not taken (nothing is stored for it)."""
+
+    UNSIGNED = "unsigned"  # `answer_<run>_<n>`, as links were before they carried a proof
+    ALTERED = "altered"  # its proof is not ours: changed, cut, guessed or made elsewhere
 
 
-def decode_answer_start(payload: str) -> QuestionToken | None:
+def answer_start(token: QuestionToken, key: bytes) -> str:
+    """The /start payload that sends a player to answer a typed or numeric question in private,
+    with its proof: anyone can open t.me/<bot>?start=<anything>, and run ids count from 1."""
+    return f"{ANSWER_START}{token.run_id}_{token.number}_{_proof(key, token)}"
+
+
+def decode_answer_start(payload: str, key: bytes) -> QuestionToken | StartRefusal | None:
+    """The question an "Answer" payload proves, why it proves nothing, or None for any other payload."""
     match = _ANSWER_START.fullmatch(payload)
-    return QuestionToken(Kind.TEXT, int(match.group(1)), int(match.group(2))) if match else None
+    if match is None:
+        return None
+    token = QuestionToken(Kind.TEXT, int(match.group(1)), int(match.group(2)))
+    if match.group(3) is None:
+        return StartRefusal.UNSIGNED
+    return token if hmac.compare_digest(match.group(3), _proof(key, token)) else StartRefusal.ALTERED
+
+
+def _proof(key: bytes, token: QuestionToken) -> str:
+    message = f"{ANSWER_START}{token.run_id}:{token.number}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:PROOF_CHARS]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from bot.domain.session import Run
 from bot.engine import standings
 from bot.engine.chats import Chats
 from bot.engine.presses import Presses
-from bot.engine.remote_press import RunQuizzes, answer_elsewhere, text_elsewhere
+from bot.engine.remote_press import RunQuizzes, answer_elsewhere, stored_run, text_elsewhere
 from bot.engine.run_lifecycle import RunLifecycle, StopOutcome, StopStatus
 from bot.engine.run_start import EngineSettings, RunStarter, StartOutcome, StartStatus
 from bot.engine.run_steps import RunSteps
@@ -90,6 +90,7 @@ class Engine:
         )
         # a store that leases runs also wakes their owners (PostgreSQL: both)
         both = store if isinstance(store, RunLeases) and isinstance(store, RunWakeups) else None
+        self._shared = both
         self._presses = Presses(
             store=store,
             clock=self.clock,
@@ -117,6 +118,14 @@ class Engine:
 
     def run_by_id(self, run_id: int) -> Run | None:
         return self._runs.by_id.get(run_id)
+
+    async def open_run(self, run_id: int, player: Player, number: int) -> Run | None:
+        """Run `run_id` while it is open: held here, or, with several workers, as stored by the
+        one that runs it (`player`'s part of it read with it); None when it is not open."""
+        run = self.run_by_id(run_id)
+        if run is None and self._shared is not None:
+            return await stored_run(self, self._shared, run_id, player, number)
+        return run
 
     async def resume(self) -> int:
         """Load every open run from the store; due ones are handled by the next tick. What the
@@ -178,9 +187,10 @@ class Engine:
         run_id: int | None = None,
         number: int | None = None,
         reply_to: str | None = None,
+        vouched: bool = False,
     ) -> Ack | None:
         """A typed or numeric answer (bot/engine/presses.py): None when the text is ordinary chat."""
-        return await self._presses.answer_text(chat, player, text, run_id, number, reply_to)
+        return await self._presses.answer_text(chat, player, text, run_id, number, reply_to, vouched)
 
     async def count_stored(self, run_id: int, index: int, stored: list[AnswerRow]) -> None:
         await self._presses.count_stored(run_id, index, stored)

@@ -32,9 +32,11 @@ log = logging.getLogger("quizhost.engine")
 
 # a press for a run another worker holds: (outcome for /metrics, the acknowledgement); bot/engine/remote_press.py
 Elsewhere = Callable[[AnswerToken | QuestionToken, Player, ChatRef | None], Awaitable[tuple[str, Ack]]]
-# a typed answer for a run another worker holds (chat, player, text, run id, number, reply to): the
-# acknowledgement, or None when the text was ordinary chat
-TextElsewhere = Callable[[ChatRef, Player, str, int | None, int | None, str | None], Awaitable[tuple[str, Ack | None]]]
+# a typed answer for a run another worker holds (chat, player, text, run id, number, reply to,
+# vouched): the acknowledgement, or None when the text was ordinary chat
+TextElsewhere = Callable[
+    [ChatRef, Player, str, int | None, int | None, str | None, bool], Awaitable[tuple[str, Ack | None]]
+]
 
 
 class PressStore(RunRecords, AnswerQueue, Protocol):
@@ -128,18 +130,24 @@ class Presses:
         run_id: int | None = None,
         number: int | None = None,
         reply_to: str | None = None,
+        vouched: bool = False,
     ) -> Ack | None:
         """A typed or numeric answer: to the chat's open question (a reply to anything but its
-        message is ordinary chat: None), or to `run_id`'s question `number` (a modal, a private
-        chat the player was sent to), from any chat."""
+        message is ordinary chat: None), or to `run_id`'s question `number` (a modal), sent in
+        that run's chat: a run id written anywhere else is refused, as a press is, unless the
+        caller `vouched` for this player answering it from here (a private chat the player was
+        sent to by a checked deep link, bot/commands/typed.py)."""
         run = self.runs.by_id.get(run_id) if run_id is not None else self.runs.by_chat.get(chat.key)
         if run is None:
             if self.text_elsewhere is not None:
-                outcome, ack = await self.text_elsewhere(chat, player, text, run_id, number, reply_to)
+                outcome, ack = await self.text_elsewhere(chat, player, text, run_id, number, reply_to, vouched)
                 if ack is not None:
                     self.outcomes[outcome] += 1
                 return ack
             return None if run_id is None else await self._unknown_run(run_id, player)
+        if run_id is not None and not vouched and chat.key != run.row.chat_key:
+            log.warning("run %d: a typed answer from %s refused: the run is in %s", run.id, chat.key, run.row.chat_key)
+            return self._invalid(player)
         if run_id is None and not takes_text(run, reply_to):
             return None
         lang, now, key = run.row.language, self.clock.now(), player.key

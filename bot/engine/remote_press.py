@@ -98,8 +98,10 @@ async def text_elsewhere(
     run_id: int | None,
     number: int | None,
     reply_to: str | None,
+    vouched: bool = False,
 ) -> tuple[str, Ack | None]:
-    """A typed answer for a run this worker does not run: the chat's (as stored), or `run_id`'s."""
+    """A typed answer for a run this worker does not run: the chat's (as stored), or `run_id`'s
+    from its own chat or where the caller `vouched` for the player (bot/engine/presses.py)."""
     if run_id is None:
         row = await shared.chat_run(chat.key)
         if row is None:
@@ -109,6 +111,9 @@ async def text_elsewhere(
     if not isinstance(found, _Open):
         return found if number is not None else ("ignored", None)
     run, facts = found.run, found.facts
+    if not vouched and chat.key != run.row.chat_key:
+        lang = engine.client_language(player)
+        return "invalid", Ack(render.ack_invalid(lang), False, lang)
     if number is None and not takes_text(run, reply_to):
         return "ignored", None
     lang, now, key = run.row.language, engine.clock.now(), player.key
@@ -145,6 +150,13 @@ async def _question_button(
     final = answer_moves.make_done(session.answer_row(run, key, now, NO_ANSWER, previous.response))
     outcome, refused = await _insert(shared, run, facts, final, player, replace=True)
     return outcome, refused or Ack(render.ack_done(lang, letters(picks_of(previous.response), run.order)), True, lang)
+
+
+async def stored_run(engine: Engine, shared: ElsewhereStore, run_id: int, player: Player, number: int) -> Run | None:
+    """Run `run_id` as stored by the worker that runs it (with this player's streak), while it
+    is open; None once it is not."""
+    found = await _open_run(engine, shared, run_id, player, number)
+    return found.run if isinstance(found, _Open) else None
 
 
 @dataclass(frozen=True)

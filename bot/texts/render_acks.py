@@ -109,3 +109,29 @@ def ack_invalid(lang: str) -> str:
 
 def ack_not_saved(lang: str) -> str:
     return t(lang, "Your answer was not saved. Please press again.")
+
+
+# a typed question's "Answer" deep link, opened in the private chat (bot/commands/typed.py) ----
+
+
+def link_unsigned(lang: str) -> str:
+    return t(
+        lang,
+        "This Answer link is from an older version of the bot and no longer works: "
+        "reply to the question in the group instead.",
+    )
+
+
+def link_outsider(lang: str) -> str:
+    return t(lang, "This question is for the members of its group only.")
+
+
+def link_unchecked(lang: str) -> str:
+    return t(lang, "I could not check that you are in the group just now. Please try again in a minute.")
+
+
+def answered_where(lang: str, number: int, group: str) -> str:
+    """Which question a message in the private chat went to: the player may hold several."""
+    if not group:
+        return t(lang, "(question {number})", number=number)
+    return t(lang, "(question {number} in {group})", number=number, group=group)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from bot.domain.questionstats import OPTION_SLOTS
 from storage.shared import ranks
 from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
+from storage.shared.awaited import BY_RUN as AWAITED_BY_RUN
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
 from storage.shared.drafts import DRAFT_TABLES
 from storage.shared.media import TABLE as MEDIA_IDS
@@ -462,6 +463,11 @@ MIGRATIONS += (
     END $fn$;
     """,
 )
+
+
+# a player sent to answer two groups' typed questions has both to answer, each named with its
+# group (storage/shared/awaited.py); the rows of links without a proof go
+MIGRATIONS += (AWAITED_BY_RUN.format(id="BIGINT", time="DOUBLE PRECISION"),)
 
 
 def version() -> int:

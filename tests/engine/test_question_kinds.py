@@ -15,7 +15,7 @@ from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
 from bot.content.quiz_check import check_quiz_data
 from bot.domain.model import ChatRef, QuestionCard, QuestionKind, Quiz
-from bot.domain.tokens import answer_start, decode_question
+from bot.domain.tokens import decode_question
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.testing.fakes import RecordingAdapter, group, player, private
 from bot.texts import render_stats
@@ -298,12 +298,12 @@ async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adap
     clock.advance(3)
     await engine.run_due()
     card = adapter.questions[-1]
-    payload = answer_start(decode_question(card.answer_token))
-    assert payload == f"answer_{card.run_id}_1" and is_valid_start(payload)
+    payload = await commands.links.answer_start(decode_question(card.answer_token))
+    assert payload.startswith(f"answer_{card.run_id}_1_") and is_valid_start(payload)
     sent = await commands.handle("start", payload, me)
     assert sent.text.startswith("Which Swiss city has the ETH?") and "Send your answer as a message" in sent.text
     ack = await commands.answer_text(me, "Zurich")
-    assert ack is not None and ack.accepted and ack.text == "Locked in: Zurich"
+    assert ack is not None and ack.accepted and ack.text == "Locked in: Zurich\n(question 1 in Group)"
     assert await commands.answer_text(me, "thanks!") is None, "answered: the next message is ordinary chat"
     await closed(engine, clock)
     assert [(s.name, s.correct) for s in adapter.reveals[-1][1].answers] == [("Ann", True)]
@@ -344,10 +344,11 @@ async def test_a_word_sent_for_a_number_through_the_deep_link_may_be_corrected(s
     clock.advance(3)
     await engine.run_due()
     card = adapter.questions[-1]
-    sent = await commands.handle("start", answer_start(decode_question(card.answer_token)), me)
+    sent = await commands.handle("start", await commands.links.answer_start(decode_question(card.answer_token)), me)
     assert "Send a number as a message" in sent.text
     refused = await commands.answer_text(me, "pi")
     assert refused is not None and not refused.accepted and refused.text.startswith("Not a number: pi")
+    assert refused.text.endswith("(question 1 in Group)"), "the player is told which question it went to"
     ack = await commands.answer_text(me, "3,14")
-    assert ack is not None and ack.accepted and ack.text == "Locked in: 3,14"
+    assert ack is not None and ack.accepted and ack.text == "Locked in: 3,14\n(question 1 in Group)"
     assert await commands.answer_text(me, "thanks!") is None, "answered: the next message is ordinary chat"

@@ -48,6 +48,7 @@ async def test_the_deep_link_on_one_worker_and_the_answer_on_the_other_count(
 ):
     group, ann_user, bob_user = fake.group(-100800, "Cities"), fake.user(801, "Ann"), fake.user(802, "Bob")
     ann, bob = Member(fake, fake.private(ann_user), ann_user), Member(fake, fake.private(bob_user), bob_user)
+    fake.join(group, bob_user)  # Ann speaks in the group; Bob is a member who only reads it
     urls = [f"http://127.0.0.1:{unused_tcp_port_factory()}/telegram/hook" for _ in range(2)]
     fake.balancer = LoadBalancer(urls, SECRET)  # no repeats: strictly one worker, then the other
     async with contextlib.AsyncExitStack() as stack:
@@ -56,17 +57,17 @@ async def test_the_deep_link_on_one_worker_and_the_answer_on_the_other_count(
             await stack.enter_async_context(running_bot(fake, settings, clock))
         await fake.send_text(group, ann_user, "/quiz cities")  # 1: worker 1 runs the quiz
         q1 = await next_question(fake, group, 1)
-        sent = await ann.says(deep_link(q1))  # 2: worker 0, which does not run it
-        assert "question 1" in sent.text and "next message" in sent.text
+        sent = await ann.says(deep_link(q1))  # 2: worker 0, which does not run it, shows it as stored
+        assert "Which Swiss city has the ETH?" in sent.text and "Send your answer as a message" in sent.text
         ack = await ann.says("Zurich")  # 3: worker 1 reads what worker 0 stored
-        assert ack.text == "Locked in: Zurich"
+        assert ack.text == "Locked in: Zurich\n(question 1 in Cities)"
 
         await bob.says(deep_link(q1))  # 4: worker 0; then the question closes
         clock.advance(31)
         await reveal_of(fake, group, q1)
         assert "Ann +" in q1.text, "the answer taken through the deep link counted"
         late = await bob.says("Zurich")  # 5: worker 1
-        assert late.text == "This question is closed."
+        assert late.text == "This question is closed.\n(question 1 in Cities)"
         before = len(fake.sent_to(bob.chat))
         await fake.send_text(bob.chat, bob_user, "thanks")  # 6: worker 0: forgotten, ordinary chat
         await asyncio.sleep(0.5)  # time for a reply, if there were one
@@ -76,7 +77,7 @@ async def test_the_deep_link_on_one_worker_and_the_answer_on_the_other_count(
         card = await bob.says(deep_link(q2))  # 7: worker 1, which runs the quiz, shows the question
         assert "Which Swiss city has the EPFL?" in card.text and "Send your answer as a message" in card.text
         ack = await bob.says("Lausanne")  # 8: worker 0 answers for the run worker 1 holds
-        assert ack.text == "Locked in: Lausanne"
+        assert ack.text == "Locked in: Lausanne\n(question 2 in Cities)"
         clock.advance(31)
         await reveal_of(fake, group, q2)
         assert "Bob +" in q2.text

@@ -31,12 +31,15 @@ NO_TEXT = ("there is no text in the message to edit",)  # and for a photo edited
 PHOTO_REFUSED = ("file identifier", "http url", "web page content", "image_process_failed", "photo_invalid")
 
 
-async def post_card(bot: Bot, chat_id: int | str, card: QuestionCard, photos: PhotoIds) -> Message:
-    """Post the question (with its picture when it has one Telegram can show); the message returned
+async def post_card(
+    bot: Bot, chat_id: int | str, card: QuestionCard, photos: PhotoIds, answer_start: str = ""
+) -> Message:
+    """Post the question (with its picture when it has one Telegram can show), a typed one with
+    its "Answer" deep link's signed payload `answer_start`; the message returned
     carries the buttons and is the one the reveal edits. A file_id Telegram no longer knows (kept
     from another bot token, say) is dropped and the file uploaded again; a picture Telegram
     refuses (a URL it cannot fetch, a file it cannot read as a photo) leaves the question as text."""
-    keyboard = fmt.question_keyboard(card, bot.username)
+    keyboard = fmt.question_keyboard(card, bot.username, answer_start)
     caption = fmt.question_caption(card)
     for _ in range(2):  # the second round: after a stale file_id, the upload
         photo = await photos.photo(card.media)

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit, MessageLimit
 
-from bot.domain import tokens
 from bot.domain.model import Button, QuestionCard, Reply, Reveal
 from bot.texts import answer_buttons, render, textcut
 
@@ -91,10 +90,11 @@ def photo_title(card: QuestionCard) -> str:
     return f"<b>{escape(fit(render.question_title(card), 256))}</b>"
 
 
-def question_keyboard(card: QuestionCard, bot_username: str = "") -> InlineKeyboardMarkup:
+def question_keyboard(card: QuestionCard, bot_username: str = "", answer_start: str = "") -> InlineKeyboardMarkup:
     """Letters with their option text where the whole text fits a button; else letters only.
     Select-all-that-apply in a private chat adds "Done"; a typed or numeric question has one
-    "Answer" button, a deep link into the private chat, where the next message is the answer."""
+    "Answer" button, a deep link into the private chat, where the next message is the answer:
+    `answer_start` is its signed payload (bot/commands/deeplinks.py)."""
     if all(len(o.text) <= LABEL_ROOM for o in card.options):
         rows = [
             [InlineKeyboardButton(f"{o.letter} · {o.text}", callback_data=checked_data(o.token))] for o in card.options
@@ -104,9 +104,8 @@ def question_keyboard(card: QuestionCard, bot_username: str = "") -> InlineKeybo
         rows = _rows(buttons, LETTERS_PER_ROW)
     if card.done_token:
         rows.append([InlineKeyboardButton(answer_buttons.done_label(card.language), callback_data=card.done_token)])
-    asked = tokens.decode_question(card.answer_token)
-    if asked is not None:  # /start answer_<run>_<n>: the commands remember what the next message answers
-        link = deep_link(bot_username, checked_data(tokens.answer_start(asked)))
+    if card.answer_token and answer_start:  # the commands remember what the next message answers
+        link = deep_link(bot_username, checked_data(answer_start))
         rows.append([InlineKeyboardButton(answer_buttons.answer_label(card.language), url=link)])
     return InlineKeyboardMarkup(rows)
 

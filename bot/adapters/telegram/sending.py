@@ -22,6 +22,7 @@ from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram.photos import PhotoIds
 from bot.adapters.telegram.runtime import with_retries
 from bot.commands.core import Commands
+from bot.domain import tokens
 from bot.domain.model import ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.ports.chat import ChatUnreachable
 
@@ -56,12 +57,21 @@ class TelegramSending:
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         await self._ready.wait()
+        answer_start = await self._answer_start(card)
 
         async def post(chat: ChatRef) -> MessageRef:
-            message = await cards.post_card(self.app.bot, _id(chat), card, self.photos)
+            message = await cards.post_card(self.app.bot, _id(chat), card, self.photos, answer_start)
             return MessageRef(chat, str(message.message_id))
 
         return await self._following_moves(card.chat, post)
+
+    async def _answer_start(self, card: QuestionCard) -> str:
+        """The signed /start payload of a typed question's "Answer" deep link; "" for other kinds."""
+        asked = tokens.decode_question(card.answer_token)
+        if asked is None:
+            return ""
+        assert self._commands is not None  # serve() set it before the engine could post
+        return await self._commands.links.answer_start(asked)
 
     async def _following_moves(self, chat: ChatRef, send: Callable[[ChatRef], Awaitable[T]]) -> T:
         """Send to `chat`; when Telegram says the group became a supergroup, move it and send there.

@@ -7,7 +7,7 @@ from typing import Protocol
 
 from bot.domain.deck import Misses
 from bot.domain.model import Player
-from bot.domain.records import AnswerRow, OutboxMessage, RunRow, RunStatus
+from bot.domain.records import AnswerRow, AwaitedAnswer, OutboxMessage, RunRow, RunStatus
 
 
 class RunAlreadyOpen(Exception):
@@ -112,14 +112,16 @@ class AwaitedAnswers(Protocol):
     "Answer" button (a deep link into the private chat) sent them there (bot/commands/typed.py).
     Kept in the database: whichever process on it receives that message takes it."""
 
-    async def await_answer(self, player_key: str, run_id: int, number: int, now: float, until: float) -> None:
+    async def await_answer(self, awaited: AwaitedAnswer, now: float, until: float) -> None:
         """Remember that the player's next private message answers question `number` of run
-        `run_id`, until `until`, replacing what they were sent to answer before. Committed
-        before it resolves; entries expired at `now` (anyone's) are forgotten meanwhile."""
+        `run_id`, until `until`, replacing what they were sent to answer in that run before (a
+        question of another run stays, to be answered by a later message). Committed before it
+        resolves; entries expired at `now` (anyone's) are forgotten meanwhile."""
 
-    async def awaited_answer(self, player_key: str, now: float) -> tuple[int, int] | None:
-        """(run_id, number) the player was last sent to answer, unless it expired by `now`."""
+    async def awaited_answer(self, player_key: str, now: float) -> AwaitedAnswer | None:
+        """The question the player was last sent to answer, of those neither forgotten nor
+        expired by `now`."""
 
     async def forget_awaited_answer(self, player_key: str, run_id: int, number: int) -> bool:
-        """Forget what the player was sent to answer if it is still that question (one sent
-        meanwhile, through another process, stays): True if it was forgotten."""
+        """Forget that the player was sent to answer question `number` of run `run_id` (one of
+        that run sent meanwhile, through another process, stays): True if it was forgotten."""
