@@ -22,7 +22,8 @@ from bot.domain import tokens
 from bot.domain.model import QUIZ_ID, Ack, Button, ChatRef, Player, Reply
 from bot.domain.records import DraftRow, Suggestion, SuggestionStatus
 from bot.engine.core import Engine
-from bot.ports.chat import PrivateChats
+from bot.ports.chat import MembershipUnknown, PrivateChats
+from bot.texts import render_acks
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
@@ -97,9 +98,21 @@ class SuggestionDesk:
         """/start sg_<group>: the next poll (or line) the member sends here is their suggestion to it."""
         if (row := await self.store.draft(who.player.key)) is not None and not row.target:
             return error(who.lang, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it."))
-        group = f"{who.chat.platform}:{group_id}"
-        await self.store.save_draft(DraftRow(who.player.key, "", "[]", 0, self.engine.clock.now(), target=group))
+        group = ChatRef(who.chat.platform, group_id, is_private=False)
+        if (refused := await self._outsider(group, who)) is not None:
+            return refused
+        await self.store.save_draft(DraftRow(who.player.key, "", "[]", 0, self.engine.clock.now(), target=group.key))
         return asking_poll(who.lang, t(who.lang, "Send me the quiz poll you suggest to the group (or /discard)."))
+
+    async def _outsider(self, group: ChatRef, who: Author) -> Reply | None:
+        """Why `who` may not suggest to `group` (anyone can open the link with any group's id, and
+        a suggestion fills its admins' queue); None for a member. It costs a request."""
+        try:
+            if await self.engine.adapter(group.platform).is_member(group, who.player):
+                return None
+        except MembershipUnknown:
+            return error(who.lang, render_acks.link_unchecked(who.lang))
+        return error(who.lang, t(who.lang, "Only the group's members can suggest questions to it."))
 
     # the admins' side -------------------------------------------------------------------------
 

@@ -154,6 +154,8 @@ class Handling:
         is made only for a Start pressed anywhere but in the group's channel (PRESSED_IN)."""
         if PRESSED_IN.get() == group.key:
             return True
+        if not group.chat_id.isdecimal():  # a payload's junk: no channel has that id
+            return False
         if self.client is None:
             raise MembershipUnknown("no Discord client")
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.testing.fake_telegram_polls import poll_json
 from bot.texts import i18n
 from bot.texts.bidi import strip
 from storage.sqlite.store import SqliteStore
@@ -136,3 +137,23 @@ async def test_a_player_sent_to_two_groups_questions_answers_both_and_is_told_wh
         await reveal_of(fake, cities, capital)
         await reveal_of(fake, rivers, river)
     assert "Ann +" in capital.text and "Ann +" in river.text
+
+
+async def test_an_outsider_cannot_open_a_groups_suggest_privately_link(fake, clock, tmp_path):
+    """`/start sg_<group id>` names any group: an outsider is refused in his language and the
+    poll he sends after it queues nothing; a member's opens as before."""
+    group = fake.group(-100960, "Astronomy club")
+    ann_user, oscar_user = fake.user(961, "Ann"), fake.user(962, "Oscar", language="hi")
+    fake.make_admin(group, ann_user)
+    fake.join(group, ann_user)
+    fake.expected_refusals.add("Bad Request: user not found")  # getChatMember of Oscar
+    ann, oscar = Member(fake, fake.private(ann_user), ann_user), Member(fake, fake.private(oscar_user), oscar_user)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        refused = await oscar.says("/start sg_-100960")
+        assert refused.text == i18n.t("hi", "Only the group's members can suggest questions to it.")
+        await fake.send_poll(oscar.chat, oscar_user, poll_json("Junk?", ["a", "b"], 0))  # would be his suggestion
+        await asyncio.sleep(0.5)  # time for it to be taken, if it were
+        opened = await ann.says("/start sg_-100960")
+        assert opened.text.startswith("Send me the quiz poll you suggest to the group")
+        listing = await Member(fake, group, ann_user).says("/suggestions")
+        assert listing.text == "No suggestion is waiting. Members send theirs with /suggest."
