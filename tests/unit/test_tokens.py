@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.adapters.discord import views as discord_views
@@ -58,3 +60,18 @@ def test_every_button_is_known_by_its_prefix_and_nothing_else_is():
         assert tokens.kind_of(kind.value + "-1") is None
     assert tokens.kind_of("") is None
     assert tokens.kind_of("zz:1") is None
+
+
+def test_an_answer_deep_link_carries_a_proof_that_fits_telegram_and_binds_run_and_number():
+    key, other = b"k" * 32, b"o" * 32
+    biggest = tokens.QuestionToken(tokens.Kind.TEXT, 10**12 - 1, 999)
+    payload = tokens.answer_start(biggest, key)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload), "a Telegram start parameter"
+    assert tokens.decode_answer_start(payload, key) == biggest
+    assert tokens.decode_answer_start(payload, other) is tokens.StartRefusal.ALTERED, "made with another secret"
+    run, number, proof = payload.removeprefix("answer_").split("_")
+    for forged in (f"answer_{run}_{int(number) - 1}_{proof}", f"answer_{int(run) - 1}_{number}_{proof}"):
+        assert tokens.decode_answer_start(forged, key) is tokens.StartRefusal.ALTERED
+    assert tokens.decode_answer_start(f"answer_{run}_{number}_", key) is tokens.StartRefusal.ALTERED
+    assert tokens.decode_answer_start(f"answer_{run}_{number}", key) is tokens.StartRefusal.UNSIGNED
+    assert tokens.decode_answer_start("assign_12", key) is None
