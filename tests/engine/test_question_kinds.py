@@ -309,6 +309,34 @@ async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adap
     assert [(s.name, s.correct) for s in adapter.reveals[-1][1].answers] == [("Ann", True)]
 
 
+async def test_an_answer_link_whose_membership_cannot_be_asked_stores_nothing_until_it_can(store, adapter, clock):
+    """The platform cannot say whether the player is in the group (a network failure): the link
+    is refused for now, in the player's language, with nothing stored; the same link works once
+    the platform answers again. An outsider's stays refused."""
+    chat, ann, eve = group(), player(1, "Ann"), player(2, "Eve")
+    engine = Engine(Catalog.from_quizzes([kinds_quiz(QUESTIONS[2])]), store, clock, EngineSettings())
+    engine.attach(adapter)
+    commands, me, outsider = Commands(engine), Caller(private("p1"), ann), Caller(private("p2"), eve)
+    await engine.start(chat, "kinds", ann)
+    clock.advance(3)
+    await engine.run_due()
+    payload = await commands.links.answer_start(decode_question(adapter.questions[-1].answer_token))
+    adapter.members_unknown = True
+    unsure = await commands.handle("start", payload, me)
+    assert unsure.text == "I could not check that you are in the group just now. Please try again in a minute."
+    assert await store.awaited_answer(ann.key, clock.now()) is None
+    assert await commands.answer_text(me, "Zurich") is None, "nothing awaited: ordinary chat"
+    adapter.members_unknown = False
+    assert "Which Swiss city has the ETH?" in (await commands.handle("start", payload, me)).text
+    adapter.outsiders.add(eve.key)
+    refused = await commands.handle("start", payload, outsider)
+    assert refused.text == "This question is for the members of its group only."
+    assert await store.awaited_answer(eve.key, clock.now()) is None
+    assert (await commands.answer_text(me, "Zurich")).accepted
+    await closed(engine, clock)
+    assert [s.name for s in adapter.reveals[-1][1].answers] == ["Ann"]
+
+
 def is_valid_start(payload: str) -> bool:
     """What Telegram takes as a deep link's start parameter."""
     return re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload) is not None
