@@ -48,6 +48,7 @@ async def test_a_formula_typed_as_an_answer_is_inert_in_every_download(fake, clo
     fake.bot_deletes_in.add(group["id"])
     ann, bob, cy = (Member(fake, group, fake.user(90 + i, n)) for i, n in enumerate(("Ann", "Bob", "@Cy;=1+1"), 1))
     fake.make_admin(group, ann.user)
+    fake.join(group, bob.user)  # an Answer link counts for the group's members only
     fake.private(ann.user)
     fake.expected_refusals.add("Bad Request: chat not found")  # Cy's ack: Cy never opened a private chat
     async with running_bot(fake, settings, clock):
