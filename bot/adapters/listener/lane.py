@@ -26,7 +26,7 @@ from enum import Enum
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-from bot.adapters.listener.head import parse_head
+from bot.adapters.listener.head import BARE_LF, parse_head, wants_close
 from bot.adapters.listener.headers import HEADER_LINES
 
 if TYPE_CHECKING:
@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("quizhost.web")
 
-HEAD_BYTES = 64 << 10  # a head unfinished past this goes to aiohttp: its limits answer it, its header time runs anew
+# a head longer than this goes to aiohttp (its limits answer it, its header time runs anew); h11's
+# bound too, so that the lane never takes a head that h11 would refuse as too long
+HEAD_BYTES = 16 << 10
 HELD_BYTES = 256 << 10  # pipelined bytes held while a request is handled before reading pauses
 STATUS_LINES = {status.value: f"HTTP/1.1 {status.value} {status.phrase}\r\n" for status in HTTPStatus}
 
@@ -88,6 +90,7 @@ class LaneProtocol(asyncio.Protocol):
         self._line = f"POST /{lane.path} HTTP/1.1".encode()
         self._loop = asyncio.get_running_loop()
         self._buffer = bytearray()
+        self._scanned = 0  # the bytes of the head in the making already searched for its end and bare LFs
         self._state = State.HEAD
         self._deadline = self._loop.time() + bounds.header_seconds
         self._timer: asyncio.TimerHandle | None = None
@@ -144,10 +147,16 @@ class LaneProtocol(asyncio.Protocol):
     def _advance(self) -> None:
         """Take the next request in the buffer as far as it came."""
         if self._state is State.HEAD and not self._write_paused:
-            end = self._buffer.find(b"\r\n\r\n")
-            if end < 0:
-                if len(self._buffer) > HEAD_BYTES:
+            # each byte is looked at once, however finely the head comes cut (a CRLF CRLF may straddle pieces)
+            end = self._buffer.find(b"\r\n\r\n", max(0, self._scanned - 3))
+            if end < 0:  # all of the buffer is the head so far
+                if len(self._buffer) > HEAD_BYTES or BARE_LF.search(self._buffer, self._scanned):
                     self._give_away()
+                self._scanned = len(self._buffer)
+                return
+            self._scanned = 0  # the next head starts after this request's body
+            if end + 4 > HEAD_BYTES:
+                self._give_away()
                 return
             fields = parse_head(bytes(self._buffer[: end + 2]), self._line, self.bounds.line_bytes)
             if fields is None:
@@ -166,7 +175,7 @@ class LaneProtocol(asyncio.Protocol):
         if self._state is State.BODY and len(self._buffer) >= self._length:
             body = bytes(self._buffer[: self._length])
             del self._buffer[: self._length]
-            close = self._closing or self._fields.get("connection", "").lower() == "close"
+            close = self._closing or wants_close(self._fields)
             self._state, self._deadline = State.BUSY, math.inf
             self._task = self._loop.create_task(self._serve(LaneRequest(self._fields, body), close))
         elif self._state is State.BODY:
