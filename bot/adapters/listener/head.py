@@ -3,7 +3,11 @@ lane's path. Anything else (another method, path or version, a header that is no
 `name: value` line, a repeated header, no Host, chunked bodies, Upgrade, Expect) is not refused
 here but left to aiohttp's parser, which takes the connection over from that request on and
 answers it as it answers every other request (a 400 for what it cannot read). The lane's framing
-is thus never looser than aiohttp's: a body's length is a single Content-Length of digits or none."""
+is thus never looser than aiohttp's: a body's length is a single Content-Length of digits or none.
+
+What the lane takes, h11 (a well-kept HTTP/1.1 parser) reads alike, field for field and to the
+same last byte, with the same keep-alive: tests/adapters/web/test_lane_differential.py holds it
+to that over 100,000 generated requests, the request-smuggling tricks among them."""
 
 from __future__ import annotations
 
