@@ -52,14 +52,14 @@ class AssignCommands:
         if isinstance(split, UntilError):
             return texts.until_error(lang, split, zone_name, rules.MAX_DAYS)
         topic, when = split
-        deadline = rules.parse_until(when, self.engine.clock.now(), zones.zone(zone_name))
+        deadline = rules.read_until(when, self.engine.clock.now(), zones.zone(zone_name))
         if isinstance(deadline, UntilError):
             return texts.until_error(lang, deadline, zone_name, rules.MAX_DAYS)
         quiz = await self._quiz_for(caller.chat, topic, lang)
         if isinstance(quiz, Reply):
             return quiz
-        row = await self.assignments.create(caller.chat, quiz, caller.player, deadline)
-        return texts.created(lang, row, zone_name)
+        row = await self.assignments.create(caller.chat, quiz, caller.player, deadline.at)
+        return texts.created(lang, row, zone_name, deadline)
 
     async def _cancel(self, words: list[str], chat: ChatRef, lang: str) -> Reply:
         number = words[0].lstrip("#") if len(words) == 1 else ""

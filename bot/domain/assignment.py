@@ -40,6 +40,22 @@ class UntilError(str, Enum):
     TOO_FAR = "too_far"
 
 
+class ClockChange(str, Enum):
+    """A wall time the clocks' change moves: what the deadline made of it is told to the admin."""
+
+    SKIPPED = "skipped"  # 02:30 on a spring-forward night: read as 03:30 (as schedules read it)
+    REPEATED = "repeated"  # 02:30 on a fall-back night: the first of the two
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A deadline read from words: its instant, and the wall time typed when a change moved it."""
+
+    at: float
+    typed: datetime  # the date and time as typed (naive: the chat's wall clock)
+    change: ClockChange | None = None
+
+
 @dataclass(frozen=True)
 class AssignmentRow:
     """A stored assignment: what the members play, until when, and what the group message shows."""
@@ -114,8 +130,18 @@ def split_until(words: list[str]) -> tuple[str, list[str]] | UntilError:
 
 
 def parse_until(words: list[str], now: float, zone: tzinfo) -> float | UntilError:
+    """The instant of `read_until`'s deadline."""
+    read = read_until(words, now, zone)
+    return read if isinstance(read, UntilError) else read.at
+
+
+def read_until(words: list[str], now: float, zone: tzinfo) -> Deadline | UntilError:
     """A deadline in the chat's time zone: DATE [HH:MM], DATE being YYYY-MM-DD, today, tomorrow or
-    a weekday (the next one; today's if the time is still to come). No time: the day's end."""
+    a weekday (the next one; today's if the time is still to come). No time: the day's end.
+
+    A wall time the clocks skip (02:30 on a spring-forward night) is read as schedules read it,
+    as long after the change (03:30); one they repeat (a fall-back night) is the first of the
+    two. Either way the deadline says so (`change`), so the admin is told what was set."""
     if len(words) > 2:
         return UntilError.EXTRA
     today = datetime.fromtimestamp(now, zone).date()
@@ -125,12 +151,23 @@ def parse_until(words: list[str], now: float, zone: tzinfo) -> float | UntilErro
     clock = clock_of(words[1]) if len(words) == 2 else DEFAULT_CLOCK
     if clock is None:
         return UntilError.CLOCK
-    deadline = datetime.combine(day, time(*clock), tzinfo=zone).timestamp()
-    if deadline <= now and day.weekday() == today.weekday() and words[0].casefold()[:3] in WEEKDAYS:
-        deadline = datetime.combine(day + timedelta(days=7), time(*clock), tzinfo=zone).timestamp()
+    typed = datetime.combine(day, time(*clock))
+    if typed.replace(tzinfo=zone).timestamp() <= now and day == today and words[0].casefold()[:3] in WEEKDAYS:
+        typed += timedelta(days=7)
+    deadline = typed.replace(tzinfo=zone).timestamp()
     if deadline <= now:
         return UntilError.PAST
-    return UntilError.TOO_FAR if deadline - now > MAX_DAYS * 86400 else deadline
+    if deadline - now > MAX_DAYS * 86400:
+        return UntilError.TOO_FAR
+    return Deadline(deadline, typed, _clock_change(typed, zone))
+
+
+def _clock_change(typed: datetime, zone: tzinfo) -> ClockChange | None:
+    """Whether the clocks skip or repeat this wall time in `zone` (None: it happens once)."""
+    first = typed.replace(tzinfo=zone)
+    if datetime.fromtimestamp(first.timestamp(), zone).replace(tzinfo=None) != typed:
+        return ClockChange.SKIPPED
+    return ClockChange.REPEATED if first.utcoffset() != typed.replace(tzinfo=zone, fold=1).utcoffset() else None
 
 
 def _day(word: str, today: date) -> date | None:

@@ -24,6 +24,10 @@ class FakeClock:
         """When the earliest sleeper wakes (None: nobody sleeps)."""
         return min((t for t, f in self._sleepers if not f.done()), default=None)
 
+    def wakes(self) -> list[float]:
+        """When each sleeper wakes, earliest first."""
+        return sorted(t for t, f in self._sleepers if not f.done())
+
     def advance(self, seconds: float) -> None:
         self._now += seconds
         due = [(t, f) for t, f in self._sleepers if t <= self._now]

@@ -3,7 +3,20 @@ message with its Start button, the podium at the deadline, and every reason /ass
 
 from __future__ import annotations
 
-from bot.domain.assignment import AssignmentRow, AssignmentStatus, Place, Progress, UntilError, start_payload, time_left
+from datetime import UTC, datetime
+
+from bot.domain import zones
+from bot.domain.assignment import (
+    AssignmentRow,
+    AssignmentStatus,
+    ClockChange,
+    Deadline,
+    Place,
+    Progress,
+    UntilError,
+    start_payload,
+    time_left,
+)
 from bot.domain.model import Button, Reply, Standing
 from bot.texts import i18n
 from bot.texts.render import standing_line, t, tn
@@ -124,14 +137,38 @@ def listing(lang: str, rows: list[tuple[AssignmentRow, str, Progress]], now: flo
     return Reply("\n".join(lines), title=t(lang, "📝 Open assignments"), language=lang)
 
 
-def created(lang: str, row: AssignmentRow, zone_name: str | None) -> Reply:
+def created(lang: str, row: AssignmentRow, zone_name: str | None, deadline: Deadline | None = None) -> Reply:
     text = t(
         lang,
         "Assignment #{id} is open until {when}; the podium comes then.",
         id=row.id,
         when=when(row.deadline, zone_name),
     )
+    if deadline is not None and deadline.change is not None:
+        text += "\n" + clock_change(lang, deadline, zone_name)
     return Reply(text, language=lang, private=True)
+
+
+def clock_change(lang: str, deadline: Deadline, zone_name: str | None) -> str:
+    """What the deadline made of a wall time the clocks skip or repeat that night."""
+    typed, day, zone = f"{deadline.typed:%H:%M}", f"{deadline.typed:%Y-%m-%d}", _zone(zone_name)
+    if deadline.change is ClockChange.SKIPPED:
+        return t(
+            lang,
+            "There is no {typed} on {day} in {zone} (the clocks go forward): the assignment closes at {shown} instead.",
+            typed=typed,
+            day=day,
+            zone=zone,
+            shown=f"{datetime.fromtimestamp(deadline.at, zones.zone(zone_name)):%H:%M}",
+        )
+    return t(
+        lang,
+        "{typed} comes twice on {day} in {zone} (the clocks go back): the assignment closes at the first, {utc} UTC.",
+        typed=typed,
+        day=day,
+        zone=zone,
+        utc=f"{datetime.fromtimestamp(deadline.at, UTC):%H:%M}",
+    )
 
 
 def cancelled(lang: str, assignment_id: int) -> Reply:

@@ -8,12 +8,15 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.assignment import (
     AssignmentRow,
+    ClockChange,
+    Deadline,
     Place,
     UntilError,
     assignment_of,
     may_edit,
     parse_until,
     progress,
+    read_until,
     split_until,
     time_left,
 )
@@ -35,6 +38,18 @@ def test_dates_and_times_read_in_the_chats_zone():
     assert parse_until(["friday", "08:00"], NOW, BERLIN) == at(2026, 4, 3, 8, 0)  # today's has passed: next week's
     # 02:30 does not exist on 29 March in Berlin: it is read as 03:30, an hour after 01:30
     assert parse_until(["2026-03-29", "02:30"], NOW, BERLIN) == datetime(2026, 3, 29, 1, 30, tzinfo=UTC).timestamp()
+
+
+def test_a_wall_time_the_clocks_skip_or_repeat_is_named_so_the_admin_is_told():
+    skipped = read_until(["2026-03-29", "02:30"], NOW, BERLIN)
+    assert isinstance(skipped, Deadline) and skipped.change is ClockChange.SKIPPED
+    assert skipped.typed == datetime(2026, 3, 29, 2, 30)
+    assert read_until(["2026-03-29", "03:30"], NOW, BERLIN) == Deadline(skipped.at, datetime(2026, 3, 29, 3, 30))
+    autumn = datetime(2026, 10, 20, 12, 0, tzinfo=UTC).timestamp()
+    repeated = read_until(["2026-10-25", "02:59"], autumn, BERLIN)
+    assert isinstance(repeated, Deadline) and repeated.change is ClockChange.REPEATED
+    assert repeated.at == datetime(2026, 10, 25, 0, 59, tzinfo=UTC).timestamp()  # the first 02:59, CEST
+    assert read_until(["2026-10-25", "03:00"], autumn, BERLIN).change is None  # type: ignore[union-attr]
 
 
 def test_words_that_are_not_a_deadline_say_why():
