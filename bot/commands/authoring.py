@@ -188,15 +188,16 @@ class Authoring:
         draft, number, rest = await self._numbered(args, who)
         if isinstance(draft, Reply):
             return draft
-        if not rest.isdecimal() or not draft.has(int(rest)):
+        place = draft.number(rest)
+        if place is None:
             return error(
                 who.lang,
                 t(who.lang, "Usage: /move N M moves question N to place M (1 to {count}).", count=len(draft.questions)),
             )
-        draft.move(number, int(rest))
+        draft.move(number, place)
         await self._save(who, draft)
         return self._listing(
-            who.lang, draft, t(who.lang, "Question {number} moved to place {place}.", number=number, place=int(rest))
+            who.lang, draft, t(who.lang, "Question {number} moved to place {place}.", number=number, place=place)
         )
 
     async def discard(self, who: Author) -> Reply:
@@ -210,7 +211,8 @@ class Authoring:
         if draft is None:
             return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one.")), 0, ""
         first, _, rest = args.strip().partition(" ")
-        if not first.isdecimal() or not draft.has(int(first[:4])):
+        number = draft.number(first)
+        if number is None:
             text = tn(
                 who.lang,
                 "Give a question number: the draft has {n} question.",
@@ -218,7 +220,7 @@ class Authoring:
                 len(draft.questions),
             )
             return error(who.lang, text), 0, ""
-        return draft, int(first), rest.strip()
+        return draft, number, rest.strip()
 
     # saving and sharing ----------------------------------------------------------------------
 

@@ -191,6 +191,15 @@ class Draft:
     def has(self, number: int) -> bool:
         return 1 <= number <= len(self.questions)
 
+    def number(self, word: str) -> int | None:
+        """`word` as the number of one of the questions ("3", "003"); None for anything else
+        (a digit string too long to be one is not read: Python refuses past 4,300 digits)."""
+        digits = word.lstrip("0")
+        if not word.isdecimal() or len(digits) > len(str(MAX_QUESTIONS)):
+            return None
+        number = int(digits or "0")
+        return number if self.has(number) else None
+
     def add(self, question: dict[str, Any]) -> int:
         """Add the question at the end (a fresh id); its number."""
         self.questions.append({**question, "id": f"q{self._next_id()}"})
