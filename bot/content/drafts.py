@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
+import string
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +43,8 @@ __all__ = [
 ]
 
 RIGHT_MARK, EXPLAIN_MARK, SEPARATOR = "*", ">", "|"
-_NUMBER = re.compile(r"^q([0-9]{1,4})$")
+_NUMBER = re.compile(r"^q([0-9]{1,4})(?:-[a-z0-9]+)?$")
+_MARK_LETTERS, MARK_LENGTH = string.ascii_lowercase + string.digits, 6
 
 
 @dataclass(frozen=True)
@@ -201,9 +204,16 @@ class Draft:
         return number if self.has(number) else None
 
     def add(self, question: dict[str, Any]) -> int:
-        """Add the question at the end (a fresh id); its number."""
-        self.questions.append({**question, "id": f"q{self._next_id()}"})
+        """Add the question at the end; its number. Its id (q4-k2x9ab) is new for good: an
+        "Undo" or "Edit" button of a question taken back, or of an earlier draft, names none
+        of this draft's questions (q4 alone would be the next question's again)."""
+        mark = "".join(secrets.choice(_MARK_LETTERS) for _ in range(MARK_LENGTH))
+        self.questions.append({**question, "id": f"q{self._next_id()}-{mark}"})
         return len(self.questions)
+
+    def saved_questions(self) -> list[dict[str, Any]]:
+        """The questions as a saved quiz holds them: ids q1, q2… without the draft's marks."""
+        return [{**q, "id": _NUMBER.sub(r"q\1", str(q.get("id")))} for q in self.questions]
 
     def replace(self, number: int, question: dict[str, Any]) -> None:
         self.questions[number - 1] = {**question, "id": self.questions[number - 1]["id"]}

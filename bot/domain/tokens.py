@@ -44,9 +44,10 @@ _LANGUAGE = r"ql:(?:" + "|".join(LANGUAGES) + ")"
 _REVIEW = r"rv:(?:[1-9][0-9]{0,9}):(?:[0-9]{1,3}):(?:[0-9d])"
 _PRIVATE = r"pv:[a-z0-9_]{1,32}"  # a /start payload: review, assign_12
 _QUESTION = r"q[dt]:(?:[1-9][0-9]{0,11}):(?:[1-9][0-9]{0,2})"
-_UNDO = r"du:q[0-9]{1,4}"
+_DRAFT_QUESTION = r"q[0-9]{1,4}(?:-[a-z0-9]{6})?"  # a draft's question id (bot/content/drafts.py)
+_UNDO = rf"du:{_DRAFT_QUESTION}"
 _SUGGESTION = r"sg:([ar]):([1-9][0-9]{0,5})"
-_FORM = r"df:(add|suggest|q[0-9]{1,4})"
+_FORM = rf"df:(add|suggest|{_DRAFT_QUESTION})"
 PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION}|{_UNDO}|{_SUGGESTION}|{_FORM})"
 FORM_ADD, FORM_SUGGEST = "df:add", "df:suggest"  # a new question for the draft; one suggested to the group
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""

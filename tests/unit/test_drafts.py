@@ -132,16 +132,21 @@ def test_the_drafts_changes_keep_question_ids_unique():
     draft = Draft("T")
     for prompt in ("one", "two", "three"):
         draft.add(from_line(f"{prompt} | *a | b"))
+    taken_back = draft.questions[2]["id"]
     draft.delete(3)
     assert draft.add(from_line("four | *a | b")) == 3
-    assert [q["id"] for q in draft.questions] == ["q1", "q2", "q3"]
+    assert draft.questions[2]["id"] != taken_back, "an old Undo or Edit names no later question"
+    assert [q["id"] for q in draft.saved_questions()] == ["q1", "q2", "q3"]
     draft.delete(1)
     draft.add(from_line("five | *a | b"))
-    assert [q["id"] for q in draft.questions] == ["q2", "q3", "q4"]
+    assert [q["id"] for q in draft.saved_questions()] == ["q2", "q3", "q4"]
+    assert len({q["id"] for q in draft.questions}) == 3
     draft.replace(1, from_line("two again | a | *b"))
     draft.move(3, 1)
-    assert [(q["id"], q["prompt"]) for q in draft.questions] == [("q4", "five"), ("q2", "two again"), ("q3", "four")]
-    assert draft.number_of("q3") == 3 and draft.number_of("q1") is None
+    saved = [(q["id"], q["prompt"]) for q in draft.saved_questions()]
+    assert saved == [("q4", "five"), ("q2", "two again"), ("q3", "four")]
+    four = draft.questions[2]["id"]
+    assert four.startswith("q3-") and draft.number_of(four) == 3 and draft.number_of("q3") is None
     assert Draft.loads("T", draft.dumps()).questions == draft.questions
 
 

@@ -1,10 +1,11 @@
 """Writing a quiz in the chat on Telegram, tried as an attacker would (issue #46): question numbers
-out of range or absurd. Each gets a clear answer in the author's language and changes nothing."""
+out of range or absurd, stale Undo buttons. Each gets a clear answer in the author's language and
+changes nothing it should not."""
 
 from __future__ import annotations
 
 from bot.testing.fake_telegram_polls import poll_json
-from tests.adapters.telegram.test_telegram_authoring import sends_poll
+from tests.adapters.telegram.test_telegram_authoring import answer_in, sends_poll
 from tests.adapters.telegram.test_telegram_e2e import clock, fake  # noqa: F401 (the fixtures)
 from tests.support.telegram_harness import Member, running_bot, settings_for
 
@@ -61,3 +62,32 @@ async def test_done_on_an_empty_draft_and_without_one(fake, clock, tmp_path):
         assert (await ann.says("/edit 1")).text == "Give a question number: the draft has 0 questions."
         assert (await ann.says("/quiz empty")).text != ""  # nothing was saved under its name
         assert "Empty" not in (await ann.says("/quizzes")).text
+
+
+async def test_an_undo_button_of_a_question_taken_back_does_not_remove_the_next_one(fake, clock, tmp_path):
+    """Undo, then a new question, then the old Undo again: it names a question that is gone."""
+    user = fake.user(603, "Ann")
+    ann = Member(fake, fake.private(user), user)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await three_questions(ann)
+        third = next(m for m in fake.sent_to(ann.chat) if m.text == "Question 3 added: Question number 3?")
+        undo = third.buttons()[0]["callback_data"]
+        assert "Question 3 removed." in (await answer_in(ann, ann.presses_data(third.message_id, undo))).text
+        assert (await sends_poll(ann, poll(4))).text == "Question 3 added: Question number 4?"
+        again = await ann.presses_data(third.message_id, undo)
+        assert again.text == "That question is not in your draft any more."
+        assert "3. Question number 4?" in await listing(ann)
+
+
+async def test_an_undo_button_of_a_saved_draft_does_not_touch_the_next_draft(fake, clock, tmp_path):
+    user = fake.user(604, "Ann")
+    ann = Member(fake, fake.private(user), user)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await three_questions(ann)
+        first = next(m for m in fake.sent_to(ann.chat) if m.text == "Question 1 added: Question number 1?")
+        assert (await ann.says("/done")).text.startswith("Saved “Numbers”: 3 questions.")
+        await ann.says("/newquiz Next")
+        await sends_poll(ann, poll(5))
+        stale = await ann.presses_data(first.message_id, first.buttons()[0]["callback_data"])
+        assert stale.text == "That question is not in your draft any more."
+        assert "1. Question number 5?" in await listing(ann)
