@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.commands.authoring_replies import asking_poll, error, unusable
+from bot.commands.authoring_replies import asking_poll, error, too_big, unusable
 from bot.commands.sharing import Shelf
 from bot.commands.suggestions import SuggestionDesk
 from bot.content import drafts
@@ -116,6 +116,8 @@ class Authoring:
         if refused := self._refused(draft, made, who.lang):
             return refused
         number = draft.add(made)
+        if not draft.fits():
+            return too_big(who.lang)
         await self._save(who, draft)
         text = t(who.lang, "Question {number} added: {prompt}", number=number, prompt=made["prompt"])
         undo = Button(t(who.lang, "Undo"), tokens.draft_undo(draft.questions[-1]["id"]))
@@ -125,6 +127,8 @@ class Authoring:
         if refused := self._refused(draft, made, who.lang):
             return refused
         draft.replace(number, made)
+        if not draft.fits():
+            return too_big(who.lang)
         draft.replacing = 0
         await self._save(who, draft)
         return Reply(

@@ -17,5 +17,15 @@ def unusable(lang: str, problems: list[str]) -> Reply:
     return error(lang, t(lang, "That question cannot be used, nothing changed:") + "\n• " + "\n• ".join(problems))
 
 
+def too_big(lang: str) -> Reply:
+    """A question that would take the draft past what a quiz file may be: nothing was changed."""
+    text = t(
+        lang,
+        "This question would make the quiz larger than 1 MB, the most a quiz may be: nothing changed. "
+        "/done saves it as it is.",
+    )
+    return error(lang, text)
+
+
 def error(lang: str, text: str) -> Reply:
     return Reply(text, language=lang, kind="error")

@@ -4,7 +4,6 @@ a file would be), and gives it a share code; a share link opened in a chat adds 
 
 from __future__ import annotations
 
-import json
 import secrets
 import string
 from typing import TYPE_CHECKING
@@ -37,10 +36,8 @@ class Shelf:
         """The draft stored as the chat's own quiz (an error reply: nothing stored)."""
         quiz_id = await self._free_id(who.chat, draft.title)
         about = t(who.lang, "A quiz {name} wrote in the chat.", name=who.player.name)
-        data = json.dumps(
-            drafts.quiz_data(quiz_id, draft.title, draft.saved_questions(), about, who.lang), ensure_ascii=False
-        )
-        outcome = await self.engine.chat_quizzes.upload(who.chat, who.player, f"{quiz_id}.yaml", data.encode())
+        data = drafts.quiz_bytes(quiz_id, draft.title, draft.saved_questions(), about, who.lang)
+        outcome = await self.engine.chat_quizzes.upload(who.chat, who.player, f"{quiz_id}.yaml", data)
         if outcome.status is not UploadStatus.STORED:  # checked question by question: not expected
             found = "; ".join(f"{p.where}: {shown(who.lang, p.why, t)}" for p in outcome.problems)
             return error(

@@ -22,8 +22,9 @@ import string
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.content.importers.common import MAX_FILE_BYTES
 from bot.content.quiz_check import check_quiz_data
-from bot.content.quizfile import MAX_QUESTIONS, TITLE_MAX
+from bot.content.quizfile import DESCRIPTION_MAX, MAX_QUESTIONS, TITLE_MAX
 from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS
 from bot.texts.i18n import Later, later
 
@@ -38,6 +39,7 @@ __all__ = [
     "from_form",
     "from_line",
     "from_poll",
+    "quiz_bytes",
     "quiz_data",
     "slug",
 ]
@@ -170,6 +172,17 @@ def quiz_data(
     return {"id": quiz_id, "language": language, "title": title, "description": description, "questions": questions}
 
 
+def quiz_bytes(
+    quiz_id: str, title: str, questions: list[dict[str, Any]], description: str, language: str = "en"
+) -> bytes:
+    """The draft as the quiz file its saving uploads (JSON, which YAML reads)."""
+    return json.dumps(quiz_data(quiz_id, title, questions, description, language), ensure_ascii=False).encode()
+
+
+# the longest id and description a draft's saving may give it (four bytes a character at most)
+_WIDEST_ID, _WIDEST_DESCRIPTION = "-" * 40, "\U0010ffff" * DESCRIPTION_MAX
+
+
 def slug(title: str) -> str:
     """A quiz id from its title: lower-case letters, digits and dashes, at most 30 characters."""
     words = re.findall(r"[a-z0-9]+", title.casefold())
@@ -210,6 +223,12 @@ class Draft:
         mark = "".join(secrets.choice(_MARK_LETTERS) for _ in range(MARK_LENGTH))
         self.questions.append({**question, "id": f"q{self._next_id()}-{mark}"})
         return len(self.questions)
+
+    def fits(self) -> bool:
+        """Whether the draft saved stays within what an uploaded quiz file may be (1 MB), as
+        the upload its saving makes will check: a draft must not grow past what /done saves."""
+        widest = quiz_bytes(_WIDEST_ID, self.title, self.saved_questions(), _WIDEST_DESCRIPTION)
+        return len(widest) <= MAX_FILE_BYTES
 
     def saved_questions(self) -> list[dict[str, Any]]:
         """The questions as a saved quiz holds them: ids q1, q2… without the draft's marks."""

@@ -1,9 +1,12 @@
 """Writing a quiz in the chat on Telegram, tried as an attacker would (issue #46): question numbers
-out of range or absurd, stale Undo buttons. Each gets a clear answer in the author's language and
-changes nothing it should not."""
+out of range or absurd, a draft past what a quiz file may be, stale Undo buttons. Each gets a
+clear answer in the author's language and changes nothing it should not."""
 
 from __future__ import annotations
 
+import time
+
+from bot.content.importers.common import MAX_FILE_BYTES
 from bot.testing.fake_telegram_polls import poll_json
 from tests.adapters.telegram.test_telegram_authoring import answer_in, sends_poll
 from tests.adapters.telegram.test_telegram_e2e import clock, fake  # noqa: F401 (the fixtures)
@@ -91,3 +94,37 @@ async def test_an_undo_button_of_a_saved_draft_does_not_touch_the_next_draft(fak
         stale = await ann.presses_data(first.message_id, first.buttons()[0]["callback_data"])
         assert stale.text == "That question is not in your draft any more."
         assert "1. Question number 5?" in await listing(ann)
+
+
+async def test_a_draft_stops_at_the_size_a_quiz_file_may_be(fake, clock, tmp_path):
+    """Polls as long as Telegram lets a user make them (300-character question, ten options of
+    100, an explanation of 200), in a script of four bytes a character: about 6 kB a question, so
+    the 500 questions a quiz may hold would be 3 MB. The draft stops at 1 MB with a clear answer,
+    and /done saves what it holds."""
+    wide = "𝒜"  # U+1D49C: four bytes in UTF-8
+    user = fake.user(605, "Ann")
+    ann = Member(fake, fake.private(user), user)
+
+    def big(n: int) -> dict:
+        options = [f"{i}{wide * 99}" for i in range(10)]
+        return poll_json(f"{n:03}{wide * 297}", options, 0, wide * 200)
+
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await ann.says("/newquiz Wide")
+        started, n = time.perf_counter(), 0
+        while True:
+            n += 1
+            answer = await sends_poll(ann, big(n))
+            if not answer.text.startswith("Question "):
+                break
+            assert n < 300, "the draft took more than 1 MB of questions"
+        print(f"\n{n - 1} questions of about 6 kB were taken, in {time.perf_counter() - started:.1f} s")
+        assert answer.text == (
+            "This question would make the quiz larger than 1 MB, the most a quiz may be: nothing changed. "
+            "/done saves it as it is."
+        )
+        assert 150 < n - 1 < 170
+        assert (await ann.says("/edit 1 short | yes | *no")).text == "Question 1 replaced: short"
+        saved = await ann.says("/done")
+        assert saved.text.startswith(f"Saved “Wide”: {n - 1} questions."), saved.text
+        assert MAX_FILE_BYTES == 1_000_000
