@@ -7,32 +7,31 @@ is a dependency for machines without them (slim containers, Windows).
 from __future__ import annotations
 
 from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo, available_timezones
 
 DEFAULT_ZONE = "UTC"
 MAX_NAME = 64
 
 
+# Files among the zones that name no place: the machine's own zone (a link to /etc/localtime)
+# and the rules of POSIX TZ strings. `/settings tz localtime` would follow whatever the server
+# is set to, and show it to the chat.
+NOT_PLACES = frozenset({"localtime", "posixrules"})
+
+
 @lru_cache(maxsize=1)
 def _names_by_lower() -> dict[str, str]:
-    return {name.lower(): name for name in available_timezones()}
+    return {name.lower(): name for name in available_timezones() - NOT_PLACES}
 
 
 def canonical(name: str) -> str | None:
-    """The IANA name as zoneinfo spells it ('asia/kolkata' -> 'Asia/Kolkata'), None if unknown."""
+    """The IANA name as zoneinfo spells it ('asia/kolkata' -> 'Asia/Kolkata'), None if unknown.
+    Only the names zoneinfo lists: not its files' other paths (posix/…, right/…, whose leap
+    seconds zoneinfo does not apply), nor the files in NOT_PLACES."""
     wanted = (name or "").strip()
     if not wanted or len(wanted) > MAX_NAME:
         return None
-    exact = _names_by_lower().get(wanted.lower())
-    return exact or (wanted if _loads(wanted) else None)
-
-
-def _loads(name: str) -> bool:
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        return False
-    return True
+    return _names_by_lower().get(wanted.lower())
 
 
 def zone(name: str | None) -> ZoneInfo:

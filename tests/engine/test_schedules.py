@@ -161,4 +161,7 @@ async def test_settings_tz_takes_iana_names_only(engine):
     assert "Time zone: Asia/Kolkata" in shown.text
     bad = await admin(commands, "settings tz Mars/Olympus")
     assert bad.kind == "error" and "Unknown time zone" in bad.text
+    for bogus in ("localtime", "posixrules", "right/UTC", "posix/Europe/Berlin", "../UTC", "/etc/localtime"):
+        refused = await admin(commands, f"settings tz {bogus}")
+        assert refused.kind == "error" and "Unknown time zone" in refused.text, bogus
     assert (await engine.chat_settings(group())).time_zone == "Asia/Kolkata"
