@@ -238,10 +238,23 @@ class Draft:
         self.questions[number - 1] = {**question, "id": self.questions[number - 1]["id"]}
 
     def delete(self, number: int) -> None:
+        edited = self._edited()
         del self.questions[number - 1]
+        self._edit_again(edited)
 
     def move(self, number: int, to: int) -> None:
+        edited = self._edited()
         self.questions.insert(to - 1, self.questions.pop(number - 1))
+        self._edit_again(edited)
+
+    def _edited(self) -> str | None:
+        """The id of the question the next poll replaces (/edit N), if any."""
+        return str(self.questions[self.replacing - 1].get("id")) if self.has(self.replacing) else None
+
+    def _edit_again(self, edited: str | None) -> None:
+        """After a delete or a move, the next poll still replaces the question /edit named, at its
+        new number (none if it was the one deleted): not the one that took its old number."""
+        self.replacing = (self.number_of(edited) or 0) if edited else 0
 
     def number_of(self, question_id: str) -> int | None:
         return next((i + 1 for i, q in enumerate(self.questions) if q.get("id") == question_id), None)

@@ -128,3 +128,27 @@ async def test_a_draft_stops_at_the_size_a_quiz_file_may_be(fake, clock, tmp_pat
         saved = await ann.says("/done")
         assert saved.text.startswith(f"Saved “Wide”: {n - 1} questions."), saved.text
         assert MAX_FILE_BYTES == 1_000_000
+
+
+async def test_a_poll_sent_for_edit_n_replaces_that_question_after_others_moved(fake, clock, tmp_path):
+    """/edit 3, then question 1 deleted and the rest moved: the poll that follows replaces the
+    question /edit named, wherever it is now, not whichever question took its number."""
+    user = fake.user(606, "Ann")
+    ann = Member(fake, fake.private(user), user)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await three_questions(ann)
+        await sends_poll(ann, poll(4))
+        assert (await ann.says("/edit 3")).text.startswith("Send the new poll for question 3")
+        await ann.says("/delete 1")
+        replaced = await sends_poll(ann, poll(30))
+        assert replaced.text == "Question 2 replaced: Question number 30?"
+        assert "1. Question number 2?\n2. Question number 30?\n3. Question number 4?" in await listing(ann)
+
+        assert (await ann.says("/edit 1")).text.startswith("Send the new poll for question 1")
+        await ann.says("/move 1 3")
+        assert (await sends_poll(ann, poll(20))).text == "Question 3 replaced: Question number 20?"
+        assert "1. Question number 30?\n2. Question number 4?\n3. Question number 20?" in await listing(ann)
+
+        assert (await ann.says("/edit 2")).text.startswith("Send the new poll for question 2")
+        await ann.says("/delete 2")  # the question being edited is gone: the next poll is a new one
+        assert (await sends_poll(ann, poll(5))).text == "Question 3 added: Question number 5?"
