@@ -9,7 +9,11 @@ it is checked, stored and exported as a file would be.
 
 from __future__ import annotations
 
+import weakref
+from asyncio import Lock
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from bot.commands.authoring_replies import asking_poll, error, too_big, unusable
 from bot.commands.sharing import Shelf
@@ -23,6 +27,8 @@ from bot.engine.core import Engine
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
+T = TypeVar("T")
+TRIES = 20  # a change made again this often when another worker's change of the draft came first
 LISTED_BUTTONS = 12  # questions of a draft listed with Edit and Delete buttons (Discord shows 25 buttons)
 FORM_NEW = "add"  # a form for a new question (tokens.FORM_ADD)
 
@@ -38,24 +44,34 @@ class Author:
     private_replies: bool = False  # Caller.private_replies: a draft may be written in a group (Discord)
 
 
+class DraftChanged(Exception):
+    """The author's draft changed between reading and storing it (another message of theirs came
+    first, on another worker): the change is made again from the draft as it is now."""
+
+
 class Authoring:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.store = engine.store
         self.suggestions = SuggestionDesk(engine)
         self.shelf = Shelf(engine)
+        self._locks: weakref.WeakValueDictionary[str, Lock] = weakref.WeakValueDictionary()
 
     # the draft --------------------------------------------------------------------------
 
     async def newquiz(self, args: str, who: Author) -> Reply:
         if not who.chat.is_private and not who.private_replies:
             return error(who.lang, t(who.lang, "Write a quiz in a private chat with me: send /newquiz there."))
-        if (draft := await self._draft(who)) is not None:
+        return await self._serially(who, lambda: self._newquiz(args, who))
+
+    async def _newquiz(self, args: str, who: Author) -> Reply:
+        row, draft = await self._read(who)
+        if draft is not None:
             return self._listing(
                 who.lang, draft, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it.")
             )
         title = " ".join(args.split())[: drafts.TITLE_MAX] or t(who.lang, "My quiz")
-        await self._save(who, Draft(title))
+        await self._save(who, Draft(title), row)  # in place of a suggestion being written, if any
         text = t(
             who.lang,
             "New quiz “{title}”. Send quiz polls (the button below makes one; forwarded ones do too). /done saves it.",
@@ -65,7 +81,7 @@ class Authoring:
 
     async def poll(self, spec: PollSpec, who: Author) -> Reply:
         """A poll sent in the private chat: a question of the draft (or how to open one)."""
-        taken = await self._take(drafts.from_poll(spec), who)
+        taken = await self._serially(who, lambda: self._take(drafts.from_poll(spec), who))
         if taken is None:
             text = t(who.lang, "Send /newquiz [title] first: then every quiz poll you send becomes a question.")
             return error(who.lang, text)
@@ -73,25 +89,27 @@ class Authoring:
 
     async def line(self, text: str, who: Author) -> Reply | None:
         """A line in the fixed layout, typed while a draft is open (None: no draft is open)."""
-        return await self._take(drafts.from_line(text), who)
+        return await self._serially(who, lambda: self._take(drafts.from_line(text), who))
 
     async def form(self, form: QuestionForm, target: str, who: Author) -> Reply:
         """A question's form sent (Discord's modal): added to the draft, or question `target` replaced."""
-        made = drafts.from_form(form)
+        return await self._serially(who, lambda: self._form(drafts.from_form(form), target, who))
+
+    async def _form(self, made: dict | Refusal, target: str, who: Author) -> Reply:
         if target != FORM_NEW:
-            draft = await self._draft(who)
+            row, draft = await self._read(who)
             number = draft.number_of(target) if draft else None
             if draft is None or number is None:
                 return error(who.lang, t(who.lang, "That question is not in your draft any more."))
             if isinstance(made, Refusal):
                 return error(who.lang, shown(who.lang, made.why, t))
-            return await self._replace(draft, number, made, who)
+            return await self._replace(draft, number, made, who, row)
         taken = await self._take(made, who)
         return taken or error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
 
     async def form_defaults(self, target: str, who: Author) -> QuestionForm | None:
         """What the form of question `target` starts with (None: a new question, or none such)."""
-        draft = await self._draft(who)
+        _, draft = await self._read(who)
         number = draft.number_of(target) if draft else None
         return drafts.form_of(draft.questions[number - 1]) if draft and number else None
 
@@ -107,7 +125,7 @@ class Authoring:
         if isinstance(made, Refusal):
             return error(who.lang, shown(who.lang, made.why, t))
         if draft.replacing and draft.has(draft.replacing):
-            return await self._replace(draft, draft.replacing, made, who)
+            return await self._replace(draft, draft.replacing, made, who, row)
         if len(draft.questions) >= drafts.MAX_QUESTIONS:
             return error(
                 who.lang,
@@ -118,19 +136,19 @@ class Authoring:
         number = draft.add(made)
         if not draft.fits():
             return too_big(who.lang)
-        await self._save(who, draft)
+        await self._save(who, draft, row)
         text = t(who.lang, "Question {number} added: {prompt}", number=number, prompt=made["prompt"])
         undo = Button(t(who.lang, "Undo"), tokens.draft_undo(draft.questions[-1]["id"]))
         return Reply(text, buttons=(undo,), language=who.lang)
 
-    async def _replace(self, draft: Draft, number: int, made: dict, who: Author) -> Reply:
+    async def _replace(self, draft: Draft, number: int, made: dict, who: Author, row: DraftRow | None) -> Reply:
         if refused := self._refused(draft, made, who.lang):
             return refused
         draft.replace(number, made)
         if not draft.fits():
             return too_big(who.lang)
         draft.replacing = 0
-        await self._save(who, draft)
+        await self._save(who, draft, row)
         return Reply(
             t(who.lang, "Question {number} replaced: {prompt}", number=number, prompt=made["prompt"]), language=who.lang
         )
@@ -140,25 +158,31 @@ class Authoring:
         return unusable(lang, found) if found else None
 
     async def undo(self, question_id: str, who: Author) -> Ack | Reply:
-        draft = await self._draft(who)
+        return await self._serially(who, lambda: self._undo(question_id, who))
+
+    async def _undo(self, question_id: str, who: Author) -> Ack | Reply:
+        row, draft = await self._read(who)
         number = draft.number_of(question_id) if draft else None
         if draft is None or number is None:  # pressed twice, or after /done: said to the presser alone
             return Ack(t(who.lang, "That question is not in your draft any more."), accepted=False, language=who.lang)
         draft.delete(number)
-        await self._save(who, draft)
+        await self._save(who, draft, row)
         return self._listing(who.lang, draft, t(who.lang, "Question {number} removed.", number=number))
 
     async def edit(self, args: str, who: Author) -> Reply:
-        draft, number, rest = await self._numbered(args, who)
+        return await self._serially(who, lambda: self._edit(args, who))
+
+    async def _edit(self, args: str, who: Author) -> Reply:
+        row, draft, number, rest = await self._numbered(args, who)
         if isinstance(draft, Reply):
             return draft
         if rest:
             made = drafts.from_line(rest)
             if isinstance(made, Refusal):
                 return error(who.lang, shown(who.lang, made.why, t))
-            return await self._replace(draft, number, made, who)
+            return await self._replace(draft, number, made, who, row)
         draft.replacing = number
-        await self._save(who, draft)
+        await self._save(who, draft, row)
         text = t(
             who.lang,
             "Send the new poll for question {number}, or /edit {number} prompt | option | *right option.",
@@ -168,28 +192,37 @@ class Authoring:
 
     async def edit_by_id(self, question_id: str, who: Author) -> Reply:
         """An "Edit" button where no form opens: as /edit N."""
-        draft = await self._draft(who)
+        return await self._serially(who, lambda: self._edit_by_id(question_id, who))
+
+    async def _edit_by_id(self, question_id: str, who: Author) -> Reply:
+        _, draft = await self._read(who)
         number = draft.number_of(question_id) if draft else None
         if number is None:
             return error(who.lang, t(who.lang, "That question is not in your draft any more."))
-        return await self.edit(str(number), who)
+        return await self._edit(str(number), who)
 
     async def ask_poll(self, who: Author) -> Reply:
         """An "Add question" button where no form opens: send a poll."""
-        if await self._draft(who) is None:
+        if (await self._read(who))[1] is None:
             return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
         return asking_poll(who.lang, t(who.lang, "Send a quiz poll: it becomes the next question."))
 
     async def delete(self, args: str, who: Author) -> Reply:
-        draft, number, _ = await self._numbered(args, who)
+        return await self._serially(who, lambda: self._delete(args, who))
+
+    async def _delete(self, args: str, who: Author) -> Reply:
+        row, draft, number, _ = await self._numbered(args, who)
         if isinstance(draft, Reply):
             return draft
         draft.delete(number)
-        await self._save(who, draft)
+        await self._save(who, draft, row)
         return self._listing(who.lang, draft, t(who.lang, "Question {number} removed.", number=number))
 
     async def move(self, args: str, who: Author) -> Reply:
-        draft, number, rest = await self._numbered(args, who)
+        return await self._serially(who, lambda: self._move(args, who))
+
+    async def _move(self, args: str, who: Author) -> Reply:
+        row, draft, number, rest = await self._numbered(args, who)
         if isinstance(draft, Reply):
             return draft
         place = draft.number(rest)
@@ -199,7 +232,7 @@ class Authoring:
                 t(who.lang, "Usage: /move N M moves question N to place M (1 to {count}).", count=len(draft.questions)),
             )
         draft.move(number, place)
-        await self._save(who, draft)
+        await self._save(who, draft, row)
         return self._listing(
             who.lang, draft, t(who.lang, "Question {number} moved to place {place}.", number=number, place=place)
         )
@@ -210,10 +243,10 @@ class Authoring:
             return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
         return Reply(t(who.lang, "Draft dropped."), language=who.lang)
 
-    async def _numbered(self, args: str, who: Author) -> tuple[Draft | Reply, int, str]:
-        draft = await self._draft(who)
+    async def _numbered(self, args: str, who: Author) -> tuple[DraftRow | None, Draft | Reply, int, str]:
+        row, draft = await self._read(who)
         if draft is None:
-            return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one.")), 0, ""
+            return row, error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one.")), 0, ""
         first, _, rest = args.strip().partition(" ")
         number = draft.number(first)
         if number is None:
@@ -223,13 +256,16 @@ class Authoring:
                 "Give a question number: the draft has {n} questions.",
                 len(draft.questions),
             )
-            return error(who.lang, text), 0, ""
-        return draft, number, rest.strip()
+            return row, error(who.lang, text), 0, ""
+        return row, draft, number, rest.strip()
 
     # saving and sharing ----------------------------------------------------------------------
 
     async def done(self, who: Author) -> Reply:
-        draft = await self._draft(who)
+        return await self._serially(who, lambda: self._done(who))
+
+    async def _done(self, who: Author) -> Reply:
+        _, draft = await self._read(who)
         if draft is None:
             return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
         if not draft.questions:
@@ -244,14 +280,32 @@ class Authoring:
 
     # storage --------------------------------------------------------------------------------
 
-    async def _draft(self, who: Author) -> Draft | None:
-        """The author's quiz draft (a pending suggestion to a group is none: /newquiz replaces it)."""
+    async def _read(self, who: Author) -> tuple[DraftRow | None, Draft | None]:
+        """The author's draft as stored, and as a quiz draft (a pending suggestion to a group is
+        none: /newquiz replaces it)."""
         row = await self.store.draft(who.player.key)
-        return Draft.loads(row.title, row.content, row.replacing) if row and not row.target else None
+        return row, Draft.loads(row.title, row.content, row.replacing) if row and not row.target else None
 
-    async def _save(self, who: Author, draft: Draft) -> None:
+    async def _save(self, who: Author, draft: Draft, before: DraftRow | None) -> None:
+        """Store the draft over `before`, the row it was read from: DraftChanged if it is not
+        that any more (stored over it, the other change would be lost)."""
         row = DraftRow(who.player.key, draft.title, draft.dumps(), draft.replacing, self.engine.clock.now())
-        await self.store.save_draft(row)
+        if not await self.store.change_draft(row, before):
+            raise DraftChanged(who.player.key)
+
+    async def _serially(self, who: Author, change: Callable[[], Awaitable[T]]) -> T:
+        """One author's changes of their draft one after another. A dozen polls forwarded at once
+        come as a dozen updates handled together: each read the draft, added its question and
+        stored it, and all but the last question were lost. In this process they wait in turn;
+        a change another worker made first (DraftChanged) is made again from the draft as it is."""
+        lock = self._locks.setdefault(who.player.key, Lock())  # held while anyone waits on it
+        async with lock:
+            for _ in range(TRIES - 1):
+                try:
+                    return await change()
+                except DraftChanged:
+                    continue
+            return await change()
 
     def _listing(self, lang: str, draft: Draft, head: str) -> Reply:
         """The draft, with a button to add a question and, for the first ones, to edit or delete each."""

@@ -75,6 +75,36 @@ class DraftQueries:
             },
         )
 
+    async def change_draft(self, draft: DraftRow, before: DraftRow | None) -> bool:
+        values = {
+            "owner": draft.owner_key,
+            "title": draft.title,
+            "content": draft.content,
+            "replacing": draft.replacing,
+            "at": draft.updated_at,
+            "target": draft.target,
+        }
+        if before is None:
+            sql = (
+                f"INSERT INTO quiz_drafts({_DRAFT}) VALUES (:owner, :title, :content, :replacing, :at, :target) "
+                "ON CONFLICT (owner_key) DO NOTHING"
+            )
+            return await self._change(sql, values) == 1
+        was = {
+            "was_title": before.title,
+            "was_content": before.content,
+            "was_replacing": before.replacing,
+            "was_at": before.updated_at,
+            "was_target": before.target,
+        }
+        sql = (
+            "UPDATE quiz_drafts SET title = :title, content = :content, replacing = :replacing, "
+            "updated_at = :at, target = :target WHERE owner_key = :owner AND title = :was_title "
+            "AND content = :was_content AND replacing = :was_replacing AND updated_at = :was_at "
+            "AND target = :was_target"
+        )
+        return await self._change(sql, values | was) == 1
+
     async def draft(self, owner_key: str) -> DraftRow | None:
         rows = await self._fetch(
             f"SELECT {_DRAFT} FROM quiz_drafts WHERE owner_key = :owner",

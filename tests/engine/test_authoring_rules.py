@@ -4,6 +4,8 @@ in a group, and a draft in the chat's language."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.commands.core import Caller, Commands
 from bot.commands.sharing import SHARE_PREFIX
 from bot.content import drafts
@@ -93,3 +95,16 @@ async def test_a_pending_suggestion_is_no_quiz_draft(engine):
     assert started.text.startswith("New quiz “Mine”.")
     assert (await commands.draft_line("Q? | *a | b", me(BOB))).text == "Question 1 added: Q?"
     assert await engine.store.open_suggestions(group().key) == []
+
+
+async def test_questions_sent_at_once_to_two_workers_all_join_the_draft(engine):
+    """Two workers (each its own commands, one store) take an author's messages at the same time:
+    a draft stored over another worker's change would lose it, so each change is stored only over
+    the draft it read, and made again when the other came first."""
+    workers = (Commands(engine), Commands(engine))
+    await workers[0].handle("newquiz", "Together", me())
+    lines = [f"Q{n}? | *a | b" for n in range(1, 21)]
+    replies = await asyncio.gather(*(workers[n % 2].draft_line(line, me()) for n, line in enumerate(lines)))
+    assert sorted(r.text.partition(":")[0] for r in replies) == sorted(f"Question {n} added" for n in range(1, 21))
+    listed = await listing(workers[1], me())
+    assert all(f". Q{n}?" in listed for n in range(1, 21)) and "21." not in listed

@@ -68,6 +68,11 @@ class QuizDrafts(Protocol):
     async def save_draft(self, draft: DraftRow) -> None:
         """Store the author's draft, replacing the one they had (one draft per author)."""
 
+    async def change_draft(self, draft: DraftRow, before: DraftRow | None) -> bool:
+        """Store the author's draft in place of `before` (None: they had none), in one step, only
+        if their draft is still `before`: False, and nothing stored, when another message of
+        theirs changed it meanwhile (several come at once: a dozen polls forwarded together)."""
+
     async def draft(self, owner_key: str) -> DraftRow | None:
         """The author's draft; None when they have none open."""
 

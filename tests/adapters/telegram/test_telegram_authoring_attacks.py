@@ -152,3 +152,20 @@ async def test_a_poll_sent_for_edit_n_replaces_that_question_after_others_moved(
         assert (await ann.says("/edit 2")).text.startswith("Send the new poll for question 2")
         await ann.says("/delete 2")  # the question being edited is gone: the next poll is a new one
         assert (await sends_poll(ann, poll(5))).text == "Question 3 added: Question number 5?"
+
+
+async def test_polls_forwarded_together_all_join_the_draft(fake, clock, tmp_path):
+    """Twenty quiz polls selected in a channel and forwarded at once come as twenty updates the
+    bot handles together: each becomes a question, numbered in turn; none is lost."""
+    user, channel_author = fake.user(607, "Ann"), fake.user(608, "Quiz channel")
+    ann = Member(fake, fake.private(user), user)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await ann.says("/newquiz Forwarded")
+        before = len(fake.sent_to(ann.chat))
+        for n in range(1, 21):
+            await fake.send_poll(ann.chat, user, poll(n), channel_author)
+        await fake.wait_for(lambda: len(fake.sent_to(ann.chat)) >= before + 20, what="twenty answers")
+        answers = sorted(m.text.partition(":")[0] for m in fake.sent_to(ann.chat)[before:])
+        assert answers == sorted(f"Question {n} added" for n in range(1, 21))
+        listed = await listing(ann)
+        assert all(f". Question number {n}?" in listed for n in range(1, 21)) and "21." not in listed

@@ -23,6 +23,23 @@ async def test_one_draft_per_author_replaced_and_dropped(store):
     assert await store.draft("test:2") is not None
 
 
+async def test_a_draft_changes_only_from_what_its_author_last_read(store):
+    """Two messages of one author at once read the same draft: the first change is stored, the
+    second is refused (it would drop the first) and is made again from the draft as it is now."""
+    assert await store.change_draft(draft("test:1"), None) is True
+    assert await store.change_draft(draft("test:1", at=9.0), None) is False, "one draft per author"
+    read = await store.draft("test:1")
+    first = draft("test:1", '[{"id": "q1"}]', at=2.0)
+    second = draft("test:1", '[{"id": "q2"}]', at=2.0)
+    assert await store.change_draft(first, read) is True
+    assert await store.change_draft(second, read) is False
+    assert await store.draft("test:1") == first
+    assert await store.change_draft(second, first) is True
+    assert await store.draft("test:1") == second
+    assert await store.change_draft(draft("test:2"), draft("test:2")) is False, "no draft to change"
+    assert await store.draft("test:2") is None
+
+
 async def test_a_draft_survives_a_restart(store_factory):
     store = await store_factory.open()
     await store.save_draft(draft("test:1", '[{"id": "q1"}]'))
