@@ -9,13 +9,12 @@ it is checked, stored and exported as a file would be.
 
 from __future__ import annotations
 
-import weakref
-from asyncio import Lock
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.commands.authoring_replies import asking_poll, error, too_big, unusable
+from bot.commands.keyed_locks import KeyedLocks
 from bot.commands.sharing import Shelf
 from bot.commands.suggestions import SuggestionDesk
 from bot.content import drafts
@@ -55,7 +54,7 @@ class Authoring:
         self.store = engine.store
         self.suggestions = SuggestionDesk(engine)
         self.shelf = Shelf(engine)
-        self._locks: weakref.WeakValueDictionary[str, Lock] = weakref.WeakValueDictionary()
+        self._turns = KeyedLocks()  # an author's changes of their draft, one after another
 
     # the draft --------------------------------------------------------------------------
 
@@ -298,8 +297,7 @@ class Authoring:
         come as a dozen updates handled together: each read the draft, added its question and
         stored it, and all but the last question were lost. In this process they wait in turn;
         a change another worker made first (DraftChanged) is made again from the draft as it is."""
-        lock = self._locks.setdefault(who.player.key, Lock())  # held while anyone waits on it
-        async with lock:
+        async with self._turns(who.player.key):
             for _ in range(TRIES - 1):
                 try:
                     return await change()

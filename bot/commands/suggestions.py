@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from bot.commands.authoring_replies import asking_poll, error, unusable
+from bot.commands.keyed_locks import KeyedLocks
 from bot.content import drafts
 from bot.content.drafts import PollSpec, Refusal
 from bot.content.reading import UploadStatus
@@ -42,6 +43,7 @@ class SuggestionDesk:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.store = engine.store
+        self._turns = KeyedLocks()  # a group's suggestions queued one after another
 
     async def suggest(self, made: dict[str, Any] | Refusal, who: Author, group: ChatRef) -> Reply:
         """A question `who` suggests to `group`: queued, or why not (nothing queued)."""
@@ -49,12 +51,13 @@ class SuggestionDesk:
             return error(who.lang, shown(who.lang, made.why, t))
         if found := drafts.problems("-", [made]):
             return unusable(who.lang, found)
-        if refused := await self._over_limits(who, group):
-            return refused
         row = Suggestion(
             group.key, 0, who.player.key, who.player.name, json.dumps(made, ensure_ascii=False), self._now()
         )
-        number = await self.store.add_suggestion(row)
+        async with self._turns(group.key):  # ten sent together must not all pass the limits, then all queue
+            if refused := await self._over_limits(who, group):
+                return refused
+            number = await self.store.add_suggestion(row)
         text = t(
             who.lang, "Thanks! Your question is suggestion #{number}: the group's admins will decide.", number=number
         )

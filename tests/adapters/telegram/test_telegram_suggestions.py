@@ -89,3 +89,21 @@ async def test_suggestions_are_queued_limited_edited_approved_and_rejected(fake,
         assert "• Planets (planets): 1 question" in (await ann.says("/quizzes")).text
         left = await ann.says("/suggestions")
         assert left.text.startswith("1 suggestion is waiting:") and "#3 · Bob: Second?" in left.text
+
+
+async def test_suggestions_sent_together_keep_to_the_limits(fake, clock, tmp_path):
+    """Ten /suggest sent at once are handled together: each checked the member's count before any
+    was queued, and all ten were. The limit holds however fast they come."""
+    group = fake.group(-4003, "Quiz club")
+    ann, bob = (Member(fake, group, fake.user(440 + i, name)) for i, name in enumerate(("Ann", "Bob")))
+    fake.make_admin(group, ann.user)
+    async with running_bot(fake, settings_for(fake, tmp_path, quizhost_suggestions_per_day=2), clock):
+        await ann.says("/suggestions")
+        before = len(fake.sent_to(group))
+        for n in range(10):
+            await fake.send_text(group, bob.user, f"/suggest Question {n}? | *a | b")
+        await fake.wait_for(lambda: len(fake.sent_to(group)) >= before + 10, what="ten answers")
+        answers = [m.text for m in fake.sent_to(group)[before:]]
+        assert sum(a.startswith("Thanks! Your question is suggestion #") for a in answers) == 2
+        assert sum(a.startswith("You suggested 2 questions to this group in the last 24 hours") for a in answers) == 8
+        assert (await ann.says("/suggestions")).text.startswith("2 suggestions are waiting:")
