@@ -14,6 +14,9 @@ from tests.contract.test_writer import (  # noqa: F401
     test_many_presses_share_few_commits_and_each_is_stored_before_its_ack,
     test_run_states_from_many_closes_share_commits,
 )
+from tests.engine.test_authoring_rules import (  # noqa: F401
+    test_questions_sent_at_once_to_two_workers_all_join_the_draft,
+)
 from tests.engine.test_chat_moves import (  # noqa: F401
     test_a_quiz_in_progress_and_the_leaderboard_follow_the_chat_to_its_new_id,
     test_moving_into_a_chat_with_its_own_history_adds_the_boards_up,
