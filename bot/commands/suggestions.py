@@ -43,7 +43,7 @@ class SuggestionDesk:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.store = engine.store
-        self._turns = KeyedLocks()  # a group's suggestions queued one after another
+        self._turns = KeyedLocks()  # a group's suggestions queued, and decided, one after another
 
     async def suggest(self, made: dict[str, Any] | Refusal, who: Author, group: ChatRef) -> Reply:
         """A question `who` suggests to `group`: queued, or why not (nothing queued)."""
@@ -130,7 +130,8 @@ class SuggestionDesk:
         number = int(words[1]) if len(words) > 1 and words[1].isdecimal() and len(words[1]) < 7 else 0
         rest = words[2].strip() if len(words) > 2 else ""
         if action in ("approve", "reject", "edit") and number:
-            return await getattr(self, f"_{action}")(number, rest, who)
+            async with self._turns(who.chat.key):  # see press
+                return await getattr(self, f"_{action}")(number, rest, who)
         if action:
             return error(who.lang, _usage(who.lang))
         return await self._listing(who)
@@ -141,7 +142,10 @@ class SuggestionDesk:
         if decision is None or not who.is_admin:
             return Ack(t(who.lang, "Only chat admins can decide on suggestions."), accepted=False, language=who.lang)
         approve, number = decision
-        return await (self._approve(number, "", who) if approve else self._reject(number, "", who))
+        # one decision at a time in a group: four Approve pressed together each read the quiz,
+        # added their question and stored it, and three approved questions were lost
+        async with self._turns(who.chat.key):
+            return await (self._approve(number, "", who) if approve else self._reject(number, "", who))
 
     async def _listing(self, who: Author) -> Reply:
         waiting = await self.store.open_suggestions(who.chat.key)

@@ -4,6 +4,8 @@ group's link; the limits; an edit, an approval into a named quiz, a rejection; m
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.testing.fake_telegram import FakeBotApi, Sent
 from bot.testing.fake_telegram_polls import poll_json
 from tests.adapters.telegram.test_telegram_authoring import answer_in, link_of, sends_poll
@@ -107,3 +109,27 @@ async def test_suggestions_sent_together_keep_to_the_limits(fake, clock, tmp_pat
         assert sum(a.startswith("Thanks! Your question is suggestion #") for a in answers) == 2
         assert sum(a.startswith("You suggested 2 questions to this group in the last 24 hours") for a in answers) == 8
         assert (await ann.says("/suggestions")).text.startswith("2 suggestions are waiting:")
+
+
+async def test_approvals_pressed_together_all_reach_the_quiz(fake, clock, tmp_path):
+    """An admin taps Approve under four suggestions in a row, quicker than the bot answers: each
+    approval adds its question to the group's quiz; none is marked approved and lost."""
+    group = fake.group(-4004, "Trivia club")
+    ann, bob = (Member(fake, group, fake.user(450 + i, name)) for i, name in enumerate(("Ann", "Bob")))
+    fake.make_admin(group, ann.user)
+    fake.private(bob.user)  # Bob is told of each approval there
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        for n in range(1, 5):
+            await bob.says(f"/suggest Question {n}? | *a | b")
+        listing = await ann.says("/suggestions")
+        approves = [b["callback_data"] for b in listing.buttons() if b["text"].startswith("Approve")]
+        await asyncio.gather(*(ann.presses_data(listing.message_id, data) for data in approves))
+        said = await fake.wait_for(
+            lambda: (
+                (done := [m.text for m in fake.sent_to(group) if m.text.startswith("Approved #")])
+                and len(done) == 4
+                and done
+            )
+        )
+        assert sorted(text.partition(" by Bob into “Suggested” (")[2][0] for text in said) == ["1", "2", "3", "4"]
+        assert "• Suggested (suggested): 4 questions" in (await ann.says("/quizzes")).text
