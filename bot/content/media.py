@@ -42,7 +42,7 @@ def problem(media: MediaView) -> str | None:
         size = path.stat().st_size
         with path.open("rb") as file:
             head = file.read(12)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a path no system call takes (a NUL in it)
         return f"media file {path.name} is missing beside the quiz"
     if size > IMAGE_MAX_BYTES:
         return f"media file {path.name} is {size / 1e6:.1f} MB: a picture may be at most {IMAGE_MAX_BYTES // 10**6} MB"

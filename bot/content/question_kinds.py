@@ -7,6 +7,7 @@ that name the kind. `bot/content/quizfile.py` holds the rest of the format.
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import PurePosixPath
 from typing import Any, Literal
 
@@ -89,6 +90,14 @@ class MediaModel(BaseModel):
     @model_validator(mode="after")
     def _safe_src(self) -> MediaModel:
         src = self.src.strip()
+        if (control := _control_character(src)) is not None:
+            # no file name or URL holds one; a NUL would fail every open of the path, and the
+            # question with it would never be posted
+            raise _problem(
+                "media {src} holds the control character {code}: a file name or URL has none",
+                src=repr(src[:80]),
+                code=f"U+{ord(control):04X}",
+            )
         if src.startswith(("https://", "http://")):
             return self
         if "://" in src or src.startswith("data:"):
@@ -105,6 +114,11 @@ class MediaModel(BaseModel):
         if suffix in AUDIO_SUFFIXES:
             return MediaKind.AUDIO
         return MediaKind.VIDEO if suffix in VIDEO_SUFFIXES else MediaKind.IMAGE
+
+
+def _control_character(text: str) -> str | None:
+    """The first control character (Unicode's Cc: C0, DEL, C1) in `text`; None when it has none."""
+    return next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
 
 
 def check_answer(kind: QuestionKind, answer: Any, option_count: int) -> None:
