@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import PurePath
 from typing import Literal, Protocol, TypeAlias
 
 from bot.domain.records import RunStatus
@@ -291,6 +292,12 @@ class MediaView:
     @property
     def is_url(self) -> bool:
         return self.location.startswith(("https://", "http://"))
+
+    @property
+    def named(self) -> str:
+        """How players see it named: a URL as it is, a file beside the quiz by its file name
+        alone (where the server keeps its quizzes is nobody else's business)."""
+        return self.location if self.is_url else PurePath(self.location).name
 
 
 @dataclass(frozen=True)

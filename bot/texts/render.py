@@ -7,7 +7,6 @@ explains; left-to-right texts get none.
 
 from __future__ import annotations
 
-import os.path
 from collections.abc import Callable, Sequence
 
 from bot.domain.model import (
@@ -109,16 +108,17 @@ def option_lines(card: QuestionCard, marks: dict[str, str] | None = None) -> lis
 
 
 def media_lines(lang: str, media: MediaView | None, image_too: bool = False) -> list[str]:
-    """Audio and video stay links under the text (a picture is shown by the platform; with
-    `image_too`, where none can be shown, it is said in words: "[image: a lion]")."""
+    """Audio and video stay links under the text, a file beside the quiz named by its file name
+    only (a picture is shown by the platform; with `image_too`, where none can be shown, it is
+    said in words: "[image: a lion]")."""
     if media is None:
         return []
     if media.kind is MediaKind.AUDIO:
-        return [t(lang, "🔊 Listen: {link}", link=media.location)]
+        return [t(lang, "🔊 Listen: {link}", link=media.named)]
     if media.kind is MediaKind.VIDEO:
-        return [t(lang, "🎬 Watch: {link}", link=media.location)]
+        return [t(lang, "🎬 Watch: {link}", link=media.named)]
     if image_too:
-        return [t(lang, "[image: {alt}]", alt=media.alt or os.path.basename(media.location))]
+        return [t(lang, "[image: {alt}]", alt=media.alt or media.named)]
     return []
 
 

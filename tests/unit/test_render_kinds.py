@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.adapters.discord import views
 from bot.domain.answering import content_rtl, media_view
 from bot.domain.model import (
     ChatRef,
@@ -59,6 +60,19 @@ def test_sound_and_video_are_links_and_a_picture_is_words_where_none_can_be_show
     assert render.media_lines("en", lion) == [], "a platform shows the picture itself"
     assert render.media_lines("en", lion, image_too=True) == ["[image: a lion]"]
     assert render.media_lines("en", replace(lion, alt=""), image_too=True) == ["[image: lion.jpg]"]
+
+
+def test_a_sound_or_video_beside_the_quiz_is_named_by_its_file_name_never_its_server_path():
+    sound = MediaView(MediaKind.AUDIO, "/srv/bot/telegram:-100/sounds/secret.mp3")
+    clip = MediaView(MediaKind.VIDEO, "/srv/bot/telegram:-100/clips/secret-clip.mp4")
+    shown = card(QuestionKind.TYPED, media=sound)
+    assert "🔊 Listen: secret.mp3" in render.question_body(shown)
+    assert render.media_lines("en", clip) == ["🎬 Watch: secret-clip.mp4"]
+    reveal = Reveal(shown, "", "Berlin", "Why.", (), (), kind=QuestionKind.TYPED, explanation_media=clip)
+    for text in (render.question_body(shown), render.revealed(reveal, 4096)):  # Telegram, the terminal
+        assert "/srv" not in text and "telegram:" not in text
+    embed = views.question_embed(shown)  # Discord
+    assert "secret.mp3" in (embed.description or "") and "/srv" not in (embed.description or "")
 
 
 def test_a_typed_questions_reveal_lists_the_answers_given_and_the_right_one():

@@ -3,7 +3,8 @@
 A picture beside the quiz file is served by the page's own signed address (the CSP allows
 images from this site only), found through the quiz and the question's number, never through
 a path from the address. A picture at a URL is a link: loading it inline would tell another
-site who reads the page, and the page's policy keeps to its own site.
+site who reads the page, and the page's policy keeps to its own site. A sound or video beside
+the quiz is named by its file name, as in the chats: the page serves pictures only.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ WHICH = ("question", "explanation")  # the last part of a picture's address
 
 @dataclass(frozen=True)
 class Shown:
-    """A medium as the page shows it: inline (`src` on this site) or as a link."""
+    """A medium as the page shows it: inline (`src` on this site), as a link (a URL), or by its
+    name (a sound or video beside the quiz: its path on the server is never shown)."""
 
     src: str
     alt: str
     inline: bool
     kind: str
+    linked: bool = True
 
 
 def of(question: Question, which: str) -> Media | None:
@@ -42,9 +45,12 @@ def shown(quiz: Quiz, number: int, question: Question, lang: str, base: str) -> 
         view = media_view(of(question, which), quiz, lang)
         if view is None:
             continue
-        local_image = not view.is_url and view.kind is MediaKind.IMAGE
-        src = f"{base}/quizzes/{quiz.id}/media/{number}/{which}" if local_image else view.location
-        found[which] = Shown(src, view.alt, local_image, view.kind.value)
+        if view.is_url:
+            found[which] = Shown(view.location, view.alt, False, view.kind.value)
+        elif view.kind is MediaKind.IMAGE:
+            found[which] = Shown(f"{base}/quizzes/{quiz.id}/media/{number}/{which}", view.alt, True, view.kind.value)
+        else:
+            found[which] = Shown(view.named, view.alt, False, view.kind.value, linked=False)
     return found
 
 

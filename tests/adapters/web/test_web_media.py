@@ -61,3 +61,31 @@ async def test_the_quiz_page_shows_the_picture_from_its_own_signed_address(site)
                 assert response.status == 404, wrong
         async with http.get(f"{site.base}/c/x{token[1:]}/quizzes/pictures/media/1/question") as response:
             assert response.status == 403, "an altered link opens no picture"
+
+
+SOUNDS = """\
+id: sounds
+title: Sounds
+description: A sound and a video beside the quiz
+questions:
+  - id: bird
+    prompt: Which bird sings?
+    media: sounds/secret.mp3
+    options: ["Robin", "Crow"]
+    answer: 0
+    explanation: The robin.
+    explanation_media: {src: clips/secret-clip.mp4, alt: ""}
+"""
+
+
+async def test_a_sound_or_video_beside_the_quiz_is_named_by_its_file_name_not_its_server_path(
+    store, clock, adapter, tmp_path
+):
+    (tmp_path / "sounds.yaml").write_text(SOUNDS, encoding="utf-8")
+    engine = Engine(Catalog.load([tmp_path]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine.attach(adapter)
+    async with serving(engine) as site:
+        status, html, _ = await fetch(f"{site.link(group())}quizzes/sounds")
+    assert status == 200
+    assert "<bdi>secret.mp3</bdi>" in html and "<bdi>secret-clip.mp4</bdi>" in html
+    assert str(tmp_path) not in html and "sounds/secret.mp3" not in html
