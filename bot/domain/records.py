@@ -11,6 +11,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+# the largest id a store's row holds: SQLite's INTEGER and PostgreSQL's BIGINT are 64-bit signed
+ROW_ID_MAX = 2**63 - 1
+
+
+def row_id(text: str) -> int | None:
+    """An id as a user wrote it (in an address, a command): ASCII digits without a leading zero,
+    at most ROW_ID_MAX; None for anything else, which no row has (past 64 bits a store would
+    fail on the number instead of finding nothing)."""
+    if not (text.isascii() and text.isdigit()) or text.startswith("0") or len(text) > len(str(ROW_ID_MAX)):
+        return None
+    number = int(text)
+    return number if number <= ROW_ID_MAX else None
+
 
 class Phase(StrEnum):
     """Where an open run is between its deadlines (`RunRow.due`)."""

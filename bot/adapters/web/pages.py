@@ -18,11 +18,12 @@ from aiohttp import web
 from bot.adapters.listener.headers import Handler
 from bot.adapters.web import figures, guard, media, texts
 from bot.adapters.web.charts import question_figure
+from bot.adapters.web.ids import id_in
 from bot.adapters.web.paging import paging
 from bot.commands.results import quiz_of
 from bot.commands.weblinks import Link, LinkSigner, Refusal, Scope
 from bot.content.export import quiz_yaml
-from bot.domain.model import Quiz
+from bot.domain.model import QUIZ_ID, Quiz
 from bot.domain.questionstats import FLAG_PLAYERS
 from bot.domain.zones import zone
 from bot.engine.core import Engine
@@ -30,6 +31,7 @@ from bot.texts import bidi
 from bot.texts.i18n import normalise
 
 PERIODS = ("all", "month", "week")
+QUIZ = f"{{quiz_id:{QUIZ_ID}}}"  # an address that names no possible quiz is no route: a 404
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,9 @@ class Pages:
             web.get("/c/{token}/", self.board),
             web.get("/c/{token}/runs", self.runs),
             web.get("/c/{token}/quizzes", self.quizzes),
-            web.get("/c/{token}/quizzes/{quiz_id}", self.quiz),
-            web.get("/c/{token}/quizzes/{quiz_id}/media/{number:\\d{1,4}}/{which}", self.picture),
-            web.get("/c/{token}/quizzes/{quiz_id}/file", self.quiz_file),
+            web.get(f"/c/{{token}}/quizzes/{QUIZ}", self.quiz),
+            web.get(f"/c/{{token}}/quizzes/{QUIZ}/media/{{number:\\d{{1,4}}}}/{{which}}", self.picture),
+            web.get(f"/c/{{token}}/quizzes/{QUIZ}/file", self.quiz_file),
         ]
 
     # the pages ---------------------------------------------------------------------------
@@ -153,7 +155,7 @@ class Pages:
         quiz = await self._admin_quiz(request)
         if isinstance(quiz, web.Response):
             return quiz
-        return await media.response(quiz, int(request.match_info["number"]), request.match_info["which"])
+        return await media.response(quiz, id_in(request, "number"), request.match_info["which"])
 
     async def quiz_file(self, request: web.Request) -> web.Response:
         """The quiz as its YAML file (`quizhost export --format yaml`): one written in the chat too."""

@@ -15,6 +15,7 @@ from aiohttp import web
 from bot.adapters.listener.headers import HEADERS
 from bot.adapters.web import report, texts
 from bot.adapters.web.download_gate import Busy, DownloadGate
+from bot.adapters.web.ids import id_in
 from bot.adapters.web.pages import ChatView, Pages
 from bot.adapters.web.paging import paging
 from bot.commands import sheets
@@ -44,7 +45,7 @@ class ReportPages:
         if isinstance(link, web.Response):
             return link
         view = await self.pages.view(link.chat_key)
-        results = await run_results(self.engine, link.chat_key, int(request.match_info["run_id"]), view.lang)
+        results = await run_results(self.engine, link.chat_key, id_in(request, "run_id"), view.lang)
         if results is None:
             raise web.HTTPNotFound()
         players, questions = report.players(results), report.questions(results, view.lang)
@@ -74,7 +75,7 @@ class ReportPages:
         if isinstance(link, web.Response):
             return link
         view = await self.pages.view(link.chat_key)
-        run_id = int(request.match_info["run_id"])
+        run_id = id_in(request, "run_id")
         results = await run_results(self.engine, link.chat_key, run_id, view.lang)
         if results is None:
             raise web.HTTPNotFound()
