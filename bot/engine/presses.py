@@ -27,6 +27,7 @@ from bot.engine.run_table import RunTable
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, RunLeases, RunRecords
 from bot.texts import render
+from bot.texts.textcut import clean
 
 log = logging.getLogger("quizhost.engine")
 
@@ -136,7 +137,9 @@ class Presses:
         message is ordinary chat: None), or to `run_id`'s question `number` (a modal), sent in
         that run's chat: a run id written anywhere else is refused, as a press is, unless the
         caller `vouched` for this player answering it from here (a private chat the player was
-        sent to by a checked deep link, bot/commands/typed.py)."""
+        sent to by a checked deep link, bot/commands/typed.py). The text is kept as `clean`
+        leaves it: no reveal, report or download shows a player's directional override."""
+        text = clean(text)
         run = self.runs.by_id.get(run_id) if run_id is not None else self.runs.by_chat.get(chat.key)
         if run is None:
             if self.text_elsewhere is not None:

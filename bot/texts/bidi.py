@@ -16,7 +16,9 @@ What we insert, and why (only for right-to-left languages; other texts are left 
 | FSI … PDI (U+2068, U+2069) | text typed by users (player names, topics, language names) | its direction is unknown: the isolate takes the direction of its own first strong character |
 
 Isolates, not the older embeddings (LRE/RLE/PDF): an isolate cannot disturb the text around it.
-`strip()` removes all of these, for comparing rendered text with the source. tests/unit/test_rtl.py
+`strip()` removes all of these, the embeddings and overrides and ALM (U+061C) too: for comparing
+rendered text with the source, and from what users type before it is kept (their names, their
+answers), so nobody's text can reorder a line the bot writes. tests/unit/test_rtl.py
 checks the exact marks and lays the lines out with a UBA implementation (python-bidi).
 """
 
@@ -30,8 +32,10 @@ from dataclasses import dataclass
 from bot.domain.model import RTL_LANGUAGES
 
 LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
-LRM, RLM = "\u200e", "\u200f"
-CONTROLS = frozenset((LRI, RLI, FSI, PDI, LRM, RLM, "\u202a", "\u202b", "\u202c", "\u202d", "\u202e"))
+LRM, RLM, ALM = "\u200e", "\u200f", "\u061c"
+EMBEDDINGS = ("\u202a", "\u202b", "\u202c", "\u202d", "\u202e")  # LRE, RLE, PDF, LRO, RLO: never ours
+CONTROLS = frozenset((LRI, RLI, FSI, PDI, LRM, RLM, ALM, *EMBEDDINGS))
+_WITHOUT_CONTROLS = dict.fromkeys(map(ord, CONTROLS))
 
 # Signs that may sit inside a Latin run ("Megatron-LM", "CPU/NVMe", "(p-1)/(m+p-1)", "fp32", "50%").
 _RUN_SIGNS = frozenset("+-−./:,%#'’_&=*×<>≈()[]|")
@@ -46,8 +50,10 @@ def is_rtl(lang: str) -> bool:
 
 
 def strip(text: str) -> str:
-    """The text without directional marks and isolates."""
-    return "".join(ch for ch in text if ch not in CONTROLS)
+    """The text without directional marks, isolates and overrides. What users typed is kept so
+    (bot/texts/textcut.py `clean`): an override in a name or an answer would reorder the rest
+    of every line it is shown in, and an isolate of theirs would close ours early."""
+    return text.translate(_WITHOUT_CONTROLS)
 
 
 def has_rtl(text: str) -> bool:

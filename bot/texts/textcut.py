@@ -1,7 +1,8 @@
 """Text from platforms made safe to store and cut where a reader sees a character end.
 
 `clean`: platforms hand over JSON, and JSON can carry a lone UTF-16 surrogate ("\\ud800"),
-which no UTF-8 encoder takes: one such name in a group commit would fail every press in it.
+which no UTF-8 encoder takes: one such name in a group commit would fail every press in it. It
+also drops directional controls (overrides, isolates, marks) from what users wrote.
 `cut`: a user-perceived character (a grapheme cluster: a flag, a family emoji, a letter with
 its combining marks) is several code points; cutting between them shows a broken glyph.
 Grapheme boundaries come from the `regex` package's `\\X` (Unicode's extended grapheme
@@ -14,16 +15,20 @@ from collections.abc import Callable
 
 import regex
 
+from bot.texts import bidi
+
 _GRAPHEME = regex.compile(r"\X")
 ELLIPSIS = "…"
 
 
 def clean(value: object) -> str:
-    """`value` as text, with every lone surrogate replaced by U+FFFD (pairs are joined)."""
+    """`value` as text, with every lone surrogate replaced by U+FFFD (pairs are joined) and
+    without directional controls (bidi.strip: a right-to-left override in a name or an answer
+    would flip the rest of every line that shows it)."""
     text = value if isinstance(value, str) else "" if value is None else str(value)
     if text.isascii():
         return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return bidi.strip(text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace"))
 
 
 def cut(text: str, room: int, measure: Callable[[str], int] = len, mark: str = ELLIPSIS) -> str:
