@@ -54,7 +54,13 @@ class Engine:
         self._rng = random.Random()
         # the collaborators call each other back through these, so they are looked up when called
         self._runs = RunTable(self.clock, lambda run_id: self._steps.step(run_id))
-        self.sender = Sender(store, self.clock, self._adapters, lambda m, ref: self._steps.posted(m, ref))
+        self.sender = Sender(
+            store,
+            self.clock,
+            self._adapters,
+            posted=lambda m, ref: self._steps.posted(m, ref),
+            refused=lambda m: self._steps.refused(m),
+        )
         # several workers on one database: presses for other workers' runs, sealed closes, /stop for their runs
         shared = store if isinstance(store, RunLeases) else None
         wakeups = store if isinstance(store, RunWakeups) else None

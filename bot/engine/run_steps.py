@@ -93,6 +93,23 @@ class RunSteps:
             await self.save(run, done=[message.key])
         self.runs.schedule(run)
 
+    async def refused(self, message: OutboxMessage) -> None:
+        """The platform refuses the question as it is (it would every time): the run ends now,
+        and the chat is told, instead of trying it for GIVE_UP_SECONDS while the chat waits."""
+        held = self.runs.held(message.run_id)
+        if held is None:
+            await self.store.outbox_remove([message.key])
+            return
+        run, flight = held
+        async with flight.lock:
+            if run.row.phase != Phase.POSTING or message.key != owed.key(run, MessageKind.QUESTION):
+                await self.store.outbox_remove([message.key])  # the run moved on (stopped, gave up)
+                return
+            log.warning("run %d: the platform refuses question %d; the run ends", run.id, run.row.index + 1)
+            lang = run.row.language
+            reply = Reply(render.question_refused(lang, run.row.index + 1), language=lang)
+            await self.finish(run, RunStatus.STOPPED, before=[owed.notice(run, reply, self.clock.now())])
+
     async def _give_up(self, run: Run) -> None:
         """The question could not be posted for GIVE_UP_SECONDS: end the run; the chat hears it
         once the platform is back."""

@@ -9,6 +9,8 @@ it), until the platform acknowledges it: a closing edit is idempotent, and a que
 posted twice is better than one lost (the first copy's buttons carry the same tokens, so its
 presses count). Retries back off from 0 s to 15 s; a closing edit, podium or notice older than
 15 minutes is dropped with a log line (a question waits for the engine: it gives the run up instead).
+A question the platform refuses as it is (MessageRefused: it would refuse it every time) is not
+tried again: the engine ends its run at once, and the chat is told.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from bot.domain import outbox_codec as codec
 from bot.domain.model import MessageRef
 from bot.domain.records import MessageKind, OutboxMessage
 from bot.engine.timers import sleep_or_wake
-from bot.ports.chat import DELIVERING, ChatAdapter, ChatUnreachable, DeliveryUncertain
+from bot.ports.chat import DELIVERING, ChatAdapter, ChatUnreachable, DeliveryUncertain, MessageRefused
 from bot.ports.clock import Clock
 from bot.ports.store import Outbox
 
@@ -36,6 +38,7 @@ EXPIRE_SECONDS = 15 * 60.0
 DRAIN_SECONDS = 10.0  # how long a stopping bot waits for messages in flight
 
 Posted = Callable[[OutboxMessage, MessageRef | None], Awaitable[None]]
+Refused = Callable[[OutboxMessage], Awaitable[None]]  # a question the platform will never take
 Unreachable = Callable[[str], Awaitable[None]]  # told the key of a chat that refuses the bot
 
 
@@ -45,18 +48,21 @@ def backoff(tries: int) -> float:
 
 
 class Sender:
-    def __init__(self, store: Outbox, clock: Clock, adapters: Mapping[str, ChatAdapter], posted: Posted) -> None:
+    def __init__(
+        self, store: Outbox, clock: Clock, adapters: Mapping[str, ChatAdapter], posted: Posted, refused: Refused
+    ) -> None:
         self._store = store
         self._clock = clock
         self._adapters = adapters  # by platform; the engine's own dict, so later attaches count
         self._posted = posted  # a question's delivery starts its clock: the engine stores that
+        self._refused_question = refused  # the engine ends that question's run, and says so
         self._queues: dict[str, deque[OutboxMessage]] = {}  # chat key -> its messages, oldest first
         self._keys: dict[str, str] = {}  # the key of every queued message -> its chat's key
         self._pumps: dict[str, asyncio.Task[None]] = {}  # the chats being sent to now
         self._later: list[tuple[float, str]] = []  # (not before, chat key): chats backing off
         self._wake = asyncio.Event()
         self._stopping = False
-        self.counts: Counter[str] = Counter()  # delivered, failed, uncertain, expired
+        self.counts: Counter[str] = Counter()  # delivered, failed, uncertain, expired, refused
         self._unreachable: list[Unreachable] = []
 
     def on_unreachable(self, listener: Unreachable) -> None:
@@ -193,6 +199,11 @@ class Sender:
         await self._store.outbox_update(m)  # stored before the try: a crash in it counts as one
         try:
             ref = await self._call(m)
+        except MessageRefused as error:
+            self.counts["refused"] += 1
+            log.warning("outbox %s: the platform refuses it as it is (%s); not sent again", m.key, error)
+            await self._refused_question(m)  # removes it with the run's end, in one transaction
+            return True
         except DeliveryUncertain as error:
             self.counts["uncertain"] += 1
             log.warning("outbox %s: the platform may have taken it (%s); try %d, sent again", m.key, error, m.tries)

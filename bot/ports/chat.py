@@ -25,7 +25,8 @@ class DeliveryUncertain(Exception):
 class ChatAdapter(Protocol):
     """The chat platform. The three sends below raise DeliveryUncertain when the platform may
     have acted although the call failed, ChatUnreachable when it refuses the bot in that chat
-    (forbidden: removed from the group, blocked), anything else when it certainly did not."""
+    (forbidden: removed from the group, blocked), anything else when it certainly did not
+    (`post_question`: MessageRefused when it refuses that message as it is)."""
 
     platform: str
 
@@ -81,6 +82,11 @@ class MemberGroups(Protocol):
 class ChatUnreachable(Exception):
     """Raised by any `ChatAdapter` send when the platform says the bot may not post in the chat
     any more (forbidden: removed from the group, blocked by the user): retrying will not help."""
+
+
+class MessageRefused(Exception):
+    """Raised by `post_question` when the platform refuses the message itself (a 400 Bad Request:
+    it will refuse the same message every time): sending it again cannot help."""
 
 
 class MembershipUnknown(Exception):

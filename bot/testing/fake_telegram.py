@@ -41,7 +41,7 @@ INT_FIELDS = {"chat_id", "message_id", "user_id", "offset", "limit", "timeout", 
 @dataclass
 class Failure:
     method: str
-    kind: str  # "429" | "500" | "drop"
+    kind: str  # "429" | "500" | "drop" | "400" (a request Telegram refuses as it is, every time)
     times: int
     retry_after: int
     when: Callable[[dict], bool] | None
@@ -162,8 +162,9 @@ class FakeBotApi(BotApiMethods, UserPolls):
     def fail(
         self, method: str, kind: str, times: int = 1, retry_after: int = 1, when: Callable[[dict], bool] | None = None
     ) -> None:
-        """The next `times` calls of `method` (matching `when`) get a 429, a 500 or a dropped connection."""
-        assert kind in ("429", "500", "drop")
+        """The next `times` calls of `method` (matching `when`) get a 429, a 500, a dropped
+        connection or a 400 (a Bad Request: what Telegram answers a message it will never take)."""
+        assert kind in ("429", "500", "drop", "400")
         self._failures.append(Failure(method, kind, times, retry_after, when))
 
     def outage(self, seconds: float, spare: frozenset[str] = frozenset()) -> None:
@@ -197,6 +198,8 @@ class FakeBotApi(BotApiMethods, UserPolls):
             )
         if failure.kind == "500":
             raise ApiError(500, "Internal Server Error")
+        if failure.kind == "400":
+            raise ApiError(400, "Bad Request: message can't be posted")
         raise _Drop()
 
     def remove_bot(self, chat: dict, removed: bool = True) -> None:

@@ -284,6 +284,16 @@ def podium(p: Podium) -> Reply:
     return Reply("\n".join(lines), title=titles[p.reason], buttons=buttons, language=lang, kind="podium")
 
 
+def question_refused(lang: str, number: int) -> str:
+    """Why a run ended by itself: the platform refused its question as it is."""
+    return t(
+        lang,
+        "⚠️ The quiz has ended: question {number} was refused by the chat platform and cannot be posted. "
+        "Start it again with /quiz, or another quiz.",
+        number=number,
+    )
+
+
 def not_posted(lang: str, number: int, minutes: int) -> str:
     """Why a run ended by itself: the platform would not take its question for too long."""
     return t(

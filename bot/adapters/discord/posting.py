@@ -34,7 +34,7 @@ class DiscordPosting:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
         embed = views.question_embed(card)
         picture = await asyncio.to_thread(pictures.add_picture, embed, card.media, True)
-        with replies.reachable(card.chat), replies.uncertain("posting a question"):
+        with replies.reachable(card.chat), replies.refusable(), replies.uncertain("posting a question"):
             message = await channel.send(
                 embed=embed, view=views.question_view(card), files=_files(picture), **replies.nonce()
             )

@@ -10,6 +10,7 @@ import json
 import logging
 from collections.abc import Awaitable, Iterator
 from functools import lru_cache
+from http import HTTPStatus
 from typing import Any
 
 import aiohttp
@@ -19,7 +20,7 @@ from bot.adapters.deadlines import Deadlines
 from bot.adapters.discord import views
 from bot.adapters.keepalive import JSON, KeepAlivePoster
 from bot.domain.model import Ack, ChatRef, Reply
-from bot.ports.chat import DELIVERING, ChatUnreachable, DeliveryUncertain
+from bot.ports.chat import DELIVERING, ChatUnreachable, DeliveryUncertain, MessageRefused
 from bot.texts.i18n import t
 
 log = logging.getLogger("quizhost.discord")
@@ -104,6 +105,18 @@ def reachable(chat: ChatRef) -> Iterator[None]:
         yield
     except (discord.Forbidden, discord.NotFound) as exc:
         raise ChatUnreachable(chat.key) from exc
+
+
+@contextlib.contextmanager
+def refusable() -> Iterator[None]:
+    """A 400 (Bad Request: an embed or a file Discord will not take) refuses the message as it
+    is: sending it again cannot help."""
+    try:
+        yield
+    except discord.HTTPException as exc:
+        if exc.status != HTTPStatus.BAD_REQUEST:
+            raise
+        raise MessageRefused(f"{exc.status} {exc.text}") from exc
 
 
 @contextlib.contextmanager

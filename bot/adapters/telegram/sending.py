@@ -24,7 +24,7 @@ from bot.adapters.telegram.runtime import with_retries
 from bot.commands.core import Commands
 from bot.domain import tokens
 from bot.domain.model import ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
-from bot.ports.chat import ChatUnreachable
+from bot.ports.chat import ChatUnreachable, MessageRefused
 
 T = TypeVar("T")
 Markup = InlineKeyboardMarkup | ReplyKeyboardMarkup | None
@@ -63,7 +63,10 @@ class TelegramSending:
             message = await cards.post_card(self.app.bot, _id(chat), card, self.photos, answer_start)
             return MessageRef(chat, str(message.message_id))
 
-        return await self._following_moves(card.chat, post)
+        try:
+            return await self._following_moves(card.chat, post)
+        except BadRequest as exc:  # a 400: Telegram refuses this question as it is, every time
+            raise MessageRefused(str(exc)) from exc
 
     async def _answer_start(self, card: QuestionCard) -> str:
         """The signed /start payload of a typed question's "Answer" deep link; "" for other kinds."""
