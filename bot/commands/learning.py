@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from bot.domain import schedule
 from bot.domain.model import ChatRef, Question, QuestionKind, Quiz, Reply
 from bot.domain.questionstats import QuestionStats, question_stats
+from bot.domain.records import row_id
 from bot.domain.schedule import DEFAULT_HOURS, RuleError
 from bot.ports.store import QuestionTallies, ScheduleRecords
 from bot.texts import render_learning as texts
@@ -161,10 +162,12 @@ class LearningCommands:
 
 
 def _schedule_id(words: list[str]) -> int | Literal[False] | None:
-    """'#3' or '3' -> 3; nothing -> None (all of the chat's); anything else -> False."""
-    if len(words) > 1 or (words and not words[0].lstrip("#").isdigit()):
-        return False
-    return int(words[0].lstrip("#")) if words else None
+    """'#3' or '3' -> 3; nothing -> None (all of the chat's); anything else (an id no row can
+    have, past 64 bits, in other digits) -> False."""
+    if not words:
+        return None
+    found = row_id(words[0].lstrip("#")) if len(words) == 1 else None
+    return False if found is None else found
 
 
 def _parse_add(words: list[str]) -> tuple[schedule.Rule, str, int | None, int] | str:

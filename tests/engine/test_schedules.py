@@ -131,6 +131,9 @@ async def test_schedule_commands_list_stop_and_refuse(engine, clock):
     assert listing[2] == "Times are in UTC; /settings tz <Area/City> changes it."
     assert (await admin(commands, "schedule off 1")).text == "Schedules stopped: 1."
     assert (await admin(commands, "schedule off 7")).kind == "error"
+    for no_such in ("99999999999999999999", "#9223372036854775808", "\u0663", "-1"):  # ٣: ARABIC-INDIC THREE
+        for verb in ("off", "on"):  # no schedule has these ids: refused, as 7 is, never a store's error
+            assert (await admin(commands, f"schedule {verb} {no_such}")).kind == "error", (verb, no_such)
     bad = {
         text: (await admin(commands, text)).text.splitlines()[0]
         for text in (
