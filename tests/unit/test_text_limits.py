@@ -25,6 +25,14 @@ def test_lone_surrogates_become_replacement_characters_and_pairs_stay_whole():
     assert clean("a\udfffb").encode("utf-8")  # storable
 
 
+def test_every_directional_control_is_dropped_from_text_users_wrote_and_nothing_else():
+    controls = [chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)]
+    assert clean("Eve" + "".join(controls) + " +974") == "Eve +974"
+    assert clean(f"{controls[4]}\ud800x") == "\ufffdx"  # an override and a lone surrogate at once
+    kept = "Zoë 😀 اردو \u200d\u200c"  # letters, emoji, joiners: what a name is made of
+    assert clean(kept) == kept
+
+
 def test_a_press_with_odd_fields_is_read_safely():
     query = {
         "id": "q1",
