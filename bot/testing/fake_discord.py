@@ -63,6 +63,8 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
         self.lost_answers: list[RateLimitRule] = []
         self.bot_permissions: dict[int, int] = {}  # channel id -> the bot's permissions there (default: all)
         self.no_access: set[int] = set()  # channels the bot was removed from: posting there is a 403
+        # messages Discord refuses as they are, a 400 the test asks for (not counted as a violation)
+        self.refusing: Callable[[dict[str, Any]], bool] = lambda data: False
         self.outsiders: set[tuple[int, int]] = set()  # (server, user): not in it (`leave`)
         self._sockets: list[tuple[web.WebSocketResponse, list[int]]] = []  # socket, [shard id, count]
         self.gateway_down = False  # set by close_gateway: new gateway connections are refused (503)

@@ -9,6 +9,7 @@ import asyncio
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,7 @@ class RestRoutes:
     violations: list[str]
     _rate_limits: list[RateLimitRule]
     no_access: set[int]
+    refusing: Callable[[dict[str, Any]], bool]  # messages refused as they are (a 400 the test asks for)
     outsiders: set[tuple[int, int]]  # (server, user): the user is not in that server
     nonces: dict[str, tuple[int, float]]  # the bot's enforced nonces -> (message id, when made)
     lost_answers: list[RateLimitRule]  # requests carried out whose answer never leaves (times)
@@ -232,6 +234,8 @@ class RestRoutes:
         problems = p.message_problems(data) + p.attachment_problems(data, [name for name, _ in files])
         if problems:
             return self._invalid(problems)
+        if self.refusing(data):
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": {}}, 400)
         first = self._nonce_seen(data)
         if first is not None:
             return _json(first.data)
