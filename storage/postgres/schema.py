@@ -17,6 +17,7 @@ from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.awaited import BY_RUN as AWAITED_BY_RUN
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
 from storage.shared.drafts import DRAFT_TABLES
+from storage.shared.interactions import TABLE as SEEN_INTERACTIONS
 from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
 from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
@@ -468,6 +469,10 @@ MIGRATIONS += (
 # a player sent to answer two groups' typed questions has both to answer, each named with its
 # group (storage/shared/awaited.py); the rows of links without a proof go
 MIGRATIONS += (AWAITED_BY_RUN.format(id="BIGINT", time="DOUBLE PRECISION"),)
+
+# Discord interactions taken already (storage/shared/interactions.py): a signed request posted
+# again, to any worker, changes nothing
+MIGRATIONS += (SEEN_INTERACTIONS.format(key="BIGINT", time="DOUBLE PRECISION"),)
 
 
 def version() -> int:

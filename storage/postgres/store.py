@@ -40,6 +40,8 @@ from storage.shared.group_commit import (
     review_ops,
     run_state,
 )
+from storage.shared.interactions import CLAIM_POSTGRES as CLAIM_INTERACTIONS
+from storage.shared.interactions import InteractionClaims
 from storage.shared.learning import LearningQueries
 from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
@@ -76,6 +78,7 @@ class PostgresStore(
     StatisticsQueries,
     ReviewQueries,
     UpdateClaims,
+    InteractionClaims,
     MediaIds,
     DraftQueries,
     AwaitedQueries,
@@ -187,6 +190,9 @@ class PostgresStore(
 
     async def claimed_elsewhere(self, update_id: int, now: float) -> bool:
         return await pg_updates.claimed_elsewhere(self._pool, self._presence, update_id, now)
+
+    async def _insert_interactions(self, interaction_ids: list[int], now: float) -> set[int]:
+        return {row[0] for row in await self._pool.fetch(CLAIM_INTERACTIONS, interaction_ids, now)}
 
     async def _insert_id(self, sql: str, args: dict) -> int:
         return int(await self._pool.fetchval(*numbered(sql + " RETURNING id", args)))

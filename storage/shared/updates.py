@@ -172,6 +172,12 @@ class UpdateClaims:
 
     async def _claim_round(self, update_ids: list[int], now: float, finished: list[int]) -> set[int]:
         first, self._claims = self._claims, self._claims + len(update_ids)
-        if update_ids and (first % PRUNE_EVERY == 0 or first // PRUNE_EVERY != (self._claims - 1) // PRUNE_EVERY):
+        if prune_due(first, self._claims):
             await self._change(_PRUNE, {"before": now - KEEP_SECONDS})
         return await self._insert_new(update_ids, now, finished)
+
+
+def prune_due(before: int, after: int) -> bool:
+    """Whether a round that takes the claims from count `before` to `after` prunes first: the
+    first round of a store, and each that reaches a PRUNE_EVERY-th claim."""
+    return after > before and (before % PRUNE_EVERY == 0 or before // PRUNE_EVERY != (after - 1) // PRUNE_EVERY)

@@ -11,6 +11,7 @@ from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.awaited import BY_RUN as AWAITED_BY_RUN
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
 from storage.shared.drafts import DRAFT_TABLES
+from storage.shared.interactions import TABLE as SEEN_INTERACTIONS
 from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
 from storage.shared.tables import (
@@ -511,3 +512,7 @@ MIGRATIONS += (
 # a player sent to answer two groups' typed questions has both to answer, each named with its
 # group (storage/shared/awaited.py); the rows of links without a proof go
 MIGRATIONS += (AWAITED_BY_RUN.format(id="INTEGER", time="REAL"),)
+
+# Discord interactions taken already (storage/shared/interactions.py): a signed request posted
+# again, to any worker, changes nothing
+MIGRATIONS += (SEEN_INTERACTIONS.format(key="INTEGER", time="REAL"),)

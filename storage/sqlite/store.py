@@ -29,6 +29,8 @@ from storage.shared.group_commit import (
     review_ops,
     run_state,
 )
+from storage.shared.interactions import CLAIM_SQLITE as CLAIM_INTERACTIONS
+from storage.shared.interactions import InteractionClaims
 from storage.shared.learning import LearningQueries
 from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
@@ -58,6 +60,7 @@ class SqliteStore(
     StatisticsQueries,
     ReviewQueries,
     UpdateClaims,
+    InteractionClaims,
     MediaIds,
     DraftQueries,
     AwaitedQueries,
@@ -180,6 +183,12 @@ class SqliteStore(
             args = (now, self.sqlite_holder(), now + CLAIM_SECONDS, json.dumps(update_ids))
             rows = await conn.execute_fetchall(CLAIM_SQLITE, args)
         return {update_id for (update_id,) in rows}
+
+    async def _insert_interactions(self, interaction_ids: list[int], now: float) -> set[int]:
+        self.writes += 1
+        async with self._db.transaction() as (conn, _):
+            rows = await conn.execute_fetchall(CLAIM_INTERACTIONS, (now, json.dumps(interaction_ids)))
+        return {interaction_id for (interaction_id,) in rows}
 
     async def _insert_id(self, sql: str, args: dict[str, Any]) -> int:
         rowid = (await self._write(sql, args)).rowid

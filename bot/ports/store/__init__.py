@@ -14,7 +14,8 @@ The roles, by module (and who uses them):
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
 - assignments.py: AssignmentRecords (/assign)
 - coordination.py: RunLeases, RunWakeups: several workers on one database (PostgreSQL only)
-- platforms.py: TelegramUpdates, PlatformMedia, DiscordIdentify: for one platform's adapter (and the wiring) only
+- platforms.py: TelegramUpdates, PlatformMedia, DiscordIdentify, DiscordInteractions: for one platform's
+  adapter (and the wiring) only
 - here: StoreUpkeep (closing, health, figures); CoreStore, every role the engine holds and hands
   on; Store, that and the platforms' roles: what the wiring opens and both stores implement.
 """
@@ -35,7 +36,14 @@ from bot.ports.store.chats import (
 )
 from bot.ports.store.coordination import RunLeases, RunWakeups
 from bot.ports.store.learning import QuestionTallies, ReviewDecks, ScheduleRecords
-from bot.ports.store.platforms import DiscordIdentify, PlatformMedia, TelegramStore, TelegramUpdates
+from bot.ports.store.platforms import (
+    DiscordIdentify,
+    DiscordInteractions,
+    DiscordStore,
+    PlatformMedia,
+    TelegramStore,
+    TelegramUpdates,
+)
 from bot.ports.store.runs import AnswerQueue, AwaitedAnswers, Outbox, RunAlreadyOpen, RunRecords
 
 __all__ = [
@@ -48,6 +56,8 @@ __all__ = [
     "ChatRecords",
     "CoreStore",
     "DiscordIdentify",
+    "DiscordInteractions",
+    "DiscordStore",
     "Outbox",
     "PlatformMedia",
     "PlayerNames",
@@ -117,7 +127,7 @@ class CoreStore(
     """
 
 
-class Store(CoreStore, TelegramUpdates, PlatformMedia, DiscordIdentify, Protocol):
+class Store(CoreStore, TelegramUpdates, PlatformMedia, DiscordStore, Protocol):
     """Every role: what a storage implementation provides and the wiring opens (bot/app/wiring.py
     `open_store` returns each implementation as a Store, so mypy checks that each has them all).
     The wiring hands the core to the engine and the platforms' roles to their adapters."""

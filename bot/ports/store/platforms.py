@@ -58,3 +58,17 @@ class DiscordIdentify(Protocol):
         a one-process store: in this process): Discord's one identify per bucket every 5 s,
         across the processes that share a bot's shards. Let go when the block ends or the
         holder dies."""
+
+
+class DiscordInteractions(Protocol):
+    """Discord's interactions posted to the endpoint, among the processes on one database."""
+
+    async def claim_interaction(self, interaction_id: int, now: float) -> bool:
+        """Record that the interaction `interaction_id` is taken here (at `now`): True the first
+        time any process on this database claims it, False for every repeat. An id is kept for
+        at least 15 minutes (longer than the endpoint takes a signed request's timestamp, either
+        side of its clock); the store prunes older ones itself."""
+
+
+class DiscordStore(DiscordIdentify, DiscordInteractions, Protocol):
+    """What the Discord adapter reads and writes: its identify turns and its interactions' claims."""

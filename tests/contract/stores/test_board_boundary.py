@@ -44,7 +44,8 @@ async def test_presses_committed_before_the_question_shown_state_count_once(stor
 
 # what migrations after the recount add that running them again would refuse (the seen_updates
 # claims' holder and lease, a chat's close notice, the review log and the FSRS cards, which are made
-# from boxed ones, the assignments, an answer's response and whether it is scored); the others
+# from boxed ones, the assignments, an answer's response and whether it is scored, Discord's
+# interactions taken); the others
 # (revoked links, run stops) are written to run twice
 LATER_UNDONE = [
     "ALTER TABLE seen_updates DROP COLUMN holder",
@@ -59,6 +60,7 @@ LATER_UNDONE = [
     "ALTER TABLE runs DROP COLUMN board_chat",
     "ALTER TABLE answers DROP COLUMN response",
     "ALTER TABLE answers DROP COLUMN scored",
+    "DROP TABLE seen_interactions",
 ]
 # SQLite drops no column a trigger reads: the board triggers of the kinds' migration go first,
 # and those it replaced come back after (the recount drops and makes them again)
