@@ -241,6 +241,12 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
     def push_slash(
         self, user: FakeUser, channel_id: int, name: str, focused: str | None = None, **options: Any
     ) -> FakeInteraction:
+        return self._push(self.slash_payload(user, channel_id, name, focused, **options))
+
+    def slash_payload(
+        self, user: FakeUser, channel_id: int, name: str, focused: str | None = None, **options: Any
+    ) -> dict[str, Any]:
+        """The INTERACTION_CREATE of a slash command (see `push_slash`), not sent: a test may break it."""
         command, _guild_id = self._command(name, channel_id)
         data: dict[str, Any] = {"id": command["id"], "name": name, "type": 1, "options": []}
         if command.get("guild_id"):
@@ -259,7 +265,7 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
                 data["options"].append(entry)
         if options:
             raise AssertionError(f"/{name} has no option(s) {sorted(options)}")
-        return self._push(self.interaction_payload(user, channel_id, 4 if focused else 2, data))
+        return self.interaction_payload(user, channel_id, 4 if focused else 2, data)
 
     async def slash(self, user: FakeUser, channel_id: int, name: str, **options: Any) -> dict[str, Any]:
         """A slash command; returns what the bot showed in answer (after a deferral, the follow-up)."""

@@ -107,6 +107,11 @@ def ack_invalid(lang: str) -> str:
     return t(lang, "This button is not valid.")
 
 
+def ack_handled_already(lang: str) -> str:
+    """What a request posted again gets (Discord's endpoint): it was handled once, and changes nothing now."""
+    return t(lang, "This was handled already.")
+
+
 def ack_not_saved(lang: str) -> str:
     return t(lang, "Your answer was not saved. Please press again.")
 

@@ -10,6 +10,7 @@ question still closes, and every press the bot acknowledged is counted exactly o
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import subprocess
 from collections import defaultdict
@@ -19,7 +20,7 @@ import asyncpg
 import pytest
 
 from bot.testing.fake_discord import FakeDiscord
-from tests.support.discord_harness import fake  # noqa: F401
+from tests.support.discord_harness import button_id, fake, is_question  # noqa: F401
 from tests.support.discord_workers import (
     Press,
     assert_counted_once,
@@ -149,3 +150,34 @@ async def test_sigkill_one_of_two_http_workers_mid_question_loses_no_acknowledge
     held = {d.interaction_id for d in fake.deliveries if d.worker == victim and d.status == 0}
     unexpected = [v for v in fake.violations if not any(str(i) in v for i in held)]
     assert unexpected == []
+
+
+async def test_a_press_posted_again_to_either_http_worker_changes_nothing(
+    fake, tmp_path, postgres_url, unused_tcp_port_factory
+):
+    """A press Discord signed, caught and posted again within its timestamp's window: the
+    worker that took it answered it; every repeat, to it or the other one, is acknowledged
+    without a word and stores nothing (the claims are the database's, storage/shared/interactions.py)."""
+    guild = fake.add_guild("Server")
+    channel = fake.guilds[guild]["channels"][0]
+    ann = fake.add_user("Ann")
+    workers = http_workers(fake, tmp_path, postgres_url, [unused_tcp_port_factory() for _ in range(2)])
+    try:
+        await started(fake, workers, [channel], [ann])
+        question = await fake.wait_message(channel, is_question(1), timeout=60)
+        body = json.dumps(fake.press_payload(ann, question.id, button_id(question, "A"))).encode()
+        headers = fake.signed(body)
+        replies = [await fake.post_raw(url, body, headers) for url in (*fake.endpoints, *fake.endpoints)]
+        conn = await asyncpg.connect(postgres_url)
+        try:
+            stored = await conn.fetchval("SELECT count(*) FROM answers")
+        finally:
+            await conn.close()
+    finally:
+        errors = [await stop(w) for w in workers]
+        print(*errors, sep="\n")  # pytest shows what the workers logged when the test fails
+    assert [status for status, _ in replies] == [200] * 4
+    assert json.loads(replies[0][1])["data"]["content"].startswith("Locked in")
+    assert [json.loads(reply) for _, reply in replies[1:]] == [{"type": 6}] * 3, "a repeat was handled again"
+    assert stored == 1
+    assert all(w.returncode == 0 for w in workers), errors

@@ -28,7 +28,7 @@ from bot.adapters.keepalive import KeepAlivePoster
 from bot.adapters.platform_watch import CallWatch, Outage
 from bot.commands.core import Commands
 from bot.ports.health import PlatformError, PlatformHealth
-from bot.ports.store import DiscordIdentify
+from bot.ports.store import DiscordInteractions, DiscordStore
 
 log = logging.getLogger("quizhost.discord")
 
@@ -113,16 +113,17 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
 
     # lifecycle ---------------------------------------------------------------------------
 
-    async def serve(self, commands: Commands, identify: DiscordIdentify) -> None:
+    async def serve(self, commands: Commands, store: DiscordStore) -> None:
         """Log in, sync the slash commands, listen on the gateway until cancelled; a gateway event
         discord.py cannot read costs a new session, not the bot (bot/adapters/discord/gateway.py).
-        `identify`: the store, whose locks space the shards' logins across processes."""
+        `store`: its locks space the shards' logins across processes; on the endpoint, its
+        claims take each interaction once."""
         self._commands = commands
         self._synced = False
         if self.endpoint is not None:
-            await self._serve_endpoint(self.endpoint)
+            await self._serve_endpoint(self.endpoint, store)
             return
-        self._turns = IdentifyTurns(identify.identify_lock)
+        self._turns = IdentifyTurns(store.identify_lock)
         if "proxy" not in self.client_options:  # through a proxy, discord.py's own client answers
             self._answers = KeepAlivePoster(ANSWER_CONNECTIONS, ANSWER_SECONDS, replies.USER_AGENT)
         try:
@@ -134,12 +135,12 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
                 await self._answers.close()
                 self._answers = None
 
-    async def _serve_endpoint(self, endpoint: Endpoint) -> None:
+    async def _serve_endpoint(self, endpoint: Endpoint, claims: DiscordInteractions) -> None:
         """Interactions over HTTP: logged in for REST (questions are posted with it, commands
         synced), no gateway session; Discord posts every interaction to the endpoint."""
         client = await self._logged_in_client()
         answers = HttpInteractions(self, self.calls)
-        self.server = InteractionsServer(endpoint, answers.respond)
+        self.server = InteractionsServer(endpoint, answers.respond, claims)
         try:
             await self.server.start()
             log.info(

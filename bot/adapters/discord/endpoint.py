@@ -10,13 +10,18 @@ Plain requests are read and answered by the listener's lane (bot/adapters/listen
 Telegram's webhook is: aiohttp's server cost a press about 50 µs of the bot's CPU; what the lane
 leaves to aiohttp (a chunked body) gets the same answer through an aiohttp route.
 
+A signed body is still read as untrusted (bot/adapters/discord/envelope.py): one that is not an
+interaction gets 400. A signed request stays fresh for FRESH_SECONDS, so one caught on the way
+could be posted again, to this worker or another: each interaction is claimed in the database
+the workers share before it is handled (storage/shared/interactions.py), and a repeat changes
+nothing (interactions.py `repeated`). Discord itself never posts one twice.
+
 Nothing here is per process: any worker behind a load balancer takes any interaction, and the
 engine stores a press for a run another worker holds (bot/engine/remote_press.py).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -28,6 +33,8 @@ from aiohttp import web
 from nacl.exceptions import BadSignatureError
 from nacl.signing import VerifyKey
 
+from bot.adapters.discord import envelope
+from bot.adapters.discord.interactions import repeated
 from bot.adapters.listener import (
     Bounds,
     Lane,
@@ -37,6 +44,7 @@ from bot.adapters.listener import (
     as_web_response,
     within_body_time,
 )
+from bot.ports.store import DiscordInteractions
 
 log = logging.getLogger("quizhost.discord")
 
@@ -50,7 +58,7 @@ FRESH_SECONDS = 300.0
 # An interaction carries at most its message (embeds of 6,000 characters, 25 buttons) and the
 # objects its options name: a few tens of KB
 MAX_BODY = 256 << 10
-PING, PONG = 1, 1
+PONG = 1
 
 Respond = Callable[[dict[str, Any]], Awaitable[bytes]]  # an interaction -> the callback to reply with, as JSON
 
@@ -90,9 +98,16 @@ class Signatures:
 class InteractionsServer:
     """Listens on the endpoint's host:port/path until `stop()`; `respond` answers each interaction."""
 
-    def __init__(self, endpoint: Endpoint, respond: Respond, bounds: Bounds | None = None) -> None:
-        self.endpoint, self.respond = endpoint, respond
-        self.signatures = Signatures(endpoint.public_key)
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        respond: Respond,
+        claims: DiscordInteractions,
+        bounds: Bounds | None = None,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.endpoint, self.respond, self._claims, self._now = endpoint, respond, claims, now
+        self.signatures = Signatures(endpoint.public_key, now)
         self._bounds = bounds or Bounds()
         self._listener: Listener | None = None
         self.address: tuple[str, int] | None = None
@@ -127,22 +142,33 @@ class InteractionsServer:
         return await self._answer(fields[SIGNATURE_FIELD], fields[TIMESTAMP_FIELD], request.body)
 
     async def _answer(self, signature: str, timestamp: str, body: bytes) -> LaneResponse:
-        """A signed request's answer: 401 unless Discord signed it, a PONG to a PING, else the callback."""
+        """A signed request's answer: 401 unless Discord signed it, 400 unless it is an interaction,
+        a PONG to a PING, else the callback (a repeat's changes nothing)."""
         if not self.signatures.valid(signature, timestamp, body):
             return REFUSED
-        try:
-            interaction = json.loads(body)
-        except ValueError:
-            return LaneResponse(HTTPStatus.BAD_REQUEST, b"not JSON")
-        if not isinstance(interaction, dict) or type(interaction.get("type")) is not int:
-            return LaneResponse(HTTPStatus.BAD_REQUEST, b"not an interaction")
-        if interaction["type"] == PING:
+        interaction = envelope.read(body)
+        if interaction is None:
+            return MALFORMED
+        kind = interaction["type"]
+        if kind == envelope.PING:
             return PONG_REPLY
+        # an autocomplete (one a keystroke) only suggests: nothing to apply twice, nothing claimed
+        if kind != envelope.AUTOCOMPLETE and not await self._first_sight(interaction["id"]):
+            return LaneResponse(HTTPStatus.OK, repeated(interaction), JSON)
         return LaneResponse(HTTPStatus.OK, await self.respond(interaction), JSON)
+
+    async def _first_sight(self, interaction_id: str) -> bool:
+        """Whether no worker on this database took the interaction yet (and now this one has)."""
+        try:
+            return await self._claims.claim_interaction(int(interaction_id), self._now())
+        except Exception as exc:  # the database is away: handled here all the same, as Telegram's updates are
+            log.warning("interaction %s: could not record it as seen (%s); handling it anyway", interaction_id, exc)
+            return True
 
 
 REFUSED = LaneResponse(HTTPStatus.UNAUTHORIZED, b"invalid request signature")
-PONG_REPLY = LaneResponse(HTTPStatus.OK, json.dumps({"type": PONG}).encode(), JSON)
+MALFORMED = LaneResponse(HTTPStatus.BAD_REQUEST, b"not an interaction")
+PONG_REPLY = LaneResponse(HTTPStatus.OK, b'{"type": %d}' % PONG, JSON)
 
 
 def _unsigned(fields: dict[str, str]) -> LaneResponse | None:

@@ -23,6 +23,7 @@ import discord
 
 from bot.adapters.discord import asked, forms, replies, views
 from bot.adapters.discord.commands import command_words, topic_choices
+from bot.adapters.discord.envelope import AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT
 from bot.adapters.discord.handling import FileOffer, Handling
 from bot.adapters.platform_watch import CallWatch
 from bot.content.importers.common import MAX_FILE_BYTES
@@ -33,8 +34,7 @@ from bot.texts.i18n import normalise
 
 log = logging.getLogger("quizhost.discord")
 
-COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5  # interaction types
-MESSAGE, DEFERRED_MESSAGE, CHOICES, MODAL = replies.CHANNEL_MESSAGE, 5, 8, 9  # callback types
+MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, CHOICES, MODAL = replies.CHANNEL_MESSAGE, 5, 6, 8, 9  # callback types
 ATTACHMENT = 11  # option type
 SHUTDOWN_GRACE = 5.0  # seconds follow-ups in progress get when the bot stops
 
@@ -63,8 +63,7 @@ class HttpInteractions:
                 return _encoded({"type": MODAL, "data": forms.QuestionModal(opening, int(interaction["id"])).to_dict()})
         work = self._work(asker, kind, data, pressed) if asker is not None else None
         if work is None:
-            language = normalise(str(interaction.get("locale") or "")) or FALLBACK_LANGUAGE
-            return _message(Ack(render.ack_invalid(language), False))
+            return _message(Ack(render.ack_invalid(_language(interaction)), False))
         return await self._in_time(interaction, work, ephemeral=kind == COMPONENT)
 
     def _work(
@@ -157,6 +156,23 @@ class HttpInteractions:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+
+def repeated(interaction: dict[str, Any]) -> bytes:
+    """The callback for an interaction posted again (bot/adapters/discord/endpoint.py): nothing
+    changes. A press is acknowledged without a word, as one that updates its message later
+    (Discord takes that for a press, and shows nothing); a command or a form is told it was done."""
+    if interaction["type"] == COMPONENT:
+        return _REPEATED_PRESS
+    return replies.ack_callback(render.ack_handled_already(_language(interaction)))
+
+
+_REPEATED_PRESS = json.dumps({"type": DEFERRED_UPDATE}).encode()
+
+
+def _language(interaction: dict[str, Any]) -> str:
+    """The language of the one who sent the interaction, as Discord sent it (English if none of ours)."""
+    return normalise(str(interaction.get("locale") or "")) or FALLBACK_LANGUAGE
 
 
 def _pressed(kind: int, data: dict[str, Any]) -> str | None:
