@@ -7,6 +7,7 @@ are posted as captured (the same bytes and headers), through `fake.post_raw`.
 
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
 
@@ -134,6 +135,58 @@ async def test_every_malformed_signed_body_gets_400_and_the_worker_keeps_serving
         status, reply = await fake.post_raw(url, body, fake.signed(body))  # the genuine press after them all
         assert status == 200 and json.loads(reply)["data"]["content"].startswith("Locked in")
         assert answers(tmp_path / "quizhost.db") == 1
+    assert fake.violations == []
+
+
+ODD_VALUES = (None, True, 0, -1, 1 << 70, 1e308, "", "x", "٣", [], [[]], {}, {"id": []})
+
+
+def paths(value: object, at: tuple = ()) -> list[tuple]:
+    """Every place in a payload, dicts' keys and lists' items, but the message (which nothing reads)."""
+    if isinstance(value, dict):
+        return [p for key, inner in value.items() if key != "message" for p in [(*at, key), *paths(inner, (*at, key))]]
+    if isinstance(value, list):
+        return [p for i, inner in enumerate(value) for p in [(*at, i), *paths(inner, (*at, i))]]
+    return []
+
+
+def replaced(payload: dict, path: tuple, new: object, fresh_id: int) -> bytes:
+    changed = copy.deepcopy(payload)
+    if path != ("id",):
+        changed["id"] = str(fresh_id)  # each a new interaction, not a repeat
+    inner = changed
+    for step in path[:-1]:
+        inner = inner[step]
+    inner[path[-1]] = new
+    return json.dumps(changed).encode()
+
+
+async def test_any_field_of_a_signed_interaction_replaced_gets_an_answer_or_400_never_a_failure(
+    fake, clock, server, tmp_path, unused_tcp_port
+):
+    """Each field the fake sends, in a press and in a command, set to each odd value in turn:
+    refused (400) or answered, never a 500 nor an answer that the handling failed."""
+    _, channel = server
+    ann = fake.add_user("Ann")
+    url = f"http://127.0.0.1:{unused_tcp_port}/interactions"
+    async with running_endpoint_bot(fake, endpoint_settings(tmp_path, fake, unused_tcp_port), clock):
+        await fake.slash(ann, channel, "quiz", topic="tiny")
+        question = await fake.wait_message(channel, is_question(1))
+        payloads = [
+            fake.press_payload(ann, question.id, button_id(question, right_letter(question))),
+            fake.slash_payload(ann, channel, "leaderboard", period="all"),
+        ]
+        outcomes: dict[str, set] = {}
+        for payload in payloads:
+            for path in paths(payload):
+                for new in ODD_VALUES:
+                    body = replaced(payload, path, new, fake.new_id())
+                    status, reply = await fake.post_raw(url, body, fake.signed(body))
+                    failed = status == 200 and "Something went wrong" in reply.decode()
+                    outcomes.setdefault("failed" if failed else str(status), set()).add(f"{path}={new!r}")
+        print({status: len(cases) for status, cases in outcomes.items()})
+        wrong = {status: sorted(cases)[:5] for status, cases in outcomes.items() if status not in ("200", "400")}
+        assert wrong == {}
     assert fake.violations == []
 
 
