@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from bot.adapters.discord.endpoint import FRESH_SECONDS
 from storage.shared.interactions import KEEP_SECONDS
 
 T0 = 1_750_000_000.0
@@ -14,6 +15,12 @@ SNOWFLAKE = 1_312_345_678_901_234_567  # an interaction's id, as Discord numbers
 ON_POSTGRES = pytest.mark.parametrize(
     "store_database", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
 )
+
+
+def test_ids_are_kept_longer_than_the_endpoint_takes_a_signed_request():
+    """Seen first by a clock FRESH_SECONDS behind its timestamp, a request is taken until one
+    FRESH_SECONDS ahead: its id must outlive both, with room for clocks a little apart."""
+    assert KEEP_SECONDS >= 2 * FRESH_SECONDS + 60
 
 
 async def test_an_interaction_is_taken_once_also_after_a_restart(store_factory, store):
