@@ -44,6 +44,8 @@ class Settings(BaseSettings):
         SUGGESTIONS_WAITING.default, ge=SUGGESTIONS_WAITING.low, le=SUGGESTIONS_WAITING.high
     )
     log_level: LogLevel = "INFO"
+    # the switch interval and the garbage collector tuned while `quizhost run` serves (bot/app/interpreter.py)
+    quizhost_interpreter_tuning: bool = True
 
     telegram_bot_token: SecretStr | None = None
     telegram_api_url: str = "https://api.telegram.org/bot"

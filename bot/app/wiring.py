@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import logging
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,7 +17,7 @@ from bot.adapters.console.terminal import TERMINAL, ConsoleAdapter, stdin_lines
 from bot.adapters.ops.http import OpsServer
 from bot.adapters.ops.metrics import Operations
 from bot.app import platforms
-from bot.app.collector import PacedCollector
+from bot.app.interpreter import serving_interpreter
 from bot.app.readers import ReaderPool
 from bot.app.settings import Settings, SettingsError
 from bot.commands.core import Commands
@@ -217,61 +216,11 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
         return_large_buffers()
 
         async with web_pages_for_run(settings, engine, adapters):
-            with serving_process():
+            with serving_interpreter(settings.quizhost_interpreter_tuning):
                 await serve_until_signal(
                     engine, adapters, store, stop, keeper, settings.quizhost_ops_listen, web_address(settings)
                 )
     return 0
-
-
-# How long a thread holding the interpreter runs before another may take it (Python's default:
-# 5 ms). The store's thread (aiosqlite's) takes it back to pick up each batch and after each
-# statement, and with the event loop busy each take waited up to the interval: at 3,000 presses a
-# second the slowest acknowledgements 12.5 and 14.9 ms at 5 ms, 10.4 and 9.9 ms at 0.5 ms; at 8,000
-# a batch's hop to that thread 1.0 to 1.2 ms at p90 at 0.5 ms, 0.5 ms at 0.1 (docs/PERFORMANCE.md).
-SWITCH_INTERVAL_SECONDS = 0.0001
-# objects made (less those freed) before CPython collects the young generation by itself; its
-# default is 700, and 10,000 still started ten collections a second on Discord's gateway flat out
-YOUNG_THRESHOLD = 100_000
-
-
-@contextlib.contextmanager
-def serving_process() -> Iterator[None]:
-    """The interpreter as a serving bot wants it: the switch interval above, the garbage collector
-    on the loop's clock (bot/app/collector.py; when a loop runs), and what is loaded by now (the
-    libraries, the catalog, the open runs) frozen, as it lives as long as the bot: the garbage
-    collector never walks it again. Full collections of that heap paused a busy
-    bot for 50 to 110 ms, the worst acks of a run (`quizhost bench --platform`)."""
-    switch = sys.getswitchinterval()
-    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
-    gc.collect()
-    gc.freeze()
-    thresholds = gc.get_threshold()
-    # a press makes objects by the hundred (a Discord press its parsed interaction and message), and
-    # with presses in flight most of them are alive when a young collection comes: it walked them
-    # all and freed nothing, ten times a second on Discord's gateway flat out (docs/PERFORMANCE.md).
-    # The collections come on the loop's clock instead (bot/app/collector.py), so that none walks
-    # seconds of a run's answers; the thresholds are a backstop for a burst between two ticks
-    gc.set_threshold(max(thresholds[0], YOUNG_THRESHOLD), 50, 1_000)
-    paced = _paced_collector()
-    try:
-        yield
-    finally:
-        if paced is not None:
-            paced.stop()
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()  # collectable again, for a process that goes on (the tests run many bots)
-        sys.setswitchinterval(switch)
-
-
-def _paced_collector() -> PacedCollector | None:
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:  # no loop to pace it: CPython's thresholds alone
-        return None
-    paced = PacedCollector(loop)
-    paced.start()
-    return paced
 
 
 async def serve_until_signal(

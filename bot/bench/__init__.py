@@ -51,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "uses a schema of its own there, dropped after); default: SQLite files",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    from bot.bench import tuning
+
+    tuning.add_argument(parser)
     # --platform telegram|discord: presses through the real adapters (bot/bench/platform.py)
     from bot.bench.platform import add_platform_arguments
 
@@ -62,6 +65,7 @@ def main(args: argparse.Namespace) -> int:
         from bot.bench.platform import main as platform_main
 
         return platform_main(args)
+    from bot.bench import tuning
     from bot.bench.report import table
     from bot.bench.run import BenchOptions, bench
 
@@ -105,6 +109,7 @@ def main(args: argparse.Namespace) -> int:
         profile=args.profile,
         folder=args.keep,
         db=args.db,
+        tuning=tuning.ways(args.tuning),
     )
     if args.db is not None and (problem := _not_postgres(args.db)):
         print(f"quizhost bench: --db {problem}", file=sys.stderr)

@@ -32,7 +32,7 @@ from pathlib import Path
 from platform import python_version
 from typing import Any, TypeVar
 
-from bot.bench import DEFAULT_RATE, parse_rate
+from bot.bench import DEFAULT_RATE, parse_rate, tuning
 from bot.bench.machine import cpu_times, stolen_percent
 from bot.bench.platform_process import FakeProcess, bot_settings, free_port, pointed_at
 
@@ -96,6 +96,7 @@ class PlatformOptions:
     http: bool = False  # discord: the interactions endpoint instead of the gateway
     profile: str | None = None
     folder: str | None = None
+    tuning: tuple[bool, ...] = (True,)  # the bot's interpreter tuning, each way in turn (bot/bench/tuning.py)
 
 
 def options_from(args: argparse.Namespace) -> PlatformOptions:
@@ -116,6 +117,7 @@ def options_from(args: argparse.Namespace) -> PlatformOptions:
         http=args.http,
         profile=args.profile,
         folder=args.keep,
+        tuning=tuning.ways(args.tuning),
     )
 
 
@@ -206,9 +208,13 @@ async def bench_platform(options: PlatformOptions, progress: Callable[[str], Non
                 "modes": {},
             }
             raws: list[dict] = []
+            ways: dict[str, dict] = {tuning.name(way): {} for way in options.tuning}
             chosen = passes(options)
             for n, bench in enumerate(chosen):
-                figures = await _bot_pass(fake, options, bench, folder / f"bot-{n}.db", progress)
+                for way in options.tuning if bench.http == "aiohttp" else options.tuning[:1]:
+                    db = folder / f"bot-{n}-{tuning.name(way)}.db"
+                    ways[tuning.name(way)][bench.mode] = await _bot_pass(fake, options, bench, db, progress, way)
+                figures = ways[tuning.name(options.tuning[0])].pop(bench.mode)
                 if bench.http == "httpx":
                     result["httpx"] = figures
                 else:
@@ -218,8 +224,14 @@ async def bench_platform(options: PlatformOptions, progress: Callable[[str], Non
                 for _ in range(RAW_RUNS - len(chosen) + 1 if n == len(chosen) - 1 else 1):
                     raws.append(await _reference(fake, options, progress))
             result["raw"] = median_run(raws)
-            for figures in result["modes"].values():
-                figures["ratio"] = _ratio(figures["flat_out"]["per_s"], result["raw"]["per_s"])
+            ways[tuning.name(options.tuning[0])] = result["modes"]
+            for modes in ways.values():
+                for figures in modes.values():
+                    figures["ratio"] = _ratio(figures["flat_out"]["per_s"], result["raw"]["per_s"])
+            result["config"]["tuning"] = list(ways)
+            result["tuning"] = {
+                way: {mode: _way_figures(f) for mode, f in modes.items()} for way, modes in ways.items()
+            }
             if "httpx" in result:
                 result["aiohttp_over_httpx"] = _ratio(
                     result["modes"]["polling"]["flat_out"]["per_s"], result["httpx"]["flat_out"]["per_s"]
@@ -241,10 +253,27 @@ async def _reference(fake: FakeProcess, options: PlatformOptions, progress: Call
     return await raw_rate(fake, options.platform, presses, options.raw_concurrency)
 
 
+def _way_figures(figures: dict) -> dict:
+    """A pass's figures to set beside the same pass with the other interpreter tuning."""
+    return {
+        "per_s": figures["flat_out"]["per_s"],
+        "ratio": figures["ratio"],
+        "flat_out_ack_ms": figures["flat_out"]["ack_ms"],
+        "offered_ack_ms": figures["offered"]["ack_ms"] if "offered" in figures else None,
+        "bot_cpu_us_per_press": figures["bot_cpu_us_per_press"],
+    }
+
+
 async def _bot_pass(
-    fake: FakeProcess, options: PlatformOptions, bench: Pass, db: Path, progress: Callable[[str], None]
+    fake: FakeProcess,
+    options: PlatformOptions,
+    bench: Pass,
+    db: Path,
+    progress: Callable[[str], None],
+    way: bool = True,
 ) -> dict:
-    """One `quizhost run` against the fake: start the quizzes, flat out, then the offered rate."""
+    """One `quizhost run` against the fake: start the quizzes, flat out, then the offered rate.
+    `way`: the bot's interpreter tuning (QUIZHOST_INTERPRETER_TUNING)."""
     from bot.app.wiring import run
 
     presses = options.chats * options.players
@@ -255,7 +284,7 @@ async def _bot_pass(
     extra = rate_chats + math.ceil(warm / options.players)
     chats = await fake.ask("setup", chats=options.chats + extra, players=options.players)
     stop = asyncio.Event()
-    result: dict[str, Any] = {"mode": _describe(bench)}
+    result: dict[str, Any] = {"mode": _describe(bench), "tuning": tuning.name(way)}
     endpoint = ""
     if bench.mode == "endpoint":
         from bot.bench.platform_endpoint import endpoint_url
@@ -263,10 +292,11 @@ async def _bot_pass(
         endpoint = endpoint_url(free_port())
         await fake.ask("use_endpoint", url=endpoint)
     settings = bot_settings(options.platform, fake.info, chats, db, bench.http, bench.webhook, endpoint)
+    settings = settings.model_copy(update={"quizhost_interpreter_tuning": way})
     with pointed_at(fake.info if options.platform == "discord" else None):
         bot = asyncio.create_task(run(settings, stop=stop))
         try:
-            progress(f"{result['mode']}: /quiz {TOPIC} in {options.chats + extra} chats")
+            progress(f"{result['mode']}, tuning {tuning.name(way)}: /quiz {TOPIC} in {options.chats + extra} chats")
             result["start"] = await _while(bot, fake.ask("start", topic=TOPIC, timeout=START_TIMEOUT))
             progress(f"warm-up: {warm:,} presses")
             result["warm_up"] = await _while(bot, fake.ask("flat", presses=warm, window=options.window))

@@ -27,6 +27,7 @@ def table(result: dict) -> str:
     ]
     for mode, figures in result["modes"].items():
         rows += _mode_rows(mode, figures, config, MODE_TARGETS.get(mode, RATIO_TARGETS[platform]))
+    rows += _tuning_rows(result.get("tuning", {}))
     runs = ", ".join(f"{r:,}" for r in raw["runs_per_s"])
     rows.append(
         (
@@ -51,6 +52,42 @@ def table(result: dict) -> str:
             ("aiohttp / httpx", f"{factor}", "long polling both; " + _mark(factor, HTTPX_FACTOR, f"≥ {HTTPX_FACTOR:g}"))
         )
     return _aligned(rows)
+
+
+def _tuning_rows(ways: dict[str, dict]) -> list[Row]:
+    """With `--tuning both`: each pass with the bot's interpreter tuning and without, side by side."""
+    if len(ways) < 2:
+        return []
+    order, first = " | ".join(ways), next(iter(ways.values()))
+    rows: list[Row] = []
+    for mode in first:
+        each = [modes[mode] for modes in ways.values()]
+        rows += [
+            (
+                f"{mode} tuning {order}: ratio",
+                " | ".join(f"{f['ratio']}" for f in each),
+                "of raw_aiohttp_per_s, flat out",
+            ),
+            (
+                f"{mode} tuning {order}: ack_ms flat out",
+                " | ".join(_ms(f["flat_out_ack_ms"]) for f in each),
+                "p50 / p99 / max",
+            ),
+            (
+                f"{mode} tuning {order}: bot_cpu_us",
+                " | ".join(f"{f['bot_cpu_us_per_press']:,}" for f in each),
+                "a press",
+            ),
+        ]
+        if all(f["offered_ack_ms"] for f in each):
+            rows.append(
+                (
+                    f"{mode} tuning {order}: ack_ms offered",
+                    " | ".join(_ms(f["offered_ack_ms"]) for f in each),
+                    "p50 / p99 / max at the same offered rate",
+                )
+            )
+    return rows
 
 
 def _aligned(rows: list[Row]) -> str:

@@ -71,6 +71,7 @@ def table(result: dict) -> str:
             "saturated: includes waiting for a place in the commit queue",
         )
     )
+    rows += tuning_rows(result.get("tuning", {}))
     for size, boards in result["leaderboard_ms"].items():
         for name, spread in boards.items():
             note = _mark("board", spread["p99"]) if name in BOARDS and int(size) >= 1_000_000 else ""
@@ -137,6 +138,37 @@ def _ack_rows(ack: dict) -> list[tuple[str, str, str]]:
             f"{stolen_note(ack.get('cpu_stolen_pct'))}; {mark}",
         ),
     ]
+
+
+def tuning_rows(ways: dict[str, dict]) -> list[tuple[str, str, str]]:
+    """With `--tuning both`: the bot's phases with the interpreter tuning and without, side by side."""
+    if len(ways) < 2:
+        return []
+    order = " | ".join(ways)
+
+    def row(label: str, cell: Callable[[dict], str], note: str) -> tuple[str, str, str]:
+        return (f"tuning {order}: {label}", " | ".join(cell(figures) for figures in ways.values()), note)
+
+    rows = [
+        row("answers_per_s", lambda f: f"{f['answers_per_s']:,}", "flat out, the same chats and players"),
+        row("ratio", lambda f: f"{f['ratio']}", "of the same raw inserts"),
+        row("ack_ms flat out", lambda f: _spread_text(f["flat_out_ack_ms"]), "p50 / p99 / max, saturated"),
+    ]
+    if all("ack_ms" in figures for figures in ways.values()):
+        rows += [
+            row("ack_ms offered", lambda f: _spread_text(f["ack_ms"]), "p50 / p99 / max at the same offered rate"),
+            row(
+                "loop_us_per_press",
+                lambda f: f"{f['ack_ms']['loop_us_per_press']:g}",
+                "the loop's thread, offered rate; host's share "
+                + " | ".join(f"{f['ack_ms'].get('cpu_stolen_pct')}%" for f in ways.values()),
+            ),
+        ]
+    return rows
+
+
+def _spread_text(spread: dict) -> str:
+    return f"{spread['p50']} / {spread['p99']} / {spread['max']}"
 
 
 def _mark(target: str, value: float) -> str:

@@ -14,13 +14,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from bot.app.wiring import serving_process
+from bot.app.interpreter import serving_interpreter
 from bot.bench import BOARD_REPEATS, RATE_SHARE
 from bot.bench.boards import board_latency, flatness, percentile
 from bot.bench.databases import BenchDatabases
 from bot.bench.load import LoadResult, flat_out, offered_rate
 from bot.bench.machine import cpu_times, stolen_percent
 from bot.bench.reference import raw_insert_per_s
+from bot.bench.tuning import name
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import Quiz
 
@@ -44,6 +45,9 @@ class BenchOptions:
     profile: str | None = None  # write a pyinstrument profile of the flat-out phase here
     folder: str | None = None  # keep the databases here instead of a temporary folder
     db: str | None = None  # a postgresql:// URL: every phase in a schema of its own there
+    # the interpreter tuning of the bot's phases (flat out, the offered rate), each way in turn;
+    # the first way's figures are the result's, every way's are side by side under "tuning"
+    tuning: tuple[bool, ...] = (True,)
 
 
 def _quiet(text: str) -> None:
@@ -79,26 +83,26 @@ async def _phases(
     progress(
         f"flat out: {options.chats} chats x {options.players} players x {len(quiz.questions)} questions on {dbs.kind}"
     )
-    db = await dbs.fresh("load")
-    with serving_process():  # the interpreter as `quizhost run` sets it
-        load = await _profiled(
-            options.profile, flat_out(db, catalog, quiz, options.chats, options.players, options.window)
-        )
-    result.update(_throughput(load))
+    loads = {}
+    for n, way in enumerate(options.tuning):  # the first way's database is the raw reference's rows
+        if len(options.tuning) > 1:
+            progress(f"flat out, interpreter tuning {name(way)}")
+        db = await dbs.fresh("load" if n == 0 else f"load-{name(way)}")
+        _collect_last_phase()
+        with serving_interpreter(way):
+            work = flat_out(db, catalog, quiz, options.chats, options.players, options.window)
+            loads[way] = await _profiled(options.profile if n == 0 else None, work)
+    result.update(_throughput(loads[options.tuning[0]]))
     progress("raw insert reference")
     result.update(_reference(result, await _raw_reference(dbs)))
+    result["config"]["tuning"] = [name(way) for way in options.tuning]
+    result["tuning"] = {name(way): _tuning_figures(result, load) for way, load in loads.items()}
     rate = offered_per_s(options, result["answers_per_s"])
-    if rate > 0:
-        progress(f"offered rate: {rate:g} presses/s for {options.rate_seconds:g} s")
-        db = await dbs.fresh("rate")
-        with serving_process():
-            began, machine = time.thread_time(), cpu_times()  # the loop's thread: the bot's and the bench's arrivals
-            offered = await offered_rate(db, catalog, quiz, rate, options.rate_seconds, options.players)
-            loop_s = time.thread_time() - began
-        share = options.rate_share if options.rate <= 0 else None
-        result["ack_ms"] = _rate_figures(offered, rate, share, result["answers_per_s"])
-        result["ack_ms"]["loop_us_per_press"] = round(loop_s / offered.presses * 1e6, 1) if offered.presses else 0.0
-        result["ack_ms"]["cpu_stolen_pct"] = stolen_percent(machine, cpu_times())
+    for way in options.tuning if rate > 0 else ():  # each way at the same rate
+        progress(f"offered rate: {rate:g} presses/s for {options.rate_seconds:g} s, interpreter tuning {name(way)}")
+        ack = await _offered(options, dbs, catalog, quiz, (rate, result["answers_per_s"]), way)
+        result["tuning"][name(way)]["ack_ms"] = ack
+        result.setdefault("ack_ms", ack)
     _fresh_heap()
     progress(f"leaderboards at {', '.join(map(str, options.board_sizes))} answers")
     result["leaderboard_ms"], answered = await board_latency(
@@ -142,9 +146,45 @@ def offered_per_s(options: BenchOptions, flat_out_per_s: float) -> float:
     return round(options.rate_share * flat_out_per_s)
 
 
+async def _offered(
+    options: BenchOptions, dbs: BenchDatabases, catalog: Catalog, quiz: Quiz, rates: tuple[float, int], way: bool
+) -> dict:
+    """The offered-rate phase, one way: (offered, flat out's) presses a second."""
+    rate, flat_out_per_s = rates
+    db = await dbs.fresh(f"rate-{name(way)}")
+    _collect_last_phase()
+    with serving_interpreter(way):
+        began, machine = time.thread_time(), cpu_times()  # the loop's thread: the bot's and the bench's arrivals
+        offered = await offered_rate(db, catalog, quiz, rate, options.rate_seconds, options.players)
+        loop_s = time.thread_time() - began
+    share = options.rate_share if options.rate <= 0 else None
+    ack = _rate_figures(offered, rate, share, flat_out_per_s)
+    ack["loop_us_per_press"] = round(loop_s / offered.presses * 1e6, 1) if offered.presses else 0.0
+    ack["cpu_stolen_pct"] = stolen_percent(machine, cpu_times())
+    return ack
+
+
+def _tuning_figures(result: dict, load: LoadResult) -> dict:
+    """One way's flat out beside the other's, against the same raw reference."""
+    figures = _throughput(load)
+    raw = result["raw_insert_per_s"]
+    return {
+        "answers_per_s": figures["answers_per_s"],
+        "ratio": round(figures["answers_per_s"] / raw, 3) if raw else None,
+        "flat_out_ack_ms": figures["flat_out"]["ack_ms"],
+    }
+
+
+def _collect_last_phase() -> None:
+    """The measuring harness, not the bot: what the last phase left is collected before the next
+    one, so that a bot without the tuning is not charged for the bench's leftovers."""
+    gc.collect()
+
+
 def _fresh_heap() -> None:
     """Leave what earlier phases built out of the garbage collector's work: each timed phase
-    pays for collecting its own objects only, as a bot pays for its own."""
+    pays for collecting its own objects only, as a bot pays for its own. The measuring harness,
+    not the bot's tuning: the boards, memory and start-up phases run without the bot's."""
     gc.collect()
     gc.freeze()
 

@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.app.interpreter import serving_interpreter
 from bot.app.readers import ReaderPool
-from bot.app.wiring import serving_process
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.engine.core import Engine, EngineSettings
@@ -118,7 +118,7 @@ async def test_many_large_chat_quizzes_are_listed_after_a_restart_without_stalli
             assert saved.text.startswith(f"Saved big-{number}: 500 questions.")
     async with bot_reading_with(store, clock, adapter) as commands:  # a restart: nothing read yet
         await commands.upload(admin(), "capitals.txt", CAPITALS)  # the readers are started
-        with serving_process():  # as `quizhost run` keeps it: the test's own heap is not the bot's
+        with serving_interpreter():  # as `quizhost run` keeps it: the test's own heap is not the bot's
             async with stall_meter() as meter:
                 listing = (await commands.handle("quizzes", "", admin())).text
         print(meter)

@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Iterator
 
 from bot.app.collector import PacedCollector
-from bot.app.wiring import serving_process
+from bot.app.interpreter import serving_interpreter
 
 
 class Node:
@@ -89,7 +89,7 @@ async def test_no_paced_collection_runs_once_the_bot_stops_serving():
     with no_automatic_collection():
         gc.callbacks.append(count)
         try:
-            with serving_process():
+            with serving_interpreter():
                 assert await until(lambda: collections.count(1) >= 2, 2.0), "no tick's collection while serving"
             collections.clear()
             await asyncio.sleep(0.35)  # over three ticks
