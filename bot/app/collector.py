@@ -1,4 +1,5 @@
-"""The garbage collector on a clock while the bot serves (`serving_process` in bot/app/wiring.py).
+"""The garbage collector on a clock while the bot serves (`serving_interpreter` in
+bot/app/interpreter.py, with QUIZHOST_INTERPRETER_TUNING on).
 
 CPython starts a young collection when the objects made since the last one, less the objects
 freed since, pass a threshold. A busy bot frees about as many objects as it makes (a closing
@@ -11,7 +12,7 @@ collection then walked 30 s of a run's answers at once: 70 ms (docs/PERFORMANCE.
 Here the young and middle generations are collected together every `tick_seconds`, whatever
 the count: they hold only what the last tick made, a pause of about a millisecond, and each
 object is walked once before it moves to the old generation. The old generation, everything the
-bot keeps longer than a tick (what `serving_process` froze at the start excluded), is collected
+bot keeps longer than a tick (what `serving_interpreter` froze at the start excluded), is collected
 every `full_seconds`: a pause as long as that heap is big, once in ten minutes. CPython's own
 thresholds stay as they are set, a backstop for bursts.
 

@@ -64,6 +64,7 @@ async def bench(options: BenchOptions, progress: Callable[[str], None] = _quiet)
         try:
             return await _phases(options, dbs, catalog, quiz, progress)
         finally:
+            gc.unfreeze()  # what `_fresh_heap` froze: the harness's, not for the process after the bench
             await dbs.cleanup()
 
 
@@ -170,6 +171,7 @@ def _tuning_figures(result: dict, load: LoadResult) -> dict:
     raw = result["raw_insert_per_s"]
     return {
         "answers_per_s": figures["answers_per_s"],
+        "stored": load.accepted,
         "ratio": round(figures["answers_per_s"] / raw, 3) if raw else None,
         "flat_out_ack_ms": figures["flat_out"]["ack_ms"],
     }

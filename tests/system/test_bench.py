@@ -78,6 +78,20 @@ def test_a_tiny_bench_on_postgresql_prints_the_same_figures_and_leaves_no_schema
     assert asyncio.run(_bench_schemas(postgres_url)) == []
 
 
+def test_a_tiny_bench_prints_the_bot_with_and_without_the_interpreter_tuning_side_by_side(capsys):
+    assert main([*TINY, "--tuning", "both"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    check_every_figure(result)  # the first way's, the setting's
+    assert sorted(result["config"]["tuning"]) == ["off", "on"] and set(result["tuning"]) == {"on", "off"}
+    for way in result["tuning"].values():  # each way played the whole quiz, then took the offered presses
+        assert way["stored"] == 3 * 4 * result["config"]["questions"] and way["ratio"] > 0
+        assert way["ack_ms"]["stored"] == way["ack_ms"]["presses"] > 0
+        assert way["ack_ms"]["offered_per_s"] == result["ack_ms"]["offered_per_s"]  # the same rate
+    shown = table(result)
+    for row in ("answers_per_s", "ratio", "ack_ms flat out", "ack_ms offered", "loop_us_per_press"):
+        assert f"tuning {' | '.join(result['tuning'])}: {row}" in shown, row
+
+
 def test_bench_on_a_database_that_is_not_postgresql_is_refused_without_its_password(capsys):
     assert main(["bench", "--db", "mysql://u:hunter2@db/quiz"]) == 2
     err = capsys.readouterr().err

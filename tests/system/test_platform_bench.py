@@ -3,6 +3,7 @@ press was acknowledged. No timing is asserted: these runs only prove the tool wo
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import sys
 import pytest
 
 from bot.bench.machine import cpu_times
+from bot.bench.platform_report import table
 
 TINY = ["--chats", "2", "--players", "3", "--window", "4", "--rate", "20", "--rate-seconds", "0.3"]
 MODE_ROWS = ["presses_per_s", "ack_ms flat out", "ratio", "ack_ms offered", "bot_cpu_us"]
@@ -86,6 +88,20 @@ def test_discord_over_http_prints_every_figure_against_the_bare_handler(bench):
     assert "target ≥ 0.5" in found["endpoint ratio"][1]
     assert "bare aiohttp handler (verify + ack)" in found["raw_aiohttp_per_s"][1]
     assert set(found) == {"platform", "raw_aiohttp_per_s"} | {f"endpoint {row}" for row in MODE_ROWS}
+
+
+def test_discord_prints_the_bot_with_and_without_the_interpreter_tuning_side_by_side(bench):
+    done = bench("--platform", "discord", "--tuning", "both", "--json", *TINY)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout)
+    assert sorted(result["config"]["tuning"]) == ["off", "on"]  # the setting's way first
+    for way in result["tuning"].values():  # a bot each way, each pressed flat out and at the rate
+        gateway = way["gateway"]
+        assert gateway["acked"] == 6 + 6 and gateway["missing"] == 0 and gateway["ratio"] > 0
+        assert gateway["offered_ack_ms"]["p99"] > 0
+    shown = table(result)
+    for row in ("ratio", "ack_ms flat out", "ack_ms offered", "bot_cpu_us"):
+        assert f"gateway tuning {' | '.join(result['config']['tuning'])}: {row}" in shown, row
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ import pytest
 
 from bot.app.interpreter import serving_interpreter
 from bot.app.readers import ReaderPool
+from bot.app.settings import Settings
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.engine.core import Engine, EngineSettings
@@ -118,7 +119,9 @@ async def test_many_large_chat_quizzes_are_listed_after_a_restart_without_stalli
             assert saved.text.startswith(f"Saved big-{number}: 500 questions.")
     async with bot_reading_with(store, clock, adapter) as commands:  # a restart: nothing read yet
         await commands.upload(admin(), "capitals.txt", CAPITALS)  # the readers are started
-        with serving_interpreter():  # as `quizhost run` keeps it: the test's own heap is not the bot's
+        # the interpreter as `quizhost run` keeps it (QUIZHOST_INTERPRETER_TUNING): with the tuning,
+        # the test's own heap is frozen, as a bot's start-up heap is
+        with serving_interpreter(Settings(_env_file=None).quizhost_interpreter_tuning):  # type: ignore[call-arg]
             async with stall_meter() as meter:
                 listing = (await commands.handle("quizzes", "", admin())).text
         print(meter)

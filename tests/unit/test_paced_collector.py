@@ -89,7 +89,7 @@ async def test_no_paced_collection_runs_once_the_bot_stops_serving():
     with no_automatic_collection():
         gc.callbacks.append(count)
         try:
-            with serving_interpreter():
+            with serving_interpreter(tuning=True):
                 assert await until(lambda: collections.count(1) >= 2, 2.0), "no tick's collection while serving"
             collections.clear()
             await asyncio.sleep(0.35)  # over three ticks
