@@ -17,11 +17,17 @@ from collections.abc import Iterator
 
 from bot.app.collector import PacedCollector
 
+# Each knob below was kept because `quizhost bench --tuning both` showed it, each run taking the
+# same offered presses both ways (docs/PERFORMANCE.md#interpreter-tuning). With all of them, the
+# slowest 1% of acknowledgements at 30% of flat out were 61 to 226 ms on a shared, busy host
+# against 247 to 664 ms without any, in four runs of four; flat out moved within its noise.
+
 # How long a thread holding the interpreter runs before another may take it (CPython's default:
 # 5 ms). The store's thread (aiosqlite's) takes it back to pick up each batch and after each
 # statement, and with the event loop busy each take waited up to the interval: at 3,000 presses a
 # second the slowest acknowledgements 12.5 and 14.9 ms at 5 ms, 10.4 and 9.9 ms at 0.5 ms; at 8,000
-# a batch's hop to that thread 1.0 to 1.2 ms at p90 at 0.5 ms, 0.5 ms at 0.1 (docs/PERFORMANCE.md).
+# a batch's hop to that thread 1.0 to 1.2 ms at p90 at 0.5 ms, 0.5 ms at 0.1. The collector's
+# knobs without this one: ack p99 21 and 535 ms against 58 and 790 ms untuned in the same runs.
 SWITCH_INTERVAL_SECONDS = 0.0001
 # Objects made (less those freed) before CPython collects the young generation by itself; its
 # default is 700. A press makes objects by the hundred (a Discord press its parsed interaction and
@@ -29,16 +35,20 @@ SWITCH_INTERVAL_SECONDS = 0.0001
 # walked them all and freed nothing, ten times a second on Discord's gateway flat out even at
 # 10,000. The collections come on the loop's clock instead (bot/app/collector.py), so that none
 # walks seconds of a run's answers; these thresholds are a backstop for a burst between two ticks.
+# The paced collector needs them: each tick's collection of the middle generation counts toward
+# a full one, and with CPython's 700, 10, 10 a full collection could follow every tenth tick
+# (ack p99 463 and 97 ms against 75 and 228 ms untuned in the same runs).
 YOUNG_THRESHOLD = 100_000
 MIDDLE_THRESHOLD, OLD_THRESHOLD = 50, 1_000
 
 
 @contextlib.contextmanager
-def serving_interpreter(tuning: bool = True) -> Iterator[None]:
+def serving_interpreter(tuning: bool) -> Iterator[None]:
     """While the bot serves, with `tuning` (QUIZHOST_INTERPRETER_TUNING): the switch interval
     above; what is loaded by now (the libraries, the catalog, the open runs) frozen, as it lives as
     long as the bot, so that the garbage collector never walks it again (full collections of that
-    heap paused a busy bot for 50 to 110 ms, the worst acks of a run); the young generation's
+    heap paused a busy bot for 50 to 110 ms, the worst acks of a run; a full collection of the
+    start-up heap, about 119,000 objects, takes 34 to 51 ms, frozen under 0.01 ms); the young generation's
     threshold above; and the collector on the loop's clock (when a loop runs). All of it undone
     on the way out, for a process that goes on (the tests run many bots). Without `tuning`,
     nothing is touched.
