@@ -88,7 +88,7 @@ async def _phases(
     for n, way in enumerate(options.tuning):  # the first way's database is the raw reference's rows
         if len(options.tuning) > 1:
             progress(f"flat out, interpreter tuning {name(way)}")
-        db = await dbs.fresh("load" if n == 0 else f"load-{name(way)}")
+        db = await dbs.fresh("load" if n == 0 else f"load_{name(way)}")  # a schema name on PostgreSQL
         _collect_last_phase()
         with serving_interpreter(way):
             work = flat_out(db, catalog, quiz, options.chats, options.players, options.window)
@@ -152,7 +152,7 @@ async def _offered(
 ) -> dict:
     """The offered-rate phase, one way: (offered, flat out's) presses a second."""
     rate, flat_out_per_s = rates
-    db = await dbs.fresh(f"rate-{name(way)}")
+    db = await dbs.fresh(f"rate_{name(way)}")
     _collect_last_phase()
     with serving_interpreter(way):
         began, machine = time.thread_time(), cpu_times()  # the loop's thread: the bot's and the bench's arrivals

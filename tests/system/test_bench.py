@@ -70,9 +70,9 @@ def test_a_tiny_bench_prints_every_figure(capsys, tmp_path):
 
 @pytest.mark.postgres
 def test_a_tiny_bench_on_postgresql_prints_the_same_figures_and_leaves_no_schema_behind(capsys, postgres_url):
-    assert main([*TINY, "--db", postgres_url]) == 0
+    assert main([*TINY, "--db", postgres_url, "--tuning", "both"]) == 0  # a schema for each way's phases
     result = json.loads(capsys.readouterr().out)
-    assert result["config"]["database"] == "postgresql"
+    assert result["config"]["database"] == "postgresql" and set(result["tuning"]) == {"on", "off"}
     check_every_figure(result)
     assert "database" in table(result) and "copy_records_to_table" in table(result)
     assert asyncio.run(_bench_schemas(postgres_url)) == []
