@@ -13,6 +13,11 @@ checks or answers to presses, and not a try Telegram answered with an error (a r
 gives its place back; one whose answer was lost keeps it, as it may have arrived). A 429 is
 waited out (retry_after) and tried again, holding back every other call meanwhile.
 
+Replies to users' commands and messages (`CHATTER`) go in a lane of their own first: at most
+CHATTER_SHARE of the bot's messages a second, so however many users chatter at once, a quiz's
+own messages (questions, reveals, podiums) find room in the rest of every second and never
+wait behind them. A group's minute is shared by both, in order, as Telegram counts it.
+
 A group whose next message must wait longer than HOLD_NOTICE_AFTER is told why, once per hold
 (`on_hold`): the last place of the group's minute is kept for that notice, so it goes at once.
 """
@@ -40,6 +45,9 @@ BOT_PER_SECOND = FloodLimit.MESSAGES_PER_SECOND  # 30
 GROUP_PER_MINUTE = FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP  # 20
 SAFETY = 0.1  # seconds added to each window for the way to Telegram
 GROUPS_KEPT = 10_000  # idle groups' windows are dropped beyond this many
+# replies to users may take 20 of the bot's 30 a second: a burst of /help from many users still
+# leaves 10 a second for every quiz's questions and reveals (more than their groups' minutes let go)
+CHATTER_SHARE = 2 / 3
 HOLD_NOTICE_AFTER = 10.0  # a group waiting longer than this for its next message is told why
 # What Telegram counts as a message. Edits count too: PLATFORMS.md, "edits count towards
 # Telegram's limits in practice, so budget them" (a question's close edit is one of the three
@@ -157,12 +165,19 @@ class Prepaid(Place):
     """`rate_limit_args` of a hold notice: its place in the group's window was taken for it."""
 
 
+class Chatter:
+    """`rate_limit_args` of a reply to a user's command or message: sent in the chatter lane."""
+
+
+CHATTER = Chatter()
+
+
 Taken = list[Place]
 
 
-class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid"]):
+class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid | Chatter"]):
     """PTB's rate limiter hook with sliding windows; `rate_limit_args` is the number of 429
-    retries, or the `Prepaid` place of a hold notice."""
+    retries, the `Prepaid` place of a hold notice, or CHATTER."""
 
     def __init__(
         self,
@@ -174,6 +189,8 @@ class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid"]):
     ) -> None:
         self._now, self._sleep = now, sleep
         self._bot = SlidingWindow(bot_per_second, 1.0 + SAFETY, now, sleep) if bot_per_second else None
+        chatter = max(1, int(bot_per_second * CHATTER_SHARE))
+        self._chatter = SlidingWindow(chatter, 1.0 + SAFETY, now, sleep) if bot_per_second else None
         self._group_limit = int(group_per_minute)  # 0: no group limit (tests that replay a whole quiz)
         self._groups: dict[int | str, SlidingWindow] = {}
         self._max_retries = max_retries
@@ -197,7 +214,7 @@ class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid"]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: int | Prepaid | None,
+        rate_limit_args: int | Prepaid | Chatter | None,
     ) -> Any:
         prepaid = rate_limit_args if isinstance(rate_limit_args, Prepaid) else None
         retries = self._max_retries
@@ -209,10 +226,12 @@ class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid"]):
         counted = chat_id is not None and counts(endpoint)
         group = self._group_window(chat_id) if counted and prepaid is None else None
         bot = self._bot if counted else None
+        lane = self._chatter if counted and isinstance(rate_limit_args, Chatter) else None
         for attempt in range(retries + 1):
             try:
                 await self._unblocked.wait()
-                taken = await self._take(chat_id, group, bot)
+                taken = [Place(lane, await lane.acquire())] if lane is not None else []
+                taken += await self._take(chat_id, group, bot)
                 if prepaid is not None:
                     prepaid.used = True
                     taken.append(prepaid)

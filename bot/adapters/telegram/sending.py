@@ -19,6 +19,7 @@ from telegram.ext import Application
 
 from bot.adapters.telegram import cards, polls, runtime
 from bot.adapters.telegram import format as fmt
+from bot.adapters.telegram.limits import CHATTER
 from bot.adapters.telegram.photos import PhotoIds
 from bot.adapters.telegram.runtime import with_retries
 from bot.commands.core import Commands
@@ -149,7 +150,9 @@ class TelegramSending:
             raise ChatUnreachable(message.chat.key) from exc
         return True
 
-    async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None) -> None:
+    async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None, chatter: bool = False) -> None:
+        """`chatter`: a reply to a user's command or message, sent in the bot's share for those
+        (limits.py CHATTER), so a quiz's own messages never queue behind them."""
         # Telegram has no message only one member sees: in a group, a refusal answers the
         # command it refuses, so it is clear whom it is for.
         target = reply_to if reply_to is not None and not chat.is_private else None
@@ -157,9 +160,11 @@ class TelegramSending:
         keyboard: Markup = fmt.reply_keyboard(reply.buttons, self.app.bot.username)
         if reply.poll_button and chat.is_private:  # a quiz being written: Telegram's poll composer at hand
             keyboard = polls.composer(reply.poll_button)
-        await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying"))
+        await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying", chatter))
 
-    async def _post(self, chat: ChatRef, html: str, keyboard: Markup, reply_to: int | None, what: str) -> Message:
+    async def _post(
+        self, chat: ChatRef, html: str, keyboard: Markup, reply_to: int | None, what: str, chatter: bool = False
+    ) -> Message:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
         return await with_retries(
             lambda: self.app.bot.send_message(
@@ -169,6 +174,7 @@ class TelegramSending:
                 reply_markup=keyboard,
                 reply_parameters=reply,
                 link_preview_options=NO_PREVIEW,
+                rate_limit_args=CHATTER if chatter else None,
             ),
             what,
             once=True,

@@ -12,7 +12,7 @@ import pytest
 from telegram.error import NetworkError
 from telegram.ext import ApplicationBuilder, ExtBot
 
-from bot.adapters.telegram.limits import Prepaid, SlidingWindowLimiter
+from bot.adapters.telegram.limits import CHATTER, Prepaid, SlidingWindowLimiter
 from bot.adapters.telegram.runtime import build_application
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
@@ -177,3 +177,20 @@ async def test_a_long_hold_is_told_once_and_a_short_one_not_at_all(fake):
     assert long_times[20] == long_times[21] == pytest.approx(start + 61.0)
     assert most_in_any_window(long_times, 60.0) <= 20
     assert sends(fake, short_wait["id"])[-1] - start == pytest.approx(61.0, abs=0.2)
+
+
+async def test_replies_to_users_leave_room_in_every_second_for_the_quizzes_own_messages(fake):
+    """90 users' replies (CHATTER) queued first take at most 20 of the bot's 30 a second, so a
+    question sent after them all leaves in the same second instead of three seconds later."""
+    users = [fake.private(fake.user(300 + n, f"U{n}")) for n in range(90)]
+    group = fake.group(-1001)
+    async with on_fake_clock(fake) as (clock, limiter, bot):
+        start = clock.now()
+        replies = [bot.send_message(u["id"], "help text", rate_limit_args=CHATTER) for u in users]
+        work = asyncio.gather(*replies, bot.send_message(group["id"], "Question 1"))
+        await run_on(clock, fake, limiter, work)
+    chatter = [c.at for c in fake.called("sendMessage") if c.params["chat_id"] != group["id"]]
+    (question,) = sends(fake, group["id"])
+    assert len(chatter) == 90 and most_in_any_window(chatter, 1.0) <= 20
+    assert question == start
+    assert most_in_any_window([*chatter, question], 1.0) <= 30
