@@ -8,11 +8,13 @@ and show what comes back; the wording and the rules live here once: this facade,
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.commands.assign import AssignCommands
 from bot.commands.authoring import Authoring
 from bot.commands.boards import BoardCommands
+from bot.commands.budget import Admission, ReplyBudgets, refuses, slow_down
 from bot.commands.chatsettings import SettingsCommands
 from bot.commands.deeplinks import DeepLinks
 from bot.commands.learning import LearningCommands
@@ -64,6 +66,10 @@ class Caller:
     private_replies: bool = False  # the platform shows a reply to the caller alone, even in a group (Discord)
 
 
+def known(name: str) -> bool:
+    return name in COMMANDS or name in ALIASES
+
+
 def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
     """'/quiz@Bot pipeline 5' -> ('quiz', 'pipeline 5'); None if not a command for this bot."""
     match = _COMMAND.match((text or "").strip())
@@ -89,11 +95,45 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         self.assignments = Assignments(engine)
         self.typed = TypedAnswers(engine, self.review)
         self.authoring = Authoring(engine)
+        self.budgets = ReplyBudgets(engine.clock)  # what one user's commands and messages may make us say
+
+    async def within_budget(
+        self, name: str, args: str, caller: Caller, work: Callable[[], Awaitable[Reply]]
+    ) -> Reply | None:
+        """`work()`'s reply to a command, within the caller's budget (budget.py): None when nothing
+        is to be said (and `work` is not done); the slow-down once per burst. An unknown command,
+        or a refused /start payload (a dead deep link), is answered once a minute at most."""
+        user = caller.player.key
+        if not known(name):
+            return await work() if self.budgets.may_refuse(user) else None
+        admission = self.budgets.admit(user)
+        if admission is Admission.QUIET:
+            return None
+        if admission is Admission.SLOW_DOWN:
+            lang = await self.engine.language_for(caller.chat, caller.player)
+            return Reply(slow_down(lang, self.budgets.seconds_to_next(user)), language=lang, kind="error")
+        reply = await work()
+        if name == "start" and args and reply.kind == "error" and not self.budgets.may_refuse(user):
+            return None
+        return reply
+
+    def ack_within_budget(self, caller: Caller, ack: Ack | None) -> Ack | None:
+        """The acknowledgement of a message (a typed answer), within the caller's budget: a refusal
+        (nothing open to answer) once a minute at most, the others from the bucket."""
+        user = caller.player.key
+        if ack is None:
+            return None
+        if refuses(ack):
+            return ack if self.budgets.may_refuse(user) else None
+        admission = self.budgets.admit(user)
+        if admission is Admission.SLOW_DOWN:
+            return Ack(slow_down(ack.language, self.budgets.seconds_to_next(user)), False, ack.language, retry=True)
+        return ack if admission is Admission.SAY else None
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
         handler = getattr(self, f"_cmd_{ALIASES.get(name, name)}", None)
-        if (name not in COMMANDS and name not in ALIASES) or handler is None:
+        if not known(name) or handler is None:
             return Reply(
                 t(lang, "Unknown command {command}. /help lists the commands.", command=f"/{name[:32]}"),
                 language=lang,

@@ -61,7 +61,7 @@ class TypedAnswers:
         now = self.engine.clock.now()
         closed = Refusal.CLOSED if run is None else session.check_open(run, asked.number, now)
         if run is None or closed is not None:
-            return Reply(render.ack_refused(lang, closed), language=lang)
+            return Reply(render.ack_refused(lang, closed), language=lang, kind="error")
         if (outsider := await self._outsider(run.chat, caller)) is not None:
             return Reply(outsider(lang), language=lang, kind="error")
         awaited = AwaitedAnswer(caller.player.key, asked.run_id, asked.number, run.row.chat_key)

@@ -16,6 +16,7 @@ import discord
 
 from bot.adapters.discord.asked import PLATFORM, Asker
 from bot.commands.authoring import FORM_NEW
+from bot.commands.budget import slow_down
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog
 from bot.content.drafts import QuestionForm
@@ -70,7 +71,24 @@ class Handling:
         return self._commands
 
     async def handle_command(self, asker: Asker, name: str, args: tuple[str, ...]) -> Reply:
-        caller, reply = asker.caller(name), None
+        """The command's reply within the user's budget (bot/commands/budget.py). Discord needs
+        every interaction answered (else "The application did not respond"), and an ephemeral
+        answer costs nothing of the bot's limits and is seen by nobody else: over the budget, the
+        command is not carried out and its answer is the slow-down, for the user alone."""
+        commands, caller = self._engine_commands(), asker.caller(name)
+
+        async def work() -> Reply:
+            return await self._carried_out(asker, name, args, caller)
+
+        reply = await commands.within_budget(name, " ".join(args), caller, work)
+        if reply is None:
+            lang = await commands.engine.language_for(caller.chat, caller.player)
+            seconds = commands.budgets.seconds_to_next(caller.player.key)
+            return Reply(slow_down(lang, seconds), language=lang, kind="error", private=True)
+        return reply
+
+    async def _carried_out(self, asker: Asker, name: str, args: tuple[str, ...], caller: Caller) -> Reply:
+        reply = None
         if name == "quiz" and (refusal := await self._cannot_post(asker)):
             return refusal
         for arg in args or ("",):  # /settings time 20 pause 3 is two changes for the commands layer

@@ -69,22 +69,31 @@ class UpdateHandlers(TelegramSending):
         typed = message.text or message.caption or ""
         if name not in COMMANDS and not chat.is_private and "@" not in typed.split()[0]:
             return  # in a group, an unknown bare /cmd is probably another bot's
-        is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, message.from_user, message)
-        try:
-            caller = Caller(chat, player, is_admin)
-            if name == "upload":
-                document = uploads.document_of(message)
-                reply = await uploads.upload(self.app.bot, self._commands, caller, document, args)
-            elif name == "suggest" and (poll := polls.replied_poll(message)) is not None:
-                reply = await self._commands.suggest_poll(polls.poll_spec(poll), caller)
-            else:
-                reply = await self._commands.handle(name, args, caller)
-        except Exception:
-            log.exception("/%s failed in %s", name, chat.key)
-            reply = Reply(trouble(player.language), kind="error")
+        user, commands = message.from_user, self._commands
+
+        async def work() -> Reply:
+            is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, user, message)
+            return await self._carry_out(name, args, message, Caller(chat, player, is_admin))
+
+        reply = await commands.within_budget(name, args, Caller(chat, player), work)  # a flood costs no checks
+        if reply is None:  # over the sender's budget: nothing said
+            return
         if reply.kind == "link" and not chat.is_private:
             reply = await self._in_private(player, reply)
-        await self._send(chat, reply, reply_to=message.message_id)
+        await self._send(chat, reply, reply_to=message.message_id, chatter=True)
+
+    async def _carry_out(self, name: str, args: str, message: Message, caller: Caller) -> Reply:
+        assert self._commands is not None
+        try:
+            if name == "upload":
+                document = uploads.document_of(message)
+                return await uploads.upload(self.app.bot, self._commands, caller, document, args)
+            if name == "suggest" and (poll := polls.replied_poll(message)) is not None:
+                return await self._commands.suggest_poll(polls.poll_spec(poll), caller)
+            return await self._commands.handle(name, args, caller)
+        except Exception:
+            log.exception("/%s failed in %s", name, caller.chat.key)
+            return Reply(trouble(caller.player.language), kind="error")
 
     async def _on_poll(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
@@ -103,7 +112,12 @@ class UpdateHandlers(TelegramSending):
         lang = reply.language
         try:
             await self._post(
-                ChatRef(PLATFORM, player.user_id, True), fmt.reply_html(reply), None, None, "sending a link privately"
+                ChatRef(PLATFORM, player.user_id, True),
+                fmt.reply_html(reply),
+                None,
+                None,
+                "sending a link privately",
+                chatter=True,
             )
         except (Forbidden, BadRequest):  # they never opened a private chat with the bot
             return Reply(

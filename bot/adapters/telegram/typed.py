@@ -20,6 +20,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bot.adapters.telegram import format as fmt
+from bot.adapters.telegram.limits import CHATTER
 from bot.adapters.telegram.presses import chat_ref, player_of
 from bot.commands.core import Caller, Commands
 from bot.domain.model import Ack, ChatRef, Player, Reply
@@ -31,7 +32,7 @@ class TypedAnswers:
     app: Application
     _commands: Commands | None
 
-    async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None) -> None:
+    async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None, chatter: bool = False) -> None:
         raise NotImplementedError
 
     async def _on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -40,10 +41,11 @@ class TypedAnswers:
         message = update.message
         if message is None or message.from_user is None or not message.text or self._commands is None:
             return
-        chat = chat_ref(message.chat)
-        ack = await self._commands.answer_text(Caller(chat, player_of(message.from_user), True), message.text)
+        caller = Caller(chat_ref(message.chat), player_of(message.from_user), True)
+        ack = await self._commands.answer_text(caller, message.text)
+        ack = self._commands.ack_within_budget(caller, ack)  # 1,000 messages to a dead link: one refusal
         if ack is not None:
-            await self._send(chat, Reply(ack.text, language=ack.language), message.message_id)
+            await self._send(caller.chat, Reply(ack.text, language=ack.language), message.message_id, chatter=True)
 
     async def _on_group_reply(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A reply in a group to the bot's message: an answer when it replies to the open typed or
@@ -57,11 +59,15 @@ class TypedAnswers:
         caller = Caller(chat_ref(message.chat), player_of(message.from_user), False)
         ack = await self._commands.answer_text(caller, message.text, reply_to=str(replied.message_id))
         if ack is not None:  # else ordinary chat in reply to the bot
-            await self._keep_private(message, caller.player, ack)
+            await self._keep_private(message, caller.player, self._commands.ack_within_budget(caller, ack))
 
-    async def _keep_private(self, message: Message, player: Player, ack: Ack) -> None:
+    async def _keep_private(self, message: Message, player: Player, ack: Ack | None) -> None:
+        """`ack`: None when the player's budget has nothing left to say (their message goes all the same)."""
         bot = self.app.bot
         with contextlib.suppress(TelegramError):  # not an admin with the right to delete: it stays
             await bot.delete_message(message.chat.id, message.message_id)
+        if ack is None:
+            return
         with contextlib.suppress(TelegramError):  # no private chat with the bot yet: nothing said
-            await bot.send_message(int(player.user_id), fmt.escape(ack.text), parse_mode="HTML")
+            text = fmt.escape(ack.text)
+            await bot.send_message(int(player.user_id), text, parse_mode="HTML", rate_limit_args=CHATTER)

@@ -1,0 +1,105 @@
+"""One user cannot spend the bot's sending budget: a member flooding commands gets a few
+replies, one "slow down" and then silence, and another group's quiz goes on meanwhile; 1,000
+messages after a dead deep link draw one refusal a minute. `quizhost run` (real PTB) against
+the fake Bot API, the engine on a FakeClock (the budgets refill on it)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+from bot.commands.budget import BURST, DEAD_SECONDS
+from bot.testing.clock import FakeClock
+from bot.testing.fake_telegram import Call, FakeBotApi
+from tests.support.telegram_harness import (  # noqa: F401 (fake: a fixture)
+    Member,
+    fake,
+    running_bot,
+    settings_for,
+)
+
+FLOOD = 300
+SLOW_DOWN = "You are sending me a lot at once"
+REFUSAL = "This button is not valid."
+
+
+def replies_to(fake: FakeBotApi, chat: dict, since: int = 0, until: int | None = None) -> list[Call]:
+    calls = fake.calls[since:until]
+    return [c for c in calls if c.method == "sendMessage" and c.params.get("chat_id") == chat["id"]]
+
+
+async def flood(fake: FakeBotApi, chat: dict, user: dict, text: str, times: int) -> None:
+    for _ in range(times):
+        await fake.send_text(chat, user, text)
+
+
+@pytest.mark.parametrize("where", ["group", "private"])
+async def test_a_member_flooding_help_gets_one_slow_down_and_another_groups_quiz_goes_on(fake, tmp_path, where):
+    """In a group the 300 replies used to queue on its 20 a minute and hold every update handler,
+    so the other group's /quiz was not even read; in private they took the bot's 30 a second,
+    and the other group's first question came after all of them (11 s). Prints the delay of a
+    first question with no flood (group C) and during it (group B)."""
+    clock = FakeClock()
+    group_a, group_b, group_c = fake.group(-1001, "A"), fake.group(-1002, "B"), fake.group(-1003, "C")
+    ann, bob, cy = fake.user(11, "Ann"), fake.user(12, "Bob"), fake.user(13, "Cy")
+    flooded = group_a if where == "group" else fake.private(ann)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        quiet = await first_question_delay(fake, group_c, cy)
+        before = len(fake.calls)
+        await flood(fake, flooded, ann, "/help@QuizHostBot", FLOOD)
+        busy = await first_question_delay(fake, group_b, bob)
+        asked = len(fake.calls)
+        print(f"\nfirst question after /quiz: {quiet:.2f} s alone, {busy:.2f} s during {FLOOD} /help in {where}")
+    ahead = replies_to(fake, flooded, before, asked)
+    answered = replies_to(fake, flooded, before)  # every update handled: the bot has stopped
+    assert len(ahead) < FLOOD // 2, f"{len(ahead)} of Ann's replies went before B's first question"
+    assert len(answered) <= BURST + 1
+    assert sum(SLOW_DOWN in c.params["text"] for c in answered) == 1
+
+
+async def first_question_delay(fake: FakeBotApi, group: dict, user: dict) -> float:
+    """Seconds (of the machine's time, printed, never asserted) from /quiz to its first question."""
+    started = time.monotonic()
+    await fake.send_text(group, user, "/quiz@QuizHostBot tiny")
+    await fake.wait_for(lambda: fake.questions(group), timeout=60, what=f"{group['title']}'s first question")
+    return time.monotonic() - started
+
+
+async def test_the_budget_refills_and_a_paused_user_is_answered_again(fake, tmp_path):
+    clock = FakeClock()
+    ann = fake.user(11, "Ann")
+    chat = fake.private(ann)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        for _ in range(BURST):
+            assert "/quiz" in (await Member(fake, chat, ann).says("/help")).text
+        assert SLOW_DOWN in (await Member(fake, chat, ann).says("/help")).text
+        clock.advance(60)  # a pause: the bucket is full again, and so is the slow-down's
+        assert "/quiz" in (await Member(fake, chat, ann).says("/help")).text
+
+
+async def test_a_thousand_messages_after_a_dead_deep_link_draw_one_refusal_a_minute(fake, tmp_path):
+    """They drew 96 refusals in 3 s, at the bot's 30 a second, and would have drawn 1,000."""
+    clock = FakeClock()
+    fake.stamp = clock.now  # each call stamped with the minute it was made in
+    ann = fake.user(11, "Ann")
+    chat = fake.private(ann)
+    minutes = 3
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        for minute in range(minutes):
+            await Member(fake, chat, ann).says("/start answer_999_1")  # a run that never was
+            await flood(fake, chat, ann, "42", 1000)
+            await refused(fake, chat, times=minute + 1)
+            clock.advance(DEAD_SECONDS)
+    said = [c.at for c in replies_to(fake, chat) if not c.params["text"].startswith("Send your answer")]
+    assert said and all(later - earlier >= DEAD_SECONDS for earlier, later in itertools.pairwise(said)), said
+    assert len(said) <= minutes
+
+
+def refusals(fake: FakeBotApi, chat: dict) -> list[Call]:
+    return [c for c in replies_to(fake, chat) if REFUSAL in c.params["text"]]
+
+
+async def refused(fake: FakeBotApi, chat: dict, times: int) -> None:
+    await fake.wait_for(lambda: len(refusals(fake, chat)) >= times, what=f"refusal {times}")
