@@ -16,7 +16,8 @@ waited out (retry_after) and tried again, holding back every other call meanwhil
 Replies to users' commands and messages (`CHATTER`) go in a lane of their own first: at most
 CHATTER_SHARE of the bot's messages a second, so however many users chatter at once, a quiz's
 own messages (questions, reveals, podiums) find room in the rest of every second and never
-wait behind them. A group's minute is shared by both, in order, as Telegram counts it.
+wait behind them. A group's minute is shared by both, in order, as Telegram counts it; a reply
+that would wait for it longer than CHATTER_PATIENCE is not sent (TooLate).
 
 A group whose next message must wait longer than HOLD_NOTICE_AFTER is told why, once per hold
 (`on_hold`): the last place of the group's minute is kept for that notice, so it goes at once.
@@ -48,6 +49,9 @@ GROUPS_KEPT = 10_000  # idle groups' windows are dropped beyond this many
 # replies to users may take 20 of the bot's 30 a second: a burst of /help from many users still
 # leaves 10 a second for every quiz's questions and reveals (more than their groups' minutes let go)
 CHATTER_SHARE = 2 / 3
+# a reply to a user in a group that cannot leave within this is dropped: its asker has moved on,
+# the group's minute is better spent on its quiz, and its handler held one of PTB's update slots
+CHATTER_PATIENCE = 10.0
 HOLD_NOTICE_AFTER = 10.0  # a group waiting longer than this for its next message is told why
 # What Telegram counts as a message. Edits count too: PLATFORMS.md, "edits count towards
 # Telegram's limits in practice, so budget them" (a question's close edit is one of the three
@@ -172,6 +176,10 @@ class Chatter:
 CHATTER = Chatter()
 
 
+class TooLate(Exception):
+    """A reply to a user not sent: its group's minute would have held it past CHATTER_PATIENCE."""
+
+
 Taken = list[Place]
 
 
@@ -230,8 +238,7 @@ class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid | Chatter"]):
         for attempt in range(retries + 1):
             try:
                 await self._unblocked.wait()
-                taken = [Place(lane, await lane.acquire())] if lane is not None else []
-                taken += await self._take(chat_id, group, bot)
+                taken = await self._places(chat_id, group, bot, lane)
                 if prepaid is not None:
                     prepaid.used = True
                     taken.append(prepaid)
@@ -254,13 +261,47 @@ class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid | Chatter"]):
                     place.give_back()
             raise
 
-    async def _take(self, chat_id: Any, group: SlidingWindow | None, bot: SlidingWindow | None) -> Taken:
+    async def _places(
+        self, chat_id: Any, group: SlidingWindow | None, bot: SlidingWindow | None, lane: SlidingWindow | None
+    ) -> Taken:
+        """A place in every window the send counts in. A reply to a user in a group that cannot
+        leave within CHATTER_PATIENCE is not sent (TooLate), and the group is told nothing: the
+        hold notice is for its quiz."""
+        if lane is None:
+            return await self._take(chat_id, group, bot)
+        taking = asyncio.ensure_future(self._chatter_places(chat_id, group, bot, lane))
+        if group is None:
+            return await taking
+        timer = asyncio.ensure_future(self._sleep(CHATTER_PATIENCE))  # on the limiter's clock
+        try:
+            await asyncio.wait((taking, timer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+            taking.cancel()  # nothing when it has its places
+        try:
+            return await taking
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():  # the send itself is being cancelled
+                raise
+            raise TooLate(f"a reply to chat {chat_id} would have waited over {CHATTER_PATIENCE} s: not sent") from None
+
+    async def _chatter_places(
+        self, chat_id: Any, group: SlidingWindow | None, bot: SlidingWindow | None, lane: SlidingWindow
+    ) -> Taken:
+        place = Place(lane, await lane.acquire())
+        return [place, *await self._take(chat_id, group, bot, tell=False)]
+
+    async def _take(
+        self, chat_id: Any, group: SlidingWindow | None, bot: SlidingWindow | None, tell: bool = True
+    ) -> Taken:
         """A place in both windows, stamped when the request leaves: the group's turn is held
         while the bot's window is waited for, so neither stamp is earlier than the send."""
         taken: Taken = []
         async with group.turn if group is not None else contextlib.nullcontext():
             if group is not None:
-                self._tell_if_held(chat_id, group)
+                if tell:
+                    self._tell_if_held(chat_id, group)
                 await group.wait_for_room(keep=self._kept)
             if bot is not None:
                 taken.append(Place(bot, await bot.acquire()))

@@ -19,7 +19,7 @@ from telegram.ext import Application
 
 from bot.adapters.telegram import cards, polls, runtime
 from bot.adapters.telegram import format as fmt
-from bot.adapters.telegram.limits import CHATTER
+from bot.adapters.telegram.limits import CHATTER, TooLate
 from bot.adapters.telegram.photos import PhotoIds
 from bot.adapters.telegram.runtime import with_retries
 from bot.commands.core import Commands
@@ -160,7 +160,10 @@ class TelegramSending:
         keyboard: Markup = fmt.reply_keyboard(reply.buttons, self.app.bot.username)
         if reply.poll_button and chat.is_private:  # a quiz being written: Telegram's poll composer at hand
             keyboard = polls.composer(reply.poll_button)
-        await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying", chatter))
+        try:
+            await self._following_moves(chat, lambda to: self._post(to, html, keyboard, target, "replying", chatter))
+        except TooLate as exc:  # a group busy with its quiz's minute
+            log.info("%s", exc)
 
     async def _post(
         self, chat: ChatRef, html: str, keyboard: Markup, reply_to: int | None, what: str, chatter: bool = False

@@ -12,7 +12,7 @@ import pytest
 from telegram.error import NetworkError
 from telegram.ext import ApplicationBuilder, ExtBot
 
-from bot.adapters.telegram.limits import CHATTER, Prepaid, SlidingWindowLimiter
+from bot.adapters.telegram.limits import CHATTER, Prepaid, SlidingWindowLimiter, TooLate
 from bot.adapters.telegram.runtime import build_application
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
@@ -194,3 +194,21 @@ async def test_replies_to_users_leave_room_in_every_second_for_the_quizzes_own_m
     assert len(chatter) == 90 and most_in_any_window(chatter, 1.0) <= 20
     assert question == start
     assert most_in_any_window([*chatter, question], 1.0) <= 30
+
+
+async def test_a_reply_that_would_wait_for_its_groups_minute_is_not_sent_and_the_quiz_goes_on(fake):
+    """A group's minute spent: replies to its members are dropped after CHATTER_PATIENCE (a
+    /help answered a minute late helps nobody, and its update handler was held all that time),
+    while the quiz's next message waits for the minute as before and goes."""
+    group = fake.group(-1001)
+    async with on_fake_clock(fake) as (clock, limiter, bot):
+        start = clock.now()
+        await run_on(clock, fake, limiter, asyncio.gather(*(bot.send_message(group["id"], f"m{n}") for n in range(20))))
+        replies = [bot.send_message(group["id"], "help text", rate_limit_args=CHATTER) for _ in range(3)]
+        work = asyncio.gather(bot.send_message(group["id"], "Question 2"), *replies, return_exceptions=True)
+        await run_on(clock, fake, limiter, work)
+    question, *dropped = work.result()
+    assert all(isinstance(d, TooLate) for d in dropped) and not isinstance(question, Exception)
+    arrived = sends(fake, group["id"])
+    assert len(arrived) == 21 and arrived[20] - start >= 60
+    assert [c.params["text"] for c in fake.called("sendMessage")][-1] == "Question 2"
