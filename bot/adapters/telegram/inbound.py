@@ -7,6 +7,7 @@ TelegramAdapter over its sending half.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from telegram import Chat, ChatMember, Message, Update, User
 from telegram.constants import ChatID, ChatType
@@ -52,6 +53,14 @@ def player_of(user: User, sender_chat: Chat | None = None) -> Player:
     return _player(user, name)
 
 
+def budget_holder(player: Player, sender_chat: Chat | None) -> Player:
+    """Whose reply budget a command spends: anonymous admins of every group post as one user
+    (ANONYMOUS_ADMIN), so theirs is their group's own."""
+    if player.user_id == str(ChatID.ANONYMOUS_ADMIN) and sender_chat is not None:
+        return replace(player, user_id=f"{player.user_id}@{sender_chat.id}")
+    return player
+
+
 class UpdateHandlers(TelegramSending):
     """The update handlers of TelegramAdapter but presses and typed answers."""
 
@@ -75,7 +84,8 @@ class UpdateHandlers(TelegramSending):
             is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, user, message)
             return await self._carry_out(name, args, message, Caller(chat, player, is_admin))
 
-        reply = await commands.within_budget(name, args, Caller(chat, player), work)  # a flood costs no checks
+        asker = Caller(chat, budget_holder(player, message.sender_chat))
+        reply = await commands.within_budget(name, args, asker, work)  # a flood costs no admin checks
         if reply is None:  # over the sender's budget: nothing said
             return
         if reply.kind == "link" and not chat.is_private:

@@ -12,7 +12,7 @@ import pytest
 
 from bot.commands.budget import BURST, DEAD_SECONDS
 from bot.testing.clock import FakeClock
-from bot.testing.fake_telegram import Call, FakeBotApi
+from bot.testing.fake_telegram import ANONYMOUS_ADMIN, Call, FakeBotApi
 from tests.support.telegram_harness import (  # noqa: F401 (fake: a fixture)
     Member,
     fake,
@@ -103,3 +103,15 @@ def refusals(fake: FakeBotApi, chat: dict) -> list[Call]:
 
 async def refused(fake: FakeBotApi, chat: dict, times: int) -> None:
     await fake.wait_for(lambda: len(refusals(fake, chat)) >= times, what=f"refusal {times}")
+
+
+async def test_anonymous_admins_of_two_groups_have_a_budget_each(fake, tmp_path):
+    """Telegram shows every group's anonymous admins as one user (ANONYMOUS_ADMIN)."""
+    clock = FakeClock()
+    one, two = fake.group(-1001, "One"), fake.group(-1002, "Two")
+    admin = fake.user(ANONYMOUS_ADMIN, "Group", language=None)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        for _ in range(BURST):
+            assert "/quiz" in (await Member(fake, one, admin).says("/help", sender_chat=one)).text
+        assert SLOW_DOWN in (await Member(fake, one, admin).says("/help", sender_chat=one)).text
+        assert "/quiz" in (await Member(fake, two, admin).says("/help", sender_chat=two)).text
