@@ -16,7 +16,8 @@ The numbers, in one place:
   member who keeps at it spends at most 15 of a Telegram group's 20 messages a minute, so the
   group's quiz is slowed but never stopped, and no other group is touched at all.
 - DEAD_SECONDS = 60: an unknown command, a deep link whose question is gone, a message that
-  answers nothing open: one refusal tells the user; 999 more would only spend the bot's sends.
+  answers nothing open: one refusal a minute tells the user; 999 more of the same would only
+  spend the bot's sends. Each different one is refused as well, within the bucket.
 
 Only what a user's own command or message makes the bot say is counted here: a quiz's own
 messages (questions, reveals, podiums) are the engine's and never wait for this, and a button
@@ -62,7 +63,8 @@ class ReplyBudgets:
     ) -> None:
         self._clock, self.burst, self.refill, self.dead_every = clock, burst, refill, dead_every
         self._buckets: dict[str, _Bucket] = {}
-        self._refused: dict[str, float] = {}  # user -> when a refusal of a dead payload was said
+        self._refused: dict[tuple[str, str], float] = {}  # (user, what) -> when its refusal was said
+        self._last_refused: dict[str, float] = {}  # user -> when any refusal was said to them
 
     def admit(self, user: str) -> Admission:
         """One reply to `user` taken from their bucket, if it has one."""
@@ -80,18 +82,23 @@ class ReplyBudgets:
         bucket = self._refilled(user)
         return max(1, math.ceil((1 - bucket.replies) * self.refill))
 
-    def may_refuse(self, user: str) -> bool:
-        """Whether a refusal of a dead payload may be said to `user` now (and it is counted said)."""
-        if self._refused_lately(user):
-            return False
+    def may_refuse(self, user: str, what: str = "") -> bool:
+        """Whether the refusal of `what` (a payload, a command, "" for a message) may be said to
+        `user` now (then it is counted said). Once a minute for the same thing: a different
+        payload is refused as well (someone trying links is told why each fails), the bucket
+        bounding how many they get."""
         now = self._clock.now()
+        last = self._refused.get((user, what))
+        if last is not None and now - last < self.dead_every:
+            return False
         if len(self._refused) >= USERS_KEPT:
-            self._refused = {u: at for u, at in self._refused.items() if now - at < self.dead_every}
-        self._refused[user] = now
+            self._refused = {k: at for k, at in self._refused.items() if now - at < self.dead_every}
+            self._last_refused = {u: at for u, at in self._last_refused.items() if now - at < self.dead_every}
+        self._refused[(user, what)] = self._last_refused[user] = now
         return True
 
     def _refused_lately(self, user: str) -> bool:
-        last = self._refused.get(user)
+        last = self._last_refused.get(user)
         return last is not None and self._clock.now() - last < self.dead_every
 
     def _refilled(self, user: str) -> _Bucket:

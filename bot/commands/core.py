@@ -101,11 +101,12 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         self, name: str, args: str, caller: Caller, work: Callable[[], Awaitable[Reply]]
     ) -> Reply | None:
         """`work()`'s reply to a command, within the caller's budget (budget.py): None when nothing
-        is to be said (and `work` is not done); the slow-down once per burst. An unknown command,
-        or a refused /start payload (a dead deep link), is answered once a minute at most."""
+        is to be said (and `work` is not done); the slow-down once per burst. The same unknown
+        command, or the same refused /start payload (a dead deep link), is answered once a
+        minute at most."""
         user = caller.player.key
-        if not known(name):
-            return await work() if self.budgets.may_refuse(user) else None
+        if not known(name) and not self.budgets.may_refuse(user, name):
+            return None
         admission = self.budgets.admit(user)
         if admission is Admission.QUIET:
             return None
@@ -113,7 +114,7 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
             lang = await self.engine.language_for(caller.chat, caller.player)
             return Reply(slow_down(lang, self.budgets.seconds_to_next(user)), language=lang, kind="error")
         reply = await work()
-        if name == "start" and args and reply.kind == "error" and not self.budgets.may_refuse(user):
+        if name == "start" and args and reply.kind == "error" and not self.budgets.may_refuse(user, args):
             return None
         return reply
 

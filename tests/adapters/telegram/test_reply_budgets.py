@@ -131,3 +131,20 @@ async def test_anonymous_admins_of_two_groups_have_a_budget_each(fake, tmp_path)
 async def read_all(fake: FakeBotApi, someone: dict) -> None:
     """Until the bot has read every update sent so far: those before `someone`'s /help in theirs."""
     await Member(fake, fake.private(someone), someone).says("/help")
+
+
+async def test_unknown_commands_are_refused_once_a_minute_each_and_within_the_bucket(fake, tmp_path):
+    """The same unknown command 100 times: one refusal; 100 different ones: the bucket's worth."""
+    clock = FakeClock()
+    ann, bob = fake.user(11, "Ann"), fake.user(12, "Bob")
+    chat = fake.private(ann)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await flood(fake, chat, ann, "/nosuch", 100)
+        await read_all(fake, bob)
+        same = len(replies_to(fake, chat))
+        for n in range(100):
+            await fake.send_text(chat, ann, f"/nosuch{n}")
+        await read_all(fake, bob)
+    said = [c.params["text"] for c in replies_to(fake, chat)]
+    assert same == 1 and "Unknown command /nosuch" in said[0]
+    assert len(said) <= BURST and all(text.startswith("Unknown command") for text in said), said
