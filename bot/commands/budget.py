@@ -9,9 +9,9 @@ is not even carried out until the bucket has a reply in it again, and the slow-d
 once per burst (again only after the bucket has filled up, i.e. the user paused).
 
 The numbers, in one place:
-- BURST = 8: someone trying the bot types a few commands in a row (/quizzes, /quiz x,
-  /leaderboard, /stats...), an admin works through /suggestions one after another: all of
-  them are answered at once.
+- BURST = 10: someone trying the bot types a few commands in a row (/quizzes, /quiz x,
+  /leaderboard, /stats...), an admin works through /suggestions, a member sends the ten
+  questions they suggest at once: all of them are answered at once.
 - REFILL_SECONDS = 4: then a reply each 4 s (15 a minute), as fast as anyone reads one; a
   member who keeps at it spends at most 15 of a Telegram group's 20 messages a minute, so the
   group's quiz is slowed but never stopped, and no other group is touched at all.
@@ -36,7 +36,7 @@ from bot.domain.model import Ack
 from bot.ports.clock import Clock
 from bot.texts.render import t
 
-BURST = 8  # replies a user gets at once
+BURST = 10  # replies a user gets at once
 REFILL_SECONDS = 4.0  # then one each this many seconds
 DEAD_SECONDS = 60.0  # a refusal of what names nothing alive: once a minute per user
 USERS_KEPT = 10_000  # users' buckets kept before the full ones (idle users) are dropped

@@ -6,13 +6,29 @@ from __future__ import annotations
 
 import time
 
+from bot.commands.budget import REFILL_SECONDS
 from bot.content.importers.common import MAX_FILE_BYTES
+from bot.testing.clock import FakeClock
+from bot.testing.fake_telegram import FakeBotApi, Sent
 from bot.testing.fake_telegram_polls import poll_json
 from tests.adapters.telegram.test_telegram_authoring import answer_in, sends_poll
 from tests.adapters.telegram.test_telegram_e2e import clock, fake  # noqa: F401 (the fixtures)
 from tests.support.telegram_harness import Member, running_bot, settings_for
 
 NUMBER = "Give a question number: the draft has 3 questions."
+
+
+class Author(Member):
+    """A person writing a quiz, a few seconds between commands: one user's replies come from a
+    budget that refills with time (bot/commands/budget.py), and the test's clock stands still."""
+
+    def __init__(self, fake: FakeBotApi, chat: dict, user: dict, clock: FakeClock) -> None:
+        super().__init__(fake, chat, user)
+        self.clock = clock
+
+    async def says(self, text: str, sender_chat: dict | None = None) -> Sent:
+        self.clock.advance(REFILL_SECONDS)
+        return await super().says(text, sender_chat)
 
 
 def poll(n: int) -> dict:
@@ -32,7 +48,7 @@ async def listing(ann: Member) -> str:
 
 async def test_absurd_question_numbers_are_refused_and_change_nothing(fake, clock, tmp_path):
     user = fake.user(601, "Ann")
-    ann = Member(fake, fake.private(user), user)
+    ann = Author(fake, fake.private(user), user, clock)
     async with running_bot(fake, settings_for(fake, tmp_path), clock):
         await three_questions(ann)
         before = await listing(ann)
@@ -134,7 +150,7 @@ async def test_a_poll_sent_for_edit_n_replaces_that_question_after_others_moved(
     """/edit 3, then question 1 deleted and the rest moved: the poll that follows replaces the
     question /edit named, wherever it is now, not whichever question took its number."""
     user = fake.user(606, "Ann")
-    ann = Member(fake, fake.private(user), user)
+    ann = Author(fake, fake.private(user), user, clock)
     async with running_bot(fake, settings_for(fake, tmp_path), clock):
         await three_questions(ann)
         await sends_poll(ann, poll(4))
