@@ -69,7 +69,7 @@ class Authoring:
             return self._listing(
                 who.lang, draft, t(who.lang, "You are writing a quiz already: /done saves it, /discard drops it.")
             )
-        title = " ".join(args.split())[: drafts.TITLE_MAX] or t(who.lang, "My quiz")
+        title = drafts.title_of(args) or t(who.lang, "My quiz")
         await self._save(who, Draft(title), row)  # in place of a suggestion being written, if any
         text = t(
             who.lang,

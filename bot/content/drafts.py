@@ -26,6 +26,7 @@ from bot.content.importers.common import MAX_FILE_BYTES
 from bot.content.quiz_check import check_quiz_data
 from bot.content.quizfile import DESCRIPTION_MAX, MAX_QUESTIONS, TITLE_MAX
 from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS
+from bot.texts.bidi import strip
 from bot.texts.i18n import Later, later
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "quiz_bytes",
     "quiz_data",
     "slug",
+    "title_of",
 ]
 
 RIGHT_MARK, EXPLAIN_MARK, SEPARATOR = "*", ">", "|"
@@ -140,6 +142,9 @@ def form_of(question: dict[str, Any]) -> QuestionForm:
 
 
 def _question(prompt: str, options: list[str], right: list[int], explanation: str) -> dict[str, Any]:
+    # a member wrote it: a directional override would flip the rest of every line that shows it
+    # (the admins' listing, the group's question), so directional controls are dropped here
+    prompt, options, explanation = strip(prompt), [strip(o) for o in options], strip(explanation)
     data: dict[str, Any] = {"id": "q1"}
     if len(right) > 1:
         data.update(kind="multi", prompt=prompt, options=options, answer=right)
@@ -181,6 +186,12 @@ def quiz_bytes(
 
 # the longest id and description a draft's saving may give it (four bytes a character at most)
 _WIDEST_ID, _WIDEST_DESCRIPTION = "-" * 40, "\U0010ffff" * DESCRIPTION_MAX
+
+
+def title_of(text: str) -> str:
+    """A draft's title as written after /newquiz: one line, without directional controls (an
+    override would flip the rest of every line naming the quiz), at most TITLE_MAX characters."""
+    return " ".join(strip(text).split())[:TITLE_MAX]
 
 
 def slug(title: str) -> str:
