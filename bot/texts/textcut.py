@@ -1,8 +1,9 @@
 """Text from platforms made safe to store and cut where a reader sees a character end.
 
 `clean`: platforms hand over JSON, and JSON can carry a lone UTF-16 surrogate ("\\ud800"),
-which no UTF-8 encoder takes: one such name in a group commit would fail every press in it. It
-also drops directional controls (overrides, isolates, marks) from what users wrote.
+which no UTF-8 encoder takes: one such name in a group commit would fail every press in it. A
+NUL does the same on PostgreSQL, which keeps none in a text, so it is dropped. It also drops
+directional controls (overrides, isolates, marks) from what users wrote.
 `cut`: a user-perceived character (a grapheme cluster: a flag, a family emoji, a letter with
 its combining marks) is several code points; cutting between them shows a broken glyph.
 Grapheme boundaries come from the `regex` package's `\\X` (Unicode's extended grapheme
@@ -22,10 +23,12 @@ ELLIPSIS = "…"
 
 
 def clean(value: object) -> str:
-    """`value` as text, with every lone surrogate replaced by U+FFFD (pairs are joined) and
-    without directional controls (bidi.strip: a right-to-left override in a name or an answer
-    would flip the rest of every line that shows it)."""
+    """`value` as text, with every lone surrogate replaced by U+FFFD (pairs are joined), without
+    NULs and without directional controls (bidi.strip: a right-to-left override in a name or an
+    answer would flip the rest of every line that shows it)."""
     text = value if isinstance(value, str) else "" if value is None else str(value)
+    if "\x00" in text:  # PostgreSQL keeps no NUL in a text: the write it is in would fail
+        text = text.replace("\x00", "")
     if text.isascii():
         return text
     return bidi.strip(text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace"))
