@@ -26,8 +26,8 @@ from bot.content.importers.common import MAX_FILE_BYTES
 from bot.content.quiz_check import check_quiz_data
 from bot.content.quizfile import DESCRIPTION_MAX, MAX_QUESTIONS, TITLE_MAX
 from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS
-from bot.texts.bidi import strip
 from bot.texts.i18n import Later, later
+from bot.texts.textcut import clean
 
 __all__ = [
     "MAX_QUESTIONS",
@@ -142,9 +142,9 @@ def form_of(question: dict[str, Any]) -> QuestionForm:
 
 
 def _question(prompt: str, options: list[str], right: list[int], explanation: str) -> dict[str, Any]:
-    # a member wrote it: a directional override would flip the rest of every line that shows it
-    # (the admins' listing, the group's question), so directional controls are dropped here
-    prompt, options, explanation = strip(prompt), [strip(o) for o in options], strip(explanation)
+    # a member wrote it, as they write names and answers (textcut.clean): a directional override
+    # would flip the rest of every line that shows it (the admins' listing, the group's question)
+    prompt, options, explanation = clean(prompt), [clean(o) for o in options], clean(explanation)
     data: dict[str, Any] = {"id": "q1"}
     if len(right) > 1:
         data.update(kind="multi", prompt=prompt, options=options, answer=right)
@@ -189,9 +189,10 @@ _WIDEST_ID, _WIDEST_DESCRIPTION = "-" * 40, "\U0010ffff" * DESCRIPTION_MAX
 
 
 def title_of(text: str) -> str:
-    """A draft's title as written after /newquiz: one line, without directional controls (an
-    override would flip the rest of every line naming the quiz), at most TITLE_MAX characters."""
-    return " ".join(strip(text).split())[:TITLE_MAX]
+    """A draft's title as written after /newquiz: one line, cleaned as names are (textcut.clean:
+    an override would flip the rest of every line naming the quiz, a NUL fail its write on
+    PostgreSQL), at most TITLE_MAX characters."""
+    return " ".join(clean(text).split())[:TITLE_MAX]
 
 
 def slug(title: str) -> str:

@@ -1,12 +1,15 @@
 """A NUL in what a player sends, through the fake Bot API, on both stores: PostgreSQL keeps no
 NUL in a text, so one in a name or a typed answer failed the group commit it was in, and every
-other player's answer in it was lost ("Nobody answered")."""
+other player's answer in it was lost ("Nobody answered"); one in a /newquiz title failed the
+draft's write."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.testing.fake_telegram import FakeBotApi
+from bot.testing.fake_telegram_polls import poll_json
+from tests.adapters.telegram.test_telegram_authoring import sends_poll
 from tests.adapters.telegram.test_telegram_bidi_text import CAPITAL
 from tests.adapters.telegram.test_telegram_e2e import clock, fake  # noqa: F401 (the fixtures)
 from tests.support.telegram_harness import Member, next_question, reveal_of, running_bot, settings_for
@@ -36,3 +39,13 @@ async def test_a_nul_in_a_typed_answer_or_a_name(fake: FakeBotApi, clock, tmp_pa
         assert "\x00" not in reveal.text
         assert "• paris × 2" in reveal.text  # neither answer lost with the other's NUL
         assert "\nAnn +1000" in reveal.text and "\nEve +1000" in reveal.text
+
+
+async def test_a_nul_in_a_draft_title_or_question(fake: FakeBotApi, clock, tmp_path, database):
+    ann = fake.user(2403, "Ann")
+    private = Member(fake, fake.private(ann), ann)
+    async with running_bot(fake, settings_for(fake, tmp_path, quizhost_db=database), clock):
+        made = await private.says("/newquiz Moons\x00 and rings")
+        assert made.text.startswith("New quiz “Moons and rings”.")
+        added = await sends_poll(private, poll_json("Lakes\x00 of methane?", ["Ti\x00tan", "Io"], 0))
+        assert "Lakes of methane?" in added.text and "\x00" not in added.text
