@@ -32,6 +32,7 @@ from bot.engine.review import ReviewDesk
 from bot.engine.scheduler import Scheduler
 from bot.texts import i18n
 from bot.texts.render import REVIEW_START, t  # message text (isolates for RTL); command menus use i18n.t
+from bot.texts.textcut import clean
 
 ALIASES = {"top": "leaderboard", "me": "stats"}
 COMMANDS = (
@@ -140,7 +141,9 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
                 language=lang,
                 kind="error",
             )
-        return await handler(args.strip(), caller, lang)
+        # every platform's command words come in here: cleaned as names are (a NUL, which
+        # PostgreSQL refuses in a query, a lone surrogate, a directional override)
+        return await handler(clean(args).strip(), caller, lang)
 
     async def press(self, data: str, caller: Caller) -> Ack | Reply:
         """A button: an answer token goes to the engine; quiz and language picks are handled here."""

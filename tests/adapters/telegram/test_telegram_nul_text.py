@@ -49,3 +49,19 @@ async def test_a_nul_in_a_draft_title_or_question(fake: FakeBotApi, clock, tmp_p
         assert made.text.startswith("New quiz “Moons and rings”.")
         added = await sends_poll(private, poll_json("Lakes\x00 of methane?", ["Ti\x00tan", "Io"], 0))
         assert "Lakes of methane?" in added.text and "\x00" not in added.text
+
+
+async def test_a_nul_in_a_command_is_answered_as_the_command_without_it(fake: FakeBotApi, clock, tmp_path, database):
+    group = fake.group(-2402, "Club")
+    ann = Member(fake, group, fake.user(2404, "Ann"))
+    fake.make_admin(group, ann.user)
+    private = Member(fake, fake.private(ann.user), ann.user)
+    said = {}
+    async with running_bot(fake, settings_for(fake, tmp_path, quizhost_db=database), clock):
+        for command in ("/quiz no\x00such", "/remove no\x00such", "/leaderboard week no\x00such", "/language e\x00o"):
+            said[command] = (await ann.says(command)).text
+        for command in ("/start quiz_no\x00such", "/start add_no\x00such", "/quiz no\x00such"):
+            said[f"private {command}"] = (await private.says(command)).text
+    failed = {command: text for command, text in said.items() if "\x00" in text or text.startswith("Something went")}
+    assert failed == {}
+    assert said["/language e\x00o"].startswith("Unknown language “eo”.")
