@@ -1,4 +1,5 @@
-"""`quizhost play | run | web | validate | export | import | stats | results | bench`: parsing and wiring only."""
+"""`quizhost play | run | web | validate | export | import | stats | results | chats | bench`: parsing and
+wiring only."""
 
 from __future__ import annotations
 
@@ -59,10 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
     move = sub.add_parser("migrate-db", help="copy a SQLite database into an empty PostgreSQL one")
     move.add_argument("--from", dest="source", required=True, help="sqlite:///path (or a path) of the database")
     move.add_argument("--to", dest="target", required=True, help="postgresql://user:password@host:5432/db, empty")
+    from bot.app.chats_cli import add_arguments as chats_arguments
     from bot.app.results_cli import add_arguments as results_arguments
     from bot.app.stats_cli import add_arguments as stats_arguments
     from bot.bench import add_arguments as bench_arguments
 
+    chats_arguments(sub.add_parser("chats", help="the chats in the database: their keys, names and quizzes played"))
     stats_arguments(sub.add_parser("stats", help="question statistics: share right, split, flags to fix"))
     results_arguments(
         sub.add_parser("results", help="every answer of a chat as CSV or .xlsx (points add up to the boards)")
@@ -101,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         "web": _web,
         "stats": _stats,
         "results": _results,
+        "chats": _chats,
     }
     try:
         return commands[args.command](args, settings)
@@ -221,6 +225,12 @@ def _results(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app.results_cli import main as results_main
 
     return results_main(args, settings)
+
+
+def _chats(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app.chats_cli import main as chats_main
+
+    return chats_main(args, settings)
 
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:

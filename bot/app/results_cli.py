@@ -1,4 +1,4 @@
-"""`quizhost results --chat CHAT --format csv|xlsx [--since DATE] [--output FILE]`: every answer
+"""`quizhost results [--chat CHAT] --format csv|xlsx [--since DATE] [--output FILE]`: every answer
 of a chat as a file, as its web page's download gives it (bot/commands/sheets.py)."""
 
 from __future__ import annotations
@@ -11,16 +11,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
+from bot.app.chats_cli import describe
 from bot.app.settings import Settings
 from bot.commands import sheets
 from bot.commands.downloads import write_results
 from bot.commands.results import chat_result_pages, chat_zone, day_start
+from bot.domain.records import PlayedChat
 from bot.texts.i18n import normalise
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--chat", required=True, help="the chat's key, e.g. telegram:-100123 (quizhost play's: console:terminal)"
+        "--chat",
+        help="the chat's key, e.g. telegram:-100123 (quizhost play's: console:terminal; quizhost chats lists them); "
+        "default: the only chat in the database",
     )
     parser.add_argument(
         "--format", dest="kind", choices=sheets.FORMATS, default="csv", help="the file's format (default: csv)"
@@ -53,6 +57,11 @@ async def _results(args: argparse.Namespace, settings: Settings) -> int | str:
 
     async with open_engine(settings) as engine:
         store = engine.store
+        if args.chat is None:
+            chats = await store.played_chats()
+            if len(chats) != 1:
+                return _pick_one(chats)
+            args.chat = chats[0].chat_key
         if not await store.run_count(args.chat):
             return f"the chat {args.chat} has played no quiz in this database (keys look like telegram:-100123)"
         since = None
@@ -71,6 +80,13 @@ async def _results(args: argparse.Namespace, settings: Settings) -> int | str:
             count = await write_results(pages, args.kind, write)
             out.flush()
         return count
+
+
+def _pick_one(chats: list[PlayedChat]) -> str:
+    if not chats:
+        return "no chat has played a quiz in this database yet"
+    listed = "\n".join(f"  {line}" for line in describe(chats))
+    return f"the database holds {len(chats)} chats; pick one with --chat KEY:\n{listed}"
 
 
 @contextmanager

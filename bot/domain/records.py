@@ -53,6 +53,17 @@ class RunSummary:
 
 
 @dataclass(frozen=True)
+class PlayedChat:
+    """A chat that has runs in the database (`quizhost chats`): its key, its name as its platform
+    last gave it (empty when unknown), how many runs it had and when the latest started."""
+
+    chat_key: str
+    title: str
+    runs: int
+    last_started: float
+
+
+@dataclass(frozen=True)
 class AwaitedAnswer:
     """A typed question a player was sent to answer in their private chat by its "Answer" deep
     link: their next message there answers it (bot/commands/typed.py)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.domain.records import AnswerRow, PastRun, RunStatus, RunSummary
+from bot.domain.records import AnswerRow, PastRun, PlayedChat, RunStatus, RunSummary
 from storage.shared.tables import ANSWER_COLUMNS
 
 SECRET_NAME = "web_links"
@@ -102,6 +102,15 @@ class WebQueries:
     async def run_count(self, chat_key: str) -> int:
         rows = await self._fetch(f"SELECT COUNT(*) FROM runs r WHERE {_RUN_OF_CHAT}", {"chat": chat_key})
         return int(rows[0][0])
+
+    async def played_chats(self) -> list[PlayedChat]:
+        rows = await self._fetch(
+            "SELECT b.chat, COALESCE(MAX(c.title), ''), COUNT(*), MAX(b.started_at) "
+            f"FROM (SELECT {_BOARD_OF_RUN} AS chat, r.started_at FROM runs r) b "
+            "LEFT JOIN chats c ON c.key = b.chat GROUP BY b.chat ORDER BY MAX(b.started_at) DESC, b.chat",
+            {},
+        )
+        return [PlayedChat(str(r[0]), str(r[1]), int(r[2]), float(r[3])) for r in rows]
 
     async def chat_title(self, chat_key: str) -> str:
         rows = await self._fetch("SELECT title FROM chats WHERE key = :chat", {"chat": chat_key})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.domain.model import Player, PlayerStats, Standing
-from bot.domain.records import AnswerRow, PastRun, RunSummary
+from bot.domain.records import AnswerRow, PastRun, PlayedChat, RunSummary
 
 
 class Boards(Protocol):
@@ -63,6 +63,10 @@ class WebRecords(Protocol):
 
     async def run_count(self, chat_key: str) -> int:
         """How many runs the chat has had (open ones included)."""
+
+    async def played_chats(self) -> list[PlayedChat]:
+        """Every chat with at least one run (an assignment's private runs count for its group), the
+        latest active first."""
 
     async def chat_title(self, chat_key: str) -> str:
         """The chat's name as its platform last gave it; empty for a chat never seen or without one."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.domain.model import ChatRef, Player
-from bot.domain.records import RunRow, RunStatus
+from bot.domain.records import PlayedChat, RunRow, RunStatus
 from tests.contract.stores.rows import answer
 
 
@@ -67,6 +67,10 @@ async def test_a_run_played_in_private_for_a_group_is_the_groups(store):
     assert report is not None and (report.chat_key, report.quiz_id, report.started_by) == (group.key, "birds", "test:1")
     assert await store.past_run(private.key, played) is None, "the group's run"
     assert await store.past_run(group.key, alone) is None, "the member's own run"
+    assert await store.played_chats() == [
+        PlayedChat(private.key, "", 1, 300.0),  # the member's own quiz only; the group's run is the group's
+        PlayedChat(group.key, "Class 7B", 2, 200.0),
+    ]
 
 
 async def test_revoked_links_count_from_the_latest_revocation_and_move_with_the_chat(store):

@@ -1,0 +1,51 @@
+"""`quizhost chats [--db DB]`: the chats the database holds, by the key the other commands take
+(`quizhost results --chat KEY`, `quizhost stats --chat KEY`), with their names and activity."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bot.app.settings import Settings
+from bot.domain.records import PlayedChat
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", help="the database (default: QUIZHOST_DB)")
+
+
+def main(args: argparse.Namespace, settings: Settings) -> int:
+    db = args.db or settings.quizhost_db
+    if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
+        print(f"quizhost chats: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
+        return 1
+    chats = asyncio.run(played_chats(settings.model_copy(update={"quizhost_db": str(db)})))
+    if not chats:
+        print("quizhost chats: no chat has played a quiz in this database yet", file=sys.stderr)
+        return 0
+    print("\n".join(describe(chats)))
+    return 0
+
+
+async def played_chats(settings: Settings) -> list[PlayedChat]:
+    from bot.app.wiring import open_engine
+
+    async with open_engine(settings) as engine:
+        return await engine.store.played_chats()
+
+
+def describe(chats: list[PlayedChat]) -> list[str]:
+    """One line per chat: key, quizzes played, last activity (UTC), name; the keys aligned."""
+    width = max(len(chat.chat_key) for chat in chats)
+    return [
+        f"{chat.chat_key:<{width}}  {chat.runs:>4} quiz(zes)  last {_when(chat.last_started)}"
+        + (f"  {chat.title}" if chat.title else "")
+        for chat in chats
+    ]
+
+
+def _when(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
