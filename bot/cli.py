@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from importlib import metadata
 from pathlib import Path
 
 from bot.app.logs import setup_logging
@@ -16,6 +17,7 @@ from storage.dburl import StoreUnavailable
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="quizhost", description="Quizzes for Telegram and Discord groups.")
+    parser.add_argument("--version", action="version", version=f"quizhost {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a quiz in this terminal (no token needed)")
     play.add_argument("topic", nargs="*", help="quiz id, alias, title word or tag")
@@ -73,6 +75,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench_arguments(sub.add_parser("bench", help="load-test the engine and the database; print the figures"))
     return parser
+
+
+def _version() -> str:
+    """The installed package's version, from its metadata (pyproject.toml's, once installed)."""
+    try:
+        return metadata.version("quizhost")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -73,3 +73,11 @@ def test_run_with_the_platform_unreachable_says_so_in_one_line(tmp_path):
     assert result.returncode == 1
     assert "could not reach the platform" in result.stderr
     assert "Traceback" not in result.stderr and token not in result.stderr + result.stdout
+
+
+def test_version_is_the_packages_own(tmp_path):
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text("utf-8"))["project"]
+    result = cli(tmp_path, "--version")
+    assert result.returncode == 0 and result.stdout == f"quizhost {project['version']}\n"
