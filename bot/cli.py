@@ -280,7 +280,9 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
         return 1
     text = to_yaml(imported)
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        from bot.app.outputs import made_ready
+
+        made_ready(args.out).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
     print(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from bot.app.chats_cli import describe
+from bot.app.outputs import made_ready
 from bot.app.settings import Settings
 from bot.commands import sheets
 from bot.commands.downloads import write_results
@@ -94,5 +95,5 @@ def _opened(path: Path | None) -> Iterator[BinaryIO]:
     if path is None:
         yield sys.stdout.buffer
         return
-    with path.open("wb") as out:
+    with made_ready(path).open("wb") as out:
         yield out

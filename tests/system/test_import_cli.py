@@ -208,6 +208,14 @@ def test_installed_command_writes_a_file_validate_accepts(tmp_path):
     )
 
 
+def test_output_into_folders_not_made_yet_makes_them(tmp_path, capsys):
+    out = tmp_path / "new" / "folder" / "physics.yaml"
+    code, _, err = run(capsys, str(source(tmp_path, "physics.gift")), "-o", str(out))
+    assert code == 0 and f"written to {out}" in err
+    quiz, problems = load_quiz_file(out)
+    assert quiz is not None and quiz.id == "physics" and not problems
+
+
 def test_a_file_nested_too_deep_exits_1_naming_it_without_a_traceback(tmp_path, capsys):
     path = tmp_path / "deep.json"
     path.write_bytes(deep_json())

@@ -1,6 +1,7 @@
 """`quizhost chats` and `quizhost results` without `--chat`, as an admin runs them (a real
 subprocess) on a database filled by playing a shipped quiz through the engine: the chat keys the
-other commands take are listed with names and activity; with one chat, `--chat` is not needed."""
+other commands take are listed with names and activity; with one chat, `--chat` is not needed;
+`--output` into folders not made yet makes them."""
 
 from __future__ import annotations
 
@@ -58,9 +59,9 @@ async def test_one_chat_is_listed_and_results_need_no_chat_key(tmp_path):
     said = (key, runs, plural, last, day, utc, title)
     assert said == ("test:g1", "2", "quiz(zes)", "last", "2026-11-02", "UTC", "Group")
 
-    done = quizhost(tmp_path, "results")
+    done = quizhost(tmp_path, "results", "-o", "new/folder/all.csv")
     assert done.returncode == 0, done.stderr
-    rows = list(csv.DictReader(io.StringIO(done.stdout.decode("utf-8-sig"))))
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "new/folder/all.csv").read_text("utf-8-sig"))))
     assert rows and {r["quiz_id"] for r in rows} == {"pipeline"} and len({r["run"] for r in rows}) == 2
 
 
