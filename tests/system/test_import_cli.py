@@ -73,6 +73,26 @@ def test_skipped_questions_go_to_stderr_with_line_and_reason(tmp_path, capsys):
     assert yaml.safe_load(out)["id"] == "physics"
 
 
+def test_a_question_with_several_blanks_is_skipped_naming_its_line(tmp_path, capsys):
+    """Moodle reads the first braces only: the second blank's answer would be shown in the prompt."""
+    path = tmp_path / "future.gift"
+    path.write_text(
+        "// Future forms\n::Q1:: I {=will} call you later.\n\n"
+        "::Q2:: _____ I {=shall} tell you a secret? {=tell} (tell)\n\n"
+        "::Q3:: Braces \\{ written \\} as text {=fine}\n",
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, str(path))
+    assert code == 0
+    assert f"{path}: line 4: skipped: several blanks with answers in braces" in err
+    assert f"{path}: 2 question(s) imported as 'future', 1 skipped" in err
+    kept = yaml.safe_load(out)["questions"]
+    assert [(q["prompt"], q["accept"]) for q in kept] == [
+        ("I _____ call you later.", ["will"]),
+        ("Braces { written } as text", ["fine"]),
+    ]
+
+
 def test_validate_accepts_the_output_and_strict_lists_questions_without_explanation(tmp_path, capsys):
     path = source(tmp_path, "capitals.txt")
     assert run(capsys, str(path), "-o", str(tmp_path / "capitals.yaml"))[0] == 0

@@ -7,9 +7,11 @@ a text's format (Moodle's default, "moodle", is HTML with its line breaks kept).
 
 Multiple choice, several right answers, true/false, short answer and numerical questions map to
 quizhost's kinds (`gift_answers`); essay, matching and embedded-answer (Cloze) questions are
-refused with the reason, descriptions left out. Pictures and sounds in a text become the
-question's media when they are http(s) URLs; a description's sound (a listening exercise's
-recording) goes with the questions after it, up to the next description.
+refused with the reason, as are questions with several blanks (`{=a} and {=b}`, which Moodle
+reads as one blank and a text showing the other's answer); descriptions are left out. Pictures
+and sounds in a text become the question's media when they are http(s) URLs; a description's
+sound (a listening exercise's recording) goes with the questions after it, up to the next
+description.
 """
 
 from __future__ import annotations
@@ -89,6 +91,12 @@ def _read_block(block: _Block, found: Collector, carried: Medium | None) -> Medi
                 open="{",
                 close="}",
             ),
+        )
+        return carried
+    if "{" in text[finish + 1 :]:  # Moodle reads the first braces only: the next blank's answer would show
+        found.skip(
+            where,
+            later("several blanks with answers in braces: quizhost asks one blank a question, so make each its own"),
         )
         return carried
     _question(text, start, finish, where, found, carried)
