@@ -19,8 +19,9 @@ from bot.adapters.web.uploads import PendingUploads
 from bot.commands.weblinks import Link, Scope
 from bot.content.chatquizzes import UploadStatus
 from bot.content.importers.common import MAX_FILE_BYTES, Problem
-from bot.domain.model import ChatRef, Player
-from bot.texts.i18n import shown
+from bot.domain.answering import numeric_text
+from bot.domain.model import ChatRef, Player, Question, QuestionKind
+from bot.texts.i18n import shown, t
 
 CHECKS_AT_ONCE = 4  # uploads read into memory and parsed at once; the others wait, spooled on disk
 
@@ -97,6 +98,8 @@ class UploadPages:
         outcome = values.get("outcome")
         if outcome:  # in the chat's language, as the chat's reply says them
             values |= {"skipped": _placed(view.lang, outcome.skipped), "problems": _placed(view.lang, outcome.problems)}
+            if outcome.quiz is not None:
+                values["keys"] = [_answer_key(q, view.lang) for q in outcome.quiz.questions]
         values |= {
             "U": texts.upload(view.lang),
             "csrf": self.signer.form_token(token, "upload"),
@@ -115,6 +118,18 @@ def _player(link: Link) -> Player:
     """Who uploads: the admin the link was given to (the name is kept by the chat's own updates)."""
     platform, _, user_id = link.player_key.partition(":")
     return Player(platform or "web", user_id or "admin", "")
+
+
+def _answer_key(q: Question, lang: str) -> tuple[frozenset[int], str]:
+    """What the admin checks before saving: the right options (marked in the list), or the answer
+    of a question without options, or that a poll has none."""
+    if q.kind is QuestionKind.POLL:
+        return frozenset(), t(lang, "A poll: no answer is right.")
+    if q.kind is QuestionKind.TYPED:
+        return frozenset(), t(lang, "Right answer: {text}", text=" / ".join(q.accepted))
+    if q.kind is QuestionKind.NUMERIC and q.numeric is not None:
+        return frozenset(), t(lang, "Right answer: {text}", text=numeric_text(q.numeric))
+    return q.right_options(), ""
 
 
 def _placed(lang: str, problems: Sequence[Problem]) -> list[tuple[str, str]]:

@@ -156,6 +156,36 @@ async def test_upload_shows_the_problem_at_its_line_then_stores_after_confirm(si
     assert "capitals" in reply.text or any("Capitals" in b.label for b in reply.buttons)
 
 
+KINDS_YAML = """
+id: keys
+title: Keys
+description: Every kind
+questions:
+  - {id: one, prompt: "Capital of France?", options: [Lyon, Paris], answer: 1}
+  - {id: some, kind: multi, prompt: "Primes?", options: ["2", "4", "5"], answer: [0, 2]}
+  - {id: typed, kind: typed, prompt: "Spell it", accept: [colour, color]}
+  - {id: number, kind: numeric, prompt: "Pi?", answer: 3.14, tolerance: 0.01}
+  - {id: vote, kind: poll, prompt: "Tea or coffee?", options: [Tea, Coffee]}
+"""
+
+
+async def test_the_upload_preview_shows_every_kinds_answer_key(site):
+    link = site.link(group(), Scope.ADMIN, ANN.key)
+    _, html, _ = await fetch(link + "upload")
+    data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
+    data.add_field("file", KINDS_YAML.encode(), filename="keys.yaml")
+    status, html, _ = await fetch(link + "upload", data)
+    assert status == 200 and "Save this quiz" in html
+    preview = text_of(html.split('<ol class="preview-questions">')[1].split("<form")[0])
+    assert preview.strip() == (
+        "Capital of France? Lyon Paris ✓ "
+        "Primes? 2 ✓ 4 5 ✓ "
+        "Spell it Right answer: colour / color "
+        "Pi? Right answer: 3.14 ± 0.01 "
+        "Tea or coffee? Tea Coffee A poll: no answer is right."
+    )
+
+
 async def test_an_urdu_chat_reads_right_to_left(site, engine):
     await engine.update_chat(group(), language="ur")
     _, html, _ = await fetch(site.link(group()))
