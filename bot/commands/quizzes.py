@@ -106,7 +106,7 @@ class QuizCommands(CommandGroup):
         if not self.may_upload(caller):
             return upload_replies.admins_only(lang)
         outcome = await self.engine.chat_quizzes.upload(caller.chat, caller.player, name, data, size, language)
-        return upload_replies.outcome(lang, name, outcome)
+        return upload_replies.outcome(lang, name, outcome, keys=caller.chat.is_private)
 
     async def _cmd_upload(self, args: str, caller: Caller, lang: str) -> Reply:
         """/upload with no file attached (an adapter handles the ones with a file)."""

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from bot.content.chatquizzes import UploadOutcome, UploadStatus
 from bot.content.importers.common import Problem
-from bot.domain.model import Reply
+from bot.domain.model import Quiz, Reply
+from bot.texts.answer_keys import key_line
 from bot.texts.render import shown, t, tn
 
 SHOWN_AT_MOST = 15  # a reply stays well inside a chat message; the rest is counted
@@ -44,7 +45,8 @@ def _placed(lang: str, problems: Sequence[Problem]) -> list[str]:
     return [f"{p.where}: {shown(lang, p.why)}" for p in problems]
 
 
-def outcome(lang: str, name: str, result: UploadOutcome) -> Reply:
+def outcome(lang: str, name: str, result: UploadOutcome, keys: bool) -> Reply:
+    """The reply to an upload; `keys`: with each question's answer key (never where players read it)."""
     skipped = _placed(lang, result.skipped)
     if result.status is UploadStatus.REFUSED:
         lines = [
@@ -78,7 +80,7 @@ def outcome(lang: str, name: str, result: UploadOutcome) -> Reply:
         if result.status is UploadStatus.REPLACED
         else tn(lang, "Saved {id}: {n} question.", "Saved {id}: {n} questions.", quiz.question_count, id=quiz.id)
     )
-    lines = [head, t(lang, "Start it with {command}.", command=f"/quiz {quiz.id}")]
+    lines = [head, t(lang, "Start it with {command}.", command=f"/quiz {quiz.id}"), "", *_keys(lang, quiz, keys)]
     if skipped:
         lines += [
             "",
@@ -88,6 +90,20 @@ def outcome(lang: str, name: str, result: UploadOutcome) -> Reply:
     if result.notes:
         lines += ["", t(lang, "Imported, but not all of it came through:"), *_listed(lang, _placed(lang, result.notes))]
     return Reply("\n".join(lines), title=quiz.title.get(lang), language=lang)
+
+
+def _keys(lang: str, quiz: Quiz, shown_here: bool) -> list[str]:
+    if not shown_here:
+        return [
+            t(lang, "The answer keys are not shown here, where players read them: /dashboard's upload page shows them.")
+        ]
+    lines = [key_line(n, q, lang) for n, q in enumerate(quiz.questions, start=1)]
+    more = len(lines) - SHOWN_AT_MOST
+    return [
+        t(lang, "Answer keys:"),
+        *lines[:SHOWN_AT_MOST],
+        *([tn(lang, "… and {n} more", "… and {n} more", more)] if more > 0 else []),
+    ]
 
 
 def removed(lang: str, quiz_id: str, done: bool) -> Reply:

@@ -19,8 +19,8 @@ from bot.adapters.web.uploads import PendingUploads
 from bot.commands.weblinks import Link, Scope
 from bot.content.chatquizzes import UploadStatus
 from bot.content.importers.common import MAX_FILE_BYTES, Problem
-from bot.domain.answering import numeric_text
 from bot.domain.model import ChatRef, Player, Question, QuestionKind
+from bot.texts.answer_keys import answer_key
 from bot.texts.i18n import shown, t
 
 CHECKS_AT_ONCE = 4  # uploads read into memory and parsed at once; the others wait, spooled on disk
@@ -125,10 +125,8 @@ def _answer_key(q: Question, lang: str) -> tuple[frozenset[int], str]:
     of a question without options, or that a poll has none."""
     if q.kind is QuestionKind.POLL:
         return frozenset(), t(lang, "A poll: no answer is right.")
-    if q.kind is QuestionKind.TYPED:
-        return frozenset(), t(lang, "Right answer: {text}", text=" / ".join(q.accepted))
-    if q.kind is QuestionKind.NUMERIC and q.numeric is not None:
-        return frozenset(), t(lang, "Right answer: {text}", text=numeric_text(q.numeric))
+    if q.kind in (QuestionKind.TYPED, QuestionKind.NUMERIC):
+        return frozenset(), t(lang, "Right answer: {text}", text=answer_key(q, lang))
     return q.right_options(), ""
 
 

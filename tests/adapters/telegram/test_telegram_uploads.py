@@ -47,6 +47,8 @@ async def test_an_admin_uploads_in_a_group_and_plays_it_at_once(fake: FakeBotApi
         reply = await sends_file(ann, "capitals.txt", CAPITALS + b"\nNo answer?\nA. x\nB. y\n")
         assert "Saved capitals: 2 questions." in reply.text
         assert "1 question was skipped:\n• line 11: no ANSWER line before the end of the file" in reply.text
+        assert "The answer keys are not shown here, where players read them" in reply.text
+        assert "Answer keys:" not in reply.text and "Paris" not in reply.text, "the group would read them"
         assert fake.downloads == ["documents/doc1"]
         listing = await ann.says("/quizzes")
         assert "📎 This chat's own quizzes:\n• capitals (capitals): 2 questions" in listing.text
@@ -73,6 +75,7 @@ async def test_upload_in_reply_to_a_document_in_a_private_chat(fake: FakeBotApi,
         typed = await fake.reply_text(me.chat, user, "/upload", document)
         answer = await reply_to(me, typed, seen)
         assert "Saved capitals: 2 questions." in answer.text
+        assert "Answer keys:\n1. Capital of France?: Paris\n" in answer.text
         assert len(fake.called("getFile")) == 1  # the file alone, without /upload, was left alone
         usage = await me.says("/upload")  # no file at all: how to send one
         assert usage.text.startswith("Send a quiz file with /upload: quizhost YAML, GIFT, Aiken")

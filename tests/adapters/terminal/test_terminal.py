@@ -119,6 +119,31 @@ def test_upload_in_the_terminal_is_playable_at_once(tmp_path):
     assert f"Cannot read {tmp_path}/nope.gift" in out
 
 
+def test_an_upload_in_the_terminal_lists_each_questions_answer_key(tmp_path):
+    quiz_file = tmp_path / "keys.yaml"
+    quiz_file.write_text(
+        "id: keys\ntitle: Keys\ndescription: Every kind\nquestions:\n"
+        '  - {id: one, prompt: "Capital of France?", options: [Lyon, Paris], answer: 1}\n'
+        '  - {id: some, kind: multi, prompt: "Which are primes?", options: ["2", "4", "5"], answer: [0, 2]}\n'
+        '  - {id: typed, kind: typed, prompt: "Spell the word\\nfor a hue", accept: [colour, color]}\n'
+        '  - {id: number, kind: numeric, prompt: "Pi to two places?", answer: 3.14, tolerance: 0.01}\n'
+        '  - {id: vote, kind: poll, prompt: "Tea or coffee?", options: [Tea, Coffee]}\n'
+        f'  - {{id: long, kind: truefalse, prompt: "{"Is this long? " * 10}", answer: false}}\n',
+        encoding="utf-8",
+    )
+    result = play(tmp_path, stdin=f"/upload {quiz_file}\n")
+    assert result.returncode == 0, result.stderr
+    assert (
+        "Saved keys: 6 questions.\nStart it with /quiz keys.\n\nAnswer keys:\n"
+        "1. Capital of France?: Paris\n"
+        "2. Which are primes?: 2, 5\n"
+        "3. Spell the word for a hue: colour / color\n"
+        "4. Pi to two places?: 3.14 ± 0.01\n"
+        "5. Tea or coffee?: A poll: no answer is right.\n"
+        "6. Is this long? Is this long? Is this long? Is this long? Is …: False\n"
+    ) in result.stdout
+
+
 def test_a_file_nested_too_deep_is_refused_in_the_terminal_without_a_traceback(tmp_path):
     deep = tmp_path / "deep.json"
     deep.write_bytes(deep_json())
