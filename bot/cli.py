@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=["json", "yaml"], default="json")
     export.add_argument("--chat", help="a chat's own quiz, by id: the chat's key (telegram:123, discord:456…)")
     export.add_argument("--db", help="the database, with --chat (default: QUIZHOST_DB)")
+    export.add_argument(
+        "--output", "-o", type=Path, help="write it here, a YAML quiz's pictures beside it (default: standard output)"
+    )
     imports = sub.add_parser("import", help="turn a GIFT, Aiken, Open Trivia DB, Kahoot or Quizizz file into a quiz")
     imports.add_argument("file", type=Path)
     imports.add_argument(

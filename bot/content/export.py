@@ -1,7 +1,7 @@
 """A quiz as plain data in one language: options in authoring order, answer as the file gives it.
 
-Every field a quiz file can say is written (defaults left out), so a file read and exported
-again gives the same data, and a quiz written in the chat exports as a file would have said it.
+Every field a quiz file can say is written (defaults left out, but for the difficulty), so a file
+read and exported again gives the same data, and a quiz written in the chat exports as a file would have said it.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.content.importers import dump_yaml
+from bot.domain.answering import media_view
 from bot.domain.model import Media, Question, QuestionKind, Quiz
 
 
@@ -18,8 +19,7 @@ def export_quiz(quiz: Quiz, lang: str) -> dict[str, Any]:
         data["aliases"] = list(quiz.aliases)
     if quiz.tags:
         data["tags"] = list(quiz.tags)
-    if quiz.difficulty != "medium":
-        data["difficulty"] = quiz.difficulty
+    data["difficulty"] = quiz.difficulty  # the default too: a file says what the quiz is
     data["language"] = quiz.language if lang == "en" else lang
     data["title"] = quiz.title.get(lang)
     data["description"] = quiz.description.get(lang)
@@ -30,6 +30,18 @@ def export_quiz(quiz: Quiz, lang: str) -> dict[str, Any]:
 def quiz_yaml(quiz: Quiz, lang: str) -> str:
     """The quiz file's text (`quizhost export --format yaml`, the web page's download)."""
     return dump_yaml(export_quiz(quiz, lang))
+
+
+def local_media(quiz: Quiz) -> dict[str, str]:
+    """The quiz's pictures and sounds that are files, not URLs: the path the quiz file writes
+    (relative to it), and where the file is now."""
+    found: dict[str, str] = {}
+    for q in quiz.questions:
+        for media in (q.media, q.explanation_media):
+            view = media_view(media, quiz, quiz.language)
+            if media is not None and view is not None and not media.is_url:
+                found[media.src] = view.location
+    return found
 
 
 def _question(q: Question, lang: str) -> dict[str, Any]:

@@ -81,3 +81,20 @@ def test_version_is_the_packages_own(tmp_path):
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text("utf-8"))["project"]
     result = cli(tmp_path, "--version")
     assert result.returncode == 0 and result.stdout == f"quizhost {project['version']}\n"
+
+
+def test_a_quiz_exported_as_yaml_with_its_picture_validates_and_keeps_its_difficulty(tmp_path):
+    result = cli(tmp_path, "export", "kinds-tour", "--format", "yaml", "--output", "out/tour.yaml")
+    assert result.returncode == 0, result.stderr
+    written = tmp_path / "out" / "tour.yaml"
+    shipped = Path(__file__).parents[2] / "quizzes" / "kinds-tour" / "pipeline-bubble.png"
+    assert (tmp_path / "out" / "kinds-tour" / "pipeline-bubble.png").read_bytes() == shipped.read_bytes()
+    assert "difficulty: medium" in written.read_text("utf-8")
+    checked = cli(tmp_path, "validate", str(written))
+    assert checked.returncode == 0 and "1 quiz file(s) OK" in checked.stdout, checked.stdout + checked.stderr
+
+
+def test_a_yaml_export_to_standard_output_says_how_to_get_its_pictures(tmp_path):
+    result = cli(tmp_path, "export", "kinds-tour", "--format", "yaml")
+    assert result.returncode == 0 and result.stdout.startswith("id: kinds-tour")
+    assert "give --output FILE to write them beside the YAML too" in result.stderr

@@ -248,6 +248,7 @@ async def test_a_quiz_written_in_the_chat_downloads_as_its_file(site, engine):
     assert status == 200 and headers["Content-Disposition"] == 'attachment; filename="rivers.yaml"'
     assert yaml.safe_load(body) == {
         "id": "rivers",
+        "difficulty": "medium",
         "language": "en",
         "title": "Rivers",
         "description": "A quiz Ann wrote in the chat.",
