@@ -161,6 +161,10 @@ _REFUSED_TOKEN = ("InvalidToken", "LoginFailure")
 def _run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app.wiring import run
 
+    malformed = settings.malformed_tokens()
+    if malformed:  # before any connection: a platform would only refuse it, after retries
+        print("\n".join(f"quizhost: {problem}" for problem in malformed), file=sys.stderr)
+        return 2
     try:
         return asyncio.run(run(settings))
     except Exception as exc:

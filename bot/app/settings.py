@@ -27,6 +27,21 @@ class SettingsError(ValueError):
     """A setting has a wrong value; the message names the variable."""
 
 
+# what each platform's tokens look like, and what to say (without the token) when one does not
+TOKEN_FORMS = {
+    "telegram": (
+        re.compile(r"[0-9]+:[A-Za-z0-9_-]{35}"),
+        "TELEGRAM_BOT_TOKEN is malformed: a Telegram bot token is the bot's number, a colon and 35 "
+        "letters, digits, _ or - (123456789:AAH…), as @BotFather gives it, with no spaces or quotes",
+    ),
+    "discord": (
+        re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"),
+        "DISCORD_BOT_TOKEN is malformed: a Discord bot token is three parts of letters, digits, _ and - "
+        "joined by dots, as the developer portal's Bot page gives it (not the public key or client secret)",
+    ),
+}
+
+
 class Settings(BaseSettings):
     """Every variable listed in `.env.example`, with its default."""
 
@@ -207,6 +222,18 @@ class Settings(BaseSettings):
         if value and not value.lower().startswith(("http://", "https://")):
             raise ValueError("must be the pages' public address, http:// or https://, or empty")
         return value
+
+    def malformed_tokens(self) -> list[str]:
+        """What is wrong with the form of each platform's token, never the token itself: checked
+        before `quizhost run` connects, so a typo ends at once instead of after retries."""
+        found = []
+        for token, (form, says) in (
+            (self.telegram_bot_token, TOKEN_FORMS["telegram"]),
+            (self.discord_bot_token, TOKEN_FORMS["discord"]),
+        ):
+            if token is not None and not form.fullmatch(token.get_secret_value()):
+                found.append(says)
+        return found
 
     def web_secret(self) -> str:
         return self.quizhost_web_secret.get_secret_value() if self.quizhost_web_secret else ""

@@ -36,9 +36,12 @@ from bot.testing.fake_discord_rest import ANSWER_WITHIN, FakeInteraction, RateLi
 __all__ = ["ANSWER_WITHIN", "FakeDiscord", "FakeInteraction", "FakeMessage", "FakeUser"]
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
+# the form of a real bot token (three base64url parts), which `quizhost run` checks before connecting
+FAKE_TOKEN = "ZmFrZS1kaXNjb3Jk.ZmFrZQ.dG9rZW4tb2YtdGhlLWZha2U"
+
 
 class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
-    def __init__(self, token: str = "fake-discord-token", application_id: int | None = None) -> None:
+    def __init__(self, token: str = FAKE_TOKEN, application_id: int | None = None) -> None:
         self.token = token
         self._ids = itertools.count(1)
         self.application_id = application_id or self.new_id()

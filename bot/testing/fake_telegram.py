@@ -49,7 +49,7 @@ class Failure:
 
 @dataclass
 class FakeBotApi(BotApiMethods, UserPolls):
-    token: str = "123:TEST"
+    token: str = "123456:TEST-token-of-the-fake-Bot-API-0123"  # the form of a real one (quizhost run checks it)
     username: str = "QuizHostBot"
     bot_id: int = 123
     calls: list[Call] = field(default_factory=list)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
@@ -68,11 +70,39 @@ def test_run_with_the_platform_unreachable_says_so_in_one_line(tmp_path):
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    token = "123456:SECRET-token-value"
+    token = "123456:SECRET-token-value-of-35-characters"
     result = cli(tmp_path, "run", env={"TELEGRAM_BOT_TOKEN": token, "TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot"})
     assert result.returncode == 1
     assert "could not reach the platform" in result.stderr
     assert "Traceback" not in result.stderr and token not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize(
+    ("variable", "token", "platform"),
+    [
+        ("TELEGRAM_BOT_TOKEN", "abc", "Telegram"),
+        ("TELEGRAM_BOT_TOKEN", "bot123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawX", "Telegram"),  # "bot" pasted too
+        ("TELEGRAM_BOT_TOKEN", "123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", "Telegram"),  # a character short
+        ("DISCORD_BOT_TOKEN", "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl", "Discord"),  # the last part missing
+        ("DISCORD_BOT_TOKEN", "Bot MTIz.GhIjKl.abcdef", "Discord"),  # the header's word pasted too
+    ],
+)
+def test_a_malformed_token_ends_run_at_once_naming_the_platform_without_the_token(tmp_path, variable, token, platform):
+    import socket
+
+    with socket.socket() as listening:  # a platform that would answer: nothing may connect to it
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        listening.settimeout(0)
+        port = listening.getsockname()[1]
+        api = {"TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot"}
+        result = cli(tmp_path, "run", env={variable: token, **api})
+        with pytest.raises(BlockingIOError):
+            listening.accept()
+    assert result.returncode == 2
+    assert f"quizhost: {variable} is malformed: a {platform} bot token is" in result.stderr
+    assert token not in result.stderr + result.stdout and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.db").exists(), "nothing opened"
 
 
 def test_version_is_the_packages_own(tmp_path):
