@@ -46,6 +46,7 @@ def test_a_quiz_written_line_by_line_is_saved_and_exports_as_its_file(tmp_path):
     assert exported.returncode == 0, exported.stderr
     assert yaml.safe_load(exported.stdout) == {
         "id": "rivers-of-the-world",
+        "difficulty": "medium",
         "language": "en",
         "title": "Rivers of the world",
         "description": "A quiz You wrote in the chat.",
