@@ -41,6 +41,7 @@ class Author:
     lang: str
     is_admin: bool = False
     private_replies: bool = False  # Caller.private_replies: a draft may be written in a group (Discord)
+    typed_only: bool = False  # Caller.typed_only: questions come as typed lines, never polls (the terminal)
 
 
 class DraftChanged(Exception):
@@ -71,6 +72,14 @@ class Authoring:
             )
         title = drafts.title_of(args) or t(who.lang, "My quiz")
         await self._save(who, Draft(title), row)  # in place of a suggestion being written, if any
+        if who.typed_only:
+            text = t(
+                who.lang,
+                "New quiz “{title}”. Type each question on a line: prompt | option | *right option | option > "
+                "explanation (a * marks each right option; none makes a poll). /done saves it.",
+                title=title,
+            )
+            return Reply(text, language=who.lang)
         text = t(
             who.lang,
             "New quiz “{title}”. Send quiz polls (the button below makes one; forwarded ones do too). /done saves it.",

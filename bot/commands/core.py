@@ -65,6 +65,8 @@ class Caller:
     player: Player
     is_admin: bool = False  # the adapter asks the platform; in a private chat the player is admin
     private_replies: bool = False  # the platform shows a reply to the caller alone, even in a group (Discord)
+    # the chat has no buttons, polls or forms: answers and questions are typed (the terminal)
+    typed_only: bool = False
 
 
 def known(name: str) -> bool:
@@ -197,6 +199,8 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         return caller.chat.is_private or caller.is_admin
 
     async def _cmd_help(self, args: str, caller: Caller, lang: str) -> Reply:
+        if caller.typed_only:
+            return Reply("\n".join(_typed_help(lang)), title=t(lang, "👋 quizhost"), language=lang, kind="help")
         lines = [
             t(
                 lang,
@@ -223,6 +227,32 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
             t(lang, "/help: this message"),
         ]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
+
+
+def _typed_help(lang: str) -> list[str]:
+    """/help where everything is typed (the terminal): no buttons or polls, no group to assign to."""
+    return [
+        t(
+            lang,
+            "I host quizzes here: type a letter (or your answer) to answer, see why the right answer is right, "
+            "and climb the leaderboard.",
+        ),
+        "",
+        t(lang, "/quiz [topic] [count]: start a quiz"),
+        t(lang, "/quizzes: the quizzes you can play"),
+        t(lang, "/leaderboard [week|month|all] [topic]: this chat's ranking"),
+        t(lang, "/stats: your record in this chat"),
+        t(lang, "/stop: end the running quiz (its starter or an admin)"),
+        t(lang, "/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES)),
+        t(lang, "/settings: question time and pause (admins)"),
+        t(lang, "/upload <file>: add a quiz file, by its path"),
+        t(lang, "/remove <quiz>: delete one of this chat's quizzes (admins)"),
+        t(lang, "/review: your missed questions again, spaced over days"),
+        t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
+        t(lang, "/newquiz [title]: write a quiz here, a typed line per question"),
+        t(lang, "/help: this message"),
+        t(lang, "/quit: leave quizhost"),
+    ]
 
 
 def descriptions(lang: str) -> dict[str, str]:

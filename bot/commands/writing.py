@@ -25,7 +25,7 @@ class WritingCommands:
 
     async def _author(self, caller: Caller, lang: str | None = None) -> Author:
         lang = lang or await self.engine.language_for(caller.chat, caller.player)
-        return Author(caller.chat, caller.player, lang, caller.is_admin, caller.private_replies)
+        return Author(caller.chat, caller.player, lang, caller.is_admin, caller.private_replies, caller.typed_only)
 
     async def poll(self, spec: PollSpec, caller: Caller) -> Reply:
         """A poll sent in a private chat: a question of the author's draft (or how to open one)."""

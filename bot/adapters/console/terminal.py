@@ -1,4 +1,5 @@
-"""The terminal as a chat: type /commands, answer with a letter. Works with piped input too.
+"""The terminal as a chat: type /commands, answer with a letter, /quit (or Ctrl-D) to leave.
+Works with piped input too.
 
 Every kind of question: a letter answers; letters toggle the picks of a select-all-that-apply
 question ("a c") and "done" (or an empty line) makes them final; a typed or numeric question
@@ -104,7 +105,7 @@ class ConsoleAdapter:
 
     async def serve(self, commands: Commands, lines: asyncio.Queue[str | None]) -> None:
         """Read lines until end of input, then let a run in progress finish or stop it."""
-        while (line := await lines.get()) is not None:
+        while (line := await lines.get()) is not None and parse(line.strip()) not in QUIT:
             await self.handle_line(commands, line.strip())
         await commands.engine.run_due()
         await commands.review.settle()
@@ -215,7 +216,7 @@ class ConsoleAdapter:
         return self._card is not None and self._card.done_token is not None
 
     def _caller(self) -> Caller:
-        return Caller(self.chat, self.player, is_admin=True)
+        return Caller(self.chat, self.player, is_admin=True, typed_only=True)
 
     # output ----------------------------------------------------------------------------
 
@@ -250,6 +251,7 @@ class ConsoleAdapter:
 
 
 DONE_WORDS = frozenset({"done", "ok", "."})  # what ends the picks of a select-all-that-apply question
+QUIT = (("quit", ""), ("exit", ""))  # the terminal's own commands, as Ctrl-D: leave (a running quiz is stopped)
 
 
 def _letters(line: str) -> list[str]:

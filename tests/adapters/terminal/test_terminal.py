@@ -108,6 +108,24 @@ def test_a_letter_past_the_last_option_is_refused_and_the_question_stays_open(tm
     assert "Locked in: B" in result.stdout and "Quiz over" in result.stdout
 
 
+def test_the_terminals_help_and_newquiz_speak_of_typing_and_quit_leaves(tmp_path):
+    result = play(tmp_path, stdin="/help\n/newquiz Rivers\nLongest river? | *Nile | Amazon\n/quit\n/quiz pipeline\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "press a button" not in out and "poll per question" not in out and "Send quiz polls" not in out
+    assert "type a letter (or your answer) to answer" in out and "/quit: leave quizhost" in out
+    assert "/assign" not in out, "no group to assign to in the terminal"
+    assert "New quiz “Rivers”. Type each question on a line: prompt | option | *right option" in out
+    assert "Question 1 added: Longest river?" in out
+    assert "Question 1/" not in out, "nothing after /quit is read"
+
+
+def test_quit_stops_a_running_quiz_and_leaves(tmp_path):
+    result = play(tmp_path, "pipeline", stdin="a\n/quit\nb\nc\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("Locked in") == 1 and "Quiz stopped: Model and Pipeline Parallelism" in result.stdout
+
+
 def test_upload_in_the_terminal_is_playable_at_once(tmp_path):
     quiz_file = tmp_path / "capitals.txt"
     quiz_file.write_text("Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n", encoding="utf-8")

@@ -79,6 +79,7 @@ COMMAND_WORDS = {
     "language",
     "settings",
     "help",
+    "quit",
     "start",
     "upload",
     "remove",
