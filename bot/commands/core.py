@@ -242,7 +242,7 @@ def _typed_help(lang: str) -> list[str]:
         t(lang, "/quizzes: the quizzes you can play"),
         t(lang, "/leaderboard [week|month|all] [topic]: this chat's ranking"),
         t(lang, "/stats: your record in this chat"),
-        t(lang, "/stop: end the running quiz (its starter or an admin)"),
+        t(lang, "/stop: end the running quiz or review"),
         t(lang, "/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES)),
         t(lang, "/settings: question time and pause (admins)"),
         t(lang, "/upload <file>: add a quiz file, by its path"),

@@ -1,5 +1,5 @@
-"""/quiz, /quizzes, /stop, /upload and /remove: a quiz started and stopped, the quizzes a chat
-can play and the ones its admins add.
+"""/quiz, /quizzes, /stop, /upload and /remove: a quiz started and stopped (a review too), the
+quizzes a chat can play and the ones its admins add.
 
 A mixin of `bot.commands.core.Commands`: same `(args, caller, lang) -> Reply` handlers, same rules
 (admins configure a group, a private chat is its player's own).
@@ -19,9 +19,12 @@ from bot.texts.render import t, tn
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
+    from bot.engine.review import ReviewDesk
 
 
 class QuizCommands(CommandGroup):
+    review: ReviewDesk  # /stop ends a review too
+
     async def _cmd_quiz(self, args: str, caller: Caller, lang: str) -> Reply:
         topic, count = _split_count(args)
         if count is not None and count < 1:
@@ -78,9 +81,11 @@ class QuizCommands(CommandGroup):
 
     async def _cmd_stop(self, args: str, caller: Caller, lang: str) -> Reply:
         outcome = await self.engine.stop(caller.chat, caller.player, caller.is_admin)
+        if outcome.status is StopStatus.NONE and (reviewed := await self.review.stop(caller.chat, caller.player)):
+            return reviewed
         texts = {
             StopStatus.STOPPED: t(lang, "Quiz stopped by {name}. Answers so far count.", name=caller.player.name),
-            StopStatus.NONE: t(lang, "No quiz is running here. Start one with /quiz."),
+            StopStatus.NONE: t(lang, "No quiz is running here. Start one with /quiz."),  # nor a review
             StopStatus.REFUSED: t(lang, "Only the person who started this quiz or a chat admin can stop it."),
         }
         stopped = outcome.status is StopStatus.STOPPED

@@ -128,6 +128,17 @@ class ReviewDesk:
         self._spawn(self._next(session, delay=START_DELAY))
         return texts.review_starts(lang, len(due), len(deck))
 
+    async def stop(self, chat: ChatRef, player: Player) -> Reply | None:
+        """/stop: ends the player's review in this chat, how far it got; None when none is open here.
+        The cards not reached keep their due dates, so the next /review asks them."""
+        session = await self._session(player.key)
+        if session is None or session.chat.key != chat.key:
+            return None
+        await self._end(session)  # a card or reveal on its way finds the session gone and stops
+        asked = session.asked
+        answered = session.number - (0 if asked is not None and asked.answered else 1)
+        return texts.review_stopped(session.language, session.right, max(answered, 0))
+
     async def answer(self, data: str, player: Player) -> Ack:
         """A press on a review card: stored in the deck first, then acknowledged."""
         token = decode_review(data)

@@ -95,6 +95,14 @@ def review_done(lang: str, right: int, asked: int, deck: int, next_due: float | 
     return Reply("\n".join(lines), title=t(lang, "🔁 Review done"), language=lang)
 
 
+def review_stopped(lang: str, right: int, asked: int) -> Reply:
+    lines = [
+        t(lang, "{right} of {asked} right.", right=right, asked=asked),
+        t(lang, "The cards you did not get to stay due: /review asks them again."),
+    ]
+    return Reply("\n".join(lines), title=t(lang, "⏹ Review stopped"), language=lang)
+
+
 # schedules ------------------------------------------------------------------------------
 
 

@@ -124,6 +124,8 @@ class ConsoleAdapter:
                 self.show(await self._upload(commands, Path(parsed[1]), lang))
                 return
             reply = await commands.handle(*parsed, self._caller()) if parsed else None
+            if parsed and parsed[0] == "stop" and not commands.review.active(self.player):
+                self._card = None  # a review's card left open: no letter answers it any more
             hint = t(lang, "Type a letter to answer or a /command. /help lists them.")
             self.show(reply or Reply(hint, language=lang))
         elif line.isdigit() and 0 < int(line) <= len(self._buttons) and not self._takes_text():

@@ -58,3 +58,44 @@ async def test_telegram_podium_links_to_a_review_in_the_private_chat(fake, clock
         done = await fake.wait_for(lambda: next((m for m in fake.sent_to(private) if "Review done" in m.text), None))
         assert "1 of 1 right." in done.text and "1 card is left in your deck" in done.text
         assert (await bob.says("/leaderboard")).text == board_before  # the review changed no board
+
+
+async def test_stop_in_the_private_chat_ends_a_review_and_the_rest_stays_due(fake, clock, tmp_path):
+    group = fake.group(-1052, "Learners")
+    ann_user = fake.user(53, "Ann")
+    ann, bob = th.Member(fake, group, ann_user), th.Member(fake, group, fake.user(54, "Bob"))
+    quiz = tiny(tmp_path)
+    async with th.running_bot(fake, th.settings_for(fake, tmp_path), clock):
+        await ann.says("/quiz tiny")
+        for number in (1, 2, 3):
+            q = await th.next_question(fake, group, number)
+            await ann.presses(q, th.wrong_letter(q, quiz) if number < 3 else th.right_letter(q, quiz))
+            await bob.presses(q, th.right_letter(q, quiz))
+            if number == 1:
+                clock.advance(30)  # the first question waits for its deadline
+            await th.reveal_of(fake, group, q)
+        await podium_of(fake, group)
+
+        private = fake.private(ann_user)
+        me = th.Member(fake, private, ann_user)
+        assert "2 cards are due (2 in your deck)" in (await me.says("/review")).text
+        clock.advance(1)
+        card = await review_card(fake, private)
+        await me.presses(card, th.right_letter(card, quiz))
+        await th.reveal_of(fake, private, card)
+        second = await fake.wait_for(
+            lambda: next((m for m in fake.sent_to(private) if m.text.startswith("Question 2/2 · Review")), None),
+            what="the second card",
+        )
+        stopped = await me.says("/stop")
+        assert stopped.text.splitlines() == [
+            "⏹ Review stopped",
+            "",
+            "1 of 1 right.",
+            "The cards you did not get to stay due: /review asks them again.",
+        ]
+        late = await me.presses(second, th.right_letter(second, quiz))
+        assert late.text == "This review has ended. Send /review to start again."
+        again = await me.says("/review")
+        assert "1 card is due (2 in your deck)" in again.text
+        assert "No quiz is running here" in (await ann.says("/stop")).text, "the group had no review to stop"

@@ -126,6 +126,21 @@ def test_quit_stops_a_running_quiz_and_leaves(tmp_path):
     assert result.stdout.count("Locked in") == 1 and "Quiz stopped: Model and Pipeline Parallelism" in result.stdout
 
 
+def test_stop_ends_a_review_and_the_cards_left_stay_due(tmp_path):
+    missed = play(tmp_path, "pipeline", stdin="a\n" * 8)  # A is wrong for most questions
+    due = missed.stdout.count("(wrong)")
+    assert due >= 2, missed.stdout
+    result = play(tmp_path, stdin="/review\na\n/stop\nb\n/review\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert f"{due} cards are due ({due} in your deck)" in out
+    stopped = out.index("⏹ Review stopped")
+    assert "of 1 right.\nThe cards you did not get to stay due: /review asks them again." in out[stopped:]
+    assert f"Question 2/{due} · Review" not in out, "no card after /stop"
+    assert "No question is open right now." in out[stopped:], "b answers nothing"
+    assert f"{due - 1} cards are due ({due} in your deck)" in out[stopped:], "/review again asks the rest"
+
+
 def test_upload_in_the_terminal_is_playable_at_once(tmp_path):
     quiz_file = tmp_path / "capitals.txt"
     quiz_file.write_text("Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n", encoding="utf-8")
