@@ -128,3 +128,27 @@ def test_a_yaml_export_to_standard_output_says_how_to_get_its_pictures(tmp_path)
     result = cli(tmp_path, "export", "kinds-tour", "--format", "yaml")
     assert result.returncode == 0 and result.stdout.startswith("id: kinds-tour")
     assert "give --output FILE to write them beside the YAML too" in result.stderr
+
+
+def test_the_first_command_leaves_nothing_git_would_add(tmp_path):
+    """`quizhost play pipeline` in a fresh clone: its database and the files beside it are ignored."""
+    import shutil
+
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    shutil.copy(Path(__file__).parents[2] / ".gitignore", tmp_path / ".gitignore")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN") and k != "QUIZHOST_DB"}
+    played = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "pipeline"],
+        input="a\nb\nc\nd\na\nb\nc\nd\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert played.returncode == 0 and "Quiz over" in played.stdout, played.stderr
+    assert (tmp_path / "quizhost.db").exists(), "the default database, beside where it was run"
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert status.stdout.splitlines() == ["?? .gitignore"]
