@@ -174,7 +174,14 @@ def quiz_data(
 ) -> dict[str, Any]:
     """The quiz file data of a draft, keys in the order `quizhost export` writes them. Its
     language is the author's (a right-to-left one is laid out so)."""
-    return {"id": quiz_id, "language": language, "title": title, "description": description, "questions": questions}
+    return {
+        "id": quiz_id,
+        "difficulty": "medium",  # what an export writes, so the stored file and its export are the same
+        "language": language,
+        "title": title,
+        "description": description,
+        "questions": questions,
+    }
 
 
 def quiz_bytes(
