@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
-from storage.shared import ranks
+from storage.shared import ranks, usertext
 from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.awaited import BY_RUN as AWAITED_BY_RUN
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
@@ -473,6 +473,10 @@ MIGRATIONS += (AWAITED_BY_RUN.format(id="BIGINT", time="DOUBLE PRECISION"),)
 # Discord interactions taken already (storage/shared/interactions.py): a signed request posted
 # again, to any worker, changes nothing
 MIGRATIONS += (SEEN_INTERACTIONS.format(key="BIGINT", time="DOUBLE PRECISION"),)
+
+# names, titles and typed answers stored before directional controls were dropped where they enter
+# (storage/shared/usertext.py): cleaned as they would be now (a PostgreSQL text never held a NUL)
+MIGRATIONS += (usertext.cleaning("chr"),)
 
 
 def version() -> int:

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable
 
 from bot.domain.questionstats import OPTION_SLOTS
-from storage.shared import ranks
+from storage.shared import ranks, usertext
 from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.awaited import BY_RUN as AWAITED_BY_RUN
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
@@ -516,3 +516,7 @@ MIGRATIONS += (AWAITED_BY_RUN.format(id="INTEGER", time="REAL"),)
 # Discord interactions taken already (storage/shared/interactions.py): a signed request posted
 # again, to any worker, changes nothing
 MIGRATIONS += (SEEN_INTERACTIONS.format(key="INTEGER", time="REAL"),)
+
+# names, titles and typed answers stored before directional controls and NUL were dropped where
+# they enter (storage/shared/usertext.py): cleaned as they would be now
+MIGRATIONS += (usertext.nuls_dropped() + usertext.cleaning("char"),)

@@ -3,6 +3,7 @@ PostgreSQL, reads back the same everywhere a player looks, and the quiz carries 
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 
 import pytest
@@ -13,6 +14,7 @@ from bot.domain.records import RunRow
 from bot.engine.core import Engine, EngineSettings
 from bot.testing.fakes import RecordingAdapter, make_quiz, player
 from storage.postgres.store import PostgresStore
+from storage.sqlite import schema
 from storage.sqlite.store import SqliteStore
 from tests.system.test_cli import cli
 
@@ -81,6 +83,26 @@ async def test_a_sqlite_database_moves_to_postgresql_whole_and_its_open_quiz_car
     assert (await _seen(PostgresStore.open(postgres_url)))[0] == before[0], "nothing was copied twice"
 
 
+async def test_names_an_older_version_stored_with_a_nul_or_an_override_move_clean(tmp_path, postgres_url, clock):
+    """A NUL, which no PostgreSQL text holds, and a right-to-left override in a name and a chat title
+    stored before they were dropped where they enter: the SQLite file's own migration drops them."""
+    path = tmp_path / "quizhost.db"
+    await play_history(path, clock)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE players SET name = char(8238) || name || char(0) WHERE name = 'Ann'")
+        db.execute("UPDATE chats SET title = title || char(0, 8238) WHERE title = 'Group'")
+        db.execute(f"PRAGMA user_version = {_before_cleaning()}")
+
+    moved = cli(tmp_path, "migrate-db", "--from", f"sqlite:///{path}", "--to", postgres_url)
+    assert moved.returncode == 0, moved.stderr
+    store = await PostgresStore.open(postgres_url)
+    try:
+        assert [s.name for s in await store.leaderboard(GROUP.key)] == ["Ann", "Bob"]
+        assert await store.chat_title(GROUP.key) == "Group"
+    finally:
+        await store.close()
+
+
 def test_migrate_db_names_what_is_wrong_without_the_password(tmp_path, postgres_cluster):
     missing = cli(tmp_path, "migrate-db", "--from", "sqlite:///nowhere.db", "--to", postgres_cluster.url())
     assert missing.returncode == 1 and "nowhere.db: no such SQLite file" in missing.stderr
@@ -102,6 +124,11 @@ async def _seen(opening) -> tuple:
         return await everything_a_player_sees(store)
     finally:
         await store.close()
+
+
+def _before_cleaning() -> int:
+    """The SQLite schema version before names and titles were cleaned (storage/shared/usertext.py)."""
+    return next(i for i, script in enumerate(schema.MIGRATIONS) if "UPDATE players SET name = replace(" in script)
 
 
 def _next_run(run: RunRow) -> RunRow:
