@@ -4,8 +4,9 @@ give up on it, end the run with its podium; each state stored with the messages 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -80,14 +81,8 @@ class RunSteps:
 
     async def posted(self, message: OutboxMessage, ref: MessageRef | None) -> None:
         """The sender delivered a question (ref None: it may have arrived, nobody knows where)."""
-        held = self.runs.held(message.run_id)
-        if held is None:
-            await self.store.outbox_remove([message.key])
-            return
-        run, flight = held
-        async with flight.lock:
-            if run.row.phase != Phase.POSTING or message.key != owed.key(run, MessageKind.QUESTION):
-                await self.store.outbox_remove([message.key])  # the run moved on (stopped, gave up)
+        async with self._posting(message) as run:
+            if run is None:
                 return
             session.shown(run, ref.message_id if ref else None, self.clock.now())
             await self.save(run, done=[message.key])
@@ -96,19 +91,31 @@ class RunSteps:
     async def refused(self, message: OutboxMessage) -> None:
         """The platform refuses the question as it is (it would every time): the run ends now,
         and the chat is told, instead of trying it for GIVE_UP_SECONDS while the chat waits."""
-        held = self.runs.held(message.run_id)
-        if held is None:
-            await self.store.outbox_remove([message.key])
-            return
-        run, flight = held
-        async with flight.lock:
-            if run.row.phase != Phase.POSTING or message.key != owed.key(run, MessageKind.QUESTION):
-                await self.store.outbox_remove([message.key])  # the run moved on (stopped, gave up)
+        async with self._posting(message) as run:
+            if run is None:
                 return
             log.warning("run %d: the platform refuses question %d; the run ends", run.id, run.row.index + 1)
             lang = run.row.language
             reply = Reply(render.question_refused(lang, run.row.index + 1), language=lang)
             await self.finish(run, RunStatus.STOPPED, before=[owed.notice(run, reply, self.clock.now())])
+
+    @contextlib.asynccontextmanager
+    async def _posting(self, message: OutboxMessage) -> AsyncIterator[Run | None]:
+        """The run whose question `message` posts, under its lock, while it still waits for that
+        post; None (and the message dropped from the outbox) when the run moved on (stopped, gave
+        up) or is not held here."""
+        held = self.runs.held(message.run_id)
+        if held is None:
+            await self.store.outbox_remove([message.key])
+            yield None
+            return
+        run, flight = held
+        async with flight.lock:
+            if run.row.phase != Phase.POSTING or message.key != owed.key(run, MessageKind.QUESTION):
+                await self.store.outbox_remove([message.key])
+                yield None
+                return
+            yield run
 
     async def _give_up(self, run: Run) -> None:
         """The question could not be posted for GIVE_UP_SECONDS: end the run; the chat hears it
