@@ -7,8 +7,8 @@ import argparse
 import asyncio
 import sys
 from datetime import UTC, datetime
-from pathlib import Path
 
+from bot.app.cli_db import existing_database
 from bot.app.settings import Settings
 from bot.domain.records import PlayedChat
 
@@ -18,11 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, settings: Settings) -> int:
-    db = args.db or settings.quizhost_db
-    if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
-        print(f"quizhost chats: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
+    db = existing_database("chats", args, settings)
+    if db is None:
         return 1
-    chats = asyncio.run(played_chats(settings.model_copy(update={"quizhost_db": str(db)})))
+    chats = asyncio.run(played_chats(settings.model_copy(update={"quizhost_db": db})))
     if not chats:
         print("quizhost chats: no chat has played a quiz in this database yet", file=sys.stderr)
         return 0

@@ -12,6 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from bot.app.cli_db import existing_database
 from bot.app.outputs import made_ready
 from bot.app.settings import Settings
 from bot.content.catalog import Catalog, default_quiz_folders
@@ -23,11 +24,10 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
     catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders())
     topic = " ".join(args.topic)
     if args.chat:
-        db = args.db or settings.quizhost_db
-        if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
-            print(f"quizhost export: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
+        db = existing_database("export", args, settings)
+        if db is None:
             return 1
-        quiz = asyncio.run(_chat_quiz(str(db), catalog, args.chat, topic.casefold()))
+        quiz = asyncio.run(_chat_quiz(db, catalog, args.chat, topic.casefold()))
         if quiz is None:
             print(f"quizhost export: chat {args.chat} has no quiz “{topic}”", file=sys.stderr)
             return 1

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from bot.app.chats_cli import describe
+from bot.app.cli_db import existing_database
 from bot.app.outputs import made_ready
 from bot.app.settings import Settings
 from bot.commands import sheets
@@ -36,14 +37,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, settings: Settings) -> int:
-    db = args.db or settings.quizhost_db
-    if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
-        print(f"quizhost results: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
+    db = existing_database("results", args, settings)
+    if db is None:
         return 1
     if args.kind == "xlsx" and args.output is None and sys.stdout.isatty():
         print("quizhost results: an .xlsx file is not for a terminal; give --output FILE", file=sys.stderr)
         return 2
-    found = asyncio.run(_results(args, settings.model_copy(update={"quizhost_db": str(db)})))
+    found = asyncio.run(_results(args, settings.model_copy(update={"quizhost_db": db})))
     if isinstance(found, str):  # what was wrong
         print(f"quizhost results: {found}", file=sys.stderr)
         return 1

@@ -8,8 +8,8 @@ import argparse
 import asyncio
 import json
 import sys
-from pathlib import Path
 
+from bot.app.cli_db import existing_database
 from bot.app.settings import Settings
 from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog, default_quiz_folders
@@ -30,9 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, settings: Settings) -> int:
-    db = args.db or settings.quizhost_db
-    if "://" not in str(db) and not Path(db).exists():  # opening would make an empty one
-        print(f"quizhost stats: no database at {db} (set QUIZHOST_DB or --db)", file=sys.stderr)
+    db = existing_database("stats", args, settings)
+    if db is None:
         return 1
     if args.review:
         if args.quiz or args.chat or args.json:
