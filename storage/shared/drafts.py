@@ -65,25 +65,11 @@ class DraftQueries:
             "VALUES (:owner, :title, :content, :replacing, :at, :target) ON CONFLICT (owner_key) DO UPDATE SET "
             "title = excluded.title, content = excluded.content, replacing = excluded.replacing, "
             "updated_at = excluded.updated_at, target = excluded.target",
-            {
-                "owner": draft.owner_key,
-                "title": draft.title,
-                "content": draft.content,
-                "replacing": draft.replacing,
-                "at": draft.updated_at,
-                "target": draft.target,
-            },
+            _values(draft),
         )
 
     async def change_draft(self, draft: DraftRow, before: DraftRow | None) -> bool:
-        values = {
-            "owner": draft.owner_key,
-            "title": draft.title,
-            "content": draft.content,
-            "replacing": draft.replacing,
-            "at": draft.updated_at,
-            "target": draft.target,
-        }
+        values = _values(draft)
         if before is None:
             sql = (
                 f"INSERT INTO quiz_drafts({_DRAFT}) VALUES (:owner, :title, :content, :replacing, :at, :target) "
@@ -185,3 +171,15 @@ class DraftQueries:
 def _suggestion(row: tuple) -> Suggestion:
     chat_key, number, player_key, name, content, created_at, status = row
     return Suggestion(chat_key, int(number), player_key, name, content, float(created_at), SuggestionStatus(status))
+
+
+def _values(draft: DraftRow) -> dict[str, Any]:
+    """A draft's row as the named parameters of its INSERT."""
+    return {
+        "owner": draft.owner_key,
+        "title": draft.title,
+        "content": draft.content,
+        "replacing": draft.replacing,
+        "at": draft.updated_at,
+        "target": draft.target,
+    }
