@@ -290,7 +290,11 @@ class SlidingWindowLimiter(BaseRateLimiter["int | Prepaid | Chatter"]):
         self, chat_id: Any, group: SlidingWindow | None, bot: SlidingWindow | None, lane: SlidingWindow
     ) -> Taken:
         place = Place(lane, await lane.acquire())
-        return [place, *await self._take(chat_id, group, bot, tell=False)]
+        try:
+            return [place, *await self._take(chat_id, group, bot, tell=False)]
+        except BaseException:  # TooLate's cancel, or the send's own: the reply never left
+            place.give_back()
+            raise
 
     async def _take(
         self, chat_id: Any, group: SlidingWindow | None, bot: SlidingWindow | None, tell: bool = True

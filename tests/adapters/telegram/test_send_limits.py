@@ -212,3 +212,28 @@ async def test_a_reply_that_would_wait_for_its_groups_minute_is_not_sent_and_the
     arrived = sends(fake, group["id"])
     assert len(arrived) == 21 and arrived[20] - start >= 60
     assert [c.params["text"] for c in fake.called("sendMessage")][-1] == "Question 2"
+
+
+async def test_replies_cancelled_before_they_left_give_their_place_in_the_lane_back(fake):
+    """20 replies that took their place in the chatter lane and then were cancelled while they
+    waited for their group's minute never left: the next 20 replies, to members in private,
+    all go at once instead of waiting out the lane's second behind replies nobody got."""
+    group = fake.group(-1001)
+    users = [fake.private(fake.user(400 + n, f"U{n}")) for n in range(20)]
+    async with on_fake_clock(fake) as (clock, limiter, bot):
+        await run_on(clock, fake, limiter, asyncio.gather(*(bot.send_message(group["id"], f"m{n}") for n in range(20))))
+        clock.advance(2)  # the bot's second is free again; the group's minute is still spent
+        held = [
+            asyncio.ensure_future(bot.send_message(group["id"], "help text", rate_limit_args=CHATTER))
+            for _ in range(20)
+        ]
+        await asyncio.sleep(0.05)  # each has its place in the lane and waits for the group's minute
+        for reply in held:
+            reply.cancel()
+        await asyncio.gather(*held, return_exceptions=True)
+        await asyncio.sleep(0.01)
+        now = clock.now()
+        replies = asyncio.gather(*(bot.send_message(u["id"], "help text", rate_limit_args=CHATTER) for u in users))
+        await run_on(clock, fake, limiter, replies)
+    private = [c.at for c in fake.called("sendMessage") if c.params["chat_id"] != group["id"]]
+    assert len(private) == 20 and set(private) == {now}, sorted(set(private))
