@@ -30,6 +30,7 @@ T = TypeVar("T")
 TRIES = 20  # a change made again this often when another worker's change of the draft came first
 LISTED_BUTTONS = 12  # questions of a draft listed with Edit and Delete buttons (Discord shows 25 buttons)
 FORM_NEW = "add"  # a form for a new question (tokens.FORM_ADD)
+FORM_SUGGESTED = "suggest"  # the form of a question suggested to the group (tokens.FORM_SUGGEST)
 
 
 @dataclass(frozen=True)

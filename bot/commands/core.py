@@ -19,42 +19,21 @@ from bot.commands.chatsettings import SettingsCommands
 from bot.commands.deeplinks import DeepLinks
 from bot.commands.learning import LearningCommands
 from bot.commands.quizzes import QuizCommands
+from bot.commands.table import ALIASES, command, help_lines, picked, started
 from bot.commands.typed import TypedAnswers
 from bot.commands.web import WebCommands
 from bot.commands.weblinks import WebAddress
-from bot.commands.writing import WRITING_COMMANDS, WritingCommands
+from bot.commands.writing import WritingCommands
 from bot.domain import tokens
 from bot.domain.assignment import assignment_of
-from bot.domain.model import LANGUAGES, Ack, ChatRef, Player, Reply
+from bot.domain.model import Ack, ChatRef, Player, Reply
 from bot.engine.assignments import Assignments
 from bot.engine.core import Engine
 from bot.engine.review import ReviewDesk
 from bot.engine.scheduler import Scheduler
-from bot.texts import i18n
-from bot.texts.render import REVIEW_START, t  # message text (isolates for RTL); command menus use i18n.t
+from bot.texts.render import t  # message text (isolates for RTL)
 from bot.texts.textcut import clean
 
-ALIASES = {"top": "leaderboard", "me": "stats"}
-COMMANDS = (
-    "quiz",
-    "quizzes",
-    "leaderboard",
-    "stats",
-    "stop",
-    "language",
-    "settings",
-    "help",
-    "start",
-    "upload",
-    "remove",
-    "dashboard",
-    "board",
-    "review",
-    "quizstats",
-    "schedule",
-    "assign",
-    *WRITING_COMMANDS,
-)
 MAX_ARGS = 200
 _COMMAND = re.compile(r"^/([A-Za-z_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?:\s+(.*))?$", re.S)
 
@@ -70,7 +49,7 @@ class Caller:
 
 
 def known(name: str) -> bool:
-    return name in COMMANDS or name in ALIASES
+    return command(name) is not None
 
 
 def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
@@ -136,8 +115,8 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
         lang = await self.engine.language_for(caller.chat, caller.player)
-        handler = getattr(self, f"_cmd_{ALIASES.get(name, name)}", None)
-        if not known(name) or handler is None:
+        found = command(name)
+        if found is None or found.run is None:
             return Reply(
                 t(lang, "Unknown command {command}. /help lists the commands.", command=f"/{name[:32]}"),
                 language=lang,
@@ -145,7 +124,11 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
             )
         # every platform's command words come in here: cleaned as names are (a NUL, which
         # PostgreSQL refuses in a query, a lone surrogate, a directional override)
-        return await handler(clean(args).strip(), caller, lang)
+        return await found.run(self)(clean(args).strip(), caller, lang)
+
+    async def deep_link(self, payload: str, caller: Caller) -> Reply:
+        """/start with this payload: a deep link, or a button that goes on in a private chat."""
+        return await self.handle("start", payload, caller)
 
     async def press(self, data: str, caller: Caller) -> Ack | Reply:
         """A button: an answer token goes to the engine; quiz and language picks are handled here."""
@@ -160,13 +143,13 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
             return await self._decide(data, caller)
         if (target := tokens.form_target(data)) is not None:  # where no form opens (Discord opens one)
             return await self._form_button(target, caller)
-        picked = tokens.pick(data)
-        if picked is None:
+        pick = tokens.pick(data)
+        if pick is None:
             return await self.engine.answer(data, caller.player, caller.chat)
         lang = await self.engine.language_for(caller.chat, caller.player)
-        if picked.kind is tokens.Kind.QUIZ:
-            return await self._cmd_quiz(picked.value, caller, lang)
-        return await self._cmd_language(picked.value, caller, lang)
+        picker = picked(pick.kind)
+        assert picker is not None and picker.run is not None  # every pick's kind has its command
+        return await picker.run(self)(pick.value, caller, lang)
 
     async def answer_text(
         self,
@@ -183,12 +166,11 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         return await self.typed.answer(caller, text, run_id, number, reply_to)
 
     async def _cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
-        if args.startswith("quiz_"):  # Telegram deep link t.me/<bot>?start=quiz_<id>
-            return await self._cmd_quiz(args[len("quiz_") :], caller, lang)
+        # Telegram deep links t.me/<bot>?start=quiz_<id>, the podium's "Review my misses" (?start=review)
+        if (link := started(args)) is not None and (run := link[0].run) is not None:
+            return await run(self)(link[1], caller, lang)
         if (opened := await self._opened_link(args, caller, lang)) is not None:  # a saved quiz's link
             return opened
-        if args == REVIEW_START:  # the podium's "Review my misses": t.me/<bot>?start=review
-            return await self._cmd_review("", caller, lang)
         if (assignment := assignment_of(args)) is not None:  # an assignment's Start: ?start=assign_<id>
             return await self._assignment_start(assignment, caller, lang)
         if caller.chat.is_private and (asked := await self.links.answer_of(args)) is not None:
@@ -199,83 +181,16 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         return caller.chat.is_private or caller.is_admin
 
     async def _cmd_help(self, args: str, caller: Caller, lang: str) -> Reply:
-        if caller.typed_only:
-            return Reply("\n".join(_typed_help(lang)), title=t(lang, "👋 quizhost"), language=lang, kind="help")
-        lines = [
-            t(
+        if caller.typed_only:  # the terminal: no buttons or polls, no group to assign to
+            intro = t(
+                lang,
+                "I host quizzes here: type a letter (or your answer) to answer, see why the right answer is right, "
+                "and climb the leaderboard.",
+            )
+        else:
+            intro = t(
                 lang,
                 "I host multiple-choice quizzes: press a button to answer, see why the right answer is right, and climb this chat's leaderboard.",
-            ),
-            "",
-            t(lang, "/quiz [topic] [count]: start a quiz"),
-            t(lang, "/quizzes: the quizzes you can play"),
-            t(lang, "/leaderboard [week|month|all] [topic]: this chat's ranking"),
-            t(lang, "/stats: your record in this chat"),
-            t(lang, "/stop: end the running quiz (its starter or an admin)"),
-            t(lang, "/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES)),
-            t(lang, "/settings: question time and pause (admins)"),
-            t(lang, "/upload: add a quiz file to this chat (admins)"),
-            t(lang, "/remove <quiz>: delete one of this chat's quizzes (admins)"),
-            t(lang, "/dashboard: a link to this chat's web pages (admins)"),
-            t(lang, "/board: the link to this chat's public leaderboard"),
-            t(lang, "/review: your missed questions again, spaced over days (in a private chat)"),
-            t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
-            t(lang, "/schedule: a quiz or a question of the day at fixed times (admins)"),
-            t(lang, "/assign <quiz> until <date>: members play it in private by a deadline (admins)"),
-            t(lang, "/newquiz [title]: write a quiz here, a quiz poll per question (in a private chat)"),
-            t(lang, "/suggest: suggest a question to this group; /suggestions: decide on them (admins)"),
-            t(lang, "/help: this message"),
-        ]
+            )
+        lines = [intro, "", *help_lines(lang, caller.typed_only, t)]
         return Reply("\n".join(lines), title=t(lang, "👋 quizhost"), language=lang, kind="help")
-
-
-def _typed_help(lang: str) -> list[str]:
-    """/help where everything is typed (the terminal): no buttons or polls, no group to assign to."""
-    return [
-        t(
-            lang,
-            "I host quizzes here: type a letter (or your answer) to answer, see why the right answer is right, "
-            "and climb the leaderboard.",
-        ),
-        "",
-        t(lang, "/quiz [topic] [count]: start a quiz"),
-        t(lang, "/quizzes: the quizzes you can play"),
-        t(lang, "/leaderboard [week|month|all] [topic]: this chat's ranking"),
-        t(lang, "/stats: your record in this chat"),
-        t(lang, "/stop: end the running quiz or review"),
-        t(lang, "/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES)),
-        t(lang, "/settings: question time and pause (admins)"),
-        t(lang, "/upload <file>: add a quiz file, by its path"),
-        t(lang, "/remove <quiz>: delete one of this chat's quizzes (admins)"),
-        t(lang, "/review: your missed questions again, spaced over days"),
-        t(lang, "/quizstats [quiz]: how this chat answered each question (admins)"),
-        t(lang, "/newquiz [title]: write a quiz here, a typed line per question"),
-        t(lang, "/help: this message"),
-        t(lang, "/quit: leave quizhost"),
-    ]
-
-
-def descriptions(lang: str) -> dict[str, str]:
-    """One line per command for the platforms' command menus (Telegram setMyCommands, Discord)."""
-    return {
-        "quiz": i18n.t(lang, "Start a quiz: /quiz [topic] [count]"),
-        "quizzes": i18n.t(lang, "The quizzes you can play"),
-        "leaderboard": i18n.t(lang, "This chat's ranking: week, month or all time"),
-        "stats": i18n.t(lang, "Your record in this chat"),
-        "stop": i18n.t(lang, "End the running quiz"),
-        "language": i18n.t(lang, "The chat's language"),
-        "settings": i18n.t(lang, "Question time and pause (admins)"),
-        "upload": i18n.t(lang, "Add a quiz file to this chat (admins)"),
-        "remove": i18n.t(lang, "Delete one of this chat's quizzes (admins)"),
-        "dashboard": i18n.t(lang, "A link to this chat's web pages (admins)"),
-        "board": i18n.t(lang, "The link to this chat's public leaderboard"),
-        "review": i18n.t(lang, "Your missed questions again (private chat)"),
-        "quizstats": i18n.t(lang, "How this chat answered each question (admins)"),
-        "schedule": i18n.t(lang, "A quiz or a question of the day at fixed times (admins)"),
-        "assign": i18n.t(lang, "A quiz members play in private by a deadline (admins)"),
-        "newquiz": i18n.t(lang, "Write a quiz: send quiz polls (private chat)"),
-        "done": i18n.t(lang, "Save the quiz you are writing"),
-        "suggest": i18n.t(lang, "Suggest a question to this group"),
-        "suggestions": i18n.t(lang, "Approve or reject suggested questions (admins)"),
-        "help": i18n.t(lang, "What this bot does"),
-    }

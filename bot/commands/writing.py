@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from bot.commands.core import Caller
     from bot.engine.core import Engine
 
-WRITING_COMMANDS = ("newquiz", "edit", "delete", "move", "done", "discard", "suggest", "suggestions")
-
 
 class WritingCommands:
     engine: Engine

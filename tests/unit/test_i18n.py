@@ -14,14 +14,14 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot.commands.core import COMMANDS, descriptions
+from bot.commands.table import NAMES, descriptions
 from bot.texts import i18n
 from tests.support.paths import ROOT_DIR
 
 ROOT = ROOT_DIR
 TRANSLATED = ("hi", "sn", "ur")
 KEYWORDS = {"t": (2,), "tn": (2, 3), "later": (1,)}  # as `pybabel extract -k t:2 -k tn:2,3 -k later:1`
-COMMAND_WORD = re.compile(r"/(" + "|".join(sorted((*COMMANDS, "leaderboard", "stats"), key=len, reverse=True)) + r")\b")
+COMMAND_WORD = re.compile(r"/(" + "|".join(sorted((*NAMES, "leaderboard", "stats"), key=len, reverse=True)) + r")\b")
 PLURAL_FORMS = {
     "hi": "nplurals=2; plural=(n > 1);",
     "sn": "nplurals=2; plural=(n != 1);",

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO
 
 from bot.commands.core import Caller, Commands, parse
+from bot.commands.table import command, leaves, stopping
 from bot.content.drafts import SEPARATOR
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, QuestionKind, Reply, Reveal
@@ -105,12 +106,12 @@ class ConsoleAdapter:
 
     async def serve(self, commands: Commands, lines: asyncio.Queue[str | None]) -> None:
         """Read lines until end of input, then let a run in progress finish or stop it."""
-        while (line := await lines.get()) is not None and parse(line.strip()) not in QUIT:
+        while (line := await lines.get()) is not None and not leaves(parse(line.strip())):
             await self.handle_line(commands, line.strip())
         await commands.engine.run_due()
         await commands.review.settle()
         if commands.engine.run_in(self.chat) is not None:
-            await commands.handle("stop", "", self._caller())
+            await commands.handle(stopping().name, "", self._caller())
 
     async def handle_line(self, commands: Commands, line: str) -> None:
         if not line:
@@ -120,18 +121,19 @@ class ConsoleAdapter:
         lang = await commands.engine.language_for(self.chat, self.player)
         if line.startswith("/"):
             parsed = parse(line)
-            if parsed and parsed[0] == "upload" and parsed[1]:
+            found = command(parsed[0]) if parsed else None
+            if parsed and found is not None and found.file is not None and parsed[1]:  # /upload <path>
                 self.show(await self._upload(commands, Path(parsed[1]), lang))
                 return
             reply = await commands.handle(*parsed, self._caller()) if parsed else None
-            if parsed and parsed[0] == "stop" and not commands.review.active(self.player):
+            if found is not None and found.stops and not commands.review.active(self.player):
                 self._card = None  # a review's card left open: no letter answers it any more
             hint = t(lang, "Type a letter to answer or a /command. /help lists them.")
             self.show(reply or Reply(hint, language=lang))
         elif line.isdigit() and 0 < int(line) <= len(self._buttons) and not self._takes_text():
             button = self._buttons[int(line) - 1]
             if button.in_private:  # the terminal is the private chat already
-                self.show(await commands.handle("start", button.data, self._caller()))
+                self.show(await commands.deep_link(button.data, self._caller()))
             else:
                 await self._press(commands, button.data)
         elif SEPARATOR in line and not self._takes_text():  # a question in the fixed layout, for /newquiz's quiz
@@ -253,7 +255,6 @@ class ConsoleAdapter:
 
 
 DONE_WORDS = frozenset({"done", "ok", "."})  # what ends the picks of a select-all-that-apply question
-QUIT = (("quit", ""), ("exit", ""))  # the terminal's own commands, as Ctrl-D: leave (a running quiz is stopped)
 
 
 def _letters(line: str) -> list[str]:

@@ -197,7 +197,7 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
             self._engine_commands().engine.catalog,
             self._on_upload,
             self._own_quizzes,
-            self._on_suggest,
+            self._on_question_form,
         )
         return client
 

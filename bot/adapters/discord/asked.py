@@ -31,10 +31,11 @@ class Asker:
     threaded: bool
     in_guild: bool
 
-    def caller(self, command: str = "") -> Caller:
-        """Admins manage the server (or, for /stop, its messages); a DM's one player is its admin."""
+    def caller(self, moderated: bool = False) -> Caller:
+        """Admins manage the server (or, for a command moderators may use, its messages: /stop);
+        a DM's one player is its admin."""
         perms = self.permissions
-        admin = self.chat.is_private or perms.manage_guild or (command == "stop" and perms.manage_messages)
+        admin = self.chat.is_private or perms.manage_guild or (moderated and perms.manage_messages)
         return Caller(self.chat, self.player, is_admin=bool(admin), private_replies=True)  # ephemeral replies
 
 

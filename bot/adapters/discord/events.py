@@ -14,6 +14,7 @@ import discord  # the library: absolute imports never resolve to this module
 from bot.adapters.discord import asked, forms, replies, typed, views
 from bot.adapters.discord.handling import FileOffer, Handling
 from bot.adapters.keepalive import KeepAlivePoster
+from bot.commands.authoring import FORM_SUGGESTED
 from bot.content.drafts import QuestionForm
 from bot.domain import tokens
 from bot.domain.model import Ack, Quiz, Reply
@@ -53,13 +54,14 @@ class GatewayEvents(Handling):
             return
         await self._answer(interaction, self.handle_press(asker, data))
 
-    async def _on_suggest(self, interaction: discord.Interaction) -> None:
-        """/suggest: in a server, the form of a question to suggest; in a DM, why not."""
+    async def _on_question_form(self, interaction: discord.Interaction, name: str) -> None:
+        """A command that takes a question (/suggest): in a server, the form of a question to
+        suggest; in a DM, why not."""
         asker = asked.of_interaction(interaction)
         if not asker.in_guild:
-            await self._on_command(interaction, "suggest")
+            await self._on_command(interaction, name)
             return
-        await self._open_form(interaction, asker, "suggest")
+        await self._open_form(interaction, asker, FORM_SUGGESTED)
 
     async def _open_form(self, interaction: discord.Interaction, asker: asked.Asker, target: str) -> None:
         """A question's form, filled in with the question it edits; answered within Discord's 3 s."""

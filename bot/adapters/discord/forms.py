@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.commands.authoring import FORM_SUGGESTED
 from bot.content.drafts import QuestionForm
 from bot.content.quizfile import PROMPT_MAX
 from bot.domain.model import LETTERS, QUESTION_SECONDS
@@ -33,7 +34,7 @@ class QuestionModal(discord.ui.Modal):
 
     def __init__(self, opening: FormOpening, opened_by: int, submit: Submit | None = None) -> None:
         lang, target, defaults = opening.lang, opening.target, opening.defaults
-        title = t(lang, "Suggest a question") if target == "suggest" else t(lang, "A question of your quiz")
+        title = t(lang, "Suggest a question") if target == FORM_SUGGESTED else t(lang, "A question of your quiz")
         # one form per opening: two people adding questions at once each get their own
         super().__init__(title=cut(title, TITLE_MAX), timeout=FORM_SECONDS, custom_id=f"df:{target}:{opened_by}")
         self.target, self._submit = target, submit

@@ -15,9 +15,10 @@ import aiohttp
 import discord
 
 from bot.adapters.discord.asked import PLATFORM, Asker
-from bot.commands.authoring import FORM_NEW
+from bot.commands.authoring import FORM_NEW, FORM_SUGGESTED
 from bot.commands.budget import slow_down
 from bot.commands.core import Caller, Commands
+from bot.commands.table import Rights, command
 from bot.content.catalog import Catalog
 from bot.content.drafts import QuestionForm
 from bot.content.importers.common import MAX_FILE_BYTES
@@ -75,7 +76,7 @@ class Handling:
         every interaction answered (else "The application did not respond"), and an ephemeral
         answer costs nothing of the bot's limits and is seen by nobody else: over the budget, the
         command is not carried out and its answer is the slow-down, for the user alone."""
-        commands, caller = self._engine_commands(), asker.caller(name)
+        commands, caller = self._engine_commands(), asker.caller(_moderated(name))
 
         async def work() -> Reply:
             return await self._carried_out(asker, name, args, caller)
@@ -89,7 +90,7 @@ class Handling:
 
     async def _carried_out(self, asker: Asker, name: str, args: tuple[str, ...], caller: Caller) -> Reply:
         reply = None
-        if name == "quiz" and (refusal := await self._cannot_post(asker)):
+        if (found := command(name)) is not None and found.posts and (refusal := await self._cannot_post(asker)):
             return refusal
         for arg in args or ("",):  # /settings time 20 pause 3 is two changes for the commands layer
             reply = await self._engine_commands().handle(name, arg, caller)
@@ -100,7 +101,7 @@ class Handling:
 
     async def handle_upload(self, asker: Asker, offer: FileOffer) -> Reply:
         """/upload file: an admin's attachment, fetched only when it may be accepted (1 MB)."""
-        commands, caller = self._engine_commands(), asker.caller("upload")
+        commands, caller = self._engine_commands(), asker.caller()
         if not commands.may_upload(caller):
             return await commands.upload(caller, offer.filename, b"")  # the refusal, nothing fetched
         if offer.size > MAX_FILE_BYTES:
@@ -121,7 +122,7 @@ class Handling:
         return self._engine_commands().press(data, answerer)
 
     async def handle_press(self, asker: Asker, data: str) -> Ack | Reply:
-        caller = asker.caller("language" if tokens.needs_admin(data) else "")
+        caller = asker.caller()
         if tokens.kind_of(data) is tokens.Kind.PRIVATE:
             return await self._in_private(data.removeprefix(tokens.Kind.PRIVATE.prefix), caller)
         if tokens.kind_of(data) is tokens.Kind.QUIZ and (refusal := await self._cannot_post(asker)):
@@ -136,7 +137,7 @@ class Handling:
         pressed_in = PRESSED_IN.set(caller.chat.key)
         try:
             chat = await self.private_chat(caller.player)
-            await self.send(chat, await commands.handle("start", payload, Caller(chat, caller.player, is_admin=True)))
+            await self.send(chat, await commands.deep_link(payload, Caller(chat, caller.player, is_admin=True)))
         except (discord.HTTPException, ChatUnreachable) as exc:  # the user accepts no DMs from this server
             log.info("no DM to %s: %s", caller.player.key, exc)
             return Reply(
@@ -201,7 +202,7 @@ class Handling:
         in with the question it edits; None when that question is gone (its press says so)."""
         commands, caller = self._engine_commands(), asker.caller()
         lang = await commands.engine.language_for(caller.chat, caller.player)
-        if target in (FORM_NEW, "suggest"):
+        if target in (FORM_NEW, FORM_SUGGESTED):
             return FormOpening(lang, target, None)
         defaults = await commands.form_defaults(target, caller)
         return FormOpening(lang, target, defaults) if defaults is not None else None
@@ -224,3 +225,9 @@ class Handling:
             "I can't post in this channel. Give me View Channel, Send Messages and Embed Links here, then try again.",
         )
         return Reply(text, language=lang, kind="error", private=True)
+
+
+def _moderated(name: str) -> bool:
+    """Whether those who manage the channel's messages may use the command (/stop)."""
+    found = command(name)
+    return found is not None and found.rights is Rights.MODERATORS

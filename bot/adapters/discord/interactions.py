@@ -26,6 +26,8 @@ from bot.adapters.discord.commands import command_words, topic_choices
 from bot.adapters.discord.envelope import AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT
 from bot.adapters.discord.handling import FileOffer, Handling
 from bot.adapters.platform_watch import CallWatch
+from bot.commands import table
+from bot.commands.authoring import FORM_SUGGESTED
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain import tokens
 from bot.domain.model import FALLBACK_LANGUAGE, Ack, Reply
@@ -78,9 +80,9 @@ class HttpInteractions:
         name = data.get("name")
         if kind != COMMAND or not isinstance(name, str):
             return None
-        options = _options(data)
-        if name == "upload":
-            offer = self._offer(data, options.get("file"))
+        options, found = _options(data), table.command(name)
+        if found is not None and found.file is not None:
+            offer = self._offer(data, options.get(found.file.name))
             return self.handling.handle_upload(asker, offer) if offer else None
         return self.handling.handle_command(asker, name, command_words(name, options))
 
@@ -184,7 +186,8 @@ def _pressed(kind: int, data: dict[str, Any]) -> str | None:
 def _form_target(asker: asked.Asker, kind: int, data: dict[str, Any], pressed: str | None) -> str | None:
     """The form an interaction opens: a draft's "Add question" or "Edit N", /suggest in a server."""
     if kind == COMMAND:
-        return "suggest" if data.get("name") == "suggest" and asker.in_guild else None
+        found = table.command(str(data.get("name")))
+        return FORM_SUGGESTED if found is not None and found.takes_question and asker.in_guild else None
     return tokens.form_target(pressed) if pressed is not None else None
 
 

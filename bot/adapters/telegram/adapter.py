@@ -41,7 +41,8 @@ from bot.adapters.telegram.runtime import (
 from bot.adapters.telegram.sending import PLATFORM
 from bot.adapters.telegram.typed import TypedAnswers
 from bot.adapters.telegram.webhook import SharedPages, WebhookServer
-from bot.commands.core import Commands, descriptions
+from bot.commands.core import Commands
+from bot.commands.table import descriptions
 from bot.domain.model import LANGUAGES
 from bot.ports.health import PlatformError, PlatformHealth
 from bot.ports.store import TelegramStore, TelegramUpdates

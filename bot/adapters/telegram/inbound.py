@@ -20,28 +20,13 @@ from bot.adapters.telegram.presses import chat_ref, trouble
 from bot.adapters.telegram.presses import player_of as _player
 from bot.adapters.telegram.runtime import AdminCache
 from bot.adapters.telegram.sending import PLATFORM, TelegramSending
-from bot.commands.core import COMMANDS, Caller, parse
+from bot.commands.core import Caller, parse
+from bot.commands.table import Command, Rights, command
 from bot.domain.model import ChatRef, Player, Reply
 from bot.texts.render import t
 
 log = logging.getLogger("quizhost.telegram")
 
-# /start too: a saved quiz's "Play in a group" link adds it to the group, which admins alone may do
-ADMIN_COMMANDS = frozenset(
-    {
-        "stop",
-        "language",
-        "settings",
-        "upload",
-        "remove",
-        "dashboard",
-        "quizstats",
-        "schedule",
-        "assign",
-        "start",
-        "suggestions",
-    }
-)
 PRESENT = frozenset({ChatMember.MEMBER, ChatMember.ADMINISTRATOR})
 
 
@@ -76,13 +61,16 @@ class UpdateHandlers(TelegramSending):
         name, args = parsed
         chat, player = chat_ref(message.chat), player_of(message.from_user, message.sender_chat)
         typed = message.text or message.caption or ""
-        if name not in COMMANDS and not chat.is_private and "@" not in typed.split()[0]:
+        found = command(name)
+        if found is None and not chat.is_private and "@" not in typed.split()[0]:
             return  # in a group, an unknown bare /cmd is probably another bot's
         user, commands = message.from_user, self._commands
 
         async def work() -> Reply:
-            is_admin = name in ADMIN_COMMANDS and await self._may_configure(message.chat, user, message)
-            return await self._carry_out(name, args, message, Caller(chat, player, is_admin))
+            # rights are asked only of commands that have a use for them (a getChatMember call)
+            asks = found is not None and found.rights is not Rights.ANYONE
+            is_admin = asks and await self._may_configure(message.chat, user, message)
+            return await self._carry_out(name, found, args, message, Caller(chat, player, is_admin))
 
         asker = Caller(chat, budget_holder(player, message.sender_chat))
         reply = await commands.within_budget(name, args, asker, work)  # a flood costs no admin checks
@@ -92,13 +80,15 @@ class UpdateHandlers(TelegramSending):
             reply = await self._in_private(player, reply)
         await self._send(chat, reply, reply_to=message.message_id, chatter=True)
 
-    async def _carry_out(self, name: str, args: str, message: Message, caller: Caller) -> Reply:
+    async def _carry_out(self, name: str, found: Command | None, args: str, message: Message, caller: Caller) -> Reply:
         assert self._commands is not None
         try:
-            if name == "upload":
+            if found is not None and found.file is not None:  # /upload: the document sent or replied to
                 document = uploads.document_of(message)
+                if document is None or not self._commands.may_upload(caller):
+                    return await self._commands.handle(name, "", caller)  # usage, or the refusal to non-admins
                 return await uploads.upload(self.app.bot, self._commands, caller, document, args)
-            if name == "suggest" and (poll := polls.replied_poll(message)) is not None:
+            if found is not None and found.takes_question and (poll := polls.replied_poll(message)) is not None:
                 return await self._commands.suggest_poll(polls.poll_spec(poll), caller)
             return await self._commands.handle(name, args, caller)
         except Exception:

@@ -14,6 +14,8 @@ from bot.commands.core import Caller, Commands
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain.model import Reply
 
+UNNAMED = "upload"  # the name of a document sent without one
+
 
 def document_of(message: Message) -> Document | None:
     """The document sent with /upload as its caption, or the one /upload replies to."""
@@ -23,13 +25,11 @@ def document_of(message: Message) -> Document | None:
     return replied.document if replied is not None else None
 
 
-async def upload(bot: Bot, commands: Commands, caller: Caller, document: Document | None, args: str = "") -> Reply:
-    """The reply to /upload: the file fetched and stored (admins only), or why not. The caption's
-    argument (`/upload es`) is the language tag of an imported file's texts."""
+async def upload(bot: Bot, commands: Commands, caller: Caller, document: Document, args: str = "") -> Reply:
+    """The reply to /upload with a document an admin sent: the file fetched and stored, or why
+    not. The caption's argument (`/upload es`) is the language tag of an imported file's texts."""
     language = args.split()[0] if args.split() else "en"
-    if document is None or not commands.may_upload(caller):
-        return await commands.handle("upload", "", caller)  # usage, or the refusal to non-admins
-    name = document.file_name or "upload"
+    name = document.file_name or UNNAMED
     if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
         return await commands.upload(caller, name, b"", size=document.file_size)  # refused unfetched
     # a failure here is the platform's: the command's own error handling answers it

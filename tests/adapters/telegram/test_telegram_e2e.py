@@ -14,7 +14,7 @@ from telegram.error import InvalidToken
 
 from bot.adapters.telegram import runtime as telegram_runtime
 from bot.app.wiring import run
-from bot.commands.core import descriptions
+from bot.commands.table import descriptions
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import ANONYMOUS_ADMIN, FakeBotApi

@@ -1,0 +1,365 @@
+"""Every command a chat can send, declared once: its name and aliases, its options, who may use
+it, its lines in /help and in the command menus, and its handler.
+
+What each platform shows and accepts comes from here: /help (bot/commands/core.py), Telegram's
+command menus (setMyCommands), Discord's slash commands and their options, the terminal's
+commands, `known`/`parse`, and the command table of docs/COMMANDS.md (`markdown`, checked by
+tests/unit/test_command_table.py). A new command is one more entry here, its handler, and its
+texts in the catalogs.
+
+Texts are `later(...)` msgids, translated when shown: /help with `bot.texts.render.t` (message
+text), the menus with `bot.texts.i18n.t` (plain).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from bot.domain import tokens
+from bot.domain.model import LANGUAGE_NAMES, LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, Reply
+from bot.texts.i18n import Later, later, shown
+from bot.texts.render import REVIEW_START
+
+if TYPE_CHECKING:
+    from bot.commands.core import Caller, Commands
+
+Handler = Callable[[str, "Caller", str], Awaitable[Reply]]  # (words, caller, language) -> the reply
+
+
+class Rights(Enum):
+    """Whose command it is, as the platform is asked before it runs."""
+
+    ANYONE = "anyone"  # nobody's rights are asked
+    ADMINS = "admins"  # the chat's admins may change what it changes (a private chat's player is its admin)
+    MODERATORS = "moderators"  # admins, or (Discord) those who manage the channel's messages
+
+
+class Kind(Enum):
+    """What an option's value is (Discord's option types)."""
+
+    TEXT = "text"
+    NUMBER = "number"  # a whole number, within `low` and `high`
+    FILE = "file"  # a quiz file: Discord's attachment, Telegram's document, a path in the terminal
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    help: Later
+    kind: Kind = Kind.TEXT
+    required: bool = False
+    choices: tuple[tuple[Later | str, str], ...] = ()  # (label, value); a str label is the same in every language
+    low: int | None = None
+    high: int | None = None
+    quizzes: bool = False  # offers the quizzes matching what has been typed (Discord's autocomplete)
+    default: str = ""  # the word when no value is given
+
+
+@dataclass(frozen=True)
+class HelpLines:
+    """A command's line in /help: where buttons and polls are (a chat), and where everything is
+    typed (the terminal); None leaves it out there."""
+
+    chat: Later | None
+    typed: Later | None
+
+
+def everywhere(line: Later) -> HelpLines:
+    return HelpLines(line, line)
+
+
+NO_HELP = HelpLines(None, None)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    # the handler, given the Commands facade; None: the terminal's own (leaving it), no chat's command
+    run: Callable[[Commands], Handler] | None
+    menu: Later | None = None  # its line in the command menus (Telegram's, Discord's slash commands); None: in none
+    help: HelpLines = NO_HELP
+    aliases: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
+    rights: Rights = Rights.ANYONE
+    apart: bool = False  # each option given is a change of its own, "name value" (/settings time 20 pause 3)
+    takes_question: bool = False  # a question comes with it: Discord's form (in a server), a quiz poll replied to
+    posts: bool = False  # it posts a quiz to the chat, beyond its reply (Discord first checks the bot may)
+    stops: bool = False  # it ends what the chat is playing (the terminal sends it when its input ends)
+    picked_by: tokens.Kind | None = None  # a button that picks its words (tokens.pick)
+    started_by: str | None = None  # a /start payload (a deep link) that runs it with no words
+    started_with: str | None = None  # a /start payload prefix that runs it with the rest as its words
+
+    @property
+    def file(self) -> Option | None:
+        """The option that is a quiz file, if it takes one (/upload)."""
+        return next((o for o in self.options if o.kind is Kind.FILE), None)
+
+
+_TOPIC = Option("topic", later("A quiz id, alias or title word, e.g. pipeline"), quizzes=True)
+_WHAT = "what"  # the free words of a command whose Discord option is one line
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "quiz",
+        lambda c: c._cmd_quiz,
+        later("Start a quiz: /quiz [topic] [count]"),
+        everywhere(later("/quiz [topic] [count]: start a quiz")),
+        options=(_TOPIC, Option("count", later("How many questions (all when empty)"), Kind.NUMBER, low=1, high=100)),
+        posts=True,
+        picked_by=tokens.Kind.QUIZ,
+        started_with="quiz_",
+    ),
+    Command(
+        "quizzes",
+        lambda c: c._cmd_quizzes,
+        later("The quizzes you can play"),
+        everywhere(later("/quizzes: the quizzes you can play")),
+    ),
+    Command(
+        "leaderboard",
+        lambda c: c._cmd_leaderboard,
+        later("This chat's ranking: week, month or all time"),
+        everywhere(later("/leaderboard [week|month|all] [topic]: this chat's ranking")),
+        aliases=("top",),
+        options=(
+            Option(
+                "period",
+                later("week, month or all time"),
+                choices=((later("this week"), "week"), (later("this month"), "month"), (later("all time"), "all")),
+                default="all",
+            ),
+            Option("topic", later("Only this quiz"), quizzes=True),
+        ),
+    ),
+    Command(
+        "stats",
+        lambda c: c._cmd_stats,
+        later("Your record in this chat"),
+        everywhere(later("/stats: your record in this chat")),
+        aliases=("me",),
+    ),
+    Command(
+        "stop",
+        lambda c: c._cmd_stop,
+        later("End the running quiz"),
+        HelpLines(
+            later("/stop: end the running quiz (its starter or an admin)"),
+            later("/stop: end the running quiz or review"),
+        ),
+        rights=Rights.MODERATORS,
+        stops=True,
+    ),
+    Command(
+        "language",
+        lambda c: c._cmd_language,
+        later("The chat's language"),
+        everywhere(later("/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES))),
+        options=(
+            Option("code", later("The chat's language"), choices=tuple((LANGUAGE_NAMES[c], c) for c in LANGUAGES)),
+        ),
+        rights=Rights.ADMINS,
+        picked_by=tokens.Kind.LANGUAGE,
+    ),
+    Command(
+        "settings",
+        lambda c: c._cmd_settings,
+        later("Question time and pause (admins)"),
+        everywhere(later("/settings: question time and pause (admins)")),
+        options=(
+            Option(
+                "time",
+                later(
+                    "Seconds to answer a question ({low} to {high})",
+                    low=QUESTION_SECONDS.low,
+                    high=QUESTION_SECONDS.high,
+                ),
+                Kind.NUMBER,
+                low=QUESTION_SECONDS.low,
+                high=QUESTION_SECONDS.high,
+            ),
+            Option(
+                "pause",
+                later("Seconds between questions ({low} to {high})", low=PAUSE_SECONDS.low, high=PAUSE_SECONDS.high),
+                Kind.NUMBER,
+                low=PAUSE_SECONDS.low,
+                high=PAUSE_SECONDS.high,
+            ),
+            Option(
+                "board",
+                later("Whether the leaderboard has a public link (/board)"),
+                choices=(("public", "public"), ("private", "private")),
+            ),
+            Option("tz", later("The chat's time zone, e.g. Asia/Kolkata")),
+            Option(
+                "notify", later("A short reply as well when a question closes"), choices=(("on", "on"), ("off", "off"))
+            ),
+        ),
+        rights=Rights.ADMINS,
+        apart=True,
+    ),
+    Command(
+        "upload",
+        lambda c: c._cmd_upload,
+        later("Add a quiz file to this chat (admins)"),
+        HelpLines(
+            later("/upload: add a quiz file to this chat (admins)"),
+            later("/upload <file>: add a quiz file, by its path"),
+        ),
+        options=(
+            Option(
+                "file",
+                later("A quiz file: YAML, GIFT, Aiken, Open Trivia DB JSON, Kahoot or Quizizz .xlsx"),
+                Kind.FILE,
+                required=True,
+            ),
+        ),
+        rights=Rights.ADMINS,
+    ),
+    Command(
+        "remove",
+        lambda c: c._cmd_remove,
+        later("Delete one of this chat's quizzes (admins)"),
+        everywhere(later("/remove <quiz>: delete one of this chat's quizzes (admins)")),
+        options=(Option("quiz", later("The id of one of this chat's own quizzes"), required=True),),
+        rights=Rights.ADMINS,
+    ),
+    Command(
+        "dashboard",
+        lambda c: c._cmd_dashboard,
+        later("A link to this chat's web pages (admins)"),
+        HelpLines(later("/dashboard: a link to this chat's web pages (admins)"), None),
+        options=(
+            Option(
+                "action",
+                later("revoke: end every link to this chat's pages given so far"),
+                choices=(("revoke", "revoke"),),
+            ),
+        ),
+        rights=Rights.ADMINS,
+    ),
+    Command(
+        "board",
+        lambda c: c._cmd_board,
+        later("The link to this chat's public leaderboard"),
+        HelpLines(later("/board: the link to this chat's public leaderboard"), None),
+    ),
+    Command(
+        "review",
+        lambda c: c._cmd_review,
+        later("Your missed questions again (private chat)"),
+        HelpLines(
+            later("/review: your missed questions again, spaced over days (in a private chat)"),
+            later("/review: your missed questions again, spaced over days"),
+        ),
+        started_by=REVIEW_START,
+    ),
+    Command(
+        "quizstats",
+        lambda c: c._cmd_quizstats,
+        later("How this chat answered each question (admins)"),
+        everywhere(later("/quizstats [quiz]: how this chat answered each question (admins)")),
+        options=(Option("topic", later("The quiz to show"), quizzes=True),),
+        rights=Rights.ADMINS,
+    ),
+    Command(
+        "schedule",
+        lambda c: c._cmd_schedule,
+        later("A quiz or a question of the day at fixed times (admins)"),
+        HelpLines(later("/schedule: a quiz or a question of the day at fixed times (admins)"), None),
+        options=(Option(_WHAT, later("daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)")),),
+        rights=Rights.ADMINS,
+    ),
+    Command(
+        "assign",
+        lambda c: c._cmd_assign,
+        later("A quiz members play in private by a deadline (admins)"),
+        HelpLines(later("/assign <quiz> until <date>: members play it in private by a deadline (admins)"), None),
+        options=(Option(_WHAT, later("pipeline until 2026-12-24 18:00 · cancel 3 (empty: list)")),),
+        rights=Rights.ADMINS,
+    ),
+    Command(
+        "newquiz",
+        lambda c: c._cmd_newquiz,
+        later("Write a quiz: send quiz polls (private chat)"),
+        HelpLines(
+            later("/newquiz [title]: write a quiz here, a quiz poll per question (in a private chat)"),
+            later("/newquiz [title]: write a quiz here, a typed line per question"),
+        ),
+        options=(Option("title", later("The quiz's title")),),
+    ),
+    Command("edit", lambda c: c._cmd_edit),
+    Command("delete", lambda c: c._cmd_delete),
+    Command("move", lambda c: c._cmd_move),
+    Command("done", lambda c: c._cmd_done, later("Save the quiz you are writing")),
+    Command("discard", lambda c: c._cmd_discard),
+    Command(
+        "suggest",
+        lambda c: c._cmd_suggest,
+        later("Suggest a question to this group"),
+        HelpLines(later("/suggest: suggest a question to this group; /suggestions: decide on them (admins)"), None),
+        takes_question=True,
+    ),
+    Command(
+        "suggestions",
+        lambda c: c._cmd_suggestions,
+        later("Approve or reject suggested questions (admins)"),
+        options=(
+            Option(_WHAT, later("approve N [quiz] · reject N [why] · edit N prompt | *right | option (empty: list)")),
+        ),
+        rights=Rights.ADMINS,
+    ),
+    Command("help", lambda c: c._cmd_help, later("What this bot does"), everywhere(later("/help: this message"))),
+    # /start: a deep link's payload, a button that goes on in a private chat; else /help.
+    # A saved quiz's "Play in a group" link adds it to the group, which admins alone may do
+    Command("start", lambda c: c._cmd_start, rights=Rights.ADMINS),
+    Command("quit", None, help=HelpLines(None, later("/quit: leave quizhost")), aliases=("exit",)),
+)
+
+_CHAT_COMMANDS = {c.name: c for c in COMMANDS if c.run is not None}
+NAMES = tuple(_CHAT_COMMANDS)  # what a chat may send, aliases aside
+ALIASES = {alias: c.name for c in _CHAT_COMMANDS.values() for alias in c.aliases}
+_LEAVING = frozenset(name for c in COMMANDS if c.run is None for name in (c.name, *c.aliases))
+
+
+def command(name: str) -> Command | None:
+    """The command a chat sends by this name or alias; None for any other word."""
+    return _CHAT_COMMANDS.get(ALIASES.get(name, name))
+
+
+def leaves(parsed: tuple[str, str] | None) -> bool:
+    """Whether a parsed line is the terminal's own /quit (or /exit), which leaves it."""
+    return parsed is not None and parsed[0] in _LEAVING and not parsed[1]
+
+
+def stopping() -> Command:
+    """The command that ends what a chat is playing (/stop)."""
+    return next(c for c in COMMANDS if c.stops)
+
+
+def picked(kind: tokens.Kind) -> Command | None:
+    """The command a pick button of this kind runs (a quiz or a language picked)."""
+    return next((c for c in COMMANDS if c.picked_by is kind), None)
+
+
+def started(payload: str) -> tuple[Command, str] | None:
+    """The command a /start payload runs, and its words; None when the payload names none."""
+    for c in COMMANDS:
+        if c.started_by is not None and payload == c.started_by:
+            return c, ""
+        if c.started_with is not None and payload.startswith(c.started_with):
+            return c, payload[len(c.started_with) :]
+    return None
+
+
+def descriptions(lang: str) -> dict[str, str]:
+    """One line per command for the platforms' command menus (Telegram setMyCommands, Discord)."""
+    return {c.name: shown(lang, c.menu) for c in COMMANDS if c.menu is not None}
+
+
+def help_lines(lang: str, typed: bool, translate: Callable[..., str]) -> list[str]:
+    """The commands' lines of /help, in a chat or where everything is typed (the terminal)."""
+    lines = (c.help.typed if typed else c.help.chat for c in COMMANDS)
+    return [shown(lang, line, translate) for line in lines if line is not None]
