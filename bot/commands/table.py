@@ -91,6 +91,7 @@ class Command:
     picked_by: tokens.Kind | None = None  # a button that picks its words (tokens.pick)
     started_by: str | None = None  # a /start payload (a deep link) that runs it with no words
     started_with: str | None = None  # a /start payload prefix that runs it with the rest as its words
+    doc: str = ""  # what it does, for docs/COMMANDS.md, where no menu or help line says it
 
     @property
     def file(self) -> Option | None:
@@ -290,11 +291,11 @@ COMMANDS: tuple[Command, ...] = (
         ),
         options=(Option("title", later("The quiz's title")),),
     ),
-    Command("edit", lambda c: c._cmd_edit),
-    Command("delete", lambda c: c._cmd_delete),
-    Command("move", lambda c: c._cmd_move),
+    Command("edit", lambda c: c._cmd_edit, doc="/edit N [line]: replace question N of the quiz you are writing"),
+    Command("delete", lambda c: c._cmd_delete, doc="/delete N: take question N out of the quiz you are writing"),
+    Command("move", lambda c: c._cmd_move, doc="/move N M: put question N of the quiz you are writing at place M"),
     Command("done", lambda c: c._cmd_done, later("Save the quiz you are writing")),
-    Command("discard", lambda c: c._cmd_discard),
+    Command("discard", lambda c: c._cmd_discard, doc="/discard: throw away the quiz you are writing"),
     Command(
         "suggest",
         lambda c: c._cmd_suggest,
@@ -314,7 +315,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", lambda c: c._cmd_help, later("What this bot does"), everywhere(later("/help: this message"))),
     # /start: a deep link's payload, a button that goes on in a private chat; else /help.
     # A saved quiz's "Play in a group" link adds it to the group, which admins alone may do
-    Command("start", lambda c: c._cmd_start, rights=Rights.ADMINS),
+    Command(
+        "start",
+        lambda c: c._cmd_start,
+        rights=Rights.ADMINS,
+        doc="/start [payload]: a deep link (a quiz, a saved quiz, a review, an assignment, an answer); else /help",
+    ),
     Command("quit", None, help=HelpLines(None, later("/quit: leave quizhost")), aliases=("exit",)),
 )
 
