@@ -53,7 +53,8 @@ def known(name: str) -> bool:
 
 
 def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
-    """'/quiz@Bot pipeline 5' -> ('quiz', 'pipeline 5'); None if not a command for this bot."""
+    """'/name@Bot some words' -> ('name', 'some words'), an alias as its command's name; None
+    if not a command for this bot."""
     match = _COMMAND.match((text or "").strip())
     if not match:
         return None

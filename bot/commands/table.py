@@ -99,16 +99,18 @@ class Command:
         return next((o for o in self.options if o.kind is Kind.FILE), None)
 
 
-_TOPIC = Option("topic", later("A quiz id, alias or title word, e.g. pipeline"), quizzes=True)
 _WHAT = "what"  # the free words of a command whose Discord option is one line
 
 COMMANDS: tuple[Command, ...] = (
     Command(
         "quiz",
         lambda c: c._cmd_quiz,
-        later("Start a quiz: /quiz [topic] [count]"),
-        everywhere(later("/quiz [topic] [count]: start a quiz")),
-        options=(_TOPIC, Option("count", later("How many questions (all when empty)"), Kind.NUMBER, low=1, high=100)),
+        menu=later("Start a quiz: /quiz [topic] [count]"),
+        help=everywhere(later("/quiz [topic] [count]: start a quiz")),
+        options=(
+            Option("topic", later("A quiz id, alias or title word, e.g. pipeline"), quizzes=True),
+            Option("count", later("How many questions (all when empty)"), Kind.NUMBER, low=1, high=100),
+        ),
         posts=True,
         picked_by=tokens.Kind.QUIZ,
         started_with="quiz_",
@@ -116,14 +118,14 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "quizzes",
         lambda c: c._cmd_quizzes,
-        later("The quizzes you can play"),
-        everywhere(later("/quizzes: the quizzes you can play")),
+        menu=later("The quizzes you can play"),
+        help=everywhere(later("/quizzes: the quizzes you can play")),
     ),
     Command(
         "leaderboard",
         lambda c: c._cmd_leaderboard,
-        later("This chat's ranking: week, month or all time"),
-        everywhere(later("/leaderboard [week|month|all] [topic]: this chat's ranking")),
+        menu=later("This chat's ranking: week, month or all time"),
+        help=everywhere(later("/leaderboard [week|month|all] [topic]: this chat's ranking")),
         aliases=("top",),
         options=(
             Option(
@@ -138,15 +140,15 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "stats",
         lambda c: c._cmd_stats,
-        later("Your record in this chat"),
-        everywhere(later("/stats: your record in this chat")),
+        menu=later("Your record in this chat"),
+        help=everywhere(later("/stats: your record in this chat")),
         aliases=("me",),
     ),
     Command(
         "stop",
         lambda c: c._cmd_stop,
-        later("End the running quiz"),
-        HelpLines(
+        menu=later("End the running quiz"),
+        help=HelpLines(
             later("/stop: end the running quiz (its starter or an admin)"),
             later("/stop: end the running quiz or review"),
         ),
@@ -156,8 +158,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "language",
         lambda c: c._cmd_language,
-        later("The chat's language"),
-        everywhere(later("/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES))),
+        menu=later("The chat's language"),
+        help=everywhere(later("/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES))),
         options=(
             Option("code", later("The chat's language"), choices=tuple((LANGUAGE_NAMES[c], c) for c in LANGUAGES)),
         ),
@@ -167,8 +169,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "settings",
         lambda c: c._cmd_settings,
-        later("Question time and pause (admins)"),
-        everywhere(later("/settings: question time and pause (admins)")),
+        menu=later("Question time and pause (admins)"),
+        help=everywhere(later("/settings: question time and pause (admins)")),
         options=(
             Option(
                 "time",
@@ -204,8 +206,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "upload",
         lambda c: c._cmd_upload,
-        later("Add a quiz file to this chat (admins)"),
-        HelpLines(
+        menu=later("Add a quiz file to this chat (admins)"),
+        help=HelpLines(
             later("/upload: add a quiz file to this chat (admins)"),
             later("/upload <file>: add a quiz file, by its path"),
         ),
@@ -222,16 +224,16 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "remove",
         lambda c: c._cmd_remove,
-        later("Delete one of this chat's quizzes (admins)"),
-        everywhere(later("/remove <quiz>: delete one of this chat's quizzes (admins)")),
+        menu=later("Delete one of this chat's quizzes (admins)"),
+        help=everywhere(later("/remove <quiz>: delete one of this chat's quizzes (admins)")),
         options=(Option("quiz", later("The id of one of this chat's own quizzes"), required=True),),
         rights=Rights.ADMINS,
     ),
     Command(
         "dashboard",
         lambda c: c._cmd_dashboard,
-        later("A link to this chat's web pages (admins)"),
-        HelpLines(later("/dashboard: a link to this chat's web pages (admins)"), None),
+        menu=later("A link to this chat's web pages (admins)"),
+        help=HelpLines(later("/dashboard: a link to this chat's web pages (admins)"), None),
         options=(
             Option(
                 "action",
@@ -244,14 +246,14 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "board",
         lambda c: c._cmd_board,
-        later("The link to this chat's public leaderboard"),
-        HelpLines(later("/board: the link to this chat's public leaderboard"), None),
+        menu=later("The link to this chat's public leaderboard"),
+        help=HelpLines(later("/board: the link to this chat's public leaderboard"), None),
     ),
     Command(
         "review",
         lambda c: c._cmd_review,
-        later("Your missed questions again (private chat)"),
-        HelpLines(
+        menu=later("Your missed questions again (private chat)"),
+        help=HelpLines(
             later("/review: your missed questions again, spaced over days (in a private chat)"),
             later("/review: your missed questions again, spaced over days"),
         ),
@@ -260,32 +262,32 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "quizstats",
         lambda c: c._cmd_quizstats,
-        later("How this chat answered each question (admins)"),
-        everywhere(later("/quizstats [quiz]: how this chat answered each question (admins)")),
+        menu=later("How this chat answered each question (admins)"),
+        help=everywhere(later("/quizstats [quiz]: how this chat answered each question (admins)")),
         options=(Option("topic", later("The quiz to show"), quizzes=True),),
         rights=Rights.ADMINS,
     ),
     Command(
         "schedule",
         lambda c: c._cmd_schedule,
-        later("A quiz or a question of the day at fixed times (admins)"),
-        HelpLines(later("/schedule: a quiz or a question of the day at fixed times (admins)"), None),
+        menu=later("A quiz or a question of the day at fixed times (admins)"),
+        help=HelpLines(later("/schedule: a quiz or a question of the day at fixed times (admins)"), None),
         options=(Option(_WHAT, later("daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)")),),
         rights=Rights.ADMINS,
     ),
     Command(
         "assign",
         lambda c: c._cmd_assign,
-        later("A quiz members play in private by a deadline (admins)"),
-        HelpLines(later("/assign <quiz> until <date>: members play it in private by a deadline (admins)"), None),
+        menu=later("A quiz members play in private by a deadline (admins)"),
+        help=HelpLines(later("/assign <quiz> until <date>: members play it in private by a deadline (admins)"), None),
         options=(Option(_WHAT, later("pipeline until 2026-12-24 18:00 · cancel 3 (empty: list)")),),
         rights=Rights.ADMINS,
     ),
     Command(
         "newquiz",
         lambda c: c._cmd_newquiz,
-        later("Write a quiz: send quiz polls (private chat)"),
-        HelpLines(
+        menu=later("Write a quiz: send quiz polls (private chat)"),
+        help=HelpLines(
             later("/newquiz [title]: write a quiz here, a quiz poll per question (in a private chat)"),
             later("/newquiz [title]: write a quiz here, a typed line per question"),
         ),
@@ -294,25 +296,29 @@ COMMANDS: tuple[Command, ...] = (
     Command("edit", lambda c: c._cmd_edit, doc="/edit N [line]: replace question N of the quiz you are writing"),
     Command("delete", lambda c: c._cmd_delete, doc="/delete N: take question N out of the quiz you are writing"),
     Command("move", lambda c: c._cmd_move, doc="/move N M: put question N of the quiz you are writing at place M"),
-    Command("done", lambda c: c._cmd_done, later("Save the quiz you are writing")),
+    Command("done", lambda c: c._cmd_done, menu=later("Save the quiz you are writing")),
     Command("discard", lambda c: c._cmd_discard, doc="/discard: throw away the quiz you are writing"),
     Command(
         "suggest",
         lambda c: c._cmd_suggest,
-        later("Suggest a question to this group"),
-        HelpLines(later("/suggest: suggest a question to this group; /suggestions: decide on them (admins)"), None),
+        menu=later("Suggest a question to this group"),
+        help=HelpLines(
+            later("/suggest: suggest a question to this group; /suggestions: decide on them (admins)"), None
+        ),
         takes_question=True,
     ),
     Command(
         "suggestions",
         lambda c: c._cmd_suggestions,
-        later("Approve or reject suggested questions (admins)"),
+        menu=later("Approve or reject suggested questions (admins)"),
         options=(
             Option(_WHAT, later("approve N [quiz] · reject N [why] · edit N prompt | *right | option (empty: list)")),
         ),
         rights=Rights.ADMINS,
     ),
-    Command("help", lambda c: c._cmd_help, later("What this bot does"), everywhere(later("/help: this message"))),
+    Command(
+        "help", lambda c: c._cmd_help, menu=later("What this bot does"), help=everywhere(later("/help: this message"))
+    ),
     # /start: a deep link's payload, a button that goes on in a private chat; else /help.
     # A saved quiz's "Play in a group" link adds it to the group, which admins alone may do
     Command(

@@ -40,8 +40,8 @@ PRESSED_IN: ContextVar[str | None] = ContextVar("discord_pressed_in", default=No
 
 @dataclass(frozen=True, slots=True)
 class FormOpening:
-    """A question's form to show (bot/adapters/discord/forms.py): "add", "suggest" or the id of
-    the draft's question it edits, with that question's fields."""
+    """A question's form to show (bot/adapters/discord/forms.py): FORM_NEW, FORM_SUGGESTED or the
+    id of the draft's question it edits, with that question's fields."""
 
     lang: str
     target: str
