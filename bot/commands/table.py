@@ -3,9 +3,10 @@ it, its lines in /help and in the command menus, and its handler.
 
 What each platform shows and accepts comes from here: /help (bot/commands/core.py), Telegram's
 command menus (setMyCommands), Discord's slash commands and their options, the terminal's
-commands, `known`/`parse`, and the command table of docs/COMMANDS.md (`markdown`, checked by
-tests/unit/test_command_table.py). A new command is one more entry here, its handler, and its
-texts in the catalogs.
+commands, `known`/`parse`, and docs/COMMANDS.md (written from this table by
+tests/unit/test_command_table.py, which fails when the page is stale). A new command is one more
+entry here (its handler a method of the facade's groups, or a function beside it) and its texts in
+the catalogs.
 
 Texts are `later(...)` msgids, translated when shown: /help with `bot.texts.render.t` (message
 text), the menus with `bot.texts.i18n.t` (plain).
@@ -37,7 +38,7 @@ class Rights(Enum):
     MODERATORS = "moderators"  # admins, or (Discord) those who manage the channel's messages
 
 
-class Kind(Enum):
+class OptionKind(Enum):
     """What an option's value is (Discord's option types)."""
 
     TEXT = "text"
@@ -49,7 +50,7 @@ class Kind(Enum):
 class Option:
     name: str
     help: Later
-    kind: Kind = Kind.TEXT
+    kind: OptionKind = OptionKind.TEXT
     required: bool = False
     choices: tuple[tuple[Later | str, str], ...] = ()  # (label, value); a str label is the same in every language
     low: int | None = None
@@ -96,7 +97,7 @@ class Command:
     @property
     def file(self) -> Option | None:
         """The option that is a quiz file, if it takes one (/upload)."""
-        return next((o for o in self.options if o.kind is Kind.FILE), None)
+        return next((o for o in self.options if o.kind is OptionKind.FILE), None)
 
 
 _WHAT = "what"  # the free words of a command whose Discord option is one line
@@ -109,7 +110,7 @@ COMMANDS: tuple[Command, ...] = (
         help=everywhere(later("/quiz [topic] [count]: start a quiz")),
         options=(
             Option("topic", later("A quiz id, alias or title word, e.g. pipeline"), quizzes=True),
-            Option("count", later("How many questions (all when empty)"), Kind.NUMBER, low=1, high=100),
+            Option("count", later("How many questions (all when empty)"), OptionKind.NUMBER, low=1, high=100),
         ),
         posts=True,
         picked_by=tokens.Kind.QUIZ,
@@ -179,14 +180,14 @@ COMMANDS: tuple[Command, ...] = (
                     low=QUESTION_SECONDS.low,
                     high=QUESTION_SECONDS.high,
                 ),
-                Kind.NUMBER,
+                OptionKind.NUMBER,
                 low=QUESTION_SECONDS.low,
                 high=QUESTION_SECONDS.high,
             ),
             Option(
                 "pause",
                 later("Seconds between questions ({low} to {high})", low=PAUSE_SECONDS.low, high=PAUSE_SECONDS.high),
-                Kind.NUMBER,
+                OptionKind.NUMBER,
                 low=PAUSE_SECONDS.low,
                 high=PAUSE_SECONDS.high,
             ),
@@ -215,7 +216,7 @@ COMMANDS: tuple[Command, ...] = (
             Option(
                 "file",
                 later("A quiz file: YAML, GIFT, Aiken, Open Trivia DB JSON, Kahoot or Quizizz .xlsx"),
-                Kind.FILE,
+                OptionKind.FILE,
                 required=True,
             ),
         ),

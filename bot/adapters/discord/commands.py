@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.commands import table
-from bot.commands.table import Command, Kind, Option
+from bot.commands.table import Command, Option, OptionKind
 from bot.content.catalog import Catalog, topic_words
 from bot.domain.model import FALLBACK_LANGUAGE, QuizInfo
 from bot.texts.i18n import Later, normalise, shown, t
@@ -82,7 +82,7 @@ def command_words(name: str, options: Mapping[str, object]) -> tuple[str, ...]:
     command = table.command(name)
     if command is None:
         return ()
-    given = {o.name: options.get(o.name) for o in command.options if o.kind is not Kind.FILE}
+    given = {o.name: options.get(o.name) for o in command.options if o.kind is not OptionKind.FILE}
     if command.apart:
         return tuple(f"{key} {value}" for key, value in given.items() if value not in (None, ""))
     words = _words(
@@ -100,11 +100,11 @@ def _text(text: Later | str) -> locale_str | str:
 
 
 def _annotation(option: Option) -> Any:
-    if option.kind is Kind.FILE:
+    if option.kind is OptionKind.FILE:
         return discord.Attachment
     if option.choices:
         kind: Any = Choice[str]
-    elif option.kind is Kind.NUMBER:
+    elif option.kind is OptionKind.NUMBER:
         kind = app_commands.Range[int, option.low, option.high]
     else:
         kind = str
