@@ -12,6 +12,7 @@ import re
 
 from bot.commands import table
 from bot.commands.table import Command, Rights
+from bot.domain import tokens
 from bot.texts.i18n import shown
 from tests.support.paths import ROOT_DIR
 
@@ -87,3 +88,11 @@ def test_every_command_is_said_somewhere():
 
 if __name__ == "__main__":
     PAGE.write_text(markdown(), encoding="utf-8")
+
+
+def test_each_name_is_one_command_and_each_pick_has_its_command():
+    names = [n for c in table.COMMANDS for n in (c.name, *c.aliases)]
+    assert len(names) == len(set(names))
+    for data in (tokens.quiz_pick("tiny"), tokens.language_pick("hi")):
+        pick = tokens.pick(data)
+        assert pick is not None and table.picked(pick.kind) is not None, data
