@@ -328,6 +328,7 @@ COMMANDS: tuple[Command, ...] = (
         rights=Rights.ADMINS,
         doc="/start [payload]: a deep link (a quiz, a saved quiz, a review, an assignment, an answer); else /help",
     ),
+    # the terminal's own, as Ctrl-D: leave it (a running quiz is stopped)
     Command("quit", None, help=HelpLines(None, later("/quit: leave quizhost")), aliases=("exit",)),
 )
 
