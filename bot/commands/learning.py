@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from bot.domain import schedule
-from bot.domain.model import ChatRef, Question, QuestionKind, Quiz, Reply
+from bot.domain.model import ChatRef, Question, Quiz, Reply
 from bot.domain.questionstats import QuestionStats, question_stats
 from bot.domain.records import row_id
 from bot.domain.schedule import DEFAULT_HOURS, RuleError
+from bot.kinds import kind_of
 from bot.ports.store import QuestionTallies, ScheduleRecords
 from bot.texts import render_learning as texts
 from bot.texts import render_stats
@@ -37,10 +38,7 @@ async def quiz_report(store: QuestionTallies, quiz: Quiz, chat_key: str | None) 
 def _split_options(question: Question) -> int:
     """The options whose choices the sums count: one option per answer (a choice, true or false,
     a poll's vote); a multi question's picks and typed answers are no option."""
-    return len(question.options) if question.kind in ONE_OPTION_KINDS else 0
-
-
-ONE_OPTION_KINDS = frozenset({QuestionKind.CHOICE, QuestionKind.TRUE_FALSE, QuestionKind.POLL})
+    return len(question.options) if kind_of(question).one_option else 0
 
 
 class LearningCommandStore(ScheduleRecords, QuestionTallies, Protocol):

@@ -14,11 +14,11 @@ from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot.domain.answering import picks_of
-from bot.domain.model import LETTERS, Question, QuestionKind, Quiz, Standing
+from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
 from bot.domain.zones import zone
 from bot.engine.core import Engine
+from bot.kinds import kind_of
 from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, WebRecords
 
 YIELD_EVERY = 2000  # answers made into lines between two turns of the event loop
@@ -174,11 +174,11 @@ class _LineMaker:
 def said(question: Question | None, answer: AnswerRow, lang: str) -> tuple[tuple[int, ...], str, str]:
     """What a player answered: the options picked (authoring order), their letters, their texts;
     a typed or numeric answer as typed."""
-    if answer.option >= 0:
-        picks: tuple[int, ...] = (answer.option,)
-    elif question is not None and question.kind is QuestionKind.MULTI:
-        picks = tuple(sorted(picks_of(answer.response)))
+    if question is not None:
+        picks = tuple(sorted(kind_of(question).chosen_options(answer.option, answer.response)))
     else:
+        picks = (answer.option,) if answer.option >= 0 else ()
+    if not picks:
         return (), answer.response, answer.response
     options = question.options if question else ()
     letters = ", ".join(LETTERS[i] if i < len(LETTERS) else str(i + 1) for i in picks)

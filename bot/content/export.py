@@ -10,7 +10,9 @@ from typing import Any
 
 from bot.content.importers import dump_yaml
 from bot.domain.answering import media_view
-from bot.domain.model import Media, Question, QuestionKind, Quiz
+from bot.domain.model import Media, Question, Quiz
+from bot.kinds import DEFAULT as DEFAULT_KIND
+from bot.kinds import kind_of
 
 
 def export_quiz(quiz: Quiz, lang: str) -> dict[str, Any]:
@@ -45,40 +47,23 @@ def local_media(quiz: Quiz) -> dict[str, str]:
 
 
 def _question(q: Question, lang: str) -> dict[str, Any]:
+    kind = kind_of(q)
     data: dict[str, Any] = {"id": q.id}
-    if q.kind is not QuestionKind.CHOICE:
+    if kind is not DEFAULT_KIND:
         data["kind"] = q.kind.value
     data["prompt"] = q.prompt.get(lang)
-    if q.kind.has_options and q.kind is not QuestionKind.TRUE_FALSE:
+    if kind.writes_options:
         data["options"] = [o.get(lang) for o in q.options]
-    data.update(_answer(q))
+    data.update(kind.file_answer(q))
     data["explanation"] = q.explanation.get(lang) if q.explanation else None
     if q.seconds:
         data["seconds"] = q.seconds
-    if not q.shuffle and q.kind is not QuestionKind.TRUE_FALSE:
+    if not q.shuffle and not kind.fixed_options:
         data["shuffle"] = False
     for key, media in (("media", q.media), ("explanation_media", q.explanation_media)):
         if media:
             data[key] = _media(media, lang)
     return data
-
-
-def _answer(q: Question) -> dict[str, Any]:
-    if q.kind is QuestionKind.CHOICE:
-        return {"answer": q.answer}
-    if q.kind is QuestionKind.TRUE_FALSE:
-        return {"answer": q.answer == 0}
-    if q.kind is QuestionKind.MULTI:
-        return {"answer": list(q.answers), **({"scoring": "partial"} if q.partial else {})}
-    if q.kind is QuestionKind.TYPED:
-        return {"accept": list(q.accepted)}
-    if q.kind is QuestionKind.NUMERIC and q.numeric:
-        n = q.numeric
-        if n.value is None:
-            return {"answer": {"min": n.low, "max": n.high}}
-        tolerance = round(n.high - n.value, 12)
-        return {"answer": n.value, **({"tolerance": tolerance} if tolerance else {})}
-    return {}
 
 
 def _media(media: Media, lang: str) -> dict[str, Any]:

@@ -1,23 +1,26 @@
 """What a quiz file's question says beyond one right option: its kind's answer, its media.
 
 The `answer` key means something different for each kind (an index, a list of indices, true or
-false, a number or a range), so it is checked here, against the question's `kind`, with messages
-that name the kind. `bot/content/quizfile.py` holds the rest of the format.
+false, a number or a range): each kind checks its own (bot/kinds/), and its problems are
+reported here as the file's validation errors. `bot/content/quizfile.py` holds the rest of the
+format.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Mapping
 from pathlib import PurePosixPath
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bot.domain.model import LANGUAGES, LETTERS, NO_ANSWER, LocalText, MediaKind, NumericAnswer, QuestionKind
+from bot.domain.model import LANGUAGES, LETTERS, LocalText, MediaKind, QuestionKind
+from bot.kinds import KINDS, FileProblem, Kind, kind_of
+from bot.kinds import check_keys as kind_keys
 from bot.texts.i18n import t
 
-KindName = Literal["choice", "multi", "truefalse", "typed", "numeric", "poll"]
 MAX_OPTIONS = len(LETTERS)  # one letter per option
 MAX_ACCEPTED, ACCEPTED_MAX = 20, 200  # a typed question's accepted answers, and each one's length
 SRC_MAX = 2000
@@ -25,38 +28,32 @@ AUDIO_SUFFIXES = frozenset({".mp3", ".ogg", ".oga", ".wav", ".m4a", ".aac", ".fl
 VIDEO_SUFFIXES = frozenset({".mp4", ".webm", ".mov", ".mkv", ".avi", ".m4v"})
 
 # What `answer` holds for each kind, as the messages and the schema say it
-ANSWER_SHAPES = {
-    QuestionKind.CHOICE: "the 0-based index of the right option",
-    QuestionKind.MULTI: "a list of the right options' 0-based indices",
-    QuestionKind.TRUE_FALSE: "true or false",
-    QuestionKind.NUMERIC: "a number (with an optional tolerance) or a range {min: …, max: …}",
-}
+ANSWER_SHAPES = {code: kind.answer_shape for code, kind in KINDS.items() if kind.answer_shape}
+_WITHOUT_ANSWER = [code.value for code, kind in KINDS.items() if not kind.answer_shape]
+T = TypeVar("T")
+
+
+def _listed(names: list[str]) -> str:
+    """ "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _problem(message: str, **values: Any) -> PydanticCustomError:
     return PydanticCustomError("question_kind", message, values)
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def numeric_range(answer: Any) -> tuple[float, float] | None:
-    """A numerical answer given as a range {min: …, max: …}; None when it is not one."""
-    if not isinstance(answer, dict) or set(answer) != {"min", "max"}:
-        return None
-    low, high = answer["min"], answer["max"]
-    if not (_number(low) and _number(high)):
-        raise _problem("a range's min and max are numbers, not {value}", value=repr(answer))
-    if low > high:
-        raise _problem("the range's min {low} is above its max {high}", low=low, high=high)
-    return float(low), float(high)
+def _reported(check: Callable[[], T]) -> T:
+    """A kind's check, its FileProblem reported as a validation error."""
+    try:
+        return check()
+    except FileProblem as problem:
+        raise PydanticCustomError(problem.code, problem.message, problem.values) from None
 
 
 # the JSON Schema of `answer`, which the per-kind check above enforces
 ANSWER_SCHEMA: dict[str, Any] = {
     "description": "; ".join(f"{kind.value}: {shape}" for kind, shape in ANSWER_SHAPES.items())
-    + "; typed and poll questions have none",
+    + f"; {_listed(_WITHOUT_ANSWER)} questions have none",
     "anyOf": [
         {"type": "integer", "minimum": 0, "maximum": MAX_OPTIONS - 1},
         {"type": "boolean"},
@@ -123,85 +120,33 @@ def _control_character(text: str) -> str | None:
 
 def check_answer(kind: QuestionKind, answer: Any, option_count: int) -> None:
     """Raise a message naming the kind when `answer` does not fit it."""
-    if kind in (QuestionKind.TYPED, QuestionKind.POLL):
-        if answer is not None:
-            raise _problem("a {kind} question has no 'answer' key", kind=kind.value)
-        return
-    if answer is None:
-        raise _problem(
-            "'answer' is missing: a {kind} question needs {shape}", kind=kind.value, shape=ANSWER_SHAPES[kind]
-        )
-    if kind is QuestionKind.TRUE_FALSE and not isinstance(answer, bool):
-        raise _problem("a truefalse question's answer is true or false, not {value}", value=repr(answer))
-    if kind is QuestionKind.CHOICE:
-        _check_index(answer, option_count)
-    if kind is QuestionKind.MULTI:
-        _check_indices(answer, option_count)
-    if kind is QuestionKind.NUMERIC and not (_number(answer) or numeric_range(answer)):
-        raise _problem(
-            "a numeric question's answer is {shape}, not {value}", shape=ANSWER_SHAPES[kind], value=repr(answer)
-        )
-
-
-def _check_index(answer: Any, option_count: int) -> None:
-    if isinstance(answer, bool):
-        raise _problem("expected a whole number (an option's index), but YAML reads this unquoted value as a boolean")
-    if isinstance(answer, str) and answer.strip().isdigit():
-        raise _problem("expected a whole number, found the string {value}: remove the quotes", value=repr(answer))
-    if not isinstance(answer, int):
-        raise _problem(
-            "a choice question's answer is {shape}, not {value}",
-            shape=ANSWER_SHAPES[QuestionKind.CHOICE],
-            value=repr(answer),
-        )
-    if not 0 <= answer < option_count:
-        raise PydanticCustomError(
-            "answer_range",
-            "answer {answer} is out of range: {n} options, so 0 to {last} (0-based)",
-            {"answer": answer, "n": option_count, "last": option_count - 1},
-        )
-
-
-def _check_indices(answer: Any, option_count: int) -> None:
-    if not isinstance(answer, list) or not answer:
-        raise _problem(
-            "a multi question's answer is {shape}, not {value}",
-            shape=ANSWER_SHAPES[QuestionKind.MULTI],
-            value=repr(answer),
-        )
-    for index in answer:
-        _check_index(index, option_count)
-    if len(set(answer)) != len(answer):
-        raise _problem("the answer {value} names an option twice", value=repr(answer))
+    _reported(lambda: kind_of(kind).check_answer(answer, option_count))
 
 
 def check_options(kind: QuestionKind, option_count: int) -> None:
-    if kind.has_options and kind is not QuestionKind.TRUE_FALSE and option_count < 2:
-        raise _problem("{n} given: at least 2 needed for a {kind} question", kind=kind.value, n=option_count)
-    if not kind.has_options and option_count:
-        raise _problem("a {kind} question has no options", kind=kind.value)
-    if kind is QuestionKind.TRUE_FALSE and option_count:
-        raise _problem("a truefalse question has no options: the bot shows True and False in the chat's language")
+    _reported(lambda: kind_of(kind).check_options(option_count))
 
 
-def numeric_answer(answer: Any, tolerance: float | None) -> NumericAnswer:
-    given = numeric_range(answer)
-    if given:
-        return NumericAnswer(*given)
-    spread = tolerance or 0.0
-    return NumericAnswer(answer - spread, answer + spread, float(answer))
+def check_keys(kind: QuestionKind, given: Mapping[str, Any]) -> None:
+    """The keys only some kinds take (`accept`, `tolerance`, `scoring`): on their kind alone."""
+    _reported(lambda: kind_keys(kind_of(kind), given))
 
 
-def true_false_options() -> tuple[LocalText, LocalText]:
-    """True and False in every language the bot speaks."""
+def question_fields(kind: Kind, answer: Any, tolerance: float | None) -> dict[str, Any]:
+    """The Question's fields a file entry's answer gives, the options the bot supplies among them."""
+    fields = _reported(lambda: kind.question_fields(answer, tolerance))
+    if kind.fixed_options:
+        fields["options"] = tuple(LocalText({lang: t(lang, o) for lang in LANGUAGES}) for o in kind.fixed_options)
+    return fields
+
+
+def kind_field_description() -> str:
+    return "; ".join(f"{code.value}: {kind.summary}" for code, kind in KINDS.items())
+
+
+def options_field_description() -> str:
+    listed = _listed([code.value for code, kind in KINDS.items() if kind.writes_options])
     return (
-        LocalText({lang: t(lang, "True") for lang in LANGUAGES}),
-        LocalText({lang: t(lang, "False") for lang in LANGUAGES}),
+        f"{listed}: 2 to {MAX_OPTIONS} options in authoring order (the bot shuffles them per run unless "
+        "shuffle is false); none for the other kinds"
     )
-
-
-def answer_index(kind: QuestionKind, answer: Any) -> int:
-    """Question.answer: the right option of a choice or true/false question."""
-    if kind is QuestionKind.TRUE_FALSE:
-        return 0 if answer else 1
-    return int(answer) if kind is QuestionKind.CHOICE else NO_ANSWER

@@ -34,13 +34,13 @@ from bot.content.question_kinds import (
     ANSWER_SCHEMA,
     MAX_ACCEPTED,
     MAX_OPTIONS,
-    KindName,
     MediaModel,
-    answer_index,
     check_answer,
+    check_keys,
     check_options,
-    numeric_answer,
-    true_false_options,
+    kind_field_description,
+    options_field_description,
+    question_fields,
 )
 from bot.domain.model import (
     FALLBACK_LANGUAGE,
@@ -48,12 +48,15 @@ from bot.domain.model import (
     QUESTION_SECONDS,
     QUIZ_ID,
     SPOKEN,
+    KindName,
     LocalText,
     Media,
     Question,
     QuestionKind,
     Quiz,
 )
+from bot.kinds import DEFAULT as DEFAULT_KIND
+from bot.kinds import kind_of
 
 ENGLISH_NAMES = {lang.code: lang.english_name for lang in SPOKEN}  # schema titles are in English
 
@@ -178,22 +181,13 @@ class QuestionModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, title="Question")
 
     id: Id = Field(title="Question id", description="Stable id, unique in the file: a-z, 0-9, '-'")
-    kind: KindName = Field(
-        "choice",
-        description=(
-            "choice: one right option; multi: select all that apply; truefalse: true or false; typed: a typed "
-            "answer (accept); numeric: a number (answer, tolerance); poll: no right answer"
-        ),
-    )
+    kind: KindName = Field(DEFAULT_KIND.code.value, description=kind_field_description())
     prompt: PromptText = Field(description="The question")
     options: list[OptionText] = Field(
         [],
         validate_default=True,
         max_length=MAX_OPTIONS,
-        description=(
-            "choice, multi and poll: 2 to 10 options in authoring order (the bot shuffles them per run unless "
-            "shuffle is false); none for the other kinds"
-        ),
+        description=options_field_description(),
     )
     answer: Any = Field(None, validate_default=True, json_schema_extra=ANSWER_SCHEMA)
     accept: list[Annotated[Text, Field(max_length=ACCEPTED_MAX)]] = Field(
@@ -252,15 +246,7 @@ class QuestionModel(BaseModel):
 
     @model_validator(mode="after")
     def _fits_its_kind(self) -> QuestionModel:
-        kind = QuestionKind(self.kind)
-        if kind is QuestionKind.TYPED and not self.accept:
-            raise PydanticCustomError("question_kind", "a typed question needs 'accept': the answers it takes")
-        if kind is not QuestionKind.TYPED and self.accept:
-            raise PydanticCustomError("question_kind", "'accept' is for typed questions")
-        if self.tolerance is not None and kind is not QuestionKind.NUMERIC:
-            raise PydanticCustomError("question_kind", "'tolerance' is for numeric questions")
-        if self.scoring is not None and kind is not QuestionKind.MULTI:
-            raise PydanticCustomError("question_kind", "'scoring' is for multi questions")
+        check_keys(self.question_kind, {"accept": self.accept, "tolerance": self.tolerance, "scoring": self.scoring})
         return self
 
     @model_validator(mode="after")
@@ -275,34 +261,26 @@ class QuestionModel(BaseModel):
         return QuestionKind(self.kind)
 
     def to_question(self) -> Question:
-        kind = self.question_kind
-        options = tuple(o.to_local_text() for o in self.options)
+        kind = kind_of(self.question_kind)
+        fields: dict[str, Any] = {"options": tuple(o.to_local_text() for o in self.options)}
         return Question(
             id=self.id,
             prompt=self.prompt.to_local_text(),
-            options=true_false_options() if kind is QuestionKind.TRUE_FALSE else options,
-            answer=answer_index(kind, self.answer),
             seconds=self.seconds,
-            shuffle=self.shuffle and kind is not QuestionKind.TRUE_FALSE,
+            shuffle=self.shuffle and not kind.fixed_options,  # True stays before False
             explanation=self.explanation.to_local_text() if self.explanation else None,
-            kind=kind,
-            answers=tuple(sorted(self.answer)) if kind is QuestionKind.MULTI else (),
+            kind=kind.code,
             partial=self.scoring == "partial",
             accepted=tuple(self.accept),
-            numeric=numeric_answer(self.answer, self.tolerance) if kind is QuestionKind.NUMERIC else None,
             media=_media(self.media),
             explanation_media=_media(self.explanation_media),
+            **(fields | question_fields(kind, self.answer, self.tolerance)),
         )
 
     def right_text(self, lang: str) -> str:
         """The right answer as the reveal shows it, for the size estimate."""
-        kind = self.question_kind
-        if kind is QuestionKind.TYPED:
-            return self.accept[0]
-        if kind in (QuestionKind.CHOICE, QuestionKind.MULTI):
-            right = self.answer if isinstance(self.answer, list) else [self.answer]
-            return ", ".join(self.options[i].get(lang) for i in right)
-        return str(self.answer)
+        options = [o.get(lang) for o in self.options]
+        return kind_of(self.question_kind).estimated_right_text(self.answer, self.accept, options)
 
 
 def _media(model: MediaModel | None) -> Media | None:

@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.domain.answering import PICKS_DONE, typed_response
-from bot.domain.model import NO_ANSWER, QuestionKind
+from bot.domain.model import NO_ANSWER
 from bot.domain.records import AnswerRow, PressFacts
-from bot.domain.scoring import parse_number
 from bot.domain.session import Refusal, Run, answer_row, check_open, repeated
 from bot.domain.tokens import QuestionToken
 
@@ -43,7 +42,7 @@ def check_done(
     """A multi question's "Done": its picks so far are final."""
     if (closed := check_open(run, token.number, now)) is not None:
         return closed
-    if run.question.kind is not QuestionKind.MULTI:
+    if not run.kind.collects_picks:
         return Refusal.WRONG_KIND
     answer = previous if previous is not None else run.answers.get(player_key)
     if answer is None or not answer.response:
@@ -60,14 +59,15 @@ def check_text(run: Run, number: int, player_key: str, now: float, previous: Ans
     """A typed or numeric answer to question `number`."""
     if (closed := check_open(run, number, now)) is not None:
         return closed
-    if run.question.kind.has_options:
+    if run.kind.has_options:
         return Refusal.WRONG_KIND
     return repeated(run, player_key, previous)
 
 
 def make_text_answer(run: Run, player_key: str, text: str, now: float) -> AnswerRow | Refusal:
-    """The answer a typed text records, or NOT_A_NUMBER for a numeric question's non-number."""
+    """The answer a typed text records, or NOT_A_NUMBER for a text its kind cannot judge (a
+    numeric question's non-number)."""
     response = typed_response(text)
-    if run.question.kind is QuestionKind.NUMERIC and parse_number(response) is None:
+    if not run.kind.accepts_text(response):
         return Refusal.NOT_A_NUMBER
     return answer_row(run, player_key, now, NO_ANSWER, response)

@@ -1,65 +1,22 @@
-"""What each kind of question makes of an answer: a select-all-that-apply question's picks, a
-typed text, a number; its score, how it reads back, and what its reveal says. Pure: the session
-(bot/domain/session.py) keeps the run, this judges one answer."""
+"""The pieces of an answer the kinds of question share (bot/kinds/ judges them): picks of
+options as stored and shown, a typed text as stored and shortened, numbers as a reveal writes
+them; and where a question's media and its script's direction are. Pure."""
 
 from __future__ import annotations
 
 import os.path
-from collections import Counter
 from collections.abc import Iterable
-from typing import NamedTuple
 
-from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, Media, MediaView, NumericAnswer, Question, QuestionKind, Quiz
-from bot.domain.scoring import (
-    MAX_TYPED,
-    multi_credit,
-    normalise,
-    parse_number,
-    partial_points,
-    points_for,
-    typed_right,
-)
+from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, Media, MediaView, NumericAnswer, Question, Quiz
+from bot.domain.scoring import MAX_TYPED
 
 # a multi answer whose player pressed "Done" (a private chat): its picks are final and the
 # question closes (AnswerRow.option; NO_ANSWER while the player is still picking)
 PICKS_DONE = -2
 SHOWN_TYPED = 40  # characters of a typed answer a reveal shows
-TOP_RESPONSES = 5  # the most common typed or numeric answers a reveal lists
 
 # the languages whose script runs right to left, by their primary subtag (a quiz's `language`)
 RTL_SCRIPTS = frozenset({"ar", "he", "iw", "fa", "ur", "ps", "sd", "ug", "yi", "dv", "ckb", "syr", "arc", "ku-arab"})
-
-
-class Judged(NamedTuple):  # made on every press: a tuple is made in half a frozen dataclass's time
-    """An answer's score: `correct` is full credit; `streak` counts it when right (a poll keeps
-    the player's streak as it was)."""
-
-    correct: bool
-    points: int
-    streak: int
-
-
-def judge(question: Question, option: int, response: str, elapsed: float, limit: float, streak_before: int) -> Judged:
-    """Score one answer of any kind, given the player's right answers in a row before it."""
-    kind = question.kind
-    if kind is QuestionKind.POLL:
-        return Judged(False, 0, streak_before)
-    if kind is QuestionKind.MULTI:
-        credit = multi_credit(question.right_options(), picks_of(response))
-        if not question.partial:
-            credit = 1.0 if credit >= 1 else 0.0
-        full = credit >= 1
-        streak = streak_before + 1 if full else 0
-        return Judged(full, partial_points(credit, elapsed, limit, streak), streak)
-    if kind is QuestionKind.TYPED:
-        correct = typed_right(response, question.accepted)
-    elif kind is QuestionKind.NUMERIC:
-        number = parse_number(response)
-        correct = number is not None and question.numeric is not None and question.numeric.accepts(number)
-    else:
-        correct = option == question.answer
-    streak = streak_before + 1 if correct else 0
-    return Judged(correct, points_for(correct, elapsed, limit, streak), streak)
 
 
 # a select-all-that-apply question's picks ----------------------------------------------------
@@ -97,15 +54,6 @@ def shortened(text: str, limit: int = SHOWN_TYPED) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def answered_label(question: Question, order: tuple[int, ...], option: int, response: str) -> str:
-    """What a player answered as the others see it: a letter, "A, C", or their text shortened."""
-    if question.kind is QuestionKind.MULTI:
-        return letters(picks_of(response), order)
-    if not question.kind.has_options:
-        return shortened(response)
-    return LETTERS[order.index(option)] if 0 <= option < len(order) else ""
-
-
 def number_text(number: float) -> str:
     """A number as a reveal shows it: no ".0" on whole numbers, no float noise."""
     return f"{number:.10g}"
@@ -121,21 +69,6 @@ def numeric_text(numeric: NumericAnswer) -> str:
     if numeric.low == numeric.high:
         return number_text(numeric.low)
     return f"{number_text(numeric.low)} – {number_text(numeric.high)}"
-
-
-def common_responses(question: Question, responses: Iterable[str]) -> tuple[tuple[str, int], ...]:
-    """The most common typed or numeric answers, normalised (numbers as numbers), with counts."""
-    seen: Counter[str] = Counter()
-    for response in responses:
-        if question.kind is QuestionKind.NUMERIC:
-            number = parse_number(response)
-            key = number_text(number) if number is not None else ""
-        else:
-            key = shortened(normalise(response))
-        if key:
-            seen[key] += 1
-    ranked = sorted(seen.items(), key=lambda item: (-item[1], item[0]))
-    return tuple(ranked[:TOP_RESPONSES])
 
 
 # media and direction ----------------------------------------------------------------------------

@@ -92,13 +92,11 @@ class QuestionKind(StrEnum):
     NUMERIC = "numeric"  # a number within a range
     POLL = "poll"  # options without a right one: the split is the point; scores nothing
 
-    @property
-    def has_options(self) -> bool:
-        return self not in (QuestionKind.TYPED, QuestionKind.NUMERIC)
 
-    @property
-    def is_scored(self) -> bool:
-        return self is not QuestionKind.POLL
+# a question that names no kind: a quiz file's without `kind`, a message stored before the kinds
+DEFAULT_KIND = QuestionKind.CHOICE
+# the values of QuestionKind, as a quiz file's `kind` (a pydantic Literal) takes them
+KindName = Literal["choice", "multi", "truefalse", "typed", "numeric", "poll"]
 
 
 class MediaKind(StrEnum):
@@ -143,7 +141,7 @@ class Question:
     # False: the options keep their authoring order, because it means something (they carry their
     # own letters, or one points at others: "all of the above", "a) and b)")
     shuffle: bool = True
-    kind: QuestionKind = QuestionKind.CHOICE
+    kind: QuestionKind = DEFAULT_KIND
     answers: tuple[int, ...] = ()  # multi: the right options' indices, ascending
     partial: bool = False  # multi: partial credit (else all or nothing)
     accepted: tuple[str, ...] = ()  # typed: the accepted answers, the first one shown at the reveal
@@ -153,7 +151,7 @@ class Question:
 
     def right_options(self) -> frozenset[int]:
         """The options that are right (authoring indices): none for polls, typed and numeric."""
-        if self.kind is QuestionKind.MULTI:
+        if self.answers:
             return frozenset(self.answers)
         return frozenset((self.answer,)) if self.answer >= 0 else frozenset()
 
@@ -314,7 +312,7 @@ class QuestionCard:
     options: tuple[OptionView, ...]
     seconds: int
     deadline: float  # unix time
-    kind: QuestionKind = QuestionKind.CHOICE
+    kind: QuestionKind = DEFAULT_KIND
     media: MediaView | None = None
     done_token: str | None = None  # multi in a private chat: the "Done" button's data
     answer_token: str | None = None  # typed and numeric: the "Answer" button's data
@@ -340,7 +338,7 @@ class Reveal:
     counts: tuple[int, ...]  # per displayed option
     answers: tuple[Scorer, ...]  # fastest first
     note: str = ""  # said instead of who scored (a review: what happens to the card)
-    kind: QuestionKind = QuestionKind.CHOICE
+    kind: QuestionKind = DEFAULT_KIND
     # typed and numeric: the most common answers (normalised) with their counts, most first
     responses: tuple[tuple[str, int], ...] = ()
     explanation_media: MediaView | None = None

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from bot.domain.model import (
+    DEFAULT_KIND,
     Button,
     ChatRef,
     MediaKind,
@@ -77,7 +78,7 @@ def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
         tuple(r["counts"]),
         tuple(Scorer(**s) for s in r["answers"]),
         r.get("note", ""),
-        QuestionKind(r.get("kind", QuestionKind.CHOICE)),  # messages stored before the kinds have none
+        QuestionKind(r.get("kind", DEFAULT_KIND)),  # messages stored before the kinds have none
         tuple((text, count) for text, count in r.get("responses", ())),
         _media(r.get("explanation_media")),
     )
@@ -114,7 +115,7 @@ def _card(c: dict[str, Any]) -> QuestionCard:
             c,
             chat=ChatRef(**c["chat"]),
             options=tuple(OptionView(**o) for o in c["options"]),
-            kind=QuestionKind(c.get("kind", QuestionKind.CHOICE)),
+            kind=QuestionKind(c.get("kind", DEFAULT_KIND)),
             media=_media(c.get("media")),
         )
     )

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.domain import reveal
-from bot.domain.answering import PICKS_DONE, content_rtl, judge, media_view, toggled
+from bot.domain.answering import PICKS_DONE, content_rtl, media_view, toggled
+from bot.domain.kind_rules import KindOf, KindRules
 from bot.domain.model import (
     LETTERS,
     NO_ANSWER,
@@ -15,7 +16,6 @@ from bot.domain.model import (
     OptionView,
     Question,
     QuestionCard,
-    QuestionKind,
     Quiz,
     Reveal,
     RunEnd,
@@ -46,6 +46,7 @@ class Run:
 
     row: RunRow
     quiz: Quiz
+    kind_of: KindOf  # the rules of each kind of question (bot/kinds/)
     answers: dict[str, AnswerRow] = field(default_factory=dict)  # this question, by player key
     names: dict[str, str] = field(default_factory=dict)  # this question's answerers
     players: set[str] = field(default_factory=set)  # everyone who answered in this run
@@ -69,6 +70,11 @@ class Run:
     @property
     def question(self) -> Question:
         return self._now_asked()[1]
+
+    @property
+    def kind(self) -> KindRules:
+        """The rules of the current question's kind."""
+        return self.kind_of(self.question.kind)
 
     @property
     def order(self) -> tuple[int, ...]:
@@ -121,7 +127,8 @@ def card(run: Run) -> QuestionCard:
         OptionView(LETTERS[pos], q.options[src].get(lang), AnswerToken(row.id, number, pos).encode())
         for pos, src in enumerate(order)
     )
-    multi_done = q.kind is QuestionKind.MULTI and row.is_private
+    kind = run.kind
+    multi_done = kind.collects_picks and row.is_private
     return QuestionCard(
         run_id=row.id,
         chat=run.chat,
@@ -136,7 +143,7 @@ def card(run: Run) -> QuestionCard:
         kind=q.kind,
         media=media_view(q.media, run.quiz, lang),
         done_token=QuestionToken(Kind.DONE, row.id, number).encode() if multi_done else None,
-        answer_token=None if q.kind.has_options else QuestionToken(Kind.TEXT, row.id, number).encode(),
+        answer_token=None if kind.has_options else QuestionToken(Kind.TEXT, row.id, number).encode(),
         direction_rtl=content_rtl(run.quiz, q, lang),
     )
 
@@ -184,7 +191,7 @@ def repeated(run: Run, player_key: str, previous: AnswerRow | None = None) -> Re
     answer = previous if previous is not None else run.answers.get(player_key)
     if answer is None:
         return None
-    if run.question.kind is QuestionKind.MULTI and answer.option != PICKS_DONE:
+    if run.kind.collects_picks and answer.option != PICKS_DONE:
         return None
     return Refusal.REPEATED
 
@@ -196,7 +203,7 @@ def make_answer(
     multi question's press toggles that option in the player's picks (`previous`: the answer
     as stored, for another worker's run; else the one held here)."""
     chosen = run.order[token.choice]
-    if run.question.kind is not QuestionKind.MULTI:
+    if not run.kind.collects_picks:
         return answer_row(run, player_key, now, chosen, "")
     before = previous if previous is not None else run.answers.get(player_key)
     return answer_row(run, player_key, now, NO_ANSWER, toggled(before.response if before else "", chosen))
@@ -206,7 +213,8 @@ def answer_row(run: Run, player_key: str, now: float, option: int, response: str
     """The open question's answer (an option, or a response), judged as of `now`."""
     row, q = run.row, run.question
     elapsed = max(0.0, now - row.asked_at)
-    judged = judge(q, option, response, elapsed, time_limit(run), run.streaks.get(player_key, 0))
+    kind = run.kind
+    judged = kind.judge(q, option, response, elapsed, time_limit(run), run.streaks.get(player_key, 0))
     return AnswerRow(
         run_id=row.id,
         index=row.index,
@@ -221,7 +229,7 @@ def answer_row(run: Run, player_key: str, now: float, option: int, response: str
         streak=judged.streak,
         answered_at=now,
         response=response,
-        scored=q.kind.is_scored,
+        scored=kind.is_scored,
     )
 
 
@@ -237,7 +245,7 @@ def should_close_early(run: Run) -> bool:
     """
     if not run.answers:
         return False
-    if run.question.kind is QuestionKind.MULTI:
+    if run.kind.collects_picks:
         # picks change until "Done" (private chats); a group's players have no "Done": their
         # first pick is not their answer, so the question runs to its deadline
         return run.row.is_private and any(a.option == PICKS_DONE for a in run.answers.values())
@@ -270,21 +278,21 @@ def wakes_owner(row: RunRow, anyone_known: bool, unseen: int) -> bool:
 def close_question(run: Run, now: float) -> Reveal:
     """Tally the open question, move streaks on (a poll leaves them), and decide what comes next."""
     row, q = run.row, run.question
-    shown = card(run)
-    if q.kind.is_scored:
+    shown, kind = card(run), run.kind
+    if kind.is_scored:
         for key in run.players | set(run.answers):
             answer = run.answers.get(key)
             run.streaks[key] = answer.streak if answer else 0
     run.players |= set(run.answers)
     row.silent = 0 if run.answers else row.silent + 1
     row.phase, row.due = Phase.PAUSING, now + row.pause
-    return reveal.build(run.quiz, q, shown, run.order, run.answers, run.names)
+    return reveal.build(run.quiz, q, kind, shown, run.order, run.answers, run.names)
 
 
 def missed_by(run: Run) -> list[str]:
     """After a close: the run's players who did not answer the question right (or at all); a
     poll has no right answer, so nobody misses it."""
-    if not run.question.kind.is_scored:
+    if not run.kind.is_scored:
         return []
     return sorted(k for k in run.players if not (k in run.answers and run.answers[k].correct))
 
@@ -310,7 +318,7 @@ def restore(run: Run, answers: list[AnswerRow], names: dict[str, str]) -> None:
             continue
         run.players.add(a.player_key)
     for index in range(row.index + (0 if open_question else 1)):
-        if not run.quiz_question(index).kind.is_scored:
+        if not run.kind_of(run.quiz_question(index).kind).is_scored:
             continue  # a poll left the streaks as they were
         answered = {a.player_key: a for a in answers if a.index == index}
         for key in run.players:

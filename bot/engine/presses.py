@@ -16,8 +16,8 @@ from functools import lru_cache
 from typing import Protocol
 
 from bot.domain import answer_moves, session
-from bot.domain.answering import answered_label, letters, picks_of, shortened
-from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, QuestionKind
+from bot.domain.answering import letters, picks_of, shortened
+from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player
 from bot.domain.records import AnswerRow
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import MAX_BYTES, AnswerToken, Kind, QuestionToken, decode, decode_question
@@ -78,7 +78,7 @@ class Presses:
         refusal = session.check_press(run, token, key, now)
         if refusal is not None:
             return self._refused(run, refusal, key)
-        multi = run.question.kind is QuestionKind.MULTI
+        multi = run.kind.collects_picks
         previous = await self._latest_picks(run, key) if multi else run.answers.get(key)
         if multi and (refusal := session.check_press(run, token, key, self.clock.now())) is not None:
             return self._refused(run, refusal, key)  # it closed while the stored picks were read
@@ -269,21 +269,21 @@ class Presses:
 def takes_text(run: Run, reply_to: str | None) -> bool:
     """Whether a chat message is an answer: the open question is typed or numeric, and the
     message replies to it or to nothing."""
-    if not run.is_asking or run.question.kind.has_options:
+    if not run.is_asking or run.kind.has_options:
         return False
     return reply_to is None or reply_to == run.row.message_id
 
 
 def refusal_ack(run: Run, refusal: Refusal, previous: AnswerRow | None) -> Ack:
     """Why an answer changed nothing, in the run's language; a repeat says what counts."""
-    lang, q = run.row.language, run.question
+    lang, kind = run.row.language, run.kind
     if refusal is Refusal.REPEATED and previous is not None:
-        said = answered_label(q, run.order, previous.option, previous.response)
+        said = kind.answered_label(run.question, run.order, previous.option, previous.response)
         if said:
-            text = render.ack_repeated(lang, said) if q.kind.has_options else render.ack_repeated_text(lang, said)
+            text = render.ack_repeated(lang, said) if kind.has_options else render.ack_repeated_text(lang, said)
             return Ack(text, False, lang)
-    if refusal is Refusal.OUT_OF_RANGE and not q.kind.has_options:
-        return Ack(render.answer_instruction(lang, q.kind), False, lang)
+    if refusal is Refusal.OUT_OF_RANGE and not kind.has_options:
+        return Ack(render.answer_instruction(lang, run.question.kind), False, lang)
     return Ack(render.ack_refused(lang, refusal), False, lang)
 
 

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot.domain import answer_moves, session
 from bot.domain.answering import letters, picks_of, shortened
-from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, QuestionKind, Quiz
+from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, Quiz
 from bot.domain.records import AnswerRow, Phase, PressFacts, RunRow, RunStatus
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
 from bot.engine.presses import refusal_ack, takes_text
+from bot.kinds import kind_of
 from bot.ports.store import RunLeases, RunRecords, RunWakeups
 from bot.texts import render
 
@@ -79,7 +80,7 @@ async def answer_elsewhere(
     refusal = refusal or session.repeated(run, key, previous)
     if refusal is not None:
         return refusal.value, refusal_ack(run, refusal, previous)
-    multi = run.question.kind is QuestionKind.MULTI
+    multi = run.kind.collects_picks
     answer = session.make_answer(run, token, key, now, previous)
     outcome, refused = await _insert(shared, run, facts, answer, player, replace=multi)
     if refused is not None:
@@ -188,7 +189,7 @@ async def _open_run(
     quiz = await engine.run_quizzes.of(facts.run)
     if quiz is None:
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
-    return _Open(session.Run(facts.run, quiz, streaks={player.key: facts.streak}), facts)
+    return _Open(session.Run(facts.run, quiz, kind_of, streaks={player.key: facts.streak}), facts)
 
 
 def _being_shown(row: RunRow, number: int | None) -> bool:

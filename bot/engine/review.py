@@ -21,7 +21,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.domain.answering import content_rtl, judge, letters, media_view, picks_response, shortened, typed_response
+from bot.domain.answering import content_rtl, letters, media_view, picks_response, shortened, typed_response
 from bot.domain.deck import ReviewCard, ReviewLogRow, ReviewSessionRow, due_now
 from bot.domain.model import (
     LETTERS,
@@ -33,16 +33,14 @@ from bot.domain.model import (
     Player,
     Question,
     QuestionCard,
-    QuestionKind,
     Quiz,
     Reply,
     Reveal,
 )
-from bot.domain.reveal import right_answer
-from bot.domain.scoring import parse_number
 from bot.domain.session import option_order
 from bot.domain.tokens import REVIEW_DONE, ReviewToken, decode_review
 from bot.engine import recall
+from bot.kinds import kind_of
 from bot.ports.chat import ChatUnreachable
 from bot.ports.store import ReviewDecks
 from bot.texts import render
@@ -151,12 +149,13 @@ class ReviewDesk:
             return Ack(ack_refused(lang, "closed"), False, lang)
         if token.choice >= len(asked.order) or (token.choice == REVIEW_DONE and not asked.picks):
             return Ack(ack_refused(lang, "no_picks" if token.choice == REVIEW_DONE else "out_of_range"), False, lang)
-        if asked.question.kind is QuestionKind.MULTI and token.choice != REVIEW_DONE:
+        kind = kind_of(asked.question)
+        if kind.collects_picks and token.choice != REVIEW_DONE:
             asked.picks ^= {asked.order[token.choice]}
             return Ack(render.ack_picks(lang, letters(asked.picks, asked.order)), True, lang)
         if token.choice == REVIEW_DONE:
             said, chosen = letters(asked.picks, asked.order), asked.picks
-            correct = judge(asked.question, NO_ANSWER, picks_response(chosen), 0.0, 1.0, 0).correct
+            correct = kind.judge(asked.question, NO_ANSWER, picks_response(chosen), 0.0, 1.0, 0).correct
         else:
             said, chosen = LETTERS[token.choice], frozenset({asked.order[token.choice]})
             correct = asked.order[token.choice] == asked.question.answer
@@ -167,12 +166,13 @@ class ReviewDesk:
         None (ordinary chat)."""
         session = self._sessions.get(player.key) or await self._session(player.key)
         asked = session.asked if session else None
-        if session is None or asked is None or asked.answered or asked.question.kind.has_options:
+        kind = kind_of(asked.question) if asked else None
+        if session is None or asked is None or kind is None or asked.answered or kind.has_options:
             return None
         lang, typed = session.language, typed_response(text)
-        if asked.question.kind is QuestionKind.NUMERIC and parse_number(typed) is None:
+        if not kind.accepts_text(typed):
             return Ack(render.ack_not_a_number(lang, shortened(typed)), False, lang, retry=True)
-        correct = judge(asked.question, NO_ANSWER, typed, 0.0, 1.0, 0).correct
+        correct = kind.judge(asked.question, NO_ANSWER, typed, 0.0, 1.0, 0).correct
         return await self._answered(
             session, player, correct, frozenset(), render.ack_text_locked(lang, shortened(typed))
         )
@@ -204,7 +204,7 @@ class ReviewDesk:
         cards = []
         for card in await self.store.review_deck(player_key):
             found = await self._question(card)
-            if found is None or not found[1].kind.is_scored:  # gone, or now a poll: no answer to learn
+            if found is None or not kind_of(found[1]).is_scored:  # gone, or now a poll: no answer to learn
                 await self.store.remove_review_card(card)
             else:
                 cards.append(card)
@@ -335,13 +335,13 @@ class ReviewDesk:
             deadline=self.engine.clock.now(),
             kind=question.kind,
             media=media_view(question.media, quiz, lang),
-            done_token=done if question.kind is QuestionKind.MULTI else None,
+            done_token=done if kind_of(question).collects_picks else None,
             direction_rtl=content_rtl(quiz, question, lang),
         )
 
     async def _reveal_and_next(self, session: ReviewSession, asked: _Asked, chosen: frozenset[int], note: str) -> None:
         lang, question = session.language, asked.question
-        right_letter, right_text = right_answer(question, asked.shown, asked.order)
+        right_letter, right_text = kind_of(question).right_answer(question, asked.shown, asked.order)
         counts = tuple(int(src in chosen) for src in asked.order)
         why = question.explanation.get(lang) if question.explanation else ""  # imports may have none
         reveal = Reveal(

@@ -17,6 +17,7 @@ from bot.domain.session import Run
 from bot.engine.run_steps import RunSteps
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
+from bot.kinds import kind_of
 from bot.ports.clock import Clock
 from bot.ports.store import Outbox, PlayerNames, RunRecords, RunWakeups
 from bot.texts import render
@@ -96,14 +97,14 @@ class RunLifecycle:
                 continue
             quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.board_key, row.quiz_id)
             if quiz is not None and await self._replaced(row):
-                await self._end_replaced(Run(row, quiz))
+                await self._end_replaced(Run(row, quiz, kind_of))
                 continue
             if quiz is None or any(not _has(quiz, qid) for qid in row.question_ids):
                 log.warning("run %d: quiz %r is gone; ending it", row.id, row.quiz_id)
                 row.status = RunStatus.STOPPED
                 await self.store.save_run(row)
                 continue
-            run = Run(row, quiz)
+            run = Run(row, quiz, kind_of)
             if row.phase == Phase.ASKING and row.message_id is None:
                 # the question was never posted: ask it again rather than leave it invisible
                 row.phase, row.index, row.due = Phase.PAUSING, row.index - 1, self.clock.now()

@@ -24,6 +24,7 @@ from bot.domain.records import RunRow
 from bot.domain.session import Run
 from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
+from bot.kinds import kind_of
 from bot.ports.clock import Clock
 from bot.ports.store import ChatRecords, PlayerNames, RunRecords
 
@@ -145,6 +146,6 @@ class RunStarter:
             board_chat=board,
         )
         row.id = await self.store.create_run(row)
-        run = Run(row, quiz)
+        run = Run(row, quiz, kind_of)
         self.runs.track(run)
         return StartOutcome(StartStatus.STARTED, run=run)

@@ -107,6 +107,13 @@ class Kind:
         """The Question's fields its file entry's `answer` (and `tolerance`) give."""
         return {"answer": int(answer)}
 
+    def identity(
+        self, options: tuple[str, ...], accept: tuple[str, ...], answer: Any, tolerance: float | None
+    ) -> tuple[str, ...]:
+        """What tells an imported question from another with the same prompt (its id is made
+        from them): its options, or its answers."""
+        return options
+
     def file_answer(self, question: Question) -> dict[str, Any]:
         """The quiz file keys that write its answer back (the export)."""
         return {"answer": question.answer}

@@ -34,6 +34,11 @@ class Numeric(TextKind):
     def question_fields(self, answer: Any, tolerance: float | None) -> dict[str, Any]:
         return {**super().question_fields(answer, tolerance), "numeric": numeric_answer(answer, tolerance)}
 
+    def identity(
+        self, options: tuple[str, ...], accept: tuple[str, ...], answer: Any, tolerance: float | None
+    ) -> tuple[str, ...]:
+        return (self.code.value, repr(answer), repr(tolerance))
+
     def file_answer(self, question: Question) -> dict[str, Any]:
         n = question.numeric
         if n is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.domain.model import Question, QuestionKind
+from bot.domain.model import DEFAULT_KIND, Question, QuestionKind
 from bot.kinds import choice, multi, numeric, poll, truefalse, typed
 from bot.kinds.base import FileProblem, Kind
 
@@ -13,7 +13,7 @@ from bot.kinds.base import FileProblem, Kind
 KINDS: Mapping[QuestionKind, Kind] = {
     k.code: k for k in (m.KIND for m in (choice, multi, truefalse, typed, numeric, poll))
 }
-DEFAULT = choice.KIND  # a quiz file's question without `kind`
+DEFAULT = KINDS[DEFAULT_KIND]  # a quiz file's question without `kind`
 
 
 def kind_of(what: Question | QuestionKind) -> Kind:

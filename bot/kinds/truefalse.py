@@ -25,6 +25,11 @@ class TrueFalse(Kind):
         if not isinstance(answer, bool):
             raise FileProblem("a truefalse question's answer is true or false, not {value}", value=repr(answer))
 
+    def identity(
+        self, options: tuple[str, ...], accept: tuple[str, ...], answer: Any, tolerance: float | None
+    ) -> tuple[str, ...]:
+        return ("True", "False")  # as before true or false was a kind of its own
+
     def question_fields(self, answer: Any, tolerance: float | None) -> dict[str, Any]:
         return {"answer": 0 if answer else 1}
 

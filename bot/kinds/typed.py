@@ -29,6 +29,11 @@ class Typed(TextKind):
         if not given.get("accept"):
             raise FileProblem("a typed question needs 'accept': the answers it takes")
 
+    def identity(
+        self, options: tuple[str, ...], accept: tuple[str, ...], answer: Any, tolerance: float | None
+    ) -> tuple[str, ...]:
+        return (self.code.value, *accept)
+
     def file_answer(self, question: Question) -> dict[str, Any]:
         return {"accept": list(question.accepted)}
 

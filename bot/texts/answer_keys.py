@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.domain.answering import numeric_text
-from bot.domain.model import Question, QuestionKind
+from bot.domain.model import Question
+from bot.kinds import kind_of
 from bot.texts.message import t
 from bot.texts.textcut import cut
 
@@ -12,13 +12,8 @@ PROMPT_ROOM = 60  # characters of a prompt before the key: enough to tell the qu
 
 def answer_key(q: Question, lang: str) -> str:
     """The right options' texts, the accepted answers, the accepted range, or that a poll has none."""
-    if q.kind is QuestionKind.POLL:
-        return t(lang, "A poll: no answer is right.")
-    if q.kind is QuestionKind.TYPED:
-        return " / ".join(q.accepted)
-    if q.kind is QuestionKind.NUMERIC:
-        return numeric_text(q.numeric) if q.numeric else ""
-    return ", ".join(q.options[i].get(lang) for i in sorted(q.right_options()))
+    kind = kind_of(q)
+    return kind.key_text(q, lang) if kind.is_scored else t(lang, "A poll: no answer is right.")
 
 
 def key_line(number: int, q: Question, lang: str) -> str:

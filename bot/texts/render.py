@@ -16,7 +16,6 @@ from bot.domain.model import (
     PlayerStats,
     Podium,
     QuestionCard,
-    QuestionKind,
     QuizInfo,
     Reply,
     Reveal,
@@ -24,10 +23,10 @@ from bot.domain.model import (
     Standing,
 )
 from bot.domain.records import RunStatus
+from bot.kinds import AnswerWay, kind_of
 from bot.texts import bidi, i18n, textcut
 from bot.texts.message import EMBEDDED_VALUES, LTR_VALUES, shown, t, tn
 from bot.texts.render_acks import (
-    AnswerWay,
     ack_done,
     ack_ended,
     ack_handled_already,
@@ -155,14 +154,9 @@ def answer_bars(reveal: Reveal) -> list[str]:
 
 def reveal_title(reveal: Reveal) -> str:
     """The right answer, as each kind has it; a poll's results have none."""
-    lang = reveal.card.language
-    if reveal.kind is QuestionKind.POLL:
-        return t(lang, "Poll results")
-    if reveal.kind is QuestionKind.MULTI:
-        return t(lang, "Right answers: {letter}", letter=reveal.right_letter)
-    if not reveal.right_letter:  # typed and numeric
-        return t(lang, "Right answer: {text}", text=reveal.right_text)
-    return t(lang, "Right answer: {letter}) {text}", letter=reveal.right_letter, text=reveal.right_text)
+    title = kind_of(reveal.kind).reveal_title
+    given = {"letter": reveal.right_letter, "text": reveal.right_text}
+    return t(reveal.card.language, title, **{k: v for k, v in given.items() if f"{{{k}}}" in title})
 
 
 def response_lines(reveal: Reveal) -> list[str]:
@@ -180,7 +174,7 @@ def outcome_lines(reveal: Reveal) -> list[str]:
     lang = reveal.card.language
     if reveal.note:
         return [reveal.note]
-    if reveal.kind is QuestionKind.POLL:
+    if not kind_of(reveal.kind).is_scored:  # a poll's votes
         votes = len(reveal.answers)
         return [tn(lang, "{n} vote", "{n} votes", votes) if votes else t(lang, "Nobody answered.")]
     scored = [s for s in reveal.answers if s.correct or s.points > 0]
@@ -223,7 +217,7 @@ def _revealed_head(reveal: Reveal) -> str:
         lines += ["", *option_lines(card, marks), "", *answer_bars(reveal)]
     if reveal.responses:
         lines += ["", *response_lines(reveal)]
-    return "\n".join(lines) + "\n\n" + ("📊 " if reveal.kind is QuestionKind.POLL else "✅ ") + reveal_title(reveal)
+    return "\n".join(lines) + "\n\n" + ("✅ " if kind_of(reveal.kind).is_scored else "📊 ") + reveal_title(reveal)
 
 
 def closed_notice(reveal: Reveal) -> Reply:

@@ -3,10 +3,8 @@ kind of question is answered, as its card and its acks say it."""
 
 from __future__ import annotations
 
-from enum import Enum
-
 from bot.domain.model import QuestionKind
-from bot.texts.i18n import later, shown
+from bot.kinds import AnswerWay, kind_of
 from bot.texts.message import t
 
 # acks: the private answer to a press ---------------------------------------------------
@@ -59,44 +57,11 @@ def ack_not_a_number(lang: str, answer: str) -> str:
     return t(lang, "Not a number: {answer}. Try again, for example 3.14", answer=answer)
 
 
-class AnswerWay(Enum):
-    """How a chat takes a typed or numeric answer: what its card says to do (the adapter that
-    posts the card knows; the words are all here)."""
-
-    REPLY = "reply"  # a reply to the question (what any chat without a button for it does)
-    DEEP_LINK = "deep_link"  # Telegram group: "Answer" opens the private chat with the bot
-    MESSAGE = "message"  # a private chat: the next message is the answer
-    MODAL = "modal"  # Discord: "Answer" opens a form with one field
-    PROMPT = "prompt"  # the terminal: typed at the prompt
-
-
-# what a typed or numeric card says, by the way its chat takes the answer
-_TYPED_WAYS = {
-    (QuestionKind.TYPED, AnswerWay.REPLY): later("Reply with your answer"),
-    (QuestionKind.TYPED, AnswerWay.DEEP_LINK): later("Press Answer and send your answer to the bot"),
-    (QuestionKind.TYPED, AnswerWay.MESSAGE): later("Send your answer as a message"),
-    (QuestionKind.TYPED, AnswerWay.MODAL): later("Press Answer to type yours"),
-    (QuestionKind.TYPED, AnswerWay.PROMPT): later("Type your answer"),
-    (QuestionKind.NUMERIC, AnswerWay.REPLY): later("Answer with a number"),
-    (QuestionKind.NUMERIC, AnswerWay.DEEP_LINK): later("Press Answer and send a number to the bot"),
-    (QuestionKind.NUMERIC, AnswerWay.MESSAGE): later("Send a number as a message"),
-    (QuestionKind.NUMERIC, AnswerWay.MODAL): later("Press Answer to type a number"),
-    (QuestionKind.NUMERIC, AnswerWay.PROMPT): later("Type a number"),
-}
-
-
 def answer_instruction(lang: str, kind: QuestionKind, way: AnswerWay = AnswerWay.REPLY) -> str:
     """How a question of this kind is answered, as its card says (empty for one right option);
-    a typed or numeric one as `way` takes it."""
-    if (kind, way) in _TYPED_WAYS:
-        return shown(lang, _TYPED_WAYS[kind, way], t)
-    if kind is QuestionKind.MULTI:
-        return t(lang, "Select all that apply")
-    if kind is QuestionKind.TRUE_FALSE:
-        return t(lang, "True or false?")
-    if kind is QuestionKind.POLL:
-        return t(lang, "Poll: no right answer, pick one")
-    return ""
+    a typed one as `way` takes it."""
+    instruction = kind_of(kind).instruction_for(way)
+    return t(lang, instruction) if instruction else ""
 
 
 def ack_ended(lang: str) -> str:

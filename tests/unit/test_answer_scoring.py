@@ -5,14 +5,24 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.answering import common_responses, judge, letters, numeric_text, picks_of, toggled
+from bot.domain.answering import letters, numeric_text, picks_of, toggled
+from bot.domain.kind_rules import Judged
 from bot.domain.model import NO_ANSWER, LocalText, NumericAnswer, Question, QuestionKind
 from bot.domain.scoring import multi_credit, normalise, parse_number, partial_points, speed_points, typed_right
 from bot.domain.tokens import Kind, QuestionToken, decode, decode_question, is_valid
+from bot.kinds import kind_of
+
+
+def judge(q: Question, option: int, response: str, elapsed: float, limit: float, streak_before: int) -> Judged:
+    return kind_of(q).judge(q, option, response, elapsed, limit, streak_before)
+
+
+def common_responses(q: Question, responses: list[str]) -> tuple[tuple[str, int], ...]:
+    return kind_of(q).common_responses(q, responses)
 
 
 def _q(kind: QuestionKind, **fields: object) -> Question:
-    options = tuple(LocalText({"en": t}) for t in ("2", "4", "5", "9")) if kind.has_options else ()
+    options = tuple(LocalText({"en": t}) for t in ("2", "4", "5", "9")) if kind_of(kind).has_options else ()
     return Question("q", LocalText({"en": "?"}), options, fields.pop("answer", NO_ANSWER), kind=kind, **fields)  # type: ignore[arg-type]
 
 

@@ -9,6 +9,7 @@ import pytest
 from bot.content.export import export_quiz
 from bot.content.quiz_check import check_quiz_data
 from bot.domain.model import MediaKind, NumericAnswer, Question, QuestionKind
+from bot.kinds import kind_of
 
 QUESTIONS: list[dict[str, Any]] = [
     {"id": "one", "prompt": "Capital of France?", "options": ["Paris", "Lyon"], "answer": 0},
@@ -58,7 +59,7 @@ def test_each_kind_says_what_its_answer_is() -> None:
     assert typed.accepted == ("Jupiter", "Jupiter planet") and typed.right_options() == frozenset()
     assert pi.numeric is not None and pi.numeric.accepts(3.144) and not pi.numeric.accepts(3.146)
     assert year.numeric == NumericAnswer(1990.0, 1999.0)
-    assert poll.kind is QuestionKind.POLL and not poll.kind.is_scored and poll.right_options() == frozenset()
+    assert poll.kind is QuestionKind.POLL and not kind_of(poll).is_scored and poll.right_options() == frozenset()
     assert pic.media is not None and pic.media.kind is MediaKind.IMAGE and not pic.media.is_url
     assert pic.explanation_media is not None and pic.explanation_media.is_url
 

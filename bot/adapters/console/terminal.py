@@ -18,8 +18,9 @@ from bot.commands.core import Caller, Commands, parse
 from bot.commands.table import command, leaves, stopping
 from bot.content.drafts import SEPARATOR
 from bot.content.importers.common import MAX_FILE_BYTES
-from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, QuestionKind, Reply, Reveal
+from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.domain.tokens import with_choice
+from bot.kinds import kind_of
 from bot.texts import i18n, render
 from bot.texts.render import t
 
@@ -80,7 +81,7 @@ class ConsoleAdapter:
         self._print(render.question_title(reveal.card), "bold", "green")
         self._print(render.revealed(reveal, REVEAL_ROOM))
         mine = next((a for a in reveal.answers if a.name == self.player.name), None)
-        if mine is not None and reveal.kind is QuestionKind.POLL:  # no right answer: no verdict
+        if mine is not None and not kind_of(reveal.kind).is_scored:  # a poll: no right answer, no verdict
             self._print(t(reveal.card.language, "Your vote: {letter}", letter=mine.letter), "bold")
         elif mine is not None:
             lang = reveal.card.language
@@ -172,7 +173,7 @@ class ConsoleAdapter:
                 self._print(t(lang, "No question is open right now."), "dim")
             else:
                 self._print(t(lang, "Type a letter to answer or a /command. /help lists them."), "dim")
-        elif not card.kind.has_options:  # typed or numeric (a quiz's or a review's): the line is the answer
+        elif not kind_of(card.kind).has_options:  # typed or numeric (a quiz's or a review's): the line is the answer
             await self._typed(commands, line)
         elif card.done_token is not None and line.casefold() in DONE_WORDS:
             await self._press(commands, card.done_token)
@@ -188,7 +189,7 @@ class ConsoleAdapter:
             self._acknowledged(ack)
 
     def _takes_text(self) -> bool:
-        return self._card is not None and not self._card.kind.has_options
+        return self._card is not None and not kind_of(self._card.kind).has_options
 
     async def _next_card(self, commands: Commands) -> QuestionCard | None:
         """Wait for the next question while a run is on (piped input runs ahead of the quiz)."""
@@ -266,7 +267,7 @@ def _letters(line: str) -> list[str]:
 def _hint(card: QuestionCard) -> str:
     """What to type, in the card's language (a typed or numeric card's instruction says it)."""
     lang = card.language
-    if not card.kind.has_options:
+    if not kind_of(card.kind).has_options:
         return ""
     if card.done_token is not None:
         return t(lang, "type letters to pick, then done")

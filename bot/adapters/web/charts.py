@@ -10,9 +10,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from itertools import repeat
 
-from bot.domain.answering import common_responses, picks_of
-from bot.domain.model import Question, QuestionKind
-from bot.domain.scoring import parse_number, typed_right
+from bot.domain.model import NO_ANSWER, Question
+from bot.kinds import kind_of
 
 WIDTH = 320  # viewBox units; the SVG scales to the page
 LABEL = 34  # left margin for the option letter
@@ -64,30 +63,23 @@ def question_figure(question: Question, lang: str, split: tuple[int, ...], respo
     """How a question's answers split, by its kind: the options (one right, several right, or
     none for a poll), or the most common typed or numeric answers with the right ones marked.
     `split`: answers per option (authoring order); `responses`: what was typed or picked, counted."""
-    kind = question.kind
+    kind = kind_of(question)
     if not kind.has_options:
-        ranked = common_responses(question, (r for response, n in responses.items() for r in repeat(response, n)))
+        ranked = kind.common_responses(question, (r for response, n in responses.items() for r in repeat(response, n)))
         texts = [text for text, _ in ranked]
-        right_ranks = {i for i, text in enumerate(texts) if _right_text(question, text)}
+        right_ranks = {i for i, text in enumerate(texts) if kind.is_right_response(question, text)}
         chart = split_chart("12345", texts, tuple(n for _, n in ranked), right_ranks)
         return Figure(chart, tuple(Listed(t, i in right_ranks) for i, t in enumerate(texts)), "1")
-    if kind is QuestionKind.MULTI:  # each pick counts for its option: the bars say how often each was picked
+    if kind.collects_picks:  # each pick counts for its option: the bars say how often each was picked
         counts = [0] * len(question.options)
         for response, n in responses.items():
-            for index in picks_of(response) & set(range(len(counts))):
+            for index in set(kind.chosen_options(NO_ANSWER, response)) & set(range(len(counts))):
                 counts[index] += n
         split = tuple(counts)
     rights = question.right_options()
     options = [o.get(lang) for o in question.options]
     chart = split_chart(LETTERS, options, split, rights)
     return Figure(chart, tuple(Listed(t, i in rights) for i, t in enumerate(options)), "A")
-
-
-def _right_text(question: Question, text: str) -> bool:
-    if question.kind is QuestionKind.NUMERIC:
-        number = parse_number(text)
-        return number is not None and question.numeric is not None and question.numeric.accepts(number)
-    return typed_right(text, question.accepted)
 
 
 def split_chart(letters: str, options: list[str], split: tuple[int, ...], rights: Collection[int]) -> Chart:

@@ -19,7 +19,8 @@ from bot.adapters.web.uploads import PendingUploads
 from bot.commands.weblinks import Link, Scope
 from bot.content.chatquizzes import UploadStatus
 from bot.content.importers.common import MAX_FILE_BYTES, Problem
-from bot.domain.model import ChatRef, Player, Question, QuestionKind
+from bot.domain.model import ChatRef, Player, Question
+from bot.kinds import kind_of
 from bot.texts.answer_keys import answer_key
 from bot.texts.i18n import shown, t
 
@@ -123,9 +124,10 @@ def _player(link: Link) -> Player:
 def _answer_key(q: Question, lang: str) -> tuple[frozenset[int], str]:
     """What the admin checks before saving: the right options (marked in the list), or the answer
     of a question without options, or that a poll has none."""
-    if q.kind is QuestionKind.POLL:
+    kind = kind_of(q)
+    if not kind.is_scored:
         return frozenset(), t(lang, "A poll: no answer is right.")
-    if q.kind in (QuestionKind.TYPED, QuestionKind.NUMERIC):
+    if not kind.has_options:
         return frozenset(), t(lang, "Right answer: {text}", text=answer_key(q, lang))
     return q.right_options(), ""
 

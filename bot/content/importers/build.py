@@ -11,28 +11,18 @@ from bot.content.importers.common import Draft, Malformed, Note, Parsed, Problem
 from bot.content.importers.order import in_meaningful_order
 from bot.content.quiz_check import check_quiz_data, friendly_message
 from bot.content.quizfile import TITLE_MAX, QuestionModel
-from bot.domain.model import FALLBACK_LANGUAGE, Quiz
+from bot.domain.model import FALLBACK_LANGUAGE, QuestionKind, Quiz
+from bot.kinds import DEFAULT, kind_of
 from bot.texts.i18n import later
-
-TRUE_FALSE = ("True", "False")  # what a true/false question's id is made from, as before it had a kind
-
-
-def _identity(draft: Draft, options: tuple[str, ...]) -> tuple[str, ...]:
-    """What tells the question from another with the same prompt: its options, or its answers."""
-    if draft.kind == "truefalse":
-        return TRUE_FALSE
-    if draft.kind == "typed":
-        return ("typed", *draft.accept)
-    if draft.kind == "numeric":
-        return ("numeric", repr(draft.answer), repr(draft.tolerance))
-    return options
 
 
 def question_data(draft: Draft) -> dict[str, Any]:
     """The question as the quiz file writes it: only the keys its kind uses."""
     options, shuffle = in_meaningful_order(draft.options)
-    data: dict[str, Any] = {"id": question_id(draft.prompt, _identity(draft, options))}
-    if draft.kind != "choice":
+    kind = kind_of(QuestionKind(draft.kind))
+    identity = kind.identity(options, draft.accept, draft.answer, draft.tolerance)
+    data: dict[str, Any] = {"id": question_id(draft.prompt, identity)}
+    if kind is not DEFAULT:
         data["kind"] = draft.kind
     data["prompt"] = draft.prompt
     if options:
