@@ -26,6 +26,7 @@ from bot.content.importers.common import MAX_FILE_BYTES
 from bot.content.quiz_check import check_quiz_data
 from bot.content.quizfile import DESCRIPTION_MAX, MAX_QUESTIONS, TITLE_MAX
 from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS
+from bot.kinds import DEFAULT, by_right_options
 from bot.texts.i18n import Later, later
 from bot.texts.textcut import clean
 
@@ -145,13 +146,11 @@ def _question(prompt: str, options: list[str], right: list[int], explanation: st
     # a member wrote it, as they write names and answers (textcut.clean): a directional override
     # would flip the rest of every line that shows it (the admins' listing, the group's question)
     prompt, options, explanation = clean(prompt), [clean(o) for o in options], clean(explanation)
-    data: dict[str, Any] = {"id": "q1"}
-    if len(right) > 1:
-        data.update(kind="multi", prompt=prompt, options=options, answer=right)
-    elif right:
-        data.update(prompt=prompt, options=options, answer=right[0])
-    else:
-        data.update(kind="poll", prompt=prompt, options=options)
+    kind = by_right_options(len(right))
+    data: dict[str, Any] = {"id": "q1"} | ({"kind": kind.code.value} if kind is not DEFAULT else {})
+    data.update(prompt=prompt, options=options)
+    if right:
+        data["answer"] = right if len(right) > 1 else right[0]
     data["explanation"] = explanation or None
     return data
 

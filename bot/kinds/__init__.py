@@ -21,6 +21,6 @@ domain (an import-linter contract): words, pydantic models and I/O stay in the l
 """
 
 from bot.kinds.base import AnswerWay, FileProblem, Kind
-from bot.kinds.registry import DEFAULT, KINDS, check_keys, kind_of
+from bot.kinds.registry import DEFAULT, KINDS, by_right_options, check_keys, kind_of
 
-__all__ = ["DEFAULT", "KINDS", "AnswerWay", "FileProblem", "Kind", "check_keys", "kind_of"]
+__all__ = ["DEFAULT", "KINDS", "AnswerWay", "FileProblem", "Kind", "by_right_options", "check_keys", "kind_of"]

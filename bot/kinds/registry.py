@@ -21,6 +21,14 @@ def kind_of(what: Question | QuestionKind) -> Kind:
     return KINDS[what.kind if isinstance(what, Question) else what]
 
 
+def by_right_options(count: int) -> Kind:
+    """The kind of a question with options of which `count` are right, as a poll composer or an
+    import gives it: a poll (none), a choice (one) or a multi (several)."""
+    if count == 0:
+        return poll.KIND
+    return choice.KIND if count == 1 else multi.KIND
+
+
 def check_keys(kind: Kind, given: Mapping[str, Any]) -> None:
     """A file entry's keys that belong to another kind (`accept` on a choice question), or a
     key its own kind needs."""

@@ -23,7 +23,7 @@ def question_data(draft: Draft) -> dict[str, Any]:
     identity = kind.identity(options, draft.accept, draft.answer, draft.tolerance)
     data: dict[str, Any] = {"id": question_id(draft.prompt, identity)}
     if kind is not DEFAULT:
-        data["kind"] = draft.kind
+        data["kind"] = kind.code.value
     data["prompt"] = draft.prompt
     if options:
         data["options"] = list(options)

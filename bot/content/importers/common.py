@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.domain.model import DEFAULT_KIND, KindName
+from bot.domain.model import DEFAULT_KIND, KindName, QuestionKind
 from bot.texts.i18n import Later, later
 
 MAX_FILE_BYTES = 1_000_000  # 1 MB: far above any real quiz, far below what hurts a bot
@@ -48,7 +48,7 @@ class Draft:
     answer: Any  # see above
     explanation: str = ""
     seconds: int | None = None
-    kind: KindName = DEFAULT_KIND.value
+    kind: KindName | QuestionKind = DEFAULT_KIND
     accept: tuple[str, ...] = ()  # typed: the accepted answers
     tolerance: float | None = None  # numeric
     partial: bool = False  # multi: partial credit

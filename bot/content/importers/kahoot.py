@@ -15,6 +15,7 @@ from __future__ import annotations
 from bot.content.importers.common import Collector, Draft, Parsed
 from bot.content.importers.sheets import Row, all_right, column, find_header, image, rows, whole_number
 from bot.domain.model import clamp_seconds
+from bot.kinds import by_right_options
 from bot.texts.i18n import later
 
 ANSWERS = 4
@@ -50,7 +51,7 @@ def parse(data: bytes) -> Parsed:
                     tuple(text for _, text in answers),
                     right[0] if len(right) == 1 else right,
                     seconds=clamp_seconds(whole_number(row.get(time_at))),
-                    kind="choice" if len(right) == 1 else "multi",
+                    kind=by_right_options(len(right)).code,
                     partial=len(right) > 1,
                     media=image(row, image_at),
                 )
