@@ -35,6 +35,10 @@ class KindRules(Protocol):
         """A press toggles an option in the player's picks, final at "Done" (private chats) or
         at the deadline; else the first press is the answer."""
 
+    def toggled(self, response: str, option: int) -> str:
+        """A press on `option` (authoring index) of a kind that collects picks: the picks so far
+        (an answer's stored response) with it changed."""
+
     def judge(
         self, question: Question, option: int, response: str, elapsed: float, limit: float, streak_before: int
     ) -> Judged:

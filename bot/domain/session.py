@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.domain import reveal
-from bot.domain.answering import PICKS_DONE, content_rtl, media_view, toggled
+from bot.domain.answering import PICKS_DONE, content_rtl, media_view
 from bot.domain.kind_rules import KindOf, KindRules
 from bot.domain.model import (
     LETTERS,
@@ -202,11 +202,11 @@ def make_answer(
     """The answer a valid press records, scored now: earlier questions are already closed. A
     multi question's press toggles that option in the player's picks (`previous`: the answer
     as stored, for another worker's run; else the one held here)."""
-    chosen = run.order[token.choice]
-    if not run.kind.collects_picks:
+    chosen, kind = run.order[token.choice], run.kind
+    if not kind.collects_picks:
         return answer_row(run, player_key, now, chosen, "")
     before = previous if previous is not None else run.answers.get(player_key)
-    return answer_row(run, player_key, now, NO_ANSWER, toggled(before.response if before else "", chosen))
+    return answer_row(run, player_key, now, NO_ANSWER, kind.toggled(before.response if before else "", chosen))
 
 
 def answer_row(run: Run, player_key: str, now: float, option: int, response: str) -> AnswerRow:

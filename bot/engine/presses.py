@@ -87,7 +87,7 @@ class Presses:
         if refused is not None:
             return refused
         if multi:
-            return Ack(render.ack_picks(lang, letters(picks_of(answer.response), run.order)), True, lang)
+            return Ack(render.ack_picks(lang, picks_said(run, answer)), True, lang)
         return _locked(lang, LETTERS[token.choice])
 
     async def _latest_picks(self, run: Run, key: str) -> AnswerRow | None:
@@ -264,6 +264,11 @@ class Presses:
         if run.answers.get(answer.player_key) is answer:
             del run.answers[answer.player_key]
         return refused
+
+
+def picks_said(run: Run, answer: AnswerRow) -> str:
+    """A player's picks so far, as their ack says them ("A, C")."""
+    return run.kind.answered_label(run.question, run.order, answer.option, answer.response)
 
 
 def takes_text(run: Run, reply_to: str | None) -> bool:

@@ -22,7 +22,7 @@ from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, Quiz
 from bot.domain.records import AnswerRow, Phase, PressFacts, RunRow, RunStatus
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
-from bot.engine.presses import refusal_ack, takes_text
+from bot.engine.presses import picks_said, refusal_ack, takes_text
 from bot.kinds import kind_of
 from bot.ports.store import RunLeases, RunRecords, RunWakeups
 from bot.texts import render
@@ -86,7 +86,7 @@ async def answer_elsewhere(
     if refused is not None:
         return outcome, refused
     if multi:
-        return outcome, Ack(render.ack_picks(lang, letters(picks_of(answer.response), run.order)), True, lang)
+        return outcome, Ack(render.ack_picks(lang, picks_said(run, answer)), True, lang)
     return outcome, Ack(render.ack_locked(lang, LETTERS[token.choice]), True, lang)
 
 

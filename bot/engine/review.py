@@ -21,7 +21,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.domain.answering import content_rtl, letters, media_view, picks_response, shortened, typed_response
+from bot.domain.answering import content_rtl, media_view, shortened, typed_response
 from bot.domain.deck import ReviewCard, ReviewLogRow, ReviewSessionRow, due_now
 from bot.domain.model import (
     LETTERS,
@@ -64,7 +64,7 @@ class _Asked:
     shown: QuestionCard
     message: MessageRef | None = None
     answered: bool = False
-    picks: frozenset[int] = frozenset()  # a multi card's options picked so far (authoring order)
+    picks: str = ""  # a multi card's picks so far, as an answer stores them
 
 
 @dataclass(slots=True)
@@ -151,11 +151,13 @@ class ReviewDesk:
             return Ack(ack_refused(lang, "no_picks" if token.choice == REVIEW_DONE else "out_of_range"), False, lang)
         kind = kind_of(asked.question)
         if kind.collects_picks and token.choice != REVIEW_DONE:
-            asked.picks ^= {asked.order[token.choice]}
-            return Ack(render.ack_picks(lang, letters(asked.picks, asked.order)), True, lang)
+            asked.picks = kind.toggled(asked.picks, asked.order[token.choice])
+            said = kind.answered_label(asked.question, asked.order, NO_ANSWER, asked.picks)
+            return Ack(render.ack_picks(lang, said), True, lang)
         if token.choice == REVIEW_DONE:
-            said, chosen = letters(asked.picks, asked.order), asked.picks
-            correct = kind.judge(asked.question, NO_ANSWER, picks_response(chosen), 0.0, 1.0, 0).correct
+            said = kind.answered_label(asked.question, asked.order, NO_ANSWER, asked.picks)
+            chosen = frozenset(kind.chosen_options(NO_ANSWER, asked.picks))
+            correct = kind.judge(asked.question, NO_ANSWER, asked.picks, 0.0, 1.0, 0).correct
         else:
             said, chosen = LETTERS[token.choice], frozenset({asked.order[token.choice]})
             correct = asked.order[token.choice] == asked.question.answer

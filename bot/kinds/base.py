@@ -130,6 +130,9 @@ class Kind:
     ) -> Judged:
         return judged(option == question.answer, elapsed, limit, streak_before)
 
+    def toggled(self, response: str, option: int) -> str:
+        raise NotImplementedError("only a kind that collects picks toggles them")
+
     def accepts_text(self, response: str) -> bool:
         return True
 

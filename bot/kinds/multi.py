@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from bot.domain.answering import letters, picks_of
+from bot.domain.answering import letters, picks_of, toggled
 from bot.domain.kind_rules import Judged
 from bot.domain.model import NO_ANSWER, Question, QuestionKind
 from bot.domain.scoring import multi_credit, partial_points
@@ -47,6 +47,9 @@ class Multi(Kind):
         full = credit >= 1
         streak = streak_before + 1 if full else 0
         return Judged(full, partial_points(credit, elapsed, limit, streak), streak)
+
+    def toggled(self, response: str, option: int) -> str:
+        return toggled(response, option)
 
     def chosen_options(self, option: int, response: str) -> Collection[int]:
         return picks_of(response)
