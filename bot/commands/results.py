@@ -174,12 +174,15 @@ class _LineMaker:
 def said(question: Question | None, answer: AnswerRow, lang: str) -> tuple[tuple[int, ...], str, str]:
     """What a player answered: the options picked (authoring order), their letters, their texts;
     a typed or numeric answer as typed."""
-    if question is not None:
-        picks = tuple(sorted(kind_of(question).chosen_options(answer.option, answer.response)))
+    kind = kind_of(question) if question is not None else None
+    if kind is not None:
+        picks = kind.said_options(answer.option, answer.response)
     else:
         picks = (answer.option,) if answer.option >= 0 else ()
     if not picks:
         return (), answer.response, answer.response
     options = question.options if question else ()
-    letters = ", ".join(LETTERS[i] if i < len(LETTERS) else str(i + 1) for i in picks)
-    return picks, letters, "; ".join(options[i].get(lang) for i in picks if i < len(options))
+    between = kind.said_between if kind is not None else ", "  # an ordering's: " → "
+    letters = between.join(LETTERS[i] if i < len(LETTERS) else str(i + 1) for i in picks)
+    texts = (between if between != ", " else "; ").join(options[i].get(lang) for i in picks if i < len(options))
+    return picks, letters, texts

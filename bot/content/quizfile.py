@@ -247,6 +247,10 @@ class QuestionModel(BaseModel):
     @model_validator(mode="after")
     def _fits_its_kind(self) -> QuestionModel:
         check_keys(self.question_kind, {"accept": self.accept, "tolerance": self.tolerance, "scoring": self.scoring})
+        if not self.shuffle and kind_of(self.question_kind).always_shuffled:
+            raise PydanticCustomError(
+                "question_kind", "its options' order is the answer, so they are always shuffled: drop 'shuffle'"
+            )
         return self
 
     @model_validator(mode="after")

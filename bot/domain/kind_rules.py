@@ -39,6 +39,13 @@ class KindRules(Protocol):
         """A press on `option` (authoring index) of a kind that collects picks: the picks so far
         (an answer's stored response) with it changed."""
 
+    def complete(self, question: Question, response: str) -> bool:
+        """Picks a group's player cannot change any more (a group has no "Done"): an order with
+        every option placed; never a multi question's, whose picking ends at the deadline."""
+
+    def arranged(self, shuffled: list[int]) -> list[int]:
+        """The options' display order made from a shuffle (an ordering's is never the right order)."""
+
     def judge(
         self, question: Question, option: int, response: str, elapsed: float, limit: float, streak_before: int
     ) -> Judged:

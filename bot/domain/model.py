@@ -91,12 +91,13 @@ class QuestionKind(StrEnum):
     TYPED = "typed"  # a typed answer matched against accepted ones (case, accents, small typos forgiven)
     NUMERIC = "numeric"  # a number within a range
     POLL = "poll"  # options without a right one: the split is the point; scores nothing
+    ORDERING = "ordering"  # the options put in order, pressed first to last; the file lists them in the right order
 
 
 # a question that names no kind: a quiz file's without `kind`, a message stored before the kinds
 DEFAULT_KIND = QuestionKind.CHOICE
 # the values of QuestionKind, as a quiz file's `kind` (a pydantic Literal) takes them
-KindName = Literal["choice", "multi", "truefalse", "typed", "numeric", "poll"]
+KindName = Literal["choice", "multi", "truefalse", "typed", "numeric", "poll", "ordering"]
 
 
 class MediaKind(StrEnum):
@@ -143,7 +144,7 @@ class Question:
     shuffle: bool = True
     kind: QuestionKind = DEFAULT_KIND
     answers: tuple[int, ...] = ()  # multi: the right options' indices, ascending
-    partial: bool = False  # multi: partial credit (else all or nothing)
+    partial: bool = False  # multi and ordering: partial credit (else all or nothing)
     accepted: tuple[str, ...] = ()  # typed: the accepted answers, the first one shown at the reveal
     numeric: NumericAnswer | None = None  # numeric: the accepted range
     media: Media | None = None  # shown with the question
@@ -332,7 +333,7 @@ class Scorer:
 @dataclass(frozen=True)
 class Reveal:
     card: QuestionCard
-    right_letter: str  # "A"; "A, C" for multi; "" for typed, numeric and polls
+    right_letter: str  # "A"; "A, C" for multi; "C → A → B" for ordering; "" for typed, numeric and polls
     right_text: str  # the right options' texts, the first accepted answer, or "3.14 ± 0.005"
     explanation: str
     counts: tuple[int, ...]  # per displayed option

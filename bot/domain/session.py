@@ -85,7 +85,8 @@ class Run:
         current, index = self._current, self.row.index
         if current is None or current[0] != index:
             q = self.quiz_question(index)
-            current = self._current = (index, q, tuple(option_order(self.row.seed, q)))
+            shown = self.kind_of(q.kind).arranged(option_order(self.row.seed, q))
+            current = self._current = (index, q, tuple(shown))
         return current
 
     def quiz_question(self, index: int) -> Question:
@@ -206,7 +207,10 @@ def make_answer(
     if not kind.collects_picks:
         return answer_row(run, player_key, now, chosen, "")
     before = previous if previous is not None else run.answers.get(player_key)
-    return answer_row(run, player_key, now, NO_ANSWER, kind.toggled(before.response if before else "", chosen))
+    picks = kind.toggled(before.response if before else "", chosen)
+    # a group has no "Done": picks are final once complete (an order with every option placed)
+    final = not run.row.is_private and kind.complete(run.question, picks)
+    return answer_row(run, player_key, now, PICKS_DONE if final else NO_ANSWER, picks)
 
 
 def answer_row(run: Run, player_key: str, now: float, option: int, response: str) -> AnswerRow:
@@ -247,8 +251,12 @@ def should_close_early(run: Run) -> bool:
         return False
     if run.kind.collects_picks:
         # picks change until "Done" (private chats); a group's players have no "Done": their
-        # first pick is not their answer, so the question runs to its deadline
-        return run.row.is_private and any(a.option == PICKS_DONE for a in run.answers.values())
+        # first pick is not their answer, so the question runs to its deadline, unless every
+        # known player's picks are complete (an order with every option placed)
+        final = {key for key, a in run.answers.items() if a.option == PICKS_DONE}
+        if run.row.is_private:
+            return bool(final)
+        return run.row.index > 0 and bool(run.players) and run.players.issubset(final)
     if run.row.is_private:
         return True
     if run.row.index == 0 or not run.players or len(run.answers) < len(run.players):

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from bot.domain import answer_moves, session
-from bot.domain.answering import letters, picks_of, shortened
+from bot.domain.answering import PICKS_DONE, shortened
 from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player
 from bot.domain.records import AnswerRow
 from bot.domain.session import Refusal, Run
@@ -24,6 +24,7 @@ from bot.domain.tokens import MAX_BYTES, AnswerToken, Kind, QuestionToken, decod
 from bot.engine.chats import Chats
 from bot.engine.run_steps import RunSteps
 from bot.engine.run_table import RunTable
+from bot.kinds import kind_of
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, RunLeases, RunRecords
 from bot.texts import render
@@ -87,7 +88,7 @@ class Presses:
         if refused is not None:
             return refused
         if multi:
-            return Ack(render.ack_picks(lang, picks_said(run, answer)), True, lang)
+            return picks_ack(run, answer)
         return _locked(lang, LETTERS[token.choice])
 
     async def _latest_picks(self, run: Run, key: str) -> AnswerRow | None:
@@ -121,7 +122,7 @@ class Presses:
         refused = await self._record(run, answer_moves.make_done(previous), player, previous, replace=True)
         if refused is not None:
             return refused
-        return Ack(render.ack_done(lang, letters(picks_of(previous.response), run.order)), True, lang)
+        return done_ack(run, previous)
 
     async def answer_text(
         self,
@@ -266,9 +267,19 @@ class Presses:
         return refused
 
 
-def picks_said(run: Run, answer: AnswerRow) -> str:
-    """A player's picks so far, as their ack says them ("A, C")."""
-    return run.kind.answered_label(run.question, run.order, answer.option, answer.response)
+def picks_ack(run: Run, answer: AnswerRow) -> Ack:
+    """A press on a kind that collects picks: the picks so far as the kind says them ("A, C";
+    an order "B → A → …"), or the answer once it may not change (an order complete in a group)."""
+    said = kind_of(run.question).said_so_far(run.question, run.order, answer.response)
+    lang = run.row.language
+    return Ack(render.ack_step(lang, run.question.kind, said, answer.option == PICKS_DONE), True, lang)
+
+
+def done_ack(run: Run, answer: AnswerRow) -> Ack:
+    """ "Done": the picks, final."""
+    lang = run.row.language
+    said = run.kind.answered_label(run.question, run.order, NO_ANSWER, answer.response)
+    return Ack(render.ack_done(lang, said), True, lang)
 
 
 def takes_text(run: Run, reply_to: str | None) -> bool:

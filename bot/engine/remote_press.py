@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from bot.domain import answer_moves, session
-from bot.domain.answering import letters, picks_of, shortened
+from bot.domain.answering import shortened
 from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, Quiz
 from bot.domain.records import AnswerRow, Phase, PressFacts, RunRow, RunStatus
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
-from bot.engine.presses import picks_said, refusal_ack, takes_text
+from bot.engine.presses import done_ack, picks_ack, refusal_ack, takes_text
 from bot.kinds import kind_of
 from bot.ports.store import RunLeases, RunRecords, RunWakeups
 from bot.texts import render
@@ -86,7 +86,7 @@ async def answer_elsewhere(
     if refused is not None:
         return outcome, refused
     if multi:
-        return outcome, Ack(render.ack_picks(lang, picks_said(run, answer)), True, lang)
+        return outcome, picks_ack(run, answer)
     return outcome, Ack(render.ack_locked(lang, LETTERS[token.choice]), True, lang)
 
 
@@ -150,7 +150,7 @@ async def _question_button(
     # scored anew at this press: the stored answer's time is not read here
     final = answer_moves.make_done(session.answer_row(run, key, now, NO_ANSWER, previous.response))
     outcome, refused = await _insert(shared, run, facts, final, player, replace=True)
-    return outcome, refused or Ack(render.ack_done(lang, letters(picks_of(previous.response), run.order)), True, lang)
+    return outcome, refused or done_ack(run, previous)
 
 
 async def stored_run(engine: Engine, shared: ElsewhereStore, run_id: int, player: Player, number: int) -> Run | None:

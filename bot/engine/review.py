@@ -152,8 +152,8 @@ class ReviewDesk:
         kind = kind_of(asked.question)
         if kind.collects_picks and token.choice != REVIEW_DONE:
             asked.picks = kind.toggled(asked.picks, asked.order[token.choice])
-            said = kind.answered_label(asked.question, asked.order, NO_ANSWER, asked.picks)
-            return Ack(render.ack_picks(lang, said), True, lang)
+            said = kind.said_so_far(asked.question, asked.order, asked.picks)
+            return Ack(render.ack_step(lang, asked.question.kind, said), True, lang)
         if token.choice == REVIEW_DONE:
             said = kind.answered_label(asked.question, asked.order, NO_ANSWER, asked.picks)
             chosen = frozenset(kind.chosen_options(NO_ANSWER, asked.picks))
@@ -303,7 +303,7 @@ class ReviewDesk:
         )
 
     async def _ask(self, session: ReviewSession, card: ReviewCard, quiz: Quiz, question: Question) -> None:
-        order = tuple(option_order(session.id, question))
+        order = tuple(kind_of(question).arranged(option_order(session.id, question)))
         session.asked = _Asked(card, quiz, question, order, self._view(session, quiz, question, order))
         try:
             session.asked.message = await self.engine.adapter(session.chat.platform).post_question(session.asked.shown)

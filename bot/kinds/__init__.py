@@ -1,4 +1,4 @@
-"""Each kind of question in one module (choice, multi, truefalse, typed, numeric, poll).
+"""Each kind of question in one module (choice, multi, truefalse, typed, numeric, poll, ordering).
 
 A kind module defines one `Kind` (bot/kinds/base.py) as `KIND`, which says:
 

@@ -51,6 +51,7 @@ class Kind:
     has_options: ClassVar[bool] = True  # pressed options; else a typed text
     is_scored: ClassVar[bool] = True  # else a poll: nothing is right, nothing scores
     collects_picks: ClassVar[bool] = False  # presses toggle picks until "Done" or the deadline
+    always_shuffled: ClassVar[bool] = False  # the options' order is the answer: a file may not keep it
     # message ids of the options the bot supplies itself (the file gives none); they keep their order
     fixed_options: ClassVar[tuple[str, ...]] = ()
     # what its card says to do (a message id; "" for nothing), by the way the chat takes the answer
@@ -58,6 +59,14 @@ class Kind:
     instruction: ClassVar[str] = ""
     # the reveal's line naming the right answer: a message id with {letter} and {text}
     reveal_title: ClassVar[str] = later("Right answer: {letter}) {text}")
+    # a kind that collects picks: what a press's ack says of them so far (message ids, {letter})
+    picks_message: ClassVar[str] = later("Your picks: {letter}")
+    no_picks_message: ClassVar[str] = later("No option picked.")
+    # the reveal's bars: a line saying what they count (a message id; "" for the options chosen),
+    # and whether each bar is a share of the answers (else of all the bars)
+    split_title: ClassVar[str] = ""
+    split_of_answers: ClassVar[bool] = False
+    said_between: ClassVar[str] = ", "  # between the options an answer names, in a report's cell
     # the quiz file: what `answer` holds (None: the kind has no `answer` key), and the keys only it takes
     answer_shape: ClassVar[str | None] = None
     own_keys: ClassVar[frozenset[str]] = frozenset()
@@ -132,6 +141,25 @@ class Kind:
 
     def toggled(self, response: str, option: int) -> str:
         raise NotImplementedError("only a kind that collects picks toggles them")
+
+    def complete(self, question: Question, response: str) -> bool:
+        return False
+
+    def arranged(self, shuffled: list[int]) -> list[int]:
+        return shuffled
+
+    def said_so_far(self, question: Question, order: tuple[int, ...], response: str) -> str:
+        """The picks so far as a press's ack says them."""
+        return self.answered_label(question, order, NO_ANSWER, response)
+
+    def said_options(self, option: int, response: str) -> tuple[int, ...]:
+        """The options an answer names (authoring indices), in the order a report's cell lists them."""
+        return tuple(sorted(self.chosen_options(option, response)))
+
+    def reveal_marks(self, right_letter: str, letters: Iterable[str]) -> dict[str, str]:
+        """Each option's mark at the reveal, by its letter: right or not."""
+        right = set(right_letter.split(", ")) if right_letter else set()
+        return {letter: "✅ " if letter in right else "▫️ " for letter in letters}
 
     def accepts_text(self, response: str) -> bool:
         return True

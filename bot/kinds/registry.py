@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.domain.model import DEFAULT_KIND, Question, QuestionKind
-from bot.kinds import choice, multi, numeric, poll, truefalse, typed
+from bot.kinds import choice, multi, numeric, ordering, poll, truefalse, typed
 from bot.kinds.base import FileProblem, Kind
 
 # in the order the quiz format lists them
 KINDS: Mapping[QuestionKind, Kind] = {
-    k.code: k for k in (m.KIND for m in (choice, multi, truefalse, typed, numeric, poll))
+    k.code: k for k in (m.KIND for m in (choice, multi, truefalse, typed, numeric, poll, ordering))
 }
 DEFAULT = KINDS[DEFAULT_KIND]  # a quiz file's question without `kind`
 

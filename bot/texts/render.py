@@ -38,6 +38,7 @@ from bot.texts.render_acks import (
     ack_refused,
     ack_repeated,
     ack_repeated_text,
+    ack_step,
     ack_text_locked,
     answer_instruction,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "ack_refused",
     "ack_repeated",
     "ack_repeated_text",
+    "ack_step",
     "ack_text_locked",
     "answer_instruction",
     "shown",
@@ -143,7 +145,8 @@ def question_body(card: QuestionCard, way: AnswerWay = AnswerWay.REPLY) -> str:
 def answer_bars(reveal: Reveal) -> list[str]:
     """'B ▓▓▓░░ 3'; in RTL the letter stands at the right and the bar grows leftwards."""
     d = content_direction(reveal.card)
-    total = sum(reveal.counts) or 1
+    # a share of the answers where the kind's bars count them (an ordering's: its right places)
+    total = (len(reveal.answers) if kind_of(reveal.kind).split_of_answers else sum(reveal.counts)) or 1
     lines = []
     for option, count in zip(reveal.card.options, reveal.counts):
         filled = round(BAR_WIDTH * count / total)
@@ -209,12 +212,12 @@ def revealed(reveal: Reveal, room: int, measure: Callable[[str], int] = len) -> 
 def _revealed_head(reveal: Reveal) -> str:
     """The question with the right options marked (none for a poll) and the split as bars, or
     a typed question's most common answers; then the right answer."""
-    card, lang = reveal.card, reveal.card.language
-    right = set(reveal.right_letter.split(", ")) if reveal.right_letter else set()
+    card, lang, kind = reveal.card, reveal.card.language, kind_of(reveal.kind)
     lines = [prompt(card), *media_lines(lang, card.media)]
     if card.options:
-        marks = {o.letter: "✅ " if o.letter in right else "▫️ " for o in card.options}
-        lines += ["", *option_lines(card, marks), "", *answer_bars(reveal)]
+        marks = kind.reveal_marks(reveal.right_letter, (o.letter for o in card.options))
+        counted = [t(lang, kind.split_title)] if kind.split_title else []
+        lines += ["", *option_lines(card, marks), "", *counted, *answer_bars(reveal)]
     if reveal.responses:
         lines += ["", *response_lines(reveal)]
     return "\n".join(lines) + "\n\n" + ("✅ " if kind_of(reveal.kind).is_scored else "📊 ") + reveal_title(reveal)

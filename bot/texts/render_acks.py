@@ -44,6 +44,15 @@ def ack_done(lang: str, letters: str) -> str:
     return t(lang, "Your answer: {letter}", letter=letters)
 
 
+def ack_step(lang: str, kind: QuestionKind, said: str, final: bool = False) -> str:
+    """A press on a kind that collects picks: the picks (an ordering's order) so far as the kind
+    says them, or the answer once final (an order complete in a group)."""
+    if final:
+        return ack_done(lang, said)
+    rules = kind_of(kind)
+    return t(lang, rules.picks_message, letter=said) if said else t(lang, rules.no_picks_message)
+
+
 def ack_text_locked(lang: str, answer: str) -> str:
     """A typed or numeric answer taken (`answer` as the player typed it)."""
     return t(lang, "Locked in: {answer}", answer=answer)

@@ -6,7 +6,7 @@ script, no inline style), so the page needs no JavaScript and passes a strict CS
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -57,6 +57,10 @@ class Figure:
     chart: Chart
     listed: tuple[Listed, ...]
     numbering: str  # the list's: "A" (options, by letter) or "1" (answers, by rank)
+    # an ordering's shares of places right and of orders right (percent): the tallies count
+    # options chosen, not orders
+    positions_right: int | None = None
+    fully_right: int | None = None
 
 
 def question_figure(question: Question, lang: str, split: tuple[int, ...], responses: Mapping[str, int]) -> Figure:
@@ -70,6 +74,8 @@ def question_figure(question: Question, lang: str, split: tuple[int, ...], respo
         right_ranks = {i for i, text in enumerate(texts) if kind.is_right_response(question, text)}
         chart = split_chart("12345", texts, tuple(n for _, n in ranked), right_ranks)
         return Figure(chart, tuple(Listed(t, i in right_ranks) for i, t in enumerate(texts)), "1")
+    if kind.always_shuffled:  # the order is the answer
+        return _places_figure(question, lang, responses)
     if kind.collects_picks:  # each pick counts for its option: the bars say how often each was picked
         counts = [0] * len(question.options)
         for response, n in responses.items():
@@ -82,8 +88,32 @@ def question_figure(question: Question, lang: str, split: tuple[int, ...], respo
     return Figure(chart, tuple(Listed(t, i in rights) for i, t in enumerate(options)), "A")
 
 
-def split_chart(letters: str, options: list[str], split: tuple[int, ...], rights: Collection[int]) -> Chart:
-    total = sum(split)
+def _places_figure(question: Question, lang: str, responses: Mapping[str, int]) -> Figure:
+    """An ordering's options in the right order, each bar the answers that put it in its place;
+    beside them the share of places right and of orders right (the tallies count options chosen,
+    not orders)."""
+    kind, size = kind_of(question), len(question.options)
+    counts, places, whole = [0] * size, 0, 0
+    for response, n in responses.items():
+        right = set(kind.chosen_options(NO_ANSWER, response)) & set(range(size))
+        for index in right:
+            counts[index] += n
+        places, whole = places + len(right) * n, whole + (n if len(right) == size else 0)
+    answers = sum(responses.values())
+    options = [o.get(lang) for o in question.options]  # the right order
+    numbers = [str(place) for place in range(1, size + 1)]
+    chart = split_chart(numbers, options, tuple(counts), range(size), of=answers)
+    listed = tuple(Listed(text, False) for text in options)  # the list itself is the answer
+    if not answers:
+        return Figure(chart, listed, "1")
+    return Figure(chart, listed, "1", round(100 * places / (answers * size)), round(100 * whole / answers))
+
+
+def split_chart(
+    letters: Sequence[str], options: list[str], split: tuple[int, ...], rights: Collection[int], of: int | None = None
+) -> Chart:
+    """Bars of `split`, each with its share of `of` answers (default: of the split's sum)."""
+    total = sum(split) if of is None else of
     top = max(split, default=0) or 1
     bars = tuple(
         Bar(

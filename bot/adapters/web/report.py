@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from bot.adapters.web.charts import Chart, split_chart
 from bot.adapters.web.figures import LETTERS
 from bot.commands.results import Line, RunResults
-from bot.domain.model import Standing
+from bot.domain.model import NO_ANSWER, Question, Standing
+from bot.kinds import kind_of
 
 
 @dataclass(frozen=True)
@@ -39,18 +40,27 @@ def questions(results: RunResults, lang: str) -> list[QuestionSplit]:
             shown.append(QuestionSplit(number, question_id, question_id, (), -1, len(answered), None))
             continue
         options = tuple(o.get(lang) for o in question.options)
-        split = [0] * len(options)
-        for line in answered:
-            for pick in line.picks:
-                if pick < len(split):
-                    split[pick] += 1
-        chart = split_chart(LETTERS, list(options), tuple(split), question.right_options())
+        split = _split(question, answered, len(options))
+        of = len(answered) if kind_of(question).split_of_answers else None  # an ordering's: who placed each right
+        chart = split_chart(LETTERS, list(options), tuple(split), question.right_options(), of=of)
         shown.append(
             QuestionSplit(
                 number, question_id, question.prompt.get(lang), options, question.answer, len(answered), chart
             )
         )
     return shown
+
+
+def _split(question: Question, answered: list[Line], size: int) -> list[int]:
+    """Per option: the answers that count for it, as the kind counts them (a choice, a pick, an
+    ordering's option in its right place)."""
+    kind, split = kind_of(question), [0] * size
+    for line in answered:
+        picks = ",".join(map(str, line.picks))
+        for pick in kind.chosen_options(NO_ANSWER, picks) if kind.collects_picks else line.picks:
+            if pick < size:
+                split[pick] += 1
+    return split
 
 
 def players(results: RunResults) -> list[PlayerAnswers]:

@@ -127,7 +127,7 @@ def _answer_key(q: Question, lang: str) -> tuple[frozenset[int], str]:
     kind = kind_of(q)
     if not kind.is_scored:
         return frozenset(), t(lang, "A poll: no answer is right.")
-    if not kind.has_options:
+    if not kind.has_options or not q.right_options():  # typed, numeric; an ordering's right order
         return frozenset(), t(lang, "Right answer: {text}", text=answer_key(q, lang))
     return q.right_options(), ""
 

@@ -20,6 +20,7 @@ def question_data(draft: Draft) -> dict[str, Any]:
     """The question as the quiz file writes it: only the keys its kind uses."""
     options, shuffle = in_meaningful_order(draft.options)
     kind = kind_of(QuestionKind(draft.kind))
+    shuffle = shuffle or kind.always_shuffled
     identity = kind.identity(options, draft.accept, draft.answer, draft.tolerance)
     data: dict[str, Any] = {"id": question_id(draft.prompt, identity)}
     if kind is not DEFAULT:

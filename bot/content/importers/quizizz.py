@@ -8,6 +8,10 @@ which is not a question. The `Question Type` column decides the kind:
   Quizizz scores it (every right option and no wrong one);
 - Fill-in-the-Blank: the options are the accepted answers (`typed`);
 - Poll: the options, no right answer (`poll`);
+- Reorder: an `ordering` question. Quizizz's template documents no Correct Answer for it, and its
+  editor takes a reorder question's items in their right order, so the options are read as
+  written, first to last; a `Correct Answer` naming every option once ("3,1,2,4") gives the
+  right order instead (the option numbers, first to last);
 - Open-Ended, Draw and the rest are refused with the reason.
 
 `Image Link` becomes the question's picture, `Answer explanation` its explanation.
@@ -22,6 +26,7 @@ from bot.texts.i18n import Later, later
 
 OPTIONS = 5
 MULTIPLE_CHOICE, CHECKBOX, FILL_IN, POLL = "multiple choice", "checkbox", "fill-in-the-blank", "poll"
+REORDER = "reorder"
 KNOWN_KINDS = (
     MULTIPLE_CHOICE,
     CHECKBOX,
@@ -29,7 +34,7 @@ KNOWN_KINDS = (
     "open-ended",
     POLL,
     "draw",
-    "reorder",
+    REORDER,
     "match",
     "drag and drop",
     "dropdown",
@@ -87,6 +92,8 @@ def _draft(row: Row, kind: str, options: list[tuple[int, str]], correct: str) ->
         return Draft(row.where, "", (), None, kind="typed", accept=texts)
     if folded == POLL:
         return Draft(row.where, "", texts, None, kind="poll")
+    if folded == REORDER:
+        return _reorder(row, options, correct)
     if folded not in (MULTIPLE_CHOICE, CHECKBOX):
         return later("a question of type {kind}: quizhost cannot ask it", kind=kind)
     right = all_right(options, correct, "Correct Answer", OPTIONS)
@@ -100,3 +107,18 @@ def _draft(row: Row, kind: str, options: list[tuple[int, str]], correct: str) ->
             numbers=", ".join(str(options[i][0]) for i in right),
         )
     return Draft(row.where, "", texts, right[0])
+
+
+def _reorder(row: Row, options: list[tuple[int, str]], correct: str) -> Draft | Later:
+    """A Reorder row: its options in the right order, as written or as `Correct Answer` orders them."""
+    if not correct:
+        return Draft(row.where, "", tuple(text for _, text in options), None, kind="ordering")
+    order, numbered = numbers(correct), [n for n, _ in options]
+    if order is None or sorted(order) != sorted(numbered):
+        return later(
+            "Correct Answer '{written}' of a Reorder question must name each of its options once, "
+            "in the right order (like 2,1,3)",
+            written=correct,
+        )
+    texts = dict(options)
+    return Draft(row.where, "", tuple(texts[n] for n in order), None, kind="ordering")

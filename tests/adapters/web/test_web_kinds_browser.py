@@ -1,6 +1,7 @@
 """The kinds tour's question page in Chromium, after a group played it: the picture beside the
 quiz shown inline, and each kind's chart: several right options marked, the most common typed
-and numeric answers with the right ones marked, a poll's split with none marked."""
+and numeric answers with the right ones marked, a poll's split with none marked, and the steps
+put in order: per place, how many put its option there, beside the share of places right."""
 
 from __future__ import annotations
 
@@ -17,10 +18,17 @@ from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
 from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_browser import browser, phone_page, shots  # noqa: F401 (the fixtures)
+from tests.adapters.web.test_web_pages import fetch, text_of
 from tests.support.web_harness import Site, serving
 
 ANN, BOB, CY = player(1, "Ann"), player(2, "Bob"), player(3, "Cy")
-# what each player answers, question by question: option texts, or what they type
+STEPS = [  # the ordering question's options, in the right order
+    "The forward pass computes the loss on this GPU's micro-batch",
+    "The backward pass computes this GPU's gradients",
+    "An all-reduce averages the gradients across the GPUs",
+    "The optimizer updates the weights with the averaged gradients",
+]
+# what each player answers, question by question: option texts (pressed in turn), or what they type
 PLAYED: dict[Player, list[list[str] | str]] = {
     ANN: [
         ["3/7"],
@@ -29,6 +37,7 @@ PLAYED: dict[Player, list[list[str] | str]] = {
         "allreduce",
         "14",
         ["FSDP / ZeRO-3"],
+        STEPS,
     ],
     BOB: [
         ["1/4"],
@@ -37,8 +46,9 @@ PLAYED: dict[Player, list[list[str] | str]] = {
         "All-Reduce",
         "14,2",
         ["Tensor parallelism"],
+        [STEPS[0], STEPS[1], STEPS[3], STEPS[2]],
     ],
-    CY: [["3/7"], ["Gradient accumulation"], ["True"], "broadcast", "28", ["FSDP / ZeRO-3"]],
+    CY: [["3/7"], ["Gradient accumulation"], ["True"], "broadcast", "28", ["FSDP / ZeRO-3"], STEPS[::-1]],
 }
 
 
@@ -62,7 +72,7 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     adapter = RecordingAdapter()
     engine.attach(adapter)
     assert (await engine.start(group(), "kinds-tour", ANN, None)).status is StartStatus.STARTED
-    for index in range(6):
+    for index in range(len(PLAYED[ANN])):
         clock.advance(5)
         await engine.run_due()
         card = adapter.questions[-1]
@@ -88,7 +98,7 @@ async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: S
     )
     await page.goto(site.link(group()).rstrip("/") + "/quizzes/kinds-tour")
     sections = page.locator("section.question")
-    await expect(sections).to_have_count(6)
+    await expect(sections).to_have_count(7)
 
     picture = sections.nth(0).locator("figure.medium img")
     await expect(picture).to_be_visible()
@@ -111,6 +121,26 @@ async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: S
     poll = sections.nth(5)
     await expect(poll.locator("svg g.bar")).to_have_count(4)
     await expect(poll.locator("svg g.bar.right")).to_have_count(0)
+    ordering = sections.nth(6)
+    await expect(ordering.locator("ol.options")).to_have_attribute("type", "1")
+    await expect(ordering.locator("ol.options li").first).to_contain_text(STEPS[0])  # the right order
+    # Ann all four places, Bob the first two, Cy none: 6 of 12 places right, one order of three
+    places = "1 2 (67%) right answer, 2 2 (67%) right answer, 3 1 (33%) right answer, 4 1 (33%) right answer"
+    await expect(ordering.locator("svg title")).to_contain_text(places)
+    await expect(ordering.locator("dl.figures")).to_contain_text("Places right")
+    await expect(ordering.locator("dl.figures")).to_contain_text("50%")
+    await expect(ordering.locator("dl.figures")).to_contain_text("33%")  # fully right: Ann alone
     await page.screenshot(path=shots / "kinds-tour-en.png", full_page=True)
-    for n in range(6):
+    for n in range(7):
         await sections.nth(n).screenshot(path=shots / f"kinds-tour-q{n + 1}.png")
+
+
+async def test_the_run_report_lists_each_order_as_placed_and_charts_the_places_right(site: Site):
+    (run,) = await site.engine.store.chat_runs(group().key)
+    status, html, _ = await fetch(site.link(group()) + f"runs/{run.run_id}")
+    assert status == 200
+    words = text_of(html)
+    # the report's letters are the file's, in which the right order reads A → B → C → D
+    assert "A → B → C → D" in words and "A → B → D → C" in words and "D → C → B → A" in words
+    # per option, the answers that put it in its right place: Ann all four, Bob the first two
+    assert "How the answers split: A 2 (67%), B 2 (67%), C 1 (33%), D 1 (33%)</title>" in html
