@@ -39,11 +39,11 @@ def stored_answer(run: Run, facts: PressFacts, player_key: str) -> AnswerRow | N
 def check_done(
     run: Run, token: QuestionToken, player_key: str, now: float, previous: AnswerRow | None = None
 ) -> Refusal | None:
-    """A multi question's "Done": its picks so far are final."""
+    """ "Done" in a private chat on a question that collects picks: its picks so far are final."""
     if (closed := check_open(run, token.number, now)) is not None:
         return closed
-    if not run.kind.collects_picks:
-        return Refusal.WRONG_KIND
+    if not run.kind.collects_picks or not run.row.is_private:
+        return Refusal.WRONG_KIND  # a group's card has no "Done" (its picks end at the deadline)
     answer = previous if previous is not None else run.answers.get(player_key)
     if answer is None or not answer.response:
         return Refusal.NO_PICKS
