@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from bot.domain import answer_moves, session
-from bot.domain.answering import shortened
+from bot.domain.answering import PICKS_DONE, shortened
 from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, Quiz
 from bot.domain.records import AnswerRow, Phase, PressFacts, RunRow, RunStatus
 from bot.domain.session import Refusal, Run
@@ -201,7 +201,9 @@ async def _insert(
 ) -> tuple[str, Ack | None]:
     """Store the answer under the run row's lock: ("accepted", None), or why not and its Ack."""
     lang = run.row.language
-    wake = session.wakes_owner(run.row, facts.anyone_known, facts.unseen)
+    # picks still changing (a toggle before "Done", an order not complete) cannot close the question
+    final = answer.option == PICKS_DONE or not run.kind.collects_picks
+    wake = final and session.wakes_owner(run.row, facts.anyone_known, facts.unseen)
     try:
         landed = await shared.insert_answer_if_asking(answer, player, wake_owner=wake, replace=replace)
     except Exception:  # nothing was stored: the player may press again

@@ -11,6 +11,7 @@ import pytest
 
 from bot.engine.core import Engine
 from bot.testing.fakes import RecordingAdapter, group, player
+from storage.postgres import wakeups as pg_wakeups
 from tests.engine.test_question_kinds import kinds_quiz, token_of
 from tests.system import test_workers_kinds
 from tests.system.test_workers_kinds import revealed, start_worker
@@ -53,8 +54,10 @@ async def still_open(engine: Engine, adapter: RecordingAdapter, count: int) -> N
     assert len(adapter.reveals) == count, "an incomplete order closed the question early"
 
 
-async def test_an_order_completed_through_another_worker_closes_the_group_question(workers, clock):
+async def test_an_order_completed_through_another_worker_closes_the_group_question(workers, clock, postgres_url):
     (a, a_adapter, _), (b, _, _) = workers
+    woken: list[int | None] = []  # the owner's wake-ups, as the database delivers them
+    listening = asyncio.create_task(pg_wakeups.listen(postgres_url, woken.append))
     await a.start(group(), "kinds", ANN)
     clock.advance(5)
     await a.run_due()
@@ -68,11 +71,16 @@ async def test_an_order_completed_through_another_worker_closes_the_group_questi
     second = a_adapter.questions[-1]
 
     await place(a, second, ANN, PLANETS)
+    woken.clear()
     await place(b, second, BOB, ["Earth", "Venus"])
     await still_open(a, a_adapter, 1)
     await place(b, second, BOB, ["Venus"])  # taken back: still incomplete
     await still_open(a, a_adapter, 1)
+    assert second.run_id not in woken, "an incomplete order cannot close the question: no wake-up"
     await place(b, second, BOB, ["Venus", "Mercury"])  # Earth → Venus → Mercury: complete
     await revealed(a, a_adapter, 2)  # early: the clock has not reached the deadline
     _, reveal = a_adapter.reveals[-1]
     assert sorted((s.name, s.correct) for s in reveal.answers) == [("Ann", True), ("Bob", False)]
+    assert second.run_id in woken
+    listening.cancel()
+    await asyncio.gather(listening, return_exceptions=True)
