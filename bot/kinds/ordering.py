@@ -24,6 +24,14 @@ from bot.kinds.base import FileProblem, Kind, later
 
 ARROW = " → "
 PENDING = "…"  # where the options still to place would go, in a press's ack
+# explicit directional formatting (embeddings, overrides, isolates): one option's right-to-left
+# override would run past the arrows and show the options after it reversed, in another order
+_DIRECTIONAL = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
+def in_order(texts: Iterable[str]) -> str:
+    """Option texts as one line, first to last, none able to reorder the others."""
+    return ARROW.join(text.translate(_DIRECTIONAL) for text in texts)
 
 
 def placed_of(response: str) -> tuple[int, ...]:
@@ -73,7 +81,7 @@ class Ordering(Kind):
         return {"scoring": "partial"} if question.partial else {}
 
     def estimated_right_text(self, answer: Any, accept: list[str], options: list[str]) -> str:
-        return ARROW.join(options)
+        return in_order(options)
 
     # answering and judging ---------------------------------------------------------------------
 
@@ -86,8 +94,8 @@ class Ordering(Kind):
         return len(placed_of(response)) >= len(question.options)
 
     def arranged(self, shuffled: list[int]) -> list[int]:
-        in_order = len(shuffled) > 1 and shuffled == sorted(shuffled)
-        return [*shuffled[1:], shuffled[0]] if in_order else shuffled
+        solved = len(shuffled) > 1 and shuffled == sorted(shuffled)
+        return [*shuffled[1:], shuffled[0]] if solved else shuffled
 
     def judge(
         self, question: Question, option: int, response: str, elapsed: float, limit: float, streak_before: int
@@ -120,14 +128,14 @@ class Ordering(Kind):
     def right_answer(self, question: Question, shown: QuestionCard, order: tuple[int, ...]) -> tuple[str, str]:
         position = {src: pos for pos, src in enumerate(order)}
         right = range(len(question.options))
-        return order_letters(right, order), ARROW.join(shown.options[position[i]].text for i in right)
+        return order_letters(right, order), in_order(shown.options[position[i]].text for i in right)
 
     def reveal_marks(self, right_letter: str, letters: Iterable[str]) -> dict[str, str]:
         """Each option marked with its place in the right order: "2. B) …"."""
         return {letter: f"{place}. " for place, letter in enumerate(right_letter.split(ARROW), start=1)}
 
     def key_text(self, question: Question, lang: str) -> str:
-        return ARROW.join(o.get(lang) for o in question.options)
+        return in_order(o.get(lang) for o in question.options)
 
 
 KIND = Ordering()
