@@ -110,7 +110,12 @@ def _draft(row: Row, kind: str, options: list[tuple[int, str]], correct: str) ->
 
 
 def _reorder(row: Row, options: list[tuple[int, str]], correct: str) -> Draft | Later:
-    """A Reorder row: its options in the right order, as written or as `Correct Answer` orders them."""
+    """A Reorder row: its options in the right order, as written or as `Correct Answer` orders them.
+    An empty option before a filled one (a formula cell without a stored value reads empty too)
+    would drop an item and move the rest up: the order kept would not be the author's."""
+    gap = next((n for at, (n, _) in enumerate(options, start=1) if n != at), None)
+    if gap is not None:
+        return later("Option {n} of a Reorder question is empty, but an option after it is not", n=gap - 1)
     if not correct:
         return Draft(row.where, "", tuple(text for _, text in options), None, kind="ordering")
     order, numbered = numbers(correct), [n for n, _ in options]
