@@ -194,6 +194,7 @@ def test_quizizz_reorder_rows_become_ordering_questions() -> None:
         ({"options": ["a"]}, "options", "question 'q' options: 1 given: an ordering question puts at least 2 options"),
         ({"options": list("abcdefghijk")}, "options", "question 'q' options: 11 given: at most 10 allowed"),
         ({"answer": [1, 0]}, "answer", "an ordering question has no 'answer' key: list its options in the right order"),
+        ({"options": ["a", "a"]}, "- id", "question 'q': options[0] and options[1] have the same English text"),
         (
             {"shuffle": False},
             "- id",

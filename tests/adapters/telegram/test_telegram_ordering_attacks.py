@@ -55,3 +55,28 @@ async def test_forged_and_stale_presses_leave_a_group_order_alone(fake, clock, t
         assert "closed" in (after.text or "") or "ended" in (after.text or ""), after.text
         assert f"Right order: {right}" in q1.text
         assert "Dev +" in q1.text, "Dev's order counted once, untouched by the forged presses"
+
+
+async def test_done_in_private_with_nothing_placed_is_refused_and_a_partial_order_scores_as_placed(
+    fake, clock, tmp_path
+):
+    settings = settings_for(fake, tmp_path)
+    (tmp_path / "quizzes" / "order.yaml").write_text(QUIZ, encoding="utf-8")
+    dev = fake.user(73, "Dev")
+    me = Member(fake, fake.private(dev), dev)
+    async with running_bot(fake, settings, clock):
+        await me.says("/quiz order")
+        q1 = await next_question(fake, me.chat, 1)
+        letter = letters(q1.text)
+        done = next(b for b in q1.buttons() if strip(b["text"]) == "✅ Done")
+        assert (await me.presses_data(q1.message_id, done["callback_data"])).text == "Pick at least one option first."
+        await me.presses(q1, letter["Mercury"])
+        assert (await me.presses(q1, letter["Mercury"])).text == "No option placed."
+        nothing = await me.presses_data(q1.message_id, done["callback_data"])
+        assert nothing.text == "Pick at least one option first.", "an order taken back to nothing is no answer"
+        await me.presses(q1, letter["Mercury"])
+        assert (await me.presses_data(q1.message_id, done["callback_data"])).text == f"Your answer: {letter['Mercury']}"
+        await reveal_of(fake, me.chat, q1)
+        again = await me.presses_data(q1.message_id, done["callback_data"])
+        assert again.text == "This quiz has ended.", "a replayed Done: Done closed the one question"
+        assert "Nobody got it right." in q1.text, "one place of four, scored all or nothing"

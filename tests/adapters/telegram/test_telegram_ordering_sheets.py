@@ -1,0 +1,69 @@
+"""A question put in order whose options start like formulas, played in a Telegram group by a
+player whose name holds a right-to-left override and a formula, through the fake Bot API: the
+admin's downloads (the web page's CSV and .xlsx, `quizhost results`) are inert, the order a
+player placed reads first to last, and the name comes without its override."""
+
+from __future__ import annotations
+
+from tests.adapters.telegram.test_telegram_e2e import clock, fake  # noqa: F401 (the fixtures)
+from tests.adapters.telegram.test_telegram_ordering import letters
+from tests.adapters.telegram.test_telegram_sheet_formulas import download
+from tests.adapters.terminal.test_results_cli import results
+from tests.support.inert_sheets import assert_inert_csv, assert_inert_xlsx
+from tests.support.telegram_harness import Member, next_question, reveal_of, running_bot, settings_for
+
+FORMULA = '=HYPERLINK("http://x","y")'
+OPTIONS = [FORMULA, "+1 step", "@last"]
+QUIZ = """\
+id: steps
+title: Steps
+description: Options that start like formulas
+questions:
+  - id: steps
+    kind: ordering
+    prompt: In order?
+    options: ['=HYPERLINK("http://x","y")', "+1 step", "@last"]
+"""
+
+
+async def test_an_order_of_formulas_is_inert_in_every_download(fake, clock, tmp_path, unused_tcp_port_factory):
+    port = unused_tcp_port_factory()
+    settings = settings_for(
+        fake, tmp_path, quizhost_web_url=f"http://127.0.0.1:{port}", quizhost_web_listen=f"127.0.0.1:{port}"
+    )
+    (tmp_path / "quizzes" / "steps.yaml").write_text(QUIZ, encoding="utf-8")
+    group = fake.group(-1471, "Sheet club")
+    ann = Member(fake, group, fake.user(97, "Ann"))
+    eve = Member(fake, group, fake.user(98, "\u202eEve;=1+1"))
+    fake.make_admin(group, ann.user)
+    fake.private(ann.user)
+    fake.expected_refusals.add("Bad Request: chat not found")
+    async with running_bot(fake, settings, clock):
+        await ann.says("/quiz steps")
+        q1 = await next_question(fake, group, 1)
+        letter = letters(q1.text)
+        for text in (OPTIONS[1], OPTIONS[0], OPTIONS[2]):
+            said = (await eve.presses(q1, letter[text])).text
+        assert said.startswith("Your answer: ")
+        clock.advance(30)
+        await reveal_of(fake, group, q1)
+        await fake.wait_for(lambda: any("Quiz over" in m.text for m in fake.sent_to(group)), what="the podium")
+        await ann.says("/dashboard")
+        told = await fake.wait_for(
+            lambda: next((m for m in fake.sent_to(fake.private(ann.user)) if "/c/" in m.text), None), what="the link"
+        )
+        page = told.text.split()[-1].rstrip("/")
+        web = [assert_inert_csv(await download(f"{page}/results.csv"))]
+        web.append(assert_inert_xlsx(await download(f"{page}/results.xlsx")))
+
+    key = f"telegram:{group['id']}"
+    for kind in ("csv", "xlsx"):
+        done = results(tmp_path, "--chat", key, "--format", kind, "-o", f"all.{kind}", quizzes=tmp_path / "quizzes")
+        assert done.returncode == 0, done.stderr
+    cli = [assert_inert_csv((tmp_path / "all.csv").read_bytes())]
+    cli.append(assert_inert_xlsx((tmp_path / "all.xlsx").read_bytes()))
+    for rows in (*web, *cli):
+        (row,) = rows
+        assert row["player"] == "Eve;'=1+1", "the override dropped, the formula guarded"
+        assert row["chosen_text"] == f"'+1 step → {FORMULA} → @last", "first to last, as placed"
+        assert row["right"] == "no"
