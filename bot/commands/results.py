@@ -184,5 +184,6 @@ def said(question: Question | None, answer: AnswerRow, lang: str) -> tuple[tuple
     options = question.options if question else ()
     between = kind.said_between if kind is not None else ", "  # an ordering's: " → "
     letters = between.join(LETTERS[i] if i < len(LETTERS) else str(i + 1) for i in picks)
-    texts = (between if between != ", " else "; ").join(options[i].get(lang) for i in picks if i < len(options))
+    join = kind.said_texts if kind is not None else "; ".join
+    texts = join(options[i].get(lang) for i in picks if i < len(options))
     return picks, letters, texts

@@ -156,6 +156,10 @@ class Kind:
         """The options an answer names (authoring indices), in the order a report's cell lists them."""
         return tuple(sorted(self.chosen_options(option, response)))
 
+    def said_texts(self, texts: Iterable[str]) -> str:
+        """The texts of the options an answer names, as a report's cell lists them."""
+        return "; ".join(texts)
+
     def reveal_marks(self, right_letter: str, letters: Iterable[str]) -> dict[str, str]:
         """Each option's mark at the reveal, by its letter: right or not."""
         right = set(right_letter.split(", ")) if right_letter else set()

@@ -115,6 +115,9 @@ class Ordering(Kind):
     def said_options(self, option: int, response: str) -> tuple[int, ...]:
         return placed_of(response)
 
+    def said_texts(self, texts: Iterable[str]) -> str:
+        return in_order(texts)
+
     def answered_label(self, question: Question, order: tuple[int, ...], option: int, response: str) -> str:
         return order_letters(placed_of(response), order)
 

@@ -1,10 +1,12 @@
-"""A question put in order whose options start like formulas, played in a Telegram group by a
+"""A question put in order whose options start like formulas (one with a right-to-left
+override), played in a Telegram group by a
 player whose name holds a right-to-left override and a formula, through the fake Bot API: the
 admin's downloads (the web page's CSV and .xlsx, `quizhost results`) are inert, the order a
 player placed reads first to last, and the name comes without its override."""
 
 from __future__ import annotations
 
+from bot.texts.bidi import strip
 from tests.adapters.telegram.test_telegram_e2e import clock, fake  # noqa: F401 (the fixtures)
 from tests.adapters.telegram.test_telegram_ordering import letters
 from tests.adapters.telegram.test_telegram_sheet_formulas import download
@@ -13,7 +15,7 @@ from tests.support.inert_sheets import assert_inert_csv, assert_inert_xlsx
 from tests.support.telegram_harness import Member, next_question, reveal_of, running_bot, settings_for
 
 FORMULA = '=HYPERLINK("http://x","y")'
-OPTIONS = [FORMULA, "+1 step", "@last"]
+OPTIONS = [FORMULA, "+1 step", "@last\u202e"]
 QUIZ = """\
 id: steps
 title: Steps
@@ -22,7 +24,7 @@ questions:
   - id: steps
     kind: ordering
     prompt: In order?
-    options: ['=HYPERLINK("http://x","y")', "+1 step", "@last"]
+    options: ['=HYPERLINK("http://x","y")', "+1 step", "@last\u202e"]
 """
 
 
@@ -42,8 +44,8 @@ async def test_an_order_of_formulas_is_inert_in_every_download(fake, clock, tmp_
         await ann.says("/quiz steps")
         q1 = await next_question(fake, group, 1)
         letter = letters(q1.text)
-        for text in (OPTIONS[1], OPTIONS[0], OPTIONS[2]):
-            said = (await eve.presses(q1, letter[text])).text
+        for text in (OPTIONS[1], OPTIONS[2], OPTIONS[0]):
+            said = (await eve.presses(q1, letter[strip(text)])).text  # the card shows it without the override
         assert said.startswith("Your answer: ")
         clock.advance(30)
         await reveal_of(fake, group, q1)
@@ -65,5 +67,6 @@ async def test_an_order_of_formulas_is_inert_in_every_download(fake, clock, tmp_
     for rows in (*web, *cli):
         (row,) = rows
         assert row["player"] == "Eve;'=1+1", "the override dropped, the formula guarded"
-        assert row["chosen_text"] == f"'+1 step → {FORMULA} → @last", "first to last, as placed"
+        # first to last, as placed: the override in "@last" cannot show the formula before it
+        assert row["chosen_text"] == f"'+1 step → @last → {FORMULA}"
         assert row["right"] == "no"
