@@ -9,6 +9,7 @@ from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build
 from tests.support.pg_fixtures import add_option, deselect_postgres, postgres_cluster, postgres_url  # noqa: F401
 from tests.support.stray_threads import exit_past_stray_threads, note_status
 
@@ -74,6 +75,6 @@ def adapter() -> RecordingAdapter:
 @pytest.fixture
 def engine(quiz, store, clock, adapter) -> Engine:
     catalog = Catalog.from_quizzes([quiz, make_quiz("other", 3, title="Other things", tags=("misc",))])
-    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5)).engine
     engine.attach(adapter)
     return engine

@@ -30,10 +30,10 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def played_chats(settings: Settings) -> list[PlayedChat]:
-    from bot.app.wiring import open_engine
+    from bot.app.wiring import open_house
 
-    async with open_engine(settings) as engine:
-        return await engine.store.played_chats()
+    async with open_house(settings) as house:
+        return await house.store.played_chats()
 
 
 def describe(chats: list[PlayedChat]) -> list[str]:

@@ -54,10 +54,10 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _results(args: argparse.Namespace, settings: Settings) -> int | str:
     """How many answers were written; what was wrong, before anything was written."""
-    from bot.app.wiring import open_engine
+    from bot.app.wiring import open_house
 
-    async with open_engine(settings) as engine:
-        store = engine.store
+    async with open_house(settings) as house:
+        store = house.store
         if args.chat is None:
             chats = await store.played_chats()
             if len(chats) != 1:
@@ -68,11 +68,11 @@ async def _results(args: argparse.Namespace, settings: Settings) -> int | str:
         since = None
         if args.since:
             try:
-                since = day_start(args.since, await chat_zone(engine, args.chat))
+                since = day_start(args.since, await chat_zone(house.results, args.chat))
             except ValueError:
                 return f"--since {args.since}: write the day as YYYY-MM-DD, for example 2026-01-31"
-        lang = normalise((await store.chat_settings(args.chat)).language) or engine.settings.default_language
-        pages = chat_result_pages(engine, args.chat, lang, since)
+        lang = normalise((await store.chat_settings(args.chat)).language) or house.settings.default_language
+        pages = chat_result_pages(house.results, args.chat, lang, since)
         with _opened(args.output) as out:  # written page by page, as the web page's download
 
             async def write(data: bytes) -> None:

@@ -22,17 +22,23 @@ from aiohttp import web
 from bot.adapters.console.terminal import TERMINAL
 from bot.adapters.listener import Bounds, Listener
 from bot.adapters.web import MAX_REQUEST_BYTES, add_pages, web_app
+from bot.adapters.web.figures import PageSource
+from bot.app.compose import House
 from bot.app.memory import return_large_buffers
 from bot.app.settings import Settings
-from bot.app.wiring import listen_address, open_engine, signal_stop
+from bot.app.wiring import listen_address, open_house, signal_stop
 from bot.commands.weblinks import LinkSigner, Scope, WebAddress, signer_for
-from bot.engine.core import Engine
 
 log = logging.getLogger("quizhost")
 
 
 def web_address(settings: Settings) -> WebAddress:
     return WebAddress(settings.quizhost_web_url, settings.web_secret())
+
+
+def page_source(house: House) -> PageSource:
+    """What the pages read, of the house's pieces."""
+    return PageSource(house.store, house.clock, house.results, house.settings.default_language)
 
 
 def is_loopback(host: str) -> bool:
@@ -67,13 +73,13 @@ def public_address(settings: Settings, listened: str, also: Sequence[str] = ()) 
 async def serve_web(settings: Settings, stop: asyncio.Event | None = None) -> int:
     """`quizhost web`: the pages alone over the database, until a signal (or `stop`)."""
     return_large_buffers()
-    async with open_engine(settings) as engine:
-        signer = await signer_for(engine.store, web_address(settings))
-        async with listening(web_app(engine, signer), settings.quizhost_web_listen) as address:
+    async with open_house(settings) as house:
+        signer = await signer_for(house.store, web_address(settings))
+        async with listening(web_app(page_source(house), signer), settings.quizhost_web_listen) as address:
             url, warnings = public_address(settings, address)
             for warning in warnings:
                 print(f"quizhost web: warning: {warning}", file=sys.stderr, flush=True)
-            link = signer.at(url).url(TERMINAL.key, Scope.ADMIN, engine.clock.now())
+            link = signer.at(url).url(TERMINAL.key, Scope.ADMIN, house.clock.now())
             print(f"Serving the web pages on {address} (Ctrl+C stops).")
             print(f"This terminal's chat (quizhost play), valid 24 hours: {link}", flush=True)
             await (stop or signal_stop()).wait()
@@ -81,12 +87,13 @@ async def serve_web(settings: Settings, stop: asyncio.Event | None = None) -> in
 
 
 @contextlib.asynccontextmanager
-async def web_pages_for_run(settings: Settings, engine: Engine, adapters: Sequence[object]) -> AsyncIterator[None]:
+async def web_pages_for_run(settings: Settings, house: House, adapters: Sequence[object]) -> AsyncIterator[None]:
     """`quizhost run`: the pages when QUIZHOST_WEB_URL is set, on QUIZHOST_WEB_LISTEN."""
     if not settings.quizhost_web_url:
         yield
         return
-    signer = await signer_for(engine.store, web_address(settings))
+    signer = await signer_for(house.store, web_address(settings))
+    source = page_source(house)
     host, port = listen_address(settings.quizhost_web_listen)
     hooked = next((a for a in adapters if getattr(a, "webhook", None) is not None), None)
     also = [settings.telegram_webhook_listen] if hooked is not None else []  # it serves them too
@@ -97,17 +104,17 @@ async def web_pages_for_run(settings: Settings, engine: Engine, adapters: Sequen
         from bot.adapters.telegram.webhook import SharedPages
 
         assert isinstance(hooked, TelegramAdapter)
-        hooked.shared_pages = SharedPages(_adder(engine, signer), host, port, MAX_REQUEST_BYTES)
+        hooked.shared_pages = SharedPages(_adder(source, signer), host, port, MAX_REQUEST_BYTES)
         log.info("web pages at %s, on the webhook's server", settings.quizhost_web_url)
         yield
         return
-    async with listening(web_app(engine, signer), settings.quizhost_web_listen) as address:
+    async with listening(web_app(source, signer), settings.quizhost_web_listen) as address:
         log.info("web pages at %s, listening on %s", settings.quizhost_web_url, address)
         yield
 
 
-def _adder(engine: Engine, signer: LinkSigner) -> Callable[[web.Application], None]:
-    return lambda app: add_pages(app, engine, signer)
+def _adder(source: PageSource, signer: LinkSigner) -> Callable[[web.Application], None]:
+    return lambda app: add_pages(app, source, signer)
 
 
 @contextlib.asynccontextmanager

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 
 from bot.adapters.console.terminal import TERMINAL, ConsoleAdapter, stdin_lines
 from bot.adapters.ops.http import OpsServer
-from bot.adapters.ops.metrics import Operations
+from bot.adapters.ops.metrics import Operations, Worker
 from bot.app import platforms
+from bot.app.compose import House, compose
 from bot.app.interpreter import serving_interpreter
 from bot.app.readers import ReaderPool
 from bot.app.settings import Settings, SettingsError
-from bot.commands.core import Commands
 from bot.commands.weblinks import WebAddress
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain import session
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.run_start import EngineSettings
 from bot.engine.workers import LeaseKeeper
 from bot.ports.clock import Clock, SystemClock
 from bot.ports.store import Store
@@ -77,25 +77,26 @@ def catalog_cache(settings: Settings) -> Path:
 
 
 @contextlib.asynccontextmanager
-async def open_engine(
+async def open_house(
     settings: Settings, clock: Clock | None = None, pause: float | None = None
-) -> AsyncIterator[Engine]:
-    async with open_store_and_engine(settings, clock, pause) as (_, engine):
-        yield engine
+) -> AsyncIterator[House]:
+    async with open_store_and_house(settings, clock, pause) as (_, house):
+        yield house
 
 
 @contextlib.asynccontextmanager
-async def open_store_and_engine(
+async def open_store_and_house(
     settings: Settings, clock: Clock | None = None, pause: float | None = None
-) -> AsyncIterator[tuple[Store, Engine]]:
-    """The store with every role (the platforms' adapters take theirs from it) and the engine on its core."""
+) -> AsyncIterator[tuple[Store, House]]:
+    """The store with every role (the platforms' adapters take theirs from it) and the house on its core."""
     # the database first: one that cannot be used is refused in its one line before anything
     # else is said or written (the catalog's index lives beside an SQLite file)
     store = await open_store(settings.quizhost_db, settings.quizhost_worker)
     readers = ReaderPool()  # uploaded files are read in these processes, never on the event loop
     try:
         catalog = Catalog.load(default_quiz_folders() + settings.quiz_folders(), cache=catalog_cache(settings))
-        yield store, Engine(catalog, store, clock or SystemClock(), engine_settings(settings, pause), readers)
+        web = WebAddress(settings.quizhost_web_url, settings.web_secret())
+        yield store, compose(catalog, store, clock or SystemClock(), engine_settings(settings, pause), web, readers)
     finally:
         await readers.close()
         await store.close()
@@ -141,40 +142,40 @@ def signal_stop() -> asyncio.Event:
 async def play(settings: Settings, topic: str, lang: str | None, name: str | None) -> int:
     """The terminal chat; with piped input, answers queue up and there is no pause."""
     piped = not sys.stdin.isatty()
-    async with open_engine(settings, pause=0.0 if piped else None) as engine:
+    async with open_house(settings, pause=0.0 if piped else None) as house:
+        engine, commands = house.engine, house.commands
         if name is None:  # "You" in the language the chat will have: the same player every game
-            name = t(lang or await engine.language_for(TERMINAL), "You")
+            name = t(lang or await house.chats.language_for(TERMINAL), "You")
         console = ConsoleAdapter(name=name, queue_answers=piped)
         engine.attach(console)
-        commands = Commands(engine, WebAddress(settings.quizhost_web_url, settings.web_secret()))
         await engine.resume()
         timers = asyncio.create_task(engine.serve())
-        schedules = asyncio.create_task(commands.scheduler.serve())
+        schedules = asyncio.create_task(house.scheduler.serve())
         try:
-            await open_terminal(commands, console, topic, lang)
+            await open_terminal(house, console, topic, lang)
             await console.serve(commands, stdin_lines(asyncio.get_running_loop()))
         finally:
             for task in (timers, schedules):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            await engine.sender.flush_due()  # the terminal always takes them: show them all
+            await house.sender.flush_due()  # the terminal always takes them: show them all
     return 0
 
 
-async def open_terminal(commands: Commands, console: ConsoleAdapter, topic: str, lang: str | None) -> None:
+async def open_terminal(house: House, console: ConsoleAdapter, topic: str, lang: str | None) -> None:
     """The first lines of `quizhost play`: --lang, set as /language sets it (kept for later games);
     the quiz asked for, or the help and the quizzes; and a quiz still open from a terminal that
     was closed shows its open question again at once (not only when it closes)."""
+    commands, engine = house.commands, house.engine
     if lang:
         await console.handle_line(commands, f"/language {lang}")
-    engine = commands.engine
     resumed = engine.run_in(console.chat)
     if resumed is None or topic:  # with a quiz running, /quiz <topic> says so
         await console.handle_line(commands, f"/quiz {topic}" if topic else "/help")
         if not topic:
             await console.handle_line(commands, "/quizzes")
-    if resumed is not None and resumed.is_asking and engine.clock.now() < resumed.row.due:
+    if resumed is not None and resumed.is_asking and house.clock.now() < resumed.row.due:
         await console.post_question(session.card(resumed))
 
 
@@ -198,8 +199,10 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
             file=sys.stderr,
         )
         return 2
-    async with open_store_and_engine(settings, clock=clock) as (store, engine):
-        keeper = LeaseKeeper.of(engine)  # several workers on PostgreSQL: only the runs nobody holds
+    async with open_store_and_house(settings, clock=clock) as (store, house):
+        engine = house.engine
+        # several workers on PostgreSQL: only the runs nobody holds
+        keeper = LeaseKeeper.of(engine, store, house.sender)
         if keeper is not None and not await keeper.leases.hold_name():
             print(NAME_TAKEN.format(name=settings.quizhost_worker.strip()), file=sys.stderr)
             return 2  # first: closing, it lets go of no lease of that name's
@@ -211,37 +214,34 @@ async def run(settings: Settings, clock: Clock | None = None, stop: asyncio.Even
         resumed = await (keeper.start() if keeper else engine.resume())
         log.info("resumed %d open run(s)", resumed)
         from bot.app.memory import return_large_buffers
-        from bot.app.web import web_address, web_pages_for_run
+        from bot.app.web import web_pages_for_run
 
         return_large_buffers()
 
-        async with web_pages_for_run(settings, engine, adapters):
+        async with web_pages_for_run(settings, house, adapters):
             with serving_interpreter(settings.quizhost_interpreter_tuning):
-                await serve_until_signal(
-                    engine, adapters, store, stop, keeper, settings.quizhost_ops_listen, web_address(settings)
-                )
+                await serve_until_signal(house, adapters, store, stop, keeper, settings.quizhost_ops_listen)
     return 0
 
 
 async def serve_until_signal(
-    engine: Engine,
+    house: House,
     adapters: list[PlatformAdapter],
     store: Store,
     stop: asyncio.Event | None = None,
     keeper: LeaseKeeper | None = None,
     ops_listen: str = "",
-    web: WebAddress | None = None,
 ) -> None:
     """Run the timers and every adapter until SIGINT/SIGTERM (or `stop` is set), then stop them all cleanly.
 
     `store`: the engine's, whose platforms' roles the adapters take; `keeper` (PostgreSQL)
     renews this worker's leases and takes over a dead worker's runs;
-    `ops_listen` ("host:port") serves /healthz and /metrics; `web` is where /dashboard's links point."""
+    `ops_listen` ("host:port") serves /healthz and /metrics."""
     stop = stop or signal_stop()
-    commands = Commands(engine, web)
+    engine, commands = house.engine, house.commands
     timers = asyncio.create_task(engine.serve(), name="timers")
-    schedules = asyncio.create_task(commands.scheduler.serve(), name="schedules")
-    assignments = asyncio.create_task(commands.assignments.serve(), name="assignments")
+    schedules = asyncio.create_task(house.scheduler.serve(), name="schedules")
+    assignments = asyncio.create_task(house.assignments.serve(), name="assignments")
     tasks = [
         timers,
         schedules,
@@ -255,7 +255,8 @@ async def serve_until_signal(
         tasks.append(asyncio.create_task(keeper.serve(), name="leases"))
     if ops_listen:
         host, _, port = ops_listen.rpartition(":")
-        ops = OpsServer(Operations(engine, keeper, adapters), host.strip("[]"), int(port))
+        worker = Worker(engine, house.press_outcomes, store)
+        ops = OpsServer(Operations(worker, keeper, adapters), host.strip("[]"), int(port))
         tasks.append(asyncio.create_task(ops.serve(), name="ops"))
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait([stopper, *tasks], return_when=asyncio.FIRST_COMPLETED)

@@ -28,11 +28,12 @@ import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 
+from bot.app.compose import compose
 from bot.app.wiring import open_store
 from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
 from bot.domain.model import ChatRef, Player, Question, Quiz
-from bot.engine.core import Engine
+from bot.engine.standings import Standings
 from bot.ports.store import Boards, QuestionTallies
 from bot.testing.clock import FakeClock
 from bot.texts import render_stats
@@ -175,9 +176,9 @@ async def _measure(
     """Each size's READS, read in turn; `busiest`: the quiz of the one-quiz board and /quizstats."""
     store = await open_store(db)
     try:
-        engine = Engine(catalog, store, FakeClock(now))
+        standings = compose(catalog, store, FakeClock(now)).standings
         reads = {
-            size: _reads(engine, store, chat, await _middle_member(store, chat), busiest)
+            size: _reads(standings, store, chat, await _middle_member(store, chat), busiest)
             for size, chat in chats.items()
         }
         out: dict[str, dict[str, dict[str, float]]] = {str(size): {} for size in chats}
@@ -193,15 +194,15 @@ async def _measure(
 
 
 def _reads(
-    engine: Engine, store: QuestionTallies, chat: ChatRef, member: Player, busiest: Quiz
+    standings: Standings, store: QuestionTallies, chat: ChatRef, member: Player, busiest: Quiz
 ) -> dict[str, Callable[[], Awaitable[object]]]:
     """The reads timed in one chat, by the names of READS."""
     return {
-        "all": lambda: engine.leaderboard(chat, "all", None, member),
-        "week": lambda: engine.leaderboard(chat, "week", None, member),
-        "month": lambda: engine.leaderboard(chat, "month", None, member),
-        "quiz": lambda: engine.leaderboard(chat, "all", busiest.id, member),
-        "stats": lambda: engine.player_stats(chat, member),
+        "all": lambda: standings.leaderboard(chat, "all", None, member),
+        "week": lambda: standings.leaderboard(chat, "week", None, member),
+        "month": lambda: standings.leaderboard(chat, "month", None, member),
+        "quiz": lambda: standings.leaderboard(chat, "all", busiest.id, member),
+        "stats": lambda: standings.player_stats(chat, member),
         "quizstats": lambda: _quizstats(store, chat, busiest),
     }
 

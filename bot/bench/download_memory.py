@@ -17,10 +17,11 @@ import sqlite3
 import sys
 import time
 
+from bot.app.compose import compose
 from bot.content.catalog import Catalog
 from bot.domain.model import ChatRef, Player
 from bot.domain.records import RunRow, RunStatus
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import make_quiz
 from storage.shared.tables import ANSWER_COLUMNS
@@ -56,7 +57,7 @@ async def fill(db: str, answers: int) -> None:
 
 async def download(db: str, kind: str) -> int:
     store = await SqliteStore.open(db)
-    engine = Engine(Catalog.from_quizzes([make_quiz()]), store, FakeClock(), EngineSettings())
+    results = compose(Catalog.from_quizzes([make_quiz()]), store, FakeClock(), EngineSettings()).results
     try:
         from bot.commands import downloads
         from bot.commands.results import chat_result_pages
@@ -64,7 +65,7 @@ async def download(db: str, kind: str) -> int:
         from bot.commands import sheets
         from bot.commands.results import chat_results
 
-        lines = await chat_results(engine, CHAT.key, "en")
+        lines = await chat_results(results, CHAT.key, "en")
         data = await asyncio.to_thread(sheets.as_file, lines, kind)  # type: ignore[attr-defined]
         await store.close()
         return len(data)
@@ -74,7 +75,7 @@ async def download(db: str, kind: str) -> int:
         nonlocal written
         written += len(chunk)
 
-    await downloads.write_results(chat_result_pages(engine, CHAT.key, "en"), kind, write)
+    await downloads.write_results(chat_result_pages(results, CHAT.key, "en"), kind, write)
     await store.close()
     return written
 

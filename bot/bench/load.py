@@ -15,11 +15,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from bot.app.compose import compose
 from bot.app.wiring import open_store
 from bot.content.catalog import Catalog
 from bot.domain.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.ports.clock import Clock, SystemClock
+from bot.ports.store import Store
 from bot.testing.clock import FakeClock
 
 PLATFORM = "bench"
@@ -75,12 +77,12 @@ def players_of(chat: int, count: int) -> list[Player]:
 
 async def open_engine(
     db: str, catalog: Catalog, clock: Clock, seconds: int, pause: float
-) -> tuple[Engine, NullAdapter]:
+) -> tuple[Engine, NullAdapter, Store]:
     store = await open_store(db)
-    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=seconds, pause_seconds=pause))
+    engine = compose(catalog, store, clock, EngineSettings(question_seconds=seconds, pause_seconds=pause)).engine
     adapter = NullAdapter()
     engine.attach(adapter)
-    return engine, adapter
+    return engine, adapter, store
 
 
 async def start_runs(engine: Engine, quiz: Quiz, chats: int, players: int, first: int = 0) -> list[list[Player]]:
@@ -107,7 +109,7 @@ async def flat_out(
     (in lockstep here, so they overlap no presses, as they would in a live bot)."""
     rng = random.Random(seed)
     clock = FakeClock(time.time())
-    engine, adapter = await open_engine(db, catalog, clock, seconds=30, pause=5)
+    engine, adapter, store = await open_engine(db, catalog, clock, seconds=30, pause=5)
     result = LoadResult(chats=chats)
     try:
         roster = await start_runs(engine, quiz, chats, players)
@@ -129,9 +131,9 @@ async def flat_out(
                 clock.advance(30)
                 await engine.run_due()
         result.whole_seconds = time.perf_counter() - began
-        result.batches = engine.store.commits
+        result.batches = store.commits
     finally:
-        await engine.store.close()
+        await store.close()
     return result
 
 
@@ -157,7 +159,7 @@ async def offered_rate(
     # their deadline (a group's first question cannot close early)
     chats = max(1, int(rate * (question_seconds + pause) * 1.5 / players) + 1)
     rng = random.Random(seed)
-    engine, adapter = await open_engine(db, catalog, SystemClock(), question_seconds, pause)
+    engine, adapter, store = await open_engine(db, catalog, SystemClock(), question_seconds, pause)
     result = LoadResult(chats=chats)
     timer = asyncio.get_running_loop().create_task(engine.serve())
     pool = _PressPool(adapter, players, rng)
@@ -170,11 +172,11 @@ async def offered_rate(
             await asyncio.sleep(0.01)
         await _Arrivals(engine, pool, result).offer(rate, seconds)
         await starting
-        result.batches = engine.store.commits
+        result.batches = store.commits
     finally:
         timer.cancel()
         await asyncio.gather(timer, return_exceptions=True)
-        await engine.store.close()
+        await store.close()
     return result
 
 

@@ -16,6 +16,7 @@ import resource
 import sys
 import time
 
+from bot.app.compose import compose
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import ChatRef, MessageRef, Player, QuestionCard, Quiz, Reply, Reveal
 from bot.engine.core import Engine, EngineSettings
@@ -64,7 +65,7 @@ async def open_runs(db: str, runs: int, players: int) -> dict[str, float]:
     clock = FakeClock(time.time())
     store = await open_store(db)
     # an hour per question: every run stays open on its first question while the others start
-    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=3600, pause_seconds=5))
+    engine = compose(catalog, store, clock, EngineSettings(question_seconds=3600, pause_seconds=5)).engine
     adapter = _TokenAdapter()
     engine.attach(adapter)
     try:

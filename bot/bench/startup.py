@@ -18,9 +18,9 @@ import re  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from bot.app.compose import compose  # noqa: E402
 from bot.app.wiring import open_store  # noqa: E402
 from bot.content.catalog import Catalog, default_quiz_folders  # noqa: E402
-from bot.engine.core import Engine  # noqa: E402
 from bot.ports.clock import SystemClock  # noqa: E402
 
 _IMPORTED = time.perf_counter()
@@ -51,7 +51,7 @@ async def ready(folder: Path, db: str) -> dict[str, float]:
     store = await open_store(db)
     opened = time.perf_counter()
     try:
-        resumed = await Engine(catalog, store, SystemClock()).resume()
+        resumed = await compose(catalog, store, SystemClock()).engine.resume()
     finally:
         done = time.perf_counter()
         await store.close()

@@ -1,7 +1,7 @@
 """/assign and a member's Start (/start assign_<id> in the private chat): the commands of
 assignments (bot/engine/assignments.py).
 
-A mixin of `bot.commands.core.Commands`, as bot/commands/learning.py: same handlers, same rules.
+One group of `bot.commands.core.Commands`, as bot/commands/learning.py: same handlers, same rules.
 """
 
 from __future__ import annotations
@@ -9,37 +9,33 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from bot.commands.quizzes import started
 from bot.domain import assignment as rules
 from bot.domain import zones
 from bot.domain.assignment import UntilError
-from bot.domain.model import ChatRef, Quiz, Reply
+from bot.domain.model import ChatRef, Reply
 from bot.engine.assignments import Assignments, Joined
-from bot.engine.run_start import StartOutcome
 from bot.texts import render_assign as texts
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
-    from bot.engine.core import Engine
+    from bot.commands.finding import QuizFinder
+    from bot.engine.chats import Chats
+    from bot.ports.clock import Clock
 
 
 class AssignCommands:
-    engine: Engine
-    assignments: Assignments
+    def __init__(self, assignments: Assignments, quizzes: QuizFinder, clock: Clock, chats: Chats) -> None:
+        self.assignments, self.quizzes, self.clock, self.chats = assignments, quizzes, clock, chats
 
-    async def _quiz_for(self, chat: ChatRef, topic: str, lang: str) -> Quiz | Reply:
-        raise NotImplementedError  # bot.commands.learning.LearningCommands finds it
-
-    def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
-        raise NotImplementedError  # bot.commands.quizzes.QuizCommands words it (first in the bases)
-
-    async def _cmd_assign(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_assign(self, args: str, caller: Caller, lang: str) -> Reply:
         chat = caller.chat
         if not self.assignments.can_post(chat):
             return texts.groups_only(lang)
         words = args.split()
         if not words:
             zone = await self._zone(chat)
-            return texts.listing(lang, await self.assignments.open_in(chat), self.engine.clock.now(), zone)
+            return texts.listing(lang, await self.assignments.open_in(chat), self.clock.now(), zone)
         if not caller.is_admin:
             return texts.admins_only(lang)
         if words[0].casefold() == "cancel":
@@ -52,10 +48,10 @@ class AssignCommands:
         if isinstance(split, UntilError):
             return texts.until_error(lang, split, zone_name, rules.MAX_DAYS)
         topic, when = split
-        deadline = rules.read_until(when, self.engine.clock.now(), zones.zone(zone_name))
+        deadline = rules.read_until(when, self.clock.now(), zones.zone(zone_name))
         if isinstance(deadline, UntilError):
             return texts.until_error(lang, deadline, zone_name, rules.MAX_DAYS)
-        quiz = await self._quiz_for(caller.chat, topic, lang)
+        quiz = await self.quizzes.named(caller.chat, topic, lang)
         if isinstance(quiz, Reply):
             return quiz
         row = await self.assignments.create(caller.chat, quiz, caller.player, deadline.at)
@@ -67,13 +63,13 @@ class AssignCommands:
             return texts.not_open(lang)
         return texts.cancelled(lang, int(number))
 
-    async def _assignment_start(self, assignment_id: int, caller: Caller, lang: str) -> Reply:
+    async def start(self, assignment_id: int, caller: Caller, lang: str) -> Reply:
         """The group message's Start, in the member's private chat."""
         join = await self.assignments.join(caller.chat, caller.player, assignment_id)
         row = join.assignment
         zone_name = await self._zone(row.chat) if row is not None else None
         if join.status is Joined.STARTED and join.started is not None and row is not None:
-            reply = self._started(join.started, "", lang)
+            reply = started(join.started, "", lang)
             return replace(reply, text=f"{texts.starting(reply.language, row, zone_name)}\n{reply.text}")
         if join.status is Joined.REPEATED:
             return texts.repeated(lang, join.place)
@@ -88,4 +84,4 @@ class AssignCommands:
         return texts.late(lang, row if join.status is Joined.LATE else None, zone_name)
 
     async def _zone(self, chat: ChatRef) -> str | None:
-        return (await self.engine.chat_settings(chat)).time_zone
+        return (await self.chats.settings(chat)).time_zone

@@ -22,7 +22,8 @@ from bot.content.drafts import Draft, PollSpec, QuestionForm, Refusal
 from bot.domain import tokens
 from bot.domain.model import Ack, Button, ChatRef, Player, Reply
 from bot.domain.records import DraftRow
-from bot.engine.core import Engine
+from bot.ports.clock import Clock
+from bot.ports.store import QuizDrafts
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
@@ -51,11 +52,10 @@ class DraftChanged(Exception):
 
 
 class Authoring:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.store = engine.store
-        self.suggestions = SuggestionDesk(engine)
-        self.shelf = Shelf(engine)
+    def __init__(self, store: QuizDrafts, clock: Clock, suggestions: SuggestionDesk, shelf: Shelf) -> None:
+        self.store, self.clock = store, clock
+        self.suggestions = suggestions
+        self.shelf = shelf
         self._turns = KeyedLocks()  # an author's changes of their draft, one after another
 
     # the draft --------------------------------------------------------------------------
@@ -298,7 +298,7 @@ class Authoring:
     async def _save(self, who: Author, draft: Draft, before: DraftRow | None) -> None:
         """Store the draft over `before`, the row it was read from: DraftChanged if it is not
         that any more (stored over it, the other change would be lost)."""
-        row = DraftRow(who.player.key, draft.title, draft.dumps(), draft.replacing, self.engine.clock.now())
+        row = DraftRow(who.player.key, draft.title, draft.dumps(), draft.replacing, self.clock.now())
         if not await self.store.change_draft(row, before):
             raise DraftChanged(who.player.key)
 

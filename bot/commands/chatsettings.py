@@ -1,14 +1,14 @@
 """/language and /settings: the chat's language, question time, pause, time zone, close notice
 and public board, shown to anyone and changed by admins (a private chat is its player's own).
 
-A mixin of `bot.commands.core.Commands`: same `(args, caller, lang) -> Reply` handlers.
+One group of `bot.commands.core.Commands`: `(args, caller, lang) -> Reply` handlers.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.commands.group import CommandGroup
+from bot.commands.group import may_configure
 from bot.domain import tokens, zones
 from bot.domain.model import (
     LANGUAGE_NAMES,
@@ -25,6 +25,9 @@ from bot.texts.render import t
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
+    from bot.commands.web import WebCommands
+    from bot.engine.chats import Chats
+    from bot.engine.run_start import EngineSettings
 
 # /settings words -> (the chat setting, its range)
 SETTINGS: dict[str, tuple[str, SettingRange]] = {
@@ -33,13 +36,17 @@ SETTINGS: dict[str, tuple[str, SettingRange]] = {
 }
 
 
-class SettingsCommands(CommandGroup):
-    async def _cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
+class SettingsCommands:
+    def __init__(self, chats: Chats, settings: EngineSettings, web: WebCommands) -> None:
+        """`settings`: the bot's defaults a chat's own settings replace; `web`: /settings board."""
+        self.chats, self.settings, self.web = chats, settings, web
+
+    async def cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
         code = i18n.normalise(args.strip()) or args.strip().lower()  # "hi-IN", "UR" name hi, ur
         if not code:
             buttons = tuple(Button(LANGUAGE_NAMES[c], tokens.language_pick(c)) for c in LANGUAGES)
             return Reply(t(lang, "Choose the chat's language:"), buttons=buttons, language=lang)
-        if not self._may_configure(caller):
+        if not may_configure(caller):
             return _admins_only(lang)
         if code not in LANGUAGES:
             return Reply(
@@ -52,22 +59,22 @@ class SettingsCommands(CommandGroup):
                 language=lang,
                 kind="error",
             )
-        await self.engine.update_chat(caller.chat, language=code)
+        await self.chats.update(caller.chat, language=code)
         return Reply(t(code, "Language set to {name}.", name=LANGUAGE_NAMES[code]), language=code)
 
-    async def _cmd_settings(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_settings(self, args: str, caller: Caller, lang: str) -> Reply:
         words = args.lower().split()
         if words:
-            if not self._may_configure(caller):
+            if not may_configure(caller):
                 return _admins_only(lang)
             if words[0] == "board":
                 return await self.web.set_board(caller.chat, words[1:], lang)
             error = await self._apply_settings(words, caller.chat, lang)
             if error:
                 return Reply(error, language=lang, kind="error")
-        current = await self.engine.chat_settings(caller.chat)
-        seconds = current.question_seconds or self.engine.settings.question_seconds
-        pause = current.pause_seconds if current.pause_seconds is not None else self.engine.settings.pause_seconds
+        current = await self.chats.settings(caller.chat)
+        seconds = current.question_seconds or self.settings.question_seconds
+        pause = current.pause_seconds if current.pause_seconds is not None else self.settings.pause_seconds
         text = t(
             lang, "Question time: {seconds} s · pause between questions: {pause} s", seconds=seconds, pause=f"{pause:g}"
         )
@@ -89,7 +96,7 @@ class SettingsCommands(CommandGroup):
         if words[0] == "notify":
             if words[1:] not in (["on"], ["off"]):
                 return t(lang, "Usage: /settings notify on or /settings notify off.")
-            await self.engine.update_chat(chat, close_notice=words[1] == "on")
+            await self.chats.update(chat, close_notice=words[1] == "on")
             return None
         if len(words) != 2 or words[0] not in SETTINGS or not words[1].isdecimal():
             return t(lang, "Usage: /settings time <seconds> or /settings pause <seconds>.")
@@ -103,7 +110,7 @@ class SettingsCommands(CommandGroup):
                     high=allowed.high,
                 )
             return t(lang, "The pause must be between {low} and {high} seconds.", low=allowed.low, high=allowed.high)
-        await self.engine.update_chat(chat, **{field: value})
+        await self.chats.update(chat, **{field: value})
         return None
 
     async def _set_time_zone(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
@@ -114,7 +121,7 @@ class SettingsCommands(CommandGroup):
                 "Unknown time zone “{zone}”. Use an IANA name such as Asia/Kolkata or Europe/Berlin.",
                 zone=" ".join(words)[:40],
             )
-        await self.engine.update_chat(chat, time_zone=name)
+        await self.chats.update(chat, time_zone=name)
         return None
 
 

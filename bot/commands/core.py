@@ -12,25 +12,25 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.commands.assign import AssignCommands
-from bot.commands.authoring import Authoring
 from bot.commands.boards import BoardCommands
 from bot.commands.budget import Admission, ReplyBudgets, refuses, slow_down
 from bot.commands.chatsettings import SettingsCommands
 from bot.commands.deeplinks import DeepLinks
+from bot.commands.finding import QuizFinder
 from bot.commands.learning import LearningCommands
 from bot.commands.quizzes import QuizCommands
 from bot.commands.table import ALIASES, command, help_lines, picked, started
 from bot.commands.typed import TypedAnswers
-from bot.commands.web import WebCommands
-from bot.commands.weblinks import WebAddress
 from bot.commands.writing import WritingCommands
+from bot.content.catalog import Catalog
+from bot.content.drafts import PollSpec, QuestionForm
 from bot.domain import tokens
 from bot.domain.assignment import assignment_of
-from bot.domain.model import Ack, ChatRef, Player, Reply
-from bot.engine.assignments import Assignments
+from bot.domain.model import Ack, ChatRef, Player, Quiz, Reply
+from bot.engine.chats import Chats
 from bot.engine.core import Engine
 from bot.engine.review import ReviewDesk
-from bot.engine.scheduler import Scheduler
+from bot.ports.clock import Clock
 from bot.texts.render import t  # message text (isolates for RTL)
 from bot.texts.textcut import clean
 
@@ -64,21 +64,44 @@ def parse(text: str, bot_name: str | None = None) -> tuple[str, str] | None:
     return ALIASES.get(name, name), args[:MAX_ARGS]
 
 
-class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, AssignCommands, WritingCommands):
-    """Every command, press and typed answer a chat sends: the groups of commands are mixins
-    (quizzes.py, boards.py, chatsettings.py, learning.py, assign.py, writing.py); this facade
-    dispatches to them and decides who may configure a chat."""
+@dataclass(frozen=True)
+class CommandGroups:
+    """The groups of commands, each built with only what it uses (bot/app/compose.py)."""
 
-    def __init__(self, engine: Engine, web: WebAddress | None = None) -> None:
-        self.engine = engine
-        self.web = WebCommands(engine, web or WebAddress())
-        self.links = DeepLinks(engine.store, self.web.address.secret)  # what signs "Answer" deep links
-        self.review = ReviewDesk(engine)
-        self.scheduler = Scheduler(engine)
-        self.assignments = Assignments(engine)
-        self.typed = TypedAnswers(engine, self.review)
-        self.authoring = Authoring(engine)
-        self.budgets = ReplyBudgets(engine.clock)  # what one user's commands and messages may make us say
+    quizzes: QuizCommands
+    boards: BoardCommands
+    settings: SettingsCommands
+    learning: LearningCommands
+    assign: AssignCommands
+    writing: WritingCommands
+
+
+class Commands:
+    """Every command, press and typed answer a chat sends: this facade runs each command's
+    handler as the command table names it (table.py), in its group (quizzes.py, boards.py,
+    chatsettings.py, learning.py, assign.py, writing.py); a press goes to the engine, a review
+    or a group, a message to the typed answers."""
+
+    def __init__(
+        self,
+        *,
+        engine: Engine,
+        chats: Chats,
+        quizzes: QuizFinder,
+        clock: Clock,
+        groups: CommandGroups,
+        review: ReviewDesk,
+        typed: TypedAnswers,
+        links: DeepLinks,
+        budgets: ReplyBudgets,
+    ) -> None:
+        """`engine` takes the presses; `chats` says which language to answer in; `quizzes` are
+        listed for the platforms' menus; `clock`: the adapters' too; `links` reads
+        (and signs) the typed questions' "Answer" deep links; `budgets`: what one user's
+        commands and messages may make us say."""
+        self.engine, self.chats, self.quizzes, self.clock = engine, chats, quizzes, clock
+        self.groups: CommandGroups = groups  # the command table's handlers are theirs (table.py)
+        self.review, self.typed, self.links, self.budgets = review, typed, links, budgets
 
     async def within_budget(
         self, name: str, args: str, caller: Caller, work: Callable[[], Awaitable[Reply]]
@@ -94,7 +117,7 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         if admission is Admission.QUIET:
             return None
         if admission is Admission.SLOW_DOWN:
-            lang = await self.engine.language_for(caller.chat, caller.player)
+            lang = await self.chats.language_for(caller.chat, caller.player)
             return Reply(slow_down(lang, self.budgets.seconds_to_next(user)), language=lang, kind="error")
         reply = await work()
         if name == "start" and args and reply.kind == "error" and not self.budgets.may_refuse(user, args):
@@ -115,7 +138,7 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         return ack if admission is Admission.SAY else None
 
     async def handle(self, name: str, args: str, caller: Caller) -> Reply:
-        lang = await self.engine.language_for(caller.chat, caller.player)
+        lang = await self.chats.language_for(caller.chat, caller.player)
         found = command(name)
         if found is None or found.run is None:
             return Reply(
@@ -139,15 +162,15 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         if kind is tokens.Kind.REVIEW:
             return await self.review.answer(data, caller.player)
         if (question_id := tokens.undone(data)) is not None:
-            return await self._undo(question_id, caller)
+            return await self.groups.writing.undo(question_id, caller)
         if kind is tokens.Kind.SUGGESTION:
-            return await self._decide(data, caller)
+            return await self.groups.writing.decide(data, caller)
         if (target := tokens.form_target(data)) is not None:  # where no form opens (Discord opens one)
-            return await self._form_button(target, caller)
+            return await self.groups.writing.form_button(target, caller)
         pick = tokens.pick(data)
         if pick is None:
             return await self.engine.answer(data, caller.player, caller.chat)
-        lang = await self.engine.language_for(caller.chat, caller.player)
+        lang = await self.chats.language_for(caller.chat, caller.player)
         picker = picked(pick.kind)
         assert picker is not None and picker.run is not None  # every pick's kind has its command
         return await picker.run(self)(pick.value, caller, lang)
@@ -166,22 +189,70 @@ class Commands(QuizCommands, BoardCommands, SettingsCommands, LearningCommands, 
         (bot/commands/typed.py)."""
         return await self.typed.answer(caller, text, run_id, number, reply_to)
 
-    async def _cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
+    # what the adapters ask besides commands, presses and messages --------------------------
+
+    async def language_for(self, chat: ChatRef, player: Player | None = None) -> str:
+        """The language to answer in (bot/engine/chats.py)."""
+        return await self.chats.language_for(chat, player)
+
+    async def move_chat(self, old: ChatRef, new: ChatRef) -> None:
+        """A chat got a new id (a Telegram group upgraded to a supergroup)."""
+        await self.chats.move(old, new)
+
+    def shared_quizzes(self) -> Catalog:
+        """The quizzes every chat can play (Discord's autocomplete)."""
+        return self.quizzes.catalog
+
+    async def own_quizzes(self, chat_key: str) -> list[Quiz]:
+        """The quizzes uploaded in a chat (Discord's autocomplete)."""
+        return await self.quizzes.chat_quizzes.all(chat_key)
+
+    def may_upload(self, caller: Caller) -> bool:
+        """Adapters ask before they download anything: only admins add quizzes."""
+        return self.groups.quizzes.may_upload(caller)
+
+    async def upload(
+        self, caller: Caller, name: str, data: bytes, size: int | None = None, language: str = "en"
+    ) -> Reply:
+        """A file sent with /upload (bot/commands/quizzes.py)."""
+        return await self.groups.quizzes.upload(caller, name, data, size, language)
+
+    async def poll(self, spec: PollSpec, caller: Caller) -> Reply:
+        """A poll sent in a private chat: a question of the author's draft (bot/commands/writing.py)."""
+        return await self.groups.writing.poll(spec, caller)
+
+    async def draft_line(self, text: str, caller: Caller) -> Reply | None:
+        """A line in the fixed layout while a draft is open (the terminal); None: no draft is open."""
+        return await self.groups.writing.draft_line(text, caller)
+
+    async def suggest_poll(self, spec: PollSpec, caller: Caller) -> Reply:
+        """/suggest in reply to a poll, in a group."""
+        return await self.groups.writing.suggest_poll(spec, caller)
+
+    async def question_form(self, form: QuestionForm, target: str, caller: Caller) -> Reply:
+        """A form sent (Discord's modal): "add", "suggest", or the id of the question it edits."""
+        return await self.groups.writing.question_form(form, target, caller)
+
+    async def form_defaults(self, target: str, caller: Caller) -> QuestionForm | None:
+        return await self.groups.writing.form_defaults(target, caller)
+
+    async def bot_is_back(self, chat: ChatRef) -> Reply | None:
+        """The bot was added back to the chat: its paused schedules resume (bot/commands/learning.py)."""
+        return await self.groups.learning.bot_is_back(chat)
+
+    async def cmd_start(self, args: str, caller: Caller, lang: str) -> Reply:
         # Telegram deep links t.me/<bot>?start=quiz_<id>, the podium's "Review my misses" (?start=review)
         if (link := started(args)) is not None and (run := link[0].run) is not None:
             return await run(self)(link[1], caller, lang)
-        if (opened := await self._opened_link(args, caller, lang)) is not None:  # a saved quiz's link
+        if (opened := await self.groups.writing.opened_link(args, caller, lang)) is not None:  # a saved quiz's link
             return opened
         if (assignment := assignment_of(args)) is not None:  # an assignment's Start: ?start=assign_<id>
-            return await self._assignment_start(assignment, caller, lang)
+            return await self.groups.assign.start(assignment, caller, lang)
         if caller.chat.is_private and (asked := await self.links.answer_of(args)) is not None:
             return await self.typed.sent_to_answer(asked, caller, lang)  # a typed question's "Answer" deep link
-        return await self._cmd_help(args, caller, lang)
+        return await self.cmd_help(args, caller, lang)
 
-    def _may_configure(self, caller: Caller) -> bool:
-        return caller.chat.is_private or caller.is_admin
-
-    async def _cmd_help(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_help(self, args: str, caller: Caller, lang: str) -> Reply:
         if caller.typed_only:  # the terminal: no buttons or polls, no group to assign to
             intro = t(
                 lang,

@@ -1,19 +1,13 @@
-"""What each group of commands (a mixin of `bot.commands.core.Commands`) uses of the facade."""
+"""What every group of commands shares: who may configure a chat."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.commands.web import WebCommands
-
 if TYPE_CHECKING:
     from bot.commands.core import Caller
-    from bot.engine.core import Engine
 
 
-class CommandGroup:
-    engine: Engine
-    web: WebCommands
-
-    def _may_configure(self, caller: Caller) -> bool:
-        raise NotImplementedError  # bot.commands.core.Commands decides
+def may_configure(caller: Caller) -> bool:
+    """Admins configure a group; a private chat is its player's own."""
+    return caller.chat.is_private or caller.is_admin

@@ -1,13 +1,14 @@
 """/review, /quizstats and /schedule: the commands of issue "Learning that sticks".
 
-A mixin of `bot.commands.core.Commands`: same `(args, caller, lang) -> Reply` handlers, same rules
-(admins configure a group, a private chat is its player's own).
+One group of `bot.commands.core.Commands`: `(args, caller, lang) -> Reply` handlers, the rules
+of bot/commands/group.py (admins configure a group, a private chat is its player's own).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from bot.commands.group import may_configure
 from bot.domain import schedule
 from bot.domain.model import ChatRef, Question, Quiz, Reply
 from bot.domain.questionstats import QuestionStats, question_stats
@@ -21,7 +22,8 @@ from bot.texts.render import t
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
-    from bot.engine.core import Engine
+    from bot.commands.finding import QuizFinder
+    from bot.engine.chats import Chats
     from bot.engine.review import ReviewDesk
     from bot.engine.scheduler import Scheduler
 
@@ -46,49 +48,36 @@ class LearningCommandStore(ScheduleRecords, QuestionTallies, Protocol):
 
 
 class LearningCommands:
-    engine: Engine
-    review: ReviewDesk
-    scheduler: Scheduler
+    def __init__(
+        self,
+        store: LearningCommandStore,
+        quizzes: QuizFinder,
+        chats: Chats,
+        review: ReviewDesk,
+        scheduler: Scheduler,
+    ) -> None:
+        self._store, self.quizzes, self.chats = store, quizzes, chats
+        self.review, self.scheduler = review, scheduler
 
-    @property
-    def _store(self) -> LearningCommandStore:
-        return self.engine.store
-
-    def _may_configure(self, caller: Caller) -> bool:
-        raise NotImplementedError  # bot.commands.core.Commands decides
-
-    async def _cmd_review(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_review(self, args: str, caller: Caller, lang: str) -> Reply:
         # the player's own language: a private chat's /language, else their client's
         return await self.review.start(caller.chat, caller.player, lang)
 
-    async def _cmd_quizstats(self, args: str, caller: Caller, lang: str) -> Reply:
-        if not self._may_configure(caller):
+    async def cmd_quizstats(self, args: str, caller: Caller, lang: str) -> Reply:
+        if not may_configure(caller):
             return Reply(
                 t(lang, "Only chat admins can see question statistics."), language=lang, kind="error", private=True
             )
-        quiz = await self._quiz_for(caller.chat, args, lang)
+        quiz = await self.quizzes.named(caller.chat, args, lang)
         if isinstance(quiz, Reply):
             return quiz
         return render_stats.chat_report(lang, quiz, await quiz_report(self._store, quiz, caller.chat.key))
 
-    async def _quiz_for(self, chat: ChatRef, topic: str, lang: str) -> Quiz | Reply:
-        """The chat's own quiz of that id, else the shared quiz a topic names (the only one
-        installed when none is named), or why not."""
-        own = await self.engine.chat_quizzes.get(chat.key, topic.strip().casefold()) if topic.strip() else None
-        if own is not None:
-            return own
-        matches = self.engine.catalog.match(topic) if topic.strip() else self.engine.catalog.all()
-        quiz = self.engine.catalog.get(matches[0].id) if len(matches) == 1 else None
-        if quiz is not None:
-            return quiz
-        names = ", ".join(q.id for q in self.engine.catalog.all()) or "-"
-        return Reply(t(lang, "Name one quiz: {names}.", names=names), language=lang, kind="error")
-
     # /schedule -------------------------------------------------------------------------------
 
-    async def _cmd_schedule(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_schedule(self, args: str, caller: Caller, lang: str) -> Reply:
         words = args.split()
-        if words and not self._may_configure(caller):
+        if words and not may_configure(caller):
             return Reply(t(lang, "Only chat admins can change this."), language=lang, kind="error", private=True)
         if not words:
             return await self._schedules(caller.chat, lang)
@@ -99,14 +88,14 @@ class LearningCommands:
         return await self._schedule_add(words, caller, lang)
 
     async def _schedules(self, chat: ChatRef, lang: str) -> Reply:
-        tz = (await self.engine.chat_settings(chat)).time_zone
+        tz = (await self.chats.settings(chat)).time_zone
         rows = await self._store.chat_schedules(chat.key)
         return texts.schedules(lang, await self._lines(chat, rows, lang, tz), tz)
 
     async def _lines(self, chat: ChatRef, rows: list[schedule.ScheduleRow], lang: str, tz: str | None) -> list[str]:
         lines = []
         for row in rows:
-            quiz = self.engine.catalog.get(row.quiz_id) or await self.engine.chat_quizzes.get(chat.key, row.quiz_id)
+            quiz = await self.quizzes.of_row(chat, row.quiz_id)
             lines.append(texts.schedule_line(lang, row, quiz.title.get(lang) if quiz else row.quiz_id, tz))
         return lines
 
@@ -121,13 +110,13 @@ class LearningCommands:
     async def bot_is_back(self, chat: ChatRef) -> Reply | None:
         """The platform says the bot was added back to the chat: its paused schedules resume;
         what to tell the chat, None when nothing was paused."""
-        return await self._resumed(chat, await self.engine.language_for(chat), None)
+        return await self._resumed(chat, await self.chats.language_for(chat), None)
 
     async def _resumed(self, chat: ChatRef, lang: str, sid: int | None) -> Reply | None:
         rows = await self.scheduler.resume(chat, sid)
         if not rows:
             return None
-        tz = (await self.engine.chat_settings(chat)).time_zone
+        tz = (await self.chats.settings(chat)).time_zone
         return texts.resumed(lang, await self._lines(chat, rows, lang, tz), tz)
 
     async def _schedule_off(self, words: list[str], chat: ChatRef, lang: str) -> Reply:
@@ -144,7 +133,7 @@ class LearningCommands:
         if isinstance(parsed, str):
             return Reply(_schedule_error(lang, parsed), language=lang, kind="error")
         rule, topic, questions, hours = parsed
-        quiz = await self._quiz_for(caller.chat, topic, lang)
+        quiz = await self.quizzes.named(caller.chat, topic, lang)
         if isinstance(quiz, Reply):
             return quiz
         if len(await self._store.chat_schedules(caller.chat.key)) >= MAX_SCHEDULES:
@@ -154,7 +143,7 @@ class LearningCommands:
                 kind="error",
             )
         row = await self.scheduler.add(caller.chat, rule, quiz, caller.player, questions, hours)
-        tz = (await self.engine.chat_settings(caller.chat)).time_zone
+        tz = (await self.chats.settings(caller.chat)).time_zone
         line = texts.schedule_line(lang, row, quiz.title.get(lang), tz)
         return Reply(line, title=t(lang, "⏰ Scheduled"), language=lang)
 

@@ -1,8 +1,8 @@
 """/quiz, /quizzes, /stop, /upload and /remove: a quiz started and stopped (a review too), the
 quizzes a chat can play and the ones its admins add.
 
-A mixin of `bot.commands.core.Commands`: same `(args, caller, lang) -> Reply` handlers, same rules
-(admins configure a group, a private chat is its player's own).
+One group of `bot.commands.core.Commands`: `(args, caller, lang) -> Reply` handlers, the rules
+of bot/commands/group.py (admins configure a group, a private chat is its player's own).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.commands import upload_replies
-from bot.commands.group import CommandGroup
+from bot.commands.group import may_configure
 from bot.domain import tokens
 from bot.domain.model import Button, Reply
 from bot.engine.core import StartOutcome, StartStatus, StopStatus
@@ -19,67 +19,33 @@ from bot.texts.render import t, tn
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
+    from bot.content.catalog import Catalog
+    from bot.content.chatquizzes import ChatQuizzes
+    from bot.engine.chats import Chats
+    from bot.engine.core import Engine
     from bot.engine.review import ReviewDesk
 
 
-class QuizCommands(CommandGroup):
-    review: ReviewDesk  # /stop ends a review too
+class QuizCommands:
+    def __init__(
+        self, engine: Engine, catalog: Catalog, chat_quizzes: ChatQuizzes, chats: Chats, review: ReviewDesk
+    ) -> None:
+        """`review`: /stop ends a review too."""
+        self.engine, self.catalog, self.chat_quizzes = engine, catalog, chat_quizzes
+        self.chats, self.review = chats, review
 
-    async def _cmd_quiz(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_quiz(self, args: str, caller: Caller, lang: str) -> Reply:
         topic, count = _split_count(args)
         if count is not None and count < 1:
             return Reply(t(lang, "The number of questions must be at least 1."), language=lang, kind="error")
         outcome = await self.engine.start(caller.chat, topic, caller.player, count)
-        return self._started(outcome, topic, lang)
+        return started(outcome, topic, lang)
 
-    def _started(self, outcome: StartOutcome, topic: str, lang: str) -> Reply:
-        if outcome.status is StartStatus.STARTED and (run := outcome.run) is not None:
-            rl = run.row.language
-            limits = sorted({run.quiz_question(i).seconds or run.row.seconds for i in range(run.total)})
-            text = (
-                tn(
-                    rl,
-                    "{n} question, {seconds} s each. Get ready!",
-                    "{n} questions, {seconds} s each. Get ready!",
-                    run.total,
-                    seconds=limits[0],
-                )
-                if len(limits) == 1
-                else tn(
-                    rl,
-                    "{n} question, {low} to {high} s each. Get ready!",
-                    "{n} questions, {low} to {high} s each. Get ready!",
-                    run.total,
-                    low=limits[0],
-                    high=limits[-1],
-                )
-            )  # a file that times its questions
-            return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
-        if outcome.status is StartStatus.RUNNING:
-            quiz = outcome.run.quiz if outcome.run is not None else outcome.quizzes[0]
-            title = quiz.title.get(lang)
-            return Reply(
-                t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
-                language=lang,
-                kind="error",
-            )
-        buttons = tuple(Button(q.title.get(lang), tokens.quiz_pick(q.id)) for q in outcome.quizzes[:20])
-        if outcome.status is StartStatus.CHOICES:
-            text = t(lang, "Several quizzes match “{topic}”. Pick one:", topic=topic)
-            return Reply(text, buttons=buttons, language=lang)
-        if outcome.status is StartStatus.CATALOG:
-            return Reply(t(lang, "Pick a quiz:"), buttons=buttons, language=lang)
-        names = ", ".join(q.id for q in outcome.quizzes) or "-"
-        text = t(
-            lang, "No quiz matches “{topic}”. Available: {names}. /quizzes lists them.", topic=topic[:60], names=names
-        )
-        return Reply(text, buttons=buttons, language=lang, kind="error")
+    async def cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:
+        own = await self.chat_quizzes.all(caller.chat.key)
+        return render.catalog(lang, self.catalog.all(), own)
 
-    async def _cmd_quizzes(self, args: str, caller: Caller, lang: str) -> Reply:
-        own = await self.engine.chat_quizzes.all(caller.chat.key)
-        return render.catalog(lang, self.engine.catalog.all(), own)
-
-    async def _cmd_stop(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_stop(self, args: str, caller: Caller, lang: str) -> Reply:
         outcome = await self.engine.stop(caller.chat, caller.player, caller.is_admin)
         if outcome.status is StopStatus.NONE and (reviewed := await self.review.stop(caller.chat, caller.player)):
             return reviewed
@@ -98,7 +64,7 @@ class QuizCommands(CommandGroup):
 
     def may_upload(self, caller: Caller) -> bool:
         """Adapters ask before they download anything: only admins add quizzes."""
-        return self._may_configure(caller)
+        return may_configure(caller)
 
     async def upload(
         self, caller: Caller, name: str, data: bytes, size: int | None = None, language: str = "en"
@@ -107,24 +73,67 @@ class QuizCommands(CommandGroup):
 
         `size` is the file's size when the adapter did not fetch a file too big to accept;
         `language` what an imported file's texts are in (`/upload es`: any language tag)."""
-        lang = await self.engine.language_for(caller.chat, caller.player)
+        lang = await self.chats.language_for(caller.chat, caller.player)
         if not self.may_upload(caller):
             return upload_replies.admins_only(lang)
-        outcome = await self.engine.chat_quizzes.upload(caller.chat, caller.player, name, data, size, language)
+        outcome = await self.chat_quizzes.upload(caller.chat, caller.player, name, data, size, language)
         return upload_replies.outcome(lang, name, outcome, keys=caller.chat.is_private)
 
-    async def _cmd_upload(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_upload(self, args: str, caller: Caller, lang: str) -> Reply:
         """/upload with no file attached (an adapter handles the ones with a file)."""
         if not self.may_upload(caller):
             return upload_replies.admins_only(lang)
         return upload_replies.usage(lang)
 
-    async def _cmd_remove(self, args: str, caller: Caller, lang: str) -> Reply:
-        if not self._may_configure(caller):
+    async def cmd_remove(self, args: str, caller: Caller, lang: str) -> Reply:
+        if not may_configure(caller):
             return upload_replies.admins_only(lang)
         quiz_id = args.strip().casefold()
-        removed = bool(quiz_id) and await self.engine.chat_quizzes.remove(caller.chat.key, quiz_id)
+        removed = bool(quiz_id) and await self.chat_quizzes.remove(caller.chat.key, quiz_id)
         return upload_replies.removed(lang, quiz_id, removed)
+
+
+def started(outcome: StartOutcome, topic: str, lang: str) -> Reply:
+    """The reply to a start: its first words, or why none started (with the quizzes to pick from)."""
+    if outcome.status is StartStatus.STARTED and (run := outcome.run) is not None:
+        rl = run.row.language
+        limits = sorted({run.quiz_question(i).seconds or run.row.seconds for i in range(run.total)})
+        text = (
+            tn(
+                rl,
+                "{n} question, {seconds} s each. Get ready!",
+                "{n} questions, {seconds} s each. Get ready!",
+                run.total,
+                seconds=limits[0],
+            )
+            if len(limits) == 1
+            else tn(
+                rl,
+                "{n} question, {low} to {high} s each. Get ready!",
+                "{n} questions, {low} to {high} s each. Get ready!",
+                run.total,
+                low=limits[0],
+                high=limits[-1],
+            )
+        )  # a file that times its questions
+        return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
+    if outcome.status is StartStatus.RUNNING:
+        quiz = outcome.run.quiz if outcome.run is not None else outcome.quizzes[0]
+        title = quiz.title.get(lang)
+        return Reply(
+            t(lang, "A quiz is already running here: {title}. /stop ends it.", title=title),
+            language=lang,
+            kind="error",
+        )
+    buttons = tuple(Button(q.title.get(lang), tokens.quiz_pick(q.id)) for q in outcome.quizzes[:20])
+    if outcome.status is StartStatus.CHOICES:
+        text = t(lang, "Several quizzes match “{topic}”. Pick one:", topic=topic)
+        return Reply(text, buttons=buttons, language=lang)
+    if outcome.status is StartStatus.CATALOG:
+        return Reply(t(lang, "Pick a quiz:"), buttons=buttons, language=lang)
+    names = ", ".join(q.id for q in outcome.quizzes) or "-"
+    text = t(lang, "No quiz matches “{topic}”. Available: {names}. /quizzes lists them.", topic=topic[:60], names=names)
+    return Reply(text, buttons=buttons, language=lang, kind="error")
 
 
 def _split_count(args: str) -> tuple[str, int | None]:

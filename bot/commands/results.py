@@ -11,15 +11,18 @@ import asyncio
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
 from bot.domain.zones import zone
-from bot.engine.core import Engine
 from bot.kinds import kind_of
 from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, WebRecords
+
+if TYPE_CHECKING:
+    from bot.content.catalog import Catalog
+    from bot.content.chatquizzes import ChatQuizzes
 
 YIELD_EVERY = 2000  # answers made into lines between two turns of the event loop
 PAGE_ANSWERS = 2000  # answers a download reads from the store at a time
@@ -27,6 +30,15 @@ PAGE_ANSWERS = 2000  # answers a download reads from the store at a time
 
 class ResultStore(WebRecords, RunRecords, Boards, PlayerNames, ChatRecords, Protocol):
     """A chat's runs, their answers and standings, the players' names and the chat's zone."""
+
+
+@dataclass(frozen=True)
+class ResultSource:
+    """Where a chat's results are read: the store, and the quizzes their runs played."""
+
+    store: ResultStore
+    catalog: Catalog
+    chat_quizzes: ChatQuizzes
 
 
 @dataclass(frozen=True)
@@ -62,9 +74,9 @@ class RunResults:
     stopped_by: str  # empty when nobody /stop-ped it
 
 
-async def quiz_of(engine: Engine, chat_key: str, quiz_id: str) -> Quiz | None:
+async def quiz_of(source: ResultSource, chat_key: str, quiz_id: str) -> Quiz | None:
     """The chat's own quiz of that id, else the shipped one."""
-    return await engine.chat_quizzes.get(chat_key, quiz_id) or engine.catalog.get(quiz_id)
+    return await source.chat_quizzes.get(chat_key, quiz_id) or source.catalog.get(quiz_id)
 
 
 def day_start(text: str, where: ZoneInfo) -> float:
@@ -72,20 +84,20 @@ def day_start(text: str, where: ZoneInfo) -> float:
     return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=where).timestamp()
 
 
-async def chat_zone(engine: Engine, chat_key: str) -> ZoneInfo:
-    store: ResultStore = engine.store
+async def chat_zone(source: ResultSource, chat_key: str) -> ZoneInfo:
+    store = source.store
     return zone((await store.chat_settings(chat_key)).time_zone)
 
 
-async def run_results(engine: Engine, chat_key: str, run_id: int, lang: str) -> RunResults | None:
+async def run_results(source: ResultSource, chat_key: str, run_id: int, lang: str) -> RunResults | None:
     """The run's report; None for a run that is not this chat's."""
-    store: ResultStore = engine.store
+    store = source.store
     run = await store.past_run(chat_key, run_id)
     if run is None:
         return None
-    quiz = await quiz_of(engine, chat_key, run.quiz_id)
+    quiz = await quiz_of(source, chat_key, run.quiz_id)
     kept = {q.id: q for q in quiz.questions} if quiz else {}
-    maker = _LineMaker(engine, chat_key, lang, await chat_zone(engine, chat_key))
+    maker = _LineMaker(source, chat_key, lang, await chat_zone(source, chat_key))
     maker.known(run)
     lines = await maker.of(await store.run_answers(run_id))
     names = await store.player_names({run.started_by, run.stopped_by} - {""})
@@ -100,19 +112,19 @@ async def run_results(engine: Engine, chat_key: str, run_id: int, lang: str) -> 
     )
 
 
-async def chat_results(engine: Engine, chat_key: str, lang: str, since: float | None = None) -> list[Line]:
+async def chat_results(source: ResultSource, chat_key: str, lang: str, since: float | None = None) -> list[Line]:
     """Every answer of the chat (from `since` on), by run and question."""
-    return [line async for page in chat_result_pages(engine, chat_key, lang, since) for line in page]
+    return [line async for page in chat_result_pages(source, chat_key, lang, since) for line in page]
 
 
 async def chat_result_pages(
-    engine: Engine, chat_key: str, lang: str, since: float | None = None, size: int | None = None
+    source: ResultSource, chat_key: str, lang: str, since: float | None = None, size: int | None = None
 ) -> AsyncGenerator[list[Line], None]:
     """`chat_results` a page of at most `size` lines (default PAGE_ANSWERS) at a time, read from
     the store as they are asked for: a download of a long history holds one page, never the whole."""
-    store: ResultStore = engine.store
+    store = source.store
     size = size or PAGE_ANSWERS
-    lines = _LineMaker(engine, chat_key, lang, await chat_zone(engine, chat_key))
+    lines = _LineMaker(source, chat_key, lang, await chat_zone(source, chat_key))
     answers = await store.chat_answers_after(chat_key, None, size, since)
     while answers:
         yield await lines.of(answers)
@@ -123,8 +135,8 @@ class _LineMaker:
     """Answers into lines; the runs and quizzes they name kept from page to page (a few per
     chat), the players' names read per page."""
 
-    def __init__(self, engine: Engine, chat_key: str, lang: str, where: ZoneInfo) -> None:
-        self.engine, self.chat_key, self.lang, self.where = engine, chat_key, lang, where
+    def __init__(self, source: ResultSource, chat_key: str, lang: str, where: ZoneInfo) -> None:
+        self.source, self.chat_key, self.lang, self.where = source, chat_key, lang, where
         self.runs: dict[int, PastRun | None] = {}
         self.quizzes: dict[str, Quiz | None] = {}
 
@@ -132,12 +144,12 @@ class _LineMaker:
         self.runs[run.run_id] = run
 
     async def of(self, answers: list[AnswerRow]) -> list[Line]:
-        store: ResultStore = self.engine.store
+        store = self.source.store
         for run_id in sorted({a.run_id for a in answers} - set(self.runs)):
             self.runs[run_id] = await store.past_run(self.chat_key, run_id)
         for run in self.runs.values():
             if run is not None and run.quiz_id not in self.quizzes:
-                self.quizzes[run.quiz_id] = await quiz_of(self.engine, self.chat_key, run.quiz_id)
+                self.quizzes[run.quiz_id] = await quiz_of(self.source, self.chat_key, run.quiz_id)
         names = await store.player_names({a.player_key for a in answers})
         lines = []
         for n, a in enumerate(answers, start=1):

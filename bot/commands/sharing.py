@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bot.commands.authoring_replies import error
 from bot.content import drafts
@@ -15,29 +15,34 @@ from bot.content.reading import UploadStatus
 from bot.domain import tokens
 from bot.domain.model import Button, ChatRef, Reply
 from bot.domain.records import QuizShare
-from bot.engine.core import Engine
+from bot.ports.store import ChatQuizRecords, QuizDrafts
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
 if TYPE_CHECKING:
     from bot.commands.authoring import Author
+    from bot.content.catalog import Catalog
+    from bot.content.chatquizzes import ChatQuizzes
 
 SHARE_PREFIX = "add_"  # /start add_<code>: the "Play in a group" and share links
 _CODE_LETTERS = string.ascii_lowercase + string.digits
 CODE_LENGTH = 12  # 36^12 codes: a link is not guessed
 
 
+class ShelfStore(QuizDrafts, ChatQuizRecords, Protocol):
+    """The share codes of saved quizzes, and the chat's quizzes whose ids are taken."""
+
+
 class Shelf:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.store = engine.store
+    def __init__(self, store: ShelfStore, catalog: Catalog, chat_quizzes: ChatQuizzes) -> None:
+        self.store, self.catalog, self.chat_quizzes = store, catalog, chat_quizzes
 
     async def save(self, draft: Draft, who: Author) -> Reply:
         """The draft stored as the chat's own quiz (an error reply: nothing stored)."""
         quiz_id = await self._free_id(who.chat, draft.title)
         about = t(who.lang, "A quiz {name} wrote in the chat.", name=who.player.name)
         data = drafts.quiz_bytes(quiz_id, draft.title, draft.saved_questions(), about, who.lang)
-        outcome = await self.engine.chat_quizzes.upload(who.chat, who.player, f"{quiz_id}.yaml", data)
+        outcome = await self.chat_quizzes.upload(who.chat, who.player, f"{quiz_id}.yaml", data)
         if outcome.status is not UploadStatus.STORED:  # checked question by question: not expected
             found = "; ".join(f"{p.where}: {shown(who.lang, p.why, t)}" for p in outcome.problems)
             return error(
@@ -69,9 +74,7 @@ class Shelf:
         gone = error(who.lang, t(who.lang, "This link's quiz is not there any more."))
         if share is None or row is None:
             return gone
-        outcome = await self.engine.chat_quizzes.upload(
-            who.chat, who.player, f"{share.quiz_id}.yaml", row.content.encode()
-        )
+        outcome = await self.chat_quizzes.upload(who.chat, who.player, f"{share.quiz_id}.yaml", row.content.encode())
         if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
             return gone
         title = outcome.quiz.title.get(who.lang)
@@ -86,7 +89,7 @@ class Shelf:
         base = drafts.slug(title)
         for n in range(1, 1000):
             candidate = base if n == 1 else f"{base}-{n}"
-            taken = self.engine.catalog.named(candidate) or await self.store.chat_quiz(chat.key, candidate)
+            taken = self.catalog.named(candidate) or await self.store.chat_quiz(chat.key, candidate)
             if not taken:
                 return candidate
         return f"{base}-{secrets.token_hex(4)}"

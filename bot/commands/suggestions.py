@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.commands.authoring_replies import asking_poll, error, unusable
 from bot.commands.keyed_locks import KeyedLocks
@@ -22,14 +23,19 @@ from bot.content.reading import UploadStatus
 from bot.domain import tokens
 from bot.domain.model import QUIZ_ID, Ack, Button, ChatRef, Player, Reply
 from bot.domain.records import DraftRow, Suggestion, SuggestionStatus
-from bot.engine.core import Engine
-from bot.ports.chat import MembershipUnknown, PrivateChats
+from bot.ports.chat import ChatAdapter, MembershipUnknown, PrivateChats
+from bot.ports.store import ChatQuizRecords, QuizDrafts, SuggestionRecords
 from bot.texts import render_acks
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
 if TYPE_CHECKING:
     from bot.commands.authoring import Author
+    from bot.content.catalog import Catalog
+    from bot.content.chatquizzes import ChatQuizzes
+    from bot.engine.chats import Chats
+    from bot.engine.run_start import EngineSettings
+    from bot.ports.clock import Clock
 
 log = logging.getLogger("quizhost.suggestions")
 
@@ -39,10 +45,25 @@ DEFAULT_QUIZ = "suggested"  # the quiz "Approve" buttons add to
 SHOWN = 10  # suggestions listed (with buttons) at once
 
 
+class SuggestionStore(SuggestionRecords, QuizDrafts, ChatQuizRecords, Protocol):
+    """The suggestions, the suggester's draft, and the chat's quizzes whose ids are taken."""
+
+
 class SuggestionDesk:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.store = engine.store
+    def __init__(
+        self,
+        *,
+        store: SuggestionStore,
+        catalog: Catalog,
+        chat_quizzes: ChatQuizzes,
+        clock: Clock,
+        chats: Chats,
+        adapters: Mapping[str, ChatAdapter],
+        settings: EngineSettings,
+    ) -> None:
+        """`settings`: how many suggestions a day and waiting; `adapters`: who is in a group."""
+        self.store, self.catalog, self.chat_quizzes = store, catalog, chat_quizzes
+        self.clock, self.chats, self.adapters, self.settings = clock, chats, adapters, settings
         self._turns = KeyedLocks()  # a group's suggestions queued, and decided, one after another
 
     async def suggest(self, made: dict[str, Any] | Refusal, who: Author, group: ChatRef) -> Reply:
@@ -64,7 +85,7 @@ class SuggestionDesk:
         return Reply(text, language=who.lang)
 
     async def _over_limits(self, who: Author, group: ChatRef) -> Reply | None:
-        settings = self.engine.settings
+        settings = self.settings
         today = await self.store.suggested_since(group.key, who.player.key, self._now() - DAY)
         if today >= settings.suggestions_per_day:
             text = tn(
@@ -104,14 +125,14 @@ class SuggestionDesk:
         group = ChatRef(who.chat.platform, group_id, is_private=False)
         if (refused := await self._outsider(group, who)) is not None:
             return refused
-        await self.store.save_draft(DraftRow(who.player.key, "", "[]", 0, self.engine.clock.now(), target=group.key))
+        await self.store.save_draft(DraftRow(who.player.key, "", "[]", 0, self.clock.now(), target=group.key))
         return asking_poll(who.lang, t(who.lang, "Send me the quiz poll you suggest to the group (or /discard)."))
 
     async def _outsider(self, group: ChatRef, who: Author) -> Reply | None:
         """Why `who` may not suggest to `group` (anyone can open the link with any group's id, and
         a suggestion fills its admins' queue); None for a member. It costs a request."""
         try:
-            if await self.engine.adapter(group.platform).is_member(group, who.player):
+            if await self.adapters[group.platform].is_member(group, who.player):
                 return None
         except MembershipUnknown:
             return error(who.lang, render_acks.link_unchecked(who.lang))
@@ -169,7 +190,7 @@ class SuggestionDesk:
         suggestion = await self._open(who, number)
         if isinstance(suggestion, Reply):
             return suggestion
-        if self.engine.catalog.named(quiz_id) is not None or not _is_quiz_id(quiz_id):
+        if self.catalog.named(quiz_id) is not None or not _is_quiz_id(quiz_id):
             return error(
                 who.lang,
                 t(
@@ -179,7 +200,7 @@ class SuggestionDesk:
                 ),
             )
         data = await self._quiz_with(who, quiz_id, json.loads(suggestion.content))
-        outcome = await self.engine.chat_quizzes.upload(
+        outcome = await self.chat_quizzes.upload(
             who.chat, who.player, f"{quiz_id}.yaml", json.dumps(data, ensure_ascii=False).encode()
         )
         if outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED) or outcome.quiz is None:
@@ -252,12 +273,12 @@ class SuggestionDesk:
         finds it; one who never opened it (or blocked the bot) is not told there: the group's reply
         names them anyway."""
         platform, _, user_id = suggestion.player_key.partition(":")
-        adapter = self.engine.adapter(platform)
+        adapter = self.adapters[platform]
         if not isinstance(adapter, PrivateChats):
             return
         try:
             chat = await adapter.private_chat(Player(platform, user_id, suggestion.player_name))
-            lang = await self.engine.language_for(chat)
+            lang = await self.chats.language_for(chat)
             prompt = json.loads(suggestion.content).get("prompt", "")
             if approved:
                 text = t(
@@ -271,7 +292,7 @@ class SuggestionDesk:
             log.info("could not tell %s about suggestion #%d", suggestion.player_key, suggestion.number, exc_info=True)
 
     def _now(self) -> float:
-        return self.engine.clock.now()
+        return self.clock.now()
 
 
 def _right(question: dict[str, Any], index: int) -> bool:

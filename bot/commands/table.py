@@ -105,7 +105,7 @@ _WHAT = "what"  # the free words of a command whose Discord option is one line
 COMMANDS: tuple[Command, ...] = (
     Command(
         "quiz",
-        lambda c: c._cmd_quiz,
+        lambda c: c.groups.quizzes.cmd_quiz,
         menu=later("Start a quiz: /quiz [topic] [count]"),
         help=everywhere(later("/quiz [topic] [count]: start a quiz")),
         options=(
@@ -118,13 +118,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "quizzes",
-        lambda c: c._cmd_quizzes,
+        lambda c: c.groups.quizzes.cmd_quizzes,
         menu=later("The quizzes you can play"),
         help=everywhere(later("/quizzes: the quizzes you can play")),
     ),
     Command(
         "leaderboard",
-        lambda c: c._cmd_leaderboard,
+        lambda c: c.groups.boards.cmd_leaderboard,
         menu=later("This chat's ranking: week, month or all time"),
         help=everywhere(later("/leaderboard [week|month|all] [topic]: this chat's ranking")),
         aliases=("top",),
@@ -140,14 +140,14 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "stats",
-        lambda c: c._cmd_stats,
+        lambda c: c.groups.boards.cmd_stats,
         menu=later("Your record in this chat"),
         help=everywhere(later("/stats: your record in this chat")),
         aliases=("me",),
     ),
     Command(
         "stop",
-        lambda c: c._cmd_stop,
+        lambda c: c.groups.quizzes.cmd_stop,
         menu=later("End the running quiz"),
         help=HelpLines(
             later("/stop: end the running quiz (its starter or an admin)"),
@@ -158,7 +158,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "language",
-        lambda c: c._cmd_language,
+        lambda c: c.groups.settings.cmd_language,
         menu=later("The chat's language"),
         help=everywhere(later("/language [code]: the chat's language ({codes})", codes=", ".join(LANGUAGES))),
         options=(
@@ -169,7 +169,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "settings",
-        lambda c: c._cmd_settings,
+        lambda c: c.groups.settings.cmd_settings,
         menu=later("Question time and pause (admins)"),
         help=everywhere(later("/settings: question time and pause (admins)")),
         options=(
@@ -206,7 +206,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "upload",
-        lambda c: c._cmd_upload,
+        lambda c: c.groups.quizzes.cmd_upload,
         menu=later("Add a quiz file to this chat (admins)"),
         help=HelpLines(
             later("/upload: add a quiz file to this chat (admins)"),
@@ -224,7 +224,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "remove",
-        lambda c: c._cmd_remove,
+        lambda c: c.groups.quizzes.cmd_remove,
         menu=later("Delete one of this chat's quizzes (admins)"),
         help=everywhere(later("/remove <quiz>: delete one of this chat's quizzes (admins)")),
         options=(Option("quiz", later("The id of one of this chat's own quizzes"), required=True),),
@@ -232,7 +232,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "dashboard",
-        lambda c: c._cmd_dashboard,
+        lambda c: c.groups.boards.cmd_dashboard,
         menu=later("A link to this chat's web pages (admins)"),
         help=HelpLines(later("/dashboard: a link to this chat's web pages (admins)"), None),
         options=(
@@ -246,13 +246,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "board",
-        lambda c: c._cmd_board,
+        lambda c: c.groups.boards.cmd_board,
         menu=later("The link to this chat's public leaderboard"),
         help=HelpLines(later("/board: the link to this chat's public leaderboard"), None),
     ),
     Command(
         "review",
-        lambda c: c._cmd_review,
+        lambda c: c.groups.learning.cmd_review,
         menu=later("Your missed questions again (private chat)"),
         help=HelpLines(
             later("/review: your missed questions again, spaced over days (in a private chat)"),
@@ -262,7 +262,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "quizstats",
-        lambda c: c._cmd_quizstats,
+        lambda c: c.groups.learning.cmd_quizstats,
         menu=later("How this chat answered each question (admins)"),
         help=everywhere(later("/quizstats [quiz]: how this chat answered each question (admins)")),
         options=(Option("topic", later("The quiz to show"), quizzes=True),),
@@ -270,7 +270,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "schedule",
-        lambda c: c._cmd_schedule,
+        lambda c: c.groups.learning.cmd_schedule,
         menu=later("A quiz or a question of the day at fixed times (admins)"),
         help=HelpLines(later("/schedule: a quiz or a question of the day at fixed times (admins)"), None),
         options=(Option(_WHAT, later("daily 09:00 pipeline 1 · weekly mon 18:00 pipeline · off 2 (empty: list)")),),
@@ -278,7 +278,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "assign",
-        lambda c: c._cmd_assign,
+        lambda c: c.groups.assign.cmd_assign,
         menu=later("A quiz members play in private by a deadline (admins)"),
         help=HelpLines(later("/assign <quiz> until <date>: members play it in private by a deadline (admins)"), None),
         options=(Option(_WHAT, later("pipeline until 2026-12-24 18:00 · cancel 3 (empty: list)")),),
@@ -286,7 +286,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "newquiz",
-        lambda c: c._cmd_newquiz,
+        lambda c: c.groups.writing.cmd_newquiz,
         menu=later("Write a quiz: send quiz polls (private chat)"),
         help=HelpLines(
             later("/newquiz [title]: write a quiz here, a quiz poll per question (in a private chat)"),
@@ -294,14 +294,30 @@ COMMANDS: tuple[Command, ...] = (
         ),
         options=(Option("title", later("The quiz's title")),),
     ),
-    Command("edit", lambda c: c._cmd_edit, doc="/edit N [line]: replace question N of the quiz you are writing"),
-    Command("delete", lambda c: c._cmd_delete, doc="/delete N: take question N out of the quiz you are writing"),
-    Command("move", lambda c: c._cmd_move, doc="/move N M: put question N of the quiz you are writing at place M"),
-    Command("done", lambda c: c._cmd_done, menu=later("Save the quiz you are writing")),
-    Command("discard", lambda c: c._cmd_discard, doc="/discard: throw away the quiz you are writing"),
+    Command(
+        "edit",
+        lambda c: c.groups.writing.cmd_edit,
+        doc="/edit N [line]: replace question N of the quiz you are writing",
+    ),
+    Command(
+        "delete",
+        lambda c: c.groups.writing.cmd_delete,
+        doc="/delete N: take question N out of the quiz you are writing",
+    ),
+    Command(
+        "move",
+        lambda c: c.groups.writing.cmd_move,
+        doc="/move N M: put question N of the quiz you are writing at place M",
+    ),
+    Command("done", lambda c: c.groups.writing.cmd_done, menu=later("Save the quiz you are writing")),
+    Command(
+        "discard",
+        lambda c: c.groups.writing.cmd_discard,
+        doc="/discard: throw away the quiz you are writing",
+    ),
     Command(
         "suggest",
-        lambda c: c._cmd_suggest,
+        lambda c: c.groups.writing.cmd_suggest,
         menu=later("Suggest a question to this group"),
         help=HelpLines(
             later("/suggest: suggest a question to this group; /suggestions: decide on them (admins)"), None
@@ -310,7 +326,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "suggestions",
-        lambda c: c._cmd_suggestions,
+        lambda c: c.groups.writing.cmd_suggestions,
         menu=later("Approve or reject suggested questions (admins)"),
         options=(
             Option(_WHAT, later("approve N [quiz] · reject N [why] · edit N prompt | *right | option (empty: list)")),
@@ -318,13 +334,13 @@ COMMANDS: tuple[Command, ...] = (
         rights=Rights.ADMINS,
     ),
     Command(
-        "help", lambda c: c._cmd_help, menu=later("What this bot does"), help=everywhere(later("/help: this message"))
+        "help", lambda c: c.cmd_help, menu=later("What this bot does"), help=everywhere(later("/help: this message"))
     ),
     # /start: a deep link's payload, a button that goes on in a private chat; else /help.
     # A saved quiz's "Play in a group" link adds it to the group, which admins alone may do
     Command(
         "start",
-        lambda c: c._cmd_start,
+        lambda c: c.cmd_start,
         rights=Rights.ADMINS,
         doc="/start [payload]: a deep link (a quiz, a saved quiz, a review, an assignment, an answer); else /help",
     ),

@@ -15,7 +15,7 @@ and the player is told which (its number and group), so the next message answers
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,13 +25,14 @@ from bot.domain.records import AwaitedAnswer
 from bot.domain.session import Refusal
 from bot.domain.tokens import QuestionToken, StartRefusal
 from bot.engine.review import ReviewDesk
-from bot.ports.chat import MembershipUnknown
+from bot.ports.chat import ChatAdapter, MembershipUnknown
 from bot.ports.store import AwaitedAnswers, WebRecords
 from bot.texts import render, render_acks
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
     from bot.engine.core import Engine
+    from bot.ports.clock import Clock
 
 # how long a player sent to answer in private has their next message taken as that answer: past
 # the question's close it is refused politely (once), past this it is ordinary chat again
@@ -44,12 +45,12 @@ class TypedStore(AwaitedAnswers, WebRecords, Protocol):
 
 
 class TypedAnswers:
-    def __init__(self, engine: Engine, review: ReviewDesk) -> None:
-        self.engine, self.review = engine, review
-
-    @property
-    def _store(self) -> TypedStore:
-        return self.engine.store
+    def __init__(
+        self, store: TypedStore, engine: Engine, clock: Clock, adapters: Mapping[str, ChatAdapter], review: ReviewDesk
+    ) -> None:
+        """`engine` takes the answers of runs; `review` of review cards; `adapters` say who is in a group."""
+        self._store, self.engine, self.clock = store, engine, clock
+        self.adapters, self.review = adapters, review
 
     async def sent_to_answer(self, asked: QuestionToken | StartRefusal, caller: Caller, lang: str) -> Reply:
         """`/start answer_<run>_<n>_<proof>` in the private chat: say what to answer and remember
@@ -58,7 +59,7 @@ class TypedAnswers:
             refused = render_acks.link_unsigned(lang) if asked is StartRefusal.UNSIGNED else render.ack_invalid(lang)
             return Reply(refused, language=lang, kind="error")
         run = await self.engine.open_run(asked.run_id, caller.player, asked.number)
-        now = self.engine.clock.now()
+        now = self.clock.now()
         closed = Refusal.CLOSED if run is None else session.check_open(run, asked.number, now)
         if run is None or closed is not None:
             return Reply(render.ack_refused(lang, closed), language=lang, kind="error")
@@ -76,7 +77,7 @@ class TypedAnswers:
         if group.is_private or group.platform != caller.chat.platform:  # another's private quiz, another platform
             return None if group.key == caller.chat.key else render_acks.link_outsider
         try:
-            member = await self.engine.adapter(group.platform).is_member(group, caller.player)
+            member = await self.adapters[group.platform].is_member(group, caller.player)
         except MembershipUnknown:
             return render_acks.link_unchecked
         return None if member else render_acks.link_outsider
@@ -87,7 +88,7 @@ class TypedAnswers:
         """The message's answer, or None when it is ordinary chat."""
         key, private = caller.player.key, caller.chat.is_private
         if private and run_id is None:
-            awaited = await self._store.awaited_answer(key, self.engine.clock.now())
+            awaited = await self._store.awaited_answer(key, self.clock.now())
             if awaited is not None:
                 return await self._awaited(caller, text, awaited)
         ack = await self.engine.answer_text(

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from bot.commands.weblinks import LinkSigner, Scope, WebAddress, signer_for
 from bot.domain.model import ChatRef, Player, Reply
-from bot.engine.core import Engine
+from bot.ports.clock import Clock
 from bot.ports.store import ChatRecords, WebRecords
 from bot.texts.render import t
 
@@ -22,9 +22,8 @@ class WebLinkStore(WebRecords, ChatRecords, Protocol):
 
 
 class WebCommands:
-    def __init__(self, engine: Engine, address: WebAddress) -> None:
-        self.engine = engine
-        self.store: WebLinkStore = engine.store
+    def __init__(self, store: WebLinkStore, clock: Clock, address: WebAddress) -> None:
+        self.store, self.clock = store, clock
         self.address = address
         self._signer: LinkSigner | None = None
 
@@ -51,13 +50,13 @@ class WebCommands:
             )
             return Reply(text, language=lang, kind="error", private=not words)
         if words:
-            await self.engine.store.revoke_links(chat.key, self.engine.clock.now())
+            await self.store.revoke_links(chat.key, self.clock.now())
             text = t(
                 lang,
                 "Every link to this chat's web pages given until now has stopped working. /dashboard gives a new one.",
             )
             return Reply(text, language=lang)
-        url = (await self.signer()).url(chat.key, Scope.ADMIN, self.engine.clock.now(), player.key)
+        url = (await self.signer()).url(chat.key, Scope.ADMIN, self.clock.now(), player.key)
         text = t(
             lang,
             "This chat's web pages: leaderboard, run history, question charts and quiz upload. "
@@ -75,7 +74,7 @@ class WebCommands:
                 language=lang,
                 kind="error",
             )
-        url = (await self.signer()).url(chat.key, Scope.BOARD, self.engine.clock.now())
+        url = (await self.signer()).url(chat.key, Scope.BOARD, self.clock.now())
         text = t(lang, "This chat's leaderboard on the web (the link works for 24 hours):")
         return Reply(f"{text}\n{url}", language=lang)
 
@@ -96,6 +95,6 @@ class WebCommands:
         """A line for /stats: the caller's row on the public leaderboard, when there is one."""
         if not await self.store.board_public(chat.key):
             return ""
-        url = (await self.signer()).url(chat.key, Scope.BOARD, self.engine.clock.now(), player.key)
+        url = (await self.signer()).url(chat.key, Scope.BOARD, self.clock.now(), player.key)
         text = t(lang, "Your row on the web leaderboard (the link works for 24 hours):")
         return f"{text}\n{url}"

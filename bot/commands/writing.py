@@ -1,4 +1,4 @@
-"""The commands of writing a quiz in the chat: a mixin of `bot.commands.core.Commands` that hands
+"""The commands of writing a quiz in the chat: a group of `bot.commands.core.Commands` that hands
 each to `Authoring` (bot/commands/authoring.py), with the same `(args, caller, lang)` handlers."""
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from bot.domain.model import Ack, Reply
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
-    from bot.engine.core import Engine
+    from bot.engine.chats import Chats
 
 
 class WritingCommands:
-    engine: Engine
-    authoring: Authoring
+    def __init__(self, authoring: Authoring, chats: Chats) -> None:
+        self.authoring, self.chats = authoring, chats
 
     async def _author(self, caller: Caller, lang: str | None = None) -> Author:
-        lang = lang or await self.engine.language_for(caller.chat, caller.player)
+        lang = lang or await self.chats.language_for(caller.chat, caller.player)
         return Author(caller.chat, caller.player, lang, caller.is_admin, caller.private_replies, caller.typed_only)
 
     async def poll(self, spec: PollSpec, caller: Caller) -> Reply:
@@ -33,35 +33,35 @@ class WritingCommands:
         """A line in the fixed layout while a draft is open (the terminal); None: no draft is open."""
         return await self.authoring.line(text, await self._author(caller))
 
-    async def _cmd_newquiz(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_newquiz(self, args: str, caller: Caller, lang: str) -> Reply:
         return _mine(await self.authoring.newquiz(args, await self._author(caller, lang)), caller)
 
-    async def _cmd_edit(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_edit(self, args: str, caller: Caller, lang: str) -> Reply:
         return _mine(await self.authoring.edit(args, await self._author(caller, lang)), caller)
 
-    async def _cmd_delete(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_delete(self, args: str, caller: Caller, lang: str) -> Reply:
         return _mine(await self.authoring.delete(args, await self._author(caller, lang)), caller)
 
-    async def _cmd_move(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_move(self, args: str, caller: Caller, lang: str) -> Reply:
         return _mine(await self.authoring.move(args, await self._author(caller, lang)), caller)
 
-    async def _cmd_done(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_done(self, args: str, caller: Caller, lang: str) -> Reply:
         return await self.authoring.done(await self._author(caller, lang))
 
-    async def _cmd_discard(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_discard(self, args: str, caller: Caller, lang: str) -> Reply:
         return _mine(await self.authoring.discard(await self._author(caller, lang)), caller)
 
-    async def _cmd_suggest(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_suggest(self, args: str, caller: Caller, lang: str) -> Reply:
         return await self.authoring.suggestions.command(args, await self._author(caller, lang))
 
-    async def _cmd_suggestions(self, args: str, caller: Caller, lang: str) -> Reply:
+    async def cmd_suggestions(self, args: str, caller: Caller, lang: str) -> Reply:
         return await self.authoring.suggestions.desk(args, await self._author(caller, lang))
 
     async def suggest_poll(self, spec: PollSpec, caller: Caller) -> Reply:
         """/suggest in reply to a poll, in a group."""
         return await self.authoring.suggestions.poll(spec, await self._author(caller))
 
-    async def _opened_link(self, payload: str, caller: Caller, lang: str) -> Reply | None:
+    async def opened_link(self, payload: str, caller: Caller, lang: str) -> Reply | None:
         """/start add_<code> (a share link) or sg_<group> (suggesting privately); None for any other payload."""
         if payload.startswith(SHARE_PREFIX):
             return await self.authoring.shelf.opened(
@@ -73,14 +73,14 @@ class WritingCommands:
             )
         return None
 
-    async def _decide(self, data: str, caller: Caller) -> Ack | Reply:
+    async def decide(self, data: str, caller: Caller) -> Ack | Reply:
         return await self.authoring.suggestions.press(data, await self._author(caller))
 
-    async def _undo(self, question_id: str, caller: Caller) -> Ack | Reply:
+    async def undo(self, question_id: str, caller: Caller) -> Ack | Reply:
         undone = await self.authoring.undo(question_id, await self._author(caller))
         return undone if isinstance(undone, Ack) else _mine(undone, caller)
 
-    async def _form_button(self, target: str, caller: Caller) -> Reply:
+    async def form_button(self, target: str, caller: Caller) -> Reply:
         """A form's button where no form opens (Telegram, the terminal): what to send instead."""
         who = await self._author(caller)
         if target == "suggest":

@@ -17,6 +17,7 @@ or an edit, `end_assignment` for the close), so each deadline's podium is posted
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
@@ -25,12 +26,17 @@ from bot.domain import assignment as rules
 from bot.domain.assignment import AssignmentRow, AssignmentStatus, Place, Progress
 from bot.domain.model import ChatRef, MessageRef, Player, Quiz, Reply
 from bot.engine.run_start import StartOutcome, StartStatus
-from bot.ports.chat import ChatUnreachable, MemberGroups, MembershipUnknown, MessageBoard
+from bot.ports.chat import ChatAdapter, ChatUnreachable, MemberGroups, MembershipUnknown, MessageBoard
 from bot.ports.store import AssignmentRecords, ChatRecords, PlayerNames, WebRecords
 from bot.texts import render_assign as texts
 
 if TYPE_CHECKING:
+    from bot.content.catalog import Catalog
+    from bot.content.chatquizzes import ChatQuizzes
+    from bot.engine.chats import Chats
     from bot.engine.core import Engine
+    from bot.engine.run_start import EngineSettings
+    from bot.ports.clock import Clock
 
 log = logging.getLogger("quizhost.assignments")
 
@@ -61,24 +67,38 @@ class Join:
 
 
 class Assignments:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.store: AssignmentStore = engine.store
+    def __init__(
+        self,
+        *,
+        store: AssignmentStore,
+        engine: Engine,
+        catalog: Catalog,
+        chat_quizzes: ChatQuizzes,
+        clock: Clock,
+        chats: Chats,
+        adapters: Mapping[str, ChatAdapter],
+        settings: EngineSettings,
+    ) -> None:
+        """`engine` starts a member's run; `settings` the bot's defaults for a chat's quiz."""
+        self.engine, self.store = engine, store
+        self.catalog, self.chat_quizzes = catalog, chat_quizzes
+        self.clock, self.chats, self.adapters = clock, chats, adapters
+        self.settings = settings
 
     # what admins do -------------------------------------------------------------------------
 
     async def create(self, chat: ChatRef, quiz: Quiz, by: Player, deadline: float) -> AssignmentRow:
         """Store the assignment and post its group message (a failed post is tried again at the next tick)."""
         await self.store.ensure_chat(chat)
-        settings = await self.engine.chat_settings(chat)
-        now = self.engine.clock.now()
+        settings = await self.chats.settings(chat)
+        now = self.clock.now()
         row = AssignmentRow(
             chat,
             quiz.id,
             tuple(q.id for q in quiz.questions),
-            settings.question_seconds or self.engine.settings.question_seconds,
+            settings.question_seconds or self.settings.question_seconds,
             deadline,
-            await self.engine.language_for(chat),
+            await self.chats.language_for(chat),
             by.key,
             now,
         )
@@ -115,7 +135,7 @@ class Assignments:
         place = await self._place(row, player)
         if place is not None:
             return Join(Joined.REPEATED, row, place)
-        if rules.is_late(row, self.engine.clock.now()):
+        if rules.is_late(row, self.clock.now()):
             return Join(Joined.LATE, row)
         quiz = await self._quiz(row)
         if quiz is None:
@@ -125,7 +145,7 @@ class Assignments:
         if self.engine.run_in(chat) is not None:
             return Join(Joined.BUSY, row)
         await self.store.ensure_player(player)
-        if not await self.store.join_assignment(row.id, player.key, self.engine.clock.now()):
+        if not await self.store.join_assignment(row.id, player.key, self.clock.now()):
             return Join(Joined.REPEATED, row, await self._place(row, player))  # a second press, at once
         started = await self.engine.start_quiz(
             chat, quiz, player, questions=row.question_ids, seconds=row.seconds, board=row.chat.key
@@ -140,7 +160,7 @@ class Assignments:
         """Why the player may not play the group's assignment (anyone may hold its link, and a
         play counts on the group's boards); None for a member. Asked last: it costs a request."""
         try:
-            if await self.engine.adapter(row.chat.platform).is_member(row.chat, player):
+            if await self.adapters[row.chat.platform].is_member(row.chat, player):
                 return None
         except MembershipUnknown as error:
             log.warning("assignment %d: membership of %s unknown (%s)", row.id, player.key, error)
@@ -155,12 +175,12 @@ class Assignments:
     async def serve(self) -> None:
         while True:
             soonest = await self.tick()
-            now = self.engine.clock.now()
-            await self.engine.clock.sleep(min(POLL_SECONDS, max(0.0, (soonest or now + POLL_SECONDS) - now)))
+            now = self.clock.now()
+            await self.clock.sleep(min(POLL_SECONDS, max(0.0, (soonest or now + POLL_SECONDS) - now)))
 
     async def tick(self) -> float | None:
         """Post, edit and close what is due; the earliest deadline still open."""
-        now = self.engine.clock.now()
+        now = self.clock.now()
         rows = await self.store.open_assignments()
         for row in rows:
             try:
@@ -222,7 +242,7 @@ class Assignments:
             closed = replace(held, status=AssignmentStatus.CLOSED)
             await self._show_end(closed)
             podium = texts.podium(held.language, await self.title(held), await self.store.assignment_places(held.id))
-            await self.engine.adapter(held.chat.platform).send(held.chat, podium)
+            await self.adapters[held.chat.platform].send(held.chat, podium)
         except ChatUnreachable:
             log.warning("assignment %d: %s does not let the bot post; closed without a podium", held.id, held.chat.key)
         except Exception:
@@ -250,15 +270,15 @@ class Assignments:
         return texts.group_message(row, await self.title(row), shown, now, await self._zone(row))
 
     async def _zone(self, row: AssignmentRow) -> str | None:
-        return (await self.engine.chat_settings(row.chat)).time_zone
+        return (await self.chats.settings(row.chat)).time_zone
 
     async def _quiz(self, row: AssignmentRow) -> Quiz | None:
-        return self.engine.catalog.get(row.quiz_id) or await self.engine.chat_quizzes.get(row.chat.key, row.quiz_id)
+        return self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat.key, row.quiz_id)
 
     async def group_title(self, row: AssignmentRow) -> str:
         """What the assignment's members belong to, by name: the server of a Discord channel,
         else the group's name as its platform last gave it ("" when it gave none)."""
-        adapter = self.engine.adapter(row.chat.platform)
+        adapter = self.adapters[row.chat.platform]
         if isinstance(adapter, MemberGroups) and (name := adapter.members_of(row.chat)):
             return name
         return await self.store.chat_title(row.chat.key)
@@ -272,12 +292,12 @@ class Assignments:
         if chat.is_private:
             return False
         try:
-            return isinstance(self.engine.adapter(chat.platform), MessageBoard)
+            return isinstance(self.adapters[chat.platform], MessageBoard)
         except KeyError:  # no such platform attached here
             return False
 
     def _board(self, row: AssignmentRow) -> MessageBoard:
-        adapter = self.engine.adapter(row.chat.platform)
+        adapter = self.adapters[row.chat.platform]
         if not isinstance(adapter, MessageBoard):  # /assign is refused where no message can be edited
             raise TypeError(f"{row.chat.platform} cannot edit messages")
         return adapter

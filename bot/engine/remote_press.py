@@ -30,7 +30,8 @@ from bot.texts import render
 if TYPE_CHECKING:
     from bot.content.catalog import Catalog
     from bot.content.chatquizzes import ChatQuizzes
-    from bot.engine.core import Engine
+    from bot.engine.chats import Chats
+    from bot.ports.clock import Clock
 
 SHOWN_READS, SHOWN_WAIT = 10, 0.1  # a press on a question still stored as posting: read again, for 1 s at most
 REMEMBERED_RUNS = 1_000  # other workers' runs whose quiz is kept (a quiz is shared between its runs)
@@ -39,6 +40,17 @@ REMEMBERED_RUNS = 1_000  # other workers' runs whose quiz is kept (a quiz is sha
 class ElsewhereStore(RunLeases, RunWakeups, RunRecords, Protocol):
     """A press for another worker's run: the run as stored (by its id or its chat's), the press
     stored under its lock."""
+
+
+@dataclass(frozen=True)
+class RemoteRuns:
+    """What a press for another worker's run needs: the shared store, the clock, the language
+    of a player with no run to answer in, and the quizzes of those runs."""
+
+    shared: ElsewhereStore
+    clock: Clock
+    chats: Chats
+    quizzes: RunQuizzes
 
 
 class RunQuizzes:
@@ -62,27 +74,27 @@ class RunQuizzes:
 
 
 async def answer_elsewhere(
-    engine: Engine, shared: ElsewhereStore, token: AnswerToken | QuestionToken, player: Player, chat: ChatRef | None
+    remote: RemoteRuns, token: AnswerToken | QuestionToken, player: Player, chat: ChatRef | None
 ) -> tuple[str, Ack]:
     """(outcome for /metrics, the acknowledgement) of a press for a run this worker does not run."""
-    found = await _open_run(engine, shared, token.run_id, player, token.number)
+    found = await _open_run(remote, token.run_id, player, token.number)
     if not isinstance(found, _Open):
         return found
     run, facts = found.run, found.facts
     if chat is not None and chat.key != run.row.chat_key:
-        lang = engine.client_language(player)
+        lang = remote.chats.client_language(player)
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
-    lang, now, key = run.row.language, engine.clock.now(), player.key
+    lang, now, key = run.row.language, remote.clock.now(), player.key
     previous = answer_moves.stored_answer(run, facts, key)
     if isinstance(token, QuestionToken):
-        return await _question_button(shared, run, facts, token, player, previous, now)
+        return await _question_button(remote.shared, run, facts, token, player, previous, now)
     refusal = session.check_press(run, token, key, now)  # closed or out of range, before repeated
     refusal = refusal or session.repeated(run, key, previous)
     if refusal is not None:
         return refusal.value, refusal_ack(run, refusal, previous)
     multi = run.kind.collects_picks
     answer = session.make_answer(run, token, key, now, previous)
-    outcome, refused = await _insert(shared, run, facts, answer, player, replace=multi)
+    outcome, refused = await _insert(remote.shared, run, facts, answer, player, replace=multi)
     if refused is not None:
         return outcome, refused
     if multi:
@@ -91,8 +103,7 @@ async def answer_elsewhere(
 
 
 async def text_elsewhere(
-    engine: Engine,
-    shared: ElsewhereStore,
+    remote: RemoteRuns,
     chat: ChatRef,
     player: Player,
     text: str,
@@ -104,20 +115,20 @@ async def text_elsewhere(
     """A typed answer for a run this worker does not run: the chat's (as stored), or `run_id`'s
     from its own chat or where the caller `vouched` for the player (bot/engine/presses.py)."""
     if run_id is None:
-        row = await shared.chat_run(chat.key)
+        row = await remote.shared.chat_run(chat.key)
         if row is None:
             return "ignored", None
         run_id = row.id
-    found = await _open_run(engine, shared, run_id, player, number)
+    found = await _open_run(remote, run_id, player, number)
     if not isinstance(found, _Open):
         return found if number is not None else ("ignored", None)
     run, facts = found.run, found.facts
     if not vouched and chat.key != run.row.chat_key:
-        lang = engine.client_language(player)
+        lang = remote.chats.client_language(player)
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     if number is None and not takes_text(run, reply_to):
         return "ignored", None
-    lang, now, key = run.row.language, engine.clock.now(), player.key
+    lang, now, key = run.row.language, remote.clock.now(), player.key
     previous = answer_moves.stored_answer(run, facts, key)
     refusal = answer_moves.check_text(run, number or run.row.index + 1, key, now, previous)
     if refusal is not None:
@@ -125,7 +136,7 @@ async def text_elsewhere(
     made = answer_moves.make_text_answer(run, key, text, now)
     if isinstance(made, Refusal):
         return made.value, Ack(render.ack_not_a_number(lang, shortened(text.strip())), False, lang, retry=True)
-    outcome, refused = await _insert(shared, run, facts, made, player)
+    outcome, refused = await _insert(remote.shared, run, facts, made, player)
     return outcome, refused or Ack(render.ack_text_locked(lang, shortened(made.response)), True, lang)
 
 
@@ -153,10 +164,10 @@ async def _question_button(
     return outcome, refused or done_ack(run, previous)
 
 
-async def stored_run(engine: Engine, shared: ElsewhereStore, run_id: int, player: Player, number: int) -> Run | None:
+async def stored_run(remote: RemoteRuns, run_id: int, player: Player, number: int) -> Run | None:
     """Run `run_id` as stored by the worker that runs it (with this player's streak), while it
     is open; None once it is not."""
-    found = await _open_run(engine, shared, run_id, player, number)
+    found = await _open_run(remote, run_id, player, number)
     return found.run if isinstance(found, _Open) else None
 
 
@@ -166,27 +177,25 @@ class _Open:
     facts: PressFacts
 
 
-async def _open_run(
-    engine: Engine, shared: ElsewhereStore, run_id: int, player: Player, number: int | None
-) -> _Open | tuple[str, Ack]:
+async def _open_run(remote: RemoteRuns, run_id: int, player: Player, number: int | None) -> _Open | tuple[str, Ack]:
     """The open run as stored with this player's part of it, or why there is none. A press on
     question `number` while it is stored as still being posted read the owner's run before the
     owner's commit of its shown question: its message exists, the press proves it. Read again,
     a moment later, a few times (the owner commits within milliseconds; a bench pressing the
     instant a message appears found this window), rather than answer "closed"."""
-    lang = engine.client_language(player)
-    facts = await shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
+    lang = remote.chats.client_language(player)
+    facts = await remote.shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
     for _ in range(SHOWN_READS):
         if facts is None or not _being_shown(facts.run, number):
             break
         await asyncio.sleep(SHOWN_WAIT)  # real time: another worker's commit, not the quiz's clock
-        facts = await shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
+        facts = await remote.shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
     if facts is None:
-        status = await shared.run_status(run_id)
+        status = await remote.shared.run_status(run_id)
         if status:
             return "ended", Ack(render.ack_ended(lang), False, lang)
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
-    quiz = await engine.run_quizzes.of(facts.run)
+    quiz = await remote.quizzes.of(facts.run)
     if quiz is None:
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     return _Open(session.Run(facts.run, quiz, kind_of, streaks={player.key: facts.streak}), facts)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,14 +41,18 @@ from bot.domain.session import option_order
 from bot.domain.tokens import REVIEW_DONE, ReviewToken, decode_review
 from bot.engine import recall
 from bot.kinds import kind_of
-from bot.ports.chat import ChatUnreachable
+from bot.ports.chat import ChatAdapter, ChatUnreachable
 from bot.ports.store import ReviewDecks
 from bot.texts import render
 from bot.texts import render_learning as texts
 from bot.texts.render import ack_locked, ack_refused
 
 if TYPE_CHECKING:
-    from bot.engine.core import Engine
+    from bot.content.catalog import Catalog
+    from bot.content.chatquizzes import ChatQuizzes
+    from bot.engine.chats import Chats
+    from bot.engine.sender import Sender
+    from bot.ports.clock import Clock
 
 log = logging.getLogger("quizhost.review")
 
@@ -97,9 +101,21 @@ class ReviewSession:
 
 
 class ReviewDesk:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.store: ReviewDecks = engine.store
+    def __init__(
+        self,
+        *,
+        store: ReviewDecks,
+        catalog: Catalog,
+        chat_quizzes: ChatQuizzes,
+        clock: Clock,
+        chats: Chats,
+        adapters: Mapping[str, ChatAdapter],
+        sender: Sender,
+    ) -> None:
+        self.store = store
+        self.catalog, self.chat_quizzes = catalog, chat_quizzes
+        self.clock, self.chats = clock, chats
+        self.adapters, self.sender = adapters, sender
         self._sessions: dict[str, ReviewSession] = {}  # by player key
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random()
@@ -115,7 +131,7 @@ class ReviewDesk:
     async def start(self, chat: ChatRef, player: Player, lang: str) -> Reply:
         if not chat.is_private:
             return texts.review_in_private(lang)
-        now = self.engine.clock.now()
+        now = self.clock.now()
         deck = await self._deck(player.key)
         due = due_now(deck, now)
         if not due:
@@ -141,7 +157,7 @@ class ReviewDesk:
         """A press on a review card: stored in the deck first, then acknowledged."""
         token = decode_review(data)
         session = await self._session(player.key) if token is not None else None
-        lang = session.language if session else self.engine.client_language(player)
+        lang = session.language if session else self.chats.client_language(player)
         if token is None or session is None or token.session != session.id:
             return Ack(texts.review_ended(lang), False, lang)
         asked = session.asked
@@ -186,7 +202,7 @@ class ReviewDesk:
         lang, asked = session.language, session.asked
         assert asked is not None
         asked.answered = True
-        now = self.engine.clock.now()
+        now = self.clock.now()
         moved, graded = recall.answered(asked.card, correct, now)
         try:
             await self._keep(asked.card, moved, graded)
@@ -216,9 +232,9 @@ class ReviewDesk:
         """The card's question as its quiz has it now: a shipped quiz, or the current upload
         of the chat whose own quiz it is."""
         quiz = (
-            await self.engine.chat_quizzes.get(card.quiz_chat, card.quiz_id)
+            await self.chat_quizzes.get(card.quiz_chat, card.quiz_id)
             if card.quiz_chat
-            else self.engine.catalog.get(card.quiz_id)
+            else self.catalog.get(card.quiz_id)
         )
         question = next((q for q in quiz.questions if q.id == card.question_id), None) if quiz else None
         return (quiz, question) if quiz and question else None
@@ -234,7 +250,7 @@ class ReviewDesk:
             log.exception("review of %s: logging a grade failed", card.player_key)
 
     async def _zone(self, chat: ChatRef) -> str:
-        return (await self.engine.chat_settings(chat)).time_zone or "UTC"
+        return (await self.chats.settings(chat)).time_zone or "UTC"
 
     # the stored session --------------------------------------------------------------
 
@@ -280,7 +296,7 @@ class ReviewDesk:
 
     async def _next(self, session: ReviewSession, delay: float = 0.0) -> None:
         if delay:
-            await self.engine.clock.sleep(delay)
+            await self.clock.sleep(delay)
         if self._sessions.get(session.player_key) is not session:
             return  # a newer /review replaced this one
         while session.number < len(session.cards):
@@ -306,7 +322,7 @@ class ReviewDesk:
         order = tuple(kind_of(question).arranged(option_order(session.id, question)))
         session.asked = _Asked(card, quiz, question, order, self._view(session, quiz, question, order))
         try:
-            session.asked.message = await self.engine.adapter(session.chat.platform).post_question(session.asked.shown)
+            session.asked.message = await self.adapters[session.chat.platform].post_question(session.asked.shown)
         except Exception as error:
             log.exception("review of %s: posting a card failed; the review ends", session.player_key)
             await self._end(session)
@@ -334,7 +350,7 @@ class ReviewDesk:
             prompt=question.prompt.get(lang),
             options=options,
             seconds=0,
-            deadline=self.engine.clock.now(),
+            deadline=self.clock.now(),
             kind=question.kind,
             media=media_view(question.media, quiz, lang),
             done_token=done if kind_of(question).collects_picks else None,
@@ -358,7 +374,7 @@ class ReviewDesk:
             explanation_media=media_view(question.explanation_media, asked.quiz, lang),
         )
         try:
-            await self.engine.adapter(session.chat.platform).close_question(asked.message, reveal)
+            await self.adapters[session.chat.platform].close_question(asked.message, reveal)
         except Exception as error:
             log.exception("review of %s: showing an answer failed", session.player_key)
             await self._failed(error, session.chat)
@@ -366,11 +382,11 @@ class ReviewDesk:
 
     async def _send(self, chat: ChatRef, reply: Reply) -> None:
         try:
-            await self.engine.adapter(chat.platform).send(chat, reply)
+            await self.adapters[chat.platform].send(chat, reply)
         except Exception as error:
             log.exception("review: a message to %s failed", chat.key)
             await self._failed(error, chat)
 
     async def _failed(self, error: Exception, chat: ChatRef) -> None:
         if isinstance(error, ChatUnreachable):  # the player blocked the bot: as any chat that refuses it
-            await self.engine.sender.refused(chat.key)
+            await self.sender.refused(chat.key)

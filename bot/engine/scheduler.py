@@ -10,6 +10,7 @@ an older one is skipped and logged.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Protocol
@@ -18,12 +19,17 @@ from bot.domain import schedule
 from bot.domain.model import ChatRef, Player, Quiz, Reply
 from bot.domain.schedule import Missed, Rule, ScheduleRow, ScheduleStatus
 from bot.domain.zones import zone
-from bot.ports.chat import ChatUnreachable
+from bot.ports.chat import ChatAdapter, ChatUnreachable
 from bot.ports.store import ChatRecords, ScheduleRecords
 from bot.texts.render import t
 
 if TYPE_CHECKING:
+    from bot.content.catalog import Catalog
+    from bot.content.chatquizzes import ChatQuizzes
+    from bot.engine.chats import Chats
     from bot.engine.core import Engine
+    from bot.engine.sender import Sender
+    from bot.ports.clock import Clock
 
 log = logging.getLogger("quizhost.schedule")
 
@@ -36,16 +42,29 @@ class SchedulerStore(ScheduleRecords, ChatRecords, Protocol):
 
 
 class Scheduler:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.store: SchedulerStore = engine.store
-        engine.sender.on_unreachable(self.chat_refuses_bot)  # any run message refused as forbidden
+    def __init__(
+        self,
+        *,
+        store: SchedulerStore,
+        engine: Engine,
+        catalog: Catalog,
+        chat_quizzes: ChatQuizzes,
+        clock: Clock,
+        chats: Chats,
+        adapters: Mapping[str, ChatAdapter],
+        sender: Sender,
+    ) -> None:
+        """`engine` starts the quizzes due; `sender` tells which chats refuse the bot."""
+        self.engine, self.store = engine, store
+        self.catalog, self.chat_quizzes = catalog, chat_quizzes
+        self.clock, self.chats, self.adapters = clock, chats, adapters
+        sender.on_unreachable(self.chat_refuses_bot)  # any run message refused as forbidden
 
     async def add(
         self, chat: ChatRef, rule: Rule, quiz: Quiz, by: Player, questions: int | None, hours: int
     ) -> ScheduleRow:
         await self.store.ensure_chat(chat)
-        now = self.engine.clock.now()
+        now = self.clock.now()
         row = ScheduleRow(
             chat,
             quiz.id,
@@ -64,7 +83,7 @@ class Scheduler:
         A fire time missed while paused is treated as after a restart: one less than an hour
         late stays due and fires at the next tick; an older one is skipped for the next time.
         """
-        now, tz = self.engine.clock.now(), await self._zone(chat)
+        now, tz = self.clock.now(), await self._zone(chat)
         resumed = []
         for row in await self.store.chat_schedules(chat.key):
             if row.status is not ScheduleStatus.PAUSED or schedule_id not in (None, row.id):
@@ -84,7 +103,7 @@ class Scheduler:
 
     async def tick(self) -> int:
         """Fire every schedule whose time has come; how many this engine fired."""
-        now = self.engine.clock.now()
+        now = self.clock.now()
         fired = 0
         for row in await self.store.due_schedules(now):
             try:
@@ -96,16 +115,16 @@ class Scheduler:
     async def serve(self) -> None:
         while True:
             await self.tick()
-            now = self.engine.clock.now()
+            now = self.clock.now()
             nxt = await self.store.next_schedule_due()
-            await self.engine.clock.sleep(min(POLL_SECONDS, max(0.0, (nxt or now + POLL_SECONDS) - now)))
+            await self.clock.sleep(min(POLL_SECONDS, max(0.0, (nxt or now + POLL_SECONDS) - now)))
 
     async def _zone(self, chat: ChatRef) -> tzinfo:
-        return zone((await self.engine.chat_settings(chat)).time_zone)
+        return zone((await self.chats.settings(chat)).time_zone)
 
     async def _fire(self, row: ScheduleRow, now: float) -> int:
         nxt = schedule.next_fire(row.rule, now, await self._zone(row.chat))
-        quiz = self.engine.catalog.get(row.quiz_id) or await self.engine.chat_quizzes.get(row.chat.key, row.quiz_id)
+        quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat.key, row.quiz_id)
         if schedule.missed(row.next_due, now) is Missed.SKIP or quiz is None:
             if await self.store.claim_schedule(row.id, row.next_due, nxt, row.asked):
                 log.warning(
@@ -141,7 +160,7 @@ class Scheduler:
 
     async def _announce(self, row: ScheduleRow, quiz: Quiz) -> bool:
         """Say what starts; a chat that removed the bot pauses the schedule instead."""
-        lang = await self.engine.language_for(row.chat)
+        lang = await self.chats.language_for(row.chat)
         title = quiz.title.get(lang)
         text = (
             t(lang, "⏰ Question of the day from {title}: it stays open {hours} h.", title=title, hours=row.hours)
@@ -149,7 +168,7 @@ class Scheduler:
             else t(lang, "⏰ Scheduled quiz: {title}", title=title)
         )
         try:
-            await self.engine.adapter(row.chat.platform).send(row.chat, Reply(text, language=lang))
+            await self.adapters[row.chat.platform].send(row.chat, Reply(text, language=lang))
         except ChatUnreachable:
             await self.chat_refuses_bot(row.chat.key)
             return False

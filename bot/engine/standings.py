@@ -16,6 +16,21 @@ class StandingsStore(Boards, PlayerNames, Protocol):
     """The boards, and the caller's display name kept current."""
 
 
+class Standings:
+    """A chat's boards on the store's clock: what /leaderboard and /stats show."""
+
+    def __init__(self, store: StandingsStore, clock: Clock) -> None:
+        self._store, self._clock = store, clock
+
+    async def leaderboard(
+        self, chat: ChatRef, period: str, quiz_id: str | None, player: Player | None = None
+    ) -> tuple[list[Standing], Standing | None]:
+        return await leaderboard(self._store, self._clock, chat, period, quiz_id, player)
+
+    async def player_stats(self, chat: ChatRef, player: Player) -> PlayerStats:
+        return await player_stats(self._store, chat, player)
+
+
 async def leaderboard(
     store: StandingsStore, clock: Clock, chat: ChatRef, period: str, quiz_id: str | None, player: Player | None = None
 ) -> tuple[list[Standing], Standing | None]:

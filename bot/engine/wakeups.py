@@ -30,9 +30,9 @@ class Wakeups:
         self._event = asyncio.Event()
 
     @classmethod
-    def of(cls, engine: Engine) -> Wakeups | None:
-        """Wake-ups when the engine's store has them (PostgreSQL); None for a one-process store."""
-        return cls(engine, engine.store) if isinstance(engine.store, RunWakeups) else None
+    def of(cls, engine: Engine, store: object) -> Wakeups | None:
+        """Wake-ups when the store has them (PostgreSQL); None for a one-process store."""
+        return cls(engine, store) if isinstance(store, RunWakeups) else None
 
     def woken(self, run_id: int | None) -> None:
         """A wake-up for that run (None: for every run); acted on by `serve`, never here."""

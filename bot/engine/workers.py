@@ -15,6 +15,7 @@ import asyncio
 import logging
 
 from bot.engine.core import Engine
+from bot.engine.sender import Sender
 from bot.engine.wakeups import Wakeups
 from bot.ports.store import RunLeases
 
@@ -24,23 +25,25 @@ RENEW_SECONDS = 5.0  # a third of the lease: two renewals may fail before a leas
 
 
 class LeaseKeeper:
-    def __init__(self, engine: Engine, leases: RunLeases, every: float = RENEW_SECONDS) -> None:
+    def __init__(self, engine: Engine, leases: RunLeases, sender: Sender, every: float = RENEW_SECONDS) -> None:
+        """`sender` takes the messages of the runs claimed here."""
         self.engine = engine
         self.leases = leases
+        self.sender = sender
         self.every = every
         self.taken_over = 0  # runs claimed after the first round: a dead or stopped worker's
-        self.wakeups = Wakeups.of(engine)
+        self.wakeups = Wakeups.of(engine, leases)
 
     @classmethod
-    def of(cls, engine: Engine) -> LeaseKeeper | None:
-        """A keeper when the engine's store leases runs; None for a single-process store."""
-        return cls(engine, engine.store) if isinstance(engine.store, RunLeases) else None
+    def of(cls, engine: Engine, store: object, sender: Sender) -> LeaseKeeper | None:
+        """A keeper when the store leases runs; None for a single-process store."""
+        return cls(engine, store, sender) if isinstance(store, RunLeases) else None
 
     async def start(self) -> int:
         """Claim the runs nobody holds and run them here, and the messages owed by ended runs
         nobody sends (ours from before a restart too); how many runs are here."""
         held = await self.engine.adopt(await self.leases.claim_runs())
-        self.engine.sender.take(await self.leases.claim_outbox(own_too=True))
+        self.sender.take(await self.leases.claim_outbox(own_too=True))
         return held
 
     async def tick(self) -> None:
@@ -54,7 +57,7 @@ class LeaseKeeper:
             log.info("taking over %d run(s) whose worker stopped: %s", len(claimed), [r.id for r in claimed])
             self.taken_over += len(claimed)
             await self.engine.adopt(claimed)
-        self.engine.sender.take(await self.leases.claim_outbox())  # a dead worker's, of runs that ended
+        self.sender.take(await self.leases.claim_outbox())  # a dead worker's, of runs that ended
         if self.wakeups is not None:
             await self.wakeups.stop_requested(self.wakeups.held())
 

@@ -11,11 +11,12 @@ import pytest
 from bot.content.catalog import Catalog
 from bot.domain.model import ChatRef
 from bot.domain.records import RunRow
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.fakes import RecordingAdapter, make_quiz, player
 from storage.postgres.store import PostgresStore
 from storage.sqlite import schema
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build, house_of
 from tests.system.test_cli import cli
 
 pytestmark = pytest.mark.postgres
@@ -27,10 +28,12 @@ async def play_history(path, clock) -> None:
     """One finished quiz in GROUP, one in OTHER left open in the middle of its second question."""
     store = await SqliteStore.open(path)
     quiz = make_quiz()
-    engine = Engine(Catalog.from_quizzes([quiz]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(
+        Catalog.from_quizzes([quiz]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
+    ).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
-    await engine.update_chat(GROUP, language="hi")
+    await house_of(engine).chats.update(GROUP, language="hi")
     for chat, questions in ((GROUP, None), (OTHER, 2)):
         await engine.start(chat, "demo", player(1, "Ann"))
         for number in range(questions or len(quiz.questions)):

@@ -7,7 +7,6 @@ import asyncio
 
 import pytest
 
-from bot.commands.core import Commands
 from bot.domain.model import ChatRef
 from bot.domain.schedule import Cadence, Rule, ScheduleRow
 from bot.testing.clock import FakeClock
@@ -20,6 +19,7 @@ from tests.engine.test_review import *  # noqa: F403
 from tests.engine.test_review_more import *  # noqa: F403
 from tests.engine.test_schedules import *  # noqa: F403
 from tests.engine.test_schedules import HOUR, admin, make_engine, utc
+from tests.support.house import house_of
 
 pytestmark = pytest.mark.postgres
 
@@ -48,12 +48,12 @@ async def test_two_engines_on_one_database_fire_a_schedule_once(reopen):
     stores = [await reopen() for _ in range(2)]
     try:
         engines = [make_engine(s, clock) for s in stores]
-        both = [Commands(e) for e in engines]
+        both = [house_of(e).commands for e in engines]
         await admin(both[0], "schedule daily 07:00 demo")
         clock.advance(HOUR)
-        fired = await asyncio.gather(*(c.scheduler.tick() for c in both))
+        fired = await asyncio.gather(*(house_of(e).scheduler.tick() for e in engines))
         assert sorted(fired) == [0, 1]
-        posts = [len(e.adapter("test").sent) for e in engines]
+        posts = [len(house_of(e).adapters["test"].sent) for e in engines]
         assert sorted(posts) == [0, 1]
     finally:
         for s in stores:

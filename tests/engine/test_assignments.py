@@ -12,6 +12,7 @@ from bot.domain.model import ChatRef, Player
 from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
+from tests.support.house import build, house_of
 
 ADMIN = player(1, "Admin")
 START = datetime(2026, 6, 1, 6, tzinfo=UTC).timestamp()  # a Monday, 06:00 UTC
@@ -19,7 +20,9 @@ QUIZ = make_quiz("demo", 3)
 
 
 def make_engine(store, clock) -> Engine:
-    engine = Engine(Catalog.from_quizzes([QUIZ]), store, clock, EngineSettings(question_seconds=20, pause_seconds=0))
+    engine = build(
+        Catalog.from_quizzes([QUIZ]), store, clock, EngineSettings(question_seconds=20, pause_seconds=0)
+    ).engine
     engine.attach(RecordingAdapter())
     return engine
 
@@ -34,7 +37,7 @@ async def play(engine: Engine, commands: Commands, who: Player, right: int) -> N
     chat = ChatRef("test", f"p{who.user_id}", is_private=True)
     started = await say(commands, chat, who, "start assign_1")
     assert "Assignment #1" in started.text, started.text
-    adapter = engine.adapter("test")
+    adapter = house_of(engine).adapters["test"]
     for number in range(3):
         await engine.run_due()
         card = adapter.questions[-1]
@@ -49,8 +52,8 @@ async def play(engine: Engine, commands: Commands, who: Player, right: int) -> N
 async def test_private_answers_count_for_the_group_and_the_deadline_posts_one_podium(store):
     clock = FakeClock(START)
     engine, ann, bob = make_engine(store, clock), player(2, "Ann"), player(3, "Bob")
-    commands = Commands(engine)
-    adapter = engine.adapter("test")
+    commands = house_of(engine).commands
+    adapter = house_of(engine).adapters["test"]
     created = await say(commands, group(), ADMIN, "assign demo until mon 18:00", admin=True)
     assert "Assignment #1 is open until 2026-06-01 18:00 UTC" in created.text
     (posted,) = [r for _, r in adapter.sent if r.title.startswith("📝")]
@@ -61,22 +64,22 @@ async def test_private_answers_count_for_the_group_and_the_deadline_posts_one_po
     await play(engine, commands, ann, right=3)
     await play(engine, commands, bob, right=1)
     clock.advance(59)
-    await commands.assignments.tick()
+    await house_of(commands.engine).assignments.tick()
     assert adapter.edits == []  # the message changed less than a minute ago: not yet
     clock.advance(1)
-    await commands.assignments.tick()
-    await commands.assignments.tick()
+    await house_of(commands.engine).assignments.tick()
+    await house_of(commands.engine).assignments.tick()
     (edit,) = adapter.edits  # both finishes in one edit
     assert "2 members have finished · 2 started" in edit[1].text and "🥇 Ann" in edit[1].text
 
     top = (await say(commands, group(), ann, "leaderboard")).text
     assert "Ann" in top and "Bob" in top  # answered in private, counted on the group's board
-    stats = await engine.store.quiz_tally("demo", group().key)
+    stats = await house_of(engine).store.quiz_tally("demo", group().key)
     assert set(stats.totals) == {ann.key, bob.key}  # and in the group's question statistics
 
     clock.advance(12 * 3600)
-    await commands.assignments.tick()
-    await commands.assignments.tick()
+    await house_of(commands.engine).assignments.tick()
+    await house_of(commands.engine).assignments.tick()
     podiums = [r for _, r in adapter.sent if r.title.startswith("🏁 Assignment closed")]
     assert len(podiums) == 1 and podiums[0].text.index("Ann") < podiums[0].text.index("Bob")
     late = await say(commands, ChatRef("test", "p9", is_private=True), player(9, "Cy"), "start assign_1")
@@ -86,8 +89,8 @@ async def test_private_answers_count_for_the_group_and_the_deadline_posts_one_po
 async def test_a_cancelled_assignment_posts_no_podium_and_takes_no_start(store):
     clock = FakeClock(START)
     engine = make_engine(store, clock)
-    commands = Commands(engine)
-    adapter = engine.adapter("test")
+    commands = house_of(engine).commands
+    adapter = house_of(engine).adapters["test"]
     await say(commands, group(), ADMIN, "assign demo until tomorrow", admin=True)
     listed = await say(commands, group(), player(2, "Ann"), "assign")
     assert "#1 Demo quiz: closes 2026-06-02 23:59 UTC (1 d 17 h left), 0 finished" in listed.text
@@ -98,7 +101,7 @@ async def test_a_cancelled_assignment_posts_no_podium_and_takes_no_start(store):
     refused = await say(commands, ChatRef("test", "p2", is_private=True), player(2, "Ann"), "start assign_1")
     assert "was cancelled" in refused.text
     clock.advance(3 * 86400)
-    await commands.assignments.tick()
+    await house_of(commands.engine).assignments.tick()
     assert not [r for _, r in adapter.sent if "Assignment closed" in r.title]
     assert "Assignments are for groups" in (await say(commands, ChatRef("test", "p2", True), ADMIN, "assign")).text
 
@@ -108,8 +111,8 @@ async def test_only_members_of_the_group_start_it_and_an_unknown_membership_is_a
     nothing of theirs is stored; while the platform cannot say, the member is asked to try again."""
     clock = FakeClock(START)
     engine, ann, eve = make_engine(store, clock), player(2, "Ann"), player(6, "Eve")
-    commands = Commands(engine)
-    adapter = engine.adapter("test")
+    commands = house_of(engine).commands
+    adapter = house_of(engine).adapters["test"]
     adapter.outsiders.add(eve.key)
     await say(commands, group(), ADMIN, "assign demo until mon 18:00", admin=True)
 
@@ -118,10 +121,10 @@ async def test_only_members_of_the_group_start_it_and_an_unknown_membership_is_a
     adapter.members_unknown = True
     unsure = await say(commands, ChatRef("test", "p2", is_private=True), ann, "start assign_1")
     assert "Please try again in a minute" in unsure.text
-    assert adapter.questions == [] and await engine.store.assignment_places(1) == []
+    assert adapter.questions == [] and await house_of(engine).store.assignment_places(1) == []
 
     adapter.members_unknown = False
     await play(engine, commands, ann, right=2)
-    places = await engine.store.assignment_places(1)
+    places = await house_of(engine).store.assignment_places(1)
     assert [p.player_key for p in places] == [ann.key]
     assert "Eve" not in (await say(commands, group(), ann, "leaderboard")).text

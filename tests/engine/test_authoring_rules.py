@@ -10,6 +10,7 @@ from bot.commands.core import Caller, Commands
 from bot.commands.sharing import SHARE_PREFIX
 from bot.content import drafts
 from bot.testing.fakes import group, player, private
+from tests.support.house import house_of
 
 ANN, BOB = player(1, "Ann"), player(2, "Bob")
 
@@ -24,7 +25,7 @@ async def listing(commands: Commands, caller: Caller) -> str:
 
 async def test_a_draft_holds_at_most_the_formats_questions(engine, monkeypatch):
     monkeypatch.setattr(drafts, "MAX_QUESTIONS", 3)  # the format's 500, made small
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     await commands.handle("newquiz", "Small", me())
     for n in range(3):
         assert (await commands.draft_line(f"Q{n}? | *a | b", me())).text.startswith(f"Question {n + 1} added")
@@ -34,7 +35,7 @@ async def test_a_draft_holds_at_most_the_formats_questions(engine, monkeypatch):
 
 
 async def test_bad_input_is_refused_and_changes_nothing(engine):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     assert (await commands.handle("edit", "1", me())).text == "You have no quiz draft. /newquiz starts one."
     assert (await commands.handle("done", "", me())).text == "You have no quiz draft. /newquiz starts one."
     await commands.handle("newquiz", "T" * 300, me())
@@ -60,7 +61,7 @@ async def test_bad_input_is_refused_and_changes_nothing(engine):
 
 
 async def test_a_quiz_is_written_in_private_and_a_shared_one_added_by_admins_only(engine):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     in_group = await commands.handle("newquiz", "Here?", Caller(group(), ANN, is_admin=True))
     assert in_group.text == "Write a quiz in a private chat with me: send /newquiz there."
     await commands.handle("newquiz", "Birds", me())
@@ -72,13 +73,13 @@ async def test_a_quiz_is_written_in_private_and_a_shared_one_added_by_admins_onl
     assert refused.text == "Only chat admins can add or remove quizzes."
     added = await commands.handle("start", link.data, Caller(group(), ANN, is_admin=True))
     assert added.text == "Added “Birds” to this chat's quizzes: /quiz birds starts it."
-    assert [q.id for q in await engine.chat_quizzes.all(group().key)] == ["birds"]
+    assert [q.id for q in await house_of(engine).chat_quizzes.all(group().key)] == ["birds"]
     gone = await commands.handle("start", "add_nosuchcode", Caller(group("g2"), ANN, is_admin=True))
     assert gone.text == "This link's quiz is not there any more."
 
 
 async def test_the_draft_speaks_the_chats_language(engine):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     await commands.handle("language", "hi", me())
     started = await commands.handle("newquiz", "पक्षी", me())
     assert started.text.startswith("नई प्रश्नोत्तरी “पक्षी”") and started.poll_button == "क्विज़ पोल बनाएँ"
@@ -87,21 +88,21 @@ async def test_the_draft_speaks_the_chats_language(engine):
 
 
 async def test_a_pending_suggestion_is_no_quiz_draft(engine):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     asked = await commands.handle("start", "sg_g1", me(BOB))
     assert asked.text.startswith("Send me the quiz poll you suggest to the group")
     assert (await commands.handle("done", "", me(BOB))).text == "You have no quiz draft. /newquiz starts one."
     started = await commands.handle("newquiz", "Mine", me(BOB))  # writing a quiz instead
     assert started.text.startswith("New quiz “Mine”.")
     assert (await commands.draft_line("Q? | *a | b", me(BOB))).text == "Question 1 added: Q?"
-    assert await engine.store.open_suggestions(group().key) == []
+    assert await house_of(engine).store.open_suggestions(group().key) == []
 
 
 async def test_questions_sent_at_once_to_two_workers_all_join_the_draft(engine):
     """Two workers (each its own commands, one store) take an author's messages at the same time:
     a draft stored over another worker's change would lose it, so each change is stored only over
     the draft it read, and made again when the other came first."""
-    workers = (Commands(engine), Commands(engine))
+    workers = (house_of(engine).commands, house_of(engine).commands)
     await workers[0].handle("newquiz", "Together", me())
     lines = [f"Q{n}? | *a | b" for n in range(1, 21)]
     replies = await asyncio.gather(*(workers[n % 2].draft_line(line, me()) for n, line in enumerate(lines)))

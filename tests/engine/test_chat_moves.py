@@ -5,12 +5,13 @@ from __future__ import annotations
 from bot.app.platforms import telegram_adapter
 from bot.domain.model import ChatRef
 from bot.testing.fakes import player
+from tests.support.house import house_of
 
 
 async def test_a_quiz_in_progress_and_the_leaderboard_follow_the_chat_to_its_new_id(engine, adapter, quiz, clock):
     old, new = ChatRef("test", "-100", title="Group"), ChatRef("test", "-100200", title="Group")
     ann, bob = player(1, "Ann"), player(2, "Bob")
-    await engine.update_chat(old, language="sn")
+    await house_of(engine).chats.update(old, language="sn")
     await engine.start(old, "demo", ann)
     clock.advance(3)
     await engine.run_due()
@@ -18,18 +19,18 @@ async def test_a_quiz_in_progress_and_the_leaderboard_follow_the_chat_to_its_new
     clock.advance(30)
     await engine.run_due()  # question 1 closes in the old chat
 
-    await engine.move_chat(old, new)
-    await engine.move_chat(old, new)  # Telegram may say it twice (service message, then an error)
+    await house_of(engine).chats.move(old, new)
+    await house_of(engine).chats.move(old, new)  # Telegram may say it twice (service message, then an error)
 
     assert engine.run_in(old) is None and engine.run_in(new) is not None
     clock.advance(5)
     await engine.run_due()
     assert adapter.questions[-1].chat.chat_id == "-100200" and adapter.questions[-1].number == 2
     assert (await engine.answer(adapter.token(adapter.right_letter(quiz)), bob)).accepted
-    board, _ = await engine.leaderboard(new, "all", None)
+    board, _ = await house_of(engine).standings.leaderboard(new, "all", None)
     assert [(s.name, s.points) for s in board] == [("Ann", 1000), ("Bob", 1000)]
-    assert (await engine.leaderboard(old, "all", None))[0] == []
-    assert (await engine.chat_settings(new)).language == "sn"
+    assert (await house_of(engine).standings.leaderboard(old, "all", None))[0] == []
+    assert (await house_of(engine).chats.settings(new)).language == "sn"
 
 
 async def test_moving_into_a_chat_with_its_own_history_adds_the_boards_up(engine, adapter, quiz, clock, store):
@@ -41,10 +42,10 @@ async def test_moving_into_a_chat_with_its_own_history_adds_the_boards_up(engine
         await engine.answer(adapter.token(adapter.right_letter(quiz)), player(1, "Ann"))
         clock.advance(30)
         await engine.run_due()
-    await engine.move_chat(old, new)
-    board, _ = await engine.leaderboard(new, "all", None)
+    await house_of(engine).chats.move(old, new)
+    board, _ = await house_of(engine).standings.leaderboard(new, "all", None)
     assert [(s.name, s.correct, s.answered) for s in board] == [("Ann", 2, 2)]
-    stats = await engine.player_stats(new, player(1, "Ann"))
+    stats = await house_of(engine).standings.player_stats(new, player(1, "Ann"))
     assert (stats.answered, stats.correct, stats.quizzes) == (2, 2, 2)
 
 
@@ -52,11 +53,10 @@ async def test_telegram_saying_chat_migrated_on_a_send_moves_the_chat_and_sends_
     from telegram.error import ChatMigrated
 
     from bot.app.settings import Settings
-    from bot.commands.core import Commands
 
     settings = Settings(_env_file=None, telegram_bot_token="123:TEST", quizhost_db=tmp_path / "x.db")
     adapter = telegram_adapter(settings)
-    adapter._commands = Commands(engine)
+    adapter._commands = house_of(engine).commands
     old = ChatRef("test", "-77", title="Old group")
     await engine.start(old, "demo", player(1))
     tried = []

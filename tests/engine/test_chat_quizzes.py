@@ -8,8 +8,9 @@ import pytest
 
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog, default_quiz_folders
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.fakes import group, player
+from tests.support.house import build, house_of
 from tests.support.sheet_files import KAHOOT_ROWS, kahoot_xlsx, zip_bomb_xlsx
 
 CAPITALS = b"Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n\nCapital of Peru?\nA) Lima\nB) Quito\nANSWER: A\n"
@@ -18,11 +19,11 @@ CAPITALS_V2 = b"Capital of Chile?\nA. Santiago\nB. Lima\nANSWER: A\n"
 
 @pytest.fixture
 def commands(store, clock, adapter) -> Commands:
-    engine = Engine(
+    engine = build(
         Catalog.load(default_quiz_folders()), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
-    )
+    ).engine
     engine.attach(adapter)
-    return Commands(engine)
+    return house_of(engine).commands
 
 
 def admin(chat_id: str = "g1") -> Caller:
@@ -123,7 +124,7 @@ async def test_remove_deletes_it_for_the_chat(commands, store):
 async def test_a_restart_resumes_a_run_of_a_chat_quiz(commands, store, clock, adapter):
     await commands.upload(admin(), "capitals.txt", CAPITALS)
     await begin(commands, admin(), "capitals", clock)
-    restarted = Engine(Catalog.load(default_quiz_folders()), store, clock, EngineSettings())
+    restarted = build(Catalog.load(default_quiz_folders()), store, clock, EngineSettings()).engine
     restarted.attach(adapter)
     assert await restarted.resume() == 1
     assert restarted.run_in(group()).quiz.id == "capitals"
@@ -139,7 +140,7 @@ async def test_a_run_resumed_after_its_quiz_was_uploaded_again_ends_and_says_why
     await commands.engine.answer(adapter.token(adapter.right_letter(quiz)), player(1, "Ann"), group())  # old key
     clock.advance(1)
     assert "Replaced capitals" in (await commands.upload(admin(), "capitals.txt", CAPITALS_NEW_KEY)).text
-    restarted = Engine(Catalog.load(default_quiz_folders()), store, clock, EngineSettings())
+    restarted = build(Catalog.load(default_quiz_folders()), store, clock, EngineSettings()).engine
     restarted.attach(adapter)
     assert await restarted.resume() == 0  # not resumed with a key the run did not start with
     await restarted.run_due()
@@ -152,7 +153,7 @@ async def test_a_run_resumed_after_its_quiz_was_uploaded_again_ends_and_says_why
     assert "Ann" in texts[-1]  # the podium: answers so far count
     assert [c.prompt for c in adapter.questions] == ["Capital of France?"]
     assert restarted.run_in(group()) is None and await store.open_runs() == []
-    await begin(Commands(restarted), admin(), "capitals", clock)
+    await begin(house_of(restarted).commands, admin(), "capitals", clock)
     assert restarted.run_in(group()) is not None  # the chat plays the new version
 
 

@@ -3,16 +3,17 @@ reply as well (/settings notify on), in its language. Off unless an admin turns 
 
 from __future__ import annotations
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.testing.fakes import group, player
 from tests.engine.test_outbox import run_for, seen
+from tests.support.house import house_of
 
 ADMIN, MEMBER = Caller(group(), player(1, "Ann"), is_admin=True), Caller(group(), player(2, "Bob"))
 PODIUM = "🏁 Quiz over: Demo quiz"
 
 
 async def test_a_close_is_one_edit_unless_the_chat_asks_for_a_short_reply(engine, adapter, quiz):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     assert "A short reply when a question closes: off" in (await commands.handle("settings", "", MEMBER)).text
     await engine.start(group(), "demo", player(1), count=2)
     await run_for(engine, 100, press=adapter)
@@ -22,7 +23,7 @@ async def test_a_close_is_one_edit_unless_the_chat_asks_for_a_short_reply(engine
     assert refused.kind == "error" and "Only chat admins" in refused.text
     wrong = await commands.handle("settings", "notify loudly", ADMIN)
     assert wrong.kind == "error" and "/settings notify on" in wrong.text
-    assert (await engine.chat_settings(group())).close_notice is False, "a refusal changes nothing"
+    assert (await house_of(engine).chats.settings(group())).close_notice is False, "a refusal changes nothing"
     turned = await commands.handle("settings", "notify on", ADMIN)
     assert "A short reply when a question closes: on" in turned.text
 
@@ -34,7 +35,7 @@ async def test_a_close_is_one_edit_unless_the_chat_asks_for_a_short_reply(engine
 
 
 async def test_the_short_reply_speaks_the_chats_language(engine, adapter):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     await commands.handle("language", "hi", ADMIN)
     await commands.handle("settings", "notify on", ADMIN)
     await engine.start(group(), "demo", player(1), count=1)

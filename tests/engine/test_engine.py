@@ -6,14 +6,15 @@ from dataclasses import replace
 
 from bot.content.catalog import Catalog
 from bot.domain.records import RunStatus
-from bot.engine.core import Engine, EngineSettings, StartStatus, StopStatus
+from bot.engine.core import EngineSettings, StartStatus, StopStatus
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
+from tests.support.house import build, house_of
 
 
 async def start(engine, chat, quiz_topic="demo", by=None, count=None):
     outcome = await engine.start(chat, quiz_topic, by or player(1), count)
     assert outcome.status is StartStatus.STARTED
-    engine.clock.advance(3)
+    house_of(engine).clock.advance(3)
     await engine.run_due()
     return outcome.run
 
@@ -50,7 +51,7 @@ async def test_group_run_with_right_wrong_late_repeated_and_forged_presses(engin
     assert sum(reveal.counts) == 2
     assert reveal.explanation == "Because 1. It is so."
 
-    board, _ = await engine.leaderboard(chat, "all", None)
+    board, _ = await house_of(engine).standings.leaderboard(chat, "all", None)
     assert [(s.name, s.points, s.correct, s.answered) for s in board] == [("Ann", 1000, 1, 1), ("Bob", 0, 0, 1)]
 
 
@@ -160,7 +161,7 @@ async def test_options_are_shuffled_per_run_and_stable_within_it(engine, adapter
 async def test_a_question_whose_order_means_something_keeps_it_in_every_run(store, clock):
     fixed = make_quiz("lettered", questions=2)
     fixed = replace(fixed, questions=tuple(replace(q, shuffle=False) for q in fixed.questions))
-    engine = Engine(Catalog.from_quizzes([fixed]), store, clock, EngineSettings())
+    engine = build(Catalog.from_quizzes([fixed]), store, clock, EngineSettings()).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
     for n in range(8):
@@ -175,7 +176,7 @@ async def test_a_question_whose_order_means_something_keeps_it_in_every_run(stor
 async def test_restart_resumes_the_run_and_old_buttons_still_count(quiz, store, clock, tmp_path):
     catalog = Catalog.from_quizzes([quiz])
     first_adapter = RecordingAdapter()
-    first = Engine(catalog, store, clock, EngineSettings())
+    first = build(catalog, store, clock, EngineSettings()).engine
     first.attach(first_adapter)
     chat, ann, bob = group(), player(1, "Ann"), player(2, "Bob")
     await start(first, chat)
@@ -184,7 +185,7 @@ async def test_restart_resumes_the_run_and_old_buttons_still_count(quiz, store, 
 
     # a new engine on the same database: the first is gone without any goodbye
     second_adapter = RecordingAdapter()
-    second = Engine(catalog, store, clock, EngineSettings())
+    second = build(catalog, store, clock, EngineSettings()).engine
     second.attach(second_adapter)
     assert await second.resume() == 1
     clock.advance(10)
@@ -204,12 +205,12 @@ async def test_restart_resumes_the_run_and_old_buttons_still_count(quiz, store, 
 
 async def test_deadline_passed_while_down_closes_at_once(quiz, store, clock):
     catalog = Catalog.from_quizzes([quiz])
-    first = Engine(catalog, store, clock, EngineSettings())
+    first = build(catalog, store, clock, EngineSettings()).engine
     first.attach(RecordingAdapter())
     await start(first, group())
     clock.advance(120)
     adapter = RecordingAdapter()
-    second = Engine(catalog, store, clock, EngineSettings())
+    second = build(catalog, store, clock, EngineSettings()).engine
     second.attach(adapter)
     await second.resume()
     await second.run_due()

@@ -18,10 +18,11 @@ from bot.commands.table import ALIASES, NAMES
 from bot.content.catalog import Catalog
 from bot.domain.model import LANGUAGES, PAUSE_SECONDS, QUESTION_SECONDS, Ack, Reply
 from bot.domain.tokens import decode
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import group, make_quiz, player, private
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build, house_of
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 junk = st.one_of(
@@ -126,9 +127,9 @@ async def _with_engine(body, items) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await SqliteStore.open(Path(folder) / "fuzz.db")
         catalog = Catalog.from_quizzes([make_quiz("demo", 4), make_quiz("other", 3, title="Other things")])
-        engine = Engine(catalog, store, FakeClock(), EngineSettings(question_seconds=30, pause_seconds=5))
+        engine = build(catalog, store, FakeClock(), EngineSettings(question_seconds=30, pause_seconds=5)).engine
         try:
-            await body(Commands(engine), Path(folder) / "fuzz.db", items)
+            await body(house_of(engine).commands, Path(folder) / "fuzz.db", items)
         finally:
             await store.close()
 

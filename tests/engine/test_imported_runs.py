@@ -7,9 +7,10 @@ import dataclasses
 
 from bot.content.catalog import Catalog
 from bot.content.importers import import_quiz
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.fakes import group, player
 from bot.texts import render
+from tests.support.house import build
 
 GIFT = b"Fast one?{=right ~wrong}\n\nSlow one?{=yes ~no ####Because.}\n"
 
@@ -22,7 +23,9 @@ def imported_quiz():
 
 async def test_a_question_with_its_own_time_limit_closes_at_it_and_scores_by_it(store, clock, adapter):
     quiz = imported_quiz()
-    engine = Engine(Catalog.from_quizzes([quiz]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(
+        Catalog.from_quizzes([quiz]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
+    ).engine
     engine.attach(adapter)
     assert (await engine.start(group(), "timed", player(1))).status == "started"
     clock.advance(3)

@@ -9,6 +9,7 @@ import pytest
 from bot.domain.records import Phase
 from bot.testing.fakes import group, player
 from tests.engine.test_outbox import run_for, seen
+from tests.support.house import house_of
 
 PODIUM = "🏁 Quiz over: Demo quiz"
 
@@ -35,7 +36,7 @@ async def test_an_outage_while_a_question_is_due_pauses_the_run(engine, adapter,
     await run_for(engine, 200, press=adapter)
     assert seen(adapter) == ([1, 2, 3, 4], [1, 2, 3, 4], [PODIUM])
     assert adapter.refused >= 3
-    assert await engine.store.outbox() == []
+    assert await house_of(engine).store.outbox() == []
 
 
 async def test_an_outage_of_errors_and_dropped_connections_loses_no_reveal_and_no_question(engine, adapter, clock):
@@ -54,9 +55,9 @@ async def test_an_outage_of_errors_and_dropped_connections_loses_no_reveal_and_n
 
     adapter.down, adapter.unsure = error, lambda: during()  # ...and the others are dropped
     await run_for(engine, 300, press=adapter)
-    assert engine.sender.counts["uncertain"] >= 3 and engine.sender.counts["failed"] >= 3
+    assert house_of(engine).sender.counts["uncertain"] >= 3 and house_of(engine).sender.counts["failed"] >= 3
     assert seen(adapter) == ([1, 2, 3, 4], [1, 2, 3, 4], [PODIUM])
-    assert await engine.store.outbox() == []
+    assert await house_of(engine).store.outbox() == []
 
 
 async def test_an_outage_longer_than_10_minutes_ends_the_run_with_a_word_once_back(engine, adapter, clock):
@@ -72,7 +73,7 @@ async def test_an_outage_longer_than_10_minutes_ends_the_run_with_a_word_once_ba
     assert questions == [] and reveals == []
     assert others[0].startswith("⚠️ The quiz has ended: question 1 could not be posted for 10 minutes")
     assert others[1] == "⏹ Quiz stopped: Demo quiz"
-    assert await engine.store.outbox() == []
+    assert await house_of(engine).store.outbox() == []
 
 
 async def test_stop_during_an_outage_drops_the_unposted_question(engine, adapter, clock):

@@ -14,11 +14,12 @@ from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build, house_of
 
 
 def engine_on(store, clock, adapter) -> Engine:
     catalog = Catalog.from_quizzes([make_quiz("demo", 4)])
-    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5)).engine
     engine.attach(adapter)
     return engine
 
@@ -28,7 +29,7 @@ async def run_for(engine: Engine, seconds: float, step: float = 1.0, press: Reco
     With `press`, a player answers A on each question that adapter shows (the run goes on)."""
     pressed: set[tuple[int, int]] = set()
     for _ in range(int(seconds / step)):
-        engine.clock.advance(step)
+        house_of(engine).clock.advance(step)
         await engine.run_due()
         if press is not None and press.questions and (key := _card_key(press.questions[-1])) not in pressed:
             pressed.add(key)
@@ -55,15 +56,15 @@ async def test_a_restart_sends_what_the_last_process_owed_first(tmp_path):
     await first.start(group(), "demo", player(1))
     await run_for(first, 5)  # the first question is due and cannot be posted
     assert down.refused and not down.questions
-    await first.store.close()  # the process ends: the question waits in the outbox
+    await house_of(first).store.close()  # the process ends: the question waits in the outbox
 
     up = RecordingAdapter()
     second = engine_on(await SqliteStore.open(path), clock, up)
     assert await second.resume() == 1
     await run_for(second, 200, press=up)
     assert seen(up) == ([1, 2, 3, 4], [1, 2, 3, 4], ["🏁 Quiz over: Demo quiz"])
-    assert await second.store.outbox() == []
-    await second.store.close()
+    assert await house_of(second).store.outbox() == []
+    await house_of(second).store.close()
 
 
 async def test_certain_failures_are_retried_until_the_platform_takes_the_message(engine, adapter, clock):
@@ -73,7 +74,7 @@ async def test_certain_failures_are_retried_until_the_platform_takes_the_message
     adapter.down = lambda: clock.now() < back  # down from the close for 40 s
     await run_for(engine, 30 + 60)
     assert seen(adapter)[1] == [1], "the reveal arrives once, after the outage"
-    assert adapter.refused >= 4 and engine.sender.counts["failed"] == adapter.refused
+    assert adapter.refused >= 4 and house_of(engine).sender.counts["failed"] == adapter.refused
 
 
 async def test_a_lost_reply_is_sent_again_until_the_platform_acknowledges_it(engine, adapter, clock):
@@ -89,8 +90,8 @@ async def test_a_lost_reply_is_sent_again_until_the_platform_acknowledges_it(eng
         "every try edits the same message: the chat sees one reveal"
     )
     assert others == ["🏁 Quiz over: Demo quiz"] * 2, "a podium whose reply was lost: at most one duplicate"
-    assert engine.sender.counts["uncertain"] == 3 and "given_up" not in engine.sender.counts
-    assert await engine.store.outbox() == []
+    assert house_of(engine).sender.counts["uncertain"] == 3 and "given_up" not in house_of(engine).sender.counts
+    assert await house_of(engine).store.outbox() == []
 
 
 async def test_a_question_posted_twice_answers_where_the_live_copy_is(engine, adapter, clock, quiz):
@@ -117,7 +118,7 @@ async def test_reveals_and_podiums_older_than_15_minutes_are_dropped_with_a_log_
         await run_for(engine, 30 + 17 * 60, step=5)
     assert seen(adapter) == ([1], [], [])
     assert sum("older than 15 minutes is dropped" in r.getMessage() for r in caplog.records) == 2
-    assert await engine.store.outbox() == []
+    assert await house_of(engine).store.outbox() == []
 
 
 class HeldAdapter(RecordingAdapter):
@@ -146,14 +147,14 @@ async def test_a_stop_waits_a_bounded_time_and_the_rest_stays_in_the_outbox(tmp_
     assert await first.stop_sending(0.05) == 2  # SIGTERM: the close did not finish in time
     step.cancel()
     await asyncio.gather(step, return_exceptions=True)
-    await first.store.close()
+    await house_of(first).store.close()
 
     up = RecordingAdapter()
     second = engine_on(await SqliteStore.open(path), clock, up)
     await second.resume()
     await second.run_due()
     assert seen(up) == ([], [1], ["🏁 Quiz over: Demo quiz"]), "sent once more after the restart"
-    await second.store.close()
+    await house_of(second).store.close()
 
 
 async def test_a_stop_lets_a_send_in_flight_finish(engine, clock):
@@ -167,7 +168,7 @@ async def test_a_stop_lets_a_send_in_flight_finish(engine, clock):
     asyncio.get_running_loop().call_later(0.01, held.release.set)
     assert await engine.stop_sending(5.0) == 1  # the close went out; the podium waits for the next start
     assert seen(held)[1] == [1]
-    assert [m.kind for m in await engine.store.outbox()] == [MessageKind.PODIUM]
+    assert [m.kind for m in await house_of(engine).store.outbox()] == [MessageKind.PODIUM]
     await asyncio.gather(step, return_exceptions=True)
 
 

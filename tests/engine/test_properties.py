@@ -6,6 +6,7 @@ after every step against what is stored.
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 import tempfile
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from bot.engine.standings import period_start
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build, house_of
 
 CHATS = (group("g1"), group("g2"), private("p1"))
 PLAYERS = tuple(player(n, f"P{n}") for n in range(1, 6))
@@ -40,15 +42,19 @@ class World:
 
     async def open(self) -> None:
         store = await SqliteStore.open(self.folder / "quiz.db")
-        self.engine = Engine(
-            Catalog.from_quizzes(QUIZZES), store, self.clock, EngineSettings(question_seconds=30, pause_seconds=5)
-        )
+        rng = random.Random(len(self.adapter.questions))  # option orders replay alike when hypothesis shrinks
+        self.engine = build(
+            Catalog.from_quizzes(QUIZZES),
+            store,
+            self.clock,
+            EngineSettings(question_seconds=30, pause_seconds=5),
+            rng=rng,
+        ).engine
         self.engine.attach(self.adapter)
-        self.engine._rng.seed(len(self.adapter.questions))  # option orders replay alike when hypothesis shrinks
         await self.engine.resume()
 
     async def close(self) -> None:
-        await self.engine.store.close()
+        await house_of(self.engine).store.close()
 
     def asking(self) -> list:
         return [r for r in self.engine.open_runs() if r.is_asking]
@@ -231,12 +237,12 @@ async def _check_boards(world: World, chat: ChatRef, rows: list[sqlite3.Row]) ->
         for a in rows:
             if a["chat_key"] == chat.key and (since is None or a["answered_at"] >= since):
                 truth[a["player_key"]] = truth.get(a["player_key"], 0) + a["points"]
-        board = await world.engine.store.leaderboard(chat.key, since)
+        board = await house_of(world.engine).store.leaderboard(chat.key, since)
         assert {s.player_key: s.points for s in board} == truth, f"{period} board of {chat.key}"
         assert [s.rank for s in board] == list(range(1, len(board) + 1))
     players = {a["player_key"] for a in rows if a["chat_key"] == chat.key}
     for who in [*[p for p in PLAYERS if p.key in players][:2], PLAYERS[-1]]:
-        stats = await world.engine.store.player_stats(chat.key, who)
+        stats = await house_of(world.engine).store.player_stats(chat.key, who)
         mine = [a for a in rows if a["chat_key"] == chat.key and a["player_key"] == who.key]
         assert (stats.points, stats.answered) == (sum(a["points"] for a in mine), len(mine))
         assert (stats.rank is not None) == bool(mine)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.commands.learning import quiz_report
 from bot.content.catalog import Catalog
 from bot.content.quiz_check import check_quiz_data
@@ -19,6 +19,7 @@ from bot.domain.tokens import decode_question
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.testing.fakes import RecordingAdapter, group, player, private
 from bot.texts import render_stats
+from tests.support.house import build, house_of
 
 QUESTIONS: list[dict[str, Any]] = [
     {
@@ -47,7 +48,7 @@ def kinds_quiz(*questions: dict[str, Any]) -> Quiz:
 
 @pytest.fixture
 def kinds_engine(store, clock, adapter) -> Engine:
-    engine = Engine(Catalog.from_quizzes([kinds_quiz()]), store, clock, EngineSettings(question_seconds=30))
+    engine = build(Catalog.from_quizzes([kinds_quiz()]), store, clock, EngineSettings(question_seconds=30)).engine
     engine.attach(adapter)
     return engine
 
@@ -144,7 +145,7 @@ async def test_a_group_plays_one_question_of_each_kind(kinds_engine, adapter, cl
     _, reveal = adapter.reveals[-1]
     assert reveal.scorers[0].streak == 5, "Ann's streak went on over the poll"
 
-    board, _ = await engine.leaderboard(chat, "all", None)
+    board, _ = await house_of(engine).standings.leaderboard(chat, "all", None)
     assert [(s.name, s.correct, s.answered) for s in board] == [("Ann", 5, 5), ("Bob", 0, 5)], "the poll is no answer"
     assert engine.run_in(chat) is None
 
@@ -152,7 +153,7 @@ async def test_a_group_plays_one_question_of_each_kind(kinds_engine, adapter, cl
 async def test_picks_survive_a_restart_and_the_last_toggle_counts(store, clock):
     catalog = Catalog.from_quizzes([kinds_quiz(QUESTIONS[0], QUESTIONS[5])])
     first_adapter, chat, ann = RecordingAdapter(), group(), player(1, "Ann")
-    first = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    first = build(catalog, store, clock, EngineSettings(question_seconds=30)).engine
     first.attach(first_adapter)
     await started(first, chat, clock)
     card = first_adapter.questions[-1]
@@ -160,7 +161,7 @@ async def test_picks_survive_a_restart_and_the_last_toggle_counts(store, clock):
         assert (await first.answer(token_of(card, text), ann, chat)).accepted
 
     adapter = RecordingAdapter()  # a new engine on the same database: the first is gone
-    second = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    second = build(catalog, store, clock, EngineSettings(question_seconds=30)).engine
     second.attach(adapter)
     assert await second.resume() == 1
     clock.advance(10)
@@ -219,10 +220,10 @@ async def test_misses_of_every_kind_come_back_in_review_and_a_poll_never_does(ki
         else:
             assert (await engine.answer_text(chat, ann, wrong)).accepted
         await closed(engine, clock, 0)
-    deck = {c.question_id for c in await engine.store.review_deck(ann.key)}
+    deck = {c.question_id for c in await house_of(engine).store.review_deck(ann.key)}
     assert deck == {"primes", "boil", "eth", "pi", "capital"}, "the poll is never a miss"
 
-    commands, me = Commands(engine), Caller(private(), ann)
+    commands, me = house_of(engine).commands, Caller(private(), ann)
     await commands.handle("review", "", me)
     await asyncio.sleep(0)
     clock.advance(1)
@@ -277,7 +278,7 @@ async def test_question_statistics_count_every_kind_and_claim_no_share_right_the
     await engine.answer(token_of(tabs, "Tabs"), ann, chat)
     await engine.answer(token_of(tabs, "Tabs"), bob, chat)
     await closed(engine, clock, 0)
-    stats = {s.question_id: s for s in await quiz_report(engine.store, kinds_quiz(), chat.key)}
+    stats = {s.question_id: s for s in await quiz_report(house_of(engine).store, kinds_quiz(), chat.key)}
     assert (stats["boil"].attempts, stats["boil"].share_right, stats["boil"].split) == (2, 0.5, (1, 1))
     assert (stats["primes"].attempts, stats["primes"].share_right, stats["primes"].split) == (2, None, ())
     assert (stats["eth"].attempts, stats["eth"].share_right) == (2, None)
@@ -290,9 +291,11 @@ async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adap
     """Telegram's "Answer" is a deep link: /start answer_<run>_<n> in the private chat, and the
     next message there is the answer (the group reads nothing)."""
     chat, ann = group(), player(1, "Ann")
-    engine = Engine(Catalog.from_quizzes([kinds_quiz(QUESTIONS[2], QUESTIONS[5])]), store, clock, EngineSettings())
+    engine = build(
+        Catalog.from_quizzes([kinds_quiz(QUESTIONS[2], QUESTIONS[5])]), store, clock, EngineSettings()
+    ).engine
     engine.attach(adapter)
-    commands, me = Commands(engine), Caller(private(), ann)
+    commands, me = house_of(engine).commands, Caller(private(), ann)
     outcome = await engine.start(chat, "kinds", ann)
     assert outcome.status is StartStatus.STARTED
     clock.advance(3)
@@ -314,9 +317,9 @@ async def test_an_answer_link_whose_membership_cannot_be_asked_stores_nothing_un
     is refused for now, in the player's language, with nothing stored; the same link works once
     the platform answers again. An outsider's stays refused."""
     chat, ann, eve = group(), player(1, "Ann"), player(2, "Eve")
-    engine = Engine(Catalog.from_quizzes([kinds_quiz(QUESTIONS[2])]), store, clock, EngineSettings())
+    engine = build(Catalog.from_quizzes([kinds_quiz(QUESTIONS[2])]), store, clock, EngineSettings()).engine
     engine.attach(adapter)
-    commands, me, outsider = Commands(engine), Caller(private("p1"), ann), Caller(private("p2"), eve)
+    commands, me, outsider = house_of(engine).commands, Caller(private("p1"), ann), Caller(private("p2"), eve)
     await engine.start(chat, "kinds", ann)
     clock.advance(3)
     await engine.run_due()
@@ -345,7 +348,7 @@ def is_valid_start(payload: str) -> bool:
 async def test_a_done_pressed_just_before_a_restart_closes_the_question_at_once_after_it(store, clock):
     catalog = Catalog.from_quizzes([kinds_quiz(QUESTIONS[0], QUESTIONS[5])])
     first_adapter, chat, ann = RecordingAdapter(), private(), player(1, "Ann")
-    first = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    first = build(catalog, store, clock, EngineSettings(question_seconds=30)).engine
     first.attach(first_adapter)
     await started(first, chat, clock)
     card = first_adapter.questions[-1]
@@ -354,7 +357,7 @@ async def test_a_done_pressed_just_before_a_restart_closes_the_question_at_once_
     assert (await first.answer(card.done_token, ann, chat)).accepted  # the process stops before the close
 
     adapter = RecordingAdapter()
-    second = Engine(catalog, store, clock, EngineSettings(question_seconds=30))
+    second = build(catalog, store, clock, EngineSettings(question_seconds=30)).engine
     second.attach(adapter)
     assert await second.resume() == 1
     await second.run_due()
@@ -365,9 +368,9 @@ async def test_a_done_pressed_just_before_a_restart_closes_the_question_at_once_
 async def test_a_word_sent_for_a_number_through_the_deep_link_may_be_corrected(store, adapter, clock):
     """Not a number: refused, and the next private message still answers the question."""
     chat, ann = group(), player(1, "Ann")
-    engine = Engine(Catalog.from_quizzes([kinds_quiz(QUESTIONS[3])]), store, clock, EngineSettings())
+    engine = build(Catalog.from_quizzes([kinds_quiz(QUESTIONS[3])]), store, clock, EngineSettings()).engine
     engine.attach(adapter)
-    commands, me = Commands(engine), Caller(private(), ann)
+    commands, me = house_of(engine).commands, Caller(private(), ann)
     await engine.start(chat, "kinds", ann)
     clock.advance(3)
     await engine.run_due()

@@ -3,12 +3,13 @@ web page does, and says once why the others carry no flag."""
 
 from __future__ import annotations
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.content.catalog import Catalog
 from bot.domain.questionstats import FLAG_PLAYERS
 from bot.engine.core import Engine, EngineSettings, StartStatus
 from bot.testing.fakes import group, player
 from tests.engine.test_question_kinds import kinds_quiz, token_of
+from tests.support.house import build, house_of
 
 EASY = {"id": "capital", "prompt": "Capital of France?", "options": ["Paris", "Lyon", "Nice"], "answer": 0}
 FEW = "Questions answered by fewer than 10 players: no flags yet."
@@ -30,9 +31,9 @@ async def play(engine: Engine, clock, adapter, numbers: range) -> None:
 
 async def test_a_question_is_flagged_from_ten_players_not_nine(store, clock, adapter):
     assert FLAG_PLAYERS == 10
-    engine = Engine(Catalog.from_quizzes([kinds_quiz(EASY)]), store, clock, EngineSettings(question_seconds=20))
+    engine = build(Catalog.from_quizzes([kinds_quiz(EASY)]), store, clock, EngineSettings(question_seconds=20)).engine
     engine.attach(adapter)
-    commands, admin = Commands(engine), Caller(group(), player(1, "Ann"), is_admin=True)
+    commands, admin = house_of(engine).commands, Caller(group(), player(1, "Ann"), is_admin=True)
 
     await play(engine, clock, adapter, range(1, 10))
     nine = (await commands.handle("quizstats", "kinds", admin)).text

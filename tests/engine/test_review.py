@@ -3,11 +3,12 @@ touch a leaderboard."""
 
 import asyncio
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.content.catalog import Catalog
 from bot.domain.deck import DAY, CardState
 from bot.domain.model import Ack
 from bot.testing.fakes import group, make_quiz, player, private
+from tests.support.house import build, house_of
 
 ANN = player(1, "Ann")
 
@@ -46,8 +47,8 @@ async def press(commands, adapter, letter):
 
 async def test_misses_come_back_in_private_and_are_spaced_by_fsrs(engine, adapter, quiz, clock):
     chat = await group_run_with_misses(engine, adapter, quiz, clock)
-    board_before, _ = await engine.leaderboard(chat, "all", None)
-    commands = Commands(engine)
+    board_before, _ = await house_of(engine).standings.leaderboard(chat, "all", None)
+    commands = house_of(engine).commands
 
     reply = await review(commands, clock)
     assert reply.text == "2 cards are due (2 in your deck). Answer as in a quiz; reviews change no leaderboard."
@@ -70,18 +71,18 @@ async def test_misses_come_back_in_private_and_are_spaced_by_fsrs(engine, adapte
     assert done.title == "🔁 Review done" and done.text.startswith("1 of 2 right.\n2 cards are left in your deck")
 
     # right after a miss: a day (as the first Leitner box was); wrong: the next /review, a minute on
-    states = {c.question_id: (c.state, c.due - clock.now()) for c in await engine.store.review_deck(ANN.key)}
+    states = {c.question_id: (c.state, c.due - clock.now()) for c in await house_of(engine).store.review_deck(ANN.key)}
     assert states == {"q1": (CardState.REVIEW, DAY), "q3": (CardState.LEARNING, 60.0)}
-    grades = [(r.question_id, r.correct) for r in await engine.store.review_log() if r.player_key == ANN.key]
+    grades = [(r.question_id, r.correct) for r in await house_of(engine).store.review_log() if r.player_key == ANN.key]
     assert grades == [("q1", False), ("q3", False), ("q1", True), ("q3", False)]  # the misses, then the review
-    board_after, _ = await engine.leaderboard(chat, "all", None)
+    board_after, _ = await house_of(engine).standings.leaderboard(chat, "all", None)
     assert board_after == board_before  # reviews never reach a leaderboard
-    assert await engine.store.review_deck(player(2).key) == []  # Bob missed nothing
+    assert await house_of(engine).store.review_deck(player(2).key) == []  # Bob missed nothing
 
 
 async def test_nothing_due_says_when_and_how_many(engine, adapter, quiz, clock):
     await group_run_with_misses(engine, adapter, quiz, clock)
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     await review(commands, clock)
     for _ in range(2):
         await press(commands, adapter, adapter.right_letter(quiz, adapter.questions[-1]))
@@ -91,18 +92,18 @@ async def test_nothing_due_says_when_and_how_many(engine, adapter, quiz, clock):
 
 
 async def test_review_belongs_in_a_private_chat(engine, adapter, quiz, clock):
-    reply = await Commands(engine).handle("review", "", Caller(group(), ANN))
+    reply = await house_of(engine).commands.handle("review", "", Caller(group(), ANN))
     assert reply.private and "private chat" in reply.text
     assert [(b.data, b.in_private) for b in reply.buttons] == [("review", True)]
 
 
 async def test_a_question_removed_from_its_quiz_leaves_the_deck_quietly(engine, adapter, quiz, clock):
     await group_run_with_misses(engine, adapter, quiz, clock)
-    engine.catalog = Catalog.from_quizzes([make_quiz("demo", 2)])  # q3 and q4 are gone
-    commands = Commands(engine)
+    edited = Catalog.from_quizzes([make_quiz("demo", 2)])  # q3 and q4 are gone: the bot restarted on the new file
+    commands = build(edited, house_of(engine).store, clock).commands
     reply = await review(commands, clock)
     assert reply.text.startswith("1 card is due (1 in your deck)")
-    assert [c.question_id for c in await engine.store.review_deck(ANN.key)] == ["q1"]
+    assert [c.question_id for c in await house_of(engine).store.review_deck(ANN.key)] == ["q1"]
 
 
 async def test_the_group_podium_offers_the_review(engine, adapter, quiz, clock):

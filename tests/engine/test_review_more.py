@@ -8,8 +8,9 @@ import asyncio
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog
 from bot.domain.model import MessageRef
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, private
+from tests.support.house import build, house_of
 
 ANN, BOB = player(1, "Ann"), player(2, "Bob")
 ADMIN = Caller(group(), BOB, is_admin=True)
@@ -48,11 +49,11 @@ def token(card, text: str) -> str:
 
 
 def make_commands(store, clock, adapter) -> Commands:
-    engine = Engine(
+    engine = build(
         Catalog.from_quizzes([make_quiz()]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
-    )
+    ).engine
     engine.attach(adapter)
-    return Commands(engine)
+    return house_of(engine).commands
 
 
 async def play(commands: Commands, adapter: RecordingAdapter, clock, topic: str, answers: list[str]) -> None:
@@ -163,11 +164,11 @@ async def test_a_press_after_a_restart_answers_the_card_and_the_review_goes_on(r
 
 
 async def test_a_new_review_replaces_the_open_one(engine, adapter, clock, quiz):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     await play(commands, adapter, clock, "demo", ["option 1.1", "option 2.0", "option 3.0", "option 4.0"])
     assert (await review(commands, clock)).text.startswith("4 cards are due")
     old = adapter.questions[-1]
-    await review(Commands(engine), clock)  # /review again, here or after a restart
-    ack = await Commands(engine).press(old.options[0].token, Caller(private(), ANN))
+    await review(house_of(engine).commands, clock)  # /review again, here or after a restart
+    ack = await house_of(engine).commands.press(old.options[0].token, Caller(private(), ANN))
     assert not ack.accepted and ack.text == "This review has ended. Send /review to start again."
-    assert len(await engine.store.review_deck(ANN.key)) == 4
+    assert len(await house_of(engine).store.review_deck(ANN.key)) == 4

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.content.catalog import Catalog
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.fakes import group, make_quiz, player, private
+from tests.support.house import build, house_of
 
 ANN, BOB = player(1, "Ann"), player(2, "Bob")
 ADMIN = Caller(group(), BOB, is_admin=True)
@@ -35,11 +36,11 @@ def letters(card, texts: list[str]) -> str:
 
 
 async def test_a_missed_order_is_reviewed_with_presses_taken_back_and_done(store, clock, adapter):
-    engine = Engine(
+    engine = build(
         Catalog.from_quizzes([make_quiz()]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
-    )
+    ).engine
     engine.attach(adapter)
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     await commands.upload(ADMIN, "planets.yaml", QUIZ)
     await engine.start(group(), "planets", ANN)
     clock.advance(3)

@@ -6,13 +6,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.content.catalog import Catalog
 from bot.domain.schedule import ScheduleStatus
 from bot.engine.core import Engine, EngineSettings
 from bot.ports.chat import ChatUnreachable
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
+from tests.support.house import build, house_of
 
 ADMIN = player(1, "Admin")
 HOUR = 3600
@@ -24,7 +25,7 @@ def utc(*parts: int) -> float:
 
 def make_engine(store, clock, adapter=None) -> Engine:
     catalog = Catalog.from_quizzes([make_quiz("demo", 4)])
-    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5)).engine
     engine.attach(adapter or RecordingAdapter())
     return engine
 
@@ -37,7 +38,7 @@ async def admin(commands, text):
 async def until(clock, engine, commands, when):
     """Move the fake clock to `when`, firing schedules and running quizzes on the way."""
     clock.advance(when - clock.now())
-    await commands.scheduler.tick()
+    await house_of(commands.engine).scheduler.tick()
     await engine.run_due()
 
 
@@ -45,7 +46,7 @@ async def until(clock, engine, commands, when):
 async def berlin(store):
     clock = FakeClock(utc(2026, 3, 27, 12))
     engine = make_engine(store, clock)
-    return engine, Commands(engine), clock
+    return engine, house_of(engine).commands, clock
 
 
 async def test_a_question_of_the_day_fires_at_0900_berlin_across_the_clock_change(berlin):
@@ -55,7 +56,7 @@ async def test_a_question_of_the_day_fires_at_0900_berlin_across_the_clock_chang
     assert reply.text == (
         "#1 daily 09:00: question of the day from Demo quiz, open 4 h; next 2026-03-28 09:00 Europe/Berlin"
     )
-    adapter = engine.adapter("test")
+    adapter = house_of(engine).adapters["test"]
     asked = []
     # 09:00 in Berlin is 08:00 UTC before 2026-03-29 (CET) and 07:00 UTC from then on (CEST)
     for fire in (utc(2026, 3, 28, 8), utc(2026, 3, 29, 7), utc(2026, 3, 30, 7), utc(2026, 3, 31, 7)):
@@ -76,7 +77,7 @@ async def test_a_missed_time_runs_at_start_if_under_an_hour_late_else_is_skipped
     clock = FakeClock(utc(2026, 6, 1, 6))
     store = await reopen()
     try:
-        commands = Commands(make_engine(store, clock))
+        commands = house_of(make_engine(store, clock)).commands
         await admin(commands, "schedule daily 09:00 demo")
         await admin(commands, "schedule daily 08:00 demo 1")
     finally:
@@ -85,15 +86,15 @@ async def test_a_missed_time_runs_at_start_if_under_an_hour_late_else_is_skipped
     store = await reopen()
     try:
         engine = make_engine(store, clock)
-        commands = Commands(engine)
+        commands = house_of(engine).commands
         with caplog.at_level(logging.WARNING, "quizhost.schedule"):
-            assert await commands.scheduler.tick() == 1
-        assert engine.adapter("test").sent[-1][1].text == "⏰ Scheduled quiz: Demo quiz"
+            assert await house_of(commands.engine).scheduler.tick() == 1
+        assert house_of(engine).adapters["test"].sent[-1][1].text == "⏰ Scheduled quiz: Demo quiz"
         assert engine.run_in(group()).total == 4
         assert "schedule 2 in test:g1: skipped the time 5400 s ago (too late)" in caplog.text
         nexts = sorted(s.next_due for s in await store.chat_schedules(group().key))
         assert nexts == [utc(2026, 6, 2, 8), utc(2026, 6, 2, 9)]
-        assert await commands.scheduler.tick() == 0  # each time once
+        assert await house_of(commands.engine).scheduler.tick() == 0  # each time once
     finally:
         await store.close()
 
@@ -106,11 +107,11 @@ class GoneAdapter(RecordingAdapter):
 async def test_a_chat_that_removed_the_bot_pauses_its_schedule(store, caplog):
     clock = FakeClock(utc(2026, 6, 1, 6))
     engine = make_engine(store, clock, GoneAdapter())
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     await admin(commands, "schedule daily 07:00 demo")
     clock.advance(HOUR)
     with caplog.at_level(logging.WARNING, "quizhost.schedule"):
-        assert await commands.scheduler.tick() == 0
+        assert await house_of(commands.engine).scheduler.tick() == 0
     assert "test:g1 does not let the bot post; its schedules are paused (1)" in caplog.text
     (row,) = await store.chat_schedules(group().key)
     assert row.status is ScheduleStatus.PAUSED and engine.run_in(group()) is None
@@ -121,7 +122,7 @@ async def test_a_chat_that_removed_the_bot_pauses_its_schedule(store, caplog):
 
 
 async def test_schedule_commands_list_stop_and_refuse(engine, clock):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     assert (await admin(commands, "schedule")).text.startswith("Nothing is scheduled here.")
     await admin(commands, "schedule weekly mon 18:00 demo")
     await admin(commands, "schedule daily 9:30 demo 1")
@@ -155,11 +156,11 @@ async def test_schedule_commands_list_stop_and_refuse(engine, clock):
     }
     member = await commands.handle("schedule", "off", Caller(group(), player(5)))
     assert member.kind == "error" and member.private
-    assert len(await engine.store.chat_schedules(group().key)) == 1
+    assert len(await house_of(engine).store.chat_schedules(group().key)) == 1
 
 
 async def test_settings_tz_takes_iana_names_only(engine):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     shown = await admin(commands, "settings tz Asia/Kolkata")
     assert "Time zone: Asia/Kolkata" in shown.text
     bad = await admin(commands, "settings tz Mars/Olympus")
@@ -167,4 +168,4 @@ async def test_settings_tz_takes_iana_names_only(engine):
     for bogus in ("localtime", "posixrules", "right/UTC", "posix/Europe/Berlin", "../UTC", "/etc/localtime"):
         refused = await admin(commands, f"settings tz {bogus}")
         assert refused.kind == "error" and "Unknown time zone" in refused.text, bogus
-    assert (await engine.chat_settings(group())).time_zone == "Asia/Kolkata"
+    assert (await house_of(engine).chats.settings(group())).time_zone == "Asia/Kolkata"

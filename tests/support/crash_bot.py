@@ -27,6 +27,7 @@ from bot.domain.model import ChatRef, Player
 from bot.engine.core import Engine, EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, make_quiz
+from tests.support.house import build, house_of
 
 CHATS = 4
 PLAYERS = 6
@@ -43,7 +44,7 @@ async def open_engine(db: str) -> tuple[Engine, FakeClock, RecordingAdapter]:
     # a SQLite file or a postgresql:// URL; on PostgreSQL each start is the same worker restarted,
     # under its name, so it takes its runs back at once as a restarted deployment does
     store = await open_store(db, worker="crash-bot")
-    engine = Engine(catalog(), store, clock, EngineSettings(question_seconds=SECONDS, pause_seconds=PAUSE))
+    engine = build(catalog(), store, clock, EngineSettings(question_seconds=SECONDS, pause_seconds=PAUSE)).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
     print(f"RESUMED {await engine.resume()}", flush=True)
@@ -53,7 +54,7 @@ async def open_engine(db: str) -> tuple[Engine, FakeClock, RecordingAdapter]:
 async def load(db: str, seed: int) -> None:
     rng = random.Random(seed)
     engine, clock, _ = await open_engine(db)
-    quizzes = engine.catalog.all()
+    quizzes = house_of(engine).catalog.all()
     while True:  # until SIGKILL
         for n in range(CHATS):
             chat = ChatRef("test", f"g{n}", title="crash group")
@@ -98,7 +99,7 @@ async def finish(db: str) -> None:
         if due is None:
             break
         clock.advance(max(0.0, due - clock.now()) + 0.001)
-    await engine.store.close()
+    await house_of(engine).store.close()
     print(f"FINISHED {resumed} OPEN {len(engine.open_runs())}", flush=True)
 
 

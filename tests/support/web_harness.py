@@ -10,10 +10,12 @@ from pathlib import Path
 
 from bot.adapters.listener import Bounds, Listener
 from bot.adapters.web import web_app
+from bot.app.web import page_source
 from bot.commands.weblinks import LinkSigner, Scope, signer_for
 from bot.domain.model import ChatRef, Player, Quiz
 from bot.engine.core import Engine, StartStatus
 from bot.testing.fakes import RecordingAdapter
+from tests.support.house import house_of
 
 
 async def play(
@@ -23,16 +25,16 @@ async def play(
     outcome = await engine.start(chat, quiz.id, next(iter(rights)), None)
     assert outcome.status is StartStatus.STARTED
     for index in range(len(quiz.questions)):
-        engine.clock.advance(5)  # type: ignore[attr-defined]
+        house_of(engine).clock.advance(5)  # type: ignore[attr-defined]
         await engine.run_due()
         card = adapter.questions[-1]
         for who, right in rights.items():
             letter = adapter.right_letter(quiz, card) if right[index] else adapter.wrong_letter(quiz, card)
             assert (await engine.answer(adapter.token(letter, card), who, chat)).accepted
-            engine.clock.advance(2)  # type: ignore[attr-defined]
-        engine.clock.advance(30)  # type: ignore[attr-defined]
+            house_of(engine).clock.advance(2)  # type: ignore[attr-defined]
+        house_of(engine).clock.advance(30)  # type: ignore[attr-defined]
         await engine.run_due()
-    engine.clock.advance(5)  # type: ignore[attr-defined]
+    house_of(engine).clock.advance(5)  # type: ignore[attr-defined]
     await engine.run_due()
     assert engine.run_in(chat) is None
 
@@ -44,14 +46,14 @@ class Site:
     engine: Engine
 
     def link(self, chat: ChatRef, scope: Scope = Scope.ADMIN, player_key: str = "") -> str:
-        return self.signer.at(self.base).url(chat.key, scope, self.engine.clock.now(), player_key)
+        return self.signer.at(self.base).url(chat.key, scope, house_of(self.engine).clock.now(), player_key)
 
 
 @contextlib.asynccontextmanager
 async def serving(engine: Engine, bounds: Bounds | None = None, uploads: Path | None = None) -> AsyncIterator[Site]:
     """`uploads`: the folder uploads are spooled and held in (default: a temporary one)."""
-    signer = await signer_for(engine.store)
-    listener = Listener(web_app(engine, signer, uploads), bounds)
+    signer = await signer_for(house_of(engine).store)
+    listener = Listener(web_app(page_source(house_of(engine)), signer, uploads), bounds)
     try:
         (_, port), *_ = await listener.start([("127.0.0.1", 0)])
         yield Site(f"http://127.0.0.1:{port}", signer, engine)

@@ -17,13 +17,14 @@ import pytest
 
 from bot.content.catalog import Catalog
 from bot.engine import run_steps
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
 from storage.dburl import StoreUnavailable
 from storage.sqlite import guard as sqlite_guard
 from storage.sqlite.schema import MIGRATIONS
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build
 
 
 def quizhost(tmp_path: Path, db: str, *args: str, token: str = "") -> subprocess.CompletedProcess:
@@ -159,7 +160,7 @@ async def test_a_full_disk_tells_presses_they_were_not_saved_and_the_run_waits_f
         store = await SqliteStore.open(disk / "q.db")
         quiz, adapter, clock = make_quiz(), RecordingAdapter(), FakeClock()
         settings = EngineSettings(question_seconds=30, pause_seconds=5)
-        engine = Engine(Catalog.from_quizzes([quiz]), store, clock, settings)
+        engine = build(Catalog.from_quizzes([quiz]), store, clock, settings).engine
         engine.attach(adapter)
         try:
             await engine.start(group(), "demo", player(1))

@@ -10,6 +10,7 @@ from bot.adapters.ops.metrics import Operations
 from bot.app.settings import SettingsError, load_settings
 from bot.app.wiring import open_store
 from bot.testing.fakes import group, player
+from tests.support.house import house_of, worker_of
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -26,7 +27,7 @@ async def store(database):
 
 @pytest.fixture
 async def ops(engine):
-    server = OpsServer(Operations(engine), "127.0.0.1", 0)
+    server = OpsServer(Operations(worker_of(house_of(engine))), "127.0.0.1", 0)
     await server.start()
     yield f"http://127.0.0.1:{server.port}"
     await server.stop()

@@ -18,10 +18,11 @@ from bot.app.readers import ReaderPool
 from bot.app.settings import Settings
 from bot.commands.core import Caller, Commands
 from bot.content.catalog import Catalog, default_quiz_folders
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.ports.offload import Failed
 from bot.testing.fakes import group, player
 from tests.support.heavy_files import big_kahoot_xlsx, big_yaml, deep_json
+from tests.support.house import build, house_of
 from tests.support.stalls import stall_meter
 
 LONGEST_STALL = 0.050  # seconds, as tests/adapters/telegram/test_upload_stalls.py
@@ -32,10 +33,10 @@ CAPITALS = b"Capital of France?\nA. Berlin\nB. Paris\nANSWER: B\n"
 @contextlib.asynccontextmanager
 async def bot_reading_with(store, clock, adapter, **budgets: float) -> AsyncIterator[Commands]:
     readers = ReaderPool(**budgets)  # type: ignore[arg-type]
-    engine = Engine(Catalog.load(default_quiz_folders()), store, clock, EngineSettings(), readers)
+    engine = build(Catalog.load(default_quiz_folders()), store, clock, EngineSettings(), offload=readers).engine
     engine.attach(adapter)
     try:
-        yield Commands(engine)
+        yield house_of(engine).commands
     finally:
         await readers.close()
 

@@ -11,6 +11,7 @@ from bot.adapters.ops.metrics import Operations
 from bot.app.settings import load_settings
 from bot.engine.workers import RENEW_SECONDS, LeaseKeeper
 from storage.postgres.leases import LEASE_SECONDS
+from tests.support.house import house_of, worker_of
 from tests.support.paths import ROOT_DIR
 
 ROOT = ROOT_DIR
@@ -52,7 +53,8 @@ def test_the_example_worker_settings_are_valid_and_match_the_nginx_example():
 
 
 def test_the_page_names_every_metric_a_worker_serves(engine):
-    text = Operations(engine, LeaseKeeper(engine, engine.store)).metrics().decode()
+    house = house_of(engine)
+    text = Operations(worker_of(house), LeaseKeeper(engine, house.store, house.sender)).metrics().decode()
     served = set(re.findall(r"^# TYPE (\S+) ", text, flags=re.M))
     named = set(re.findall(r"`(quizhost_[a-z_]+)", section().split("**Metrics.**")[1]))
     assert named == served

@@ -12,9 +12,10 @@ from collections.abc import AsyncIterator, Callable
 import asyncpg
 import pytest
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.testing.fakes import player, private
 from storage.postgres.wakeups import APPLICATION
+from tests.support.house import house_of
 from tests.system.test_workers import CHATS, QUIZ, Worker, workers  # noqa: F401 (workers: A and B on one database)
 
 pytestmark = pytest.mark.postgres
@@ -69,7 +70,7 @@ def podiums(worker: Worker) -> list[str]:
 
 
 async def stop_on(worker: Worker, n: int, admin: bool = False) -> str:
-    reply = await Commands(worker.engine).handle("stop", "", Caller(CHAT, player(n), is_admin=admin))
+    reply = await house_of(worker.engine).commands.handle("stop", "", Caller(CHAT, player(n), is_admin=admin))
     return reply.text
 
 

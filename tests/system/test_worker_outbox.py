@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from bot.testing.fakes import player
+from tests.support.house import house_of
 from tests.system.test_workers import CHATS, LEASE, QUIZ, Worker, start_worker
 
 pytestmark = pytest.mark.postgres
@@ -44,7 +45,7 @@ async def quiz_ending_while_its_platform_is_down(postgres_url: str, clock) -> Wo
 async def send_what_is_owed(clock, *workers: Worker) -> None:
     clock.advance(60)  # past any back-off of the tries that failed
     for worker in workers:
-        await worker.engine.sender.flush_due()
+        await house_of(worker.engine).sender.flush_due()
 
 
 async def test_a_dead_workers_owed_messages_are_sent_once_by_one_of_the_live_ones(postgres_url, clock):

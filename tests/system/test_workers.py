@@ -16,6 +16,7 @@ from bot.engine.core import Engine, EngineSettings
 from bot.engine.workers import LeaseKeeper
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
 from storage.postgres.store import PostgresStore
+from tests.support.house import build, house_of
 
 pytestmark = pytest.mark.postgres
 
@@ -35,10 +36,12 @@ class Worker:
 async def start_worker(url: str, clock, name: str) -> Worker:
     store = await PostgresStore.open(url, owner=name)
     store.lease_seconds = LEASE
-    engine = Engine(Catalog.from_quizzes([QUIZ]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(
+        Catalog.from_quizzes([QUIZ]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
+    ).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
-    keeper = LeaseKeeper.of(engine)
+    keeper = LeaseKeeper.of(engine, store, house_of(engine).sender)
     assert keeper is not None, "a PostgreSQL store leases its runs"
     await keeper.start()
     return Worker(engine, adapter, keeper, store)
@@ -234,6 +237,6 @@ async def test_a_quiz_that_ends_while_its_lease_is_renewed_still_gets_its_podium
     await a.keeper.tick()  # the ended run is not renewed: it is over, not another worker's
     a.adapter.down = lambda: False
     clock.advance(60)
-    await a.engine.sender.flush_due()
+    await house_of(a.engine).sender.flush_due()
     assert [reply.kind for _, reply in a.adapter.sent] == ["podium"]
     assert len(a.adapter.reveals) == len(QUIZ.questions)

@@ -14,6 +14,7 @@ from bot.engine.workers import LeaseKeeper
 from bot.testing.fakes import RecordingAdapter, group, player, private
 from storage.postgres.store import PostgresStore
 from tests.engine.test_question_kinds import QUESTIONS, kinds_quiz, letter_of, token_of
+from tests.support.house import build, house_of
 
 pytestmark = pytest.mark.postgres
 
@@ -24,10 +25,12 @@ async def start_worker(
     url: str, clock, name: str, listening: list[asyncio.Task]
 ) -> tuple[Engine, RecordingAdapter, PostgresStore]:
     store = await PostgresStore.open(url, owner=name)
-    engine = Engine(Catalog.from_quizzes([QUIZ]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(
+        Catalog.from_quizzes([QUIZ]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
+    ).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
-    keeper = LeaseKeeper.of(engine)
+    keeper = LeaseKeeper.of(engine, store, house_of(engine).sender)
     assert keeper is not None and keeper.wakeups is not None
     await keeper.start()
     listening.append(asyncio.create_task(keeper.wakeups.serve()))  # wake-ups from the other worker

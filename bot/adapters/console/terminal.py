@@ -119,7 +119,7 @@ class ConsoleAdapter:
             if self._card is not None and self._card.done_token is not None:  # Enter: the picks are final
                 await self._press(commands, self._card.done_token)
             return
-        lang = await commands.engine.language_for(self.chat, self.player)
+        lang = await commands.language_for(self.chat, self.player)
         if line.startswith("/"):
             parsed = parse(line)
             found = command(parsed[0]) if parsed else None

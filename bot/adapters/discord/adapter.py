@@ -194,7 +194,7 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
         discord_commands.register(
             tree,
             self._on_command,
-            self._engine_commands().engine.catalog,
+            self._engine_commands().shared_quizzes(),
             self._on_upload,
             self._own_quizzes,
             self._on_question_form,

@@ -49,7 +49,7 @@ class GatewayEvents(Handling):
         question = tokens.decode_question(data)
         if question is not None and question.kind is tokens.Kind.TEXT:  # "Answer": a modal, at once
             caller = asker.caller()
-            lang = await self._engine_commands().engine.language_for(caller.chat, caller.player)
+            lang = await self._engine_commands().language_for(caller.chat, caller.player)
             await interaction.response.send_modal(typed.answer_modal(lang, data, question.number))
             return
         await self._answer(interaction, self.handle_press(asker, data))
@@ -76,10 +76,12 @@ class GatewayEvents(Handling):
 
     async def _typed_answer(self, interaction: discord.Interaction, question: tokens.QuestionToken, text: str) -> Ack:
         """A modal's answer to a typed or numeric question, for the player alone."""
-        caller, engine = asked.of_interaction(interaction).caller(), self._engine_commands().engine
-        ack = await engine.answer_text(caller.chat, caller.player, text, run_id=question.run_id, number=question.number)
+        caller, commands = asked.of_interaction(interaction).caller(), self._engine_commands()
+        ack = await commands.engine.answer_text(
+            caller.chat, caller.player, text, run_id=question.run_id, number=question.number
+        )
         if ack is None:  # the run is over, or gone
-            lang = await engine.language_for(caller.chat, caller.player)
+            lang = await commands.language_for(caller.chat, caller.player)
             return Ack(render.ack_refused(lang, "closed"), False, lang)
         return ack
 
@@ -101,7 +103,7 @@ class GatewayEvents(Handling):
             if match is not None:
                 await self._on_press(interaction, match["data"])
                 return
-            lang = await self._engine_commands().engine.language_for(asked.of_interaction(interaction).chat)
+            lang = await self._engine_commands().language_for(asked.of_interaction(interaction).chat)
             await interaction.response.send_message(render.ack_invalid(lang), ephemeral=True)
             return
         answered = typed.submitted(interaction)

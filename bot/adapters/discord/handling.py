@@ -83,7 +83,7 @@ class Handling:
 
         reply = await commands.within_budget(name, " ".join(args), caller, work)
         if reply is None:
-            lang = await commands.engine.language_for(caller.chat, caller.player)
+            lang = await commands.language_for(caller.chat, caller.player)
             seconds = commands.budgets.seconds_to_next(caller.player.key)
             return Reply(slow_down(lang, seconds), language=lang, kind="error", private=True)
         return reply
@@ -109,11 +109,11 @@ class Handling:
         return await commands.upload(caller, offer.filename, await offer.read())
 
     def catalog(self) -> Catalog:
-        return self._engine_commands().engine.catalog
+        return self._engine_commands().shared_quizzes()
 
     async def own_quizzes(self, asker: Asker) -> list[Quiz]:
         """The quizzes uploaded in the asker's channel, for its autocomplete."""
-        return await self._engine_commands().engine.chat_quizzes.all(asker.chat.key)
+        return await self._engine_commands().own_quizzes(asker.chat.key)
 
     def press_answer(self, data: str, answerer: Caller) -> Awaitable[Ack | Reply]:
         """An option of a question pressed (`tokens.Kind.ANSWER`, nearly every press, on the
@@ -133,7 +133,7 @@ class Handling:
         """A button that continues in a DM ("Review my misses"): /start <payload> runs there, and
         the presser alone is told where to look."""
         commands = self._engine_commands()
-        lang = await commands.engine.language_for(caller.chat, caller.player)
+        lang = await commands.language_for(caller.chat, caller.player)
         pressed_in = PRESSED_IN.set(caller.chat.key)
         try:
             chat = await self.private_chat(caller.player)
@@ -201,7 +201,7 @@ class Handling:
         """The question's form a press of "Add question" or "Edit N" (or /suggest) opens, filled
         in with the question it edits; None when that question is gone (its press says so)."""
         commands, caller = self._engine_commands(), asker.caller()
-        lang = await commands.engine.language_for(caller.chat, caller.player)
+        lang = await commands.language_for(caller.chat, caller.player)
         if target in (FORM_NEW, FORM_SUGGESTED):
             return FormOpening(lang, target, None)
         defaults = await commands.form_defaults(target, caller)
@@ -219,7 +219,7 @@ class Handling:
         may_send = perms.send_messages_in_threads if asker.threaded else perms.send_messages
         if perms.view_channel and may_send and perms.embed_links:
             return None
-        lang = await self._engine_commands().engine.language_for(asker.chat)
+        lang = await self._engine_commands().language_for(asker.chat)
         text = t(
             lang,
             "I can't post in this channel. Give me View Channel, Send Messages and Embed Links here, then try again.",

@@ -10,7 +10,8 @@ unhealthy, so a load balancer stops sending it updates.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
@@ -21,25 +22,38 @@ from bot.engine.workers import LeaseKeeper
 from bot.ports.health import PlatformError, WatchedPlatform
 from bot.ports.store import StoreUpkeep
 
+
+@dataclass(frozen=True)
+class Worker:
+    """What /metrics and /healthz read of this worker: its runs, its presses' outcomes, its store's upkeep."""
+
+    engine: Engine
+    press_outcomes: Mapping[str, int]
+    store: StoreUpkeep
+
+
 HEALTH_SECONDS = 2.0  # a store slower than this to answer is as good as down for a press
 
 
 class QuizhostCollector(Collector):
     def __init__(
-        self, engine: Engine, keeper: LeaseKeeper | None = None, platforms: Sequence[WatchedPlatform] = ()
+        self,
+        runs: Worker,
+        keeper: LeaseKeeper | None = None,
+        platforms: Sequence[WatchedPlatform] = (),
     ) -> None:
-        self.engine = engine
-        self.store: StoreUpkeep = engine.store
+        self.runs = runs
+        self.store = runs.store
         self.keeper = keeper
         self.platforms = platforms
 
     def collect(self) -> Iterator[Metric]:
         presses = CounterMetricFamily("quizhost_presses", "Button presses by outcome", labels=["outcome"])
-        for outcome, count in sorted(self.engine.press_outcomes.items()):
+        for outcome, count in sorted(self.runs.press_outcomes.items()):
             presses.add_metric([outcome], count)
         yield presses
         yield GaugeMetricFamily(
-            "quizhost_open_runs", "Quiz runs this worker runs now", value=len(self.engine.open_runs())
+            "quizhost_open_runs", "Quiz runs this worker runs now", value=len(self.runs.engine.open_runs())
         )
         yield CounterMetricFamily(
             "quizhost_commits", "Transactions that stored answers or run states", value=self.store.commits
@@ -70,12 +84,12 @@ class Operations:
     """The /metrics text and the /healthz answer of one worker."""
 
     def __init__(
-        self, engine: Engine, keeper: LeaseKeeper | None = None, platforms: Sequence[WatchedPlatform] = ()
+        self, runs: Worker, keeper: LeaseKeeper | None = None, platforms: Sequence[WatchedPlatform] = ()
     ) -> None:
-        self.store: StoreUpkeep = engine.store
+        self.store = runs.store
         self.platforms = platforms
         self.registry = CollectorRegistry()
-        self.registry.register(QuizhostCollector(engine, keeper, platforms))
+        self.registry.register(QuizhostCollector(runs, keeper, platforms))
 
     def metrics(self) -> bytes:
         return generate_latest(self.registry)

@@ -117,7 +117,7 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
         self._commands, self._claims = commands, claims
         self.photos.store = claims  # pictures' file_ids, shared with the other workers and the next start
         app = self.app
-        tell_holds(app.bot, PLATFORM, commands.engine.language_for)
+        tell_holds(app.bot, PLATFORM, commands.language_for)
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self._on_command))
         # a file sent with a command as its caption (/upload)
         app.add_handler(
@@ -171,7 +171,7 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
         assert self._commands is not None and self._claims is not None
         # Telegram posts an update again when it missed our answer, and a load balancer may send
         # the repeat to another worker: they claim updates in the database
-        claims = SharedClaims(self._claims, self._commands.engine.clock)
+        claims = SharedClaims(self._claims, self._commands.clock)
         self._server = WebhookServer(hook, self.app, self._webhook_press, self.shared_pages, claims)
         await self._server.start()  # listening before Telegram is told where to post
         await with_retries(

@@ -92,7 +92,7 @@ class TelegramSending:
 
     async def _move(self, old: ChatRef, new: ChatRef) -> None:
         assert self._commands is not None
-        await self._commands.engine.move_chat(old, new)
+        await self._commands.move_chat(old, new)
 
     async def close_question(self, message: MessageRef | None, reveal: Reveal) -> None:
         """Edit the question into its own reveal (no buttons, the right option, the split, why,

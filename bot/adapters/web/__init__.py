@@ -11,20 +11,20 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
+from bot.adapters.web.figures import PageSource
 from bot.adapters.web.formats import FILTERS
 from bot.adapters.web.guard import no_store
 from bot.adapters.web.pages import Pages
 from bot.adapters.web.reports import ReportPages
 from bot.adapters.web.upload_pages import UploadPages
 from bot.commands.weblinks import LinkSigner
-from bot.engine.core import Engine
 
 STATIC = Path(__file__).resolve().parent / "static"
 # a form's body without its file (an uploaded file is streamed to disk: bot/adapters/web/spool.py)
 MAX_REQUEST_BYTES = 64 << 10
 
 
-def add_pages(app: web.Application, engine: Engine, signer: LinkSigner, uploads: Path | None = None) -> None:
+def add_pages(app: web.Application, source: PageSource, signer: LinkSigner, uploads: Path | None = None) -> None:
     """`uploads`: the folder uploads are spooled and kept waiting in; by default a temporary one,
     removed when the app stops."""
     if uploads is None:
@@ -38,7 +38,7 @@ def add_pages(app: web.Application, engine: Engine, signer: LinkSigner, uploads:
         lstrip_blocks=True,
         filters=FILTERS,
     )
-    pages = Pages(engine, signer)
+    pages = Pages(source, signer)
     app.middlewares.append(no_store)
     app.middlewares.append(pages.not_found)
     app.router.add_routes(pages.routes())
@@ -47,9 +47,9 @@ def add_pages(app: web.Application, engine: Engine, signer: LinkSigner, uploads:
     app.router.add_static("/static", STATIC)
 
 
-def web_app(engine: Engine, signer: LinkSigner, uploads: Path | None = None) -> web.Application:
+def web_app(source: PageSource, signer: LinkSigner, uploads: Path | None = None) -> web.Application:
     app = web.Application(client_max_size=MAX_REQUEST_BYTES)
-    add_pages(app, engine, signer, uploads)
+    add_pages(app, source, signer, uploads)
     return app
 
 

@@ -11,12 +11,12 @@ from typing import Protocol
 
 from bot.adapters.web.charts import LETTERS as LETTERS  # one alphabet for every chart and page
 from bot.commands.learning import quiz_report
-from bot.commands.results import quiz_of
+from bot.commands.results import ResultSource, quiz_of
 from bot.domain.model import Question, Quiz, Standing
 from bot.domain.questionstats import QuestionStats
 from bot.domain.records import RunStatus
-from bot.engine.core import Engine
 from bot.engine.standings import period_start
+from bot.ports.clock import Clock
 from bot.ports.store import Boards, ChatRecords, QuestionTallies, WebRecords
 
 
@@ -25,8 +25,15 @@ class PageStore(WebRecords, Boards, QuestionTallies, ChatRecords, Protocol):
     and a chat's language."""
 
 
-def store_of(engine: Engine) -> PageStore:
-    return engine.store
+@dataclass(frozen=True)
+class PageSource:
+    """What the pages read: the store's roles for them, the clock, the quizzes their runs played,
+    and the bot's language for a page that cannot say whose it is."""
+
+    store: PageStore
+    clock: Clock
+    results: ResultSource
+    default_language: str
 
 
 @dataclass(frozen=True)
@@ -46,30 +53,30 @@ class QuestionFigures:
     stats: QuestionStats
 
 
-async def board_size(engine: Engine, chat_key: str, period: str, quiz_id: str | None) -> int:
+async def board_size(source: PageSource, chat_key: str, period: str, quiz_id: str | None) -> int:
     """How many players the board has (the page shows them in pages: bot/adapters/web/paging.py)."""
-    return await store_of(engine).board_size(chat_key, period_start(period, engine.clock.now()), quiz_id)
+    return await source.store.board_size(chat_key, period_start(period, source.clock.now()), quiz_id)
 
 
-async def board_rows(engine: Engine, chat_key: str, period: str, quiz_id: str | None, last: int) -> list[Standing]:
+async def board_rows(source: PageSource, chat_key: str, period: str, quiz_id: str | None, last: int) -> list[Standing]:
     """The board's first `last` rows: a page reads only as far as it shows."""
-    since = period_start(period, engine.clock.now())
-    return await store_of(engine).leaderboard(chat_key, since, quiz_id, last)
+    since = period_start(period, source.clock.now())
+    return await source.store.leaderboard(chat_key, since, quiz_id, last)
 
 
-async def played_quizzes(engine: Engine, chat_key: str) -> list[Quiz]:
+async def played_quizzes(source: PageSource, chat_key: str) -> list[Quiz]:
     """Quizzes the chat played or uploaded, by title, each once."""
-    ids = {r.quiz_id for r in await store_of(engine).chat_runs(chat_key, limit=1000)}
-    ids |= {q.id for q in await engine.chat_quizzes.all(chat_key)}
-    quizzes = [quiz for i in ids if (quiz := await quiz_of(engine, chat_key, i))]
+    ids = {r.quiz_id for r in await source.store.chat_runs(chat_key, limit=1000)}
+    ids |= {q.id for q in await source.results.chat_quizzes.all(chat_key)}
+    quizzes = [quiz for i in ids if (quiz := await quiz_of(source.results, chat_key, i))]
     return sorted(quizzes, key=lambda q: (q.title.get("en").casefold(), q.id))
 
 
-async def run_lines(engine: Engine, chat_key: str, lang: str, limit: int, offset: int) -> list[RunLine]:
-    store, lines = store_of(engine), []
+async def run_lines(source: PageSource, chat_key: str, lang: str, limit: int, offset: int) -> list[RunLine]:
+    store, lines = source.store, []
     for run in await store.chat_runs(chat_key, limit, offset):
         standings = await store.run_standings(run.run_id)
-        quiz = await quiz_of(engine, chat_key, run.quiz_id)
+        quiz = await quiz_of(source.results, chat_key, run.quiz_id)
         lines.append(
             RunLine(
                 run_id=run.run_id,
@@ -83,7 +90,7 @@ async def run_lines(engine: Engine, chat_key: str, lang: str, limit: int, offset
     return lines
 
 
-async def question_figures(engine: Engine, chat_key: str, quiz: Quiz) -> list[QuestionFigures]:
+async def question_figures(source: PageSource, chat_key: str, quiz: Quiz) -> list[QuestionFigures]:
     """Every question of the quiz with the chat's figures, as /quizstats shows them."""
-    stats = await quiz_report(store_of(engine), quiz, chat_key)
+    stats = await quiz_report(source.store, quiz, chat_key)
     return [QuestionFigures(n, q, s) for n, (q, s) in enumerate(zip(quiz.questions, stats), start=1)]

@@ -26,7 +26,6 @@ from bot.content.export import quiz_yaml
 from bot.domain.model import QUIZ_ID, Quiz
 from bot.domain.questionstats import FLAG_PLAYERS
 from bot.domain.zones import zone
-from bot.engine.core import Engine
 from bot.texts import bidi
 from bot.texts.i18n import normalise
 
@@ -47,9 +46,9 @@ class Pages:
     """The pages every link reads, and what all of a chat's pages share: which link opens them,
     the chat's view, the rendering (the upload form: upload_pages.py; run reports: reports.py)."""
 
-    def __init__(self, engine: Engine, signer: LinkSigner) -> None:
-        self.engine = engine
-        self.store = figures.store_of(engine)
+    def __init__(self, source: figures.PageSource, signer: LinkSigner) -> None:
+        self.source = source
+        self.store = source.store
         self.signer = signer
 
     def routes(self) -> list[web.RouteDef]:
@@ -76,12 +75,12 @@ class Pages:
         view = await self.view(link.chat_key)
         period = request.query.get("period", "all")
         period = period if period in PERIODS else "all"
-        played = await figures.played_quizzes(self.engine, link.chat_key)
+        played = await figures.played_quizzes(self.source, link.chat_key)
         quiz_id = request.query.get("quiz") or None
         quiz = next((q for q in played if q.id == quiz_id), None)
         quiz_id = quiz.id if quiz else None
-        pages = paging(request, await figures.board_size(self.engine, link.chat_key, period, quiz_id))
-        rows = await figures.board_rows(self.engine, link.chat_key, period, quiz_id, pages.last)
+        pages = paging(request, await figures.board_size(self.source, link.chat_key, period, quiz_id))
+        rows = await figures.board_rows(self.source, link.chat_key, period, quiz_id, pages.last)
         values = {
             "B": texts.board(view.lang),
             "periods": PERIODS,
@@ -100,7 +99,7 @@ class Pages:
             return link
         view = await self.view(link.chat_key)
         pages = paging(request, await self.store.run_count(link.chat_key))
-        lines = await figures.run_lines(self.engine, link.chat_key, view.lang, pages.size, pages.offset)
+        lines = await figures.run_lines(self.source, link.chat_key, view.lang, pages.size, pages.offset)
         values = {"R": texts.runs(view.lang), "lines": lines, "paging": pages}
         return self.render(request, "runs.html", view, link, values)
 
@@ -109,8 +108,8 @@ class Pages:
         if isinstance(link, web.Response):
             return link
         view = await self.view(link.chat_key)
-        own = {q.id for q in await self.engine.chat_quizzes.all(link.chat_key)}
-        played = await figures.played_quizzes(self.engine, link.chat_key)
+        own = {q.id for q in await self.source.results.chat_quizzes.all(link.chat_key)}
+        played = await figures.played_quizzes(self.source, link.chat_key)
         values = {
             "Q": texts.questions(view.lang),
             "played": played,
@@ -126,12 +125,12 @@ class Pages:
             return link
         view = await self.view(link.chat_key)
         lang = view.lang
-        quiz = await quiz_of(self.engine, link.chat_key, request.match_info["quiz_id"])
+        quiz = await quiz_of(self.source.results, link.chat_key, request.match_info["quiz_id"])
         if quiz is None:
             raise web.HTTPNotFound()
         rows = []
         responses = await self.store.quiz_responses(quiz.id, link.chat_key)
-        for item in await figures.question_figures(self.engine, link.chat_key, quiz):
+        for item in await figures.question_figures(self.source, link.chat_key, quiz):
             flags = [
                 texts.flag(lang, note.flag, figures.LETTERS[note.option] if note.option is not None else "")
                 for note in item.stats.flags  # none before FLAG_PLAYERS players answered it
@@ -173,7 +172,7 @@ class Pages:
         link = await self.opened(request, Scope.ADMIN)
         if isinstance(link, web.Response):
             return link
-        quiz = await quiz_of(self.engine, link.chat_key, request.match_info["quiz_id"])
+        quiz = await quiz_of(self.source.results, link.chat_key, request.match_info["quiz_id"])
         if quiz is None:
             raise web.HTTPNotFound()
         return quiz
@@ -182,9 +181,9 @@ class Pages:
 
     async def opened(self, request: web.Request, scope: Scope) -> Link | web.Response:
         """The request's link when it may open a page of `scope`; else the page that says why not."""
-        found = await self.signer.opened(self.engine.store, request.match_info["token"], self.engine.clock.now())
+        found = await self.signer.opened(self.source.store, request.match_info["token"], self.source.clock.now())
         if found is Refusal.ALTERED:
-            return guard.refusal_page(request, self.engine.settings.default_language, found)
+            return guard.refusal_page(request, self.source.default_language, found)
         if isinstance(found, Refusal):
             return guard.refusal_page(request, (await self.view(_chat_key(request, self.signer))).lang, found)
         if scope is Scope.ADMIN and found.scope is not Scope.ADMIN:
@@ -194,7 +193,7 @@ class Pages:
         return found
 
     async def view(self, chat_key: str) -> ChatView:
-        default = self.engine.settings.default_language
+        default = self.source.default_language
         if not chat_key:
             return ChatView(default, zone(None))
         settings = await self.store.chat_settings(chat_key)

@@ -30,7 +30,7 @@ RETRY_SECONDS = 60  # what a refused download's page and its Retry-After header 
 class ReportPages:
     def __init__(self, pages: Pages) -> None:
         self.pages = pages
-        self.engine = pages.engine
+        self.source = pages.source
         self.gate = DownloadGate()
 
     def routes(self) -> list[web.RouteDef]:
@@ -45,7 +45,7 @@ class ReportPages:
         if isinstance(link, web.Response):
             return link
         view = await self.pages.view(link.chat_key)
-        results = await run_results(self.engine, link.chat_key, id_in(request, "run_id"), view.lang)
+        results = await run_results(self.source.results, link.chat_key, id_in(request, "run_id"), view.lang)
         if results is None:
             raise web.HTTPNotFound()
         players, questions = report.players(results), report.questions(results, view.lang)
@@ -76,7 +76,7 @@ class ReportPages:
             return link
         view = await self.pages.view(link.chat_key)
         run_id = id_in(request, "run_id")
-        results = await run_results(self.engine, link.chat_key, run_id, view.lang)
+        results = await run_results(self.source.results, link.chat_key, run_id, view.lang)
         if results is None:
             raise web.HTTPNotFound()
         name = f"{_safe(link.chat_key)}-run-{run_id}"
@@ -94,7 +94,7 @@ class ReportPages:
             words = texts.runs(view.lang)
             values = {"title": words["download_all"], "reason": words["bad_date"]}
             return self.pages.render(request, "refused.html", view, link, values, HTTPStatus.BAD_REQUEST)
-        lines = chat_result_pages(self.engine, link.chat_key, view.lang, start)
+        lines = chat_result_pages(self.source.results, link.chat_key, view.lang, start)
         return await self._download(request, view, link, lines, f"{_safe(link.chat_key)}-results")
 
     async def _download(

@@ -30,10 +30,10 @@ CHECKS_AT_ONCE = 4  # uploads read into memory and parsed at once; the others wa
 class UploadPages:
     def __init__(self, pages: Pages, uploads: Path) -> None:
         self.pages = pages
-        self.engine = pages.engine
+        self.source = pages.source
         self.signer = pages.signer
         self.uploads = uploads  # the folder spooled and waiting uploads are kept in
-        self.pending = PendingUploads(pages.engine.clock, uploads)
+        self.pending = PendingUploads(pages.source.clock, uploads)
         self._checking = asyncio.Semaphore(CHECKS_AT_ONCE)
 
     def routes(self) -> list[web.RouteDef]:
@@ -66,11 +66,11 @@ class UploadPages:
                 return await self._upload_page(request, link, {"missing": True}, HTTPStatus.BAD_REQUEST)
             if form.too_big:  # far past the 1 MB a quiz file may have: refused as /upload does, unread
                 size = max(request.content_length or 0, form.size)
-                too_big = await self.engine.chat_quizzes.check(link.chat_key, form.filename, b"", size=size)
+                too_big = await self.source.results.chat_quizzes.check(link.chat_key, form.filename, b"", size=size)
                 return await self._upload_page(request, link, {"outcome": too_big}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
             async with self._checking:
                 name, data = form.filename, form.data()
-                outcome = await self.engine.chat_quizzes.check(link.chat_key, name, data)
+                outcome = await self.source.results.chat_quizzes.check(link.chat_key, name, data)
                 held = self.pending.hold(link.chat_key, link.player_key, name, data) if outcome.quiz is not None else ""
         return await self._upload_page(request, link, {"name": name, "outcome": outcome, "held": held})
 
@@ -86,7 +86,7 @@ class UploadPages:
         if held is None:
             return await self._upload_page(request, link, {"gone": True}, HTTPStatus.CONFLICT)
         name, data = held
-        outcome = await self.engine.chat_quizzes.upload(_chat(link.chat_key), _player(link), name, data)
+        outcome = await self.source.results.chat_quizzes.upload(_chat(link.chat_key), _player(link), name, data)
         if outcome.quiz is None or outcome.status not in (UploadStatus.STORED, UploadStatus.REPLACED):
             return await self._upload_page(request, link, {"name": name, "outcome": outcome})
         raise web.HTTPSeeOther(f"/c/{token}/quizzes?saved={outcome.quiz.id}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.domain.schedule import ScheduleStatus
 from bot.ports.chat import ChatUnreachable
 from bot.testing.clock import FakeClock
@@ -17,6 +17,7 @@ from tests.adapters.telegram.test_telegram_e2e import clock, fake, tiny  # noqa:
 from tests.engine.test_review import ANN, group_run_with_misses, review
 from tests.engine.test_schedules import make_engine
 from tests.support import telegram_harness as th
+from tests.support.house import house_of
 
 KICKED = "Forbidden: bot was kicked from the group chat"
 
@@ -64,7 +65,7 @@ class ClosedChat(RecordingAdapter):
 async def test_a_refused_question_of_a_manual_quiz_pauses_the_chats_schedules_too(store, caplog):
     clock = FakeClock(datetime(2026, 6, 1, 6, tzinfo=UTC).timestamp())
     engine = make_engine(store, clock, ClosedChat())
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     admin = Caller(group(), player(1, "Admin"), is_admin=True)
     await commands.handle("schedule", "daily 09:00 demo", admin)
     await commands.handle("schedule", "weekly mon 18:00 demo 1", admin)
@@ -73,7 +74,7 @@ async def test_a_refused_question_of_a_manual_quiz_pauses_the_chats_schedules_to
         await commands.handle("quiz", "demo", admin)
         clock.advance(5)
         await engine.run_due()
-        await engine.sender.flush_due()
+        await house_of(engine).sender.flush_due()
     assert "test:g1 does not let the bot post; its schedules are paused (2)" in caplog.text
     assert [s.status for s in await store.chat_schedules(group().key)] == [ScheduleStatus.PAUSED] * 2
     assert [s.status for s in await store.chat_schedules(group("g2").key)] == [ScheduleStatus.ACTIVE]
@@ -92,7 +93,7 @@ async def test_a_review_card_refused_in_a_private_chat_pauses_its_schedules(
     engine, adapter, quiz, clock, store, caplog
 ):
     await group_run_with_misses(engine, adapter, quiz, clock)
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     ann = Caller(private(), ANN)
     await commands.handle("schedule", "daily 09:00 demo 1", ann)  # a question of the day in her own chat
     engine.attach(Blocked())  # then Ann blocks the bot

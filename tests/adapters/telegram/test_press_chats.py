@@ -8,15 +8,16 @@ import asyncio
 import pytest
 
 from bot.adapters.telegram import runtime as telegram_runtime
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.testing.clock import FakeClock
 from bot.testing.fake_telegram import FakeBotApi
 from bot.testing.fakes import group, player
+from tests.support.house import house_of
 from tests.support.telegram_harness import Member, button, clean_environment, next_question, running_bot, settings_for
 
 
 async def test_a_token_pressed_in_another_chat_is_refused_and_stored_nowhere(engine, adapter, store, clock):
-    commands, here, elsewhere = Commands(engine), group("g1"), group("g2")
+    commands, here, elsewhere = house_of(engine).commands, group("g1"), group("g2")
     await engine.start(here, "demo", player(1))
     clock.advance(3)
     await engine.run_due()
@@ -29,7 +30,7 @@ async def test_a_token_pressed_in_another_chat_is_refused_and_stored_nowhere(eng
 
 
 async def test_two_quiz_commands_at_one_moment_start_one_quiz(engine):
-    commands, chat = Commands(engine), group()
+    commands, chat = house_of(engine).commands, group()
     replies = await asyncio.gather(*(commands.handle("quiz", "demo", Caller(chat, player(n))) for n in (1, 2)))
     kinds = sorted(r.kind for r in replies)
     assert kinds == ["error", "start"], [r.text for r in replies]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.domain.schedule import ScheduleStatus
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
@@ -15,6 +15,7 @@ from tests.adapters.telegram.test_forbidden_chats import KICKED
 from tests.adapters.telegram.test_telegram_e2e import fake, tiny  # noqa: F401  (fixtures)
 from tests.engine.test_schedules import HOUR, GoneAdapter, admin, make_engine, utc
 from tests.support import telegram_harness as th
+from tests.support.house import house_of
 
 RESUMED = "▶️ Schedules resumed\n\n#1 daily 09:00: the quiz Tiny <Quiz> & Co; next 2026-06-02 09:00 Asia/Kolkata"
 
@@ -48,11 +49,13 @@ async def test_telegram_resumes_a_groups_schedules_when_the_bot_is_added_back(fa
 async def test_schedule_on_resumes_one_or_all_and_skips_what_is_over_an_hour_late(store):
     clock = FakeClock(utc(2026, 6, 1, 6))
     engine = make_engine(store, clock, GoneAdapter())
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     await admin(commands, "schedule daily 07:00 demo")
     await admin(commands, "schedule daily 08:00 demo 1")
     clock.advance(HOUR)
-    await commands.scheduler.tick()  # 07:00 refused: both pause; #1 waits for 07:00 tomorrow, #2 for 08:00 today
+    await house_of(
+        commands.engine
+    ).scheduler.tick()  # 07:00 refused: both pause; #1 waits for 07:00 tomorrow, #2 for 08:00 today
     assert [s.status for s in await store.chat_schedules(group().key)] == [ScheduleStatus.PAUSED] * 2
     listing = (await admin(commands, "schedule")).text
     assert "paused: I could not post here · /schedule on 2 resumes it" in listing
@@ -64,8 +67,10 @@ async def test_schedule_on_resumes_one_or_all_and_skips_what_is_over_an_hour_lat
     one = (await admin(commands, "schedule on 2")).text.splitlines()
     assert one[0] == "#2 daily 08:00: question of the day from Demo quiz, open 8 h; next 2026-06-02 08:00 UTC"
     assert one[1] == "A time missed while paused runs now if it is less than an hour late; older ones are skipped."
-    assert await commands.scheduler.tick() == 0  # yesterday's 08:00 is not replayed; #1 is still paused
+    assert (
+        await house_of(commands.engine).scheduler.tick() == 0
+    )  # yesterday's 08:00 is not replayed; #1 is still paused
     rest = (await admin(commands, "schedule on")).text.splitlines()
     assert rest[0] == "#1 daily 07:00: the quiz Demo quiz; next 2026-06-02 07:00 UTC"
-    assert await commands.scheduler.tick() == 1  # half an hour late: it runs now
+    assert await house_of(commands.engine).scheduler.tick() == 1  # half an hour late: it runs now
     assert (await admin(commands, "schedule on")).kind == "error"  # nothing is paused any more

@@ -19,8 +19,7 @@ from bot.adapters.telegram.adapter import TelegramAdapter
 from bot.adapters.telegram.limits import SlidingWindowLimiter
 from bot.adapters.telegram.runtime import AdminCache, with_retries
 from bot.app.platforms import telegram_adapter, telegram_webhook
-from bot.app.wiring import open_store_and_engine
-from bot.commands.core import Commands
+from bot.app.wiring import open_store_and_house
 from bot.domain.model import Button, ChatRef, OptionView, QuestionCard, Reply, Reveal, Scorer
 from bot.ports.chat import MembershipUnknown
 from bot.testing.fake_telegram import FakeBotApi
@@ -222,8 +221,8 @@ async def serving_adapter(tmp_path, monkeypatch, fake: FakeBotApi) -> AsyncItera
     await fake.start()
     settings = settings_for(fake, tmp_path)
     adapter = telegram_adapter(settings)
-    async with open_store_and_engine(settings) as (store, engine):
-        serving = asyncio.create_task(adapter.serve(Commands(engine), store))
+    async with open_store_and_house(settings) as (store, house):
+        serving = asyncio.create_task(adapter.serve(house.commands, store))
         try:
             yield adapter
         finally:

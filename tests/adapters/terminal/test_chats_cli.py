@@ -14,10 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.content.catalog import Catalog, default_quiz_folders
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build
 from tests.support.web_harness import play
 
 ANN = player(1, "Ann")
@@ -38,7 +39,7 @@ async def fill(tmp_path: Path, chats: list[tuple[str, int]]) -> None:
     try:
         catalog = Catalog.load(default_quiz_folders())
         clock = FakeClock(datetime(2026, 11, 1, 12, tzinfo=UTC).timestamp())
-        engine = Engine(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+        engine = build(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5)).engine
         adapter = RecordingAdapter()
         engine.attach(adapter)
         quiz = catalog.get("pipeline")

@@ -16,10 +16,11 @@ import openpyxl
 import pytest
 
 from bot.content.catalog import Catalog, default_quiz_folders
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build
 from tests.support.inert_sheets import assert_inert_csv, assert_inert_xlsx
 from tests.support.web_harness import play
 
@@ -49,7 +50,7 @@ async def board(tmp_path: Path) -> dict[str, int]:
     try:
         catalog = Catalog.load(default_quiz_folders())
         clock = FakeClock(datetime(2026, 11, 1, 12, tzinfo=UTC).timestamp())
-        engine = Engine(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+        engine = build(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5)).engine
         adapter = RecordingAdapter()
         engine.attach(adapter)
         quiz = catalog.get("pipeline")

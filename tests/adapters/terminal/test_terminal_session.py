@@ -10,23 +10,24 @@ from pathlib import Path
 
 from bot.adapters.console.terminal import ConsoleAdapter
 from bot.app.settings import load_settings
-from bot.app.wiring import open_engine, open_terminal
-from bot.commands.core import Commands
+from bot.app.wiring import open_house, open_terminal
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.testing.clock import FakeClock
 from bot.texts.i18n import t
+from tests.support.house import remember
 
 
 async def a_terminal(tmp_path: Path, clock: FakeClock, topic: str, out: io.StringIO):
     """One `quizhost play` session on the same database, up to its first lines."""
     settings = load_settings(None, quizhost_db=str(tmp_path / "play.db"))
-    context = open_engine(settings, clock=clock, pause=0.0)
-    engine = await context.__aenter__()
+    context = open_house(settings, clock=clock, pause=0.0)
+    house = remember(await context.__aenter__())
+    engine = house.engine
     console = ConsoleAdapter(out=out, colour=False)
     engine.attach(console)
-    commands = Commands(engine)
+    commands = house.commands
     await engine.resume()
-    await open_terminal(commands, console, topic, None)
+    await open_terminal(house, console, topic, None)
     return context, engine, console, commands
 
 

@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, Page, async_playwright, expect
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.commands.weblinks import VALID_SECONDS
 from bot.content.catalog import Catalog, default_quiz_folders
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build, house_of
 from tests.support.web_harness import Site, play, serving
 
 # the system's Chromium: Playwright never downloads a browser here
@@ -78,7 +79,7 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     """Two runs of a shipped quiz in a group, played through the engine, served on loopback."""
     store = await SqliteStore.open(tmp_path / "quizhost.db")
     catalog = Catalog.load(default_quiz_folders())
-    engine = Engine(catalog, store, FakeClock(), EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(catalog, store, FakeClock(), EngineSettings(question_seconds=30, pause_seconds=5)).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
     quiz = catalog.get("pipeline")
@@ -150,7 +151,7 @@ async def test_an_admin_reads_the_board_a_chart_and_uploads_a_quiz(site: Site, b
     await expect(page.get_by_role("link", name="capitals")).to_be_visible()
     await page.screenshot(path=shots / "quizzes-after-upload-en.png", full_page=True)
 
-    reply = await Commands(site.engine).handle("quizzes", "", Caller(group(), ANN, is_admin=True))
+    reply = await house_of(site.engine).commands.handle("quizzes", "", Caller(group(), ANN, is_admin=True))
     assert "capitals" in reply.text + " ".join(b.label for b in reply.buttons)
 
 
@@ -161,7 +162,7 @@ async def test_altered_and_expired_links_are_refused(site: Site, browser: Browse
     assert altered is not None and altered.status == 403
     await expect(page.get_by_role("alert")).to_contain_text("not one this bot made")
     await page.screenshot(path=shots / "refused-altered-en.png", full_page=True)
-    site.engine.clock.advance(VALID_SECONDS)
+    house_of(site.engine).clock.advance(VALID_SECONDS)
     expired = await page.goto(link)
     assert expired is not None and expired.status == 403
     await expect(page.get_by_role("alert")).to_contain_text("has expired")
@@ -169,7 +170,7 @@ async def test_altered_and_expired_links_are_refused(site: Site, browser: Browse
 
 
 async def test_an_urdu_chat_reads_right_to_left(site: Site, browser: Browser, shots: Path):
-    await site.engine.update_chat(group(), language="ur")
+    await house_of(site.engine).chats.update(group(), language="ur")
     page = await phone_page(browser)
     await page.goto(site.link(group(), player_key=CY.key))
     await expect(page.locator("html")).to_have_attribute("dir", "rtl")

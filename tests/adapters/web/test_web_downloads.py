@@ -20,6 +20,7 @@ from bot.domain.records import AnswerRow
 from bot.testing.fakes import group
 from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_reports import ANN, BOB, CY, DEE, stopped_run
+from tests.support.house import house_of
 from tests.support.web_harness import Site, play, serving
 
 
@@ -55,9 +56,9 @@ async def site(engine, adapter, quiz) -> AsyncIterator[Site]:
 
 
 async def test_a_history_goes_out_a_page_at_a_time_with_the_bytes_it_always_had(site, engine, monkeypatch):
-    whole = await chat_results(engine, group().key, "en")
+    whole = await chat_results(house_of(engine).results, group().key, "en")
     assert len(whole) == 25
-    pages = [page async for page in chat_result_pages(engine, group().key, "en", size=4)]
+    pages = [page async for page in chat_result_pages(house_of(engine).results, group().key, "en", size=4)]
     assert [len(p) for p in pages] == [4] * 6 + [1] and [x for p in pages for x in p] == whole
 
     monkeypatch.setattr(results, "PAGE_ANSWERS", 4)
@@ -77,7 +78,7 @@ async def test_a_history_goes_out_a_page_at_a_time_with_the_bytes_it_always_had(
 
 
 async def test_an_empty_history_is_the_headings_alone(site, engine):
-    await engine.store.ensure_chat(ChatRef("test", "quiet"))
+    await house_of(engine).store.ensure_chat(ChatRef("test", "quiet"))
     status, chunks, _ = await chunked(site.link(ChatRef("test", "quiet")) + "results.csv")
     assert status == 200 and b"".join(chunks) == csv_before_streaming([])
 
@@ -107,8 +108,8 @@ async def test_one_download_per_chat_and_two_at_once_the_rest_asked_to_retry(eng
     await play(engine, adapter, group(), quiz, {ANN: [True] * 4})
     others = [ChatRef("test", "b"), ChatRef("test", "c")]
     for chat in others:
-        await engine.store.ensure_chat(chat)
-    await engine.update_chat(group(), language="hi")
+        await house_of(engine).store.ensure_chat(chat)
+    await house_of(engine).chats.update(group(), language="hi")
     HeldStore.held.clear()
     async with serving(engine) as site, aiohttp.ClientSession() as http:
         first = asyncio.create_task(_body(http, site.link(group()) + "results.csv"))
@@ -121,7 +122,9 @@ async def test_one_download_per_chat_and_two_at_once_the_rest_asked_to_retry(eng
                 assert ("मिनट" if chat == group() else "minute") in page, "in the chat's language"
         HeldStore.held.set()
         status, data = await first
-        assert status == 200 and data == csv_before_streaming(await chat_results(engine, group().key, "hi"))
+        assert status == 200 and data == csv_before_streaming(
+            await chat_results(house_of(engine).results, group().key, "hi")
+        )
         assert (await second)[0] == 200
         async with http.get(site.link(group()) + f"runs/{(await _runs(engine))[0]}/results.csv") as again:
             assert again.status == 200, "the turn is given back"
@@ -133,4 +136,4 @@ async def _body(http: aiohttp.ClientSession, url: str) -> tuple[int, bytes]:
 
 
 async def _runs(engine) -> list[int]:
-    return [r.run_id for r in await engine.store.chat_runs(group().key)]
+    return [r.run_id for r in await house_of(engine).store.chat_runs(group().key)]

@@ -13,14 +13,16 @@ import aiohttp
 import pytest
 
 from bot.adapters.web import web_app
+from bot.app.web import page_source
 from bot.commands.weblinks import signer_for
 from bot.content.catalog import Catalog, default_quiz_folders
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.ports.store import Store
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
 from storage.postgres.store import PostgresStore
 from storage.sqlite.store import SqliteStore
+from tests.support.house import build, house_of
 from tests.support.web_harness import Site, play, serving
 
 # ids no row has, and no database column holds
@@ -64,7 +66,7 @@ async def site(database: str, tmp_path: Path) -> AsyncIterator[Site]:
     catalog = Catalog.load([tmp_path / "quizzes"])
     quiz = catalog.get("demo")
     assert quiz is not None
-    engine = Engine(catalog, store, FakeClock(), EngineSettings(question_seconds=30))
+    engine = build(catalog, store, FakeClock(), EngineSettings(question_seconds=30)).engine
     engine.attach(adapter := RecordingAdapter())
     await play(engine, adapter, group(), quiz, {player(1, "Ann"): [True] * len(quiz.questions)})
     try:
@@ -77,7 +79,7 @@ async def site(database: str, tmp_path: Path) -> AsyncIterator[Site]:
 async def routes(site: Site) -> list[str]:
     """The address template of every GET route the pages have, read from the app itself (so a
     route added later is swept too)."""
-    app = web_app(site.engine, await signer_for(site.engine.store))
+    app = web_app(page_source(house_of(site.engine)), await signer_for(house_of(site.engine).store))
     found = []
     for resource in app.router.resources():
         info = resource.get_info()
@@ -99,7 +101,7 @@ async def status_of(http: aiohttp.ClientSession, url: str) -> int:
 
 async def test_every_route_answers_an_id_no_row_has_with_404(site: Site) -> None:
     token = site.link(group()).rstrip("/").rsplit("/", 1)[-1]
-    run_id = (await site.engine.store.chat_runs(group().key))[0].run_id
+    run_id = (await house_of(site.engine).store.chat_runs(group().key))[0].run_id
     filled = FILLED | {"token": token, "run_id": str(run_id)}
     templates = [t for t in await routes(site) if set(placeholders(t)) - {"token"}]
     assert any("run_id" in placeholders(t) for t in templates), "the sweep sees the run routes"
@@ -118,7 +120,7 @@ async def test_every_route_answers_an_id_no_row_has_with_404(site: Site) -> None
 
 async def test_a_page_number_or_date_out_of_range_never_fails_a_page(site: Site) -> None:
     token = site.link(group()).rstrip("/").rsplit("/", 1)[-1]
-    run_id = (await site.engine.store.chat_runs(group().key))[0].run_id
+    run_id = (await house_of(site.engine).store.chat_runs(group().key))[0].run_id
     pages = [f"/c/{token}/", f"/c/{token}/runs", f"/c/{token}/quizzes", f"/c/{token}/runs/{run_id}"]
     found: dict[str, int] = {}
     async with aiohttp.ClientSession() as http:

@@ -19,6 +19,7 @@ from bot.testing.fakes import RecordingAdapter, group, player
 from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_browser import browser, phone_page, shots  # noqa: F401 (the fixtures)
 from tests.adapters.web.test_web_pages import fetch, text_of
+from tests.support.house import build, house_of
 from tests.support.web_harness import Site, serving
 
 ANN, BOB, CY = player(1, "Ann"), player(2, "Bob"), player(3, "Cy")
@@ -66,9 +67,9 @@ async def answer(engine: Engine, card: QuestionCard, who: Player, given: list[st
 async def site(tmp_path: Path) -> AsyncIterator[Site]:
     store = await SqliteStore.open(tmp_path / "quizhost.db")
     clock = FakeClock()
-    engine = Engine(
+    engine = build(
         Catalog.load(default_quiz_folders()), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
-    )
+    ).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
     assert (await engine.start(group(), "kinds-tour", ANN, None)).status is StartStatus.STARTED
@@ -136,7 +137,7 @@ async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: S
 
 
 async def test_the_run_report_lists_each_order_as_placed_and_charts_the_places_right(site: Site):
-    (run,) = await site.engine.store.chat_runs(group().key)
+    (run,) = await house_of(site.engine).store.chat_runs(group().key)
     status, html, _ = await fetch(site.link(group()) + f"runs/{run.run_id}")
     assert status == 200
     words = text_of(html)

@@ -7,9 +7,10 @@ import aiohttp
 import pytest
 
 from bot.content.catalog import Catalog, default_quiz_folders
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.fakes import group
 from tests.adapters.web.test_web_pages import fetch
+from tests.support.house import build
 from tests.support.web_harness import serving
 
 PICTURE = default_quiz_folders()[0] / "kinds-tour" / "pipeline-bubble.png"
@@ -38,7 +39,7 @@ async def site(store, clock, adapter, tmp_path):
     (tmp_path / "pics" / "bubble.png").write_bytes(PICTURE.read_bytes())
     (tmp_path / "pictures.yaml").write_text(PICTURES, encoding="utf-8")
     catalog = Catalog.load([tmp_path])
-    engine = Engine(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(catalog, store, clock, EngineSettings(question_seconds=30, pause_seconds=5)).engine
     engine.attach(adapter)
     async with serving(engine) as site:
         yield site
@@ -82,7 +83,7 @@ async def test_a_sound_or_video_beside_the_quiz_is_named_by_its_file_name_not_it
     store, clock, adapter, tmp_path
 ):
     (tmp_path / "sounds.yaml").write_text(SOUNDS, encoding="utf-8")
-    engine = Engine(Catalog.load([tmp_path]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(Catalog.load([tmp_path]), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)).engine
     engine.attach(adapter)
     async with serving(engine) as site:
         status, html, _ = await fetch(f"{site.link(group())}quizzes/sounds")

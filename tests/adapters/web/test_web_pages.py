@@ -10,10 +10,11 @@ import aiohttp
 import pytest
 import yaml
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.commands.weblinks import VALID_SECONDS, Scope
 from bot.testing.fakes import group, player
 from tests.support.heavy_files import deep_json
+from tests.support.house import house_of
 from tests.support.sheet_files import not_a_workbook_xlsx
 from tests.support.web_harness import play, serving
 
@@ -25,7 +26,7 @@ GIFT_FIXED = "::Q1:: Capital of France? {=Paris ~Lyon ~Nice}\n\n::Q2:: Capital o
 @pytest.fixture
 async def site(engine, adapter, quiz):
     await play(engine, adapter, group(), quiz, {ANN: [True, True, False, True], BOB: [False, True, False, False]})
-    await engine.store.set_board_public(group().key, True)
+    await house_of(engine).store.set_board_public(group().key, True)
     async with serving(engine) as site:
         yield site
 
@@ -79,7 +80,7 @@ async def test_a_player_from_stats_sees_their_row_highlighted(site):
 async def test_a_public_link_stops_when_an_admin_turns_the_public_board_off(site, engine):
     link = site.link(group(), Scope.BOARD)
     assert (await fetch(link))[0] == 200
-    await engine.store.set_board_public(group().key, False)
+    await house_of(engine).store.set_board_public(group().key, False)
     status, html, _ = await fetch(link)
     assert status == 403 and "not public any more" in html
     assert (await fetch(site.link(group())))[0] == 200  # the admins' link still opens it
@@ -99,7 +100,7 @@ async def test_altered_expired_and_foreign_links_are_refused(site, clock):
 
 
 async def test_after_dashboard_revoke_an_older_link_gets_a_page_saying_so_in_the_chats_language(site, engine, clock):
-    commands = Commands(engine)
+    commands = house_of(engine).commands
     admin = Caller(group(), ANN, is_admin=True)
     await commands.handle("language", "hi", admin)
     older, board = site.link(group()), site.link(group(), Scope.BOARD)
@@ -142,7 +143,7 @@ async def test_upload_shows_the_problem_at_its_line_then_stores_after_confirm(si
     assert status == 403
     status, html, _ = await fetch(link + "upload", form(GIFT_BROKEN))
     assert status == 200 and "These questions will be skipped: line 3: '{' and '}' do not pair up" in text_of(html)
-    assert await engine.chat_quizzes.all(group().key) == []  # a preview stores nothing
+    assert await house_of(engine).chat_quizzes.all(group().key) == []  # a preview stores nothing
     _, html, _ = await fetch(link + "upload", form("this is no quiz"))
     assert "Nothing was saved" in html
     _, html, _ = await fetch(link + "upload", form(GIFT_FIXED))
@@ -152,7 +153,7 @@ async def test_upload_shows_the_problem_at_its_line_then_stores_after_confirm(si
     )
     status, html, _ = await fetch(link + "upload/confirm", confirm)
     assert status == 200 and "Saved" in html and "capitals" in html
-    reply = await Commands(engine).handle("quizzes", "", Caller(group(), ANN, is_admin=True))
+    reply = await house_of(engine).commands.handle("quizzes", "", Caller(group(), ANN, is_admin=True))
     assert "capitals" in reply.text or any("Capitals" in b.label for b in reply.buttons)
 
 
@@ -187,13 +188,13 @@ async def test_the_upload_preview_shows_every_kinds_answer_key(site):
 
 
 async def test_an_urdu_chat_reads_right_to_left(site, engine):
-    await engine.update_chat(group(), language="ur")
+    await house_of(engine).chats.update(group(), language="ur")
     _, html, _ = await fetch(site.link(group()))
     assert '<html lang="ur" dir="rtl">' in html
 
 
 async def test_an_urdu_chats_upload_preview_says_why_in_urdu_at_the_files_line(site, engine):
-    await engine.update_chat(group(), language="ur")
+    await house_of(engine).chats.update(group(), language="ur")
     link = site.link(group(), Scope.ADMIN, ANN.key)
     _, html, _ = await fetch(link + "upload")
     data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
@@ -206,7 +207,7 @@ async def test_an_urdu_chats_upload_preview_says_why_in_urdu_at_the_files_line(s
 
 
 async def test_a_hindi_chats_upload_preview_refuses_a_broken_spreadsheet_in_hindi(site, engine):
-    await engine.update_chat(group(), language="hi")
+    await house_of(engine).chats.update(group(), language="hi")
     link = site.link(group(), Scope.ADMIN, ANN.key)
     _, html, _ = await fetch(link + "upload")
     data = aiohttp.FormData({"csrf": form_value(html, "csrf")})
@@ -236,7 +237,7 @@ async def test_a_file_nested_too_deep_is_refused_on_the_page_not_with_a_server_e
 
 
 async def test_a_quiz_written_in_the_chat_downloads_as_its_file(site, engine):
-    commands, admin = Commands(engine), Caller(group(), ANN, is_admin=True, private_replies=True)
+    commands, admin = house_of(engine).commands, Caller(group(), ANN, is_admin=True, private_replies=True)
     await commands.handle("newquiz", "Rivers", admin)
     await commands.draft_line("Longest river? | *Nile | Amazon > About 6650 km.", admin)
     await commands.draft_line("Into the Atlantic? | *Amazon | *Congo | Ganges", admin)

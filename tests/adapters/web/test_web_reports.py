@@ -15,7 +15,7 @@ import aiohttp
 import openpyxl
 import pytest
 
-from bot.commands.core import Caller, Commands
+from bot.commands.core import Caller
 from bot.commands.weblinks import Scope
 from bot.content.catalog import Catalog
 from bot.domain.model import ChatRef, Player, Quiz
@@ -27,6 +27,7 @@ from bot.testing.fakes import RecordingAdapter, group, make_quiz, player
 from storage.postgres.store import PostgresStore
 from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_pages import fetch, text_of
+from tests.support.house import build, house_of
 from tests.support.inert_sheets import assert_inert_csv, assert_inert_xlsx
 from tests.support.web_harness import Site, play, serving
 
@@ -68,11 +69,11 @@ async def stopped_run(
     """A run of `quiz` (the demo quiz): Ann answers its first question right, then `by` /stops it."""
     quiz = quiz or make_quiz()
     assert (await engine.start(chat, quiz.id, ANN, None)).status is StartStatus.STARTED
-    engine.clock.advance(5)  # type: ignore[attr-defined]
+    house_of(engine).clock.advance(5)  # type: ignore[attr-defined]
     await engine.run_due()
     card = adapter.questions[-1]
     assert (await engine.answer(adapter.token(adapter.right_letter(quiz, card), card), ANN, chat)).accepted
-    reply = await Commands(engine).handle("stop", "", Caller(chat, by, is_admin=True))
+    reply = await house_of(engine).commands.handle("stop", "", Caller(chat, by, is_admin=True))
     assert "stopped" in reply.text
 
 
@@ -85,7 +86,7 @@ async def site(engine, adapter, quiz) -> AsyncIterator[Site]:
 
 
 async def run_ids(engine: Engine) -> list[int]:
-    return [r.run_id for r in await engine.store.chat_runs(group().key)]
+    return [r.run_id for r in await house_of(engine).store.chat_runs(group().key)]
 
 
 async def test_the_run_list_links_each_run_to_its_report_with_podium_split_and_answers(site, engine):
@@ -120,14 +121,14 @@ async def test_a_stopped_runs_report_names_who_stopped_it_and_who_did_not_answer
 async def test_foreign_altered_and_other_chats_links_open_no_report_and_no_download(site, engine):
     stopped, finished = await run_ids(engine)
     public = site.link(group(), Scope.BOARD)
-    await engine.store.set_board_public(group().key, True)
+    await house_of(engine).store.set_board_public(group().key, True)
     for path in (f"runs/{finished}", f"runs/{finished}/results.csv", "results.xlsx"):
         status, html, _ = await fetch(public + path)
         assert status == 403 and "opens the leaderboard only" in html
         status, html, _ = await fetch(site.link(group()).replace("/c/ey", "/c/ez") + path)
         assert status == 403 and "not one this bot made" in html
     other = ChatRef("test", "g2", title="Other group")
-    await engine.store.ensure_chat(other)
+    await house_of(engine).store.ensure_chat(other)
     for path in (f"runs/{finished}", f"runs/{stopped}/results.csv"):
         status, html, _ = await fetch(site.link(other) + path)
         assert status == 404 and "Page not found" in html, "another chat's run is not there for this link"
@@ -154,7 +155,7 @@ async def test_downloads_parse_and_keep_formulas_as_text(site, engine):
 
 
 async def test_a_bad_since_date_is_refused_in_the_chats_language(site, engine):
-    await engine.update_chat(group(), language="ur")
+    await house_of(engine).chats.update(group(), language="ur")
     status, html, _ = await fetch(site.link(group()) + "results.csv?since=yesterday")
     assert status == 400 and "YYYY-MM-DD" in html and "دن" in html
 
@@ -176,7 +177,7 @@ async def any_store(database: str) -> AsyncIterator[Store]:
 
 async def test_the_points_of_every_download_add_up_to_the_boards(any_store, tmp_path):
     quiz = make_quiz()
-    engine = Engine(Catalog.from_quizzes([quiz]), any_store, FakeClock(), EngineSettings(question_seconds=30))
+    engine = build(Catalog.from_quizzes([quiz]), any_store, FakeClock(), EngineSettings(question_seconds=30)).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
     await play(engine, adapter, group(), quiz, {ANN: [True, True, False, True], BOB: [True, False, True, True]})
@@ -215,7 +216,7 @@ async def crowd(store: Store, chat: ChatRef, players: int, runs: int = 1) -> Non
 
 async def test_long_tables_are_paged_with_the_rows_counted(engine):
     chat = ChatRef("test", "big", title="Big group")
-    await crowd(engine.store, chat, players=250, runs=120)
+    await crowd(house_of(engine).store, chat, players=250, runs=120)
     async with serving(engine) as site:
         board = site.link(chat)
         _, html, _ = await fetch(board)
@@ -229,7 +230,7 @@ async def test_long_tables_are_paged_with_the_rows_counted(engine):
 
 
 async def test_every_page_names_the_chat_and_writes_times_in_its_zone(site, engine):
-    await engine.update_chat(group(), time_zone="Asia/Karachi")
+    await house_of(engine).chats.update(group(), time_zone="Asia/Karachi")
     link = site.link(group())
     for path in ("", "runs", "quizzes", "quizzes/demo", f"runs/{(await run_ids(engine))[0]}", "nowhere"):
         _, html, _ = await fetch(link + path)
@@ -239,7 +240,7 @@ async def test_every_page_names_the_chat_and_writes_times_in_its_zone(site, engi
 
 
 async def test_medals_go_to_the_top_three_only(site, engine):
-    await crowd(engine.store, group(), players=2)
+    await crowd(house_of(engine).store, group(), players=2)
     _, html, _ = await fetch(site.link(group()))
     rows = html[html.index("<tbody>") : html.index("</tbody>")].split("<tr")[1:]
     assert ["🥇" in rows[0], "🥈" in rows[1], "🥉" in rows[2]] == [True, True, True]
@@ -247,7 +248,7 @@ async def test_medals_go_to_the_top_three_only(site, engine):
 
 
 async def test_an_unknown_page_is_a_404_in_the_chats_language(site, engine):
-    await engine.update_chat(group(), language="ur")
+    await house_of(engine).chats.update(group(), language="ur")
     for path in ("nowhere", "quizzes/no-such-quiz", "runs/999999"):
         status, html, headers = await fetch(site.link(group()) + path)
         assert status == 404 and "صفحہ نہیں ملا" in html and "404: Not Found" not in html
@@ -257,7 +258,7 @@ async def test_an_unknown_page_is_a_404_in_the_chats_language(site, engine):
 
 
 async def test_each_kind_of_link_has_its_own_footer(site, engine):
-    await engine.store.set_board_public(group().key, True)
+    await house_of(engine).store.set_board_public(group().key, True)
     _, html, _ = await fetch(site.link(group()))
     assert "/dashboard gives a new one" in text_of(html)
     _, html, _ = await fetch(site.link(group(), Scope.BOARD))
@@ -285,16 +286,16 @@ async def test_a_report_still_opens_when_its_chat_quiz_was_removed(engine, adapt
     gift = (
         "::capital-fr:: Capital of France? {=Paris ~Lyon ~Nice}\n\n::capital-es:: Capital of Spain? {=Madrid ~Porto}\n"
     )
-    outcome = await engine.chat_quizzes.upload(group(), ANN, "capitals.gift", gift.encode())
+    outcome = await house_of(engine).chat_quizzes.upload(group(), ANN, "capitals.gift", gift.encode())
     assert outcome.quiz is not None
-    quiz = await engine.chat_quizzes.get(group().key, outcome.quiz.id)
+    quiz = await house_of(engine).chat_quizzes.get(group().key, outcome.quiz.id)
     assert quiz is not None
     await play(engine, adapter, group(), quiz, {ANN: [True, False]})
     async with serving(engine) as site:
         (run_id,) = await run_ids(engine)
         _, html, _ = await fetch(site.link(group()) + f"runs/{run_id}")
         assert "Capital of Spain?" in html
-        assert await engine.store.delete_chat_quiz(group().key, quiz.id)
+        assert await house_of(engine).store.delete_chat_quiz(group().key, quiz.id)
         status, html, _ = await fetch(site.link(group()) + f"runs/{run_id}")
         assert status == 200 and html.count("This question is no longer in the quiz.") == 2
         _, data, _ = await download(site.link(group()) + f"runs/{run_id}/results.csv")

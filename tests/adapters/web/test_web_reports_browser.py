@@ -21,13 +21,14 @@ from bot.adapters.web import texts
 from bot.commands.weblinks import Scope
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import ChatRef
-from bot.engine.core import Engine, EngineSettings
+from bot.engine.core import EngineSettings
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
 from bot.texts.bidi import strip
 from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_browser import browser, phone_page, shots  # noqa: F401 (fixtures)
 from tests.adapters.web.test_web_reports import crowd, stopped_run
+from tests.support.house import build, house_of
 from tests.support.web_harness import Site, play, serving
 
 ANN, BOB, CY = player(1, "Ann"), player(2, "=SUM(1+1)"), player(3, "Chipo")
@@ -40,7 +41,7 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     """A whole run of a shipped quiz and a stopped one, in a group whose clock is Karachi's."""
     store = await SqliteStore.open(tmp_path / "quizhost.db")
     catalog = Catalog.load(default_quiz_folders())
-    engine = Engine(catalog, store, FakeClock(), EngineSettings(question_seconds=30, pause_seconds=5))
+    engine = build(catalog, store, FakeClock(), EngineSettings(question_seconds=30, pause_seconds=5)).engine
     adapter = RecordingAdapter()
     engine.attach(adapter)
     quiz = catalog.get("pipeline")
@@ -49,7 +50,7 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     rights = {ANN: [True] * n, BOB: [i % 2 == 0 for i in range(n)], CY: [i % 3 == 0 for i in range(n)]}
     await play(engine, adapter, group(), quiz, rights)
     await stopped_run(engine, adapter, group(), DEE, quiz)
-    await engine.update_chat(group(), time_zone="Asia/Karachi")
+    await house_of(engine).chats.update(group(), time_zone="Asia/Karachi")
     try:
         async with serving(engine) as served:
             yield served
@@ -89,8 +90,8 @@ async def downloaded(page: Page, name: str, keep: Path) -> list[dict]:
 
 @pytest.mark.parametrize("lang", LANGS)
 async def test_an_admin_opens_a_run_report_and_downloads_it(site: Site, browser: Browser, shots: Path, lang: str):
-    engine, store = site.engine, site.engine.store
-    await engine.update_chat(group(), language=lang)
+    engine, store = site.engine, house_of(site.engine).store
+    await house_of(engine).chats.update(group(), language=lang)
     L, R, P = texts.common(lang), texts.runs(lang), texts.report(lang)
     page = await phone_page(browser)
     await page.goto(site.link(group()))
@@ -142,10 +143,10 @@ async def test_a_stopped_run_names_who_stopped_it(site: Site, browser: Browser):
 @pytest.mark.parametrize("lang", LANGS)
 async def test_the_pages_polish(site: Site, browser: Browser, shots: Path, lang: str):
     engine = site.engine
-    await engine.update_chat(group(), language=lang)
+    await house_of(engine).chats.update(group(), language=lang)
     big = ChatRef("test", "big", title="Big group")
-    await crowd(engine.store, big, players=150)
-    await engine.update_chat(big, language=lang)
+    await crowd(house_of(engine).store, big, players=150)
+    await house_of(engine).chats.update(big, language=lang)
     page = await phone_page(browser)
 
     await page.goto(site.link(big))
@@ -171,7 +172,7 @@ async def test_the_pages_polish(site: Site, browser: Browser, shots: Path, lang:
     await expect(page.locator(".few").first).to_be_visible()  # three players: no flags
 
     assert "/dashboard" in await text_of(page, "footer")
-    await engine.store.set_board_public(group().key, True)
+    await house_of(engine).store.set_board_public(group().key, True)
     await page.goto(site.link(group(), Scope.BOARD))
     assert "/dashboard" not in await text_of(page, "footer")
     assert strip(texts.common(lang)["footer_board"])[:15] in await text_of(page, "footer")

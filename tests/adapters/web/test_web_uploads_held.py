@@ -15,6 +15,7 @@ from bot.adapters.web.uploads import PER_ADMIN, PER_CHAT, PendingUploads
 from bot.commands.weblinks import Scope
 from bot.testing.fakes import group, player
 from tests.adapters.web.test_web_pages import GIFT_FIXED, fetch, form_value, text_of
+from tests.support.house import house_of
 from tests.support.web_harness import Site, serving
 
 ANN, BOB = player(1, "Ann"), player(2, "Bob")
@@ -101,7 +102,7 @@ async def test_one_chats_previews_never_push_out_another_chats(engine, tmp_path)
         for _ in range(110):  # past the 100 the whole process used to keep
             await preview(site, other, GIFT_FIXED.encode())
         assert await confirm(site, link, held) == 200
-        assert [q.id for q in await engine.chat_quizzes.all(mine.key)] == ["capitals"]
+        assert [q.id for q in await house_of(engine).chat_quizzes.all(mine.key)] == ["capitals"]
 
 
 @pytest.fixture
