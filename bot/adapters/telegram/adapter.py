@@ -29,17 +29,16 @@ from bot.adapters.telegram.claims import SharedClaims
 from bot.adapters.telegram.inbound import UpdateHandlers
 from bot.adapters.telegram.pacing import tell_holds
 from bot.adapters.telegram.photos import PhotoIds
-from bot.adapters.telegram.presses import PressHandling
+from bot.adapters.telegram.presses import TelegramPresses
 from bot.adapters.telegram.request import UpdatesRequest
 from bot.adapters.telegram.runtime import (
-    CONCURRENT_UPDATES,
     WEBHOOK_CONNECTIONS,
     AdminCache,
     Webhook,
     with_retries,
 )
 from bot.adapters.telegram.sending import PLATFORM
-from bot.adapters.telegram.typed import TypedAnswers
+from bot.adapters.telegram.typed import TypedReplies
 from bot.adapters.telegram.webhook import SharedPages, WebhookServer
 from bot.commands.core import Commands
 from bot.commands.table import descriptions
@@ -58,9 +57,9 @@ PROBE_EVERY = 2.0
 PROBE_WAIT = 1.0
 
 
-class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
-    """The chat port on Telegram: UpdateHandlers (over TelegramSending) first, so its `_send` is
-    the one the presses' and typed answers' halves call."""
+class TelegramAdapter(UpdateHandlers):
+    """The chat port on Telegram: commands and chat events (UpdateHandlers, over TelegramSending);
+    presses and typed answers are handled by objects of their own, built when it serves."""
 
     platform = PLATFORM
 
@@ -83,8 +82,7 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
         self._ready = asyncio.Event()  # the engine may post before the bot has connected
         self._server: WebhookServer | None = None
         self.shared_pages: SharedPages | None = None  # served by the webhook's server too (bot/app/wiring.py)
-        self._tasks: set[asyncio.Task] = set()  # presses taken from getUpdates, replies sent after answers
-        self._press_slots = asyncio.Semaphore(CONCURRENT_UPDATES)  # as many as PTB handles updates at once
+        self._presses: TelegramPresses | None = None  # built by serve(), with the commands
 
     @property
     def polls(self) -> bool:
@@ -115,6 +113,8 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
 
         `claims`: the store, where the webhook's updates are claimed once among the workers."""
         self._commands, self._claims = commands, claims
+        presses = self._presses = TelegramPresses(self.app, self.webhook, self.admins, commands, self._send)
+        typed = TypedReplies(self.app, commands, self._send)
         self.photos.store = claims  # pictures' file_ids, shared with the other workers and the next start
         app = self.app
         tell_holds(app.bot, PLATFORM, commands.language_for)
@@ -129,12 +129,12 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
         app.add_handler(
             MessageHandler(filters.POLL & filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE, self._on_poll)
         )
-        app.add_handler(CallbackQueryHandler(self._on_press))
+        app.add_handler(CallbackQueryHandler(presses.on_press))
         # typed and numeric answers: replies to the bot's question in a group (privacy mode lets
         # them through), and plain messages in the private chat
         plain = filters.TEXT & ~filters.COMMAND & filters.UpdateType.MESSAGE
-        app.add_handler(MessageHandler(plain & filters.REPLY & filters.ChatType.GROUPS, self._on_group_reply))
-        app.add_handler(MessageHandler(plain & filters.ChatType.PRIVATE, self._on_private_text))
+        app.add_handler(MessageHandler(plain & filters.REPLY & filters.ChatType.GROUPS, typed.on_group_reply))
+        app.add_handler(MessageHandler(plain & filters.ChatType.PRIVATE, typed.on_private_text))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._on_migrate))
         app.add_handler(ChatMemberHandler(self._on_my_membership, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_error_handler(self._on_error)
@@ -150,6 +150,11 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
             self._ready.clear()
             await self._shutdown()
 
+    def _serving_presses(self) -> TelegramPresses:
+        if self._presses is None:
+            raise RuntimeError("serve(commands) has not been called")
+        return self._presses
+
     async def _connect(self) -> None:
         try:
             await with_retries(self.app.initialize, "connecting to Telegram")
@@ -162,7 +167,7 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
         if self.webhook is None:
             assert self.app.updater is not None
             if self.updates is not None:
-                self.updates.on_press = self._polled_press
+                self.updates.on_press = self._serving_presses().polled_press
             await self.app.updater.start_polling(
                 timeout=POLL_TIMEOUT, allowed_updates=ALLOWED_UPDATES, bootstrap_retries=3
             )
@@ -172,7 +177,7 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
         # Telegram posts an update again when it missed our answer, and a load balancer may send
         # the repeat to another worker: they claim updates in the database
         claims = SharedClaims(self._claims, self._commands.clock)
-        self._server = WebhookServer(hook, self.app, self._webhook_press, self.shared_pages, claims)
+        self._server = WebhookServer(hook, self.app, self._serving_presses().webhook_press, self.shared_pages, claims)
         await self._server.start()  # listening before Telegram is told where to post
         await with_retries(
             lambda: self.app.bot.set_webhook(
@@ -191,7 +196,8 @@ class TelegramAdapter(UpdateHandlers, PressHandling, TypedAnswers):
             steps.append(self._server.stop)
         if app.updater is not None and app.updater.running:
             steps.append(app.updater.stop)
-        steps.append(self._finish_presses)
+        if self._presses is not None:
+            steps.append(self._presses.finish)
         if app.running:
             steps.append(app.stop)
         steps.append(app.shutdown)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,7 @@ from telegram.ext import ContextTypes
 
 from bot.adapters.telegram import format as fmt
 from bot.adapters.telegram.request import AiohttpRequest
-from bot.adapters.telegram.runtime import ANSWER_WINDOW, AdminCache, Webhook, within_window
+from bot.adapters.telegram.runtime import ANSWER_WINDOW, CONCURRENT_UPDATES, AdminCache, Webhook, within_window
 from bot.adapters.telegram.webhook import answer_method
 from bot.commands.core import Caller, Commands
 from bot.domain import tokens
@@ -114,28 +114,32 @@ def trouble(lang: str | None) -> str:
     return t(normalise(lang) or "en", "Something went wrong. Please try again.")
 
 
-class PressHandling:
-    """The press half of TelegramAdapter (a mixin: it uses the adapter's app, admins and sends)."""
+class TelegramPresses:
+    """The presses TelegramAdapter receives, however they come (PTB, getUpdates' JSON, the
+    webhook's): handed to `Commands.press` and answered; a reply for the chat sent by `send`."""
 
-    app: Application
-    webhook: Webhook | None
-    admins: AdminCache
-    _commands: Commands | None
-    _tasks: set[asyncio.Task]
-    _press_slots: asyncio.Semaphore
+    def __init__(
+        self,
+        app: Application,
+        webhook: Webhook | None,
+        admins: AdminCache,
+        commands: Commands,
+        send: Callable[[ChatRef, Reply], Coroutine[Any, Any, None]],
+    ) -> None:
+        self.app, self.webhook, self.admins = app, webhook, admins
+        self._commands, self._send = commands, send
+        self._tasks: set[asyncio.Task] = set()  # presses taken from getUpdates, replies sent after answers
+        self._press_slots = asyncio.Semaphore(CONCURRENT_UPDATES)  # as many as PTB handles updates at once
 
-    async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None) -> None:
-        raise NotImplementedError
-
-    async def _on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A press PTB parsed (when getUpdates' transport did not take it first)."""
-        if update.callback_query is not None and self._commands is not None:
+        if update.callback_query is not None:
             await self._handle_press(press_of(update.callback_query))
 
-    def _polled_press(self, update_id: int, query: dict) -> None:
+    def polled_press(self, update_id: int, query: dict) -> None:
         """A press taken from getUpdates' answer as JSON: handled beside the other updates."""
         press = press_from_json(query, update_id)
-        if press is not None and self._commands is not None:
+        if press is not None:
             self._spawn(self._handle_press(press, self._press_slots))
 
     async def _handle_press(self, press: Press, slots: asyncio.Semaphore | None = None) -> None:
@@ -146,10 +150,10 @@ class PressHandling:
         if follow_up is not None and press.chat is not None:
             await self._send(press.chat, follow_up)
 
-    async def _webhook_press(self, update_id: int, query: dict) -> dict | None:
+    async def webhook_press(self, update_id: int, query: dict) -> dict | None:
         """A press from the webhook's JSON: the answer to put in the reply, or None once answered."""
         press = press_from_json(query, update_id)
-        if press is None or self._commands is None:
+        if press is None:
             return None
         if self.webhook is None or self.webhook.answers != "reply":
             await self._handle_press(press)
@@ -171,7 +175,6 @@ class PressHandling:
 
     async def _outcome(self, press: Press) -> tuple[str, bool, Reply | None]:
         """The answer's text, whether it is an alert, and a reply for the whole chat."""
-        assert self._commands is not None
         if press.chat is None:  # a button on a message of no chat (inline mode) answers no quiz
             return render.ack_invalid(normalise(press.player.language) or "en"), False, None
         try:
@@ -224,7 +227,7 @@ class PressHandling:
             fields["show_alert"] = "true"
         return await request.post_form(f"{self.app.bot.base_url}/answerCallbackQuery", fields) == 200
 
-    async def _finish_presses(self) -> None:
+    async def finish(self) -> None:
         """Presses being handled get their answers out before the HTTP sessions close."""
         if self._tasks:
             _, late = await asyncio.wait(set(self._tasks), timeout=SHUTDOWN_GRACE)

@@ -14,6 +14,7 @@ typed.py): they remember which question the player's next private message answer
 from __future__ import annotations
 
 import contextlib
+from typing import Protocol
 
 from telegram import Message, Update
 from telegram.error import TelegramError
@@ -26,20 +27,23 @@ from bot.commands.core import Caller, Commands
 from bot.domain.model import Ack, ChatRef, Player, Reply
 
 
-class TypedAnswers:
-    """The typed-answer half of TelegramAdapter (a mixin: it uses the adapter's app and sends)."""
+class Send(Protocol):
+    async def __call__(self, chat: ChatRef, reply: Reply, reply_to: int | None = None, chatter: bool = False) -> None:
+        """`chatter`: a reply to a user's message (bot/adapters/telegram/sending.py)."""
 
-    app: Application
-    _commands: Commands | None
 
-    async def _send(self, chat: ChatRef, reply: Reply, reply_to: int | None = None, chatter: bool = False) -> None:
-        raise NotImplementedError
+class TypedReplies:
+    """The messages TelegramAdapter receives that may be typed answers: handed to
+    `Commands.answer_text`, acknowledged by `send` (or privately, for a group's reply)."""
 
-    async def _on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    def __init__(self, app: Application, commands: Commands, send: Send) -> None:
+        self.app, self._commands, self._send = app, commands, send
+
+    async def on_private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A message in the private chat: the answer the "Answer" button asked for, or to the
         private chat's own open question or review card; anything else is left alone."""
         message = update.message
-        if message is None or message.from_user is None or not message.text or self._commands is None:
+        if message is None or message.from_user is None or not message.text:
             return
         caller = Caller(chat_ref(message.chat), player_of(message.from_user), True)
         ack = await self._commands.answer_text(caller, message.text)
@@ -47,11 +51,11 @@ class TypedAnswers:
         if ack is not None:
             await self._send(caller.chat, Reply(ack.text, language=ack.language), message.message_id, chatter=True)
 
-    async def _on_group_reply(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def on_group_reply(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A reply in a group to the bot's message: an answer when it replies to the open typed or
         numeric question (the engine tells); removed from the group, acknowledged privately."""
         message = update.message
-        if message is None or message.from_user is None or not message.text or self._commands is None:
+        if message is None or message.from_user is None or not message.text:
             return
         replied = message.reply_to_message
         if replied is None or replied.from_user is None or replied.from_user.id != self.app.bot.id:
