@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.domain.model import Ack, ChatRef, Player, Quiz, QuizInfo
+from bot.domain.model import Ack, ChatRef, Player, Quiz
 from bot.domain.records import AnswerRow, RunRow
 from bot.domain.session import Run
 from bot.engine.presses import Presses
@@ -97,9 +97,6 @@ class Engine:
 
     async def start(self, chat: ChatRef, topic: str, by: Player, count: int | None = None) -> StartOutcome:
         return await self._starter.start(chat, topic, by, count)
-
-    async def playable(self, chat: ChatRef) -> tuple[QuizInfo, ...]:
-        return await self._starter.playable(chat)
 
     async def start_quiz(
         self,

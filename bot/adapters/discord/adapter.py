@@ -21,6 +21,7 @@ from bot.adapters.discord import commands as discord_commands
 from bot.adapters.discord import gateway, replies
 from bot.adapters.discord.endpoint import Endpoint, InteractionsServer
 from bot.adapters.discord.events import GatewayEvents
+from bot.adapters.discord.handling import Handling
 from bot.adapters.discord.identify import IdentifyTurns
 from bot.adapters.discord.interactions import HttpInteractions
 from bot.adapters.discord.posting import DiscordPosting
@@ -79,8 +80,9 @@ class ShardedQuizClient(_QuizHooks, discord.AutoShardedClient):
     pass
 
 
-class DiscordAdapter(DiscordPosting, GatewayEvents):
-    """The chat port on Discord. DiscordPosting first: its `send` is the one Handling calls."""
+class DiscordAdapter(DiscordPosting):
+    """The chat port on Discord: what the engine posts (DiscordPosting); what users do is handled
+    by the Handling and GatewayEvents built for each `serve`."""
 
     platform = PLATFORM
 
@@ -103,7 +105,7 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
         self.endpoint = endpoint  # interactions posted to this endpoint, not sent on the gateway
         self.server: InteractionsServer | None = None
         self.client: discord.Client | None = None
-        self._commands: Commands | None = None
+        self._events: GatewayEvents | None = None  # built by serve(), with the commands
         self._ready = asyncio.Event()
         self._answers: KeepAlivePoster | None = None  # made for each `serve` on the gateway
         self._turns: IdentifyTurns | None = None
@@ -118,14 +120,16 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
         discord.py cannot read costs a new session, not the bot (bot/adapters/discord/gateway.py).
         `store`: its locks space the shards' logins across processes; on the endpoint, its
         claims take each interaction once."""
-        self._commands = commands
+        handling = Handling(commands, self.send, self.private_chat)
         self._synced = False
         if self.endpoint is not None:
-            await self._serve_endpoint(self.endpoint, store)
+            self._events = GatewayEvents(handling, None)  # its commands are registered, never called
+            await self._serve_endpoint(self.endpoint, handling, store)
             return
         self._turns = IdentifyTurns(store.identify_lock)
         if "proxy" not in self.client_options:  # through a proxy, discord.py's own client answers
             self._answers = KeepAlivePoster(ANSWER_CONNECTIONS, ANSWER_SECONDS, replies.USER_AGENT)
+        self._events = GatewayEvents(handling, self._answers)
         try:
             await gateway.serve_sessions(self._logged_in_client, self._ready.clear)
         finally:
@@ -135,11 +139,11 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
                 await self._answers.close()
                 self._answers = None
 
-    async def _serve_endpoint(self, endpoint: Endpoint, claims: DiscordInteractions) -> None:
+    async def _serve_endpoint(self, endpoint: Endpoint, handling: Handling, claims: DiscordInteractions) -> None:
         """Interactions over HTTP: logged in for REST (questions are posted with it, commands
         synced), no gateway session; Discord posts every interaction to the endpoint."""
         client = await self._logged_in_client()
-        answers = HttpInteractions(self, self.calls)
+        answers = HttpInteractions(handling, self.calls)
         self.server = InteractionsServer(endpoint, answers.respond, claims)
         try:
             await self.server.start()
@@ -191,13 +195,14 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
             allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
+        events = self._serving_events()
         discord_commands.register(
             tree,
-            self._on_command,
-            self._engine_commands().shared_quizzes(),
-            self._on_upload,
-            self._own_quizzes,
-            self._on_question_form,
+            events.on_command,
+            events.handling.commands.shared_quizzes(),
+            events.on_upload,
+            events.own_quizzes,
+            events.on_question_form,
         )
         return client
 
@@ -225,6 +230,14 @@ class DiscordAdapter(DiscordPosting, GatewayEvents):
                     where,
                     exc.status,
                 )
+
+    async def _on_interaction(self, interaction: discord.Interaction) -> None:
+        await self._serving_events().on_interaction(interaction)
+
+    def _serving_events(self) -> GatewayEvents:
+        if self._events is None:
+            raise RuntimeError("serve(commands) has not been called")
+        return self._events
 
     async def _before_identify(self, shard_id: int | None) -> None:
         """Wait for this shard's turn to identify, with every process of this bot (bot/adapters/discord/identify.py)."""

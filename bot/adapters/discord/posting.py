@@ -9,10 +9,15 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import aiohttp
 import discord  # the library: absolute imports never resolve to this module
 
 from bot.adapters.discord import pictures, replies, views
-from bot.domain.model import ChatRef, MediaView, MessageRef, QuestionCard, Reply, Reveal
+from bot.adapters.discord.asked import PLATFORM
+from bot.adapters.discord.handling import PRESSED_IN
+from bot.domain.model import ChatRef, MediaView, MessageRef, Player, QuestionCard, Reply, Reveal
+from bot.ports.chat import ChatUnreachable, MembershipUnknown
+from bot.texts.textcut import clean
 
 log = logging.getLogger("quizhost.discord")
 
@@ -20,7 +25,7 @@ READY_TIMEOUT = 60.0  # how long an engine post waits for the first login
 
 
 class DiscordPosting:
-    """The outbound half of DiscordAdapter (its constructor sets these)."""
+    """The outbound half of DiscordAdapter, and who is where (its constructor sets these)."""
 
     client: discord.Client | None
     _ready: asyncio.Event  # set once a client is logged in (its setup hook ran)
@@ -29,6 +34,51 @@ class DiscordPosting:
         await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT)
         assert self.client is not None
         return self.client
+
+    # who is where (ports/chat.py PrivateChats, MemberGroups) ---------------------------------
+
+    async def private_chat(self, player: Player) -> ChatRef:
+        """The player's DM channel with the bot, opened if need be (ports/chat.py PrivateChats)."""
+        if self.client is None:
+            raise ChatUnreachable(player.key)
+        try:
+            dm = await self.client.create_dm(discord.Object(int(player.user_id)))
+        except discord.HTTPException as exc:  # the user accepts no DMs from this server
+            raise ChatUnreachable(player.key) from exc
+        return ChatRef(PLATFORM, str(dm.id), is_private=True)
+
+    async def is_member(self, group: ChatRef, player: Player) -> bool:
+        """Whether the player is in the server of the group's channel (ports/chat.py). A Start
+        pressed in that channel comes from a member already; a copied or forged Start pressed in
+        another server, or in a DM, does not, and Get Guild Member says so (404); so that request
+        is made only for a Start pressed anywhere but in the group's channel (PRESSED_IN)."""
+        if PRESSED_IN.get() == group.key:
+            return True
+        if not group.chat_id.isdecimal():  # a payload's junk: no channel has that id
+            return False
+        if self.client is None:
+            raise MembershipUnknown("no Discord client")
+        try:
+            channel = self.client.get_channel(int(group.chat_id)) or await self.client.fetch_channel(int(group.chat_id))
+            guild = getattr(channel, "guild", None)
+            if not isinstance(guild, discord.Guild):  # a DM is no server: it has no members to be among
+                return False
+            await guild.fetch_member(int(player.user_id))
+        except discord.NotFound:  # Unknown Member (or the channel is gone)
+            return False
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
+            raise MembershipUnknown(f"membership in {group.key}: {exc}") from exc
+        return True
+
+    def members_of(self, group: ChatRef) -> str | None:
+        """The name of the server of the group's channel, as the gateway last gave it (ports/chat.py
+        MemberGroups): an assignment there is for the server's members. None when the client
+        does not hold that channel's server (the interactions endpoint keeps no gateway state)."""
+        channel = self.client.get_channel(int(group.chat_id)) if self.client is not None else None
+        guild = getattr(channel, "guild", None)
+        return clean(guild.name) if isinstance(guild, discord.Guild) else None
+
+    # posting -------------------------------------------------------------------------------
 
     async def post_question(self, card: QuestionCard) -> MessageRef:
         channel = (await self._client_ready()).get_partial_messageable(int(card.chat.chat_id))
