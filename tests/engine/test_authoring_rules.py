@@ -10,7 +10,7 @@ from bot.commands.core import Caller, Commands
 from bot.commands.sharing import SHARE_PREFIX
 from bot.content import drafts
 from bot.testing.fakes import group, player, private
-from tests.support.house import house_of
+from tests.support.house import build, house_of
 
 ANN, BOB = player(1, "Ann"), player(2, "Bob")
 
@@ -102,7 +102,8 @@ async def test_questions_sent_at_once_to_two_workers_all_join_the_draft(engine):
     """Two workers (each its own commands, one store) take an author's messages at the same time:
     a draft stored over another worker's change would lose it, so each change is stored only over
     the draft it read, and made again when the other came first."""
-    workers = (house_of(engine).commands, house_of(engine).commands)
+    first = house_of(engine)
+    workers = (first.commands, build(first.catalog, first.store, first.clock).commands)
     await workers[0].handle("newquiz", "Together", me())
     lines = [f"Q{n}? | *a | b" for n in range(1, 21)]
     replies = await asyncio.gather(*(workers[n % 2].draft_line(line, me()) for n, line in enumerate(lines)))

@@ -168,7 +168,10 @@ async def test_a_new_review_replaces_the_open_one(engine, adapter, clock, quiz):
     await play(commands, adapter, clock, "demo", ["option 1.1", "option 2.0", "option 3.0", "option 4.0"])
     assert (await review(commands, clock)).text.startswith("4 cards are due")
     old = adapter.questions[-1]
-    await review(house_of(engine).commands, clock)  # /review again, here or after a restart
-    ack = await house_of(engine).commands.press(old.options[0].token, Caller(private(), ANN))
+    first = house_of(engine)
+    restarted = build(first.catalog, first.store, clock)  # /review again, here or after a restart
+    restarted.engine.attach(adapter)
+    await review(restarted.commands, clock)
+    ack = await restarted.commands.press(old.options[0].token, Caller(private(), ANN))
     assert not ack.accepted and ack.text == "This review has ended. Send /review to start again."
     assert len(await house_of(engine).store.review_deck(ANN.key)) == 4
