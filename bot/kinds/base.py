@@ -16,6 +16,14 @@ from bot.domain.model import LETTERS, NO_ANSWER, NumericAnswer, Question, Questi
 from bot.domain.scoring import points_for
 
 TOP_RESPONSES = 5  # the most common typed or numeric answers a reveal lists
+# explicit directional formatting (embeddings, overrides, isolates): one option's right-to-left
+# override would run past the separators and show the options after it reversed, in another order
+_DIRECTIONAL = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
+def joined(texts: Iterable[str], separator: str) -> str:
+    """Option texts as one line, none able to reorder the others."""
+    return separator.join(text.translate(_DIRECTIONAL) for text in texts)
 
 
 def later(message: str) -> str:
@@ -158,7 +166,7 @@ class Kind:
 
     def said_texts(self, texts: Iterable[str]) -> str:
         """The texts of the options an answer names, as a report's cell lists them."""
-        return "; ".join(texts)
+        return joined(texts, "; ")
 
     def reveal_marks(self, right_letter: str, letters: Iterable[str]) -> dict[str, str]:
         """Each option's mark at the reveal, by its letter: right or not."""
@@ -261,4 +269,4 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-__all__ = ["AnswerWay", "FileProblem", "Judged", "Kind", "NumericAnswer", "TextKind", "later"]
+__all__ = ["AnswerWay", "FileProblem", "Judged", "Kind", "NumericAnswer", "TextKind", "joined", "later"]

@@ -20,18 +20,15 @@ from typing import Any
 from bot.domain.kind_rules import Judged
 from bot.domain.model import LETTERS, NO_ANSWER, Question, QuestionCard, QuestionKind
 from bot.domain.scoring import partial_points
-from bot.kinds.base import FileProblem, Kind, later
+from bot.kinds.base import FileProblem, Kind, joined, later
 
 ARROW = " → "
 PENDING = "…"  # where the options still to place would go, in a press's ack
-# explicit directional formatting (embeddings, overrides, isolates): one option's right-to-left
-# override would run past the arrows and show the options after it reversed, in another order
-_DIRECTIONAL = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 
 
 def in_order(texts: Iterable[str]) -> str:
     """Option texts as one line, first to last, none able to reorder the others."""
-    return ARROW.join(text.translate(_DIRECTIONAL) for text in texts)
+    return joined(texts, ARROW)
 
 
 def placed_of(response: str) -> tuple[int, ...]:

@@ -2,7 +2,8 @@
 override), played in a Telegram group by a
 player whose name holds a right-to-left override and a formula, through the fake Bot API: the
 admin's downloads (the web page's CSV and .xlsx, `quizhost results`) are inert, the order a
-player placed reads first to last, and the name comes without its override."""
+player placed reads first to last, and the name comes without its override. A select-all
+question's picks, one with an override, read as written too."""
 
 from __future__ import annotations
 
@@ -70,3 +71,40 @@ async def test_an_order_of_formulas_is_inert_in_every_download(fake, clock, tmp_
         # first to last, as placed: the override in "@last" cannot show the formula before it
         assert row["chosen_text"] == f"'+1 step → @last → {FORMULA}"
         assert row["right"] == "no"
+
+
+MULTI_QUIZ = """\
+id: picks
+title: Picks
+description: A select-all question whose first option holds a right-to-left override
+questions:
+  - id: picks
+    kind: multi
+    prompt: Which ones?
+    options: ["\u202e@first", "+1 step", '=HYPERLINK("http://x","y")']
+    answer: [0, 1]
+"""
+
+
+async def test_an_override_in_a_select_all_option_cannot_reorder_a_results_cell(
+    fake, clock, tmp_path, unused_tcp_port_factory
+):
+    (tmp_path / "quizzes").mkdir(exist_ok=True)
+    (tmp_path / "quizzes" / "picks.yaml").write_text(MULTI_QUIZ, encoding="utf-8")
+    group = fake.group(-1472, "Pick club")
+    eve = Member(fake, group, fake.user(98, "Eve"))
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await eve.says("/quiz picks")
+        q1 = await next_question(fake, group, 1)
+        letter = letters(q1.text)
+        for text in ("@first", "+1 step"):
+            await eve.presses(q1, letter[strip(text)])
+        clock.advance(30)
+        await reveal_of(fake, group, q1)
+        await fake.wait_for(lambda: any("Quiz over" in m.text for m in fake.sent_to(group)), what="the podium")
+    done = results(tmp_path, "--chat", f"telegram:{group['id']}", "-o", "picks.csv", quizzes=tmp_path / "quizzes")
+    assert done.returncode == 0, done.stderr
+    (row,) = assert_inert_csv((tmp_path / "picks.csv").read_bytes())
+    # the override in "@first" would show "+1 step" before it: both read as written, in order
+    assert row["chosen_text"] == "'@first; +1 step"
+    assert row["right"] == "yes"
