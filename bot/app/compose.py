@@ -124,7 +124,6 @@ def compose(
     scheduler = Scheduler(
         store=store,
         engine=runs.engine,
-        catalog=catalog,
         chat_quizzes=chat_quizzes,
         clock=clock,
         chats=runs.chats,
@@ -134,7 +133,6 @@ def compose(
     assignments = Assignments(
         store=store,
         engine=runs.engine,
-        catalog=catalog,
         chat_quizzes=chat_quizzes,
         clock=clock,
         chats=runs.chats,
@@ -250,7 +248,7 @@ def build_runs(
     )
     remote = None
     if isinstance(store, RunLeases) and isinstance(store, RunWakeups):  # PostgreSQL: both
-        remote = RemoteRuns(store, clock, chats, RunQuizzes(catalog, chat_quizzes))
+        remote = RemoteRuns(store, clock, chats, RunQuizzes(chat_quizzes))
     presses = Presses(
         store=store,
         clock=clock,

@@ -31,4 +31,4 @@ class QuizFinder:
 
     async def of_row(self, chat: ChatRef, quiz_id: str) -> Quiz | None:
         """A stored row's quiz: the shared one of that id, else the chat's own."""
-        return self.catalog.get(quiz_id) or await self.chat_quizzes.get(chat.key, quiz_id)
+        return await self.chat_quizzes.find(chat.key, quiz_id)

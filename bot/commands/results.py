@@ -76,7 +76,7 @@ class RunResults:
 
 async def quiz_of(source: ResultSource, chat_key: str, quiz_id: str) -> Quiz | None:
     """The chat's own quiz of that id, else the shipped one."""
-    return await source.chat_quizzes.get(chat_key, quiz_id) or source.catalog.get(quiz_id)
+    return await source.chat_quizzes.find(chat_key, quiz_id)
 
 
 def day_start(text: str, where: ZoneInfo) -> float:

@@ -85,6 +85,11 @@ class ChatQuizzes:
         row = await self.store.chat_quiz(chat_key, quiz_id)
         return (self._hit(row) or self._keep(row, stored_quiz(self._stored(row)))) if row else None
 
+    async def find(self, chat_key: str, quiz_id: str) -> Quiz | None:
+        """The quiz of that id the chat plays: a shipped one, else the chat's own (an upload
+        may not take a shipped quiz's id, so the two never disagree)."""
+        return self.catalog.get(quiz_id) or await self.get(chat_key, quiz_id)
+
     async def replaced_since(self, chat_key: str, quiz_id: str, since: float) -> bool:
         """Whether the chat's quiz of that id was uploaded again after `since`."""
         row = await self.store.chat_quiz(chat_key, quiz_id)

@@ -31,7 +31,6 @@ from bot.ports.store import AssignmentRecords, ChatRecords, PlayerNames, WebReco
 from bot.texts import render_assign as texts
 
 if TYPE_CHECKING:
-    from bot.content.catalog import Catalog
     from bot.content.chatquizzes import ChatQuizzes
     from bot.engine.chats import Chats
     from bot.engine.core import Engine
@@ -72,7 +71,6 @@ class Assignments:
         *,
         store: AssignmentStore,
         engine: Engine,
-        catalog: Catalog,
         chat_quizzes: ChatQuizzes,
         clock: Clock,
         chats: Chats,
@@ -81,7 +79,7 @@ class Assignments:
     ) -> None:
         """`engine` starts a member's run; `settings` the bot's defaults for a chat's quiz."""
         self.engine, self.store = engine, store
-        self.catalog, self.chat_quizzes = catalog, chat_quizzes
+        self.chat_quizzes = chat_quizzes
         self.clock, self.chats, self.adapters = clock, chats, adapters
         self.settings = settings
 
@@ -273,7 +271,7 @@ class Assignments:
         return (await self.chats.settings(row.chat)).time_zone
 
     async def _quiz(self, row: AssignmentRow) -> Quiz | None:
-        return self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat.key, row.quiz_id)
+        return await self.chat_quizzes.find(row.chat.key, row.quiz_id)
 
     async def group_title(self, row: AssignmentRow) -> str:
         """What the assignment's members belong to, by name: the server of a Discord channel,

@@ -28,7 +28,6 @@ from bot.ports.store import RunLeases, RunRecords, RunWakeups
 from bot.texts import render
 
 if TYPE_CHECKING:
-    from bot.content.catalog import Catalog
     from bot.content.chatquizzes import ChatQuizzes
     from bot.engine.chats import Chats
     from bot.ports.clock import Clock
@@ -57,14 +56,14 @@ class RunQuizzes:
     """The quiz of each run other workers run, looked up at its first press here: a run keeps
     its quiz to its end, so a chat's own quiz is not read from the database on every press."""
 
-    def __init__(self, catalog: Catalog, chat_quizzes: ChatQuizzes) -> None:
-        self._catalog, self._chat_quizzes = catalog, chat_quizzes
+    def __init__(self, chat_quizzes: ChatQuizzes) -> None:
+        self._chat_quizzes = chat_quizzes
         self._by_run: OrderedDict[int, Quiz] = OrderedDict()
 
     async def of(self, row: RunRow) -> Quiz | None:
         quiz = self._by_run.get(row.id)
         if quiz is None:
-            quiz = self._catalog.get(row.quiz_id) or await self._chat_quizzes.get(row.board_key, row.quiz_id)
+            quiz = await self._chat_quizzes.find(row.board_key, row.quiz_id)
             if quiz is None:
                 return None
             self._by_run[row.id] = quiz

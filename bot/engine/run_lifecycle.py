@@ -95,7 +95,7 @@ class RunLifecycle:
         for row in rows:
             if row.id in self.runs.by_id:
                 continue
-            quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.board_key, row.quiz_id)
+            quiz = await self.chat_quizzes.find(row.board_key, row.quiz_id)
             if quiz is not None and await self._replaced(row):
                 await self._end_replaced(Run(row, quiz, kind_of))
                 continue

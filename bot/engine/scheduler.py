@@ -24,7 +24,6 @@ from bot.ports.store import ChatRecords, ScheduleRecords
 from bot.texts.render import t
 
 if TYPE_CHECKING:
-    from bot.content.catalog import Catalog
     from bot.content.chatquizzes import ChatQuizzes
     from bot.engine.chats import Chats
     from bot.engine.core import Engine
@@ -47,7 +46,6 @@ class Scheduler:
         *,
         store: SchedulerStore,
         engine: Engine,
-        catalog: Catalog,
         chat_quizzes: ChatQuizzes,
         clock: Clock,
         chats: Chats,
@@ -56,7 +54,7 @@ class Scheduler:
     ) -> None:
         """`engine` starts the quizzes due; `sender` tells which chats refuse the bot."""
         self.engine, self.store = engine, store
-        self.catalog, self.chat_quizzes = catalog, chat_quizzes
+        self.chat_quizzes = chat_quizzes
         self.clock, self.chats, self.adapters = clock, chats, adapters
         sender.on_unreachable(self.chat_refuses_bot)  # any run message refused as forbidden
 
@@ -124,7 +122,7 @@ class Scheduler:
 
     async def _fire(self, row: ScheduleRow, now: float) -> int:
         nxt = schedule.next_fire(row.rule, now, await self._zone(row.chat))
-        quiz = self.catalog.get(row.quiz_id) or await self.chat_quizzes.get(row.chat.key, row.quiz_id)
+        quiz = await self.chat_quizzes.find(row.chat.key, row.quiz_id)
         if schedule.missed(row.next_due, now) is Missed.SKIP or quiz is None:
             if await self.store.claim_schedule(row.id, row.next_due, nxt, row.asked):
                 log.warning(
