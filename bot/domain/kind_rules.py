@@ -51,6 +51,9 @@ class KindRules(Protocol):
     ) -> Judged:
         """Score one answer, given the player's right answers in a row before it."""
 
+    def credit(self, question: Question, option: int, response: str) -> float:
+        """The share of full credit an answer earns, 0 to 1 (partly right: between)."""
+
     def accepts_text(self, response: str) -> bool:
         """Whether a typed answer can be judged (a number, where one is asked); else the player
         may try again."""

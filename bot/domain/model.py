@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import PurePath
 from typing import Literal, Protocol, TypeAlias
 
 from bot.domain.records import RunStatus
+from bot.domain.worth import Record, Worth, scored_worth
 
 
 @dataclass(frozen=True)
@@ -328,6 +329,12 @@ class Scorer:
     points: int
     seconds: float
     streak: int
+    share: float | None = None  # the kind's credit for the answer (None: a poll's vote, or not known)
+
+    @property
+    def worth(self) -> Worth:
+        """What a scored question's answer was worth (a poll's reveal has no verdicts)."""
+        return scored_worth(self.correct, self.points, self.share)
 
 
 @dataclass(frozen=True)
@@ -374,7 +381,9 @@ class Podium:
     quiz_title: str
     reason: RunEnd
     standings: tuple[Standing, ...]
-    questions_asked: int
+    questions_asked: int  # the scored ones (a poll is not)
+    # each player's record over the questions asked: what "n/N right" and accuracy say
+    records: Mapping[str, Record] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

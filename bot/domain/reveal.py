@@ -37,6 +37,7 @@ def build(
             a.points,
             a.elapsed,
             a.streak,
+            kind.credit(q, a.option, a.response) if kind.is_scored else None,
         )
         for a in ordered
     )

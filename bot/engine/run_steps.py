@@ -20,6 +20,7 @@ from bot.engine import recall
 from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
+from bot.kinds import records, scored_count
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, Boards, Outbox, PlayerNames, RunLeases, RunRecords
 from bot.texts import render
@@ -176,13 +177,16 @@ class RunSteps:
     ) -> None:
         """End the run; its last messages and the podium are owed in the same transaction."""
         standings = await self.store.run_standings(run.id)
+        questions = {q.id: q for q in run.quiz.questions}
+        asked = [questions.get(qid) for qid in run.row.question_ids[: run.row.index + 1]]
         podium = Podium(
             run.chat,
             run.row.language,
             run.quiz.title.get(run.row.language),
             reason,
             tuple(standings),
-            run.row.index + 1,
+            scored_count(asked),
+            records(await self.store.run_answers(run.id), asked),
         )
         # a question still waiting to be posted is not posted any more
         unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()

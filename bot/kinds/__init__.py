@@ -22,5 +22,18 @@ domain (an import-linter contract): words, pydantic models and I/O stay in the l
 
 from bot.kinds.base import AnswerWay, FileProblem, Kind
 from bot.kinds.registry import DEFAULT, KINDS, by_right_options, check_keys, kind_of
+from bot.kinds.worths import records, scored_count, worth_of_answer
 
-__all__ = ["DEFAULT", "KINDS", "AnswerWay", "FileProblem", "Kind", "by_right_options", "check_keys", "kind_of"]
+__all__ = [
+    "DEFAULT",
+    "KINDS",
+    "AnswerWay",
+    "FileProblem",
+    "Kind",
+    "by_right_options",
+    "check_keys",
+    "kind_of",
+    "records",
+    "scored_count",
+    "worth_of_answer",
+]

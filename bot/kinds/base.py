@@ -13,7 +13,9 @@ from typing import Any, ClassVar
 from bot.domain.answering import letters, shortened
 from bot.domain.kind_rules import Judged
 from bot.domain.model import LETTERS, NO_ANSWER, NumericAnswer, Question, QuestionCard, QuestionKind
+from bot.domain.records import AnswerRow
 from bot.domain.scoring import points_for
+from bot.domain.worth import Worth, worth_of
 
 TOP_RESPONSES = 5  # the most common typed or numeric answers a reveal lists
 # explicit directional formatting (embeddings, overrides, isolates): one option's right-to-left
@@ -146,6 +148,16 @@ class Kind:
         self, question: Question, option: int, response: str, elapsed: float, limit: float, streak_before: int
     ) -> Judged:
         return judged(option == question.answer, elapsed, limit, streak_before)
+
+    def credit(self, question: Question, option: int, response: str) -> float:
+        """The share of full credit an answer earns, 0 to 1 (what `judge` scores)."""
+        return float(self.judge(question, option, response, 0.0, 1.0, 0).correct)
+
+    def worth(self, question: Question | None, answer: AnswerRow | None) -> Worth:
+        """What an answer to the question was worth (None: not answered; a question gone: no share)."""
+        if answer is None or question is None or not self.is_scored:
+            return worth_of(answer, None)
+        return worth_of(answer, self.credit(question, answer.option, answer.response))
 
     def toggled(self, response: str, option: int) -> str:
         raise NotImplementedError("only a kind that collects picks toggles them")

@@ -41,12 +41,14 @@ class Multi(Kind):
     def judge(
         self, question: Question, option: int, response: str, elapsed: float, limit: float, streak_before: int
     ) -> Judged:
-        credit = multi_credit(question.right_options(), picks_of(response))
-        if not question.partial:
-            credit = 1.0 if credit >= 1 else 0.0
+        credit = self.credit(question, option, response)
         full = credit >= 1
         streak = streak_before + 1 if full else 0
         return Judged(full, partial_points(credit, elapsed, limit, streak), streak)
+
+    def credit(self, question: Question, option: int, response: str) -> float:
+        credit = multi_credit(question.right_options(), picks_of(response))
+        return credit if question.partial else float(credit >= 1)
 
     def toggled(self, response: str, option: int) -> str:
         return toggled(response, option)

@@ -97,13 +97,15 @@ class Ordering(Kind):
     def judge(
         self, question: Question, option: int, response: str, elapsed: float, limit: float, streak_before: int
     ) -> Judged:
-        size = len(question.options)
-        credit = len(in_right_place(response) & set(range(size))) / size if size else 0.0
-        if not question.partial:
-            credit = float(credit >= 1)
+        credit = self.credit(question, option, response)
         full = credit >= 1
         streak = streak_before + 1 if full else 0
         return Judged(full, partial_points(credit, elapsed, limit, streak), streak)
+
+    def credit(self, question: Question, option: int, response: str) -> float:
+        size = len(question.options)
+        credit = len(in_right_place(response) & set(range(size))) / size if size else 0.0
+        return credit if question.partial else float(credit >= 1)
 
     def chosen_options(self, option: int, response: str) -> Collection[int]:
         """What the split counts: the options the answer put in their right place."""

@@ -23,6 +23,7 @@ from bot.domain.model import (
     Standing,
 )
 from bot.domain.records import RunStatus
+from bot.domain.worth import Record, Verdict
 from bot.kinds import AnswerWay, kind_of
 from bot.texts import bidi, i18n, textcut
 from bot.texts.message import EMBEDDED_VALUES, LTR_VALUES, shown, t, tn
@@ -42,6 +43,7 @@ from bot.texts.render_acks import (
     ack_text_locked,
     answer_instruction,
 )
+from bot.texts.verdicts import verdict_text
 
 # the message helpers and acks live beside this module; callers keep reading them here
 __all__ = [
@@ -188,6 +190,8 @@ def outcome_lines(reveal: Reveal) -> list[str]:
 
 def _scorer_line(lang: str, s: Scorer) -> str:
     line = t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points, seconds=f"{s.seconds:.1f}")
+    if s.worth.verdict is Verdict.PARTIAL:
+        line += " · " + verdict_text(lang, s.worth)
     return line + (f" 🔥{bidi.direction(lang).ltr(str(s.streak))}" if s.streak > 1 else "")
 
 
@@ -262,6 +266,25 @@ def standing_line(lang: str, s: Standing) -> str:
     )
 
 
+def podium_line(lang: str, s: Standing, record: Record) -> str:
+    """A player's place at the end of a run: right of the questions asked, partly right ones,
+    and accuracy with partial credit by its share."""
+    medal = MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}."
+    line = t(
+        lang,
+        "{medal} {name}: {points} pts · {correct}/{answered} right · {accuracy}%",
+        medal=medal,
+        name=s.name,
+        points=s.points,
+        correct=record.right,
+        answered=record.asked,
+        accuracy=round(100 * record.accuracy),
+    )
+    if record.partly:
+        line += " · " + tn(lang, "{n} partly right", "{n} partly right", record.partly)
+    return line
+
+
 REVIEW_START = "review"  # the /start payload of "Review my misses" (Telegram deep link ?start=review)
 
 
@@ -276,7 +299,8 @@ def podium(p: Podium) -> Reply:
         RunStatus.STOPPED: t(lang, "⏹ Quiz stopped: {title}", title=p.quiz_title),
         RunStatus.SILENT: t(lang, "💤 Quiz ended after two questions without answers: {title}", title=p.quiz_title),
     }
-    lines = [standing_line(lang, s) for s in p.standings[:10]] or [t(lang, "Nobody scored this time.")]
+    lines = [podium_line(lang, s, p.records.get(s.player_key, Record(p.questions_asked))) for s in p.standings[:10]]
+    lines = lines or [t(lang, "Nobody scored this time.")]
     lines += ["", t(lang, "See /leaderboard for this chat's ranking.")]
     # a group's misses are reviewed in the private chat with the bot (/start review there)
     buttons = () if p.chat.is_private else (review_button(lang),)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.domain.model import ChatRef, OptionView, PlayerStats, Podium, QuestionCard, Reveal, Scorer, Standing
 from bot.domain.records import RunStatus
+from bot.domain.worth import Record
 from bot.texts import bidi, render
 from bot.texts.bidi import FSI, LRI, PDI, RLI, RLM
 
@@ -94,7 +95,9 @@ def test_urdu_closed_question_and_ack():
 
 def test_urdu_boards_isolate_names_points_and_fractions():
     standing = Standing(1, "test:u1", "Ali", 1850, 2, 3)
-    line = render.podium(Podium(CHAT, "ur", "ڈیپ اسپیڈ کوئز", RunStatus.FINISHED, (standing,), 3)).text.split("\n")[0]
+    line = render.podium(
+        Podium(CHAT, "ur", "ڈیپ اسپیڈ کوئز", RunStatus.FINISHED, (standing,), 3, {"test:u1": Record(3, 2, 0, 3, 2.0)})
+    ).text.split("\n")[0]
     assert line == (
         RLM
         + iso("🥇")
@@ -141,7 +144,17 @@ def test_left_to_right_languages_carry_no_marks(lang):
         render.revealed(r, 4096),
         render.ack_locked(lang, "B"),
         render.time_limit(c),
-        render.podium(Podium(CHAT, lang, "T", RunStatus.FINISHED, (Standing(1, "k", "Ali", 5, 1, 1),), 1)).text,
+        render.podium(
+            Podium(
+                CHAT,
+                lang,
+                "T",
+                RunStatus.FINISHED,
+                (Standing(1, "k", "Ali", 5, 1, 1),),
+                1,
+                {"k": Record(1, 1, 0, 1, 1.0)},
+            )
+        ).text,
     ]
     for text in texts:
         assert not CONTROLS & set(text), repr(text)

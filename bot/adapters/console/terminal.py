@@ -20,13 +20,16 @@ from bot.content.drafts import SEPARATOR
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.domain.model import LETTERS, Ack, ChatRef, MessageRef, Player, QuestionCard, Reply, Reveal
 from bot.domain.tokens import with_choice
+from bot.domain.worth import Verdict
 from bot.kinds import kind_of
-from bot.texts import i18n, render
+from bot.texts import render
 from bot.texts.render import t
+from bot.texts.verdicts import verdict_text
 
 PLATFORM = "console"
 TERMINAL = ChatRef(PLATFORM, "terminal", is_private=True, title="terminal")  # the one chat of `quizhost play`
 _STYLES = {"bold": "1", "dim": "2", "green": "32", "red": "31", "cyan": "36", "yellow": "33"}
+VERDICT_COLOURS = {Verdict.RIGHT: "green", Verdict.PARTIAL: "yellow", Verdict.WRONG: "red"}
 REVEAL_ROOM = 4096  # a terminal has no limit; a screenful is enough to read
 
 
@@ -85,17 +88,17 @@ class ConsoleAdapter:
             self._print(t(reveal.card.language, "Your vote: {letter}", letter=mine.letter), "bold")
         elif mine is not None:
             lang = reveal.card.language
-            verdict = i18n.t(lang, "right") if mine.correct else i18n.t(lang, "wrong")  # a fragment: plain
+            worth = mine.worth
             self._print(
                 t(
                     lang,
                     "Your answer: {letter} ({verdict}), +{points} points",
                     letter=mine.letter,
-                    verdict=verdict,
+                    verdict=verdict_text(lang, worth),
                     points=mine.points,
                 ),
                 "bold",
-                "green" if mine.correct else "red",
+                VERDICT_COLOURS[worth.verdict],
             )
         self._notify()
 

@@ -84,7 +84,10 @@ def test_an_order_is_typed_taken_back_submitted_and_revealed(tmp_path):
 
     sizes = shown_options(out, "Smallest first?")
     in_place = sum(1 for place, text in enumerate(sizes) if QUIZ["questions"][1]["options"][place] == text)
-    points = int(re.search(r"Your answer: A → B → C → D \((?:right|wrong)\), \+(\d+) points", out).group(1))
+    said = re.search(r"Your answer: A → B → C → D \((right|wrong|partly right, (\d+)%)\), \+(\d+) points", out)
+    points = int(said.group(3))
+    if 0 < in_place < 4:
+        assert said.group(2) == str(round(100 * in_place / 4)), "partly right, by the share in place"
     assert round(in_place / 4 * 500) <= points <= round(in_place / 4 * 1000), "that share of the speed points"
 
     outer = out[out.index("The outer planets") :]
