@@ -2,7 +2,8 @@
 
 Pure rules: the deadline in words ("until 2026-12-24 18:00" in the chat's time zone), what the
 group message shows (who finished, the top three) and when it may change (at most once a
-minute), and the state an assignment is in. The engine (bot/engine/assignments.py) does the I/O.
+minute), the state an assignment is in, and who its web page lists as finished, stopped or not
+started. The engine (bot/engine/assignments.py) does the I/O.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
-from enum import Enum
+from enum import Enum, StrEnum
 
 from bot.domain.model import ChatRef
+from bot.domain.records import RunStatus
 from bot.domain.schedule import WEEKDAYS, clock_of
 
 EDIT_SECONDS = 60.0  # the group message changes at most this often (Telegram: 20 messages a minute per group)
@@ -197,3 +199,75 @@ def time_left(row: AssignmentRow, now: float) -> tuple[int, int, int]:
     """(days, hours, minutes) until the deadline, rounded up to the minute; zeros once past."""
     minutes = max(0, int(-(-(row.deadline - now) // 60)))
     return minutes // 1440, minutes % 1440 // 60, minutes % 60
+
+
+class Attempted(StrEnum):
+    """How far a member got with an assignment."""
+
+    FINISHED = "finished"  # played to the last question
+    STOPPED = "stopped"  # /stop, or left unanswered until the run ended itself
+    PLAYING = "playing"  # the run is still open
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A member's play of an assignment, as its web page lists it: their run, how it ended, its points."""
+
+    player_key: str
+    name: str
+    run_id: int
+    started_at: float
+    status: RunStatus
+    last_answer: float | None  # when they last answered (by the bot's clock); None before a first answer
+    points: int
+
+    @property
+    def state(self) -> Attempted:
+        if self.status is RunStatus.OPEN:
+            return Attempted.PLAYING
+        return Attempted.FINISHED if self.status is RunStatus.FINISHED else Attempted.STOPPED
+
+
+@dataclass(frozen=True)
+class AssignmentSummary:
+    """An assignment as its chat's run history lists it: one line for every attempt of it."""
+
+    id: int
+    quiz_id: str
+    created_at: float
+    deadline: float
+    status: AssignmentStatus
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Who did what with an assignment: attempts by how far they got, and the members seen in the
+    group who have not started it (by name)."""
+
+    finished: tuple[Attempt, ...]
+    stopped: tuple[Attempt, ...]  # playing now, or stopped before the end
+    not_started: tuple[tuple[str, str], ...]  # (player key, name)
+
+
+def roll(row: AssignmentRow, attempts: list[Attempt], seen: dict[str, str]) -> Roll:
+    """`seen`: the group's members the store knows of (key -> name). Whoever assigned it is not
+    asked to play it, so is never listed as not started."""
+    started = {a.player_key for a in attempts}
+    waiting = sorted(
+        ((key, name) for key, name in seen.items() if key not in started and key != row.created_by),
+        key=lambda kn: (kn[1].casefold(), kn[0]),
+    )
+    return Roll(
+        tuple(a for a in attempts if a.state is Attempted.FINISHED),
+        tuple(a for a in attempts if a.state is not Attempted.FINISHED),
+        tuple(waiting),
+    )
+
+
+def accuracy(shares: list[float | None]) -> float | None:
+    """The share right of the scored questions asked, one credit each (partial credit by its
+    share, a question not answered 0); a partial answer whose question is gone (None) is left out.
+    None when nothing is counted."""
+    counted = [s for s in shares if s is not None]
+    return sum(counted) / len(counted) if counted else None

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 
-from bot.domain.assignment import AssignmentRow, AssignmentStatus, Place
+from bot.domain.assignment import AssignmentRow, AssignmentStatus, AssignmentSummary, Attempt, Place
 from bot.domain.model import ChatRef
+from bot.domain.records import RunStatus, RunSummary
 from storage.shared.statements import Statements
 
 # the migration of both stores: {id} the key's type, {time} a float's
@@ -58,6 +59,28 @@ _PLACES = (
     "LEFT JOIN players pl ON pl.key = p.player_key WHERE p.assignment_id = :id "
     "GROUP BY p.player_key, pl.name, r.status, p.started_at "
     "ORDER BY 3 DESC, 4 DESC, p.started_at, p.player_key"
+)
+_ATTEMPTS = (
+    "SELECT p.player_key, COALESCE(pl.name, p.player_key), p.run_id, p.started_at, r.status, MAX(a.answered_at), "
+    "COALESCE(SUM(a.points), 0) FROM assignment_plays p JOIN runs r ON r.id = p.run_id "
+    "LEFT JOIN answers a ON a.run_id = p.run_id LEFT JOIN players pl ON pl.key = p.player_key "
+    "WHERE p.assignment_id = :id GROUP BY p.player_key, pl.name, p.run_id, p.started_at, r.status "
+    "ORDER BY p.started_at, p.player_key"
+)
+# a chat's history: its own runs, and its assignments in place of the runs its members played
+# for them in private (those name the group: runs.board_chat), each kind's start its date
+_HISTORY = (
+    "SELECT r.id AS run_id, NULL AS assignment_id, r.quiz_id, r.started_at AS at, r.status, 0.0, 0 FROM runs r "
+    "WHERE r.chat_key = :chat AND r.board_chat = '' "
+    "UNION ALL SELECT NULL, a.id, a.quiz_id, a.created_at, a.status, a.deadline, "
+    "(SELECT COUNT(*) FROM assignment_plays p WHERE p.assignment_id = a.id AND p.run_id IS NOT NULL) "
+    "FROM assignments a WHERE a.chat_key = :chat"
+)
+# the members of a group the store knows of: whoever answered a quiz counted for it (in the group,
+# or an assignment of it in private) or started one in it, with a name stored
+_SEEN = (
+    "SELECT s.player_key, pl.name FROM (SELECT player_key FROM answers WHERE chat_key = :chat "
+    "UNION SELECT started_by FROM runs WHERE chat_key = :chat) s JOIN players pl ON pl.key = s.player_key"
 )
 
 
@@ -140,6 +163,39 @@ class AssignmentQueries(Statements):
             Place(key, name, int(points), int(ok), int(answered), bool(done))
             for key, name, points, ok, answered, done in rows
         ]
+
+    async def assignment_attempts(self, assignment_id: int) -> list[Attempt]:
+        rows = await self._fetch(_ATTEMPTS, {"id": assignment_id})
+        return [
+            Attempt(key, name, int(run), float(at), RunStatus(status), None if last is None else float(last), int(pts))
+            for key, name, run, at, status, last, pts in rows
+        ]
+
+    async def chat_history(
+        self, chat_key: str, limit: int = 50, offset: int = 0
+    ) -> list[RunSummary | AssignmentSummary]:
+        rows = await self._fetch(
+            f"SELECT * FROM ({_HISTORY}) h ORDER BY h.at DESC, COALESCE(h.run_id, 0) DESC, "
+            "COALESCE(h.assignment_id, 0) DESC LIMIT :limit OFFSET :offset",
+            {"chat": chat_key, "limit": limit, "offset": offset},
+        )
+        return [_history_line(row) for row in rows]
+
+    async def history_size(self, chat_key: str) -> int:
+        rows = await self._fetch(f"SELECT COUNT(*) FROM ({_HISTORY}) h", {"chat": chat_key})
+        return int(rows[0][0])
+
+    async def members_seen(self, chat_key: str) -> dict[str, str]:
+        return {str(key): str(name) for key, name in await self._fetch(_SEEN, {"chat": chat_key})}
+
+
+def _history_line(row: tuple) -> RunSummary | AssignmentSummary:
+    run_id, assignment_id, quiz_id, at, status, deadline, attempts = row
+    if assignment_id is None:
+        return RunSummary(int(run_id), str(quiz_id), float(at), RunStatus(status))
+    return AssignmentSummary(
+        int(assignment_id), str(quiz_id), float(at), float(deadline), AssignmentStatus(status), int(attempts)
+    )
 
 
 def _assignment(row: tuple) -> AssignmentRow:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.domain.assignment import AssignmentRow, AssignmentStatus, Place
+from bot.domain.assignment import AssignmentRow, AssignmentStatus, AssignmentSummary, Attempt, Place
+from bot.domain.records import RunSummary
 
 
 class AssignmentRecords(Protocol):
@@ -42,3 +43,21 @@ class AssignmentRecords(Protocol):
     async def assignment_places(self, assignment_id: int) -> list[Place]:
         """Everyone who started it, with the points and right answers of their run so far and
         whether it ended: the most points first, then the most right, then the earliest start."""
+
+    async def assignment_attempts(self, assignment_id: int) -> list[Attempt]:
+        """Everyone whose run of it started, with that run's status, last answer and points: the
+        earliest start first (its web page)."""
+
+    async def chat_history(
+        self, chat_key: str, limit: int = 50, offset: int = 0
+    ) -> list[RunSummary | AssignmentSummary]:
+        """The chat's run history, the latest first: its own runs, and each of its assignments
+        once (from when it was assigned, with how many attempts started) in place of the runs
+        members played for it in private; at most `limit` after skipping `offset`."""
+
+    async def history_size(self, chat_key: str) -> int:
+        """How many lines `chat_history` has for the chat."""
+
+    async def members_seen(self, chat_key: str) -> dict[str, str]:
+        """The group's members the store knows of, key -> name: everyone with an answer counted
+        for the chat (played in it, or an assignment of it in private) or who started a quiz in it."""
