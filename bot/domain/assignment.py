@@ -9,6 +9,7 @@ started. The engine (bot/engine/assignments.py) does the I/O.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from enum import Enum, StrEnum
@@ -16,6 +17,7 @@ from enum import Enum, StrEnum
 from bot.domain.model import ChatRef
 from bot.domain.records import RunStatus
 from bot.domain.schedule import WEEKDAYS, clock_of
+from bot.domain.worth import Record
 
 EDIT_SECONDS = 60.0  # the group message changes at most this often (Telegram: 20 messages a minute per group)
 HOLD_SECONDS = 60.0  # a worker's claim on an assignment (to post, edit or close it) lasts this long
@@ -218,8 +220,13 @@ class Attempt:
     run_id: int
     started_at: float
     status: RunStatus
+    index: int  # the run's question: the one asked (-1 before the first), or the last when it ended
     last_answer: float | None  # when they last answered (by the bot's clock); None before a first answer
     points: int
+
+    def asked(self, questions: int) -> int:
+        """How many of the assignment's `questions` the run asked."""
+        return min(self.index + 1, questions)
 
     @property
     def state(self) -> Attempted:
@@ -265,9 +272,9 @@ def roll(row: AssignmentRow, attempts: list[Attempt], seen: dict[str, str]) -> R
     )
 
 
-def accuracy(shares: list[float | None]) -> float | None:
-    """The share right of the scored questions asked, one credit each (partial credit by its
-    share, a question not answered 0); a partial answer whose question is gone (None) is left out.
-    None when nothing is counted."""
-    counted = [s for s in shares if s is not None]
-    return sum(counted) / len(counted) if counted else None
+def combined_accuracy(records: Iterable[Record]) -> float | None:
+    """The share right of every scored question the records count, each once (partial credit by
+    its share); None when they count none."""
+    counted = list(records)
+    asked = sum(r.asked for r in counted)
+    return sum(r.credit for r in counted) / asked if asked else None

@@ -11,6 +11,7 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
+from bot.adapters.web.assignment_page import AssignmentPages
 from bot.adapters.web.figures import PageSource
 from bot.adapters.web.formats import FILTERS
 from bot.adapters.web.guard import no_store
@@ -44,6 +45,7 @@ def add_pages(app: web.Application, source: PageSource, signer: LinkSigner, uplo
     app.router.add_routes(pages.routes())
     app.router.add_routes(UploadPages(pages, uploads).routes())
     app.router.add_routes(ReportPages(pages).routes())
+    app.router.add_routes(AssignmentPages(pages).routes())
     app.router.add_static("/static", STATIC)
 
 

@@ -12,17 +12,19 @@ from typing import Protocol
 from bot.adapters.web.charts import LETTERS as LETTERS  # one alphabet for every chart and page
 from bot.commands.learning import quiz_report
 from bot.commands.results import ResultSource, quiz_of
+from bot.domain import assignment as assigned
+from bot.domain.assignment import AssignmentSummary, Place
 from bot.domain.model import Question, Quiz, Standing
 from bot.domain.questionstats import QuestionStats
 from bot.domain.records import RunStatus
 from bot.engine.standings import period_start
 from bot.ports.clock import Clock
-from bot.ports.store import Boards, ChatRecords, QuestionTallies, WebRecords
+from bot.ports.store import AssignmentRecords, Boards, ChatRecords, QuestionTallies, WebRecords
 
 
-class PageStore(WebRecords, Boards, QuestionTallies, ChatRecords, Protocol):
+class PageStore(WebRecords, Boards, QuestionTallies, ChatRecords, AssignmentRecords, Protocol):
     """What the pages read: public boards and past runs, the boards, the question figures,
-    and a chat's language."""
+    a chat's language, and its assignments."""
 
 
 @dataclass(frozen=True)
@@ -38,12 +40,17 @@ class PageSource:
 
 @dataclass(frozen=True)
 class RunLine:
+    """A line of the run history: a run of the chat's own, or an assignment, one line for all
+    its attempts (`assignment_id`; `players` then counts the attempts, `podium` is the top three
+    whose runs ended, as the group message shows them)."""
+
     run_id: int
     started_at: float
     quiz_title: str
     running: bool
     players: int
-    podium: tuple[Standing, ...]
+    podium: tuple[Standing | Place, ...]
+    assignment_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -73,21 +80,23 @@ async def played_quizzes(source: PageSource, chat_key: str) -> list[Quiz]:
 
 
 async def run_lines(source: PageSource, chat_key: str, lang: str, limit: int, offset: int) -> list[RunLine]:
-    store, lines = source.store, []
-    for run in await store.chat_runs(chat_key, limit, offset):
-        standings = await store.run_standings(run.run_id)
-        quiz = await quiz_of(source.results, chat_key, run.quiz_id)
-        lines.append(
-            RunLine(
-                run_id=run.run_id,
-                started_at=run.started_at,
-                quiz_title=quiz.title.get(lang) if quiz else run.quiz_id,
-                running=run.status is RunStatus.OPEN,
-                players=len(standings),
-                podium=tuple(standings[:3]),
-            )
-        )
+    lines = []
+    for line in await source.store.chat_history(chat_key, limit, offset):
+        quiz = await quiz_of(source.results, chat_key, line.quiz_id)
+        title = quiz.title.get(lang) if quiz else line.quiz_id
+        if isinstance(line, AssignmentSummary):
+            lines.append(await _assignment_line(source, line, title))
+            continue
+        standings = await source.store.run_standings(line.run_id)
+        running = line.status is RunStatus.OPEN
+        lines.append(RunLine(line.run_id, line.started_at, title, running, len(standings), tuple(standings[:3])))
     return lines
+
+
+async def _assignment_line(source: PageSource, line: AssignmentSummary, title: str) -> RunLine:
+    shown = assigned.progress(await source.store.assignment_places(line.id))
+    running = line.status is assigned.AssignmentStatus.OPEN
+    return RunLine(0, line.created_at, title, running, line.attempts, shown.top, line.id)
 
 
 async def question_figures(source: PageSource, chat_key: str, quiz: Quiz) -> list[QuestionFigures]:

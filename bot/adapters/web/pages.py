@@ -98,9 +98,15 @@ class Pages:
         if isinstance(link, web.Response):
             return link
         view = await self.view(link.chat_key)
-        pages = paging(request, await self.store.run_count(link.chat_key))
+        pages = paging(request, await self.store.history_size(link.chat_key))
         lines = await figures.run_lines(self.source, link.chat_key, view.lang, pages.size, pages.offset)
-        values = {"R": texts.runs(view.lang), "lines": lines, "paging": pages}
+        values = {
+            "R": texts.runs(view.lang),
+            "A": texts.assignment(view.lang),
+            "attempts": partial(texts.attempts, view.lang),
+            "lines": lines,
+            "paging": pages,
+        }
         return self.render(request, "runs.html", view, link, values)
 
     async def quizzes(self, request: web.Request) -> web.Response:

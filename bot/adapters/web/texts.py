@@ -5,8 +5,9 @@ One function per page family keeps extraction simple: each label is a literal `t
 
 from __future__ import annotations
 
+from bot.domain.assignment import AssignmentStatus
 from bot.domain.questionstats import FLAG_PLAYERS, Flag
-from bot.texts.render import t  # right-to-left texts get isolates around their Latin runs (bot/texts/bidi.py)
+from bot.texts.render import t, tn  # right-to-left texts get isolates around their Latin runs (bot/texts/bidi.py)
 
 
 def common(lang: str) -> dict[str, str]:
@@ -185,3 +186,60 @@ def refused(lang: str) -> dict[str, str]:
         "form": t(lang, "The form has expired or did not come from this page. Open the page again and retry."),
         "home": t(lang, "quizhost web pages: open the link that /dashboard (admins) or /board gives in a chat."),
     }
+
+
+# an assignment's page (bot/adapters/web/assignment_page.py) and its line in the run history
+
+
+def assignment(lang: str) -> dict[str, str]:
+    return {
+        "title": t(lang, "Assignment"),
+        "tag": t(lang, "assignment"),
+        "page": t(lang, "Assignment page"),
+        "quiz": t(lang, "Quiz"),
+        "assigned": t(lang, "Assigned"),
+        "deadline": t(lang, "Deadline"),
+        "status": t(lang, "Status"),
+        "combined": t(lang, "Combined accuracy of the finished attempts"),
+        "finished": t(lang, "Finished"),
+        "stopped": t(lang, "Started, not finished"),
+        "not_started": t(lang, "Not started"),
+        "player": t(lang, "Player"),
+        "accuracy": t(lang, "Accuracy"),
+        "points": t(lang, "Points"),
+        "started": t(lang, "Started"),
+        "last_answer": t(lang, "Last answer"),
+        "state": t(lang, "Where it is"),
+        "playing": t(lang, "still playing"),
+        "stopped_state": t(lang, "stopped before the end"),
+        "report": t(lang, "Report"),
+        "nobody_finished": t(lang, "Nobody has finished it yet."),
+        "nobody_stopped": t(lang, "Nobody has started it without finishing."),
+        "everyone_started": t(lang, "Every member seen in the group has started it."),
+        "about": t(lang, "About these figures"),
+        "about_seen": t(
+            lang,
+            "“Not started” lists the members the bot has seen in the group: everyone who answered one of its "
+            "quizzes (in the group, or an assignment of it in private) or started one there. Members who never "
+            "played are unknown to the bot and are not listed; nor is the admin who assigned it.",
+        ),
+        "about_accuracy": t(
+            lang,
+            "Accuracy counts the scored questions a run asked (polls are left out): a right answer counts 1, "
+            "a partly right one its share, a question not answered 0.",
+        ),
+    }
+
+
+def assignment_status(lang: str, status: AssignmentStatus) -> str:
+    words = {
+        AssignmentStatus.OPEN: t(lang, "Open: members can start it until the deadline"),
+        AssignmentStatus.CLOSED: t(lang, "Closed: the deadline has passed"),
+        AssignmentStatus.CANCELLED: t(lang, "Cancelled by an admin"),
+    }
+    return words[status]
+
+
+def attempts(lang: str, n: int) -> str:
+    """How many members started an assignment, for its line in the run history."""
+    return tn(lang, "{n} attempt", "{n} attempts", n)

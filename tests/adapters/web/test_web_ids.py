@@ -14,6 +14,7 @@ import pytest
 
 from bot.adapters.web import web_app
 from bot.app.web import page_source
+from bot.commands.core import Caller
 from bot.commands.weblinks import signer_for
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.engine.core import EngineSettings
@@ -49,7 +50,15 @@ questions:
   - {id: one, prompt: "How many?", options: ["12", "16"], answer: 0, media: bubble.png}
 """
 # what a well-formed address of each route holds; the names in {} are the routes' own
-FILLED = {"token": "", "quiz_id": "demo", "number": "1", "which": "question", "kind": "csv", "run_id": ""}
+FILLED = {
+    "token": "",
+    "quiz_id": "demo",
+    "number": "1",
+    "which": "question",
+    "kind": "csv",
+    "run_id": "",
+    "assignment_id": "1",
+}
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -69,6 +78,8 @@ async def site(database: str, tmp_path: Path) -> AsyncIterator[Site]:
     engine = build(catalog, store, FakeClock(), EngineSettings(question_seconds=30)).engine
     engine.attach(adapter := RecordingAdapter())
     await play(engine, adapter, group(), quiz, {player(1, "Ann"): [True] * len(quiz.questions)})
+    assigned = await house_of(engine).commands.handle("assign", "demo until tomorrow", Caller(group(), player(2), True))
+    assert "Assignment #1" in assigned.text, assigned.text
     try:
         async with serving(engine) as served:
             yield served

@@ -96,8 +96,8 @@ async def _play(store, aid: int, user: str, at: float, points: list[int]) -> Run
     return row
 
 
-async def _end(store, run: RunRow, status: RunStatus) -> None:
-    run.status, run.phase, run.index = status, Phase.PAUSING, 1
+async def _end(store, run: RunRow, status: RunStatus, index: int = 1) -> None:
+    run.status, run.phase, run.index = status, Phase.PAUSING, index
     await store.save_run(run)
 
 
@@ -109,12 +109,12 @@ async def test_attempts_say_how_far_each_member_got(store):
     await _play(store, aid, "u3", 1700.0, [])
     await store.join_assignment(aid, "test:u4", 1800.0)  # pressed Start; the run is not made yet
     await _end(store, done, RunStatus.FINISHED)
-    await _end(store, stopped, RunStatus.STOPPED)
+    await _end(store, stopped, RunStatus.STOPPED, 0)
     attempts = await store.assignment_attempts(aid)
-    assert [(a.name, a.run_id, a.started_at, a.status, a.last_answer, a.points) for a in attempts] == [
-        ("U1", done.id, 1500.0, RunStatus.FINISHED, 1510.0, 1000),
-        ("U2", stopped.id, 1600.0, RunStatus.STOPPED, 1600.0, 900),
-        ("U3", attempts[2].run_id, 1700.0, RunStatus.OPEN, None, 0),
+    assert [(a.name, a.run_id, a.started_at, a.status, a.index, a.last_answer, a.points) for a in attempts] == [
+        ("U1", done.id, 1500.0, RunStatus.FINISHED, 1, 1510.0, 1000),
+        ("U2", stopped.id, 1600.0, RunStatus.STOPPED, 0, 1600.0, 900),
+        ("U3", attempts[2].run_id, 1700.0, RunStatus.OPEN, -1, None, 0),  # no question posted yet
     ]
     assert [a.state for a in attempts] == [Attempted.FINISHED, Attempted.STOPPED, Attempted.PLAYING]
     assert await store.assignment_attempts(aid + 1000) == []
