@@ -8,19 +8,25 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.assignment import (
     AssignmentRow,
+    Attempt,
+    Attempted,
     ClockChange,
     Deadline,
     Place,
     UntilError,
     assignment_of,
+    combined_accuracy,
     may_edit,
     parse_until,
     progress,
     read_until,
+    roll,
     split_until,
     time_left,
 )
 from bot.domain.model import ChatRef
+from bot.domain.records import RunStatus
+from bot.domain.worth import RIGHT, WRONG, Verdict, Worth, record_of
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 3, 27, 20, 0, tzinfo=BERLIN).timestamp()  # a Friday evening, before the clocks go forward
@@ -79,3 +85,27 @@ def test_the_message_changes_at_most_once_a_minute_and_only_when_progress_does()
     fresh = AssignmentRow(**{**row.__dict__, "shown_at": NOW})
     assert not may_edit(fresh, done, NOW + 59) and may_edit(fresh, done, NOW + 60)
     assert time_left(row, NOW + 1) == (0, 1, 0) and time_left(row, NOW + 3600) == (0, 0, 0)
+
+
+def test_the_roll_sorts_attempts_by_how_far_they_got_and_names_who_has_not_started():
+    row = AssignmentRow(ChatRef("test", "g1"), "demo", ("q1", "q2"), 20, NOW + 3600, "en", "test:admin", NOW)
+    done = Attempt("test:ann", "Ann", 1, NOW, RunStatus.FINISHED, 1, NOW + 60, 1800)
+    quit_ = Attempt("test:bob", "Bob", 2, NOW, RunStatus.STOPPED, 0, None, 0)
+    silent = Attempt("test:cy", "Cy", 3, NOW, RunStatus.SILENT, 1, NOW + 30, 900)
+    playing = Attempt("test:dee", "Dee", 4, NOW, RunStatus.OPEN, -1, None, 0)
+    seen = {"test:ann": "Ann", "test:zoe": "zoe", "test:eve": "Eve", "test:admin": "Admin", "test:bob": "Bob"}
+    found = roll(row, [done, quit_, silent, playing], seen)
+    assert found.finished == (done,)
+    assert found.stopped == (quit_, silent, playing)
+    assert [a.state for a in found.stopped] == [Attempted.STOPPED, Attempted.STOPPED, Attempted.PLAYING]
+    assert found.not_started == (("test:eve", "Eve"), ("test:zoe", "zoe")), "by name; never who assigned it"
+    assert [a.asked(2) for a in (done, quit_, playing)] == [2, 1, 0]
+
+
+def test_the_combined_accuracy_counts_every_question_once_and_partial_credit_by_its_share():
+    half = Worth(Verdict.PARTIAL, 0.5)
+    ann = record_of([RIGHT, RIGHT, RIGHT], 3)
+    dee = record_of([half, WRONG], 3)  # one question not answered
+    assert combined_accuracy([ann, dee]) == (3 + 0.5) / 6
+    assert combined_accuracy([]) is None
+    assert combined_accuracy([record_of([], 0)]) is None
