@@ -10,6 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
+from bot.adapters.web.formats import shown_language
 from bot.domain.model import NO_ANSWER, Question
 from bot.kinds import kind_of
 
@@ -50,6 +51,7 @@ class Listed:
 
     text: str
     right: bool
+    lang: str = ""  # the language an option is written in; "" for what a player typed (its own direction)
 
 
 @dataclass(frozen=True)
@@ -61,19 +63,24 @@ class Figure:
     # options chosen, not orders
     positions_right: int | None = None
     fully_right: int | None = None
+    accepted: str = ""  # a typed or numeric question's accepted answer(s), as its answer key words them
 
 
 def question_figure(question: Question, lang: str, split: tuple[int, ...], responses: Mapping[str, int]) -> Figure:
     """How a question's answers split, by its kind: the options (one right, several right, or
     none for a poll), or the most common typed or numeric answers with the right ones marked.
-    `split`: answers per option (authoring order); `responses`: what was typed or picked, counted."""
+    `split`: answers per option (authoring order); `responses`: what was typed or picked, counted.
+    Every share is of the players who answered: a typed question's chart shows only its most
+    common answers, and a select-all answer picks several options."""
     kind = kind_of(question)
+    answers = sum(responses.values())
     if not kind.has_options:
         ranked = kind.common_responses(question, (r for response, n in responses.items() for r in repeat(response, n)))
         texts = [text for text, _ in ranked]
         right_ranks = {i for i, text in enumerate(texts) if kind.is_right_response(question, text)}
-        chart = split_chart("12345", texts, tuple(n for _, n in ranked), right_ranks)
-        return Figure(chart, tuple(Listed(t, i in right_ranks) for i, t in enumerate(texts)), "1")
+        chart = split_chart("12345", texts, tuple(n for _, n in ranked), right_ranks, of=answers)
+        listed = tuple(Listed(t, i in right_ranks) for i, t in enumerate(texts))
+        return Figure(chart, listed, "1", accepted=kind.key_text(question, lang))
     if kind.always_shuffled:  # the order is the answer
         return _places_figure(question, lang, responses)
     if kind.collects_picks:  # each pick counts for its option: the bars say how often each was picked
@@ -84,8 +91,8 @@ def question_figure(question: Question, lang: str, split: tuple[int, ...], respo
         split = tuple(counts)
     rights = question.right_options()
     options = [o.get(lang) for o in question.options]
-    chart = split_chart(LETTERS, options, split, rights)
-    return Figure(chart, tuple(Listed(t, i in rights) for i, t in enumerate(options)), "A")
+    chart = split_chart(LETTERS, options, split, rights, of=answers if kind.collects_picks else None)
+    return Figure(chart, _options_listed(question, lang, rights), "A")
 
 
 def _places_figure(question: Question, lang: str, responses: Mapping[str, int]) -> Figure:
@@ -103,10 +110,14 @@ def _places_figure(question: Question, lang: str, responses: Mapping[str, int]) 
     options = [o.get(lang) for o in question.options]  # the right order
     numbers = [str(place) for place in range(1, size + 1)]
     chart = split_chart(numbers, options, tuple(counts), range(size), of=answers)
-    listed = tuple(Listed(text, False) for text in options)  # the list itself is the answer
+    listed = _options_listed(question, lang, ())  # the list itself is the answer
     if not answers:
         return Figure(chart, listed, "1")
     return Figure(chart, listed, "1", round(100 * places / (answers * size)), round(100 * whole / answers))
+
+
+def _options_listed(question: Question, lang: str, rights: Collection[int]) -> tuple[Listed, ...]:
+    return tuple(Listed(o.get(lang), i in rights, shown_language(o, lang)) for i, o in enumerate(question.options))
 
 
 def split_chart(

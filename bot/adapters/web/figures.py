@@ -6,10 +6,11 @@ answers to the quiz.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from bot.adapters.web.charts import LETTERS as LETTERS  # one alphabet for every chart and page
+from bot.adapters.web.formats import shown_language
 from bot.commands.learning import quiz_report
 from bot.commands.results import ResultSource, quiz_of
 from bot.domain import assignment as assigned
@@ -51,6 +52,7 @@ class RunLine:
     players: int
     podium: tuple[Standing | Place, ...]
     assignment_id: int | None = None
+    title_lang: str = ""  # the language the title is written in; "" for a gone quiz's id (its own direction)
 
 
 @dataclass(frozen=True)
@@ -84,12 +86,14 @@ async def run_lines(source: PageSource, chat_key: str, lang: str, limit: int, of
     for line in await source.store.chat_history(chat_key, limit, offset):
         quiz = await quiz_of(source.results, chat_key, line.quiz_id)
         title = quiz.title.get(lang) if quiz else line.quiz_id
+        written = shown_language(quiz.title, lang) if quiz else ""
         if isinstance(line, AssignmentSummary):
-            lines.append(await _assignment_line(source, line, title))
+            lines.append(replace(await _assignment_line(source, line, title), title_lang=written))
             continue
         standings = await source.store.run_standings(line.run_id)
         running = line.status is RunStatus.OPEN
-        lines.append(RunLine(line.run_id, line.started_at, title, running, len(standings), tuple(standings[:3])))
+        podium = tuple(standings[:3])
+        lines.append(RunLine(line.run_id, line.started_at, title, running, len(standings), podium, title_lang=written))
     return lines
 
 

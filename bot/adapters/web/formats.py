@@ -12,6 +12,9 @@ from babel.numbers import format_decimal
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
+from bot.domain.model import FALLBACK_LANGUAGE, LocalText
+from bot.texts.bidi import is_rtl
+
 FALLBACK = "en"
 
 
@@ -38,7 +41,29 @@ def when(context: Context, instant: float | datetime) -> str:
     return moment.astimezone(context["zone"]).strftime("%Y-%m-%d %H:%M %Z")
 
 
-FILTERS: dict[str, Any] = {"num": num, "tenths": tenths, "when": when}
+def shown_language(text: LocalText, lang: str) -> str:
+    """The language `text.get(lang)` is written in: the page's, or the fallback it falls back to."""
+    return lang if text.has(lang) else FALLBACK_LANGUAGE
+
+
+@pass_context
+def written_in(context: Context, text: LocalText) -> str:
+    """{{ question.prompt | written_in }}: the language the page shows that quiz text in."""
+    return shown_language(text, context["lang"])
+
+
+def direction(lang: str) -> str:
+    """{{ code | direction }}: a language's writing direction, as an HTML dir attribute says it."""
+    return "rtl" if is_rtl(lang) else "ltr"
+
+
+FILTERS: dict[str, Any] = {
+    "num": num,
+    "tenths": tenths,
+    "when": when,
+    "written_in": written_in,
+    "direction": direction,
+}
 
 
 @lru_cache(maxsize=16)

@@ -3,13 +3,13 @@ answer to each question, from the run's answers (bot/commands/results.py)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
-from bot.adapters.web.charts import Chart, split_chart
-from bot.adapters.web.figures import LETTERS
+from bot.adapters.web.charts import Figure, question_figure
 from bot.commands.results import Line, RunResults
-from bot.domain.model import NO_ANSWER, Question, Standing
-from bot.kinds import kind_of
+from bot.domain.model import Question, Standing
+from bot.domain.records import AnswerRow
 
 
 @dataclass(frozen=True)
@@ -17,10 +17,9 @@ class QuestionSplit:
     number: int
     question_id: str
     prompt: str  # the question id when the quiz no longer has it
-    options: tuple[str, ...]
-    answer: int  # the right option (authoring order); -1 when the question is gone
+    question: Question | None  # None when the question is gone
     answers: int  # how many answered it in this run
-    chart: Chart | None  # None when the question is gone
+    figure: Figure | None  # None when the question is gone
 
 
 @dataclass(frozen=True)
@@ -29,38 +28,35 @@ class PlayerAnswers:
     cells: tuple[Line | None, ...]  # one per question of the run, None where they did not answer
 
 
-def questions(results: RunResults, lang: str) -> list[QuestionSplit]:
-    by_number: dict[int, list[Line]] = {}
-    for line in results.lines:
-        by_number.setdefault(line.number, []).append(line)
+def questions(results: RunResults, answers: list[AnswerRow], lang: str) -> list[QuestionSplit]:
+    """Each question of the run with its figure (as the quiz page draws it: charts.py) over this
+    run's answers: `answers`, the run's stored answers."""
+    by_number: dict[int, list[AnswerRow]] = {}
+    for answer in answers:
+        by_number.setdefault(answer.index + 1, []).append(answer)
     shown = []
     for number, (question_id, question) in enumerate(results.questions, start=1):
         answered = by_number.get(number, [])
         if question is None:
-            shown.append(QuestionSplit(number, question_id, question_id, (), -1, len(answered), None))
+            shown.append(QuestionSplit(number, question_id, question_id, None, len(answered), None))
             continue
-        options = tuple(o.get(lang) for o in question.options)
-        split = _split(question, answered, len(options))
-        of = len(answered) if kind_of(question).split_of_answers else None  # an ordering's: who placed each right
-        chart = split_chart(LETTERS, list(options), tuple(split), question.right_options(), of=of)
-        shown.append(
-            QuestionSplit(
-                number, question_id, question.prompt.get(lang), options, question.answer, len(answered), chart
-            )
-        )
+        figure = question_figure(question, lang, _split(answered, len(question.options)), _responses(answered))
+        shown.append(QuestionSplit(number, question_id, question.prompt.get(lang), question, len(answered), figure))
     return shown
 
 
-def _split(question: Question, answered: list[Line], size: int) -> list[int]:
-    """Per option: the answers that count for it, as the kind counts them (a choice, a pick, an
-    ordering's option in its right place)."""
-    kind, split = kind_of(question), [0] * size
-    for line in answered:
-        picks = ",".join(map(str, line.picks))
-        for pick in kind.chosen_options(NO_ANSWER, picks) if kind.collects_picks else line.picks:
-            if pick < size:
-                split[pick] += 1
-    return split
+def _split(answered: list[AnswerRow], size: int) -> tuple[int, ...]:
+    """Per option (authoring order): the answers that chose it (a choice, a true/false, a poll)."""
+    split = [0] * size
+    for answer in answered:
+        if 0 <= answer.option < size:
+            split[answer.option] += 1
+    return tuple(split)
+
+
+def _responses(answered: list[AnswerRow]) -> Counter[str]:
+    """What was typed or picked, counted, as the store counts a quiz's (QuestionTallies.quiz_responses)."""
+    return Counter(answer.response for answer in answered if answer.response)
 
 
 def players(results: RunResults) -> list[PlayerAnswers]:

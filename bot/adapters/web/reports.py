@@ -48,7 +48,8 @@ class ReportPages:
         results = await run_results(self.source.results, link.chat_key, id_in(request, "run_id"), view.lang)
         if results is None:
             raise web.HTTPNotFound()
-        players, questions = report.players(results), report.questions(results, view.lang)
+        answers = await self.source.results.store.run_answers(results.run.run_id)
+        players, questions = report.players(results), report.questions(results, answers, view.lang)
         pages = paging(request, len(players))
         words = texts.report(view.lang)
         values = {

@@ -116,6 +116,7 @@ def questions(lang: str) -> dict[str, str]:
         "no_flags": t(lang, "No flags."),
         "explanation": t(lang, "Explanation"),
         "right_option": t(lang, "right answer"),
+        "accepted": t(lang, "Accepted answers"),
         "split": t(lang, "How the answers split"),
         "positions_right": t(lang, "Places right"),
         "placed_right": t(lang, "Put in its right place, option by option (listed in the right order)"),

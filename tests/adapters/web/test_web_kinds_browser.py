@@ -109,8 +109,8 @@ async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: S
 
     multi = sections.nth(1)
     await expect(multi.locator("svg g.bar.right")).to_have_count(3)
-    split = "A 2 (33%) right answer, B 1 (17%) right answer, C 1 (17%) right answer, D 1 (17%), E 1 (17%)"
-    await expect(multi.locator("svg title")).to_contain_text(split)  # each pick counts for its option
+    split = "A 2 (67%) right answer, B 1 (33%) right answer, C 1 (33%) right answer, D 1 (33%), E 1 (33%)"
+    await expect(multi.locator("svg title")).to_contain_text(split)  # each option's share of the 3 players
     truefalse = sections.nth(2)
     await expect(truefalse.locator("ol.options li.right")).to_have_text("True ✓ right answer")
     typed = sections.nth(3)
@@ -144,4 +144,6 @@ async def test_the_run_report_lists_each_order_as_placed_and_charts_the_places_r
     # the report's letters are the file's, in which the right order reads A → B → C → D
     assert "A → B → C → D" in words and "A → B → D → C" in words and "D → C → B → A" in words
     # per option, the answers that put it in its right place: Ann all four, Bob the first two
-    assert "How the answers split: A 2 (67%), B 2 (67%), C 1 (33%), D 1 (33%)</title>" in html
+    # drawn as the quiz page draws it: the places in the right order (the listed options)
+    places = "1 2 (67%) right answer, 2 2 (67%) right answer, 3 1 (33%) right answer, 4 1 (33%) right answer"
+    assert f"How the answers split: {places}</title>" in html

@@ -88,5 +88,5 @@ async def test_a_sound_or_video_beside_the_quiz_is_named_by_its_file_name_not_it
     async with serving(engine) as site:
         status, html, _ = await fetch(f"{site.link(group())}quizzes/sounds")
     assert status == 200
-    assert "<bdi>secret.mp3</bdi>" in html and "<bdi>secret-clip.mp4</bdi>" in html
+    assert '<bdi dir="auto">secret.mp3</bdi>' in html and '<bdi dir="auto">secret-clip.mp4</bdi>' in html
     assert str(tmp_path) not in html and "sounds/secret.mp3" not in html

@@ -114,7 +114,7 @@ async def test_a_stopped_runs_report_names_who_stopped_it_and_who_did_not_answer
     _, html, _ = await fetch(site.link(group()) + f"runs/{stopped}")
     words = text_of(html)
     assert "How it ended Stopped" in words and "Stopped by -Dee+1" in words and "Started by Ann" in words
-    row = next(r for r in html.split("<tr>") if '<th scope="row"><bdi>Ann</bdi>' in r)
+    row = next(r for r in html.split("<tr>") if '<th scope="row"><bdi dir="auto">Ann</bdi>' in r)
     assert text_of(row).count("no answer") == 3, "three questions were never asked"
 
 
@@ -234,7 +234,7 @@ async def test_every_page_names_the_chat_and_writes_times_in_its_zone(site, engi
     link = site.link(group())
     for path in ("", "runs", "quizzes", "quizzes/demo", f"runs/{(await run_ids(engine))[0]}", "nowhere"):
         _, html, _ = await fetch(link + path)
-        assert 'class="chat-name"' in html and "<bdi>Group</bdi>" in html, path
+        assert 'class="chat-name"' in html and '<bdi dir="auto">Group</bdi>' in html, path
     _, html, _ = await fetch(link + "runs")
     assert "PKT" in text_of(html) and "UTC" not in text_of(html)
 
