@@ -25,7 +25,7 @@ class QuestionSplit:
 @dataclass(frozen=True)
 class PlayerAnswers:
     standing: Standing
-    cells: tuple[Line | None, ...]  # one per question of the run, None where they did not answer
+    cells: tuple[Line | None, ...]  # one per question of the run (None: not asked of them)
 
 
 def questions(results: RunResults, answers: list[AnswerRow], lang: str) -> list[QuestionSplit]:
@@ -36,7 +36,7 @@ def questions(results: RunResults, answers: list[AnswerRow], lang: str) -> list[
         by_number.setdefault(answer.index + 1, []).append(answer)
     shown = []
     for number, (question_id, question) in enumerate(results.questions, start=1):
-        answered = [line for line in by_number.get(number, []) if line.given]
+        answered = by_number.get(number, [])
         if question is None:
             shown.append(QuestionSplit(number, question_id, question_id, None, len(answered), None))
             continue
@@ -60,11 +60,12 @@ def _responses(answered: list[AnswerRow]) -> Counter[str]:
 
 
 def players(results: RunResults) -> list[PlayerAnswers]:
-    """The players as ranked in the run, each with their answer to every question."""
+    """The players as ranked in the run, each with their line for every question asked of them
+    (answered or not)."""
     count = len(results.questions)
     cells: dict[str, list[Line | None]] = {}
     for line in results.lines:
         row = cells.setdefault(line.player_key, [None] * count)
-        if 0 < line.number <= count and line.given:
+        if 0 < line.number <= count:
             row[line.number - 1] = line
     return [PlayerAnswers(s, tuple(cells.get(s.player_key, [None] * count))) for s in results.standings]

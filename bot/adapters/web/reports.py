@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncGenerator
 from contextlib import aclosing as closing
+from functools import partial
 from http import HTTPStatus
 
 from aiohttp import web
@@ -21,6 +22,7 @@ from bot.adapters.web.paging import paging
 from bot.commands import sheets
 from bot.commands.downloads import one_page, write_results
 from bot.commands.results import Line, chat_result_pages, day_start, run_results
+from bot.commands.summary import run_summary
 from bot.commands.weblinks import Link, Scope
 
 KINDS = "|".join(sheets.FORMATS)
@@ -56,6 +58,10 @@ class ReportPages:
             "P": words,
             "R": texts.runs(view.lang),
             "Q": texts.questions(view.lang),
+            "B": texts.board(view.lang),
+            "verdict": partial(texts.verdict, view.lang),
+            "flag": partial(texts.flag, view.lang, option=""),
+            "summary": run_summary(results, view.zone),
             "results": results,
             "title": results.quiz.title.get(view.lang) if results.quiz else results.run.quiz_id,
             "questions": questions,

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from bot.domain.assignment import AssignmentStatus
 from bot.domain.questionstats import FLAG_PLAYERS, Flag
+from bot.domain.worth import Worth
 from bot.texts.render import t, tn  # right-to-left texts get isolates around their Latin runs (bot/texts/bidi.py)
+from bot.texts.verdicts import marked
 
 
 def common(lang: str) -> dict[str, str]:
@@ -94,14 +96,27 @@ def report(lang: str) -> dict[str, str]:
         "answers": t(lang, "Every player's answers"),
         "player": t(lang, "Player"),
         "total": t(lang, "Total"),
-        "right": t(lang, "right"),
-        "wrong": t(lang, "wrong"),
-        "none": t(lang, "no answer"),
         "points": t(lang, "points"),
         "download": t(lang, "Download this run"),
         "gone": t(lang, "This question is no longer in the quiz."),
         "nobody": t(lang, "Nobody answered in this run."),
+        "summary": t(lang, "Summary"),
+        "hardest": t(lang, "Questions, hardest first"),
+        "question": t(lang, "Question"),
+        "answered": t(lang, "Answered"),
+        "players_summary": t(lang, "Players"),
+        "not_answered": t(lang, "Not answered"),
+        "needs_help": t(lang, "Needs help (under 50% right)"),
+        "did_not_finish": t(lang, "Did not finish"),
+        "no_one": t(lang, "No one."),
+        "poll": t(lang, "poll: nothing is right"),
+        "not_asked": t(lang, "not asked"),
     }
+
+
+def verdict(lang: str, worth: Worth) -> str:
+    """A run report's cell: the verdict's mark and its words ("✓ right"), never colour alone."""
+    return marked(lang, worth)
 
 
 def questions(lang: str) -> dict[str, str]:

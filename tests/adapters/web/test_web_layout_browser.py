@@ -13,13 +13,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, expect
 
+from bot.adapters.web import texts
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import Player
+from bot.domain.worth import Verdict, Worth
 from bot.engine.core import EngineSettings, StartStatus
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
+from bot.texts.bidi import strip
+from bot.texts.verdicts import verdict_text
 from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_browser import browser, shots  # noqa: F401 (the fixtures)
 from tests.adapters.web.test_web_kinds_browser import PLAYED, answer
@@ -27,6 +31,7 @@ from tests.support.house import build, house_of
 from tests.support.web_harness import Site, serving
 
 WIDTHS = (390, 1280)
+STATUS = {"missing": 404, "refused": 403}  # the rest: 200
 LANGS = ("en", "ur")
 DEE = player(4, "دیا Dee")
 # Dee: two of the three right parallelisms (partly right), a vote, and nothing else (not answered)
@@ -125,10 +130,84 @@ async def test_no_page_is_wider_than_the_screen(site: Site, browser: Browser, sh
     for width in WIDTHS:
         page = await page_at(browser, width)
         for name, address in pages.items():
-            await page.goto(address)
+            response = await page.goto(address)
+            assert response is not None and response.status == STATUS.get(name, 200), name
             measured: dict[str, Any] = await page.evaluate(OUTSIDE)
             where = f"{name} ({lang}, {width} px)"
             assert measured["scroll"] <= width, f"{where} is {measured['scroll']} px wide"
             assert measured["out"] == [], f"{where}: {measured['out'][:5]}"
             await page.screenshot(path=shots / f"layout-{name}-{lang}-{width}.png", full_page=True)
         await page.close()
+
+
+def words(lang: str, verdict: Verdict, share: float = 0.0) -> str:
+    return strip(verdict_text(lang, Worth(verdict, share)))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("width", WIDTHS)
+async def test_the_run_report_says_what_each_answer_was_worth(
+    site: Site, browser: Browser, shots: Path, lang: str, width: int
+):
+    await house_of(site.engine).chats.update(group(), language=lang)
+    P, Q = texts.report(lang), texts.questions(lang)
+    page = await page_at(browser, width)
+    response = await page.goto((await addresses(site))["run"])
+    assert response is not None and response.status == 200
+
+    summary = page.locator("section.summary")
+    hardest = summary.locator("table.hardest tbody tr")
+    await expect(hardest).to_have_count(7)
+    # the typed question (1 of 4 right: Ann, Bob) is not the hardest: the numeric one (14, 14,2 of 4)
+    # ties it; Cy's reversed order and Dee's silence leave the ordering at (4 + 2) / 16 places
+    await expect(hardest.last).to_contain_text(strip(P["poll"]))  # the poll, with no share, last
+    players = summary.locator("table.players tbody tr")
+    await expect(players).to_have_count(4)
+    dee = players.filter(has_text="Dee")
+    await expect(dee.locator("td").nth(2)).to_have_text("5")  # five of seven not answered
+    # Bob (2.5 of 6 scored, a wrong pick costing his select-all), Cy (2 of 6) and Dee
+    await expect(summary.locator(".needs-help li")).to_have_count(3)
+    await expect(summary.locator(".needs-help")).to_contain_text("Dee")
+    await expect(summary.locator(".unfinished li")).to_have_count(1)
+    await expect(summary.locator(".unfinished")).to_contain_text("Dee")
+
+    rows = page.locator("table.answers tbody tr")
+    await expect(rows).to_have_count(4)
+    dee_cells = rows.filter(has_text="Dee").locator("td.cell")
+    await expect(dee_cells).to_have_count(7)
+    await expect(dee_cells.nth(0)).to_contain_text(words(lang, Verdict.UNANSWERED))
+    await expect(dee_cells.nth(1)).to_contain_text(words(lang, Verdict.PARTIAL, 2 / 3))
+    await expect(dee_cells.nth(1)).to_contain_text("◐")  # a mark and a word, not colour alone
+    await expect(dee_cells.nth(5)).to_contain_text(words(lang, Verdict.VOTE))
+    cy_cells = rows.filter(has_text="Cy").locator("td.cell")
+    await expect(cy_cells.nth(0)).to_contain_text(words(lang, Verdict.RIGHT))
+    await expect(cy_cells.nth(1)).to_contain_text(words(lang, Verdict.WRONG))
+    await expect(cy_cells.nth(3)).to_contain_text("broadcast")  # what was typed
+
+    sections = page.locator("section.question")
+    await expect(sections).to_have_count(7)
+    typed, numeric, multi = sections.nth(3), sections.nth(4), sections.nth(1)
+    await expect(typed.locator("svg g.bar")).to_have_count(3)  # allreduce, all-reduce (both right), broadcast
+    await expect(typed.locator("svg g.bar.right")).to_have_count(2)
+    await expect(typed.locator("svg title")).to_contain_text("3 1 (33%)")  # each of the 3 who typed
+    await expect(typed.locator(".accepted")).to_contain_text(strip(Q["accepted"]))
+    await expect(typed.locator(".accepted")).to_contain_text("all-reduce")
+    await expect(numeric.locator("svg g.bar.right")).to_have_count(2)
+    await expect(numeric.locator(".accepted")).to_contain_text("14")
+    # 3 of the 4 who answered chose tensor parallelism: 75% of the players, not of the picks
+    await expect(multi.locator("svg title")).to_contain_text("A 3 (75%)")
+
+    prompt = sections.nth(2).locator("h3 bdi")  # "DDP …": in Urdu it starts with a Latin word
+    await expect(prompt).to_have_attribute("dir", "rtl" if lang == "ur" else "ltr")
+    await expect(prompt).to_have_attribute("lang", lang)
+    assert await prompt.evaluate("e => getComputedStyle(e).direction") == ("rtl" if lang == "ur" else "ltr")
+    measured = await page.evaluate(OUTSIDE)
+    assert measured["scroll"] <= width and measured["out"] == [], measured
+    await page.screenshot(path=shots / f"run-report-{lang}-{width}.png", full_page=True)
+    await page.screenshot(path=shots / f"run-report-top-{lang}-{width}.png")
+    await summary.screenshot(path=shots / f"run-report-summary-{lang}-{width}.png")
+    await page.locator(".table-wrap:has(table.answers)").screenshot(
+        path=shots / f"run-report-answers-{lang}-{width}.png"
+    )
+    await sections.nth(3).screenshot(path=shots / f"run-report-typed-{lang}-{width}.png")
+    await page.close()
