@@ -52,6 +52,7 @@ class Listed:
     text: str
     right: bool
     lang: str = ""  # the language an option is written in; "" for what a player typed (its own direction)
+    seen: str = ""  # an ordering's option: the letter a run's players saw it under
 
 
 @dataclass(frozen=True)
@@ -66,10 +67,18 @@ class Figure:
     accepted: str = ""  # a typed or numeric question's accepted answer(s), as its answer key words them
 
 
-def question_figure(question: Question, lang: str, split: tuple[int, ...], responses: Mapping[str, int]) -> Figure:
+def question_figure(
+    question: Question,
+    lang: str,
+    split: tuple[int, ...],
+    responses: Mapping[str, int],
+    shown: Sequence[int] = (),
+) -> Figure:
     """How a question's answers split, by its kind: the options (one right, several right, or
     none for a poll), or the most common typed or numeric answers with the right ones marked.
-    `split`: answers per option (authoring order); `responses`: what was typed or picked, counted.
+    `split`: answers per option (authoring order); `responses`: what was typed or picked, counted;
+    `shown`: the order one run showed the options in (displayed position -> authoring index), so
+    its report letters them as its players saw them (default: the file's order).
     Every share is of the players who answered: a typed question's chart shows only its most
     common answers, and a select-all answer picks several options."""
     kind = kind_of(question)
@@ -82,23 +91,28 @@ def question_figure(question: Question, lang: str, split: tuple[int, ...], respo
         listed = tuple(Listed(t, i in right_ranks) for i, t in enumerate(texts))
         return Figure(chart, listed, "1", accepted=kind.key_text(question, lang))
     if kind.always_shuffled:  # the order is the answer
-        return _places_figure(question, lang, responses)
+        return _places_figure(question, lang, responses, shown)
     if kind.collects_picks:  # each pick counts for its option: the bars say how often each was picked
         counts = [0] * len(question.options)
         for response, n in responses.items():
             for index in set(kind.chosen_options(NO_ANSWER, response)) & set(range(len(counts))):
                 counts[index] += n
         split = tuple(counts)
-    rights = question.right_options()
-    options = [o.get(lang) for o in question.options]
-    chart = split_chart(LETTERS, options, split, rights, of=answers if kind.collects_picks else None)
-    return Figure(chart, _options_listed(question, lang, rights), "A")
+    order = list(shown) or list(range(len(question.options)))
+    rights = {position for position, index in enumerate(order) if index in question.right_options()}
+    options = [question.options[index] for index in order]
+    texts = [o.get(lang) for o in options]
+    chart = split_chart(
+        LETTERS, texts, tuple(split[i] for i in order), rights, of=answers if kind.collects_picks else None
+    )
+    listed = tuple(Listed(o.get(lang), i in rights, shown_language(o, lang)) for i, o in enumerate(options))
+    return Figure(chart, listed, "A")
 
 
-def _places_figure(question: Question, lang: str, responses: Mapping[str, int]) -> Figure:
+def _places_figure(question: Question, lang: str, responses: Mapping[str, int], shown: Sequence[int] = ()) -> Figure:
     """An ordering's options in the right order, each bar the answers that put it in its place;
     beside them the share of places right and of orders right (the tallies count options chosen,
-    not orders)."""
+    not orders). With `shown`, each option names the letter the players saw it under."""
     kind, size = kind_of(question), len(question.options)
     counts, places, whole = [0] * size, 0, 0
     for response, n in responses.items():
@@ -110,14 +124,13 @@ def _places_figure(question: Question, lang: str, responses: Mapping[str, int]) 
     options = [o.get(lang) for o in question.options]  # the right order
     numbers = [str(place) for place in range(1, size + 1)]
     chart = split_chart(numbers, options, tuple(counts), range(size), of=answers)
-    listed = _options_listed(question, lang, ())  # the list itself is the answer
+    seen = {index: LETTERS[position] for position, index in enumerate(shown)}
+    listed = tuple(  # the list itself is the answer
+        Listed(o.get(lang), False, shown_language(o, lang), seen.get(i, "")) for i, o in enumerate(question.options)
+    )
     if not answers:
         return Figure(chart, listed, "1")
     return Figure(chart, listed, "1", round(100 * places / (answers * size)), round(100 * whole / answers))
-
-
-def _options_listed(question: Question, lang: str, rights: Collection[int]) -> tuple[Listed, ...]:
-    return tuple(Listed(o.get(lang), i in rights, shown_language(o, lang)) for i, o in enumerate(question.options))
 
 
 def split_chart(

@@ -10,6 +10,8 @@ from bot.adapters.web.charts import Figure, question_figure
 from bot.commands.results import Line, RunResults
 from bot.domain.model import Question, Standing
 from bot.domain.records import AnswerRow
+from bot.domain.session import option_order
+from bot.kinds import kind_of
 
 
 @dataclass(frozen=True)
@@ -40,9 +42,15 @@ def questions(results: RunResults, answers: list[AnswerRow], lang: str) -> list[
         if question is None:
             shown.append(QuestionSplit(number, question_id, question_id, None, len(answered), None))
             continue
-        figure = question_figure(question, lang, _split(answered, len(question.options)), _responses(answered))
+        split, responses = _split(answered, len(question.options)), _responses(answered)
+        figure = question_figure(question, lang, split, responses, _shown(results.run.seed, question))
         shown.append(QuestionSplit(number, question_id, question.prompt.get(lang), question, len(answered), figure))
     return shown
+
+
+def _shown(seed: int, question: Question) -> tuple[int, ...]:
+    """The options as the run showed them, as the engine orders a card (bot/domain/session.py)."""
+    return tuple(kind_of(question).arranged(option_order(seed, question)))
 
 
 def _split(answered: list[AnswerRow], size: int) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ Screenshots go to $SCREENSHOTS_DIR (else a folder under the test's tmp_path).
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -195,7 +196,15 @@ async def test_the_run_report_says_what_each_answer_was_worth(
     await expect(numeric.locator("svg g.bar.right")).to_have_count(2)
     await expect(numeric.locator(".accepted")).to_contain_text("14")
     # 3 of the 4 who answered chose tensor parallelism: 75% of the players, not of the picks
-    await expect(multi.locator("svg title")).to_contain_text("A 3 (75%)")
+    await expect(multi.locator("svg title")).to_contain_text(re.compile(r"[A-E] 3 \(75%\)"))
+
+    # the letters are those the players saw, in the cells and under the charts alike
+    first = sections.nth(0).locator("ol.options li")
+    right = [n for n, cls in enumerate([await li.get_attribute("class") for li in await first.all()]) if cls == "right"]
+    assert len(right) == 1
+    await expect(cy_cells.nth(0).locator("bdi")).to_have_text("ABCD"[right[0]])  # Cy chose the right one
+    seen = " → ".join(strip(t).strip("()") for t in await sections.nth(6).locator(".seen").all_inner_texts())
+    await expect(rows.filter(has_text="Ann").locator("td.cell").nth(6).locator("bdi")).to_have_text(seen)
 
     prompt = sections.nth(2).locator("h3 bdi")  # "DDP …": in Urdu it starts with a Latin word
     await expect(prompt).to_have_attribute("dir", "rtl" if lang == "ur" else "ltr")
