@@ -17,6 +17,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from bot.adapters.web import texts
+from bot.commands.core import Caller
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import Player
 from bot.domain.worth import Verdict, Worth
@@ -94,6 +95,8 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     clock.advance(5)
     await engine.run_due()
     assert engine.run_in(group()) is None
+    assigned = await house_of(engine).commands.handle("assign", "kinds-tour until tomorrow", Caller(group(), ann, True))
+    assert "#1" in assigned.text, assigned.text
     try:
         async with serving(engine) as served:
             yield served
@@ -108,7 +111,7 @@ async def page_at(browser: Browser, width: int) -> Page:
 
 async def addresses(site: Site) -> dict[str, str]:
     """Every page a chat's links reach, by a name for its screenshot."""
-    (run,) = await house_of(site.engine).store.chat_runs(group().key)
+    run, *_ = await house_of(site.engine).store.chat_runs(group().key)
     admin = site.link(group())
     return {
         "home": site.base + "/",
@@ -118,6 +121,7 @@ async def addresses(site: Site) -> dict[str, str]:
         "quizzes": admin + "quizzes",
         "quiz": admin + "quizzes/kinds-tour",
         "upload": admin + "upload",
+        "assignment": admin + "assignments/1",
         "missing": admin + "nowhere",
         "refused": admin.replace("/c/ey", "/c/eY"),
     }
