@@ -61,7 +61,7 @@ class ReportPages:
             "B": texts.board(view.lang),
             "verdict": partial(texts.verdict, view.lang),
             "flag": partial(texts.flag, view.lang, option=""),
-            "summary": run_summary(results, view.zone),
+            "summary": run_summary(results),  # its times are the lines', in the chat's zone
             "results": results,
             "title": results.quiz.title.get(view.lang) if results.quiz else results.run.quiz_id,
             "questions": questions,
