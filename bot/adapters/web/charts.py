@@ -84,7 +84,7 @@ def question_figure(question: Question, lang: str, split: tuple[int, ...], respo
         split = tuple(counts)
     rights = question.right_options()
     options = [o.get(lang) for o in question.options]
-    chart = split_chart(LETTERS, options, split, rights)
+    chart = split_chart(LETTERS, options, split, rights, of=sum(responses.values()) if kind.collects_picks else None)
     return Figure(chart, tuple(Listed(t, i in rights) for i, t in enumerate(options)), "A")
 
 
