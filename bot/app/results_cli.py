@@ -48,7 +48,7 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
         print(f"quizhost results: {found}", file=sys.stderr)
         return 1
     if args.output is not None:
-        print(f"{args.output}: {found} answer(s) written", file=sys.stderr)
+        print(f"{args.output}: {found} row(s) written", file=sys.stderr)  # a row per question asked of a player
     return 0
 
 

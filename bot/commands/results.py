@@ -1,8 +1,11 @@
 """A chat's results, answer by answer: one run's (its report on the web page) or the chat's whole
 history (the downloads, `quizhost results`).
 
-Every line is one stored answer, so the points of the lines add up to the boards exactly: the
-boards are sums of the same answers (storage/shared/boards.py). Times are in the chat's zone.
+Every line is one question asked of one player of a run: a stored answer, or "not answered" for
+a question the run asked that the player did not answer (0 points). So the points of the lines
+add up to the boards exactly: the boards are sums of the same answers (storage/shared/boards.py).
+Letters are those the player saw: a run shuffles each question's options by its seed. Times are
+in the chat's zone.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from zoneinfo import ZoneInfo
 
 from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
+from bot.domain.session import option_order
+from bot.domain.worth import Verdict, Worth
 from bot.domain.zones import zone
-from bot.kinds import kind_of
+from bot.kinds import kind_of, worth_of_answer
 from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, WebRecords
 
 if TYPE_CHECKING:
@@ -43,7 +48,8 @@ class ResultSource:
 
 @dataclass(frozen=True)
 class Line:
-    """One answer, as a download's row and the run report's cell show it."""
+    """One question asked of one player of a run (everyone who answered any of its questions),
+    as a download's row and the run report's cell show it: their answer, or "not answered"."""
 
     run_id: int
     started: datetime  # the run's start, in the chat's zone
@@ -54,13 +60,19 @@ class Line:
     question: str
     player: str
     player_key: str
-    picks: tuple[int, ...]  # authoring-order indices of the chosen options (none: typed, numeric)
-    letter: str  # the chosen options' letters in authoring order, or what the player typed
+    picks: tuple[int, ...]  # authoring-order indices of the chosen options (none: typed, numeric, not answered)
+    letter: str  # the chosen options' letters as the player saw them (shuffled per run), or what was typed
     chosen: str  # the chosen options' texts ('' when the quiz no longer has them), or what was typed
-    right: bool
-    seconds: float
+    worth: Worth
+    scored: bool  # the question counts in accuracy (a poll's does not)
+    seconds: float | None  # None: not answered
     points: int
-    answered: datetime  # in the chat's zone
+    answered: datetime | None  # in the chat's zone; None: not answered
+
+    @property
+    def given(self) -> bool:
+        """The player answered it (a vote included)."""
+        return self.worth.verdict is not Verdict.UNANSWERED
 
 
 @dataclass(frozen=True)
@@ -95,97 +107,208 @@ async def run_results(source: ResultSource, chat_key: str, run_id: int, lang: st
     run = await store.past_run(chat_key, run_id)
     if run is None:
         return None
-    quiz = await quiz_of(source, chat_key, run.quiz_id)
-    kept = {q.id: q for q in quiz.questions} if quiz else {}
+    standings = tuple(await store.run_standings(run_id))
     maker = _LineMaker(source, chat_key, lang, await chat_zone(source, chat_key))
-    maker.known(run)
-    lines = await maker.of(await store.run_answers(run_id))
+    await maker.known(run, standings)
+    lines = await maker.of(await store.run_answers(run_id)) + maker.rest()
+    quiz = maker.quizzes.get(run.quiz_id)
     names = await store.player_names({run.started_by, run.stopped_by} - {""})
     return RunResults(
         run,
-        quiz,
-        tuple((qid, kept.get(qid)) for qid in run.question_ids),
+        quiz.quiz if quiz else None,
+        tuple((qid, quiz.questions.get(qid) if quiz else None) for qid in run.question_ids),
         tuple(lines),
-        tuple(await store.run_standings(run_id)),
+        standings,
         names.get(run.started_by, run.started_by),
         names.get(run.stopped_by, run.stopped_by),
     )
 
 
 async def chat_results(source: ResultSource, chat_key: str, lang: str, since: float | None = None) -> list[Line]:
-    """Every answer of the chat (from `since` on), by run and question."""
+    """Every question asked of the chat's players (from `since` on), by run and question."""
     return [line async for page in chat_result_pages(source, chat_key, lang, since) for line in page]
 
 
 async def chat_result_pages(
     source: ResultSource, chat_key: str, lang: str, since: float | None = None, size: int | None = None
 ) -> AsyncGenerator[list[Line], None]:
-    """`chat_results` a page of at most `size` lines (default PAGE_ANSWERS) at a time, read from
-    the store as they are asked for: a download of a long history holds one page, never the whole."""
+    """`chat_results` a page of about `size` lines (default PAGE_ANSWERS answers, and the rows of
+    the questions they leave behind unanswered) at a time, read from the store as they are asked
+    for: a download of a long history holds one page and one run's players, never the whole."""
     store = source.store
     size = size or PAGE_ANSWERS
-    lines = _LineMaker(source, chat_key, lang, await chat_zone(source, chat_key))
+    lines = _LineMaker(source, chat_key, lang, await chat_zone(source, chat_key), since)
     answers = await store.chat_answers_after(chat_key, None, size, since)
     while answers:
         yield await lines.of(answers)
         answers = await store.chat_answers_after(chat_key, answers[-1], size, since)
+    if rest := lines.rest():
+        yield rest
+
+
+@dataclass(frozen=True)
+class _KeptQuiz:
+    quiz: Quiz
+    questions: dict[str, Question]  # by id
+
+
+class _Reading:
+    """The run whose answers are being made into lines: its players (by key, their names), the
+    question being read, who answered it, and the option orders its questions were shown in."""
+
+    def __init__(self, run_id: int | None, run: PastRun | None, players: dict[str, str], whole: bool = True) -> None:
+        self.run_id, self.run, self.players = run_id, run, players
+        # False: the run's earlier answers are left out (a download from a day the run began
+        # before), so no question of it is said to be unanswered
+        self.whole = whole and run is not None
+        self.index = -1  # the question being read, 0-based
+        self.seen: set[str] = set()  # the players who answered it
+        self.orders: dict[str, tuple[int, ...]] = {}  # question id -> displayed position -> authoring index
 
 
 class _LineMaker:
-    """Answers into lines; the runs and quizzes they name kept from page to page (a few per
-    chat), the players' names read per page."""
+    """Answers into lines, a run at a time, with a "not answered" line for every question the run
+    asked one of its players who did not answer it; the runs and quizzes they name kept from page
+    to page (a few per chat)."""
 
-    def __init__(self, source: ResultSource, chat_key: str, lang: str, where: ZoneInfo) -> None:
-        self.source, self.chat_key, self.lang, self.where = source, chat_key, lang, where
+    def __init__(
+        self, source: ResultSource, chat_key: str, lang: str, where: ZoneInfo, since: float | None = None
+    ) -> None:
+        self.source, self.chat_key, self.lang, self.where, self.since = source, chat_key, lang, where, since
         self.runs: dict[int, PastRun | None] = {}
-        self.quizzes: dict[str, Quiz | None] = {}
+        self.quizzes: dict[str, _KeptQuiz | None] = {}
+        self.reading = _Reading(None, None, {})
+        self.made = 0
 
-    def known(self, run: PastRun) -> None:
+    async def known(self, run: PastRun, standings: tuple[Standing, ...]) -> None:
+        """Read that run's answers next: its players are those standings'."""
         self.runs[run.run_id] = run
+        await self._keep_quiz(run)
+        self.reading = _Reading(run.run_id, run, {s.player_key: s.name for s in standings})
 
     async def of(self, answers: list[AnswerRow]) -> list[Line]:
-        store = self.source.store
-        for run_id in sorted({a.run_id for a in answers} - set(self.runs)):
-            self.runs[run_id] = await store.past_run(self.chat_key, run_id)
-        for run in self.runs.values():
-            if run is not None and run.quiz_id not in self.quizzes:
-                self.quizzes[run.quiz_id] = await quiz_of(self.source, self.chat_key, run.quiz_id)
-        names = await store.player_names({a.player_key for a in answers})
-        lines = []
-        for n, a in enumerate(answers, start=1):
-            if n % YIELD_EVERY == 0:  # a run's or a page's answers are many: other pages and presses go on meanwhile
+        lines: list[Line] = []
+        for a in answers:
+            if a.run_id != self.reading.run_id:
+                lines += self.rest()
+                await self._read(a.run_id)
+            lines += self._passed(a.index)
+            self.reading.seen.add(a.player_key)
+            lines.append(self.line(a))
+            self.made += 1
+            if self.made % YIELD_EVERY == 0:  # a run's or a page's answers are many: other pages and presses go on
                 await asyncio.sleep(0)
-            lines.append(self.line(a, names))
         return lines
 
-    def line(self, a: AnswerRow, names: dict[str, str]) -> Line:
-        run, lang, where = self.runs.get(a.run_id), self.lang, self.where
-        quiz = self.quizzes.get(run.quiz_id) if run else None
-        question = next((q for q in quiz.questions if q.id == a.question_id), None) if quiz else None
-        picks, letter, chosen = said(question, a, lang)
+    def rest(self) -> list[Line]:
+        """The lines of the run being read that its answers left: the questions it asked after
+        the last one answered."""
+        run = self.reading.run
+        return self._passed(run.asked) if run else []
+
+    async def _read(self, run_id: int) -> None:
+        store = self.source.store
+        if run_id not in self.runs:
+            self.runs[run_id] = await store.past_run(self.chat_key, run_id)
+        run = self.runs[run_id]
+        if run is not None:
+            await self._keep_quiz(run)
+        players = {s.player_key: s.name for s in await store.run_standings(run_id)}
+        whole = run is not None and (self.since is None or run.started_at >= self.since)
+        self.reading = _Reading(run_id, run, players, whole)
+
+    async def _keep_quiz(self, run: PastRun) -> None:
+        if run.quiz_id not in self.quizzes:
+            quiz = await quiz_of(self.source, self.chat_key, run.quiz_id)
+            self.quizzes[run.quiz_id] = _KeptQuiz(quiz, {q.id: q for q in quiz.questions}) if quiz else None
+
+    def _passed(self, index: int) -> list[Line]:
+        """Moving on to question `index`: a line for each player of the run who did not answer
+        each question left behind."""
+        reading, lines = self.reading, []
+        while reading.index < index:
+            if reading.index >= 0 and reading.whole and reading.run is not None:
+                run, left = reading.run, reading.index
+                lines += [self.unanswered(run, left, p) for p in reading.players if p not in reading.seen]
+            reading.index += 1
+            reading.seen = set()
+        return lines
+
+    def line(self, a: AnswerRow) -> Line:
+        reading, question = self.reading, self._question(a.question_id)
+        picks, letter, chosen = said(question, a, self.lang, self._order(question))
         return Line(
             run_id=a.run_id,
-            started=datetime.fromtimestamp(run.started_at if run else a.answered_at, where),
+            started=datetime.fromtimestamp(reading.run.started_at if reading.run else a.answered_at, self.where),
             quiz_id=a.quiz_id,
-            quiz_title=quiz.title.get(lang) if quiz else a.quiz_id,
+            quiz_title=self._title(a.quiz_id),
             number=a.index + 1,
             question_id=a.question_id,
-            question=question.prompt.get(lang) if question else a.question_id,
-            player=names.get(a.player_key, a.player_key),
+            question=question.prompt.get(self.lang) if question else a.question_id,
+            player=reading.players.get(a.player_key, a.player_key),
             player_key=a.player_key,
             picks=picks,
             letter=letter,
             chosen=chosen,
-            right=a.correct,
+            worth=worth_of_answer(question, a),
+            scored=kind_of(question).is_scored if question else a.scored,
             seconds=round(a.elapsed, 2),
             points=a.points,
-            answered=datetime.fromtimestamp(a.answered_at, where),
+            answered=datetime.fromtimestamp(a.answered_at, self.where),
         )
 
+    def unanswered(self, run: PastRun, index: int, player_key: str) -> Line:
+        question_id = run.question_ids[index] if index < len(run.question_ids) else ""
+        question = self._question(question_id)
+        return Line(
+            run_id=run.run_id,
+            started=datetime.fromtimestamp(run.started_at, self.where),
+            quiz_id=run.quiz_id,
+            quiz_title=self._title(run.quiz_id),
+            number=index + 1,
+            question_id=question_id,
+            question=question.prompt.get(self.lang) if question else question_id,
+            player=self.reading.players.get(player_key, player_key),
+            player_key=player_key,
+            picks=(),
+            letter="",
+            chosen="",
+            worth=worth_of_answer(question, None),
+            scored=kind_of(question).is_scored if question else True,
+            seconds=None,
+            points=0,
+            answered=None,
+        )
 
-def said(question: Question | None, answer: AnswerRow, lang: str) -> tuple[tuple[int, ...], str, str]:
-    """What a player answered: the options picked (authoring order), their letters, their texts;
-    a typed or numeric answer as typed."""
+    def _title(self, quiz_id: str) -> str:
+        kept = self._kept()
+        return kept.quiz.title.get(self.lang) if kept else quiz_id
+
+    def _kept(self) -> _KeptQuiz | None:
+        run = self.reading.run
+        return self.quizzes.get(run.quiz_id) if run else None
+
+    def _question(self, question_id: str) -> Question | None:
+        kept = self._kept()
+        return kept.questions.get(question_id) if kept else None
+
+    def _order(self, question: Question | None) -> tuple[int, ...]:
+        """The question's options as this run showed them: displayed position -> authoring index."""
+        if question is None or self.reading.run is None:
+            return ()
+        orders = self.reading.orders
+        if question.id not in orders:
+            shuffled = option_order(self.reading.run.seed, question)
+            orders[question.id] = tuple(kind_of(question).arranged(shuffled))
+        return orders[question.id]
+
+
+def said(
+    question: Question | None, answer: AnswerRow, lang: str, order: tuple[int, ...] = ()
+) -> tuple[tuple[int, ...], str, str]:
+    """What a player answered: the options picked (authoring order), their letters as the player
+    saw them (`order`: displayed position -> authoring index; authoring letters without one), their
+    texts in the same order; a typed or numeric answer as typed."""
     kind = kind_of(question) if question is not None else None
     if kind is not None:
         picks = kind.said_options(answer.option, answer.response)
@@ -193,9 +316,16 @@ def said(question: Question | None, answer: AnswerRow, lang: str) -> tuple[tuple
         picks = (answer.option,) if answer.option >= 0 else ()
     if not picks:
         return (), answer.response, answer.response
-    options = question.options if question else ()
+    position = {src: pos for pos, src in enumerate(order)}
     between = kind.said_between if kind is not None else ", "  # an ordering's: " → "
-    letters = between.join(LETTERS[i] if i < len(LETTERS) else str(i + 1) for i in picks)
+    # picks that make a set are listed as the options were shown; an ordering's, as placed
+    shown = sorted(picks, key=lambda i: position.get(i, i)) if between == ", " else list(picks)
+    letters = between.join(_letter(position.get(i, i)) for i in shown)
+    options = question.options if question else ()
     join = kind.said_texts if kind is not None else "; ".join
-    texts = join(options[i].get(lang) for i in picks if i < len(options))
+    texts = join(options[i].get(lang) for i in shown if i < len(options))
     return picks, letters, texts
+
+
+def _letter(position: int) -> str:
+    return LETTERS[position] if position < len(LETTERS) else str(position + 1)

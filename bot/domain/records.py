@@ -127,6 +127,17 @@ class PastRun:
     started_at: float
     status: RunStatus
     stopped_by: str = ""  # the player key of whoever /stop-ped it; empty when nobody did
+    seed: int = 0  # the run's seed: each question's options were shown in `option_order(seed, question)`
+    asked: int = 0  # how many of question_ids it showed (a stopped run: fewer than all)
+
+
+def questions_asked(status: RunStatus, phase: Phase, index: int, total: int) -> int:
+    """How many questions a run showed, from its stored state: all of a finished run's; else up to
+    its current question (`index`), less that one while it still waited to be posted."""
+    if status == RunStatus.FINISHED:
+        return total
+    shown = index + (0 if phase == Phase.POSTING else 1)
+    return max(0, min(shown, total))
 
 
 @dataclass(frozen=True)

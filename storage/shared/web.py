@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.domain.records import AnswerRow, PastRun, PlayedChat, RunStatus, RunSummary
+from bot.domain.records import AnswerRow, PastRun, Phase, PlayedChat, RunStatus, RunSummary, questions_asked
 from storage.shared.tables import ANSWER_COLUMNS
 
 SECRET_NAME = "web_links"
@@ -119,7 +119,7 @@ class WebQueries:
     async def past_run(self, chat_key: str, run_id: int) -> PastRun | None:
         rows = await self._fetch(
             f"SELECT r.id, {_BOARD_OF_RUN}, r.quiz_id, r.language, r.question_ids, r.started_by, r.started_at, "
-            "r.status, s.stopped_by FROM runs r LEFT JOIN run_stops s ON s.run_id = r.id "
+            "r.status, s.stopped_by, r.seed, r.phase, r.idx FROM runs r LEFT JOIN run_stops s ON s.run_id = r.id "
             f"WHERE r.id = :run AND {_RUN_OF_CHAT}",
             {"run": run_id, "chat": chat_key},
         )
@@ -127,8 +127,19 @@ class WebQueries:
             return None
         r = rows[0]
         ids = json.loads(r[4]) if isinstance(r[4], str) else r[4]  # SQLite keeps JSON text, PostgreSQL an array
+        status = RunStatus(r[7])
         return PastRun(
-            int(r[0]), str(r[1]), str(r[2]), str(r[3]), tuple(ids), str(r[5]), float(r[6]), RunStatus(r[7]), r[8] or ""
+            int(r[0]),
+            str(r[1]),
+            str(r[2]),
+            str(r[3]),
+            tuple(ids),
+            str(r[5]),
+            float(r[6]),
+            status,
+            r[8] or "",
+            seed=int(r[9]),
+            asked=questions_asked(status, Phase(r[10]), int(r[11]), len(ids)),
         )
 
     async def chat_answers(self, chat_key: str, since: float | None = None) -> list[AnswerRow]:

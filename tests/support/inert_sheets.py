@@ -43,13 +43,15 @@ def assert_inert_csv(data: bytes) -> list[dict[str, str]]:
 
 
 def assert_inert_xlsx(data: bytes) -> list[dict[str, object]]:
-    """No formula (nor error) cell, and no text cell that starts like a formula. The rows, by heading."""
-    sheet = openpyxl.load_workbook(io.BytesIO(data)).active
-    assert sheet is not None
-    headings, *rows = list(sheet.iter_rows())
-    cells = [cell for row in rows for cell in [*headings, *row]]
-    assert {cell.data_type for cell in cells} <= {"s", "n"}, "texts and numbers only"
-    formulas = [cell.value for cell in cells if isinstance(cell.value, str) and cell.value.startswith(FORMULA_STARTS)]
-    assert not formulas, f"text cells that start like a formula: {formulas}"
-    names = [cell.value for cell in headings]
+    """No formula (nor error) cell, and no text cell that starts like a formula, on any sheet (the
+    summary names players and quotes prompts too). The answers sheet's rows, by heading (a date
+    column's heading without the zone it names)."""
+    book = openpyxl.load_workbook(io.BytesIO(data))
+    for sheet in book.worksheets:
+        cells = [cell for row in sheet.iter_rows() for cell in row]
+        assert {cell.data_type for cell in cells} <= {"s", "n", "d"}, "texts, numbers and dates only"
+        formulas = [c.value for c in cells if isinstance(c.value, str) and c.value.startswith(FORMULA_STARTS)]
+        assert not formulas, f"text cells that start like a formula: {formulas}"
+    headings, *rows = list(book["Answers"].iter_rows())
+    names = [str(cell.value).split(" (")[0] for cell in headings]
     return [dict(zip(names, (cell.value for cell in row), strict=True)) for row in rows]

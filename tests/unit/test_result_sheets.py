@@ -14,6 +14,7 @@ import pytest
 
 from bot.commands import sheets
 from bot.commands.results import Line
+from bot.domain.worth import RIGHT
 from tests.support.inert_sheets import FORMULA_STARTS, assert_inert_csv, assert_inert_xlsx
 
 HOSTILE = (
@@ -52,7 +53,7 @@ TEXT_COLUMNS = {
 }
 NUMBERS = {"run": 7, "question_number": 3, "seconds": 4.25, "points": 812}
 WHEN = datetime(2026, 12, 4, 21, 30, tzinfo=UTC)
-PLAIN = Line(7, WHEN, "q", "Q", 3, "a", "A", "Ann", "test:1", (), "x", "x", True, 4.25, 812, WHEN)
+PLAIN = Line(7, WHEN, "q", "Q", 3, "a", "A", "Ann", "test:1", (), "x", "x", RIGHT, True, 4.25, 812, WHEN)
 
 
 def xml_line_ends(text: str) -> str:

@@ -35,7 +35,7 @@ def questions(results: RunResults, lang: str) -> list[QuestionSplit]:
         by_number.setdefault(line.number, []).append(line)
     shown = []
     for number, (question_id, question) in enumerate(results.questions, start=1):
-        answered = by_number.get(number, [])
+        answered = [line for line in by_number.get(number, []) if line.given]
         if question is None:
             shown.append(QuestionSplit(number, question_id, question_id, (), -1, len(answered), None))
             continue
@@ -69,6 +69,6 @@ def players(results: RunResults) -> list[PlayerAnswers]:
     cells: dict[str, list[Line | None]] = {}
     for line in results.lines:
         row = cells.setdefault(line.player_key, [None] * count)
-        if 0 < line.number <= count:
+        if 0 < line.number <= count and line.given:
             row[line.number - 1] = line
     return [PlayerAnswers(s, tuple(cells.get(s.player_key, [None] * count))) for s in results.standings]

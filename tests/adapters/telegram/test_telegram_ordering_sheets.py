@@ -70,7 +70,7 @@ async def test_an_order_of_formulas_is_inert_in_every_download(fake, clock, tmp_
         assert row["player"] == "Eve;'=1+1", "the override dropped, the formula guarded"
         # first to last, as placed: the override in "@last" cannot show the formula before it
         assert row["chosen_text"] == f"'+1 step → @last → {FORMULA}"
-        assert row["right"] == "no"
+        assert (row["verdict"], row["share"]) in {("wrong", "0.0"), ("wrong", 0.0)}
 
 
 MULTI_QUIZ = """\
@@ -105,6 +105,9 @@ async def test_an_override_in_a_select_all_option_cannot_reorder_a_results_cell(
     done = results(tmp_path, "--chat", f"telegram:{group['id']}", "-o", "picks.csv", quizzes=tmp_path / "quizzes")
     assert done.returncode == 0, done.stderr
     (row,) = assert_inert_csv((tmp_path / "picks.csv").read_bytes())
-    # the override in "@first" would show "+1 step" before it: both read as written, in order
-    assert row["chosen_text"] == "'@first; +1 step"
-    assert row["right"] == "yes"
+    # the override in "@first" would show "+1 step" before it: both read as written, in the
+    # order Eve saw them
+    seen = sorted(("@first", "+1 step"), key=letter.__getitem__)
+    assert row["chosen"] == ", ".join(sorted(letter[text] for text in seen))
+    assert row["chosen_text"] == "'" + "; ".join(seen)
+    assert row["verdict"] == "right"

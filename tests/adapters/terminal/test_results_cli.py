@@ -12,7 +12,6 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-import openpyxl
 import pytest
 
 from bot.content.catalog import Catalog, default_quiz_folders
@@ -76,18 +75,14 @@ def test_a_chats_results_as_csv_and_xlsx_add_up_to_its_board(tmp_path, board):
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(io.StringIO((tmp_path / "all.csv").read_text("utf-8-sig"))))
     assert rows == assert_inert_csv((tmp_path / "all.csv").read_bytes())
-    assert done.stderr.decode().strip() == f"all.csv: {len(rows)} answer(s) written"
+    assert done.stderr.decode().strip() == f"all.csv: {len(rows)} row(s) written"
     assert sums(rows) == board and {r["quiz_id"] for r in rows} == {"pipeline"}
     assert "'+Bob" in {r["player"] for r in rows}, "a name that would be a formula stays text"
     assert rows[0]["started"].startswith("2026-11-01T12:00:00+00:00"), "in the chat's zone (UTC: none set)"
 
     done = results(tmp_path, "--chat", group().key, "--format", "xlsx", "-o", "all.xlsx")
     assert done.returncode == 0, done.stderr
-    assert_inert_xlsx((tmp_path / "all.xlsx").read_bytes())
-    sheet = openpyxl.load_workbook(tmp_path / "all.xlsx").active
-    assert sheet is not None
-    headings, *cells = [[c.value for c in row] for row in sheet.iter_rows()]
-    assert sums([dict(zip(headings, row, strict=True)) for row in cells]) == board
+    assert sums(assert_inert_xlsx((tmp_path / "all.xlsx").read_bytes())) == board
 
 
 def test_since_a_day_keeps_the_later_run_only_and_standard_output_works(tmp_path, board):

@@ -46,10 +46,8 @@ def csv_rows(data: bytes) -> list[dict[str, str]]:
 
 
 def xlsx_rows(data: bytes) -> tuple[list[dict[str, object]], list[openpyxl.cell.cell.Cell]]:
-    sheet = openpyxl.load_workbook(io.BytesIO(data)).active
-    assert sheet is not None
-    cells = list(sheet.iter_rows())
-    headings = [c.value for c in cells[0]]
+    cells = list(openpyxl.load_workbook(io.BytesIO(data))["Answers"].iter_rows())
+    headings = [str(c.value).split(" (")[0] for c in cells[0]]  # a date's heading names the chat's zone
     return [dict(zip(headings, (c.value for c in row), strict=True)) for row in cells[1:]], [
         c for row in cells[1:] for c in row
     ]

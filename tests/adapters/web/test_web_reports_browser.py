@@ -82,10 +82,10 @@ async def downloaded(page: Page, name: str, keep: Path) -> list[dict]:
         assert download.suggested_filename.endswith(".csv")
         return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
     assert download.suggested_filename.endswith(".xlsx")
-    sheet = openpyxl.load_workbook(io.BytesIO(data)).active
-    assert sheet is not None
-    headings, *rows = [[c.value for c in row] for row in sheet.iter_rows()]
-    return [dict(zip(headings, row, strict=True)) for row in rows]
+    headings, *rows = [
+        [c.value for c in row] for row in openpyxl.load_workbook(io.BytesIO(data))["Answers"].iter_rows()
+    ]
+    return [dict(zip([str(h).split(" (")[0] for h in headings], row, strict=True)) for row in rows]
 
 
 @pytest.mark.parametrize("lang", LANGS)

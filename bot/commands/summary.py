@@ -1,0 +1,154 @@
+"""The teacher's summary of a run, as Kahoot's report opens: how hard each question was, how
+each player did, who needs help and who did not finish. Pure data from the run's lines
+(bot/commands/results.py); the run report page and the .xlsx word and lay it out.
+
+Each line is one question asked of one player of the run, answered or not, so every number is
+of the questions asked, never only of those answered. A poll's question is no one's accuracy
+and has no share right. A partly right answer counts its share.
+
+`RunTally` takes a run's lines one at a time and keeps only sums per question and per player,
+so a download sums each run as it streams past (bot/commands/sheets.py) without holding it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+
+from bot.commands.results import Line, RunResults
+from bot.domain.questionstats import FLAG_PLAYERS, TOO_EASY, TOO_HARD, Flag
+
+NEEDS_HELP = 0.5  # a player's accuracy under this: the teacher should look at their answers
+
+
+@dataclass(frozen=True)
+class QuestionSummary:
+    number: int  # its place in the run, from 1
+    question_id: str
+    prompt: str
+    players: int  # the players of the run it was asked of
+    answered: int  # of them, those who answered it
+    share_right: float | None  # mean credit over `players`; None for a poll
+    flags: tuple[Flag, ...]  # too easy or too hard, only from FLAG_PLAYERS players on
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    player_key: str
+    name: str
+    accuracy: float | None  # credit over the scored questions asked; None when none was
+    points: int
+    not_answered: int  # questions asked they did not answer (polls included)
+    last_answered: int  # the number of the last question they answered, 0 for none
+
+    @property
+    def needs_help(self) -> bool:
+        return self.accuracy is not None and self.accuracy < NEEDS_HELP
+
+
+@dataclass(frozen=True)
+class Summary:
+    run_id: int
+    quiz_title: str
+    started: datetime  # in the chat's zone
+    asked: int  # questions asked
+    questions: tuple[QuestionSummary, ...]  # hardest first; polls last, in their order
+    players: tuple[PlayerSummary, ...]  # most points first
+
+    @property
+    def needs_help(self) -> tuple[PlayerSummary, ...]:
+        """Accuracy under NEEDS_HELP, lowest first."""
+        return tuple(sorted((p for p in self.players if p.needs_help), key=lambda p: (p.accuracy or 0.0, p.name)))
+
+    @property
+    def did_not_finish(self) -> tuple[PlayerSummary, ...]:
+        """Left before the end: the last question asked (and maybe more before it) unanswered."""
+        return tuple(p for p in self.players if p.last_answered < self.asked)
+
+
+@dataclass
+class _QuestionSums:
+    question_id: str
+    prompt: str
+    scored: bool = True
+    players: int = 0
+    answered: int = 0
+    credit: float = 0.0
+
+
+@dataclass
+class _PlayerSums:
+    name: str
+    scored: int = 0
+    credit: float = 0.0
+    points: int = 0
+    not_answered: int = 0
+    last_answered: int = 0
+
+
+@dataclass
+class RunTally:
+    """A run's lines summed up as they come, in any order."""
+
+    run_id: int
+    quiz_title: str
+    started: datetime
+    questions: dict[int, _QuestionSums] = field(default_factory=dict)  # by number
+    players: dict[str, _PlayerSums] = field(default_factory=dict)  # by key, in the order first seen
+
+    def add(self, line: Line) -> None:
+        q = self.questions.setdefault(line.number, _QuestionSums(line.question_id, line.question))
+        p = self.players.setdefault(line.player_key, _PlayerSums(line.player))
+        q.scored = q.scored and line.scored
+        q.players += 1
+        p.points += line.points
+        if line.given:
+            q.answered += 1
+            p.last_answered = max(p.last_answered, line.number)
+        else:
+            p.not_answered += 1
+        if line.scored:
+            q.credit += line.worth.credit
+            p.scored += 1
+            p.credit += line.worth.credit
+
+    def summary(self, asked: int | None = None) -> Summary:
+        """`asked`: the questions the run asked, when known (else the last one with a line)."""
+        asked = max(self.questions, default=0) if asked is None else asked
+        questions = [_question(number, q) for number, q in self.questions.items()]
+        # hardest first, ties in the run's order; polls (no share) after, in the run's order
+        questions.sort(key=lambda q: (q.share_right is None, q.share_right or 0.0, q.number))
+        players = [
+            PlayerSummary(
+                key, p.name, p.credit / p.scored if p.scored else None, p.points, p.not_answered, p.last_answered
+            )
+            for key, p in self.players.items()
+        ]
+        players.sort(key=lambda p: -p.points)  # stable: ties keep the order the lines came in (the standings')
+        return Summary(self.run_id, self.quiz_title, self.started, asked, tuple(questions), tuple(players))
+
+
+def _question(number: int, q: _QuestionSums) -> QuestionSummary:
+    share = q.credit / q.players if q.scored and q.players else None
+    return QuestionSummary(number, q.question_id, q.prompt, q.players, q.answered, share, _flags(share, q.players))
+
+
+def _flags(share: float | None, players: int) -> tuple[Flag, ...]:
+    """As bot/domain/questionstats.py flags a question, from as many players on."""
+    if share is None or players < FLAG_PLAYERS:
+        return ()
+    return (Flag.TOO_EASY,) * (share >= TOO_EASY) + (Flag.TOO_HARD,) * (share <= TOO_HARD)
+
+
+def run_summary(results: RunResults, where: tzinfo | None = None) -> Summary:
+    """The summary of one run's report; its players in the standings' order, the points tied.
+    `where`: the zone its start is told in (default: the lines', else UTC)."""
+    run = results.run
+    first = results.lines[0] if results.lines else None
+    zone = where or (first.started.tzinfo if first else None) or UTC
+    title = first.quiz_title if first else results.quiz.title.get(run.language) if results.quiz else run.quiz_id
+    tally = RunTally(run.run_id, title, datetime.fromtimestamp(run.started_at, zone))
+    ranked = {s.player_key: s.rank for s in results.standings}
+    for line in sorted(results.lines, key=lambda line: ranked.get(line.player_key, len(ranked))):
+        tally.add(line)
+    return tally.summary(run.asked)
