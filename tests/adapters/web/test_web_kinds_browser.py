@@ -51,6 +51,7 @@ PLAYED: dict[Player, list[list[str] | str]] = {
     ],
     CY: [["3/7"], ["Gradient accumulation"], ["True"], "broadcast", "28", ["FSDP / ZeRO-3"], STEPS[::-1]],
 }
+CARDS: list[QuestionCard] = []  # the cards the players saw in the site's run, each run shuffling the options
 
 
 async def answer(engine: Engine, card: QuestionCard, who: Player, given: list[str] | str) -> None:
@@ -73,10 +74,12 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     adapter = RecordingAdapter()
     engine.attach(adapter)
     assert (await engine.start(group(), "kinds-tour", ANN, None)).status is StartStatus.STARTED
+    CARDS.clear()
     for index in range(len(PLAYED[ANN])):
         clock.advance(5)
         await engine.run_due()
         card = adapter.questions[-1]
+        CARDS.append(card)
         for who, answers in PLAYED.items():
             await answer(engine, card, who, answers[index])
         clock.advance(30)
@@ -150,7 +153,9 @@ async def test_the_run_report_lists_each_order_as_placed_and_charts_the_places_r
     status, html, _ = await fetch(site.link(group()) + f"runs/{run.run_id}")
     assert status == 200
     words = text_of(html)
-    # the report's letters are the file's, in which the right order reads A → B → C → D
-    assert "A → B → C → D" in words and "A → B → D → C" in words and "D → C → B → A" in words
+    # the report's letters are those on the card the players saw
+    letter = {o.text: o.letter for o in CARDS[6].options}
+    for placed in (STEPS, [STEPS[0], STEPS[1], STEPS[3], STEPS[2]], STEPS[::-1]):
+        assert " → ".join(letter[step] for step in placed) in words
     # per option, the answers that put it in its right place: Ann all four, Bob the first two
     assert "How the answers split: A 2 (67%), B 2 (67%), C 1 (33%), D 1 (33%)</title>" in html
