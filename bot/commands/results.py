@@ -173,22 +173,20 @@ class _Reading:
 
 
 class _LineMaker:
-    """Answers into lines, a run at a time, with a "not answered" line for every question the run
-    asked one of its players who did not answer it; the runs and quizzes they name kept from page
-    to page (a few per chat)."""
+    """Answers into lines, a run at a time (the store gives them by run), with a "not answered"
+    line for every question the run asked one of its players who did not answer it; the quizzes
+    the runs played kept from page to page (a few per chat)."""
 
     def __init__(
         self, source: ResultSource, chat_key: str, lang: str, where: ZoneInfo, since: float | None = None
     ) -> None:
         self.source, self.chat_key, self.lang, self.where, self.since = source, chat_key, lang, where, since
-        self.runs: dict[int, PastRun | None] = {}
         self.quizzes: dict[str, _KeptQuiz | None] = {}
         self.reading = _Reading(None, None, {})
         self.made = 0
 
     async def known(self, run: PastRun, standings: tuple[Standing, ...]) -> None:
         """Read that run's answers next: its players are those standings'."""
-        self.runs[run.run_id] = run
         await self._keep_quiz(run)
         self.reading = _Reading(run.run_id, run, {s.player_key: s.name for s in standings})
 
@@ -214,9 +212,7 @@ class _LineMaker:
 
     async def _read(self, run_id: int) -> None:
         store = self.source.store
-        if run_id not in self.runs:
-            self.runs[run_id] = await store.past_run(self.chat_key, run_id)
-        run = self.runs[run_id]
+        run = await store.past_run(self.chat_key, run_id)
         if run is not None:
             await self._keep_quiz(run)
         players = {s.player_key: s.name for s in await store.run_standings(run_id)}
