@@ -39,7 +39,7 @@ from bot.testing.clock import FakeClock
 from bot.texts import render_stats
 from storage.dburl import Kind, parse
 from storage.shared.tables import ANSWER_COLUMNS, LATE_TRIGGERS, SUMMARIES
-from storage.sqlite.schema import BOARD_BACKFILL, RANKS_BACKFILL, STATS_BACKFILL
+from storage.sqlite.schema import BOARD_BACKFILL, RANKS_BACKFILL, RESPONSES_BACKFILL, STATS_BACKFILL
 
 QUESTIONS = 8
 PER_RUN = 20  # players answering each run
@@ -122,7 +122,7 @@ def _load(db: str, players: int, runs: list[tuple[tuple, list[tuple]]]) -> None:
         for table in SUMMARIES:
             conn.execute(f"DELETE FROM {table}")
         # executescript commits the loaded answers first
-        conn.executescript(BOARD_BACKFILL + STATS_BACKFILL + RANKS_BACKFILL)
+        conn.executescript(BOARD_BACKFILL + STATS_BACKFILL + RESPONSES_BACKFILL + RANKS_BACKFILL)
         for trigger in triggers:
             conn.execute(trigger)
         conn.commit()

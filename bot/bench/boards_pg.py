@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncpg
 
 from bot.bench.boards import member_rows
-from storage.postgres.schema import BOARD_BACKFILL, RANKS_BACKFILL, STATS_BACKFILL
+from storage.postgres.schema import BOARD_BACKFILL, RANKS_BACKFILL, RESPONSES_BACKFILL, STATS_BACKFILL
 from storage.postgres.writer import ANSWER_COLUMNS
 from storage.shared.tables import LATE_TRIGGERS, SUMMARIES
 
@@ -72,7 +72,7 @@ async def load(url: str, players: int, runs: list[tuple[tuple, list[tuple]]]) ->
                 "answers", columns=ANSWER_COLUMNS, records=[row for _, rows in runs for row in rows]
             )
             emptied = "".join(f"DELETE FROM {table};" for table in SUMMARIES)
-            await conn.execute(emptied + BOARD_BACKFILL + STATS_BACKFILL + RANKS_BACKFILL)
+            await conn.execute(emptied + BOARD_BACKFILL + STATS_BACKFILL + RESPONSES_BACKFILL + RANKS_BACKFILL)
             for trigger in LATE_TRIGGERS:
                 await conn.execute(f"ALTER TABLE answers ENABLE TRIGGER {trigger}")
         await conn.execute("VACUUM ANALYZE")  # statistics and a visibility map, as autovacuum keeps them

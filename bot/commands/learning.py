@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from bot.commands.group import may_configure
 from bot.domain import schedule
-from bot.domain.model import ChatRef, Question, Quiz, Reply
-from bot.domain.questionstats import QuestionStats, question_stats
+from bot.domain.model import NO_ANSWER, ChatRef, Question, Quiz, Reply
+from bot.domain.questionstats import Marking, QuestionStats, question_stats
 from bot.domain.records import row_id
 from bot.domain.schedule import DEFAULT_HOURS, RuleError
 from bot.kinds import kind_of
@@ -34,13 +34,23 @@ MAX_SCHEDULES = 10  # per chat
 async def quiz_report(store: QuestionTallies, quiz: Quiz, chat_key: str | None) -> list[QuestionStats]:
     """Every question's figures, in authoring order, from the store's sums."""
     tally = await store.quiz_tally(quiz.id, chat_key)
-    return [question_stats(q.id, q.answer, _split_options(q), tally) for q in quiz.questions]
+    return [question_stats(q.id, marking(q), tally) for q in quiz.questions]
 
 
-def _split_options(question: Question) -> int:
-    """The options whose choices the sums count: one option per answer (a choice, true or false,
-    a poll's vote); a multi question's picks and typed answers are no option."""
-    return len(question.options) if kind_of(question).one_option else 0
+def marking(question: Question) -> Marking:
+    """How the statistics count and credit the question's answers, as its kind says: the split
+    over its options (one option an answer, or a multi question's picks; an ordering's places
+    and typed answers have none here), each answer worth the kind's credit, a poll not scored."""
+    kind = kind_of(question)
+    split = kind.has_options and not kind.always_shuffled
+    return Marking(
+        options=len(question.options) if split else 0,
+        answer=question.answer if kind.one_option and kind.is_scored else NO_ANSWER,
+        rights=question.right_options() if split and kind.is_scored else frozenset(),
+        scored=kind.is_scored,
+        credit=lambda option, response: kind.credit(question, option, response),
+        picks=lambda response: kind.chosen_options(NO_ANSWER, response) if kind.collects_picks else (),
+    )
 
 
 class LearningCommandStore(ScheduleRecords, QuestionTallies, Protocol):

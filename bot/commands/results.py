@@ -152,6 +152,11 @@ class _KeptQuiz:
     questions: dict[str, Question]  # by id
 
 
+# what an answer says, whoever gave it: the question's prompt, the picks, their letters and
+# texts, its worth, whether the question scores
+_Told = tuple[str, tuple[int, ...], str, str, Worth, bool]
+
+
 class _Reading:
     """The run whose answers are being made into lines: its players (by key, their names), the
     question being read, who answered it, and the option orders its questions were shown in."""
@@ -164,25 +169,24 @@ class _Reading:
         self.index = -1  # the question being read, 0-based
         self.seen: set[str] = set()  # the players who answered it
         self.orders: dict[str, tuple[int, ...]] = {}  # question id -> displayed position -> authoring index
+        self.told: dict[tuple[str, int, str, bool, bool, bool], _Told] = {}  # by what an answer holds
 
 
 class _LineMaker:
-    """Answers into lines, a run at a time, with a "not answered" line for every question the run
-    asked one of its players who did not answer it; the runs and quizzes they name kept from page
-    to page (a few per chat)."""
+    """Answers into lines, a run at a time (the store gives them by run), with a "not answered"
+    line for every question the run asked one of its players who did not answer it; the quizzes
+    the runs played kept from page to page (a few per chat)."""
 
     def __init__(
         self, source: ResultSource, chat_key: str, lang: str, where: ZoneInfo, since: float | None = None
     ) -> None:
         self.source, self.chat_key, self.lang, self.where, self.since = source, chat_key, lang, where, since
-        self.runs: dict[int, PastRun | None] = {}
         self.quizzes: dict[str, _KeptQuiz | None] = {}
         self.reading = _Reading(None, None, {})
         self.made = 0
 
     async def known(self, run: PastRun, standings: tuple[Standing, ...]) -> None:
         """Read that run's answers next: its players are those standings'."""
-        self.runs[run.run_id] = run
         await self._keep_quiz(run)
         self.reading = _Reading(run.run_id, run, {s.player_key: s.name for s in standings})
 
@@ -208,9 +212,7 @@ class _LineMaker:
 
     async def _read(self, run_id: int) -> None:
         store = self.source.store
-        if run_id not in self.runs:
-            self.runs[run_id] = await store.past_run(self.chat_key, run_id)
-        run = self.runs[run_id]
+        run = await store.past_run(self.chat_key, run_id)
         if run is not None:
             await self._keep_quiz(run)
         players = {s.player_key: s.name for s in await store.run_standings(run_id)}
@@ -235,8 +237,12 @@ class _LineMaker:
         return lines
 
     def line(self, a: AnswerRow) -> Line:
-        reading, question = self.reading, self._question(a.question_id)
-        picks, letter, chosen = said(question, a, self.lang, self._order(question))
+        reading = self.reading
+        # most answers of a run say the same few things: each is worked out once per run
+        key = (a.question_id, a.option, a.response, a.correct, a.scored, a.points > 0)
+        if (told := reading.told.get(key)) is None:
+            told = reading.told[key] = self._told(a)
+        question, picks, letter, chosen, worth, scored = told
         return Line(
             run_id=a.run_id,
             started=datetime.fromtimestamp(reading.run.started_at if reading.run else a.answered_at, self.where),
@@ -244,18 +250,26 @@ class _LineMaker:
             quiz_title=self._title(a.quiz_id),
             number=a.index + 1,
             question_id=a.question_id,
-            question=question.prompt.get(self.lang) if question else a.question_id,
+            question=question,
             player=reading.players.get(a.player_key, a.player_key),
             player_key=a.player_key,
             picks=picks,
             letter=letter,
             chosen=chosen,
-            worth=worth_of_answer(question, a),
-            scored=kind_of(question).is_scored if question else a.scored,
+            worth=worth,
+            scored=scored,
             seconds=round(a.elapsed, 2),
             points=a.points,
             answered=datetime.fromtimestamp(a.answered_at, self.where),
         )
+
+    def _told(self, a: AnswerRow) -> _Told:
+        """What the answer says, whoever gave it: the prompt, the picks, letters and texts, its worth."""
+        question = self._question(a.question_id)
+        picks, letter, chosen = said(question, a, self.lang, self._order(question))
+        prompt = question.prompt.get(self.lang) if question else a.question_id
+        scored = kind_of(question).is_scored if question else a.scored
+        return prompt, picks, letter, chosen, worth_of_answer(question, a), scored
 
     def unanswered(self, run: PastRun, index: int, player_key: str) -> Line:
         question_id = run.question_ids[index] if index < len(run.question_ids) else ""

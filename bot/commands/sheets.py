@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import deque
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import IO, Any
@@ -143,6 +144,9 @@ PERCENT = "0%"
 SHARE = "0.00"
 WIDEST = 60  # a column's width at most, in characters: a long prompt wraps no row, it is cut
 NARROWEST = 6
+# the runs a download's summary sheet sums up, the latest: a long history's would be as long as its
+# answers (a row per player of every run), and each run's own download has its own
+SUMMARY_RUNS = 100
 SUMMARY_WIDTHS = (14, 18, 50, 12, 12, 12, 12, 30)  # the summary sheet's columns, fixed before its first row
 
 
@@ -150,11 +154,12 @@ class XlsxSheet:
     """An .xlsx file written a part at a time: openpyxl's write-only workbook keeps the rows
     appended so far in its own temporary files, not in memory, until `save`.
 
-    The first sheet is the teacher's summary of each run (bot/commands/summary.py), written as
-    each run's lines have gone by: a run's lines come together, so memory holds one run's sums,
-    never the history. The second holds the answers: its header row frozen, a filter over all
-    of it, dates as dates in the chat's zone (named in the header), each column as wide as the
-    first page's content needs (at most WIDEST): a write-only sheet's widths precede its rows."""
+    The first sheet is the teacher's summary of each run (bot/commands/summary.py), of the latest
+    SUMMARY_RUNS runs at most: a run's lines come together, so each run is summed as they go by
+    and memory holds one run's sums and the kept summaries, never the history. The second holds
+    the answers: its header row frozen, a filter over all of it, dates as dates in the chat's
+    zone (named in the header), each column as wide as the first page's content needs (at most
+    WIDEST): a write-only sheet's widths precede its rows."""
 
     def __init__(self) -> None:
         self.book = Workbook(write_only=True)
@@ -163,13 +168,15 @@ class XlsxSheet:
         self.sheet.freeze_panes = "A2"
         self.rows = 0
         self.tally: RunTally | None = None
+        self.summaries: deque[Summary] = deque(maxlen=SUMMARY_RUNS)  # the latest runs'
+        self.runs_summed = 0
 
     def add(self, lines: Sequence[Line]) -> None:
         made = list(rows(lines))
         if self.rows == 0:
             self._start(lines[0] if lines else None, made)
         for row in made:
-            self.sheet.append([self._cell(cell) for cell in row])
+            self.sheet.append([cell if _plain(cell) else self._cell(cell) for cell in row])
         self.rows += len(made)
         for line in lines:
             if self.tally is None or self.tally.run_id != line.run_id:
@@ -188,21 +195,23 @@ class XlsxSheet:
 
     def _summed(self) -> None:
         if self.tally is not None:
-            self.summary.write(self.tally.summary())
+            self.summaries.append(self.tally.summary())
+            self.runs_summed += 1
             self.tally = None
 
     def _cell(self, cell: Cell) -> XlsxCell | Cell:
+        """A cell `_plain` does not pass on as it is."""
         if isinstance(cell, str):
             return _string(self.sheet, cell)
-        if isinstance(cell, datetime):
-            return _dated(self.sheet, cell)
+        if isinstance(cell, datetime):  # as the chat's clock showed it (Excel keeps no zone); openpyxl formats it
+            return cell.replace(tzinfo=None)
         return cell
 
     def save(self, out: str | IO[bytes]) -> None:
         self._summed()
         if self.rows == 0:
             self._start(None, [])
-        self.summary.finish()
+        self.summary.write_all(list(reversed(self.summaries)), self.runs_summed)
         self.sheet.auto_filter.ref = f"A1:{get_column_letter(len(HEADINGS))}{self.rows}"
         self.book.save(out)
 
@@ -248,9 +257,23 @@ class _SummarySheet:
             named = [_text(sheet, p.name), _text(sheet, p.player_key), None]
             sheet.append([*named, _numbered(sheet, p.accuracy, PERCENT), p.points, p.not_answered, p.last_answered])
 
-    def finish(self) -> None:
-        if not self.runs:
+    def write_all(self, latest_first: list[Summary], runs: int) -> None:
+        """The summaries kept, the latest run's first; what was left out of `runs`, said."""
+        if not runs:
             self.sheet.append(["no answers"])
+        elif runs > len(latest_first):
+            self.sheet.append(
+                [f"the latest {len(latest_first)} of {runs} runs: each run's own download has its summary"]
+            )
+            self.sheet.append([])
+        for summary in latest_first:
+            self.write(summary)
+
+
+def _plain(cell: Cell) -> bool:
+    """A number, or a text openpyxl takes as a string: the cell as it is."""
+    kind = type(cell)
+    return kind is int or kind is float or (kind is str and cell != "" and not cell.startswith(NOT_TAKEN_AS_STRING))  # type: ignore[union-attr]
 
 
 def _string(sheet: Sheet, text: str) -> XlsxCell | str | None:

@@ -12,8 +12,9 @@ so a download sums each run as it streams past (bot/commands/sheets.py) without 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime
 
 from bot.commands.results import Line, RunResults
 from bot.domain.questionstats import FLAG_PLAYERS, TOO_EASY, TOO_HARD, Flag
@@ -48,7 +49,7 @@ class PlayerSummary:
 
 @dataclass(frozen=True)
 class Summary:
-    run_id: int
+    run_id: int  # 0: several runs' (an assignment's attempts)
     quiz_title: str
     started: datetime  # in the chat's zone
     asked: int  # questions asked
@@ -68,6 +69,7 @@ class Summary:
 
 @dataclass
 class _QuestionSums:
+    number: int
     question_id: str
     prompt: str
     scored: bool = True
@@ -88,16 +90,19 @@ class _PlayerSums:
 
 @dataclass
 class RunTally:
-    """A run's lines summed up as they come, in any order."""
+    """A run's lines summed up as they come, in any order (or several runs' of one quiz: an
+    assignment's attempts, its questions told apart by id)."""
 
-    run_id: int
+    run_id: int  # 0: several runs'
     quiz_title: str
     started: datetime
-    questions: dict[int, _QuestionSums] = field(default_factory=dict)  # by number
+    questions: dict[str, _QuestionSums] = field(default_factory=dict)  # by id
     players: dict[str, _PlayerSums] = field(default_factory=dict)  # by key, in the order first seen
 
     def add(self, line: Line) -> None:
-        q = self.questions.setdefault(line.number, _QuestionSums(line.question_id, line.question))
+        q = self.questions.get(line.question_id)
+        if q is None:
+            q = self.questions[line.question_id] = _QuestionSums(line.number, line.question_id, line.question)
         p = self.players.setdefault(line.player_key, _PlayerSums(line.player))
         q.scored = q.scored and line.scored
         q.players += 1
@@ -114,8 +119,8 @@ class RunTally:
 
     def summary(self, asked: int | None = None) -> Summary:
         """`asked`: the questions the run asked, when known (else the last one with a line)."""
-        asked = max(self.questions, default=0) if asked is None else asked
-        questions = [_question(number, q) for number, q in self.questions.items()]
+        asked = max((q.number for q in self.questions.values()), default=0) if asked is None else asked
+        questions = [_question(q) for q in self.questions.values()]
         # hardest first, ties in the run's order; polls (no share) after, in the run's order
         questions.sort(key=lambda q: (q.share_right is None, q.share_right or 0.0, q.number))
         players = [
@@ -128,9 +133,9 @@ class RunTally:
         return Summary(self.run_id, self.quiz_title, self.started, asked, tuple(questions), tuple(players))
 
 
-def _question(number: int, q: _QuestionSums) -> QuestionSummary:
+def _question(q: _QuestionSums) -> QuestionSummary:
     share = q.credit / q.players if q.scored and q.players else None
-    return QuestionSummary(number, q.question_id, q.prompt, q.players, q.answered, share, _flags(share, q.players))
+    return QuestionSummary(q.number, q.question_id, q.prompt, q.players, q.answered, share, _flags(share, q.players))
 
 
 def _flags(share: float | None, players: int) -> tuple[Flag, ...]:
@@ -140,15 +145,32 @@ def _flags(share: float | None, players: int) -> tuple[Flag, ...]:
     return (Flag.TOO_EASY,) * (share >= TOO_EASY) + (Flag.TOO_HARD,) * (share <= TOO_HARD)
 
 
-def run_summary(results: RunResults, where: tzinfo | None = None) -> Summary:
-    """The summary of one run's report; its players in the standings' order, the points tied.
-    `where`: the zone its start is told in (default: the lines', else UTC)."""
-    run = results.run
-    first = results.lines[0] if results.lines else None
-    zone = where or (first.started.tzinfo if first else None) or UTC
-    title = first.quiz_title if first else results.quiz.title.get(run.language) if results.quiz else run.quiz_id
-    tally = RunTally(run.run_id, title, datetime.fromtimestamp(run.started_at, zone))
+def run_summary(results: RunResults) -> Summary:
+    """The summary of one run's report; its players in the standings' order, the points tied."""
+    tally = _tally(results.run.run_id, results)
     ranked = {s.player_key: s.rank for s in results.standings}
     for line in sorted(results.lines, key=lambda line: ranked.get(line.player_key, len(ranked))):
         tally.add(line)
-    return tally.summary(run.asked)
+    return tally.summary(results.run.asked)
+
+
+def attempts_summary(attempts: Sequence[RunResults]) -> Summary | None:
+    """The summary of an assignment's attempts (each a run of its quiz, by one member) as one
+    class: each question over everyone it was asked of, each member over their attempts, and
+    "did not finish" whoever left theirs before the quiz's last question. None for no attempt."""
+    if not attempts:
+        return None
+    in_order = sorted(attempts, key=lambda r: r.run.started_at)
+    tally = _tally(0, in_order[0])
+    for results in in_order:
+        for line in results.lines:
+            tally.add(line)
+    return tally.summary(max(len(r.run.question_ids) for r in attempts))
+
+
+def _tally(run_id: int, results: RunResults) -> RunTally:
+    """A tally headed with the run's quiz and start (in its lines' zone; UTC without a line)."""
+    run, first = results.run, results.lines[0] if results.lines else None
+    title = first.quiz_title if first else results.quiz.title.get(run.language) if results.quiz else run.quiz_id
+    zone = first.started.tzinfo if first else UTC
+    return RunTally(run_id, title, datetime.fromtimestamp(run.started_at, zone))

@@ -128,16 +128,17 @@ class PastRun:
     status: RunStatus
     stopped_by: str = ""  # the player key of whoever /stop-ped it; empty when nobody did
     seed: int = 0  # the run's seed: each question's options were shown in `option_order(seed, question)`
-    asked: int = 0  # how many of question_ids it showed (a stopped run: fewer than all)
+    asked: int = 0  # how many of question_ids it asked and closed (a stopped run: fewer than all)
 
 
 def questions_asked(status: RunStatus, phase: Phase, index: int, total: int) -> int:
-    """How many questions a run showed, from its stored state: all of a finished run's; else up to
-    its current question (`index`), less that one while it still waited to be posted."""
+    """How many questions a run asked, from its stored state: all of a finished run's; else up to
+    its current question (`index`), less that one while it waited to be posted, or, the run
+    still open, while it is still being answered."""
     if status == RunStatus.FINISHED:
         return total
-    shown = index + (0 if phase == Phase.POSTING else 1)
-    return max(0, min(shown, total))
+    pending = phase == Phase.POSTING or (status == RunStatus.OPEN and phase == Phase.ASKING)
+    return max(0, min(index + (0 if pending else 1), total))
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ def index(value: float | None) -> str:
 
 
 def split(s: QuestionStats) -> str:
-    """'A 3 · B 9✓ · C 0 · D 1', options in authoring order, the key marked."""
-    return " · ".join(f"{LETTERS[i]} {n}{'✓' if i == s.answer else ''}" for i, n in enumerate(s.split))
+    """'A 3 · B 9✓ · C 0 · D 1', options in authoring order, the right ones marked (a multi
+    question's counts are the answers that picked each)."""
+    return " · ".join(f"{LETTERS[i]} {n}{'✓' if i in s.rights else ''}" for i, n in enumerate(s.split))
 
 
 def reason(lang: str, s: QuestionStats, note: FlagNote) -> str:
@@ -69,7 +70,7 @@ def chat_report(lang: str, quiz: Quiz, stats: Sequence[QuestionStats]) -> Reply:
             median=seconds(s.median_seconds),
             index=index(s.discrimination),
         )
-        lines = [head, figures, d.line(d.ltr(split(s)))]
+        lines = [head, figures, *([d.line(d.ltr(split(s)))] if s.split else [])]
         lines += ["⚠️ " + reason(lang, s, note) for note in s.flags]
         blocks.append("\n".join(lines))
     if not any(s.attempts for s in stats):

@@ -20,7 +20,7 @@ from storage.shared.drafts import DRAFT_TABLES
 from storage.shared.interactions import TABLE as SEEN_INTERACTIONS
 from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
-from storage.shared.tables import OPTION_COLUMNS, REVIEW_SESSIONS, SUMMARIES, boundary
+from storage.shared.tables import OPTION_COLUMNS, RECOUNTED_SUMMARIES, REVIEW_SESSIONS, boundary
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
 from storage.shared.web import REVOCATIONS, RUN_STOPS, RUNS_BY_BOARD
@@ -130,6 +130,17 @@ def _tally_times(answers: str) -> str:
 
 def _tally_stats(answers: str) -> str:
     return _tally_players(answers) + _tally_times(answers)
+
+
+def _tally_responses(answers: str) -> str:
+    """Add the `answers` that are no one option to the statistics per player, question and answer."""
+    return f"""
+    INSERT INTO stat_responses AS s
+        SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, a.response, COUNT(*)
+        {answers} AND a.option < 0 GROUP BY 1, 2, 3, 4, 5
+        ON CONFLICT (quiz_id, chat_key, question_id, player_key, response)
+        DO UPDATE SET answers = s.answers + excluded.answers;
+    """
 
 
 STATS_BACKFILL = _tally_stats(PAST_BOUNDARY)
@@ -376,7 +387,7 @@ MIGRATIONS += (
     {_runs_trigger("runs_summarise_answers")}
     DROP TRIGGER runs_tally_stats ON runs;
     {_runs_trigger("runs_tally_stats")}
-    TRUNCATE {", ".join(SUMMARIES)};
+    TRUNCATE {", ".join(RECOUNTED_SUMMARIES)};
     {BOARD_BACKFILL}
     {STATS_BACKFILL}
     """,
@@ -477,6 +488,32 @@ MIGRATIONS += (SEEN_INTERACTIONS.format(key="BIGINT", time="DOUBLE PRECISION"),)
 # names, titles and typed answers stored before directional controls were dropped where they enter
 # (storage/shared/usertext.py): cleaned as they would be now (a PostgreSQL text never held a NUL)
 MIGRATIONS += (usertext.cleaning("chr"),)
+
+# share right and discrimination for every scored kind (as SQLite's): the answers that are no one
+# option, counted per player, question and answer; backfilled, then kept by the statistics triggers
+RESPONSES_BACKFILL = "DELETE FROM stat_responses;" + _tally_responses(PAST_BOUNDARY)
+MIGRATIONS += (
+    f"""
+    CREATE TABLE IF NOT EXISTS stat_responses (
+        quiz_id {KEY} NOT NULL,
+        chat_key {KEY} NOT NULL,
+        question_id {KEY} NOT NULL,
+        player_key {KEY} NOT NULL,
+        response TEXT NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, chat_key, question_id, player_key, response)
+    );
+    {RESPONSES_BACKFILL}
+    {
+        _trigger_functions(
+            lambda answers: _tally_stats(answers) + _tally_responses(answers),
+            "runs_tally_stats",
+            "answers_late_to_stats",
+            "CREATE OR REPLACE",
+        )
+    }
+    """,
+)
 
 
 def version() -> int:

@@ -2,10 +2,12 @@
 
 The summaries are kept by each schema's triggers when a question closes (storage/sqlite/schema.py,
 storage/postgres/schema.py): `stat_players`, a row per quiz, chat, question and player with the
-answers per option, and `stat_times`, the answers per tenth of a second. What a read costs:
-a row per player and question of the quiz (the discrimination index ranks the players who
-answered each question) and a row per question and answer time, however many answers were
-stored; see docs/PERFORMANCE.md.
+answers per option; `stat_responses`, a row per player, question and distinct answer that is no
+one option (picks, a text, a number, an order: the kind credits it); and `stat_times`, the answers
+per tenth of a second. What a read costs: a row per player and question of the quiz (the
+discrimination index ranks the players who answered each question), one per distinct answer a
+player gave in words, picks or an order, and a row per question and answer time, however often
+they answered; see docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -32,9 +34,16 @@ class StatisticsQueries(Statements):
             else f"SELECT question_id, player_key, {_SUMMED_OPTIONS} FROM stat_players WHERE {where} "
             "GROUP BY question_id, player_key"
         )
-        # the three reads queue at once: one wait for the store's thread (or three pool connections)
-        rows, times, totals = await asyncio.gather(
+        responses_sql = (
+            f"SELECT question_id, player_key, response, answers FROM stat_responses WHERE {where}"
+            if chat_key
+            else f"SELECT question_id, player_key, response, SUM(answers) FROM stat_responses WHERE {where} "
+            "GROUP BY question_id, player_key, response"
+        )
+        # the four reads queue at once: one wait for the store's thread (or four pool connections)
+        rows, given, times, totals = await asyncio.gather(
             self._fetch(choices_sql, args),
+            self._fetch(responses_sql, args),
             self._fetch(
                 f"SELECT question_id, tenths, SUM(answers) FROM stat_times WHERE {where} GROUP BY question_id, tenths",
                 args,
@@ -47,7 +56,12 @@ class StatisticsQueries(Statements):
         tenths: dict[str, dict[int, int]] = {}
         for qid, tenth, answers in times:
             tenths.setdefault(qid, {})[tenth] = answers
-        questions = {qid: QuestionTally(players, tenths.get(qid, {})) for qid, players in choices.items()}
+        responses: dict[str, dict[str, dict[str, int]]] = {}
+        for qid, player, response, answers in given:
+            responses.setdefault(qid, {}).setdefault(player, {})[response] = answers
+        questions = {
+            qid: QuestionTally(players, tenths.get(qid, {}), responses.get(qid, {})) for qid, players in choices.items()
+        }
         return QuizTally(dict(totals), questions)
 
     async def quiz_responses(self, quiz_id: str, chat_key: str) -> dict[str, dict[str, int]]:
@@ -83,4 +97,9 @@ MOVE_STATEMENTS: tuple[str, ...] = (
     "AND true ON CONFLICT (quiz_id, chat_key, question_id, tenths) DO UPDATE SET "
     + _SUMMED.format(table="stat_times", column="answers"),
     "DELETE FROM stat_times WHERE chat_key = :old",
+    "INSERT INTO stat_responses(quiz_id, chat_key, question_id, player_key, response, answers) "
+    "SELECT quiz_id, :new, question_id, player_key, response, answers FROM stat_responses WHERE chat_key = :old "
+    "AND true ON CONFLICT (quiz_id, chat_key, question_id, player_key, response) DO UPDATE SET "
+    + _SUMMED.format(table="stat_responses", column="answers"),
+    "DELETE FROM stat_responses WHERE chat_key = :old",
 )

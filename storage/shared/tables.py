@@ -49,7 +49,9 @@ LIVE_BOUNDARY = boundary("r")  # for the boards' live part, over `runs r`
 # in bulk (migrate-db, the bench) turn them off and backfill instead
 LATE_TRIGGERS = ("answers_late_to_boards", "answers_late_to_stats")
 
-SUMMARIES = ("board_days", "board_totals", "stat_players", "stat_times")
+# the summaries the migration that recounted them all knew; every summary kept now
+RECOUNTED_SUMMARIES = ("board_days", "board_totals", "stat_players", "stat_times")
+SUMMARIES = (*RECOUNTED_SUMMARIES, "stat_responses")
 
 # a review card names the chat whose own quiz it comes from ('' for a shipped quiz: existing
 # cards), part of its key, since two chats may upload quizzes of one id; a player's open /review

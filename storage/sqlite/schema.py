@@ -16,8 +16,8 @@ from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
 from storage.shared.tables import (
     OPTION_COLUMNS,
+    RECOUNTED_SUMMARIES,
     REVIEW_SESSIONS,
-    SUMMARIES,
     boundary,
 )
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
@@ -272,6 +272,18 @@ def _tally_stats(answers: str, grouped: bool = True) -> str:
     return _tally_players(answers, grouped) + _tally_times(answers, grouped)
 
 
+def _tally_responses(answers: str, grouped: bool = True) -> str:
+    """Add the `answers` that are no one option (a multi question's picks, a typed text, a number,
+    an order) to the statistics per player, question and answer: the kind credits each from it."""
+    counted = "COUNT(*)" if grouped else "1"
+    return f"""
+    INSERT INTO stat_responses
+        SELECT a.quiz_id, a.chat_key, a.question_id, a.player_key, a.response, {counted}
+        {answers} AND a.option < 0{_grouped_by(5, grouped)}
+        ON CONFLICT DO UPDATE SET answers = answers + excluded.answers;
+    """
+
+
 def _stats_triggers(add: Callable[[str], str]) -> str:
     """The triggers that keep the statistics: a run moving past a question (or ending) adds the
     answers it leaves behind; an answer stored into a closed question goes straight in."""
@@ -403,7 +415,7 @@ MIGRATIONS += (
     DROP TRIGGER answers_late_to_stats;
     {_board_triggers()}
     {_stats_triggers(_tally_stats)}
-    {"".join(f"DELETE FROM {table};" for table in SUMMARIES)}
+    {"".join(f"DELETE FROM {table};" for table in RECOUNTED_SUMMARIES)}
     {BOARD_BACKFILL}
     {STATS_BACKFILL}
     """,
@@ -520,3 +532,30 @@ MIGRATIONS += (SEEN_INTERACTIONS.format(key="INTEGER", time="REAL"),)
 # names, titles and typed answers stored before directional controls and NUL were dropped where
 # they enter (storage/shared/usertext.py): cleaned as they would be now
 MIGRATIONS += (usertext.nuls_dropped() + usertext.cleaning("char"),)
+
+# Share right and discrimination for every scored kind (issue #48): what each player answered
+# besides one option (a select-all-that-apply question's picks, a typed text, a number, an
+# order), counted per player, question and answer, so the statistics credit each as its kind
+# does (a partly right answer its share) from sums, never from every stored answer. Backfilled
+# exactly from the stored responses; kept by the statistics triggers, one answer at a time as
+# the per-answer migration says. Written to run again (tests put a database back before it).
+RESPONSES_BACKFILL = "DELETE FROM stat_responses;" + _tally_responses(PAST_BOUNDARY)
+# the statistics triggers as this migration found them (tests put a database back to before it)
+STATS_TRIGGERS_BEFORE_RESPONSES = _stats_triggers(functools.partial(_tally_stats, grouped=False))
+MIGRATIONS += (
+    f"""
+    CREATE TABLE IF NOT EXISTS stat_responses (
+        quiz_id TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        player_key TEXT NOT NULL,
+        response TEXT NOT NULL,
+        answers INTEGER NOT NULL,
+        PRIMARY KEY (quiz_id, chat_key, question_id, player_key, response)
+    ) WITHOUT ROWID;
+    {RESPONSES_BACKFILL}
+    DROP TRIGGER IF EXISTS runs_tally_stats;
+    DROP TRIGGER IF EXISTS answers_late_to_stats;
+    {_stats_triggers(lambda answers: _tally_stats(answers, grouped=False) + _tally_responses(answers, grouped=False))}
+    """,
+)

@@ -256,9 +256,7 @@ async def test_misses_of_every_kind_come_back_in_review_and_a_poll_never_does(ki
     assert typed_reveal.right_text == "Zürich"
 
 
-async def test_question_statistics_count_every_kind_and_claim_no_share_right_they_cannot_know(
-    kinds_engine, adapter, clock
-):
+async def test_question_statistics_count_every_kind_and_credit_every_scored_one(kinds_engine, adapter, clock):
     engine, chat = kinds_engine, group()
     ann, bob = player(1, "Ann"), player(2, "Bob")
     await started(engine, chat, clock)
@@ -280,11 +278,16 @@ async def test_question_statistics_count_every_kind_and_claim_no_share_right_the
     await closed(engine, clock, 0)
     stats = {s.question_id: s for s in await quiz_report(house_of(engine).store, kinds_quiz(), chat.key)}
     assert (stats["boil"].attempts, stats["boil"].share_right, stats["boil"].split) == (2, 0.5, (1, 1))
-    assert (stats["primes"].attempts, stats["primes"].share_right, stats["primes"].split) == (2, None, ())
-    assert (stats["eth"].attempts, stats["eth"].share_right) == (2, None)
+    # both picked 2 of the primes 2 and 5: half right each (partial credit), each pick counted for its option
+    assert (stats["primes"].attempts, stats["primes"].share_right, stats["primes"].split) == (2, 0.5, (2, 0, 0, 0))
+    assert (stats["eth"].attempts, stats["eth"].share_right, stats["eth"].split) == (2, 0.0, ())
+    assert (stats["pi"].attempts, stats["pi"].share_right, stats["pi"].discrimination) == (2, 1.0, 0.0)
     assert (stats["tabs"].attempts, stats["tabs"].split, stats["tabs"].flags) == (2, (2, 0), ())
+    tabs = stats["tabs"]
+    assert (tabs.share_right, tabs.discrimination, tabs.too_few_to_flag) == (None, None, False), "a poll"
     report = render_stats.chat_report("en", kinds_quiz(), list(stats.values())).text
-    assert "2 answers · - right" in report and "✓" in report
+    assert "2 answers · 50% right" in report and "A 2✓ · B 0 · C 0✓ · D 0" in report
+    assert "2 answers · - right" in report, "a poll: nothing is right"
 
 
 async def test_the_answer_button_sends_a_player_to_answer_in_private(store, adapter, clock):

@@ -6,6 +6,7 @@ from bot.domain.questionstats import (
     AnswerFact,
     Flag,
     FlagNote,
+    Marking,
     flags,
     groups,
     median_seconds,
@@ -50,7 +51,7 @@ def test_totals_rank_the_players(quiz_tally):
 
 
 def test_a_middling_question_with_a_clear_discrimination(quiz_tally):
-    s = question_stats("q1", B, 4, quiz_tally)
+    s = question_stats("q1", Marking.one_right(B, 4), quiz_tally)
     assert (s.attempts, s.right, s.split) == (10, 4, (0, 4, 5, 1))
     assert s.share_right == 0.4
     assert s.median_seconds == 6.5  # ten times 2..11 s: the mean of the 5th and 6th, 6 and 7
@@ -60,7 +61,7 @@ def test_a_middling_question_with_a_clear_discrimination(quiz_tally):
 
 
 def test_check_the_key_when_the_top_group_prefers_a_wrong_option(quiz_tally):
-    s = question_stats("q2", A, 4, quiz_tally)
+    s = question_stats("q2", Marking.one_right(A, 4), quiz_tally)
     assert (s.attempts, s.right, s.split, s.median_seconds) == (10, 6, (6, 2, 2, 0), 3.0)
     # top p1 p2 p3 chose C C A (1/3 right); bottom p8 p9 p10 chose B B A (1/3 right)
     assert s.discrimination == pytest.approx(0.0)
@@ -68,7 +69,7 @@ def test_check_the_key_when_the_top_group_prefers_a_wrong_option(quiz_tally):
 
 
 def test_too_easy_and_dead_options_over_30_attempts(quiz_tally):
-    s = question_stats("q4", A, 4, quiz_tally)
+    s = question_stats("q4", Marking.one_right(A, 4), quiz_tally)
     assert (s.attempts, s.right, s.split) == (30, 28, (28, 2, 0, 0))
     # top p1 p2 p3: 9/9 right; bottom p8 p9 3/3 each and p10 1/3: 7/9
     assert s.discrimination == pytest.approx(1 - 7 / 9)
@@ -76,7 +77,7 @@ def test_too_easy_and_dead_options_over_30_attempts(quiz_tally):
 
 
 def test_too_hard_at_20_percent_with_groups_of_one(quiz_tally):
-    s = question_stats("q5", A, 4, quiz_tally)
+    s = question_stats("q5", Marking.one_right(A, 4), quiz_tally)
     assert (s.attempts, s.right, s.median_seconds) == (5, 1, 3.0)
     # 5 players answered: groups of round(1.35) = 1, p1 (right) against p5 (wrong)
     assert s.discrimination == 1.0
@@ -85,7 +86,7 @@ def test_too_hard_at_20_percent_with_groups_of_one(quiz_tally):
 
 
 def test_an_unanswered_question_has_no_figures_and_no_flags(quiz_tally):
-    s = question_stats("q6", A, 4, quiz_tally)
+    s = question_stats("q6", Marking.one_right(A, 4), quiz_tally)
     assert (s.attempts, s.share_right, s.median_seconds, s.discrimination, s.flags) == (0, None, None, None, ())
     assert s.split == (0, 0, 0, 0)
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import openpyxl
 import pytest
 
 from bot.commands import sheets
@@ -109,3 +110,17 @@ def test_every_text_cell_of_the_xlsx_is_a_string_cell_and_numbers_stay_numbers()
 )
 def test_a_formula_start_gets_an_apostrophe_wherever_a_reader_may_start_a_cell(text, inert):
     assert sheets.guarded(text) == inert
+
+
+def test_a_long_historys_summary_sheet_keeps_the_latest_runs_and_says_so():
+    """A summary per run of a long history would be as long as its answers: the latest
+    SUMMARY_RUNS runs are summed up, latest first, and the sheet says how many were left out."""
+    runs = sheets.SUMMARY_RUNS + 2
+    sheet, out = sheets.XlsxSheet(), io.BytesIO()
+    sheet.add([replace(PLAIN, run_id=run) for run in range(1, runs + 1)])
+    sheet.save(out)
+    summary = openpyxl.load_workbook(io.BytesIO(out.getvalue()))["Summary"]
+    cells = [[c.value for c in row] for row in summary.iter_rows()]
+    assert cells[0][0] == f"the latest {sheets.SUMMARY_RUNS} of {runs} runs: each run's own download has its summary"
+    summed = [row[1] for row in cells if row[0] == "run"]
+    assert summed == list(range(runs, 2, -1)), "the latest first"

@@ -145,7 +145,7 @@ class Pages:
                 {
                     "item": item,
                     "flags": flags,
-                    "few": item.stats.players < FLAG_PLAYERS,
+                    "few": item.stats.scored and item.stats.players < FLAG_PLAYERS,  # a poll has no flags
                     "figure": question_figure(
                         item.question, lang, item.stats.split, responses.get(item.question.id, {})
                     ),

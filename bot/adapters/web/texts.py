@@ -134,6 +134,7 @@ def questions(lang: str) -> dict[str, str]:
         "accepted": t(lang, "Accepted answers"),
         "split": t(lang, "How the answers split"),
         "positions_right": t(lang, "Places right"),
+        "orders_right": t(lang, "Whole order right"),
         "placed_right": t(lang, "Put in its right place, option by option (listed in the right order)"),
         "unanswered": t(lang, "Not answered yet."),
         "empty": t(lang, "This chat has neither played nor uploaded a quiz yet."),

@@ -52,6 +52,7 @@ PLAYED: dict[Player, list[list[str] | str]] = {
     ],
     CY: [["3/7"], ["Gradient accumulation"], ["True"], "broadcast", "28", ["FSDP / ZeRO-3"], STEPS[::-1]],
 }
+CARDS: list[QuestionCard] = []  # the cards the players saw in the site's run, each run shuffling the options
 
 
 async def answer(engine: Engine, card: QuestionCard, who: Player, given: list[str] | str) -> None:
@@ -74,10 +75,12 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     adapter = RecordingAdapter()
     engine.attach(adapter)
     assert (await engine.start(group(), "kinds-tour", ANN, None)).status is StartStatus.STARTED
+    CARDS.clear()
     for index in range(len(PLAYED[ANN])):
         clock.advance(5)
         await engine.run_due()
         card = adapter.questions[-1]
+        CARDS.append(card)
         for who, answers in PLAYED.items():
             await answer(engine, card, who, answers[index])
         clock.advance(30)
@@ -110,8 +113,15 @@ async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: S
 
     multi = sections.nth(1)
     await expect(multi.locator("svg g.bar.right")).to_have_count(3)
+    # each pick counts for its option, as a share of the three players (not of the six picks)
     split = "A 2 (67%) right answer, B 1 (33%) right answer, C 1 (33%) right answer, D 1 (33%), E 1 (33%)"
-    await expect(multi.locator("svg title")).to_contain_text(split)  # each option's share of the 3 players
+    await expect(multi.locator("svg title")).to_contain_text(split)
+    # share right from what each answer was worth: Ann all three right (1), Bob one right and one
+    # wrong (0), Cy a wrong one (0); typed and numeric: two of three right
+    right = {n: sections.nth(n).locator("dl.figures > div").nth(1) for n in range(7)}
+    for n, share in ((1, "33%"), (3, "67%"), (4, "67%"), (5, "–")):  # a poll: nothing is right
+        await expect(right[n].locator("dt")).to_have_text("Right")
+        await expect(right[n].locator("dd")).to_have_text(share)
     truefalse = sections.nth(2)
     await expect(truefalse.locator("ol.options li.right")).to_have_text("True ✓ right answer")
     typed = sections.nth(3)
@@ -129,9 +139,11 @@ async def test_the_tour_page_shows_its_picture_and_a_chart_for_each_kind(site: S
     # Ann all four places, Bob the first two, Cy none: 6 of 12 places right, one order of three
     places = "1 2 (67%) right answer, 2 2 (67%) right answer, 3 1 (33%) right answer, 4 1 (33%) right answer"
     await expect(ordering.locator("svg title")).to_contain_text(places)
-    await expect(ordering.locator("dl.figures")).to_contain_text("Places right")
-    await expect(ordering.locator("dl.figures")).to_contain_text("50%")
-    await expect(ordering.locator("dl.figures")).to_contain_text("33%")  # fully right: Ann alone
+    # partial credit: Ann 1, Bob two places of four, Cy none; the whole order right: Ann alone
+    figures = ordering.locator("dl.figures > div")
+    for n, (name, share) in enumerate((("Right", "50%"), ("Places right", "50%"), ("Whole order right", "33%")), 1):
+        await expect(figures.nth(n).locator("dt")).to_have_text(name)
+        await expect(figures.nth(n).locator("dd")).to_have_text(share)
     await page.screenshot(path=shots / "kinds-tour-en.png", full_page=True)
     for n in range(7):
         await sections.nth(n).screenshot(path=shots / f"kinds-tour-q{n + 1}.png")
@@ -147,6 +159,11 @@ async def test_the_run_report_lists_each_order_as_placed_and_charts_the_places_r
     orders = [re.findall(r"[A-D] → [A-D] → [A-D] → [A-D]", text_of(row)) for row in table.split("<tr>")[2:]]
     ann, bob, cy = (found[0].split(" → ") for found in orders)
     assert bob == [*ann[:2], ann[3], ann[2]] and cy == ann[::-1], orders
+    words = text_of(html)
+    # the report's letters are those on the card the players saw
+    letter = {o.text: o.letter for o in CARDS[6].options}
+    for placed in (STEPS, [STEPS[0], STEPS[1], STEPS[3], STEPS[2]], STEPS[::-1]):
+        assert " → ".join(letter[step] for step in placed) in words
     # per option, the answers that put it in its right place: Ann all four, Bob the first two
     # drawn as the quiz page draws it: the places in the right order (the listed options)
     places = "1 2 (67%) right answer, 2 2 (67%) right answer, 3 1 (33%) right answer, 4 1 (33%) right answer"

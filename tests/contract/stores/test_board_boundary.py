@@ -62,12 +62,14 @@ LATER_UNDONE = [
     "ALTER TABLE answers DROP COLUMN scored",
     "DROP TABLE seen_interactions",
 ]
-# SQLite drops no column a trigger reads: the board triggers of the kinds' migration go first,
-# and those it replaced come back after (the recount drops and makes them again)
+# SQLite drops no column a trigger reads: the board triggers of the kinds' migration and the
+# statistics triggers that count responses go first, and those they replaced come back after
+# (the recount drops and makes them again)
 SQLITE_BEFORE_UNDONE = (
     "DROP TRIGGER runs_summarise_answers; DROP TRIGGER answers_late_to_boards; DROP TRIGGER runs_rank_players;"
+    "DROP TRIGGER runs_tally_stats; DROP TRIGGER answers_late_to_stats;"
 )
-SQLITE_AFTER_UNDONE = sqlite_schema.BOARD_TRIGGERS_BEFORE_KINDS
+SQLITE_AFTER_UNDONE = sqlite_schema.BOARD_TRIGGERS_BEFORE_KINDS + sqlite_schema.STATS_TRIGGERS_BEFORE_RESPONSES
 
 
 async def _as_before_the_recount(database: str) -> None:

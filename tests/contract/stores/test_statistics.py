@@ -14,17 +14,21 @@ from collections.abc import Sequence
 
 import asyncpg
 import pytest
+import yaml
 
-from bot.domain.model import ChatRef
-from bot.domain.questionstats import AnswerFact, Flag, FlagNote, question_stats, tally
+from bot.commands.learning import marking
+from bot.domain.model import NO_ANSWER, ChatRef
+from bot.domain.questionstats import AnswerFact, Flag, FlagNote, Marking, question_stats, tally
 from bot.domain.records import AnswerRow, RunStatus
 from bot.domain.schedule import Cadence, Rule, ScheduleRow
 from bot.testing.fakes import group, player
 from tests.contract.stores.conftest import Implementation
 from tests.contract.stores.rows import CHAT, run_row
+from tests.engine.test_question_kinds import kinds_quiz
+from tests.engine.test_quizstats_every_kind import QUIZ
 from tests.unit.test_questionstats import A, B, C, facts
 
-QUESTIONS = ("q1", "q2", "q4", "q5", "fill")
+QUESTIONS = ("q1", "q2", "q4", "q5", "fill", "primes", "eth", "pi", "planets", "tabs")
 
 
 def by_run(given: Sequence[AnswerFact]) -> list[list[AnswerFact]]:
@@ -53,6 +57,8 @@ def answer_row(run_id: int, chat: ChatRef, f: AnswerFact) -> AnswerRow:
         f.points,
         1 if f.correct else 0,
         1000.0,
+        f.response,
+        f.question_id != "tabs",  # the poll's votes are not scored
     )
 
 
@@ -79,30 +85,67 @@ async def test_the_stores_tally_gives_the_hand_worked_figures(store):
     await store_facts(store, facts())
     stored = await store.quiz_tally("demo", CHAT.key)
     assert stored == tally(facts())
-    q1, q2 = question_stats("q1", B, 4, stored), question_stats("q2", A, 4, stored)
+    q1 = question_stats("q1", Marking.one_right(B, 4), stored)
+    q2 = question_stats("q2", Marking.one_right(A, 4), stored)
     assert (q1.attempts, q1.right, q1.split, q1.median_seconds) == (10, 4, (0, 4, 5, 1), 6.5)
     assert q1.discrimination == pytest.approx(2 / 3)
     assert q2.flags == (FlagNote(Flag.CHECK_KEY, C),)
     assert (await store.quiz_tally("other", CHAT.key)).questions == {}
 
 
+def every_kind() -> list[AnswerFact]:
+    """Ten players answer a multi question (partial credit), a typed, a numeric and an ordering
+    question, and vote in a poll: players 9 and 10 partly right, player 1 alone right when typing."""
+    facts = []
+    for n in range(1, 11):
+        who, partly = f"test:u{n}", n > 8
+        given = {
+            "primes": ("0" if partly else "0,2", not partly),
+            "eth": ("Zürich" if n == 1 else "Geneva", n == 1),
+            "pi": ("3.14", True),
+            "planets": ("0,1,3,2" if partly else "0,1,2,3", not partly),
+        }
+        for qid, (response, right) in given.items():
+            facts.append(AnswerFact(qid, who, NO_ANSWER, right, 2.0, 900 if right else 300, response))
+        facts.append(AnswerFact("tabs", who, 0, False, 1.0, 0))
+    return facts
+
+
+async def test_every_scored_kind_is_credited_from_the_summed_responses(store):
+    await store_facts(store, every_kind())
+    stored = await store.quiz_tally("demo", CHAT.key)
+    assert stored == tally(every_kind())
+    assert stored.questions["primes"].responses["test:u9"] == {"0": 1}
+    quiz = kinds_quiz(*yaml.safe_load(QUIZ)["questions"])
+    stats = {q.id: question_stats(q.id, marking(q), stored) for q in quiz.questions}
+    shares = {qid: s.share_right for qid, s in stats.items()}
+    assert shares == {"primes": 0.9, "eth": 0.1, "pi": 1.0, "planets": 0.9, "tabs": None}
+    flagged = {qid: [note.flag for note in s.flags] for qid, s in stats.items()}
+    easy, hard = [Flag.TOO_EASY], [Flag.TOO_HARD]
+    assert flagged == {"primes": easy, "eth": hard, "pi": easy, "planets": easy, "tabs": []}
+    assert stats["primes"].split == (10, 0, 8, 0) and stats["primes"].right == 8
+    assert stats["primes"].discrimination == pytest.approx(1 / 3)  # top three all right; bottom: 9, 10 and one
+    assert (stats["tabs"].discrimination, stats["tabs"].split, stats["tabs"].too_few_to_flag) == (None, (10, 0), False)
+
+
 async def test_over_all_chats_a_players_answers_and_totals_add_up(store):
     other = ChatRef("test", "g2")
     await store_facts(store, facts())
-    await store_facts(store, facts()[:12], other)
-    assert await store.quiz_tally("demo") == tally(facts() + facts()[:12])
-    assert await store.quiz_tally("demo", other.key) == tally(facts()[:12])
+    await store_facts(store, facts()[:12] + every_kind(), other)
+    await store_facts(store, every_kind()[:20])
+    assert await store.quiz_tally("demo") == tally(facts() + facts()[:12] + every_kind() + every_kind()[:20])
+    assert await store.quiz_tally("demo", other.key) == tally(facts()[:12] + every_kind())
     assert await store.stats_chats("demo") == [CHAT.key, other.key]
 
 
 async def test_a_moved_chat_keeps_its_statistics_schedules_and_time_zone(store):
     old, new = group("g1"), group("g2")
-    await store_facts(store, facts()[:15], old)
-    await store_facts(store, facts()[15:], new)
+    await store_facts(store, facts()[:15] + every_kind()[:25], old)
+    await store_facts(store, facts()[15:] + every_kind()[25:], new)
     await store.update_chat_settings(old, time_zone="Asia/Kolkata")
     await store.add_schedule(ScheduleRow(old, "demo", Rule(Cadence.DAILY, 9, 0), 1000.0, 1, player(1).key))
     await store.move_chat(old.key, new)
-    assert await store.quiz_tally("demo", new.key) == tally(facts())  # both chats' answers, added up
+    assert await store.quiz_tally("demo", new.key) == tally(facts() + every_kind())  # both chats', added up
     assert await store.stats_chats("demo") == [new.key]
     (moved,) = await store.chat_schedules(new.key)
     assert (moved.chat.key, moved.chat.chat_id) == (new.key, "g2")
@@ -219,5 +262,46 @@ async def test_an_older_database_is_upgraded_with_its_statistics_summed_from_the
         assert await store.quiz_tally("demo", CHAT.key) == tally(facts())
         await store_facts(store, facts()[:3])  # and kept up after the upgrade
         assert await store.quiz_tally("demo", CHAT.key) == tally(facts() + facts()[:3])
+    finally:
+        await store.close()
+
+
+# a database from before answers that are no one option were summed: the upgrade sums them from
+# the stored answers, as exactly as if they had been summed when their questions closed
+
+
+def _responses_migration(migrations: Sequence[str]) -> int:
+    return next(i for i, script in enumerate(migrations) if "CREATE TABLE IF NOT EXISTS stat_responses" in script)
+
+
+async def _as_before_responses(database: str) -> None:
+    if database.startswith("postgresql"):
+        from storage.postgres.schema import MIGRATIONS as POSTGRES
+
+        conn = await asyncpg.connect(database)
+        try:
+            await conn.execute("DROP TABLE stat_responses")
+            await conn.execute("DELETE FROM schema_version WHERE version > $1", _responses_migration(POSTGRES))
+        finally:
+            await conn.close()
+        return
+    from storage.sqlite.schema import MIGRATIONS as SQLITE
+
+    with sqlite3.connect(database) as conn:
+        conn.execute("DROP TABLE stat_responses")
+        conn.execute(f"PRAGMA user_version = {_responses_migration(SQLITE)}")
+
+
+async def test_the_upgrade_sums_the_stored_responses(store_database: tuple[Implementation, str]):
+    implementation, database = store_database
+    store = await implementation.open(database)
+    await store_facts(store, every_kind())
+    await store.close()
+    await _as_before_responses(database)
+    store = await implementation.open(database)
+    try:
+        assert await store.quiz_tally("demo", CHAT.key) == tally(every_kind())
+        await store_facts(store, every_kind()[:5])  # and kept up after the upgrade
+        assert await store.quiz_tally("demo", CHAT.key) == tally(every_kind() + every_kind()[:5])
     finally:
         await store.close()

@@ -189,22 +189,23 @@ async def test_a_chats_answers_read_page_by_page_are_its_whole_history_in_order(
 
 async def test_a_past_run_keeps_its_seed_and_how_many_questions_it_showed(store):
     """The report letters options as the run shuffled them (its seed) and gives a row to every
-    question shown: all of a finished run's; a stopped run's up to the one it stopped on, that
-    one only once it was posted."""
-    mine = ChatRef("test", "1")
-    await store.ensure_chat(mine)
+    question asked: all of a finished run's; a stopped run's up to the one it stopped on, that
+    one only once it was posted; an open run's up to the last one closed."""
     five = ("q1", "q2", "q3", "q4", "q5")
-
-    def played(status: RunStatus, index: int, phase: Phase) -> RunRow:
-        return replace(run(mine, "birds", 100.0, status), question_ids=five, seed=987_654_321, index=index, phase=phase)
-
     cases = {
         (RunStatus.FINISHED, 4, Phase.PAUSING): 5,
         (RunStatus.STOPPED, 2, Phase.ASKING): 3,
         (RunStatus.STOPPED, 2, Phase.PAUSING): 3,
         (RunStatus.SILENT, 2, Phase.POSTING): 2,  # the third was never shown
         (RunStatus.STOPPED, -1, Phase.PAUSING): 0,  # stopped before its first question
+        (RunStatus.OPEN, 3, Phase.ASKING): 3,  # the fourth is still being answered
+        (RunStatus.OPEN, 3, Phase.PAUSING): 4,
     }
-    for (status, index, phase), asked in cases.items():
-        got = await store.past_run(mine.key, await store.create_run(played(status, index, phase)))
+    for n, ((status, index, phase), asked) in enumerate(cases.items()):
+        chat = ChatRef("test", str(n))  # a chat has one open run at most
+        await store.ensure_chat(chat)
+        played = replace(
+            run(chat, "birds", 100.0, status), question_ids=five, seed=987_654_321, index=index, phase=phase
+        )
+        got = await store.past_run(chat.key, await store.create_run(played))
         assert got is not None and (got.seed, got.asked) == (987_654_321, asked), (status, index, phase)
