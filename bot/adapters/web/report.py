@@ -74,6 +74,6 @@ def players(results: RunResults) -> list[PlayerAnswers]:
     cells: dict[str, list[Line | None]] = {}
     for line in results.lines:
         row = cells.setdefault(line.player_key, [None] * count)
-        if 0 < line.number <= count and line.given:
+        if 0 < line.number <= count:
             row[line.number - 1] = line
     return [PlayerAnswers(s, tuple(cells.get(s.player_key, [None] * count))) for s in results.standings]
