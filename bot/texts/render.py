@@ -252,35 +252,25 @@ def _fewer_lines(lang: str, lines: list[str], room: int, measure: Callable[[str]
 # the end of a run, boards and stats ------------------------------------------------------
 
 
-def standing_line(lang: str, s: Standing) -> str:
+def standing_line(lang: str, s: Standing, record: Record | None = None) -> str:
+    """A player's place on a board (right of the answers given), or at the end of a run with
+    their `record` (right of the scored questions asked, partly right ones, and accuracy with
+    partial credit by its share)."""
     medal = MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}."
-    return t(
-        lang,
-        "{medal} {name}: {points} pts · {correct}/{answered} right · {accuracy}%",
-        medal=medal,
-        name=s.name,
-        points=s.points,
-        correct=s.correct,
-        answered=s.answered,
-        accuracy=round(100 * s.accuracy),
+    right, counted, accuracy = (
+        (record.right, record.asked, record.accuracy) if record else (s.correct, s.answered, s.accuracy)
     )
-
-
-def podium_line(lang: str, s: Standing, record: Record) -> str:
-    """A player's place at the end of a run: right of the questions asked, partly right ones,
-    and accuracy with partial credit by its share."""
-    medal = MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}."
     line = t(
         lang,
         "{medal} {name}: {points} pts · {correct}/{answered} right · {accuracy}%",
         medal=medal,
         name=s.name,
         points=s.points,
-        correct=record.right,
-        answered=record.asked,
-        accuracy=round(100 * record.accuracy),
+        correct=right,
+        answered=counted,
+        accuracy=round(100 * accuracy),
     )
-    if record.partly:
+    if record and record.partly:
         line += " · " + tn(lang, "{n} partly right", "{n} partly right", record.partly)
     return line
 
@@ -299,7 +289,7 @@ def podium(p: Podium) -> Reply:
         RunStatus.STOPPED: t(lang, "⏹ Quiz stopped: {title}", title=p.quiz_title),
         RunStatus.SILENT: t(lang, "💤 Quiz ended after two questions without answers: {title}", title=p.quiz_title),
     }
-    lines = [podium_line(lang, s, p.records.get(s.player_key, Record(p.questions_asked))) for s in p.standings[:10]]
+    lines = [standing_line(lang, s, p.records.get(s.player_key, Record(p.questions_asked))) for s in p.standings[:10]]
     lines = lines or [t(lang, "Nobody scored this time.")]
     lines += ["", t(lang, "See /leaderboard for this chat's ranking.")]
     # a group's misses are reviewed in the private chat with the bot (/start review there)
