@@ -15,7 +15,7 @@ from datetime import date, datetime, time, timedelta, tzinfo
 from enum import Enum, StrEnum
 
 from bot.domain.model import ChatRef
-from bot.domain.records import RunStatus
+from bot.domain.records import Phase, RunStatus, questions_asked
 from bot.domain.schedule import WEEKDAYS, clock_of
 from bot.domain.worth import Record
 
@@ -221,12 +221,14 @@ class Attempt:
     started_at: float
     status: RunStatus
     index: int  # the run's question: the one asked (-1 before the first), or the last when it ended
+    phase: Phase  # where the run is with that question (still being answered, or waiting to be posted)
     last_answer: float | None  # when they last answered (by the bot's clock); None before a first answer
     points: int
 
     def asked(self, questions: int) -> int:
-        """How many of the assignment's `questions` the run asked."""
-        return min(self.index + 1, questions)
+        """How many of the assignment's `questions` the run asked: the one still being answered
+        is not yet asked, as a run report counts it (bot/domain/records.py)."""
+        return questions_asked(self.status, self.phase, self.index, questions)
 
     @property
     def state(self) -> Attempted:

@@ -12,7 +12,7 @@ import json
 
 from bot.domain.assignment import AssignmentRow, AssignmentStatus, AssignmentSummary, Attempt, Place
 from bot.domain.model import ChatRef
-from bot.domain.records import RunStatus, RunSummary
+from bot.domain.records import Phase, RunStatus, RunSummary
 from storage.shared.statements import Statements
 
 # the migration of both stores: {id} the key's type, {time} a float's
@@ -61,10 +61,10 @@ _PLACES = (
     "ORDER BY 3 DESC, 4 DESC, p.started_at, p.player_key"
 )
 _ATTEMPTS = (
-    "SELECT p.player_key, COALESCE(pl.name, p.player_key), p.run_id, p.started_at, r.status, r.idx, "
+    "SELECT p.player_key, COALESCE(pl.name, p.player_key), p.run_id, p.started_at, r.status, r.idx, r.phase, "
     "MAX(a.answered_at), COALESCE(SUM(a.points), 0) FROM assignment_plays p JOIN runs r ON r.id = p.run_id "
     "LEFT JOIN answers a ON a.run_id = p.run_id LEFT JOIN players pl ON pl.key = p.player_key "
-    "WHERE p.assignment_id = :id GROUP BY p.player_key, pl.name, p.run_id, p.started_at, r.status, r.idx "
+    "WHERE p.assignment_id = :id GROUP BY p.player_key, pl.name, p.run_id, p.started_at, r.status, r.idx, r.phase "
     "ORDER BY p.started_at, p.player_key"
 )
 # a chat's history: its own runs, and its assignments in place of the runs its members played
@@ -167,8 +167,8 @@ class AssignmentQueries(Statements):
     async def assignment_attempts(self, assignment_id: int) -> list[Attempt]:
         rows = await self._fetch(_ATTEMPTS, {"id": assignment_id})
         return [
-            Attempt(key, name, int(run), float(at), RunStatus(status), int(idx), _instant(last), int(pts))
-            for key, name, run, at, status, idx, last, pts in rows
+            Attempt(key, name, int(run), float(at), RunStatus(status), int(idx), Phase(phase), _instant(last), int(pts))
+            for key, name, run, at, status, idx, phase, last, pts in rows
         ]
 
     async def chat_history(

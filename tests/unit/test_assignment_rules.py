@@ -25,7 +25,7 @@ from bot.domain.assignment import (
     time_left,
 )
 from bot.domain.model import ChatRef
-from bot.domain.records import RunStatus
+from bot.domain.records import Phase, RunStatus
 from bot.domain.worth import RIGHT, WRONG, Verdict, Worth, record_of
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -89,10 +89,10 @@ def test_the_message_changes_at_most_once_a_minute_and_only_when_progress_does()
 
 def test_the_roll_sorts_attempts_by_how_far_they_got_and_names_who_has_not_started():
     row = AssignmentRow(ChatRef("test", "g1"), "demo", ("q1", "q2"), 20, NOW + 3600, "en", "test:admin", NOW)
-    done = Attempt("test:ann", "Ann", 1, NOW, RunStatus.FINISHED, 1, NOW + 60, 1800)
-    quit_ = Attempt("test:bob", "Bob", 2, NOW, RunStatus.STOPPED, 0, None, 0)
-    silent = Attempt("test:cy", "Cy", 3, NOW, RunStatus.SILENT, 1, NOW + 30, 900)
-    playing = Attempt("test:dee", "Dee", 4, NOW, RunStatus.OPEN, -1, None, 0)
+    done = Attempt("test:ann", "Ann", 1, NOW, RunStatus.FINISHED, 1, Phase.ASKING, NOW + 60, 1800)
+    quit_ = Attempt("test:bob", "Bob", 2, NOW, RunStatus.STOPPED, 0, Phase.ASKING, None, 0)
+    silent = Attempt("test:cy", "Cy", 3, NOW, RunStatus.SILENT, 1, Phase.ASKING, NOW + 30, 900)
+    playing = Attempt("test:dee", "Dee", 4, NOW, RunStatus.OPEN, -1, Phase.POSTING, None, 0)
     seen = {"test:ann": "Ann", "test:zoe": "zoe", "test:eve": "Eve", "test:admin": "Admin", "test:bob": "Bob"}
     found = roll(row, [done, quit_, silent, playing], seen)
     assert found.finished == (done,)
@@ -100,6 +100,8 @@ def test_the_roll_sorts_attempts_by_how_far_they_got_and_names_who_has_not_start
     assert [a.state for a in found.stopped] == [Attempted.STOPPED, Attempted.STOPPED, Attempted.PLAYING]
     assert found.not_started == (("test:eve", "Eve"), ("test:zoe", "zoe")), "by name; never who assigned it"
     assert [a.asked(2) for a in (done, quit_, playing)] == [2, 1, 0]
+    answering = Attempt("test:dee", "Dee", 4, NOW, RunStatus.OPEN, 1, Phase.ASKING, NOW, 1000)
+    assert answering.asked(2) == 1, "the question still being answered is not yet asked"
 
 
 def test_the_combined_accuracy_counts_every_question_once_and_partial_credit_by_its_share():
