@@ -268,8 +268,9 @@ class _LineMaker:
         question = self._question(a.question_id)
         picks, letter, chosen = said(question, a, self.lang, self._order(question))
         prompt = question.prompt.get(self.lang) if question else a.question_id
-        scored = kind_of(question).is_scored if question else a.scored
-        return prompt, picks, letter, chosen, worth_of_answer(question, a), scored
+        # as the run stored it, as the boards count it and the verdict says (a vote or not), even
+        # when the question has become another kind since
+        return prompt, picks, letter, chosen, worth_of_answer(question, a), a.scored
 
     def unanswered(self, run: PastRun, index: int, player_key: str) -> Line:
         question_id = run.question_ids[index] if index < len(run.question_ids) else ""
