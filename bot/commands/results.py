@@ -331,11 +331,13 @@ def said(
         picks = (answer.option,) if answer.option >= 0 else ()
     if not picks:
         return (), answer.response, answer.response
-    position = {src: pos for pos, src in enumerate(order)}
+    # without an order, the authoring order's letters; with one, an option it lacks (the quiz
+    # has fewer since the run) was shown under a letter no one can tell, so it is given none
+    position = {src: pos for pos, src in enumerate(order)} if order else {i: i for i in picks}
     between = kind.said_between if kind is not None else ", "  # an ordering's: " → "
     # picks that make a set are listed as the options were shown; an ordering's, as placed
     shown = sorted(picks, key=lambda i: position.get(i, i)) if between == ", " else list(picks)
-    letters = between.join(_letter(position.get(i, i)) for i in shown)
+    letters = between.join(_letter(position[i]) for i in shown if i in position)
     options = question.options if question else ()
     join = kind.said_texts if kind is not None else "; ".join
     texts = join(options[i].get(lang) for i in shown if i < len(options))

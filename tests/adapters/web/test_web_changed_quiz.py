@@ -3,6 +3,7 @@ the run's report, its downloads and the quiz's statistics page still open."""
 
 from __future__ import annotations
 
+from bot.engine.core import StartStatus
 from bot.testing.fakes import group
 from tests.adapters.web.test_web_pages import fetch, text_of
 from tests.adapters.web.test_web_reports import ANN, BOB, csv_rows, download, run_ids, xlsx_rows
@@ -61,3 +62,32 @@ async def test_a_quiz_changed_after_its_run_still_reports(engine, adapter):
             assert said[(7, bob)][0] == "vote" and said[(7, bob)][1] in ("", None), said[(7, bob)]
         status, html, _ = await fetch(site.link(group()) + f"quizzes/{quiz.id}")
         assert status == 200, text_of(html)[-500:]
+
+
+async def pressed(engine, adapter, chat, quiz, who, texts: list[str]) -> None:
+    """One whole run of `quiz` by one player, who presses the option of each text."""
+    assert (await engine.start(chat, quiz.id, who, None)).status is StartStatus.STARTED
+    for text in texts:
+        house_of(engine).clock.advance(5)
+        await engine.run_due()
+        card = adapter.questions[-1]
+        letter = next(o.letter for o in card.options if o.text == text)
+        assert (await engine.answer(adapter.token(letter, card), who, chat)).accepted
+        house_of(engine).clock.advance(40)
+        await engine.run_due()
+    house_of(engine).clock.advance(5)
+    await engine.run_due()
+
+
+async def test_an_option_the_quiz_no_longer_has_gets_no_letter_it_was_never_shown_under(engine, adapter):
+    chat_quizzes = house_of(engine).chat_quizzes
+    before = HEAD + choice("q1", "right", "w1", "w2", "w3", "w4")
+    quiz = (await chat_quizzes.upload(group(), ANN, "caps.yaml", before.encode())).quiz
+    assert quiz is not None
+    await pressed(engine, adapter, group(), quiz, ANN, ["w4"])  # the fifth option, under some letter
+    assert (await chat_quizzes.upload(group(), ANN, "caps.yaml", (HEAD + choice("q1", "right", "w1")).encode())).quiz
+    async with serving(engine) as site:
+        (run_id,) = await run_ids(engine)
+        _, data, _ = await download(site.link(group()) + f"runs/{run_id}/results.csv")
+        (row,) = csv_rows(data)
+        assert (row["chosen"], row["chosen_text"], row["verdict"]) == ("", "", "wrong"), row
