@@ -14,7 +14,7 @@ from bot.content.catalog import Catalog
 from bot.domain import owed, session
 from bot.domain.deck import Misses
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
-from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus
+from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus, questions_asked
 from bot.domain.session import Run
 from bot.engine import recall
 from bot.engine.chats import Chats
@@ -178,7 +178,9 @@ class RunSteps:
         """End the run; its last messages and the podium are owed in the same transaction."""
         standings = await self.store.run_standings(run.id)
         questions = {q.id: q for q in run.quiz.questions}
-        asked = [questions.get(qid) for qid in run.row.question_ids[: run.row.index + 1]]
+        # a question still waiting to be posted was never shown: not asked, as its report says
+        shown = questions_asked(reason, run.row.phase, run.row.index, len(run.row.question_ids))
+        asked = [questions.get(qid) for qid in run.row.question_ids[:shown]]
         podium = Podium(
             run.chat,
             run.row.language,
