@@ -58,14 +58,14 @@ def worth_of(answer: AnswerRow | None, share: float | None) -> Worth:
 
 def scored_worth(correct: bool, points: int, share: float | None) -> Worth:
     """The verdict on a scored answer from what is stored of it (full credit, points) and its
-    kind's credit for it (None when unknown)."""
+    kind's credit for it (None when unknown). The run's points decide whether it was partly
+    right (a partly right answer always earns some: bot/domain/scoring.py), so a question whose
+    scoring changed since keeps the verdict the run gave; its share is then unknown."""
     if correct:
         return RIGHT
-    if share is not None and 0 < share < 1:
-        return Worth(Verdict.PARTIAL, share)
-    if share is None and points > 0:
-        return Worth(Verdict.PARTIAL, None)
-    return WRONG
+    if points <= 0:
+        return WRONG
+    return Worth(Verdict.PARTIAL, share if share is not None and 0 < share < 1 else None)
 
 
 @dataclass(frozen=True)

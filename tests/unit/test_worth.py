@@ -71,3 +71,14 @@ def test_a_record_counts_every_scored_question_asked_and_partial_credit_by_its_s
     record = records(said, [choice, partial, poll, other])["p"]
     assert (record.asked, record.right, record.partly, record.not_answered) == (3, 1, 1, 1), "the poll is not asked"
     assert record.accuracy == 0.5, "1 right + half of one, over 3 asked"
+
+
+def test_a_question_whose_scoring_changed_since_the_run_keeps_the_verdict_the_run_gave():
+    strict = question(QuestionKind.MULTI, answers=(0, 2))
+    partial = question(QuestionKind.MULTI, answers=(0, 2), partial=True)
+    no_points = answer(strict, response="0")  # all or nothing: half right earned nothing
+    assert worth(partial, no_points).verdict is Verdict.WRONG, "made partial since: the run gave no credit"
+    some_points = answer(partial, response="0")
+    assert some_points.points > 0
+    changed = worth(strict, some_points)
+    assert changed.verdict is Verdict.PARTIAL and changed.share is None, "partial no more: its share is unknown"
