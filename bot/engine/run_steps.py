@@ -20,7 +20,7 @@ from bot.engine import recall
 from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
-from bot.kinds import records, scored_count
+from bot.kinds import scored_count, standing_records
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, Boards, Outbox, PlayerNames, RunLeases, RunRecords
 from bot.texts import render
@@ -188,7 +188,7 @@ class RunSteps:
             reason,
             tuple(standings),
             scored_count(asked),
-            records(await self.store.run_answers(run.id), asked),
+            standing_records(standings, await self.store.run_partly_right(run.id), asked),
         )
         # a question still waiting to be posted is not posted any more
         unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()

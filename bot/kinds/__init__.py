@@ -22,7 +22,7 @@ domain (an import-linter contract): words, pydantic models and I/O stay in the l
 
 from bot.kinds.base import AnswerWay, FileProblem, Kind
 from bot.kinds.registry import DEFAULT, KINDS, by_right_options, check_keys, kind_of
-from bot.kinds.worths import records, scored_count, worth_of_answer
+from bot.kinds.worths import records, scored_count, standing_records, worth_of_answer
 
 __all__ = [
     "DEFAULT",
@@ -35,5 +35,6 @@ __all__ = [
     "kind_of",
     "records",
     "scored_count",
+    "standing_records",
     "worth_of_answer",
 ]

@@ -46,7 +46,7 @@ from storage.shared.learning import LearningQueries
 from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
-from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
+from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS, PARTLY_RIGHT
 from storage.shared.updates import UpdateClaims
 from storage.shared.web import WebQueries
 
@@ -375,6 +375,10 @@ class PostgresStore(
             run_id,
         )
         return [AnswerRow.from_values(r) for r in rows]
+
+    async def run_partly_right(self, run_id: int) -> list[AnswerRow]:
+        sql = f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE {PARTLY_RIGHT} ORDER BY idx, answered_at"
+        return [AnswerRow.from_values(r) for r in await self._pool.fetch(sql.replace(":run", "$1"), run_id)]
 
     # boards -------------------------------------------------------------------------
 

@@ -25,6 +25,8 @@ ANSWER_COLUMNS = (
     "response",
     "scored",
 )
+# a run's partly right answers: scored, points without full credit (the worth, bot/domain/worth.py)
+PARTLY_RIGHT = "run_id = :run AND correct = 0 AND points > 0 AND scored = 1"
 # what an answer moved by a toggle (a select-all-that-apply question) replaces of the stored one
 REPLACED_COLUMNS = ("option", "correct", "elapsed", "points", "streak", "answered_at", "response")
 

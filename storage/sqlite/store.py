@@ -35,7 +35,7 @@ from storage.shared.learning import LearningQueries
 from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
-from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS
+from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS, PARTLY_RIGHT
 from storage.shared.updates import CLAIM_SECONDS, CLAIM_SQLITE, FINISH, UpdateClaims
 from storage.shared.web import WebQueries
 from storage.sqlite import guard, moves
@@ -330,6 +330,10 @@ class SqliteStore(
         sql = f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE run_id=? ORDER BY idx, answered_at"
         rows = await self._db.fetchall(sql, (run_id,))
         return [AnswerRow.from_values(r) for r in rows]
+
+    async def run_partly_right(self, run_id: int) -> list[AnswerRow]:
+        sql = f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE {PARTLY_RIGHT} ORDER BY idx, answered_at"
+        return [AnswerRow.from_values(r) for r in await self._db.fetchall(sql.replace(":run", "?"), (run_id,))]
 
     # boards -------------------------------------------------------------------------
 

@@ -56,6 +56,10 @@ class RunRecords(Protocol):
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         """The run's stored answers, by question index, then by time of answer."""
 
+    async def run_partly_right(self, run_id: int) -> list[AnswerRow]:
+        """The run's scored answers that earned points without full credit (partly right), in
+        `run_answers`' order: with the standings, all a podium needs of the answers."""
+
     async def record_stop(self, run_id: int, player_key: str) -> None:
         """Note who stopped the run with /stop (its report names them); the first one noted stays."""
 

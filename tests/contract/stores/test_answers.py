@@ -86,3 +86,18 @@ async def test_settled_means_stored_even_for_presses_whose_caller_gave_up(store)
 
 async def _wait(press: Awaitable[bool]) -> bool:
     return await press
+
+
+async def test_a_runs_partly_right_answers_are_those_scored_with_points_without_full_credit(store):
+    run_id = (await stored_run(store)).id
+    right = answer(run_id, "test:u1", 1.0)
+    partly = answer(run_id, "test:u2", 2.0, correct=False)
+    partly.points = 400  # a select-all answer with some of the right picks
+    wrong = answer(run_id, "test:u3", 3.0, correct=False)
+    later = answer(run_id, "test:u2", 4.0, correct=False, index=1)
+    later.points = 300
+    vote = answer(run_id, "test:u4", 5.0, correct=False)
+    vote.scored = False
+    for row in (later, vote, wrong, partly, right):
+        assert await store.insert_answer(row)
+    assert await store.run_partly_right(run_id) == [partly, later]
