@@ -8,6 +8,7 @@ another chat is not there (404), as another chat's run is not.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from aiohttp import web
 
@@ -16,7 +17,8 @@ from bot.adapters.web.figures import PageSource
 from bot.adapters.web.formats import number
 from bot.adapters.web.ids import id_in
 from bot.adapters.web.pages import Pages
-from bot.commands.results import quiz_of
+from bot.commands.results import RunResults, quiz_of, run_results
+from bot.commands.summary import Summary, attempts_summary
 from bot.commands.weblinks import Scope
 from bot.domain import assignment as rules
 from bot.domain.assignment import AssignmentRow, Attempt
@@ -44,6 +46,8 @@ class AssignmentView:
     finished: tuple[AttemptLine, ...]
     stopped: tuple[AttemptLine, ...]  # still playing, or stopped before the end
     not_started: tuple[tuple[str, str], ...]  # (player key, name)
+    summary: Summary | None  # the attempts as one class (bot/commands/summary.py); None for none
+    asked: tuple[tuple[str, Question | None], ...]  # the assignment's questions, by place
 
     @property
     def combined(self) -> float | None:
@@ -68,7 +72,16 @@ async def assignment_view(source: PageSource, chat_key: str, assignment_id: int,
         tuple(lines[a.player_key] for a in roll.finished),
         tuple(lines[a.player_key] for a in roll.stopped),
         roll.not_started,
+        attempts_summary(await _reports(source, chat_key, attempts, lang)),
+        tuple((qid, kept.get(qid)) for qid in row.question_ids),
     )
+
+
+async def _reports(source: PageSource, chat_key: str, attempts: list[Attempt], lang: str) -> list[RunResults]:
+    """Each attempt's run read as its report reads it: one member's answers each, at most one
+    attempt a member, so the page reads what the class answered and no more."""
+    found = [await run_results(source.results, chat_key, a.run_id, lang) for a in attempts]
+    return [r for r in found if r is not None]
 
 
 async def _line(source: PageSource, row: AssignmentRow, kept: dict[str, Question], attempt: Attempt) -> AttemptLine:
@@ -103,6 +116,10 @@ class AssignmentPages:
             raise web.HTTPNotFound()
         values = {
             "A": texts.assignment(view.lang),
+            "P": texts.report(view.lang),
+            "Q": texts.questions(view.lang),
+            "B": texts.board(view.lang),
+            "flag": partial(texts.flag, view.lang, option=""),
             "shown": shown,
             "percent": lambda share: percent(view.lang, share),
             "status": texts.assignment_status(view.lang, shown.row.status),

@@ -120,6 +120,25 @@ async def fits(page: Page) -> None:
     assert width <= page.viewport_size["width"], f"{width} px wide at {page.viewport_size['width']} px"  # type: ignore[index]
 
 
+async def the_class_summed_up(page: Page, lang: str) -> None:
+    """The teacher's summary of the attempts as one class: each question over everyone it was
+    asked of (Bob's stopped attempt asked only the first), the poll last, and who needs help."""
+    summary = page.locator("section.summary")
+    questions = [strip(q) for q in await summary.locator("table.hardest tbody tr").all_inner_texts()]
+    assert [q.split("\t")[0] for q in questions] == [
+        "1. Which are prime?",
+        "3. Water boils at 100 °C at sea level.",
+        "4. Capital of France?",
+        "2. Tabs or spaces?",
+    ], "hardest first, ties in the quiz's order, the poll last"
+    shares = [q.split("\t")[1:3] for q in questions]
+    assert shares[:3] == [["50%", "3/3"], ["50%", "2/2"], ["100%", "2/2"]]
+    assert shares[3] == [strip(texts.report(lang)["poll"]), "2/2"]
+    assert await names_in(page, "section.needs-help li") == ["Bob · 0%"]
+    not_answered = strip(texts.report(lang)["not_answered"])
+    assert await names_in(page, "section.unfinished li") == [f"Bob · {not_answered}: 0"], "stopped after one question"
+
+
 @pytest.mark.parametrize("lang", ["en", "ur"])
 async def test_the_assignment_page_in_a_browser(site: Site, browser: Browser, shots: Path, lang: str):
     await house_of(site.engine).chats.update(group(), language=lang)
@@ -149,6 +168,7 @@ async def test_the_assignment_page_in_a_browser(site: Site, browser: Browser, sh
     assert strip(A["stopped_state"]) in await row_of(page, "stopped", "Bob")
     assert "0%" in await row_of(page, "stopped", "Bob")
     assert await names_in(page, "#not-started li") == ["Cy", "Eve"], "seen in the group, not the admin"
+    await the_class_summed_up(page, lang)
     await fits(page)
     await page.screenshot(path=shots / f"assignment-{lang}.png", full_page=True)
 
