@@ -159,3 +159,17 @@ async def test_the_members_seen_are_those_who_answered_for_the_group_or_started_
     await store.insert_answer(answer(run.id, "test:u7", 50.0, chat=elsewhere))  # another group's
     assert await store.members_seen(CHAT.key) == {"test:u1": "U1", "test:u5": "Starter", "test:u6": "Six"}
     assert await store.members_seen("test:nowhere") == {}
+
+
+async def test_every_member_is_found_however_many_answers_each_has(store):
+    """The members are read by stepping from one player's key to the next in the index: keys
+    that share a start ("u1", "u10") and players with many answers are each found once."""
+    await store.ensure_chat(CHAT)
+    run = await stored_run(store)
+    keys = ["u1", "u10", "u2", "u9"]
+    for user in keys:
+        await store.ensure_player(Player("test", user, user.upper()))
+    for index in range(5):
+        for n, user in enumerate(keys):
+            await store.insert_answer(answer(run.id, f"test:{user}", 50.0 + n, index=index))
+    assert await store.members_seen(CHAT.key) == {f"test:{u}": u.upper() for u in keys}
