@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from bot.app.cli_db import existing_database
 from bot.app.settings import Settings
 from bot.domain.records import PlayedChat
+from bot.texts.textcut import visible
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,11 +38,12 @@ async def played_chats(settings: Settings) -> list[PlayedChat]:
 
 
 def describe(chats: list[PlayedChat]) -> list[str]:
-    """One line per chat: key, quizzes played, last activity (UTC), name; the keys aligned."""
+    """One line per chat: key, quizzes played, last activity (UTC), name; the keys aligned. The
+    name is the group's, chosen by anyone in it: shown with its control characters visible."""
     width = max(len(chat.chat_key) for chat in chats)
     return [
         f"{chat.chat_key:<{width}}  {chat.runs:>4} quiz(zes)  last {_when(chat.last_started)}"
-        + (f"  {chat.title}" if chat.title else "")
+        + (f"  {visible(chat.title)}" if chat.title else "")
         for chat in chats
     ]
 

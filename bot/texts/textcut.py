@@ -12,6 +12,7 @@ clusters, kept current with each Unicode release by its maintainer), not a home-
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 
 import regex
@@ -32,6 +33,22 @@ def clean(value: object) -> str:
     if text.isascii():
         return text
     return bidi.strip(text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace"))
+
+
+def visible(value: object) -> str:
+    """`value` `clean`ed for a terminal: every control character (C0, DEL, C1: an ESC that would
+    start an escape sequence, a BEL, a CSI) and line or paragraph separator written as its escape
+    (\\x1b, \\u2028), so a name a user chose shows as text and never steers the admin's terminal."""
+    return "".join(_escaped(ch) for ch in clean(value))
+
+
+def _escaped(ch: str) -> str:
+    if unicodedata.category(ch) not in _STEERING:
+        return ch
+    return f"\\x{ord(ch):02x}" if ord(ch) <= 0xFF else f"\\u{ord(ch):04x}"
+
+
+_STEERING = frozenset(("Cc", "Zl", "Zp"))  # controls, line and paragraph separators
 
 
 def cut(text: str, room: int, measure: Callable[[str], int] = len, mark: str = ELLIPSIS) -> str:

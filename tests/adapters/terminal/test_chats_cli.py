@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -85,3 +86,21 @@ def test_an_empty_database_says_so(tmp_path):
     assert done.returncode == 1 and b"no chat has played a quiz in this database yet" in done.stderr
     done = quizhost(tmp_path, "chats")
     assert done.returncode == 0 and b"no chat has played a quiz" in done.stderr
+
+
+async def test_a_title_someone_chose_cannot_steer_the_admins_terminal(tmp_path):
+    """A group's title with a terminal's escape sequences (set the window title, ring the bell,
+    clear the screen, an 8-bit CSI) and a right-to-left override, stored raw (as an earlier
+    version kept it): both commands that list chats show its controls as text."""
+    await fill(tmp_path, [("g1", 1), ("g2", 1)])
+    crafted = "\x1b]0;pwned\x07Evil\x1b[2J\u202eGroup\x9b1m"
+    with sqlite3.connect(tmp_path / "quizhost.db") as db:
+        db.execute("UPDATE chats SET title = ? WHERE key = 'test:g1'", (crafted,))
+    shown = r"\x1b]0;pwned\x07Evil\x1b[2JGroup\x9b1m"  # the override dropped, as where titles enter
+
+    listed = quizhost(tmp_path, "chats").stdout.decode()
+    picked = quizhost(tmp_path, "results", "-o", "x.csv").stderr.decode()
+    for said in (listed, picked):
+        line = next(line for line in said.splitlines() if "test:g1" in line)
+        assert line.endswith(shown), line
+        assert not any(ch in said for ch in "\x1b\x07\x9b\u202e"), repr(said)
