@@ -12,10 +12,13 @@ from bot.adapters.listener import Bounds, Listener
 from bot.adapters.web import web_app
 from bot.app.web import page_source
 from bot.commands.weblinks import LinkSigner, Scope, signer_for
+from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import ChatRef, Player, Quiz
-from bot.engine.core import Engine, StartStatus
+from bot.engine.core import Engine, EngineSettings, StartStatus
+from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter
-from tests.support.house import house_of
+from storage.sqlite.store import SqliteStore
+from tests.support.house import build, house_of
 
 
 async def play(
@@ -59,3 +62,15 @@ async def serving(engine: Engine, bounds: Bounds | None = None, uploads: Path | 
         yield Site(f"http://127.0.0.1:{port}", signer, engine)
     finally:
         await listener.stop()
+
+
+async def shipped_engine(db: Path) -> tuple[SqliteStore, FakeClock, Engine, RecordingAdapter]:
+    """An engine over a new SQLite file with the shipped quizzes (30 s questions, 5 s pauses), a
+    recording adapter attached: what a test plays a quiz through before serving its pages."""
+    store = await SqliteStore.open(db)
+    clock = FakeClock()
+    settings = EngineSettings(question_seconds=30, pause_seconds=5)
+    engine = build(Catalog.load(default_quiz_folders()), store, clock, settings).engine
+    adapter = RecordingAdapter()
+    engine.attach(adapter)
+    return store, clock, engine, adapter

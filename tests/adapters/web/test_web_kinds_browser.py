@@ -12,16 +12,13 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, expect
 
-from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import Player, QuestionCard
-from bot.engine.core import Engine, EngineSettings, StartStatus
-from bot.testing.clock import FakeClock
-from bot.testing.fakes import RecordingAdapter, group, player
-from storage.sqlite.store import SqliteStore
+from bot.engine.core import Engine, StartStatus
+from bot.testing.fakes import group, player
 from tests.adapters.web.test_web_browser import browser, phone_page, shots  # noqa: F401 (the fixtures)
 from tests.adapters.web.test_web_pages import fetch, text_of
-from tests.support.house import build, house_of
-from tests.support.web_harness import Site, serving
+from tests.support.house import house_of
+from tests.support.web_harness import Site, serving, shipped_engine
 
 ANN, BOB, CY = player(1, "Ann"), player(2, "Bob"), player(3, "Cy")
 STEPS = [  # the ordering question's options, in the right order
@@ -67,13 +64,7 @@ async def answer(engine: Engine, card: QuestionCard, who: Player, given: list[st
 
 @pytest.fixture
 async def site(tmp_path: Path) -> AsyncIterator[Site]:
-    store = await SqliteStore.open(tmp_path / "quizhost.db")
-    clock = FakeClock()
-    engine = build(
-        Catalog.load(default_quiz_folders()), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
-    ).engine
-    adapter = RecordingAdapter()
-    engine.attach(adapter)
+    store, clock, engine, adapter = await shipped_engine(tmp_path / "quizhost.db")
     assert (await engine.start(group(), "kinds-tour", ANN, None)).status is StartStatus.STARTED
     CARDS.clear()
     for index in range(len(PLAYED[ANN])):

@@ -18,19 +18,16 @@ from playwright.async_api import Browser, Page, expect
 
 from bot.adapters.web import texts
 from bot.commands.core import Caller
-from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import Player
 from bot.domain.worth import Verdict, Worth
-from bot.engine.core import EngineSettings, StartStatus
-from bot.testing.clock import FakeClock
-from bot.testing.fakes import RecordingAdapter, group, player
+from bot.engine.core import StartStatus
+from bot.testing.fakes import group, player
 from bot.texts.bidi import strip
 from bot.texts.verdicts import verdict_text
-from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_browser import browser, shots  # noqa: F401 (the fixtures)
 from tests.adapters.web.test_web_kinds_browser import PLAYED, answer
-from tests.support.house import build, house_of
-from tests.support.web_harness import Site, serving
+from tests.support.house import house_of
+from tests.support.web_harness import Site, serving, shipped_engine
 
 WIDTHS = (390, 1280)
 STATUS = {"missing": 404, "refused": 403}  # the rest: 200
@@ -73,13 +70,7 @@ OUTSIDE = """() => {
 async def site(tmp_path: Path) -> AsyncIterator[Site]:
     """The kinds tour played to the end by Ann, Bob, Cy (tests/adapters/web/test_web_kinds_browser.py)
     and Dee, who skips most of it."""
-    store = await SqliteStore.open(tmp_path / "quizhost.db")
-    clock = FakeClock()
-    engine = build(
-        Catalog.load(default_quiz_folders()), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
-    ).engine
-    adapter = RecordingAdapter()
-    engine.attach(adapter)
+    store, clock, engine, adapter = await shipped_engine(tmp_path / "quizhost.db")
     ann = next(iter(PLAYED))
     assert (await engine.start(group(), "kinds-tour", ann, None)).status is StartStatus.STARTED
     played: dict[Player, list[list[str] | str | None]] = {**PLAYED, DEE: SKIPPING}

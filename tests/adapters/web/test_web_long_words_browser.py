@@ -12,17 +12,15 @@ import pytest
 from playwright.async_api import Browser
 
 from bot.commands.core import Caller
-from bot.content.catalog import Catalog, default_quiz_folders
 from bot.domain.model import ChatRef
-from bot.engine.core import Engine, EngineSettings, StartStatus
+from bot.engine.core import Engine, StartStatus
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
-from storage.sqlite.store import SqliteStore
 from tests.adapters.web.test_web_browser import browser, shots  # noqa: F401 (the fixtures)
 from tests.adapters.web.test_web_kinds_browser import answer
 from tests.adapters.web.test_web_layout_browser import OUTSIDE, page_at
-from tests.support.house import build, house_of
-from tests.support.web_harness import Site, serving
+from tests.support.house import house_of
+from tests.support.web_harness import Site, serving, shipped_engine
 
 LONG = player(7, "W" * 64)
 TYPED = "x" * 200
@@ -31,13 +29,7 @@ PLAYED: list[list[str] | str | None] = [["1/4"], ["Gradient accumulation"], ["Tr
 
 @pytest.fixture
 async def site(tmp_path: Path) -> AsyncIterator[Site]:
-    store = await SqliteStore.open(tmp_path / "quizhost.db")
-    clock = FakeClock()
-    engine = build(
-        Catalog.load(default_quiz_folders()), store, clock, EngineSettings(question_seconds=30, pause_seconds=5)
-    ).engine
-    adapter = RecordingAdapter()
-    engine.attach(adapter)
+    store, clock, engine, adapter = await shipped_engine(tmp_path / "quizhost.db")
     assert (await engine.start(group(), "kinds-tour", LONG, None)).status is StartStatus.STARTED
     for given in PLAYED:
         clock.advance(5)
