@@ -55,6 +55,9 @@ class Summary:
     asked: int  # questions asked
     questions: tuple[QuestionSummary, ...]  # hardest first; polls last, in their order
     players: tuple[PlayerSummary, ...]  # most points first
+    # the last question asked that a finisher answers: a poll after the last scored one is not
+    # required (a vote is no one's accuracy), so skipping it is not leaving before the end
+    finish_line: int = 0
 
     @property
     def needs_help(self) -> tuple[PlayerSummary, ...]:
@@ -64,7 +67,7 @@ class Summary:
     @property
     def did_not_finish(self) -> tuple[PlayerSummary, ...]:
         """Left before the end: the last question asked (and maybe more before it) unanswered."""
-        return tuple(p for p in self.players if p.last_answered < self.asked)
+        return tuple(p for p in self.players if p.last_answered < (self.finish_line or self.asked))
 
 
 @dataclass
@@ -130,7 +133,9 @@ class RunTally:
             for key, p in self.players.items()
         ]
         players.sort(key=lambda p: -p.points)  # stable: ties keep the order the lines came in (the standings')
-        return Summary(self.run_id, self.quiz_title, self.started, asked, tuple(questions), tuple(players))
+        scored = [q.number for q in questions if q.share_right is not None and q.number <= asked]
+        finish_line = max(scored, default=asked)
+        return Summary(self.run_id, self.quiz_title, self.started, asked, tuple(questions), tuple(players), finish_line)
 
 
 def _question(q: _QuestionSums) -> QuestionSummary:
