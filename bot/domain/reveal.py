@@ -37,7 +37,7 @@ def build(
             a.points,
             a.elapsed,
             a.streak,
-            kind.credit(q, a.option, a.response) if kind.is_scored else None,
+            kind.credit(q, a.option, a.response) if a.points and not a.correct else None,  # partly right
         )
         for a in ordered
     )
