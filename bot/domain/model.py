@@ -150,6 +150,9 @@ class Question:
     numeric: NumericAnswer | None = None  # numeric: the accepted range
     media: Media | None = None  # shown with the question
     explanation_media: Media | None = None  # shown with the explanation
+    # shown when a hosted game's host asks for it, or at half time in a timed game; answers
+    # after it earn half the speed points
+    hint: LocalText | None = None
 
     def right_options(self) -> frozenset[int]:
         """The options that are right (authoring indices): none for polls, typed and numeric."""
@@ -159,6 +162,16 @@ class Question:
 
 
 NO_ANSWER = -1  # Question.answer of the kinds whose answer is not one option
+
+
+@dataclass(frozen=True)
+class Round:
+    """A named part of a quiz (a trivia night's round): its questions, in the quiz's order, earn
+    their points times `multiplier`; standings are shown between rounds, not after each question."""
+
+    name: LocalText
+    question_ids: tuple[str, ...]
+    multiplier: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -174,6 +187,7 @@ class Quiz:
     # the language of the quiz's default texts (a BCP 47 tag: en, es, vi, ar…): a quiz may be in
     # any language, while the bot's own texts stay in the chat's language
     language: str = FALLBACK_LANGUAGE
+    rounds: tuple[Round, ...] = ()  # none: one unnamed round of every question, points as scored
 
     @property
     def question_count(self) -> int:
