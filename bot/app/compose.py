@@ -25,6 +25,7 @@ from bot.commands.quizzes import QuizCommands
 from bot.commands.results import ResultSource
 from bot.commands.sharing import Shelf
 from bot.commands.suggestions import SuggestionDesk
+from bot.commands.teams import TeamCommands
 from bot.commands.typed import TypedAnswers
 from bot.commands.web import WebCommands
 from bot.commands.weblinks import WebAddress
@@ -44,6 +45,7 @@ from bot.engine.run_table import RunTable
 from bot.engine.scheduler import Scheduler
 from bot.engine.sender import Sender
 from bot.engine.standings import Standings
+from bot.engine.teams import Teams
 from bot.ports.chat import ChatAdapter
 from bot.ports.clock import Clock, SystemClock
 from bot.ports.offload import Offload
@@ -59,6 +61,7 @@ class Runs:
     chats: Chats
     press_outcomes: dict[str, int]  # for /metrics (bot/adapters/ops/metrics.py)
     adapters: dict[str, ChatAdapter]  # by platform: Engine.attach fills it, the others read it
+    teams: Teams  # the chats' line-ups, which their runs adopt
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,7 @@ def build_commands(
         learning=LearningCommands(store, quizzes, chats, review, scheduler),
         assign=AssignCommands(assignments, quizzes, clock, chats),
         writing=WritingCommands(authoring, chats),
+        teams=TeamCommands(runs.teams, chats),
     )
     return Commands(
         engine=engine,
@@ -225,7 +229,10 @@ def build_runs(
     shared = store if isinstance(store, RunLeases) else None
     wakeups = store if isinstance(store, RunWakeups) else None
     chats = Chats(store, runs, settings.default_language)
-    steps = RunSteps(store=store, clock=clock, catalog=catalog, sender=sender, runs=runs, shared=shared, chats=chats)
+    teams = Teams(store=store, clock=clock, adapters=adapters)
+    steps = RunSteps(
+        store=store, clock=clock, catalog=catalog, sender=sender, runs=runs, shared=shared, chats=chats, teams=teams
+    )
     starter = RunStarter(
         catalog=catalog,
         chat_quizzes=chat_quizzes,
@@ -270,4 +277,4 @@ def build_runs(
         presses=presses,
         remote=remote,
     )
-    return Runs(engine, sender, chats, presses.outcomes, adapters)
+    return Runs(engine, sender, chats, presses.outcomes, adapters, teams)

@@ -20,6 +20,7 @@ from bot.commands.finding import QuizFinder
 from bot.commands.learning import LearningCommands
 from bot.commands.quizzes import QuizCommands
 from bot.commands.table import ALIASES, command, help_lines, picked, started
+from bot.commands.teams import TeamCommands
 from bot.commands.typed import TypedAnswers
 from bot.commands.writing import WritingCommands
 from bot.content.catalog import Catalog
@@ -74,6 +75,7 @@ class CommandGroups:
     learning: LearningCommands
     assign: AssignCommands
     writing: WritingCommands
+    teams: TeamCommands
 
 
 class Commands:
@@ -165,6 +167,8 @@ class Commands:
             return await self.groups.writing.undo(question_id, caller)
         if kind is tokens.Kind.SUGGESTION:
             return await self.groups.writing.decide(data, caller)
+        if kind is tokens.Kind.TEAM:
+            return await self.groups.teams.press(data, caller)
         if (target := tokens.form_target(data)) is not None:  # where no form opens (Discord opens one)
             return await self.groups.writing.form_button(target, caller)
         pick = tokens.pick(data)

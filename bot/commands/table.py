@@ -333,6 +333,22 @@ COMMANDS: tuple[Command, ...] = (
         ),
         rights=Rights.ADMINS,
     ),
+    # teams (issue #49): a chat's line-up for its next quiz, and joining it by typing
+    Command(
+        "teams",
+        lambda c: c.groups.teams.cmd_teams,
+        menu=later("Teams for the next quiz (admins): /teams [2-8 | names] [mean | sum | top3]"),
+        help=everywhere(later("/teams [2-8 | names | balanced | off]: teams for the next quiz (admins)")),
+        options=(Option(_WHAT, later("2-8 or the teams' names, then mean, sum or top3; balanced; off")),),
+        rights=Rights.ADMINS,
+    ),
+    Command(
+        "join",
+        lambda c: c.groups.teams.cmd_join,
+        menu=later("Join a team: /join N"),
+        help=everywhere(later("/join N: join team N for the next quiz")),
+        options=(Option("team", later("The team's number"), OptionKind.NUMBER, required=True, low=1, high=8),),
+    ),
     Command(
         "help", lambda c: c.cmd_help, menu=later("What this bot does"), help=everywhere(later("/help: this message"))
     ),

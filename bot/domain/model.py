@@ -9,6 +9,7 @@ from pathlib import PurePath
 from typing import Literal, Protocol, TypeAlias
 
 from bot.domain.records import RunStatus
+from bot.domain.teams import TeamStanding
 from bot.domain.worth import Record, Worth, scored_worth
 
 
@@ -364,6 +365,8 @@ class Reveal:
     # typed and numeric: the most common answers (normalised) with their counts, most first
     responses: tuple[tuple[str, int], ...] = ()
     explanation_media: MediaView | None = None
+    # a run with teams: who was placed in a team at this close, then the team standings, in words
+    teams: tuple[str, ...] = ()
 
     @property
     def scorers(self) -> tuple[Scorer, ...]:
@@ -398,6 +401,7 @@ class Podium:
     questions_asked: int  # the scored ones (a poll is not)
     # each player's record over the questions asked: what "n/N right" and accuracy say
     records: Mapping[str, Record] = field(default_factory=dict)
+    teams: tuple[TeamStanding, ...] = ()  # a run with teams: ranked before the players
 
 
 @dataclass(frozen=True)

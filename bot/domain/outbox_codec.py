@@ -81,6 +81,7 @@ def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
         QuestionKind(r.get("kind", DEFAULT_KIND)),  # messages stored before the kinds have none
         tuple((text, count) for text, count in r.get("responses", ())),
         _media(r.get("explanation_media")),
+        tuple(r.get("teams", ())),  # messages stored before teams have none
     )
     return message, reveal
 

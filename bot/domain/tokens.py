@@ -32,6 +32,7 @@ class Kind(str, Enum):
     UNDO = "du"  # take a question back out of the author's draft (bot/commands/authoring.py)
     FORM = "df"  # a question's form: add one to the draft, edit one, or suggest one (Discord: a modal)
     SUGGESTION = "sg"  # approve or reject a member's suggested question (admins: bot/commands/suggestions.py)
+    TEAM = "tj"  # join a team of the chat's line-up (bot/commands/teams.py)
 
     @property
     def prefix(self) -> str:
@@ -48,7 +49,8 @@ _DRAFT_QUESTION = r"q[0-9]{1,4}(?:-[a-z0-9]{6})?"  # a draft's question id (bot/
 _UNDO = rf"du:{_DRAFT_QUESTION}"
 _SUGGESTION = r"sg:([ar]):([1-9][0-9]{0,5})"
 _FORM = rf"df:(add|suggest|{_DRAFT_QUESTION})"
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION}|{_UNDO}|{_SUGGESTION}|{_FORM})"
+_TEAM = r"tj:([1-9][0-9]{0,11}):([1-9])"  # a line-up's id, a team's number
+PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION}|{_UNDO}|{_SUGGESTION}|{_FORM}|{_TEAM})"
 FORM_ADD, FORM_SUGGEST = "df:add", "df:suggest"  # a new question for the draft; one suggested to the group
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
@@ -171,6 +173,17 @@ def suggestion_decision(data: str) -> tuple[bool, int] | None:
     """(approve?, the suggestion's number) of such a button; None for any other data."""
     match = re.fullmatch(_SUGGESTION, data)
     return (match.group(1) == "a", int(match.group(2))) if match else None
+
+
+def team_join(lineup_id: int, team: int) -> str:
+    """A team's join button under a line-up message."""
+    return _checked(f"{Kind.TEAM.prefix}{lineup_id}:{team}")
+
+
+def team_joined(data: str) -> tuple[int, int] | None:
+    """(the line-up's id, the team's number) of a join button; None for any other data."""
+    match = re.fullmatch(_TEAM, data)
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def decode(data: str | bytes | None) -> AnswerToken | None:

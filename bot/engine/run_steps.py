@@ -20,6 +20,7 @@ from bot.engine import recall
 from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
+from bot.engine.teams import Teams
 from bot.kinds import scored_count, standing_records
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, Boards, Outbox, PlayerNames, RunLeases, RunRecords
@@ -48,6 +49,7 @@ class RunSteps:
     runs: RunTable
     shared: RunLeases | None  # several workers on one database: a close seals the question first
     chats: Chats  # a chat's settings: whether a close also notifies it with a short reply
+    teams: Teams | None = None  # a chat's line-up: adopted at the first question, standings at each close
 
     async def step(self, run_id: int) -> None:
         if (run := self.runs.by_id.get(run_id)) is not None:
@@ -87,6 +89,8 @@ class RunSteps:
                 return
             session.shown(run, ref.message_id if ref else None, self.clock.now())
             await self.save(run, done=[message.key])
+            if run.row.index == 0 and self.teams is not None:  # the teams lock as the quiz begins
+                await self.teams.adopt(run)
         self.runs.schedule(run)
 
     async def refused(self, message: OutboxMessage) -> None:
@@ -138,6 +142,8 @@ class RunSteps:
         if self.shared is not None and run.is_asking:  # and those other workers took: sealed, then read
             await self.count_elsewhere(run, await self.shared.seal_question(run.id, run.row.index))
         reveal = session.close_question(run, self.clock.now())
+        if self.teams is not None:
+            reveal = await self.teams.at_close(run, reveal)
         close = [owed.close(run, message, reveal, self.clock.now())]
         if (await self.chats.settings(run.chat)).close_notice:
             close.append(owed.closed_notice(run, render.closed_notice(reveal), self.clock.now()))
@@ -189,6 +195,7 @@ class RunSteps:
             tuple(standings),
             scored_count(asked),
             standing_records(standings, await self.store.run_partly_right(run.id), asked),
+            await self.teams.at_end(run, standings) if self.teams is not None else (),
         )
         # a question still waiting to be posted is not posted any more
         unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()

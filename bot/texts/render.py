@@ -25,7 +25,7 @@ from bot.domain.model import (
 from bot.domain.records import RunStatus
 from bot.domain.worth import Record, Verdict
 from bot.kinds import AnswerWay, kind_of
-from bot.texts import bidi, i18n, textcut
+from bot.texts import bidi, i18n, render_teams, textcut
 from bot.texts.message import EMBEDDED_VALUES, LTR_VALUES, shown, t, tn
 from bot.texts.render_acks import (
     ack_done,
@@ -206,11 +206,13 @@ def revealed(reveal: Reveal, room: int, measure: Callable[[str], int] = len) -> 
     why = content_direction(reveal.card).block(reveal.explanation) if reveal.explanation else ""
     if links := media_lines(lang, reveal.explanation_media):
         why = "\n".join([why, *links] if why else links)
-    left = room - measure(head) - 2 * measure("\n\n")
+    teams = "\n".join(reveal.teams)  # a run with teams: its standings stay, who scored is cut first
+    left = room - measure(head) - 2 * measure("\n\n") - (measure(teams) + measure("\n\n") if teams else 0)
     if measure("\n".join(outcome)) + measure(why) > left:
         outcome = _fewer_lines(lang, outcome, max(left - measure(why), left // 2), measure)
     why = textcut.cut(why, left - measure("\n".join(outcome)), measure) if why else ""
-    return textcut.cut("\n\n".join(p for p in (head, why, "\n".join(outcome)) if p), room, measure)
+    parts = (head, why, "\n".join(outcome), teams)
+    return textcut.cut("\n\n".join(p for p in parts if p), room, measure)
 
 
 def _revealed_head(reveal: Reveal) -> str:
@@ -291,6 +293,8 @@ def podium(p: Podium) -> Reply:
     }
     lines = [standing_line(lang, s, p.records.get(s.player_key, Record(p.questions_asked))) for s in p.standings[:10]]
     lines = lines or [t(lang, "Nobody scored this time.")]
+    if p.teams:  # the teams first, then the players
+        lines = [*render_teams.podium_lines(lang, p.teams), *lines]
     lines += ["", t(lang, "See /leaderboard for this chat's ranking.")]
     # a group's misses are reviewed in the private chat with the bot (/start review there)
     buttons = () if p.chat.is_private else (review_button(lang),)

@@ -47,6 +47,7 @@ from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS, PARTLY_RIGHT
+from storage.shared.teams import TeamQueries
 from storage.shared.updates import UpdateClaims
 from storage.shared.web import WebQueries
 
@@ -75,6 +76,7 @@ class PostgresStore(
     WebQueries,
     LearningQueries,
     AssignmentQueries,
+    TeamQueries,
     StatisticsQueries,
     ReviewQueries,
     UpdateClaims,

@@ -20,6 +20,7 @@ from storage.shared.tables import (
     REVIEW_SESSIONS,
     boundary,
 )
+from storage.shared.teams import TABLES as TEAM_TABLES
 from storage.shared.updates import HOLDERS as SEEN_UPDATE_HOLDERS
 from storage.shared.updates import TABLE as SEEN_UPDATES
 from storage.shared.web import REVOCATIONS, RUN_STOPS, RUNS_BY_BOARD
@@ -559,3 +560,9 @@ MIGRATIONS += (
     {_stats_triggers(lambda answers: _tally_stats(answers, grouped=False) + _tally_responses(answers, grouped=False))}
     """,
 )
+
+
+# teams (issue #49): a chat's line-up of teams, adopted by its next run (storage/shared/teams.py)
+MIGRATIONS += (
+    TEAM_TABLES.format(id="INTEGER PRIMARY KEY AUTOINCREMENT", time="REAL"),
+)  # ids never reused: a stale button names none

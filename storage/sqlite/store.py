@@ -36,6 +36,7 @@ from storage.shared.media import MediaIds
 from storage.shared.review import ReviewQueries
 from storage.shared.statistics import StatisticsQueries
 from storage.shared.tables import ANSWER_COLUMNS, CHAT_QUIZ_COLUMNS, PARTLY_RIGHT
+from storage.shared.teams import TeamQueries
 from storage.shared.updates import CLAIM_SECONDS, CLAIM_SQLITE, FINISH, UpdateClaims
 from storage.shared.web import WebQueries
 from storage.sqlite import guard, moves
@@ -57,6 +58,7 @@ class SqliteStore(
     WebQueries,
     LearningQueries,
     AssignmentQueries,
+    TeamQueries,
     StatisticsQueries,
     ReviewQueries,
     UpdateClaims,

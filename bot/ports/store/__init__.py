@@ -13,6 +13,7 @@ The roles, by module (and who uses them):
 - boards.py: Boards (leaderboards), WebRecords (the web pages' secret, public boards, past runs)
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
 - assignments.py: AssignmentRecords (/assign)
+- teams.py: TeamRecords (/teams)
 - coordination.py: RunLeases, RunWakeups: several workers on one database (PostgreSQL only)
 - platforms.py: TelegramUpdates, PlatformMedia, DiscordIdentify, DiscordInteractions: for one platform's
   adapter (and the wiring) only
@@ -45,6 +46,7 @@ from bot.ports.store.platforms import (
     TelegramUpdates,
 )
 from bot.ports.store.runs import AnswerQueue, AwaitedAnswers, Outbox, RunAlreadyOpen, RunRecords
+from bot.ports.store.teams import TeamRecords
 
 __all__ = [
     "CHAT_SETTINGS",
@@ -72,6 +74,7 @@ __all__ = [
     "Store",
     "StoreUpkeep",
     "SuggestionRecords",
+    "TeamRecords",
     "TelegramStore",
     "TelegramUpdates",
     "WebRecords",
@@ -110,6 +113,7 @@ class CoreStore(
     QuestionTallies,
     ScheduleRecords,
     AssignmentRecords,
+    TeamRecords,
     Protocol,
 ):
     """Everything the engine, the commands and the bench keep: chats, players, runs, answers,

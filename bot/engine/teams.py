@@ -1,0 +1,184 @@
+"""Teams: a chat's line-up (/teams, its join buttons, /join) and its part in the chat's next run.
+
+The line-up is stored (storage/shared/teams.py) with the id of its message, which is edited as
+players join (on a platform that edits messages: `MessageBoard`; the terminal shows it as a
+reply). The chat's next run adopts it when its first question is posted, which locks it; a
+player who first answers after that is placed in the smallest team at the close. Each close
+adds the team standings to the reveal, and the podium ranks the teams before the players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Protocol
+
+from bot.domain import teams as rules
+from bot.domain.model import ChatRef, MessageRef, Player, Reply, Reveal, Standing
+from bot.domain.session import Run
+from bot.domain.teams import Lineup, Played, TeamScoring, TeamStanding
+from bot.ports.chat import ChatAdapter, ChatUnreachable, MessageBoard
+from bot.ports.clock import Clock
+from bot.ports.store import Boards, TeamRecords
+from bot.texts import render_teams as texts
+
+log = logging.getLogger("quizhost.teams")
+
+
+class TeamStore(TeamRecords, Boards, Protocol):
+    """The line-ups, and the boards their runs' standings and `/teams balanced` read."""
+
+
+class JoinStatus(StrEnum):
+    JOINED = "joined"
+    LOCKED = "locked"  # its run has posted its first question
+    STALE = "stale"  # no such line-up (replaced, turned off, or another chat's)
+    NO_TEAM = "no_team"  # a team number the line-up does not have
+
+
+@dataclass(frozen=True)
+class Joined:
+    status: JoinStatus
+    team: str = ""
+
+
+def played(standings: Sequence[Standing]) -> dict[str, Played]:
+    return {s.player_key: Played(s.points, s.correct, s.answered) for s in standings}
+
+
+class Teams:
+    def __init__(self, *, store: TeamStore, clock: Clock, adapters: Mapping[str, ChatAdapter]) -> None:
+        """`adapters`: the engine's by platform, where the line-up's message is posted and edited."""
+        self.store, self.clock, self.adapters = store, clock, adapters
+        self._by_run: dict[int, Lineup | None] = {}  # the runs held here: the line-up each adopted
+        self._edits: dict[str, asyncio.Lock] = {}  # one edit of a chat's line-up message at a time
+
+    # the chat's side: /teams, the join buttons, /join ---------------------------------------
+
+    async def open(self, chat: ChatRef, names: tuple[str, ...], scoring: TeamScoring, lang: str) -> Lineup:
+        """A new open line-up for the chat's next run, posted with its join buttons where the
+        platform edits messages (its id stored); the terminal shows it as the command's reply."""
+        lineup_id = await self.store.new_lineup(chat.key, names, scoring, self.clock.now())
+        lineup = Lineup(lineup_id, chat.key, names, scoring)
+        if (board := self._board(chat)) is not None:
+            message = await board.post(chat, texts.lineup_message(lang, lineup))
+            await self.store.lineup_message(lineup_id, message.message_id)
+            lineup = replace(lineup, message_id=message.message_id)
+        return lineup
+
+    def posts(self, chat: ChatRef) -> bool:
+        """Whether the line-up is a message of its own here (else the command's reply shows it)."""
+        return self._board(chat) is not None
+
+    async def open_lineup(self, chat: ChatRef) -> Lineup | None:
+        return await self.store.open_lineup(chat.key)
+
+    async def join(self, chat: ChatRef, player: Player, lineup_id: int, team: int, lang: str) -> Joined:
+        """A join button pressed (or /join typed): the player is in `team` until the lock."""
+        lineup = await self.store.lineup(lineup_id)
+        if lineup is None or lineup.chat_key != chat.key:
+            return Joined(JoinStatus.STALE)
+        if not 1 <= team <= len(lineup.names):
+            return Joined(JoinStatus.NO_TEAM)
+        if lineup.locked or not await self.store.join_team(
+            lineup_id, player.key, player.name, team, False, self.clock.now()
+        ):
+            return Joined(JoinStatus.LOCKED)
+        await self.show(chat, lineup_id, lang)
+        return Joined(JoinStatus.JOINED, lineup.names[team - 1])
+
+    async def balance(self, chat: ChatRef) -> Lineup | None:
+        """The open line-up's players placed by their accuracy on the chat's boards (a snake
+        draft, the best first); None when no line-up is open."""
+        lineup = await self.store.open_lineup(chat.key)
+        if lineup is None:
+            return None
+        board = {s.player_key: s for s in await self.store.leaderboard(chat.key)}
+
+        def strength(key: str) -> tuple[float, int]:
+            s = board.get(key)
+            return (-s.accuracy, -s.answered) if s is not None else (0.0, 0)
+
+        ranked = sorted((m.player_key for m in lineup.members), key=strength)  # stable: join order on a tie
+        await self.store.place_teams(lineup.id, rules.snake_draft(ranked, len(lineup.names)))
+        return await self.store.lineup(lineup.id)
+
+    async def drop(self, chat: ChatRef, lang: str) -> bool:
+        lineup = await self.store.open_lineup(chat.key)
+        if lineup is None:
+            return False
+        dropped = await self.store.drop_lineup(chat.key)
+        await self._edit(chat, lineup.message_id, Reply(texts.teams_off(lang, True), language=lang))
+        return dropped
+
+    async def show(self, chat: ChatRef, lineup_id: int, lang: str) -> None:
+        """Bring the line-up's message up to date (one edit of a chat's at a time, each reading
+        the line-up as it is then, so the last edit shows the last join)."""
+        lock = self._edits.setdefault(chat.key, asyncio.Lock())
+        async with lock:
+            lineup = await self.store.lineup(lineup_id)
+            if lineup is not None:
+                await self._edit(chat, lineup.message_id, texts.lineup_message(lang, lineup))
+        if not lock.locked():
+            self._edits.pop(chat.key, None)
+
+    async def _edit(self, chat: ChatRef, message_id: str | None, reply: Reply) -> None:
+        board = self._board(chat)
+        if board is None or message_id is None:
+            return
+        try:
+            await board.edit(MessageRef(chat, message_id), reply)
+        except ChatUnreachable:
+            log.warning("%s: the teams message could not be edited (the bot cannot post there)", chat.key)
+        except Exception as error:  # an edit the platform refuses: the next join tries again
+            log.warning("%s: the teams message could not be edited (%s)", chat.key, error)
+
+    def _board(self, chat: ChatRef) -> MessageBoard | None:
+        adapter = self.adapters.get(chat.platform)
+        return adapter if isinstance(adapter, MessageBoard) else None
+
+    # the run's side: adopted at the first question, standings at each close and at the end ---
+
+    async def adopt(self, run: Run) -> None:
+        """The run's first question is posted: the chat's open line-up is the run's, locked."""
+        if run.chat.is_private:
+            return
+        lineup = await self.store.adopt_lineup(run.row.chat_key, run.id)
+        self._by_run[run.id] = lineup
+        if lineup is not None:
+            await self._edit(run.chat, lineup.message_id, texts.lineup_message(run.row.language, lineup))
+
+    async def at_close(self, run: Run, reveal: Reveal) -> Reveal:
+        """The reveal with the team standings (and who was placed in a team just now)."""
+        lineup = await self._lineup(run)
+        if lineup is None:
+            return reveal
+        lineup, late = await self._place_late(run, lineup)
+        teams = rules.standings(lineup, played(await self.store.run_standings(run.id)))
+        return replace(reveal, teams=texts.reveal_lines(run.row.language, teams, late))
+
+    async def at_end(self, run: Run, standings: Sequence[Standing]) -> tuple[TeamStanding, ...]:
+        """The teams ranked for the podium; () for a run without teams. The run is forgotten here."""
+        lineup = await self._lineup(run)
+        self._by_run.pop(run.id, None)
+        return tuple(rules.standings(lineup, played(standings))) if lineup is not None else ()
+
+    async def _lineup(self, run: Run) -> Lineup | None:
+        if run.id not in self._by_run:  # resumed after a restart, or taken over from another worker
+            self._by_run[run.id] = await self.store.run_lineup(run.id)
+        return self._by_run[run.id]
+
+    async def _place_late(self, run: Run, lineup: Lineup) -> tuple[Lineup, list[tuple[str, str]]]:
+        """Who answered the closed question and is in no team goes to the smallest one."""
+        late: list[tuple[str, str]] = []
+        for key in sorted(k for k in run.answers if lineup.team_of(k) is None):
+            team = rules.smallest_team(lineup)
+            name = run.names.get(key, key)
+            await self.store.join_team(lineup.id, key, name, team, True, self.clock.now())
+            lineup = replace(lineup, members=(*lineup.members, rules.Member(key, name, team, late=True)))
+            late.append((name, lineup.names[team - 1]))
+        self._by_run[run.id] = lineup
+        return lineup, late

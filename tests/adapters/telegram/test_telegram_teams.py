@@ -1,0 +1,91 @@
+"""Teams on Telegram (real PTB, the fake Bot API, a FakeClock): an admin opens two teams, four
+players join with the buttons (one switches), the message is edited with the members; the quiz
+locks the teams at its first question; each reveal shows the team standings; a player who
+first answers after the lock is placed in the smallest team; the podium ranks the teams, then
+the players. Forged or stale join buttons and non-admins are refused."""
+
+from __future__ import annotations
+
+from bot.testing.fake_telegram import FakeBotApi, Sent
+from tests.adapters.telegram.test_telegram_e2e import clock, fake, podium_of, tiny  # noqa: F401  (fixtures)
+from tests.support import telegram_harness as th
+
+
+def lineup_message(fake: FakeBotApi, group: dict) -> Sent | None:
+    return next((m for m in fake.sent_to(group) if m.text.startswith("👥 Teams")), None)
+
+
+def join_data(message: Sent, team: int) -> str:
+    return next(b["callback_data"] for b in message.buttons() if b["text"].startswith(f"{team}. "))
+
+
+async def edited(fake: FakeBotApi, group: dict, shows: str) -> Sent:
+    return await fake.wait_for(
+        lambda: (m := lineup_message(fake, group)) is not None and shows in m.text and m,
+        what=f"the teams message showing {shows!r}",
+    )
+
+
+async def test_two_teams_play_a_quiz_to_the_podium(fake, clock, tmp_path):
+    quiz = tiny(tmp_path)
+    group = fake.group(-3001, "Quiz night")
+    tess_user = fake.user(80, "Tess")
+    fake.make_admin(group, tess_user)
+    tess = th.Member(fake, group, tess_user)
+    ann, bob, cy, dee, eve = (
+        th.Member(fake, group, fake.user(81 + i, name)) for i, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve"))
+    )
+    async with th.running_bot(fake, th.settings_for(fake, tmp_path), clock):
+        assert "Only chat admins can set up teams" in (await ann.says("/teams 3")).text
+        assert "/teams [2-8" in (await tess.says("/teams 9")).text
+        opened = await tess.says("/teams Owls Foxes")
+        assert "press a team above to join it" in opened.text
+        posted = await fake.wait_for(lambda: lineup_message(fake, group), what="the teams message")
+        assert [b["text"] for b in posted.buttons()] == ["1. Owls", "2. Foxes"]
+        assert "A team scores the mean of its members' points." in posted.text
+
+        owls, foxes = join_data(posted, 1), join_data(posted, 2)
+        assert (await ann.presses_data(posted.message_id, owls)).text == "You are in team Owls."
+        assert (await bob.presses_data(posted.message_id, foxes)).text == "You are in team Foxes."
+        assert (await bob.presses_data(posted.message_id, owls)).text == "You are in team Owls."  # a switch
+        for player in (cy, dee):
+            await player.presses_data(posted.message_id, foxes)
+        shown = await edited(fake, group, "2. Foxes (2): Cy, Dee")
+        assert "1. Owls (2): Ann, Bob" in shown.text
+        forged = await eve.presses_data(posted.message_id, "tj:999:1")
+        assert "These teams are gone" in forged.text
+
+        await tess.says("/quiz tiny")
+        q1 = await th.next_question(fake, group, 1)
+        locked = await edited(fake, group, "The teams are locked")
+        assert locked.buttons() == []
+        late_press = await eve.presses_data(posted.message_id, owls)
+        assert "The teams are locked" in late_press.text
+        for player, right in ((ann, True), (bob, True), (cy, True), (dee, False)):
+            letter = th.right_letter(q1, quiz) if right else th.wrong_letter(q1, quiz)
+            assert (await player.presses(q1, letter)).text.startswith("Locked in")
+        clock.advance(30)
+        reveal = await th.reveal_of(fake, group, q1)
+        teams = reveal.text[reveal.text.index("Teams:") :].splitlines()
+        assert teams[1].startswith("🥇 Owls: ") and teams[1].endswith("· 👤 2")
+        assert teams[2].startswith("🥈 Foxes: ")
+
+        q2 = await th.next_question(fake, group, 2)
+        assert (await eve.presses(q2, th.right_letter(q2, quiz))).text.startswith("Locked in")  # first answer: late
+        for player in (ann, bob, cy, dee):
+            await player.presses(q2, th.wrong_letter(q2, quiz))
+        reveal = await th.reveal_of(fake, group, q2)
+        assert "Eve joins team Owls (the teams were locked)." in reveal.text  # 2 and 2: the lowest number
+        assert "🥇 Owls: " in reveal.text and "· 👤 3" in reveal.text
+
+        q3 = await th.next_question(fake, group, 3)
+        for player in (ann, bob, cy, dee, eve):
+            await player.presses(q3, th.right_letter(q3, quiz))
+        podium = await podium_of(fake, group)
+        lines = podium.text.splitlines()
+        # the mean of each team's points: Owls (2000 + 2000 + 2100) / 3, Foxes (2000 + 1000) / 2
+        teams_at = lines.index("Teams:")
+        assert lines[teams_at + 1 : teams_at + 3] == ["🥇 Owls: 2033.3 · 👤 3", "🥈 Foxes: 1500 · 👤 2"]
+        assert lines[lines.index("Players:") + 1].startswith("🥇 Eve: 2100 pts")
+        board = await cy.says("/leaderboard")  # the boards keep players' points
+        assert "Owls" not in board.text and "Ann" in board.text
