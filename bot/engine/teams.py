@@ -111,7 +111,7 @@ class Teams:
         if lineup is None:
             return False
         dropped = await self.store.drop_lineup(chat.key)
-        await self._edit(chat, lineup.message_id, Reply(texts.teams_off(lang, True), language=lang))
+        await self._edit(chat, lineup.message_id, texts.off_message(lang))
         return dropped
 
     async def show(self, chat: ChatRef, lineup_id: int, lang: str) -> None:
@@ -143,9 +143,8 @@ class Teams:
     # the run's side: adopted at the first question, standings at each close and at the end ---
 
     async def adopt(self, run: Run) -> None:
-        """The run's first question is posted: the chat's open line-up is the run's, locked."""
-        if run.chat.is_private:
-            return
+        """The run's first question is posted: the chat's open line-up is the run's, locked (a
+        group's; and the terminal's, which plays a trivia night at one keyboard)."""
         lineup = await self.store.adopt_lineup(run.row.chat_key, run.id)
         self._by_run[run.id] = lineup
         if lineup is not None:

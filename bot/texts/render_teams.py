@@ -131,6 +131,11 @@ def teams_off(lang: str, dropped: bool) -> str:
     return t(lang, "Teams are off for the next quiz.") if dropped else no_lineup(lang)
 
 
+def off_message(lang: str) -> Reply:
+    """The line-up's message once /teams off dropped it: no buttons left to press."""
+    return Reply(teams_off(lang, True), title=t(lang, "👥 Teams"), language=lang)
+
+
 def balanced(lang: str, players: int) -> str:
     return tn(
         lang,

@@ -6,6 +6,7 @@ the players. Forged or stale join buttons and non-admins are refused."""
 
 from __future__ import annotations
 
+from bot.adapters.telegram import runtime as telegram_runtime
 from bot.testing.fake_telegram import FakeBotApi, Sent
 from tests.adapters.telegram.test_telegram_e2e import clock, fake, podium_of, tiny  # noqa: F401  (fixtures)
 from tests.support import telegram_harness as th
@@ -89,3 +90,47 @@ async def test_two_teams_play_a_quiz_to_the_podium(fake, clock, tmp_path):
         assert lines[lines.index("Players:") + 1].startswith("🥇 Eve: 2100 pts")
         board = await cy.says("/leaderboard")  # the boards keep players' points
         assert "Owls" not in board.text and "Ann" in board.text
+
+
+async def test_balanced_teams_come_from_the_chats_boards(fake, clock, tmp_path, monkeypatch):
+    """Four players of a chat with a past (3, 2, 1 and 0 right of 3) join one team; /teams
+    balanced snakes them by accuracy: the best and the worst together, the middle two together."""
+    # two quizzes and the teams make more than Telegram's 20 group messages a minute: lifted here
+    monkeypatch.setattr(telegram_runtime, "GROUP_MESSAGES_PER_MINUTE", 0)
+    quiz = tiny(tmp_path)
+    group = fake.group(-3002, "Pub quiz")
+    tess_user = fake.user(90, "Tess")
+    fake.make_admin(group, tess_user)
+    tess = th.Member(fake, group, tess_user)
+    players = [th.Member(fake, group, fake.user(91 + i, name)) for i, name in enumerate(("Ann", "Bob", "Cy", "Dee"))]
+    async with th.running_bot(fake, th.settings_for(fake, tmp_path), clock):
+        assert "No teams are open here" in (await tess.says("/teams balanced")).text
+        await tess.says("/quiz tiny")
+        for number in (1, 2, 3):
+            q = await th.next_question(fake, group, number)
+            for rights, player in zip((3, 2, 1, 0), players, strict=True):
+                letter = th.right_letter(q, quiz) if number <= rights else th.wrong_letter(q, quiz)
+                await player.presses(q, letter)
+            if number == 1:
+                clock.advance(30)  # the first closes at its deadline; the others when all four answered
+            await th.reveal_of(fake, group, q)
+        await podium_of(fake, group)
+
+        await tess.says("/teams 2")
+        posted = await fake.wait_for(lambda: lineup_message(fake, group), what="the teams message")
+        assert [b["text"] for b in posted.buttons()] == ["1. Red", "2. Blue"]
+        for player in players:
+            await player.presses_data(posted.message_id, join_data(posted, 1))
+        await edited(fake, group, "1. Red (4): Ann, Bob, Cy, Dee")
+        balanced = await tess.says("/teams balanced")
+        assert "4 players placed by past accuracy in this chat." in balanced.text
+        assert "1. Red (2): Ann, Dee" in balanced.text and "2. Blue (2): Bob, Cy" in balanced.text
+        await edited(fake, group, "1. Red (2): Ann, Dee")
+
+        assert "Teams are off for the next quiz." in (await tess.says("/teams off")).text
+        await edited(fake, group, "Teams are off")
+        await tess.says("/quiz tiny")
+        q = await th.next_question(fake, group, 4)
+        await players[0].presses(q, th.right_letter(q, quiz))
+        clock.advance(30)
+        assert "Teams:" not in (await th.reveal_of(fake, group, q)).text  # a run without teams

@@ -1,0 +1,20 @@
+"""/teams in `quizhost play`: the line-up is shown as the reply, /join N is how the player joins
+(no buttons), the quiz locks it, and the reveals and the podium show the team standings."""
+
+from __future__ import annotations
+
+from tests.adapters.terminal.test_terminal import play
+
+
+def test_teams_at_the_keyboard(tmp_path):
+    stdin = "/teams Owls Foxes top3\n/join 3\n/join 2\n/quiz pipeline 2\na\nb\n/join 1\n"
+    result = play(tmp_path, stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "A team scores the sum of its three best members' points." in out
+    assert "Join a team with /join and its number, e.g. /join 1." in out
+    assert "Give a team's number, 1 to 2: e.g. /join 1." in out
+    assert "You are in team Foxes." in out and "2. Foxes (1): You" in out
+    assert out.count("Teams:") == 3  # two reveals and the podium
+    assert "Players:" in out
+    assert "No teams are open here" in out  # the quiz took them: the next /teams opens new ones
