@@ -20,10 +20,11 @@ from zoneinfo import ZoneInfo
 from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
 from bot.domain.session import option_order
+from bot.domain.teams import Played, TeamScores, team_scores
 from bot.domain.worth import Verdict, Worth
 from bot.domain.zones import zone
 from bot.kinds import kind_of, worth_of_answer
-from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, WebRecords
+from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, TeamRecords, WebRecords
 
 if TYPE_CHECKING:
     from bot.content.catalog import Catalog
@@ -31,10 +32,12 @@ if TYPE_CHECKING:
 
 YIELD_EVERY = 2000  # answers made into lines between two turns of the event loop
 PAGE_ANSWERS = 2000  # answers a download reads from the store at a time
+_NO_TEAM: tuple[str, float | None] = ("", None)  # a run without teams, or a player in none
 
 
-class ResultStore(WebRecords, RunRecords, Boards, PlayerNames, ChatRecords, Protocol):
-    """A chat's runs, their answers and standings, the players' names and the chat's zone."""
+class ResultStore(WebRecords, RunRecords, Boards, PlayerNames, ChatRecords, TeamRecords, Protocol):
+    """A chat's runs, their answers and standings, the players' names, the chat's zone, and the
+    teams of runs that had them."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,8 @@ class Line:
     seconds: float | None  # None: not answered
     points: int
     answered: datetime | None  # in the chat's zone; None: not answered
+    team: str = ""  # the player's team in a run with teams (bot/engine/teams.py), else empty
+    team_score: float | None = None  # that team's score at the run's end, as its podium gave it
 
     @property
     def given(self) -> bool:
@@ -161,8 +166,16 @@ class _Reading:
     """The run whose answers are being made into lines: its players (by key, their names), the
     question being read, who answered it, and the option orders its questions were shown in."""
 
-    def __init__(self, run_id: int | None, run: PastRun | None, players: dict[str, str], whole: bool = True) -> None:
+    def __init__(
+        self,
+        run_id: int | None,
+        run: PastRun | None,
+        players: dict[str, str],
+        whole: bool = True,
+        teams: TeamScores | None = None,
+    ) -> None:
         self.run_id, self.run, self.players = run_id, run, players
+        self.teams = teams or {}  # a run with teams: each member's team and its score
         # False: the run's earlier answers are left out (a download from a day the run began
         # before), so no question of it is said to be unanswered
         self.whole = whole and run is not None
@@ -188,7 +201,8 @@ class _LineMaker:
     async def known(self, run: PastRun, standings: tuple[Standing, ...]) -> None:
         """Read that run's answers next: its players are those standings'."""
         await self._keep_quiz(run)
-        self.reading = _Reading(run.run_id, run, {s.player_key: s.name for s in standings})
+        teams = await self._teams(run.run_id, standings)
+        self.reading = _Reading(run.run_id, run, {s.player_key: s.name for s in standings}, teams=teams)
 
     async def of(self, answers: list[AnswerRow]) -> list[Line]:
         lines: list[Line] = []
@@ -215,9 +229,16 @@ class _LineMaker:
         run = await store.past_run(self.chat_key, run_id)
         if run is not None:
             await self._keep_quiz(run)
-        players = {s.player_key: s.name for s in await store.run_standings(run_id)}
+        standings = await store.run_standings(run_id)
+        players = {s.player_key: s.name for s in standings}
         whole = run is not None and (self.since is None or run.started_at >= self.since)
-        self.reading = _Reading(run_id, run, players, whole)
+        self.reading = _Reading(run_id, run, players, whole, await self._teams(run_id, standings))
+
+    async def _teams(self, run_id: int, standings: list[Standing] | tuple[Standing, ...]) -> TeamScores:
+        lineup = await self.source.store.run_lineup(run_id)
+        if lineup is None:
+            return {}
+        return team_scores(lineup, {s.player_key: Played(s.points, s.correct, s.answered) for s in standings})
 
     async def _keep_quiz(self, run: PastRun) -> None:
         if run.quiz_id not in self.quizzes:
@@ -243,6 +264,7 @@ class _LineMaker:
         if (told := reading.told.get(key)) is None:
             told = reading.told[key] = self._told(a)
         question, picks, letter, chosen, worth, scored = told
+        team, team_score = reading.teams.get(a.player_key, _NO_TEAM)
         return Line(
             run_id=a.run_id,
             started=datetime.fromtimestamp(reading.run.started_at if reading.run else a.answered_at, self.where),
@@ -261,6 +283,8 @@ class _LineMaker:
             seconds=round(a.elapsed, 2),
             points=a.points,
             answered=datetime.fromtimestamp(a.answered_at, self.where),
+            team=team,
+            team_score=team_score,
         )
 
     def _told(self, a: AnswerRow) -> _Told:
@@ -275,6 +299,7 @@ class _LineMaker:
     def unanswered(self, run: PastRun, index: int, player_key: str) -> Line:
         question_id = run.question_ids[index] if index < len(run.question_ids) else ""
         question = self._question(question_id)
+        team, team_score = self.reading.teams.get(player_key, _NO_TEAM)
         return Line(
             run_id=run.run_id,
             started=datetime.fromtimestamp(run.started_at, self.where),
@@ -293,6 +318,8 @@ class _LineMaker:
             seconds=None,
             points=0,
             answered=None,
+            team=team,
+            team_score=team_score,
         )
 
     def _title(self, quiz_id: str) -> str:

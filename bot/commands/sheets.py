@@ -28,7 +28,7 @@ from openpyxl.cell.cell import Cell as XlsxCell
 from openpyxl.utils import get_column_letter
 
 from bot.commands.results import Line
-from bot.commands.summary import NEEDS_HELP, PlayerSummary, RunTally, Summary
+from bot.commands.summary import NEEDS_HELP, PlayerSummary, RunTally, Summary, TeamSummary
 
 FORMATS = ("csv", "xlsx")
 MEDIA_TYPES = {
@@ -54,6 +54,8 @@ HEADINGS = (
     "seconds",  # empty: not answered
     "points",
     "answered_at",  # empty: not answered
+    "team",  # a run with teams: the player's; empty without
+    "team_score",  # that team's score at the run's end (mean, sum or top 3, as the run's teams scored)
 )
 DATE_HEADINGS = ("started", "answered_at")  # the .xlsx names the chat's zone beside them
 FORMULA_STARTS = "=+-@\t\r"
@@ -111,6 +113,8 @@ def _cells(x: Line) -> tuple[Cell, ...]:
         x.seconds,
         x.points,
         x.answered,
+        x.team,
+        None if x.team_score is None else round(x.team_score, 2),
     )
 
 
@@ -218,6 +222,7 @@ class XlsxSheet:
 
 QUESTION_HEADINGS = ("question_number", "question_id", "question (hardest first)", "players", "answered", "share_right")
 PLAYER_HEADINGS = ("player", "player_id", None, "accuracy", "points", "not_answered", "last_answered")
+TEAM_HEADINGS = ("team", "members", "score", "accuracy")
 
 
 class _SummarySheet:
@@ -245,9 +250,22 @@ class _SummarySheet:
             flags = ", ".join(f.value for f in q.flags)
             prompt = [_text(sheet, q.question_id), _text(sheet, q.prompt)]
             add([q.number, *prompt, q.players, q.answered, _numbered(sheet, q.share_right, PERCENT), flags or None])
+        self._teams(summary.teams)
         self._players("", summary.players, headed=True)
         self._players(f"needs help (accuracy under {round(100 * NEEDS_HELP)}%)", summary.needs_help)
         self._players("did not finish (left before the last question)", summary.did_not_finish)
+
+    def _teams(self, teams: Sequence[TeamSummary]) -> None:
+        """A run with teams: each team's members, score and accuracy, the best first."""
+        if not teams:
+            return
+        sheet = self.sheet
+        sheet.append([])
+        sheet.append(TEAM_HEADINGS)
+        for team in teams:
+            members = _text(sheet, ", ".join(team.members))
+            score = round(team.score, 2)
+            sheet.append([_text(sheet, team.team), members, score, _numbered(sheet, team.accuracy, PERCENT)])
 
     def _players(self, title: str, players: Sequence[PlayerSummary], headed: bool = False) -> None:
         sheet = self.sheet

@@ -48,6 +48,17 @@ class PlayerSummary:
 
 
 @dataclass(frozen=True)
+class TeamSummary:
+    """A team of a run with teams: its members who played, its score as the podium gave it, and
+    its accuracy (credit over the scored questions asked of its members)."""
+
+    team: str
+    members: tuple[str, ...]
+    score: float
+    accuracy: float | None
+
+
+@dataclass(frozen=True)
 class Summary:
     run_id: int  # 0: several runs' (an assignment's attempts)
     quiz_title: str
@@ -58,6 +69,7 @@ class Summary:
     # the last question asked that a finisher answers: a poll after the last scored one is not
     # required (a vote is no one's accuracy), so skipping it is not leaving before the end
     finish_line: int = 0
+    teams: tuple[TeamSummary, ...] = ()  # a run with teams: the best score first
 
     @property
     def needs_help(self) -> tuple[PlayerSummary, ...]:
@@ -92,6 +104,14 @@ class _PlayerSums:
 
 
 @dataclass
+class _TeamSums:
+    score: float
+    members: dict[str, str] = field(default_factory=dict)  # key -> name, in the order first seen
+    scored: int = 0
+    credit: float = 0.0
+
+
+@dataclass
 class RunTally:
     """A run's lines summed up as they come, in any order (or several runs' of one quiz: an
     assignment's attempts, its questions told apart by id)."""
@@ -101,8 +121,11 @@ class RunTally:
     started: datetime
     questions: dict[str, _QuestionSums] = field(default_factory=dict)  # by id
     players: dict[str, _PlayerSums] = field(default_factory=dict)  # by key, in the order first seen
+    teams: dict[str, _TeamSums] = field(default_factory=dict)  # by name, a run with teams
 
     def add(self, line: Line) -> None:
+        if line.team and line.team_score is not None:
+            self._add_team(line, line.team_score)
         q = self.questions.get(line.question_id)
         if q is None:
             q = self.questions[line.question_id] = _QuestionSums(line.number, line.question_id, line.question)
@@ -120,6 +143,13 @@ class RunTally:
             p.scored += 1
             p.credit += line.worth.credit
 
+    def _add_team(self, line: Line, score: float) -> None:
+        team = self.teams.setdefault(line.team, _TeamSums(score))
+        team.members.setdefault(line.player_key, line.player)
+        if line.scored:
+            team.scored += 1
+            team.credit += line.worth.credit
+
     def summary(self, asked: int | None = None) -> Summary:
         """`asked`: the questions the run asked, when known (else the last one with a line)."""
         asked = max((q.number for q in self.questions.values()), default=0) if asked is None else asked
@@ -135,7 +165,23 @@ class RunTally:
         players.sort(key=lambda p: -p.points)  # stable: ties keep the order the lines came in (the standings')
         scored = [q.number for q in questions if q.share_right is not None and q.number <= asked]
         finish_line = max(scored, default=asked)
-        return Summary(self.run_id, self.quiz_title, self.started, asked, tuple(questions), tuple(players), finish_line)
+        teams = sorted(
+            (
+                TeamSummary(name, tuple(t.members.values()), t.score, t.credit / t.scored if t.scored else None)
+                for name, t in self.teams.items()
+            ),
+            key=lambda t: -t.score,
+        )
+        return Summary(
+            self.run_id,
+            self.quiz_title,
+            self.started,
+            asked,
+            tuple(questions),
+            tuple(players),
+            finish_line=finish_line,
+            teams=tuple(teams),
+        )
 
 
 def _question(q: _QuestionSums) -> QuestionSummary:

@@ -108,6 +108,15 @@ def standings(lineup: Lineup, played: Mapping[str, Played]) -> list[TeamStanding
     return ranked
 
 
+TeamScores = dict[str, tuple[str, float]]  # player key -> (their team's name, its score)
+
+
+def team_scores(lineup: Lineup, played: Mapping[str, Played]) -> TeamScores:
+    """Each member's team and that team's score: what a run's results say beside each answer."""
+    scores = {s.team: s.score for s in standings(lineup, played)}
+    return {m.player_key: (lineup.names[m.team - 1], scores[m.team]) for m in lineup.members}
+
+
 def smallest_team(lineup: Lineup) -> int:
     """Where a late player goes: the team with the fewest members, the lowest number on a tie."""
     sizes = [len(lineup.in_team(team)) for team in range(1, len(lineup.names) + 1)]

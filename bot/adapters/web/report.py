@@ -28,6 +28,7 @@ class QuestionSplit:
 class PlayerAnswers:
     standing: Standing
     cells: tuple[Line | None, ...]  # one per question of the run (None: not asked of them)
+    team: str = ""  # a run with teams: the player's team
 
 
 def questions(results: RunResults, answers: list[AnswerRow], lang: str) -> list[QuestionSplit]:
@@ -72,8 +73,14 @@ def players(results: RunResults) -> list[PlayerAnswers]:
     (answered or not)."""
     count = len(results.questions)
     cells: dict[str, list[Line | None]] = {}
+    teams: dict[str, str] = {}
     for line in results.lines:
         row = cells.setdefault(line.player_key, [None] * count)
         if 0 < line.number <= count:
             row[line.number - 1] = line
-    return [PlayerAnswers(s, tuple(cells.get(s.player_key, [None] * count))) for s in results.standings]
+        if line.team:
+            teams[line.player_key] = line.team
+    return [
+        PlayerAnswers(s, tuple(cells.get(s.player_key, [None] * count)), teams.get(s.player_key, ""))
+        for s in results.standings
+    ]

@@ -54,6 +54,7 @@ class ReportPages:
         players, questions = report.players(results), report.questions(results, answers, view.lang)
         pages = paging(request, len(players))
         words = texts.report(view.lang)
+        summary = run_summary(results)
         values = {
             "P": words,
             "R": texts.runs(view.lang),
@@ -61,13 +62,14 @@ class ReportPages:
             "B": texts.board(view.lang),
             "verdict": partial(texts.verdict, view.lang),
             "flag": partial(texts.flag, view.lang, option=""),
-            "summary": run_summary(results),  # its times are the lines', in the chat's zone
+            "summary": summary,  # its times are the lines', in the chat's zone
             "results": results,
             "title": results.quiz.title.get(view.lang) if results.quiz else results.run.quiz_id,
             "questions": questions,
             "headings": [
                 texts.board(view.lang)["rank"],
                 words["player"],
+                *([words["team"]] if summary.teams else []),  # a run with teams: each player's
                 *(str(q.number) for q in questions),
                 words["total"],
             ],

@@ -111,6 +111,10 @@ def report(lang: str) -> dict[str, str]:
         "no_one": t(lang, "No one."),
         "poll": t(lang, "poll: nothing is right"),
         "not_asked": t(lang, "not asked"),
+        "teams": t(lang, "Teams"),
+        "team": t(lang, "Team"),
+        "members": t(lang, "Members"),
+        "score": t(lang, "Team score"),
     }
 
 
