@@ -75,7 +75,7 @@ class TeamCommands:
         lineup = await self.teams.balance(caller.chat)
         if lineup is None:
             return _error(lang, texts.no_lineup(lang))
-        await self.teams.show(caller.chat, lineup.id, lang)
+        self.teams.show(caller.chat, lineup.id, lang)
         shown = texts.lineup_message(lang, lineup, typed=True)
         return Reply(f"{texts.balanced(lang, len(lineup.members))}\n\n{shown.text}", title=shown.title, language=lang)
 

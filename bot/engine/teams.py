@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -54,7 +55,10 @@ class Teams:
         """`adapters`: the engine's by platform, where the line-up's message is posted and edited."""
         self.store, self.clock, self.adapters = store, clock, adapters
         self._by_run: dict[int, Lineup | None] = {}  # the runs held here: the line-up each adopted
-        self._edits: dict[str, asyncio.Lock] = {}  # one edit of a chat's line-up message at a time
+        # a lock per chat while someone holds or waits on it (an edit of its line-up's message)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._waiting: set[int] = set()  # line-ups whose message has an edit waiting to start
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # the chat's side: /teams, the join buttons, /join ---------------------------------------
 
@@ -87,7 +91,7 @@ class Teams:
             lineup_id, player.key, player.name, team, False, self.clock.now()
         ):
             return Joined(JoinStatus.LOCKED)
-        await self.show(chat, lineup_id, lang)
+        self.show(chat, lineup_id, lang)
         return Joined(JoinStatus.JOINED, lineup.names[team - 1])
 
     async def balance(self, chat: ChatRef) -> Lineup | None:
@@ -111,19 +115,32 @@ class Teams:
         if lineup is None:
             return False
         dropped = await self.store.drop_lineup(chat.key)
-        await self._edit(chat, lineup.message_id, texts.off_message(lang))
+        async with self._edits(chat.key):  # after an edit of the line-up under way, not before it
+            await self._edit(chat, lineup.message_id, texts.off_message(lang))
         return dropped
 
-    async def show(self, chat: ChatRef, lineup_id: int, lang: str) -> None:
-        """Bring the line-up's message up to date (one edit of a chat's at a time, each reading
-        the line-up as it is then, so the last edit shows the last join)."""
-        lock = self._edits.setdefault(chat.key, asyncio.Lock())
-        async with lock:
+    def show(self, chat: ChatRef, lineup_id: int, lang: str) -> None:
+        """Bring the line-up's message up to date, in the background: a press is answered at
+        once, not after an edit that a group's flood limit may hold back a minute. While an edit
+        waits, more joins add none: the one waiting reads the line-up as it is when it runs."""
+        if lineup_id in self._waiting or self._board(chat) is None:
+            return
+        self._waiting.add(lineup_id)
+        task = asyncio.ensure_future(self._show(chat, lineup_id, lang))
+        self._tasks.add(task)
+        task.add_done_callback(self._shown)
+
+    async def _show(self, chat: ChatRef, lineup_id: int, lang: str) -> None:
+        async with self._edits(chat.key):  # one edit of a chat's line-up at a time, in order
+            self._waiting.discard(lineup_id)  # a join from now on may not be in what is read next
             lineup = await self.store.lineup(lineup_id)
             if lineup is not None:
                 await self._edit(chat, lineup.message_id, texts.lineup_message(lang, lineup))
-        if not lock.locked():
-            self._edits.pop(chat.key, None)
+
+    def _shown(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("editing a line-up failed", exc_info=task.exception())
 
     async def _edit(self, chat: ChatRef, message_id: str | None, reply: Reply) -> None:
         board = self._board(chat)
@@ -136,6 +153,9 @@ class Teams:
         except Exception as error:  # an edit the platform refuses: the next join tries again
             log.warning("%s: the teams message could not be edited (%s)", chat.key, error)
 
+    def _edits(self, chat_key: str) -> asyncio.Lock:
+        return self._locks.setdefault(chat_key, asyncio.Lock())
+
     def _board(self, chat: ChatRef) -> MessageBoard | None:
         adapter = self.adapters.get(chat.platform)
         return adapter if isinstance(adapter, MessageBoard) else None
@@ -147,8 +167,8 @@ class Teams:
         group's; and the terminal's, which plays a trivia night at one keyboard)."""
         lineup = await self.store.adopt_lineup(run.row.chat_key, run.id)
         self._by_run[run.id] = lineup
-        if lineup is not None:
-            await self._edit(run.chat, lineup.message_id, texts.lineup_message(run.row.language, lineup))
+        if lineup is not None:  # its buttons go: the message says the teams are locked
+            self.show(run.chat, lineup.id, run.row.language)
 
     async def at_close(self, run: Run, reveal: Reveal) -> Reveal:
         """The reveal with the team standings (and who was placed in a team just now)."""
