@@ -65,12 +65,16 @@ class Teams:
     async def open(self, chat: ChatRef, names: tuple[str, ...], scoring: TeamScoring, lang: str) -> Lineup:
         """A new open line-up for the chat's next run, posted with its join buttons where the
         platform edits messages (its id stored); the terminal shows it as the command's reply."""
+        replaced = await self.store.open_lineup(chat.key)
         lineup_id = await self.store.new_lineup(chat.key, names, scoring, self.clock.now())
         lineup = Lineup(lineup_id, chat.key, names, scoring)
         if (board := self._board(chat)) is not None:
             message = await board.post(chat, texts.lineup_message(lang, lineup))
             await self.store.lineup_message(lineup_id, message.message_id)
             lineup = replace(lineup, message_id=message.message_id)
+        if replaced is not None:  # its buttons would only be refused now: they go
+            async with self._edits(chat.key):
+                await self._edit(chat, replaced.message_id, texts.replaced_message(lang))
         return lineup
 
     def posts(self, chat: ChatRef) -> bool:

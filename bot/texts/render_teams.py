@@ -136,6 +136,11 @@ def off_message(lang: str) -> Reply:
     return Reply(teams_off(lang, True), title=t(lang, "👥 Teams"), language=lang)
 
 
+def replaced_message(lang: str) -> Reply:
+    """An earlier line-up's message once a new /teams replaced it."""
+    return Reply(refused_stale(lang), title=t(lang, "👥 Teams"), language=lang)
+
+
 def balanced(lang: str, players: int) -> str:
     return tn(
         lang,

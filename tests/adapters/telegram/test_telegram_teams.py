@@ -13,7 +13,9 @@ from tests.support import telegram_harness as th
 
 
 def lineup_message(fake: FakeBotApi, group: dict) -> Sent | None:
-    return next((m for m in fake.sent_to(group) if m.text.startswith("👥 Teams")), None)
+    """The latest line-up message in the group (not a reply to a command: /teams balanced's)."""
+    shown = (m for m in reversed(fake.sent_to(group)) if m.text.startswith("👥 Teams") and m.reply_to is None)
+    return next(shown, None)
 
 
 def join_data(message: Sent, team: int) -> str:
@@ -116,8 +118,14 @@ async def test_balanced_teams_come_from_the_chats_boards(fake, clock, tmp_path, 
             await th.reveal_of(fake, group, q)
         await podium_of(fake, group)
 
-        await tess.says("/teams 2")
-        posted = await fake.wait_for(lambda: lineup_message(fake, group), what="the teams message")
+        await tess.says("/teams 3")
+        replaced = await fake.wait_for(lambda: lineup_message(fake, group), what="the teams message")
+        await tess.says("/teams 2")  # another thought: the first message loses its buttons
+        await fake.wait_for(lambda: "These teams are gone" in replaced.text, what="the replaced line-up's edit")
+        assert replaced.buttons() == []
+        posted = await fake.wait_for(
+            lambda: (m := lineup_message(fake, group)) is not replaced and m, what="the second teams message"
+        )
         assert [b["text"] for b in posted.buttons()] == ["1. Red", "2. Blue"]
         for player in players:
             await player.presses_data(posted.message_id, join_data(posted, 1))
