@@ -85,7 +85,7 @@ class TeamCommands:
         if lineup is None:
             return _error(lang, texts.no_lineup(lang))
         word = args.split()[0] if args.split() else ""
-        if not word.isdecimal() or not 1 <= int(word[:2]) <= len(lineup.names):
+        if len(word) != 1 or not word.isdecimal() or not 1 <= int(word) <= len(lineup.names):  # at most 8 teams
             return _error(lang, texts.bad_team(lang, len(lineup.names)))
         ack = await self._join(caller, lineup.id, int(word), lang)
         if not ack.accepted:

@@ -11,6 +11,7 @@ from storage.shared.drafts import DRAFT_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
+from storage.shared.teams import MOVES as TEAM_MOVES
 from storage.shared.web import REVOCATION_MOVES
 
 _BOARD_SUMS = (
@@ -50,6 +51,7 @@ STATEMENTS = (
             *REVOCATION_MOVES,
             *DRAFT_MOVES,
             *ranks.MOVES,
+            *TEAM_MOVES,
         )
     ),
     "DELETE FROM board_days WHERE chat_key = $1",

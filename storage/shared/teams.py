@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from bot.domain.teams import Lineup, Member, TeamScoring
 from storage.shared.statements import Statements
 
-# the migration of both stores: {id} the key's type, {time} a float's
+# the migration of both stores: {id} the key's type, {time} a float's; written to run again (tests put
+# a database back to before an earlier migration, which then runs with those after it)
 TABLES = """
-    CREATE TABLE team_lineups (
+    CREATE TABLE IF NOT EXISTS team_lineups (
         id {id},
         chat_key TEXT NOT NULL,
         names TEXT NOT NULL,
@@ -25,9 +26,9 @@ TABLES = """
         run_id BIGINT,
         created_at {time} NOT NULL
     );
-    CREATE INDEX team_lineups_by_chat ON team_lineups(chat_key, run_id);
-    CREATE UNIQUE INDEX team_lineups_by_run ON team_lineups(run_id);
-    CREATE TABLE team_members (
+    CREATE INDEX IF NOT EXISTS team_lineups_by_chat ON team_lineups(chat_key, run_id);
+    CREATE UNIQUE INDEX IF NOT EXISTS team_lineups_by_run ON team_lineups(run_id);
+    CREATE TABLE IF NOT EXISTS team_members (
         lineup_id BIGINT NOT NULL,
         player_key TEXT NOT NULL,
         name TEXT NOT NULL,
@@ -39,6 +40,8 @@ TABLES = """
 """
 
 _COLUMNS = "id, chat_key, names, scoring, message_id, run_id"
+# a chat that changes its id (storage/*/moves.py): its line-ups go with it, open and adopted
+MOVES = ("UPDATE team_lineups SET chat_key = :new WHERE chat_key = :old",)
 
 
 class TeamQueries(Statements):

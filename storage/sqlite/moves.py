@@ -11,6 +11,7 @@ from storage.shared.drafts import DRAFT_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
+from storage.shared.teams import MOVES as TEAM_MOVES
 from storage.shared.web import REVOCATION_MOVES
 from storage.sqlite.connection import SqliteConnection
 
@@ -59,6 +60,7 @@ async def move_chat(db: SqliteConnection, old_key: str, new_key: str, new_chat_i
             *REVOCATION_MOVES,
             *DRAFT_MOVES,
             *ranks.MOVES,
+            *TEAM_MOVES,
         ):
             await conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})
         await conn.execute("DELETE FROM board_days WHERE chat_key = ?", (old_key,))

@@ -3,6 +3,7 @@ for the players the bot places late; each run keeps the line-up it adopted."""
 
 from __future__ import annotations
 
+from bot.domain.model import ChatRef
 from bot.domain.teams import Member, TeamScoring
 from tests.contract.stores.rows import CHAT
 
@@ -68,3 +69,14 @@ async def test_balanced_places_move_the_players_named(store):
         ("test:a", 2),
         ("test:c", 2),
     ]
+
+
+async def test_a_chat_that_moves_takes_its_lineups(store):
+    await store.ensure_chat(CHAT)
+    lid = await store.new_lineup(CHAT.key, OWLS_FOXES, TeamScoring.MEAN, 10.0)
+    await store.join_team(lid, "test:ana", "Ana", 1, False, 11.0)
+    moved = ChatRef(CHAT.platform, "g-new", CHAT.is_private, CHAT.title)
+    await store.move_chat(CHAT.key, moved)
+    lineup = await store.open_lineup(moved.key)
+    assert lineup is not None and lineup.id == lid and [m.player_key for m in lineup.members] == ["test:ana"]
+    assert await store.open_lineup(CHAT.key) is None
