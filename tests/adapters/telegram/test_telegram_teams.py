@@ -30,6 +30,7 @@ async def edited(fake: FakeBotApi, group: dict, shows: str) -> Sent:
 
 
 async def test_two_teams_play_a_quiz_to_the_podium(fake, clock, tmp_path):
+    """A restart between the first and the second question changes nothing of the teams."""
     quiz = tiny(tmp_path)
     group = fake.group(-3001, "Quiz night")
     tess_user = fake.user(80, "Tess")
@@ -38,7 +39,8 @@ async def test_two_teams_play_a_quiz_to_the_podium(fake, clock, tmp_path):
     ann, bob, cy, dee, eve = (
         th.Member(fake, group, fake.user(81 + i, name)) for i, name in enumerate(("Ann", "Bob", "Cy", "Dee", "Eve"))
     )
-    async with th.running_bot(fake, th.settings_for(fake, tmp_path), clock):
+    settings = th.settings_for(fake, tmp_path)
+    async with th.running_bot(fake, settings, clock):
         assert "Only chat admins can set up teams" in (await ann.says("/teams 3")).text
         assert "/teams [2-8" in (await tess.says("/teams 9")).text
         opened = await tess.says("/teams Owls Foxes")
@@ -73,6 +75,7 @@ async def test_two_teams_play_a_quiz_to_the_podium(fake, clock, tmp_path):
         assert teams[1].startswith("🥇 Owls: ") and teams[1].endswith("· 👤 2")
         assert teams[2].startswith("🥈 Foxes: ")
 
+    async with th.running_bot(fake, settings, clock):  # a deploy mid-game: the teams are the stored ones
         q2 = await th.next_question(fake, group, 2)
         assert (await eve.presses(q2, th.right_letter(q2, quiz))).text.startswith("Locked in")  # first answer: late
         for player in (ann, bob, cy, dee):

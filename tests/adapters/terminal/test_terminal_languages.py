@@ -118,6 +118,11 @@ COMMAND_WORDS = {
     "Asia",
     "Kolkata",
     "UTC",
+    # teams: /teams balanced and /join N, typed as is
+    "teams",
+    "join",
+    "balanced",
+    "N",
 }
 
 
