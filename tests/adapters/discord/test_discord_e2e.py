@@ -248,6 +248,8 @@ async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, c
         "done",
         "suggest",
         "suggestions",
+        "teams",  # a chat's teams for its next quiz, and joining one by typing (issue #49)
+        "join",
     }
     assert [o["type"] for o in commands["upload"]["options"]] == [11]  # an attachment
     assert commands["quiz"]["description"] == "Start a quiz: /quiz [topic] [count]"
