@@ -1,9 +1,10 @@
 """/teams, /join and the join buttons: a chat's teams for its next quiz (bot/engine/teams.py).
 
-`/teams` (2 teams), `/teams 3`, `/teams Owls Foxes Hares`, each with `mean` (the default), `sum`
-or `top3` for how a team scores; `/teams balanced` places the players who joined by their past
-accuracy; `/teams off` drops the line-up. Admins set teams up (a private chat's player is its
-admin, but teams are a group's); anyone joins, by button or by typing `/join N`.
+`/teams` (2 teams; the open line-up posted again when there is one), `/teams 3`, `/teams Owls
+Foxes Hares`, each with `mean` (the default), `sum` or `top3` for how a team scores; `/teams
+balanced` places the players who joined by their past accuracy; `/teams off` drops the line-up.
+Admins set teams up (a private chat's player is its admin, but teams are a group's); anyone
+joins, by button or by typing `/join N`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.domain import tokens
 from bot.domain.model import Ack, Reply
-from bot.domain.teams import MAX_TEAMS, MIN_TEAMS, NAME_CHARS, TeamScoring
+from bot.domain.teams import MAX_TEAMS, MIN_TEAMS, NAME_CHARS, Lineup, TeamScoring
 from bot.engine.chats import Chats
 from bot.engine.teams import JoinStatus, Teams
 from bot.texts import render_teams as texts
@@ -63,6 +64,8 @@ class TeamCommands:
             return Reply(texts.teams_off(lang, dropped), language=lang)
         if action == "balanced":
             return await self._balanced(caller, lang)
+        if not words and (lineup := await self.teams.open_lineup(caller.chat)) is not None:
+            return await self._again(caller, lineup, lang)  # a bare /teams never wipes who joined
         asked = read_teams(words, lang)
         if asked is None:
             return _error(lang, texts.usage(lang))
@@ -70,6 +73,13 @@ class TeamCommands:
         if self.teams.posts(caller.chat):
             return Reply(texts.opened(lang), language=lang)
         return texts.lineup_message(lang, lineup, typed=True)
+
+    async def _again(self, caller: Caller, lineup: Lineup, lang: str) -> Reply:
+        """The open line-up shown again: posted anew below (the terminal: as the reply)."""
+        if not self.teams.posts(caller.chat):
+            return texts.lineup_message(lang, lineup, typed=True)
+        await self.teams.repost(caller.chat, lineup, lang)
+        return Reply(texts.opened(lang), language=lang)
 
     async def _balanced(self, caller: Caller, lang: str) -> Reply:
         lineup = await self.teams.balance(caller.chat)

@@ -77,6 +77,17 @@ class Teams:
                 await self._edit(chat, replaced.message_id, texts.replaced_message(lang))
         return lineup
 
+    async def repost(self, chat: ChatRef, lineup: Lineup, lang: str) -> None:
+        """The open line-up posted again at the foot of the chat (a bare /teams while one is
+        open), its earlier message without buttons: the edits follow the new one."""
+        board = self._board(chat)
+        if board is None:
+            return
+        message = await board.post(chat, texts.lineup_message(lang, lineup))
+        await self.store.lineup_message(lineup.id, message.message_id)
+        async with self._edits(chat.key):
+            await self._edit(chat, lineup.message_id, texts.moved_message(lang))
+
     def posts(self, chat: ChatRef) -> bool:
         """Whether the line-up is a message of its own here (else the command's reply shows it)."""
         return self._board(chat) is not None

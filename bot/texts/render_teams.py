@@ -141,6 +141,11 @@ def replaced_message(lang: str) -> Reply:
     return Reply(refused_stale(lang), title=t(lang, "👥 Teams"), language=lang)
 
 
+def moved_message(lang: str) -> Reply:
+    """An open line-up's earlier message once /teams posted it again below."""
+    return Reply(t(lang, "The teams moved: join them in the latest message."), title=t(lang, "👥 Teams"), language=lang)
+
+
 def balanced(lang: str, players: int) -> str:
     return tn(
         lang,

@@ -133,6 +133,11 @@ async def test_balanced_teams_come_from_the_chats_boards(fake, clock, tmp_path, 
         for player in players:
             await player.presses_data(posted.message_id, join_data(posted, 1))
         await edited(fake, group, "1. Red (4): Ann, Bob, Cy, Dee")
+        await tess.says("/teams")  # no words: the same teams again at the foot of the chat, nobody lost
+        again = await fake.wait_for(lambda: (m := lineup_message(fake, group)) is not posted and m, what="a repost")
+        assert "1. Red (4): Ann, Bob, Cy, Dee" in again.text and len(again.buttons()) == 2
+        await fake.wait_for(lambda: "The teams moved" in posted.text, what="the earlier message's edit")
+        assert posted.buttons() == []
         balanced = await tess.says("/teams balanced")
         assert "4 players placed by past accuracy in this chat." in balanced.text
         assert "1. Red (2): Ann, Dee" in balanced.text and "2. Blue (2): Bob, Cy" in balanced.text
