@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import yaml
 
-from bot.content.quiz_check import check_quiz_data
+from bot.content.quiz_check import check_quiz_data, raw_questions
 from bot.content.quizfile import UNQUOTED, Issue, Loc
 from bot.content.yamlguard import check_budget
 from bot.domain.model import LANGUAGES, LocalText, Quiz, QuizInfo
@@ -206,21 +206,26 @@ def _path_to(root: yaml.Node, target: yaml.Node) -> Loc | None:
 
 
 def _place(loc: Loc, data: dict[str, Any]) -> str:
-    """`question 'memory-wall' options[2].hi`; `questions[3]` when the id is missing or taken."""
+    """`question 'memory-wall' options[2].hi`; `questions[3]` when the id is missing or taken;
+    `round 2 question 'volcano' hint` in a quiz of rounds (rounds counted from 1, as announced)."""
     head, rest = "", loc
-    if len(loc) > 1 and loc[0] == "questions" and isinstance(loc[1], int):
-        head, rest = _question_label(data, loc[1]), loc[2:]
+    if len(loc) > 1 and loc[0] == "rounds" and isinstance(loc[1], int):
+        head, rest = f"round {loc[1] + 1}", loc[2:]
+    if len(rest) > 1 and rest[0] == "questions" and isinstance(rest[1], int):
+        head = " ".join(p for p in (head, _question_label(data, loc[: len(loc) - len(rest) + 2])) if p)
+        rest = rest[2:]
     field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest).lstrip(".")
     return " ".join(p for p in (head, field) if p) or "top level"
 
 
-def _question_label(data: dict[str, Any], index: int) -> str:
-    questions = data.get("questions")
-    ids = [q.get("id") if isinstance(q, dict) else None for q in questions] if isinstance(questions, list) else []
+def _question_label(data: dict[str, Any], at: Loc) -> str:
+    found = raw_questions(data)
+    ids = [q.get("id") if isinstance(q, dict) else None for _, q in found]
+    index = next((i for i, (loc, _) in enumerate(found) if loc == at), len(ids))
     qid = ids[index] if index < len(ids) else None
     if isinstance(qid, str) and qid and qid not in ids[:index]:
         return f"question '{qid}'"
-    return f"questions[{index}]"
+    return f"questions[{at[-1]}]"
 
 
 def strict_problems(quiz: Quiz) -> list[QuizProblem]:
@@ -252,6 +257,10 @@ def _texts(quiz: Quiz) -> Iterator[tuple[str, LocalText]]:
             yield f"question '{q.id}' options[{i}]", option
         if q.explanation:
             yield f"question '{q.id}' explanation", q.explanation
+        if q.hint:
+            yield f"question '{q.id}' hint", q.hint
+    for number, round_ in enumerate(quiz.rounds, 1):
+        yield f"round {number} name", round_.name
 
 
 def default_quiz_folders() -> list[Path]:

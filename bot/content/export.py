@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.content.importers import dump_yaml
 from bot.domain.answering import media_view
-from bot.domain.model import Media, Question, Quiz
+from bot.domain.model import Media, Question, Quiz, Round
 from bot.kinds import DEFAULT as DEFAULT_KIND
 from bot.kinds import kind_of
 
@@ -25,8 +25,25 @@ def export_quiz(quiz: Quiz, lang: str) -> dict[str, Any]:
     data["language"] = quiz.language if lang == "en" else lang
     data["title"] = quiz.title.get(lang)
     data["description"] = quiz.description.get(lang)
-    data["questions"] = [_question(q, lang) for q in quiz.questions]
+    if quiz.rounds:
+        questions = {q.id: q for q in quiz.questions}
+        data["rounds"] = [_round(r, [questions[i] for i in r.question_ids], lang) for r in quiz.rounds]
+    else:
+        data["questions"] = [_question(q, lang) for q in quiz.questions]
     return data
+
+
+def _round(round_: Round, questions: list[Question], lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": round_.name.get(lang)}
+    if round_.multiplier != 1:
+        data["multiplier"] = _number(round_.multiplier)
+    data["questions"] = [_question(q, lang) for q in questions]
+    return data
+
+
+def _number(value: float) -> int | float:
+    """2.0 written as 2, as an author writes it."""
+    return int(value) if value.is_integer() else value
 
 
 def quiz_yaml(quiz: Quiz, lang: str) -> str:
@@ -56,6 +73,8 @@ def _question(q: Question, lang: str) -> dict[str, Any]:
         data["options"] = [o.get(lang) for o in q.options]
     data.update(kind.file_answer(q))
     data["explanation"] = q.explanation.get(lang) if q.explanation else None
+    if q.hint:
+        data["hint"] = q.hint.get(lang)
     if q.seconds:
         data["seconds"] = q.seconds
     if not q.shuffle and not kind.fixed_options:

@@ -14,7 +14,17 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from bot.content.question_kinds import MAX_OPTIONS
-from bot.content.quizfile import UNQUOTED, Issue, Loc, QuestionModel, QuizFile, yaml_misreading
+from bot.content.quizfile import (
+    MULTIPLIER_HIGH,
+    MULTIPLIER_LOW,
+    UNQUOTED,
+    Issue,
+    Loc,
+    QuestionModel,
+    QuizFile,
+    RoundModel,
+    yaml_misreading,
+)
 from bot.domain.model import LANGUAGES, QUESTION_SECONDS
 
 
@@ -31,27 +41,49 @@ def check_quiz_data(data: Any) -> tuple[QuizFile | None, list[Issue]]:
 
 def _issue_loc(error: ErrorDetails) -> Loc:
     # pydantic ends the location of a non-string key with its position: the mapping is the place.
-    return tuple(error["loc"][:-1] if error["type"] == "invalid_key" else error["loc"])
+    if error["type"] == "invalid_key":
+        return tuple(error["loc"][:-1])
+    field = error.get("ctx", {}).get("field")  # a check of the quiz as a whole names the key it is about
+    return (*error["loc"], field) if isinstance(field, str) else tuple(error["loc"])
 
 
 def duplicate_question_ids(data: Any) -> list[Issue]:
-    """Checked on the raw data so it is reported even when other parts are malformed."""
-    questions = data.get("questions") if isinstance(data, dict) else None
-    first: dict[str, int] = {}
+    """Checked on the raw data so it is reported even when other parts are malformed; ids are
+    unique across a quiz's rounds too (a question is found by its id alone)."""
+    first: dict[str, Loc] = {}
     issues = []
-    for i, q in enumerate(questions if isinstance(questions, list) else []):
+    for loc, q in raw_questions(data):
         qid = q.get("id") if isinstance(q, dict) else None
         if isinstance(qid, str) and qid in first:
             issues.append(
                 Issue(
-                    ("questions", i, "id"),
-                    f"duplicate question id '{qid}': questions[{first[qid]}] already uses it",
+                    (*loc, "id"),
+                    f"duplicate question id '{qid}': {_named(first[qid])} already uses it",
                     "duplicate_id",
                 )
             )
         elif isinstance(qid, str):
-            first[qid] = i
+            first[qid] = loc
     return issues
+
+
+def raw_questions(data: Any) -> list[tuple[Loc, Any]]:
+    """The questions of parsed YAML, each at its place: ("questions", 3) or ("rounds", 1, "questions", 0)."""
+    if not isinstance(data, dict):
+        return []
+    found: list[tuple[Loc, Any]] = []
+    lists: list[tuple[Loc, Any]] = [(("questions",), data.get("questions"))]
+    rounds = data.get("rounds")
+    for r, round_ in enumerate(rounds if isinstance(rounds, list) else []):
+        lists.append((("rounds", r, "questions"), round_.get("questions") if isinstance(round_, dict) else None))
+    for where, questions in lists:
+        found += [((*where, i), q) for i, q in enumerate(questions if isinstance(questions, list) else [])]
+    return found
+
+
+def _named(loc: Loc) -> str:
+    """("rounds", 1, "questions", 0) -> rounds[1].questions[0]"""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
 
 
 def _kind_of(value: Any) -> str:
@@ -68,18 +100,25 @@ def _kind_of(value: Any) -> str:
 
 
 def _known_keys(loc: Loc) -> list[str]:
-    return list(QuizFile.model_fields if len(loc) == 1 else QuestionModel.model_fields)
+    if len(loc) == 1:
+        return list(QuizFile.model_fields)
+    in_round = loc[0] == "rounds" and len(loc) == 3
+    return list(RoundModel.model_fields if in_round else QuestionModel.model_fields)
 
 
 def _is_text(parent: Loc) -> bool:
     return bool(parent) and (
-        parent[-1] in ("title", "description", "prompt", "explanation") or (len(parent) > 1 and parent[-2] == "options")
+        parent[-1] in ("title", "description", "prompt", "explanation", "hint")
+        or (len(parent) > 1 and parent[-2] == "options")
+        or (len(parent) == 3 and parent[0] == "rounds" and parent[-1] == "name")
     )
 
 
 def friendly_message(error: ErrorDetails) -> str:
     """An author-facing message for one pydantic error; the location is named elsewhere."""
     kind, loc, value = error["type"], error["loc"], error.get("input")
+    if "field" in error.get("ctx", {}):
+        return error["msg"]  # our own words already
     if kind == "extra_forbidden":
         return _unknown_key(loc)
     if kind == "missing":
@@ -92,6 +131,10 @@ def friendly_message(error: ErrorDetails) -> str:
         return f"'{value}' is not a language tag: write it as en, es, vi, ar or pt-BR"
     if kind == "string_pattern_mismatch":
         return f"'{value}' is not a valid id: use 1 to 40 of a-z, 0-9 and '-'"
+    if kind in ("greater_than_equal", "less_than_equal") and loc[-1] == "multiplier":
+        return f"{value} is out of range: a round's multiplier is {MULTIPLIER_LOW:g} to {MULTIPLIER_HIGH:g}"
+    if kind == "float_type" and loc[-1] == "multiplier":
+        return f"expected a number (such as 2 or 1.5), found {_kind_of(value)}"
     if kind in ("greater_than_equal", "less_than_equal") and loc[-1] == "seconds":
         return f"{value} is out of range: a time limit is {QUESTION_SECONDS.low} to {QUESTION_SECONDS.high} seconds"
     if kind in ("greater_than_equal", "less_than"):

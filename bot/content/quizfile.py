@@ -54,6 +54,7 @@ from bot.domain.model import (
     Question,
     QuestionKind,
     Quiz,
+    Round,
 )
 from bot.kinds import DEFAULT as DEFAULT_KIND
 from bot.kinds import kind_of
@@ -66,6 +67,9 @@ MESSAGE_LIMIT = 4096
 HEADER_ALLOWANCE = 200
 PER_OPTION_ALLOWANCE = 4
 TITLE_MAX, DESCRIPTION_MAX, PROMPT_MAX, OPTION_MAX = 100, 1000, 1500, 300
+HINT_MAX, ROUND_NAME_MAX = 300, 60  # a hint is a nudge, a round's name a heading
+MAX_ROUNDS = 20
+MULTIPLIER_LOW, MULTIPLIER_HIGH = 0.5, 10.0  # a round's points multiplier: halved to ten times
 MAX_QUESTIONS = 500  # a quiz file, shipped, imported or uploaded
 ID_PATTERN = f"^{QUIZ_ID}$"
 LANGUAGE_TAG = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"  # BCP 47, as quiz files write it: es, pt-BR, zh-Hant
@@ -167,12 +171,16 @@ if TYPE_CHECKING:  # built at run time (their limits differ); to a type checker 
     PromptText = _LocalizedText
     OptionText = _LocalizedText
     ExplanationText = _LocalizedText
+    HintText = _LocalizedText
+    RoundNameText = _LocalizedText
 else:
     TitleText = _text_model("TitleText", "The quiz title, per language.", TITLE_MAX)
     DescriptionText = _text_model("DescriptionText", "What the quiz covers, per language.", DESCRIPTION_MAX)
     PromptText = _text_model("PromptText", "The question, per language.", PROMPT_MAX)
     OptionText = _text_model("OptionText", "One answer option, per language.", OPTION_MAX)
     ExplanationText = _text_model("ExplanationText", "Why the right answer is right, per language.")
+    HintText = _text_model("HintText", "A nudge towards the answer, per language.", HINT_MAX)
+    RoundNameText = _text_model("RoundNameText", "A round's name, per language.", ROUND_NAME_MAX)
 
 
 class QuestionModel(BaseModel):
@@ -209,6 +217,13 @@ class QuestionModel(BaseModel):
         description=(
             "Why the right answer is right. Optional (imported quizzes often lack it): the reveal then "
             "shows the right answer and the split; `quizhost validate --strict` lists such questions"
+        ),
+    )
+    hint: HintText | None = Field(
+        None,
+        description=(
+            "A nudge towards the answer that does not give it away: shown when a hosted game's host "
+            "asks for it, or at half time in a timed game; answers after it earn half the speed points"
         ),
     )
     seconds: StrictInt | None = Field(
@@ -273,6 +288,7 @@ class QuestionModel(BaseModel):
             seconds=self.seconds,
             shuffle=self.shuffle and not kind.fixed_options,  # True stays before False
             explanation=self.explanation.to_local_text() if self.explanation else None,
+            hint=self.hint.to_local_text() if self.hint else None,
             kind=kind.code,
             partial=self.scoring == "partial",
             accepted=tuple(self.accept),
@@ -330,6 +346,27 @@ def _repeated_options(q: QuestionModel) -> list[str]:
     return []
 
 
+class RoundModel(BaseModel):
+    """A round of a trivia night: its questions, under a name, worth `multiplier` times their points."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, title="Round")
+
+    name: RoundNameText = Field(description="The round's name, announced before its first question")
+    multiplier: Annotated[float, Field(strict=True, ge=MULTIPLIER_LOW, le=MULTIPLIER_HIGH)] = Field(
+        1.0,
+        description=(
+            f"Its questions' points are multiplied by this ({MULTIPLIER_LOW:g} to {MULTIPLIER_HIGH:g}; "
+            "2: a double-points round)"
+        ),
+    )
+    questions: list[QuestionModel] = Field(
+        min_length=1, max_length=MAX_QUESTIONS, description="The round's questions, in the order they are asked"
+    )
+
+    def to_round(self) -> Round:
+        return Round(self.name.to_local_text(), tuple(q.id for q in self.questions), self.multiplier)
+
+
 class QuizFile(BaseModel):
     """A quizhost quiz: one YAML file in quizzes/."""
 
@@ -337,7 +374,10 @@ class QuizFile(BaseModel):
         extra="forbid",
         frozen=True,
         title="quizhost quiz",
-        json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
+        json_schema_extra={
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "oneOf": [{"required": ["questions"]}, {"required": ["rounds"]}],
+        },
     )
 
     id: Id = Field(title="Quiz id", description="Unique quiz id: 1 to 40 of a-z, 0-9, '-'")
@@ -354,15 +394,53 @@ class QuizFile(BaseModel):
     title: TitleText = Field(description="The quiz title")
     description: DescriptionText = Field(description="One or two sentences on what it covers")
     questions: list[QuestionModel] = Field(
-        min_length=1, max_length=MAX_QUESTIONS, description=(f"1 to {MAX_QUESTIONS} questions")
+        [],
+        max_length=MAX_QUESTIONS,
+        description=f"1 to {MAX_QUESTIONS} questions (or, instead, 'rounds' of them)",
     )
+    rounds: list[RoundModel] = Field(
+        [],
+        max_length=MAX_ROUNDS,
+        description=(
+            f"Instead of 'questions': 1 to {MAX_ROUNDS} rounds of a trivia night, each with its questions "
+            "(standings are shown between rounds)"
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _questions_or_rounds(self) -> QuizFile:
+        # ctx["field"]: where quiz_check places the problem (a model's own errors have no place)
+        if self.questions and self.rounds:
+            raise PydanticCustomError(
+                "questions_and_rounds",
+                "a quiz has either 'questions' or 'rounds' of them, not both",
+                {"field": "rounds"},
+            )
+        if not self.questions and not self.rounds:
+            given = [f for f in ("questions", "rounds") if f in self.model_fields_set]
+            if given:
+                raise PydanticCustomError("too_short", "0 given: at least 1 needed", {"field": given[0]})
+            raise PydanticCustomError("missing", "'questions' is missing (or 'rounds' of them)", {"field": "questions"})
+        if len(self.all_questions) > MAX_QUESTIONS:
+            raise PydanticCustomError(
+                "too_many_questions",
+                "{count} questions in its rounds: at most {most} allowed",
+                {"count": len(self.all_questions), "most": MAX_QUESTIONS},
+            )
+        return self
+
+    @property
+    def all_questions(self) -> list[QuestionModel]:
+        """The quiz's questions in the order they are asked, rounds one after another."""
+        return self.questions or [q for r in self.rounds for q in r.questions]
 
     def to_quiz(self, source: str = "") -> Quiz:
         return Quiz(
             id=self.id,
             title=self.title.to_local_text(),
             description=self.description.to_local_text(),
-            questions=tuple(q.to_question() for q in self.questions),
+            questions=tuple(q.to_question() for q in self.all_questions),
+            rounds=tuple(r.to_round() for r in self.rounds),
             aliases=tuple(self.aliases),
             tags=tuple(self.tags),
             difficulty=self.difficulty,

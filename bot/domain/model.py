@@ -197,9 +197,9 @@ class Quiz:
     def languages(self) -> tuple[str, ...]:
         """Languages in which every text of the quiz is given; its default texts count as its
         own `language`."""
-        texts = [self.title, self.description]
+        texts = [self.title, self.description, *(r.name for r in self.rounds)]
         for q in self.questions:
-            texts += [q.prompt, *q.options, *([q.explanation] if q.explanation else [])]
+            texts += [q.prompt, *q.options, *(t for t in (q.explanation, q.hint) if t)]
         given = (lang for lang in LANGUAGES if all(t.has(lang) for t in texts))
         return tuple(self.language if lang == FALLBACK_LANGUAGE else lang for lang in given)
 
