@@ -50,3 +50,18 @@ def closed_notice(run: Run, reply: Reply, now: float) -> OutboxMessage:
 
 def _message(run: Run, kind: MessageKind, payload: str, now: float, made: object) -> OutboxMessage:
     return OutboxMessage(key(run, kind), run.id, run.row.chat_key, kind, payload, now, made=made)
+
+
+def round_notice(run: Run, reply: Reply, now: float, part: str) -> OutboxMessage:
+    """A round's message at this question ("start": its name, before the question; "standings":
+    after its close), keyed apart from the question's other notices."""
+    payload = codec.dump_reply(run.chat, reply)
+    return OutboxMessage(
+        f"{key(run, MessageKind.NOTICE)}:round-{part}",
+        run.id,
+        run.row.chat_key,
+        MessageKind.NOTICE,
+        payload,
+        now,
+        made=(run.chat, reply),
+    )

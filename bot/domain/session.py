@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from enum import Enum
 
-from bot.domain import reveal
+from bot.domain import reveal, rounds
 from bot.domain.answering import PICKS_DONE, content_rtl, media_view
 from bot.domain.kind_rules import KindOf, KindRules
 from bot.domain.model import (
@@ -229,7 +229,7 @@ def answer_row(run: Run, player_key: str, now: float, option: int, response: str
         option=option,
         correct=judged.correct,
         elapsed=elapsed,
-        points=judged.points,
+        points=rounds.scaled(judged.points, run.quiz, q.id),
         streak=judged.streak,
         answered_at=now,
         response=response,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.content.catalog import Catalog
-from bot.domain import owed, session
+from bot.domain import owed, rounds, session
 from bot.domain.deck import Misses
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
 from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus, questions_asked
@@ -24,7 +24,7 @@ from bot.engine.teams import Teams
 from bot.kinds import scored_count, standing_records
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, Boards, Outbox, PlayerNames, RunLeases, RunRecords
-from bot.texts import render
+from bot.texts import render, render_rounds
 
 log = logging.getLogger("quizhost.engine")
 
@@ -80,7 +80,7 @@ class RunSteps:
     async def _ask(self, run: Run) -> None:
         """Store the next question with its post in the outbox; its clock starts once posted."""
         session.ask_next(run, self.clock.now(), GIVE_UP_SECONDS)
-        await self.save(run, [owed.question(run, self.clock.now())])
+        await self.save(run, [*self._round_start(run), owed.question(run, self.clock.now())])
 
     async def posted(self, message: OutboxMessage, ref: MessageRef | None) -> None:
         """The sender delivered a question (ref None: it may have arrived, nobody knows where)."""
@@ -154,9 +154,27 @@ class RunSteps:
         missed = self._misses(run)
         reason = final or session.end_reason(run)
         if reason is None:
+            close += await self._round_standings(run)
             await self.save(run, close, missed=missed)
         else:
             await self.finish(run, reason, before=close, missed=missed)
+
+    def _round_start(self, run: Run) -> list[OutboxMessage]:
+        """Before a round's first question, its name and multiplier."""
+        place = rounds.starting(run.quiz, run.row.question_ids, run.row.index)
+        if place is None:
+            return []
+        reply = render_rounds.round_start(run.row.language, place)
+        return [owed.round_notice(run, reply, self.clock.now(), "start")]
+
+    async def _round_standings(self, run: Run) -> list[OutboxMessage]:
+        """After a round's last question, when another round follows, the run's standings so far."""
+        if not rounds.ends_between(run.quiz, run.row.question_ids, run.row.index):
+            return []
+        lang, ended = run.row.language, rounds.round_of(run.quiz, run.question.id)
+        name = ended.name.get(lang) if ended else ""
+        reply = render_rounds.round_standings(lang, name, await self.store.run_standings(run.id))
+        return [owed.round_notice(run, reply, self.clock.now(), "standings")]
 
     async def count_elsewhere(self, run: Run, stored: list[AnswerRow]) -> None:
         """Answers other workers stored count here; what is stored replaces what is held (a
