@@ -110,6 +110,8 @@ COMMAND_WORDS = {
     "stacks",
     "kinds",  # the kinds tour's id, kinds-tour
     "tour",
+    "trivia",  # the trivia night's id, trivia-night
+    "night",
     # the commands of reviews, statistics and schedules, and time zone names (IANA, never translated)
     "review",
     "quizstats",
@@ -229,7 +231,7 @@ questions:
 def test_validate_strict_passes_on_the_shipped_quizzes(tmp_path):
     result = cli(tmp_path, "validate", "--strict")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "3 quiz file(s) OK (strict): 3 loaded, 0 failed" in result.stdout  # with the kinds tour
+    assert "4 quiz file(s) OK (strict): 4 loaded, 0 failed" in result.stdout  # the kinds tour, the trivia night
 
 
 def test_validate_strict_names_the_missing_translation(tmp_path):
