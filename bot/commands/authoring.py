@@ -26,6 +26,7 @@ from bot.ports.clock import Clock
 from bot.ports.store import QuizDrafts
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
+from bot.texts.textcut import clean
 
 T = TypeVar("T")
 TRIES = 20  # a change made again this often when another worker's change of the draft came first
@@ -246,6 +247,43 @@ class Authoring:
             who.lang, draft, t(who.lang, "Question {number} moved to place {place}.", number=number, place=place)
         )
 
+    async def hint(self, args: str, who: Author) -> Reply:
+        return await self._serially(who, lambda: self._hint(args, who))
+
+    async def _hint(self, args: str, who: Author) -> Reply:
+        """/hint <text>: the last question's hint (shown when a host asks, or at half time)."""
+        row, draft = await self._read(who)
+        if draft is None:
+            return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+        hint = " ".join(clean(args).split())
+        if not draft.questions or not hint:
+            text = t(who.lang, "Write a question first, then /hint <text> gives it a hint that helps without telling.")
+            return error(who.lang, text)
+        number = draft.set_hint(hint)
+        if refused := self._refused(draft, draft.questions[-1], who.lang):
+            return refused
+        await self._save(who, draft, row)
+        return Reply(t(who.lang, "Hint for question {number}: {hint}", number=number, hint=hint), language=who.lang)
+
+    async def round(self, args: str, who: Author) -> Reply:
+        return await self._serially(who, lambda: self._round(args, who))
+
+    async def _round(self, args: str, who: Author) -> Reply:
+        """/round <name> [x2]: the questions written next make a round (its points times the multiplier)."""
+        row, draft = await self._read(who)
+        if draft is None:
+            return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+        made = drafts.round_of(args)
+        if isinstance(made, Refusal):
+            return error(who.lang, shown(who.lang, made.why, t))
+        name, multiplier = made
+        number = draft.start_round(name, multiplier, t(who.lang, "Round {number}", number=1))
+        await self._save(who, draft, row)
+        text = t(who.lang, "Round {number}: {name}. The next questions belong to it.", number=number, name=name)
+        if multiplier != 1:
+            text += " " + t(who.lang, "points ×{multiplier}", multiplier=f"{multiplier:g}")
+        return Reply(text, language=who.lang)
+
     async def discard(self, who: Author) -> Reply:
         dropped = await self.store.delete_draft(who.player.key)
         if not dropped:
@@ -318,7 +356,11 @@ class Authoring:
     def _listing(self, lang: str, draft: Draft, head: str) -> Reply:
         """The draft, with a button to add a question and, for the first ones, to edit or delete each."""
         lines = [head, ""]
-        lines += [f"{i}. {q['prompt']}" for i, q in enumerate(draft.questions, 1)] or [t(lang, "(no question yet)")]
+        starts = {r["first"]: r["name"] for r in draft.rounds}
+        for i, q in enumerate(draft.questions, 1):
+            lines += [f"— {starts[q['id']]} —"] if q["id"] in starts else []
+            lines.append(f"{i}. {q['prompt']}")
+        lines = lines if draft.questions else [*lines, t(lang, "(no question yet)")]
         buttons = [Button(t(lang, "Add question"), tokens.FORM_ADD)]
         for i, q in enumerate(draft.questions[:LISTED_BUTTONS], 1):
             buttons += [

@@ -41,7 +41,7 @@ class Shelf:
         """The draft stored as the chat's own quiz (an error reply: nothing stored)."""
         quiz_id = await self._free_id(who.chat, draft.title)
         about = t(who.lang, "A quiz {name} wrote in the chat.", name=who.player.name)
-        data = drafts.quiz_bytes(quiz_id, draft.title, draft.saved_questions(), about, who.lang)
+        data = drafts.quiz_bytes(quiz_id, draft.title, draft.saved_questions(), about, who.lang, draft.saved_rounds())
         outcome = await self.chat_quizzes.upload(who.chat, who.player, f"{quiz_id}.yaml", data)
         if outcome.status is not UploadStatus.STORED:  # checked question by question: not expected
             found = "; ".join(f"{p.where}: {shown(who.lang, p.why, t)}" for p in outcome.problems)

@@ -19,6 +19,7 @@ from bot.commands.authoring_replies import asking_poll, error, unusable
 from bot.commands.keyed_locks import KeyedLocks
 from bot.content import drafts
 from bot.content.drafts import PollSpec, Refusal
+from bot.content.quiz_check import raw_questions
 from bot.content.reading import UploadStatus
 from bot.domain import tokens
 from bot.domain.model import QUIZ_ID, Ack, Button, ChatRef, Player, Reply
@@ -212,7 +213,7 @@ class SuggestionDesk:
             who.lang,
             "Approved #{number} by {name} into “{title}” ({n} question). /quiz {id} plays it.",
             "Approved #{number} by {name} into “{title}” ({n} questions). /quiz {id} plays it.",
-            len(data["questions"]),
+            len(raw_questions(data)),
             number=number,
             name=suggestion.player_name,
             title=title,
@@ -263,9 +264,11 @@ class SuggestionDesk:
         else:
             about = t(who.lang, "Questions this group's members suggested.")
             data = drafts.quiz_data(quiz_id, quiz_id.replace("-", " ").capitalize(), [], about, who.lang)
-        taken = {q.get("id") for q in data["questions"]}
+        # a quiz of rounds takes it into its last round
+        into = data["rounds"][-1] if data.get("rounds") else data
+        taken = {q.get("id") for _, q in raw_questions(data) if isinstance(q, dict)}
         qid = next(f"s{n}" for n in range(1, 100_000) if f"s{n}" not in taken)
-        data["questions"] = [*data["questions"], {**question, "id": qid}]
+        into["questions"] = [*into["questions"], {**question, "id": qid}]
         return data
 
     async def _tell(self, suggestion: Suggestion, who: Author, approved: bool, title: str) -> None:

@@ -311,6 +311,20 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("done", lambda c: c.groups.writing.cmd_done, menu=later("Save the quiz you are writing")),
     Command(
+        "round",
+        lambda c: c.groups.writing.cmd_round,
+        menu=later("Start a round of the quiz you are writing"),
+        doc="/round <name> [x2]: the next questions of the quiz you are writing make a round",
+        options=(Option(_WHAT, later("Science x2: its name, and its points multiplier if not 1")),),
+    ),
+    Command(
+        "hint",
+        lambda c: c.groups.writing.cmd_hint,
+        menu=later("Give the last question you wrote a hint"),
+        doc="/hint <text>: a hint for the last question of the quiz you are writing",
+        options=(Option(_WHAT, later("The hint: it helps without giving the answer away")),),
+    ),
+    Command(
         "discard",
         lambda c: c.groups.writing.cmd_discard,
         doc="/discard: throw away the quiz you are writing",

@@ -51,6 +51,12 @@ class WritingCommands:
     async def cmd_discard(self, args: str, caller: Caller, lang: str) -> Reply:
         return _mine(await self.authoring.discard(await self._author(caller, lang)), caller)
 
+    async def cmd_hint(self, args: str, caller: Caller, lang: str) -> Reply:
+        return _mine(await self.authoring.hint(args, await self._author(caller, lang)), caller)
+
+    async def cmd_round(self, args: str, caller: Caller, lang: str) -> Reply:
+        return _mine(await self.authoring.round(args, await self._author(caller, lang)), caller)
+
     async def cmd_suggest(self, args: str, caller: Caller, lang: str) -> Reply:
         return await self.authoring.suggestions.command(args, await self._author(caller, lang))
 

@@ -24,7 +24,14 @@ from typing import Any
 
 from bot.content.importers.common import MAX_FILE_BYTES
 from bot.content.quiz_check import check_quiz_data
-from bot.content.quizfile import DESCRIPTION_MAX, MAX_QUESTIONS, TITLE_MAX
+from bot.content.quizfile import (
+    DESCRIPTION_MAX,
+    MAX_QUESTIONS,
+    MULTIPLIER_HIGH,
+    MULTIPLIER_LOW,
+    ROUND_NAME_MAX,
+    TITLE_MAX,
+)
 from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS
 from bot.kinds import DEFAULT, by_right_options
 from bot.texts.i18n import Later, later
@@ -169,25 +176,37 @@ def _place(loc: tuple[Any, ...]) -> str:
 
 
 def quiz_data(
-    quiz_id: str, title: str, questions: list[dict[str, Any]], description: str, language: str = "en"
+    quiz_id: str,
+    title: str,
+    questions: list[dict[str, Any]],
+    description: str,
+    language: str = "en",
+    rounds: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The quiz file data of a draft, keys in the order `quizhost export` writes them. Its
-    language is the author's (a right-to-left one is laid out so)."""
+    language is the author's (a right-to-left one is laid out so). With `rounds` (each with
+    its questions), those stand for the questions."""
     return {
         "id": quiz_id,
         "difficulty": "medium",  # what an export writes, so the stored file and its export are the same
         "language": language,
         "title": title,
         "description": description,
-        "questions": questions,
+        **({"rounds": rounds} if rounds else {"questions": questions}),
     }
 
 
 def quiz_bytes(
-    quiz_id: str, title: str, questions: list[dict[str, Any]], description: str, language: str = "en"
+    quiz_id: str,
+    title: str,
+    questions: list[dict[str, Any]],
+    description: str,
+    language: str = "en",
+    rounds: list[dict[str, Any]] | None = None,
 ) -> bytes:
     """The draft as the quiz file its saving uploads (JSON, which YAML reads)."""
-    return json.dumps(quiz_data(quiz_id, title, questions, description, language), ensure_ascii=False).encode()
+    data = quiz_data(quiz_id, title, questions, description, language, rounds)
+    return json.dumps(data, ensure_ascii=False).encode()
 
 
 # the longest id and description a draft's saving may give it (four bytes a character at most)
@@ -209,18 +228,58 @@ def slug(title: str) -> str:
 
 @dataclass
 class Draft:
-    """The questions so far; every change keeps the question ids q1, q2… unique."""
+    """The questions so far; every change keeps the question ids q1, q2… unique.
+
+    Rounds (/round) are kept apart from the questions, each as its name, multiplier and the id
+    of its first question ("" until a question follows it): a question deleted or moved takes
+    no round's place with it, and the saved quiz's rounds are read off the questions' order."""
 
     title: str
     questions: list[dict[str, Any]] = field(default_factory=list)
     replacing: int = 0  # the number the next poll replaces (/edit N); 0: the next poll is added
+    rounds: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def loads(cls, title: str, content: str, replacing: int = 0) -> Draft:
-        return cls(title, json.loads(content), replacing)
+        stored = json.loads(content)
+        if isinstance(stored, list):  # a draft without rounds: its questions alone
+            return cls(title, stored, replacing)
+        return cls(title, stored["questions"], replacing, stored["rounds"])
 
     def dumps(self) -> str:
-        return json.dumps(self.questions, ensure_ascii=False)
+        stored: Any = {"questions": self.questions, "rounds": self.rounds} if self.rounds else self.questions
+        return json.dumps(stored, ensure_ascii=False)
+
+    def start_round(self, name: str, multiplier: float, first_name: str) -> int:
+        """A round starts at the next question (a round not yet begun is renamed instead); the
+        questions written before the first round make a round named `first_name`. Its number."""
+        if self.rounds and not self.rounds[-1]["first"]:
+            self.rounds.pop()
+        if not self.rounds and self.questions:
+            self.rounds.append(_round(first_name, 1, self.questions[0]["id"]))
+        self.rounds.append(_round(name, multiplier, ""))
+        return len(self.rounds)
+
+    def set_hint(self, hint: str) -> int:
+        """The last question's hint; its number."""
+        self.questions[-1] = {**self.questions[-1], "hint": hint}
+        return len(self.questions)
+
+    def saved_rounds(self) -> list[dict[str, Any]]:
+        """The rounds as a saved quiz holds them, each with its questions (none: no rounds). A
+        question moved before the first round's first joins that round; a round nothing was
+        written after is left out."""
+        firsts = {r["first"]: r for r in self.rounds if r["first"]}
+        order = [firsts[q["id"]] for q in self.questions if q["id"] in firsts]
+        if not order:
+            return []
+        saved: list[dict[str, Any]] = []
+        for question, kept in zip(self.questions, self.saved_questions(), strict=True):
+            head = order[0] if not saved else firsts.get(question["id"])
+            if head is not None and not (saved and head is order[0]):
+                saved.append(_saved_round(head))
+            saved[-1]["questions"].append(kept)
+        return saved
 
     def has(self, number: int) -> bool:
         return 1 <= number <= len(self.questions)
@@ -240,12 +299,16 @@ class Draft:
         of this draft's questions (q4 alone would be the next question's again)."""
         mark = "".join(secrets.choice(_MARK_LETTERS) for _ in range(MARK_LENGTH))
         self.questions.append({**question, "id": f"q{self._next_id()}-{mark}"})
+        if self.rounds and not self.rounds[-1]["first"]:  # the round just started begins here
+            self.rounds[-1]["first"] = self.questions[-1]["id"]
         return len(self.questions)
 
     def fits(self) -> bool:
         """Whether the draft saved stays within what an uploaded quiz file may be (1 MB), as
         the upload its saving makes will check: a draft must not grow past what /done saves."""
-        widest = quiz_bytes(_WIDEST_ID, self.title, self.saved_questions(), _WIDEST_DESCRIPTION)
+        widest = quiz_bytes(
+            _WIDEST_ID, self.title, self.saved_questions(), _WIDEST_DESCRIPTION, "en", self.saved_rounds()
+        )
         return len(widest) <= MAX_FILE_BYTES
 
     def saved_questions(self) -> list[dict[str, Any]]:
@@ -257,8 +320,14 @@ class Draft:
 
     def delete(self, number: int) -> None:
         edited = self._edited()
-        del self.questions[number - 1]
+        gone = self.questions.pop(number - 1)
         self._edit_again(edited)
+        for r in self.rounds:  # the round starts at the question that followed its first
+            if r["first"] == gone["id"]:
+                following = self.questions[number - 1]["id"] if self.has(number) else ""
+                taken = any(other["first"] == following for other in self.rounds)
+                r["first"] = "" if taken else following
+        self.rounds = [r for r in self.rounds if r["first"] or r is self.rounds[-1]]
 
     def move(self, number: int, to: int) -> None:
         edited = self._edited()
@@ -280,3 +349,34 @@ class Draft:
     def _next_id(self) -> int:
         taken = [int(m.group(1)) for q in self.questions if (m := _NUMBER.match(str(q.get("id"))))]
         return max(taken, default=0) + 1
+
+
+def _round(name: str, multiplier: float, first: str) -> dict[str, Any]:
+    return {"name": name, "multiplier": multiplier, "first": first}
+
+
+def _saved_round(stored: dict[str, Any]) -> dict[str, Any]:
+    """A round as the quiz file writes it (the multiplier left out at 1, as an export does)."""
+    multiplier = stored["multiplier"]
+    return {"name": stored["name"], **({"multiplier": multiplier} if multiplier != 1 else {}), "questions": []}
+
+
+ROUND_WORDS = re.compile(r"^(?P<name>.*?)\s*(?:[x×*](?P<times>[0-9]+(?:[.,][0-9]+)?))?$", re.IGNORECASE)
+
+
+def round_of(text: str) -> tuple[str, float] | Refusal:
+    """`/round Science x2` as its name and multiplier (1 without one), or why not."""
+    found = ROUND_WORDS.match(" ".join(clean(text).split()))
+    name, times = (found["name"], found["times"]) if found else ("", None)
+    multiplier = float(times.replace(",", ".")) if times else 1.0
+    if not name or len(name) > ROUND_NAME_MAX:
+        return Refusal(
+            later("Write a round as: /round name [x2] (a name of at most {most} characters)", most=ROUND_NAME_MAX)
+        )
+    if not MULTIPLIER_LOW <= multiplier <= MULTIPLIER_HIGH:
+        return Refusal(
+            later(
+                "A round's points multiplier is {low} to {high}", low=f"{MULTIPLIER_LOW:g}", high=f"{MULTIPLIER_HIGH:g}"
+            )
+        )
+    return name, (int(multiplier) if multiplier.is_integer() else multiplier)
