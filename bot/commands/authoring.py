@@ -247,14 +247,15 @@ class Authoring:
             who.lang, draft, t(who.lang, "Question {number} moved to place {place}.", number=number, place=place)
         )
 
-    async def hint(self, args: str, who: Author) -> Reply:
+    async def hint(self, args: str, who: Author) -> Reply | None:
+        """/hint <text>: the last question's hint (shown when a host asks, or at half time); None
+        when no draft is open (a host's /hint, in a hosted game, is another matter)."""
         return await self._serially(who, lambda: self._hint(args, who))
 
-    async def _hint(self, args: str, who: Author) -> Reply:
-        """/hint <text>: the last question's hint (shown when a host asks, or at half time)."""
+    async def _hint(self, args: str, who: Author) -> Reply | None:
         row, draft = await self._read(who)
         if draft is None:
-            return error(who.lang, t(who.lang, "You have no quiz draft. /newquiz starts one."))
+            return None
         hint = " ".join(clean(args).split())
         if not draft.questions or not hint:
             text = t(who.lang, "Write a question first, then /hint <text> gives it a hint that helps without telling.")

@@ -7,10 +7,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.commands.authoring import FORM_NEW, Author, Authoring
+from bot.commands.authoring_replies import error
 from bot.commands.sharing import SHARE_PREFIX
 from bot.commands.suggestions import SUGGEST_PREFIX
 from bot.content.drafts import PollSpec, QuestionForm, from_form
 from bot.domain.model import Ack, Reply
+from bot.texts.render import t
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
@@ -52,7 +54,14 @@ class WritingCommands:
         return _mine(await self.authoring.discard(await self._author(caller, lang)), caller)
 
     async def cmd_hint(self, args: str, caller: Caller, lang: str) -> Reply:
-        return _mine(await self.authoring.hint(args, await self._author(caller, lang)), caller)
+        hinted = await self.draft_hint(args, caller, lang)
+        return hinted or error(lang, t(lang, "You have no quiz draft. /newquiz starts one."))
+
+    async def draft_hint(self, args: str, caller: Caller, lang: str) -> Reply | None:
+        """/hint <text> for the caller's draft; None when they write none (a host's /hint in a
+        hosted game shows the open question's hint instead: it hands the words here first)."""
+        hinted = await self.authoring.hint(args, await self._author(caller, lang))
+        return _mine(hinted, caller) if hinted else None
 
     async def cmd_round(self, args: str, caller: Caller, lang: str) -> Reply:
         return _mine(await self.authoring.round(args, await self._author(caller, lang)), caller)

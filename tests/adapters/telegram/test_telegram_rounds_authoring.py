@@ -20,6 +20,7 @@ async def test_hints_and_rounds_written_in_the_chat_are_saved_and_played(fake, c
     monkeypatch.setattr(telegram_runtime, "GROUP_MESSAGES_PER_MINUTE", 0)
     ann = Member(fake, fake.private(fake.user(401, "Ann")), fake.user(401, "Ann"))
     async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        assert (await ann.says("/hint A gas giant")).text == "You have no quiz draft. /newquiz starts one."
         await ann.says("/newquiz Planets night")
         assert "hint" in (await ann.says("/hint A gas giant")).text.casefold(), "no question yet: how to"
         assert (await sends_poll(ann, LARGEST)).text == "Question 1 added: Which planet is the largest?"
