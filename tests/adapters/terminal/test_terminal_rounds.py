@@ -3,6 +3,7 @@ the standings after the first round only; `quizhost export` writes its rounds ba
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -57,3 +58,38 @@ def quizhost(tmp_path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
     )
+
+
+WRITING_ROUNDS = """\
+/newquiz Rivers night
+/round Warm-up
+Longest river? | *Nile | Amazon > About 6650 km.
+/hint It ends in Egypt.
+/round Finale x2
+Which flows into the Atlantic? | *Amazon | Ganges
+/done
+"""
+
+
+def test_a_quiz_of_rounds_written_in_the_terminal_exports_its_rounds_and_hint(tmp_path):
+    written = play(tmp_path, stdin=WRITING_ROUNDS)
+    assert written.returncode == 0, written.stderr
+    assert "Hint for question 1: It ends in Egypt." in written.stdout
+    assert "Round 2: Finale. The next questions belong to it. points ×2" in written.stdout
+    env = {**os.environ, "QUIZHOST_DB": str(tmp_path / "play.db")}
+    env.pop("QUIZHOST_QUIZZES", None)
+    exported = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "export", "rivers-night", "--chat", "console:terminal", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert exported.returncode == 0, exported.stderr
+    rounds = json.loads(exported.stdout)["rounds"]
+    assert [(r["name"], r.get("multiplier"), [q["id"] for q in r["questions"]]) for r in rounds] == [
+        ("Warm-up", None, ["q1"]),
+        ("Finale", 2, ["q2"]),
+    ]
+    assert rounds[0]["questions"][0]["hint"] == "It ends in Egypt."
