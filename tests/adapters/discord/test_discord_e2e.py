@@ -250,6 +250,8 @@ async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, c
         "suggestions",
         "teams",  # a chat's teams for its next quiz, and joining one by typing (issue #49)
         "join",
+        "round",  # a draft's rounds and hints (issue #49)
+        "hint",
     }
     assert [o["type"] for o in commands["upload"]["options"]] == [11]  # an attachment
     assert commands["quiz"]["description"] == "Start a quiz: /quiz [topic] [count]"
