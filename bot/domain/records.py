@@ -25,6 +25,11 @@ def row_id(text: str) -> int | None:
     return number if number <= ROW_ID_MAX else None
 
 
+# the due time of a hosted run that waits for its host (after a close, while paused): no clock
+# reaches it, and unlike infinity every store and JSON writes it as the number it is
+UNTIL_HOST = 1e15
+
+
 class Phase(StrEnum):
     """Where an open run is between its deadlines (`RunRow.due`)."""
 
@@ -159,6 +164,7 @@ class ChatSettings:
     pause_seconds: float | None = None
     time_zone: str | None = None  # an IANA name (/settings tz); None: UTC
     close_notice: bool = False  # a short reply besides the closing edit (/settings notify on)
+    host_anyone: bool = False  # /settings host anyone: any member may /host a game here, not only admins
 
 
 @dataclass(slots=True)  # slots: one per open run, thousands at once
@@ -188,6 +194,13 @@ class RunRow:
     # a run played for another chat (an assignment's, in a member's private chat): that chat's
     # boards and statistics count its answers, and its own quizzes are looked up there; "" for none
     board_chat: str = ""
+    # a hosted run (/host): its host's Player.key, who paces it; "" for a run on the bot's clock
+    host_key: str = ""
+    # seconds the open question had left when its host paused it; None while not paused
+    paused_left: float | None = None
+    # when the open question's hint was shown (0.0: not shown): answers after it earn half the speed points
+    hint_at: float = 0.0
+    skipped: tuple[int, ...] = ()  # the 0-based questions the host skipped: asked, but scored for nobody
 
     @property
     def board_key(self) -> str:

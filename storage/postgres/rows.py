@@ -4,6 +4,7 @@ parameters to numbered ones, a failed connection to words."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 import asyncpg
@@ -13,7 +14,7 @@ from bot.domain.records import Phase, RunRow, RunStatus
 RUN_COLUMNS = (
     "r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
     "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
-    "r.silent, r.board_chat, c.chat_id, c.platform, c.is_private"
+    "r.silent, r.board_chat, r.host_key, r.paused_left, r.hint_at, r.skipped, c.chat_id, c.platform, c.is_private"
 )
 
 
@@ -54,6 +55,10 @@ def run_from_row(row: asyncpg.Record) -> RunRow:
         status=RunStatus(row["status"]),
         id=row["id"],
         board_chat=row["board_chat"],
+        host_key=row["host_key"],
+        paused_left=row["paused_left"],
+        hint_at=row["hint_at"],
+        skipped=tuple(json.loads(row["skipped"])),
     )
 
 

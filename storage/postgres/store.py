@@ -8,6 +8,7 @@ storage/shared/boards.py, its named parameters numbered for PostgreSQL.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -221,7 +222,8 @@ class PostgresStore(
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         row = await self._pool.fetchrow(
-            "SELECT language, question_seconds, pause_seconds, time_zone, close_notice FROM chats WHERE key = $1",
+            "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone "
+            "FROM chats WHERE key = $1",
             chat_key,
         )
         return ChatSettings(*row) if row else ChatSettings()
@@ -259,9 +261,10 @@ class PostgresStore(
         try:
             return await self._pool.fetchval(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-                "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until, board_chat) "
+                "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until, board_chat, "
+                "host_key, paused_left, hint_at, skipped) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
-                "now() + make_interval(secs => $18), $19) RETURNING id",
+                "now() + make_interval(secs => $18), $19, $20, $21, $22, $23) RETURNING id",
                 run.chat_key,
                 run.quiz_id,
                 run.language,
@@ -281,6 +284,10 @@ class PostgresStore(
                 self.owner,
                 self.lease_seconds,
                 run.board_chat,
+                run.host_key,
+                run.paused_left,
+                run.hint_at,
+                json.dumps(run.skipped),
             )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "runs_one_open_per_chat":

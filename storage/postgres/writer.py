@@ -51,14 +51,31 @@ REPLACE_ANSWERS = (
     f"INSERT INTO answers({', '.join(ANSWER_COLUMNS)}) SELECT * FROM unnest({_arrays(ANSWER_TYPES)}) "
     "ON CONFLICT (run_id, idx, player_key) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in REPLACED_COLUMNS)
 )
+# group_commit.run_state's columns, in order
+RUN_STATE_TYPES = (
+    "text",
+    "text",
+    "int",
+    "float8",
+    "float8",
+    "text",
+    "int",
+    "float8",
+    "float8",
+    "float8",
+    "text",
+    "bigint",
+)
 UPDATE_RUNS = (
     "UPDATE runs SET status = j.status, phase = j.phase, idx = j.idx, asked_at = j.asked_at, due = j.due, "
-    "message_id = j.message_id, silent = j.silent, ended_at = COALESCE(runs.ended_at, j.ended_at) "
-    f"FROM unnest({_arrays(('text', 'text', 'int', 'float8', 'float8', 'text', 'int', 'float8', 'bigint'))}) "
-    "AS j(status, phase, idx, asked_at, due, message_id, silent, ended_at, id) WHERE runs.id = j.id "
+    "message_id = j.message_id, silent = j.silent, ended_at = COALESCE(runs.ended_at, j.ended_at), "
+    "paused_left = j.paused_left, hint_at = j.hint_at, skipped = j.skipped "
+    f"FROM unnest({_arrays(RUN_STATE_TYPES)}) "
+    "AS j(status, phase, idx, asked_at, due, message_id, silent, ended_at, paused_left, hint_at, skipped, id) "
+    "WHERE runs.id = j.id "
     # only the run's owner writes its state (storage/postgres/leases.py): a worker that lost the run
     # and does not know it yet cannot undo what the new owner stored
-    "AND (runs.owner IS NULL OR runs.owner = $10)"
+    "AND (runs.owner IS NULL OR runs.owner = $13)"
 )
 # a close's review cards and their log rows (storage/shared/review.py's columns, in order)
 CARD_TYPES = ("text", "text", "text", "float8", "text", "int", "int", "float8", "float8", "float8")
@@ -105,7 +122,7 @@ class PgAnswerWriter(GroupCommit):
             if players:
                 await conn.execute(UPSERT_PLAYERS, *columns(players, 4), time.time())
             if runs:
-                await conn.execute(UPDATE_RUNS, *columns(runs, 9), self._owner)
+                await conn.execute(UPDATE_RUNS, *columns(runs, len(RUN_STATE_TYPES)), self._owner)
             ops = split_ops(outbox)
             await apply_postgres(conn.execute, ops.outbox, self._owner)
             if ops.cards:

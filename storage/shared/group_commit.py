@@ -17,6 +17,7 @@ due, and the sender's bookkeeping of them rides in the next batch.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -63,9 +64,11 @@ def answer_values(a: AnswerRow) -> tuple:
 
 
 def run_state(run: RunRow) -> tuple:
-    """A run's moving parts as the writers store them, the end time if it ended, its id last."""
+    """A run's moving parts as the writers store them, the end time if it ended, what a hosted
+    run moves (the pause, the hint, the skipped questions as JSON), its id last."""
     ended = time.time() if run.status != RunStatus.OPEN else None
-    return (run.status, run.phase, run.index, run.asked_at, run.due, run.message_id, run.silent, ended, run.id)
+    moving = (run.status, run.phase, run.index, run.asked_at, run.due, run.message_id, run.silent, ended)
+    return (*moving, run.paused_left, run.hint_at, json.dumps(run.skipped), run.id)
 
 
 # Outbox operations as every store's `commit` applies them, in order:

@@ -566,3 +566,15 @@ MIGRATIONS += (
 MIGRATIONS += (
     TEAM_TABLES.format(id="INTEGER PRIMARY KEY AUTOINCREMENT", time="REAL"),
 )  # ids never reused: a stale button names none
+
+# Hosted games (issue #49): a run's host, the time its open question had left when paused, when
+# its hint was shown, the questions its host skipped (JSON); who may /host in a group
+MIGRATIONS += (
+    """
+    ALTER TABLE runs ADD COLUMN host_key TEXT NOT NULL DEFAULT '';
+    ALTER TABLE runs ADD COLUMN paused_left REAL;
+    ALTER TABLE runs ADD COLUMN hint_at REAL NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN skipped TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE chats ADD COLUMN host_anyone INTEGER NOT NULL DEFAULT 0;
+    """,
+)

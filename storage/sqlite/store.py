@@ -49,7 +49,8 @@ log = logging.getLogger("quizhost.storage")
 
 _RUN_COLUMNS = (
     "id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
-    "started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat"
+    "started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat, "
+    "host_key, paused_left, hint_at, skipped"
 )
 
 
@@ -222,12 +223,12 @@ class SqliteStore(
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
-        sql = "SELECT language, question_seconds, pause_seconds, time_zone, close_notice FROM chats WHERE key=?"
+        sql = "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone FROM chats WHERE key=?"
         row = await self._db.fetchone(sql, (chat_key,))
         if row is None:
             return ChatSettings()
-        language, seconds, pause, zone, notice = row
-        return ChatSettings(language, seconds, pause, zone, bool(notice))  # SQLite keeps 0/1
+        language, seconds, pause, zone, notice, host_anyone = row
+        return ChatSettings(language, seconds, pause, zone, bool(notice), bool(host_anyone))  # SQLite keeps 0/1
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""
@@ -263,8 +264,9 @@ class SqliteStore(
         try:
             written = await self._write(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
-                "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat, "
+                "host_key, paused_left, hint_at, skipped) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.chat_key,
                     run.quiz_id,
@@ -283,6 +285,10 @@ class SqliteStore(
                     run.message_id,
                     run.silent,
                     run.board_chat,
+                    run.host_key,
+                    run.paused_left,
+                    run.hint_at,
+                    json.dumps(run.skipped),
                 ),
             )
         except sqlite3.IntegrityError as error:
@@ -424,6 +430,10 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         message_id,
         silent,
         board_chat,
+        host_key,
+        paused_left,
+        hint_at,
+        skipped,
         chat_id,
         platform,
         is_private,
@@ -450,4 +460,8 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         status=RunStatus(status),
         id=run_id,
         board_chat=board_chat,
+        host_key=host_key,
+        paused_left=paused_left,
+        hint_at=hint_at,
+        skipped=tuple(json.loads(skipped)),
     )

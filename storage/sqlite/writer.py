@@ -47,6 +47,8 @@ UPSERT_PLAYER = (
 )
 _COLUMNS = ", ".join(ANSWER_COLUMNS)
 _RUN_FIELDS = ("status", "phase", "idx", "asked_at", "due", "message_id", "silent")
+# a hosted run's moving parts, after the end time in the state (group_commit.run_state), the id last
+_HOSTED_FIELDS = {"paused_left": 8, "hint_at": 9, "skipped": 10}
 
 
 def _upsert_players(now: str, players: str) -> str:
@@ -62,8 +64,9 @@ def _update_runs(runs: str) -> str:
     return (
         "UPDATE runs SET "
         + ", ".join(f"{name} = json_extract(j.value, '$[{i}]')" for i, name in enumerate(_RUN_FIELDS))
+        + "".join(f", {name} = json_extract(j.value, '$[{i}]')" for name, i in _HOSTED_FIELDS.items())
         + ", ended_at = COALESCE(runs.ended_at, json_extract(j.value, '$[7]')) "
-        f"FROM json_each({runs}) AS j WHERE runs.id = json_extract(j.value, '$[8]')"
+        f"FROM json_each({runs}) AS j WHERE runs.id = json_extract(j.value, '$[11]')"
     )
 
 

@@ -274,13 +274,21 @@ def _responses_migration(migrations: Sequence[str]) -> int:
     return next(i for i, script in enumerate(migrations) if "CREATE TABLE IF NOT EXISTS stat_responses" in script)
 
 
+# what the hosted games' migration after it adds, which running it again would refuse
+HOSTED_UNDONE = [
+    *(f"ALTER TABLE runs DROP COLUMN {name}" for name in ("host_key", "paused_left", "hint_at", "skipped")),
+    "ALTER TABLE chats DROP COLUMN host_anyone",
+]
+
+
 async def _as_before_responses(database: str) -> None:
     if database.startswith("postgresql"):
         from storage.postgres.schema import MIGRATIONS as POSTGRES
 
         conn = await asyncpg.connect(database)
         try:
-            await conn.execute("DROP TABLE stat_responses")
+            for sql in [*HOSTED_UNDONE, "DROP TABLE stat_responses"]:
+                await conn.execute(sql)
             await conn.execute("DELETE FROM schema_version WHERE version > $1", _responses_migration(POSTGRES))
         finally:
             await conn.close()
@@ -288,7 +296,8 @@ async def _as_before_responses(database: str) -> None:
     from storage.sqlite.schema import MIGRATIONS as SQLITE
 
     with sqlite3.connect(database) as conn:
-        conn.execute("DROP TABLE stat_responses")
+        for sql in [*HOSTED_UNDONE, "DROP TABLE stat_responses"]:
+            conn.execute(sql)
         conn.execute(f"PRAGMA user_version = {_responses_migration(SQLITE)}")
 
 
