@@ -28,7 +28,8 @@ async def move_chat(db: SqliteConnection, old_key: str, new_key: str, new_chat_i
         await conn.execute(
             "INSERT OR IGNORE INTO chats(key, platform, chat_id, title, is_private, language, "
             "question_seconds, pause_seconds, close_notice, host_anyone, created_at) SELECT ?, platform, ?, title, "
-            "is_private, language, question_seconds, pause_seconds, close_notice, host_anyone, created_at FROM chats WHERE key = ?",
+            "is_private, language, question_seconds, pause_seconds, close_notice, host_anyone, created_at "
+            "FROM chats WHERE key = ?",
             (new_key, new_chat_id, old_key),
         )
         # a run already open in the new chat keeps it; the old chat's open run then stays behind

@@ -223,7 +223,8 @@ class SqliteStore(
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
-        sql = "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone FROM chats WHERE key=?"
+        columns = "language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone"
+        sql = f"SELECT {columns} FROM chats WHERE key=?"
         row = await self._db.fetchone(sql, (chat_key,))
         if row is None:
             return ChatSettings()
