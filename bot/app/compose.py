@@ -20,6 +20,7 @@ from bot.commands.chatsettings import SettingsCommands
 from bot.commands.core import CommandGroups, Commands
 from bot.commands.deeplinks import DeepLinks
 from bot.commands.finding import QuizFinder
+from bot.commands.hosting import HostCommands
 from bot.commands.learning import LearningCommands
 from bot.commands.quizzes import QuizCommands
 from bot.commands.results import ResultSource
@@ -35,6 +36,7 @@ from bot.content.chatquizzes import ChatQuizzes
 from bot.engine.assignments import Assignments
 from bot.engine.chats import Chats
 from bot.engine.core import Engine
+from bot.engine.hosting import Hosting
 from bot.engine.presses import Presses
 from bot.engine.remote_press import RemoteRuns, RunQuizzes, answer_elsewhere, text_elsewhere
 from bot.engine.review import ReviewDesk
@@ -188,14 +190,16 @@ def build_commands(
     )
     authoring = Authoring(store, clock, suggestions, Shelf(store, catalog, chat_quizzes))
     quizzes = QuizFinder(catalog, chat_quizzes)
+    writing = WritingCommands(authoring, chats)
     groups = CommandGroups(
         quizzes=QuizCommands(engine, catalog, chat_quizzes, chats, review),
         boards=BoardCommands(catalog, chat_quizzes, standings, web),
         settings=SettingsCommands(chats, parts.settings, web),
         learning=LearningCommands(store, quizzes, chats, review, scheduler),
         assign=AssignCommands(assignments, quizzes, clock, chats),
-        writing=WritingCommands(authoring, chats),
+        writing=writing,
         teams=TeamCommands(runs.teams, chats),
+        hosting=HostCommands(engine, chats, writing),
     )
     return Commands(
         engine=engine,
@@ -265,6 +269,16 @@ def build_runs(
         elsewhere=partial(answer_elsewhere, remote) if remote is not None else None,
         text_elsewhere=partial(text_elsewhere, remote) if remote is not None else None,
     )
+    hosted = Hosting(
+        store=store,
+        clock=clock,
+        sender=sender,
+        runs=runs,
+        steps=steps,
+        lifecycle=lifecycle,
+        chats=chats,
+        wakeups=wakeups,
+    )
     engine = Engine(
         store=store,
         clock=clock,
@@ -276,5 +290,6 @@ def build_runs(
         lifecycle=lifecycle,
         presses=presses,
         remote=remote,
+        hosting=hosted,
     )
     return Runs(engine, sender, chats, presses.outcomes, adapters, teams)

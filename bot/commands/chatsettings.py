@@ -84,15 +84,26 @@ class SettingsCommands:
             if current.close_notice
             else t(lang, "A short reply when a question closes: off")
         )
+        text += "\n" + (
+            t(lang, "Who may host a game (/host): anyone")
+            if current.host_anyone
+            else t(lang, "Who may host a game (/host): admins")
+        )
         usage = t(lang, "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins).")
         usage += "\n" + t(
             lang, "/settings notify on: a short reply as well when a question closes (off: the edit only)."
         )
+        usage += "\n" + t(lang, "/settings host anyone: any member may host a game (admins: only admins).")
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
         if words[0] == "tz":
             return await self._set_time_zone(words[1:], chat, lang)
+        if words[0] == "host":
+            if words[1:] not in (["anyone"], ["admins"]):
+                return t(lang, "Usage: /settings host anyone or /settings host admins.")
+            await self.chats.update(chat, host_anyone=words[1] == "anyone")
+            return None
         if words[0] == "notify":
             if words[1:] not in (["on"], ["off"]):
                 return t(lang, "Usage: /settings notify on or /settings notify off.")

@@ -17,6 +17,7 @@ from bot.commands.budget import Admission, ReplyBudgets, refuses, slow_down
 from bot.commands.chatsettings import SettingsCommands
 from bot.commands.deeplinks import DeepLinks
 from bot.commands.finding import QuizFinder
+from bot.commands.hosting import HostCommands
 from bot.commands.learning import LearningCommands
 from bot.commands.quizzes import QuizCommands
 from bot.commands.table import ALIASES, command, help_lines, picked, started
@@ -76,6 +77,7 @@ class CommandGroups:
     assign: AssignCommands
     writing: WritingCommands
     teams: TeamCommands
+    hosting: HostCommands
 
 
 class Commands:

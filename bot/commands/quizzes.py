@@ -35,7 +35,7 @@ class QuizCommands:
         self.chats, self.review = chats, review
 
     async def cmd_quiz(self, args: str, caller: Caller, lang: str) -> Reply:
-        topic, count = _split_count(args)
+        topic, count = split_count(args)
         if count is not None and count < 1:
             return Reply(t(lang, "The number of questions must be at least 1."), language=lang, kind="error")
         outcome = await self.engine.start(caller.chat, topic, caller.player, count)
@@ -136,7 +136,7 @@ def started(outcome: StartOutcome, topic: str, lang: str) -> Reply:
     return Reply(text, buttons=buttons, language=lang, kind="error")
 
 
-def _split_count(args: str) -> tuple[str, int | None]:
+def split_count(args: str) -> tuple[str, int | None]:
     """'pipeline 5' -> ('pipeline', 5); a lone trailing number is the question count."""
     words = args.split()
     if words and words[-1].isdecimal() and len(words[-1]) <= 3:

@@ -200,6 +200,11 @@ COMMANDS: tuple[Command, ...] = (
             Option(
                 "notify", later("A short reply as well when a question closes"), choices=(("on", "on"), ("off", "off"))
             ),
+            Option(
+                "host",
+                later("Who may host a game (/host)"),
+                choices=((later("anyone"), "anyone"), (later("admins"), "admins")),
+            ),
         ),
         rights=Rights.ADMINS,
         apart=True,
@@ -319,8 +324,9 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "hint",
-        lambda c: c.groups.writing.cmd_hint,
+        lambda c: c.groups.hosting.cmd_hint,  # a draft's hint while one is written, else the host's
         menu=later("Give the last question you wrote a hint"),
+        help=everywhere(later("/hint: (host) show the question's hint: answers after it earn half the speed points")),
         doc="/hint <text>: a hint for the last question of the quiz you are writing",
         options=(Option(_WHAT, later("The hint: it helps without giving the answer away")),),
     ),
@@ -376,6 +382,47 @@ COMMANDS: tuple[Command, ...] = (
     ),
     # the terminal's own, as Ctrl-D: leave it (a running quiz is stopped)
     Command("quit", None, help=HelpLines(None, later("/quit: leave quizhost")), aliases=("exit",)),
+)
+
+
+# a hosted game (/host): its host paces it; the engine checks that the one asking is its host
+COMMANDS += (
+    Command(
+        "host",
+        lambda c: c.groups.hosting.cmd_host,
+        menu=later("Host a game you pace: /host [topic] [count]"),
+        help=everywhere(later("/host [topic] [count]: host a game: you post each question")),
+        options=(
+            Option("topic", later("A quiz id, alias or title word, e.g. pipeline"), quizzes=True),
+            Option("count", later("How many questions (all when empty)"), OptionKind.NUMBER, low=1, high=100),
+        ),
+        posts=True,
+    ),
+    Command(
+        "next",
+        lambda c: c.groups.hosting.cmd_next,
+        menu=later("Host: close the question, or post the next"),
+        help=everywhere(later("/next: (host) close the question, or post the next")),
+    ),
+    Command(
+        "pause",
+        lambda c: c.groups.hosting.cmd_pause,
+        menu=later("Host: pause the question's clock"),
+        help=everywhere(later("/pause, /resume: (host) stop the question's clock, and go on")),
+    ),
+    Command("resume", lambda c: c.groups.hosting.cmd_resume, menu=later("Host: go on after a pause")),
+    Command(
+        "skip",
+        lambda c: c.groups.hosting.cmd_skip,
+        menu=later("Host: skip the question (it counts for nobody)"),
+        help=everywhere(later("/skip: (host) skip the question: it counts for nobody")),
+    ),
+    Command(
+        "end",
+        lambda c: c.groups.hosting.cmd_end,
+        menu=later("Host: end the game, with its podium"),
+        help=everywhere(later("/end: (host) end the game, with its podium")),
+    ),
 )
 
 _CHAT_COMMANDS = {c.name: c for c in COMMANDS if c.run is not None}

@@ -65,3 +65,19 @@ def round_notice(run: Run, reply: Reply, now: float, part: str) -> OutboxMessage
         now,
         made=(run.chat, reply),
     )
+
+
+def hint_notice(run: Run, reply: Reply, now: float) -> OutboxMessage:
+    """The open question's hint (its host asked, or half its time went): once per question,
+    keyed apart from the question's other notices."""
+    payload = codec.dump_reply(run.chat, reply)
+    key_ = f"{key(run, MessageKind.NOTICE)}:hint"
+    return OutboxMessage(key_, run.id, run.row.chat_key, MessageKind.NOTICE, payload, now, made=(run.chat, reply))
+
+
+def host_notice(run: Run, reply: Reply, now: float, what: str) -> OutboxMessage:
+    """A notice of the host's (`what`: paused, resumed): a question may be paused and resumed
+    more than once, so each is keyed by its moment too."""
+    payload = codec.dump_reply(run.chat, reply)
+    key_ = f"{key(run, MessageKind.NOTICE)}:{what}:{now!r}"
+    return OutboxMessage(key_, run.id, run.row.chat_key, MessageKind.NOTICE, payload, now, made=(run.chat, reply))

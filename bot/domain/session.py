@@ -20,7 +20,8 @@ from bot.domain.model import (
     Reveal,
     RunEnd,
 )
-from bot.domain.records import AnswerRow, Phase, RunRow, RunStatus
+from bot.domain.records import UNTIL_HOST, AnswerRow, Phase, RunRow, RunStatus
+from bot.domain.scoring import streak_bonus
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
 
 SILENT_QUESTIONS_TO_END = 2
@@ -38,6 +39,7 @@ class Refusal(str, Enum):
     NOT_A_NUMBER = "not_a_number"  # a numeric question's answer that is no number: try again
     NO_PICKS = "no_picks"  # "Done" before any option was picked
     WRONG_KIND = "wrong_kind"  # a typed answer to a question answered with buttons, or the reverse
+    PAUSED = "paused"  # its host paused the game: the question takes answers again once resumed
 
 
 @dataclass(slots=True)  # slots: thousands of runs can be open at once
@@ -159,6 +161,7 @@ def ask_next(run: Run, now: float, give_up_after: float) -> None:
     row = run.row
     row.index += 1
     row.phase, row.asked_at, row.due, row.message_id = Phase.POSTING, now, now + give_up_after, None
+    row.hint_at, row.paused_left = 0.0, None
     run.answers.clear()
     run.names.clear()
 
@@ -174,6 +177,8 @@ def check_open(run: Run, number: int, now: float) -> Refusal | None:
     row = run.row
     if not run.is_asking or number != row.index + 1 or now > row.due:
         return Refusal.CLOSED
+    if row.paused_left is not None:
+        return Refusal.PAUSED
     return None
 
 
@@ -219,6 +224,7 @@ def answer_row(run: Run, player_key: str, now: float, option: int, response: str
     elapsed = max(0.0, now - row.asked_at)
     kind = run.kind
     judged = kind.judge(q, option, response, elapsed, time_limit(run), run.streaks.get(player_key, 0))
+    points = after_hint(judged.points, judged.correct, judged.streak) if row.hint_at else judged.points
     return AnswerRow(
         run_id=row.id,
         index=row.index,
@@ -229,12 +235,24 @@ def answer_row(run: Run, player_key: str, now: float, option: int, response: str
         option=option,
         correct=judged.correct,
         elapsed=elapsed,
-        points=rounds.scaled(judged.points, run.quiz, q.id),
+        points=rounds.scaled(points, run.quiz, q.id),
         streak=judged.streak,
         answered_at=now,
         response=response,
         scored=kind.is_scored,
     )
+
+
+def after_hint(points: int, correct: bool, streak: int) -> int:
+    """An answer after the question's hint was shown earns half its speed points; the streak
+    bonus (of a fully right answer) stays whole. A partly right answer's points are all speed."""
+    bonus = streak_bonus(streak) if correct and points else 0
+    return bonus + round((points - bonus) / 2)
+
+
+def after_close(row: RunRow, now: float) -> float:
+    """When the next question of a run is due after a close: a hosted run waits for its host."""
+    return UNTIL_HOST if row.host_key else now + row.pause
 
 
 def may_stop(row: RunRow, player_key: str, is_admin: bool) -> bool:
@@ -293,7 +311,7 @@ def close_question(run: Run, now: float) -> Reveal:
             run.streaks[key] = answer.streak if answer else 0
     run.players |= set(run.answers)
     row.silent = 0 if run.answers else row.silent + 1
-    row.phase, row.due = Phase.PAUSING, now + row.pause
+    row.phase, row.due, row.paused_left = Phase.PAUSING, after_close(row, now), None
     return reveal.build(run.quiz, q, kind, shown, run.order, run.answers, run.names)
 
 
@@ -310,7 +328,7 @@ def end_reason(run: Run) -> RunEnd | None:
     unanswered ones in a row."""
     if run.is_last:
         return RunStatus.FINISHED
-    if run.row.silent >= SILENT_QUESTIONS_TO_END:
+    if run.row.silent >= SILENT_QUESTIONS_TO_END and not run.row.host_key:  # a host decides when a game ends
         return RunStatus.SILENT
     return None
 

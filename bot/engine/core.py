@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.domain.model import Ack, ChatRef, Player, Quiz
+from bot.domain.hosting import HostAction, wake_at
+from bot.domain.model import Ack, ChatRef, Player, Quiz, Reply
 from bot.domain.records import AnswerRow, RunRow
 from bot.domain.session import Run
+from bot.engine.hosting import Hosting
 from bot.engine.presses import Presses
 from bot.engine.remote_press import RemoteRuns, stored_run
 from bot.engine.run_lifecycle import RunLifecycle, StopOutcome, StopStatus
@@ -46,6 +48,7 @@ class Engine:
         lifecycle: RunLifecycle,
         presses: Presses,
         remote: RemoteRuns | None = None,
+        hosting: Hosting | None = None,
     ) -> None:
         """`adapters`: the sender's dict by platform, which `attach` fills; `remote`: with
         several workers on one database, what reads another worker's run."""
@@ -59,6 +62,7 @@ class Engine:
         self._lifecycle = lifecycle
         self._presses = presses
         self._remote = remote
+        self._hosting = hosting
 
     # wiring -------------------------------------------------------------------------
 
@@ -95,8 +99,10 @@ class Engine:
 
     # commands -----------------------------------------------------------------------
 
-    async def start(self, chat: ChatRef, topic: str, by: Player, count: int | None = None) -> StartOutcome:
-        return await self._starter.start(chat, topic, by, count)
+    async def start(
+        self, chat: ChatRef, topic: str, by: Player, count: int | None = None, hosted: bool = False
+    ) -> StartOutcome:
+        return await self._starter.start(chat, topic, by, count, hosted)
 
     async def start_quiz(
         self,
@@ -149,7 +155,7 @@ class Engine:
         while True:
             await self._runs.timers.steps_ended()  # a finishing run has left the open ones already
             now = self._clock.now()
-            due = [r for r in self._runs.open() if r.row.due <= now]
+            due = [r for r in self._runs.open() if wake_at(r) <= now]
             if not due:
                 return
             await asyncio.gather(*(self._steps.advance(r) for r in due))
@@ -162,3 +168,17 @@ class Engine:
     async def stop_sending(self, seconds: float = DRAIN_SECONDS) -> int:
         """For a clean stop: wait a bounded time for messages in flight; the rest stay stored."""
         return await self._sender.drain(seconds)
+
+    # hosted games -------------------------------------------------------------------
+
+    async def host(self, chat: ChatRef, action: HostAction, by: Player, is_admin: bool) -> Reply:
+        """A host's action on the chat's hosted run (bot/engine/hosting.py): the reply to show
+        the one who asked, a refusal in their language. `is_admin`: kept for the callers' one
+        shape; only the run's host paces it (an admin ends any run with /stop)."""
+        assert self._hosting is not None, "the composition root builds the hosting"
+        return await self._hosting.host(chat, action, by, is_admin)
+
+    async def apply_host_request(self, run_id: int, action: HostAction, by: str) -> None:
+        """An action another worker took for a run held here (bot/engine/wakeups.py)."""
+        if self._hosting is not None:
+            await self._hosting.apply(run_id, action, by)

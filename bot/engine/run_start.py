@@ -20,7 +20,7 @@ from bot.domain.model import (
     Quiz,
     QuizInfo,
 )
-from bot.domain.records import RunRow
+from bot.domain.records import UNTIL_HOST, RunRow
 from bot.domain.session import Run
 from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
@@ -68,7 +68,10 @@ class RunStarter:
     runs: RunTable
     rng: random.Random
 
-    async def start(self, chat: ChatRef, topic: str, by: Player, count: int | None = None) -> StartOutcome:
+    async def start(
+        self, chat: ChatRef, topic: str, by: Player, count: int | None = None, hosted: bool = False
+    ) -> StartOutcome:
+        """/quiz (or /host, `hosted`: `by` paces the run) with the quiz a topic names."""
         topic = topic.strip()
         if not topic:
             return StartOutcome(StartStatus.CATALOG, quizzes=await self.playable(chat))
@@ -76,7 +79,7 @@ class RunStarter:
             return StartOutcome(StartStatus.RUNNING, run=running)
         own = await self.chat_quizzes.get(chat.key, topic.casefold())  # its id: shipped ids cannot clash
         if own is not None:
-            return await self.start_quiz(chat, own, by, count)
+            return await self.start_quiz(chat, own, by, count, hosted=hosted)
         matches = self.catalog.match(topic)
         if not matches:
             return StartOutcome(StartStatus.UNKNOWN, quizzes=await self.playable(chat))
@@ -85,7 +88,7 @@ class RunStarter:
         quiz = self.catalog.get(matches[0].id)
         if quiz is None:  # its file broke since the catalog was indexed
             return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))
-        return await self.start_quiz(chat, quiz, by, count)
+        return await self.start_quiz(chat, quiz, by, count, hosted=hosted)
 
     async def playable(self, chat: ChatRef) -> tuple[QuizInfo, ...]:
         """What /quiz offers in this chat: the shipped quizzes, then the chat's own."""
@@ -100,6 +103,7 @@ class RunStarter:
         questions: tuple[str, ...] | None = None,
         seconds: int | None = None,
         board: str = "",
+        hosted: bool = False,
     ) -> StartOutcome:
         """Start `quiz` (`count` random questions, or exactly `questions`; `seconds` to answer
         each instead of the chat's setting: a question of the day stays open for hours; `board`
@@ -110,7 +114,7 @@ class RunStarter:
             return StartOutcome(StartStatus.RUNNING, quizzes=(starting,))
         self.runs.starting[chat.key] = quiz
         try:
-            return await self._create_run(chat, quiz, by, count, questions, seconds, board)
+            return await self._create_run(chat, quiz, by, count, questions, seconds, board, hosted)
         finally:
             del self.runs.starting[chat.key]
 
@@ -123,6 +127,7 @@ class RunStarter:
         questions: tuple[str, ...] | None,
         seconds: int | None,
         board: str = "",
+        hosted: bool = False,
     ) -> StartOutcome:
         await self.store.ensure_chat(chat)
         await self.store.ensure_player(by)
@@ -142,8 +147,9 @@ class RunStarter:
             pause=pause,
             started_by=by.key,
             started_at=now,
-            due=now + min(pause, 3.0),
+            due=UNTIL_HOST if hosted else now + min(pause, 3.0),  # a host posts the first question
             board_chat=board,
+            host_key=by.key if hosted else "",
         )
         row.id = await self.store.create_run(row)
         run = Run(row, quiz, kind_of)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from bot.content.catalog import Catalog
-from bot.domain import owed, rounds, session
+from bot.domain import hosting, owed, reveal, rounds, session
 from bot.domain.deck import Misses
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
 from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus, questions_asked
@@ -24,7 +25,7 @@ from bot.engine.teams import Teams
 from bot.kinds import scored_count, standing_records
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, Boards, Outbox, PlayerNames, RunLeases, RunRecords
-from bot.texts import render, render_rounds
+from bot.texts import render, render_host, render_rounds
 
 log = logging.getLogger("quizhost.engine")
 
@@ -61,9 +62,11 @@ class RunSteps:
             return
         try:
             async with flight.lock:
-                if run.row.status != RunStatus.OPEN or run.row.due > self.clock.now():
+                if run.row.status != RunStatus.OPEN or hosting.wake_at(run) > self.clock.now():
                     return
-                if run.row.phase == Phase.PAUSING:
+                if hosting.wake_at(run) < run.row.due:  # half time, before the close: the hint
+                    await self.hint(run)
+                elif run.row.phase == Phase.PAUSING:
                     await self._ask(run)
                 elif run.row.phase == Phase.POSTING:
                     await self._give_up(run)
@@ -176,6 +179,43 @@ class RunSteps:
         reply = render_rounds.round_standings(lang, name, await self.store.run_standings(run.id))
         return [owed.round_notice(run, reply, self.clock.now(), "standings")]
 
+    async def hint(self, run: Run) -> None:
+        """Show the open question's hint (its host asked, or half its time is gone): the answers
+        after it earn half the speed points."""
+        hosting.show_hint(run.row, self.clock.now())
+        hint = run.question.hint
+        text = hint.get(run.row.language) if hint is not None else ""
+        reply = render_host.hint(run.row.language, run.row.index + 1, text)
+        await self.save(run, [owed.hint_notice(run, reply, self.clock.now())])
+
+    async def skip(self, run: Run) -> None:
+        """Close the open question for nobody (its host skipped it): its answers, stored and
+        held, are dropped, and its closing edit says it was skipped; no streak moves, no review
+        card is dealt, no board counts it."""
+        await self._settle(run)
+        if self.shared is not None:  # other workers' presses end here too
+            await self.shared.seal_question(run.id, run.row.index)
+        index, shown = run.row.index, session.card(run)
+        hosting.skip(run, self.clock.now())
+        await self.store.discard_answers(run.id, index)
+        lang = run.row.language
+        skipped = reveal.build(run.quiz, run.quiz_question(index), run.kind, shown, run.order, {}, {})
+        message = MessageRef(run.chat, run.row.message_id) if run.row.message_id else None
+        note = dataclasses.replace(skipped, note=render_host.skipped_note(lang))
+        close = [owed.close(run, message, note, self.clock.now())]
+        if run.is_last:
+            await self.finish(run, RunStatus.FINISHED, before=close)
+        else:
+            await self.save(run, close)
+
+    async def _settle(self, run: Run) -> None:
+        """Wait until the presses accepted so far (and those accepted meanwhile) are stored."""
+        flight = self.runs.flights[run.id]
+        waited = 0
+        while flight.ticket != waited:
+            waited = flight.ticket
+            await self.store.answers_settled(waited)
+
     async def count_elsewhere(self, run: Run, stored: list[AnswerRow]) -> None:
         """Answers other workers stored count here; what is stored replaces what is held (a
         select-all-that-apply question's picks, toggled through another worker: the close
@@ -204,7 +244,8 @@ class RunSteps:
         questions = {q.id: q for q in run.quiz.questions}
         # a question still waiting to be posted was never shown: not asked, as its report says
         shown = questions_asked(reason, run.row.phase, run.row.index, len(run.row.question_ids))
-        asked = [questions.get(qid) for qid in run.row.question_ids[:shown]]
+        counted = hosting.scored_questions(run.row, shown)  # a skipped question counts for nobody
+        asked = [questions.get(run.row.question_ids[i]) for i in counted]
         podium = Podium(
             run.chat,
             run.row.language,

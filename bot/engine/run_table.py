@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.domain.hosting import wake_at
 from bot.domain.model import Quiz
 from bot.domain.session import Run
 from bot.engine.timers import Timers
@@ -30,13 +31,13 @@ class RunTable:
 
     def due_of(self, run_id: int) -> float | None:
         run = self.by_id.get(run_id)
-        return run.row.due if run is not None else None
+        return wake_at(run) if run is not None else None
 
     def open(self) -> list[Run]:
         return list(self.by_id.values())
 
     def next_due(self) -> float | None:
-        return min((r.row.due for r in self.by_id.values()), default=None)
+        return min((wake_at(r) for r in self.by_id.values()), default=None)
 
     def held(self, run_id: int) -> tuple[Run, Flight] | None:
         """The run with this id and its flight, when it is held here."""
@@ -44,7 +45,7 @@ class RunTable:
         return None if run is None or flight is None else (run, flight)
 
     def schedule(self, run: Run) -> None:
-        self.timers.schedule(run.id, run.row.due)
+        self.timers.schedule(run.id, wake_at(run))  # its due time, or its half-time hint before it
 
     def track(self, run: Run) -> None:
         self.by_chat[run.row.chat_key] = run

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.domain.hosting import HostAction
 from bot.engine.core import Engine
 from bot.ports.store import RunWakeups
 
@@ -64,7 +65,14 @@ class Wakeups:
         """Read what the tables hold for these runs (those held here) and act on it."""
         held = run_ids & self.held()
         stopped = await self.stop_requested(held)
+        await self.host_requested(held - stopped)
         await asyncio.gather(*(self._count(run_id) for run_id in held - stopped))
+
+    async def host_requested(self, run_ids: set[int]) -> None:
+        """Apply, in order, the host actions other workers took for the runs held here."""
+        for run_id, action, by in await self.signals.host_requests(run_ids & self.held()):
+            log.info("run %d: the host's %s, taken by another worker", run_id, action)
+            await self.engine.apply_host_request(run_id, HostAction(action), by)
 
     async def stop_requested(self, run_ids: set[int]) -> set[int]:
         """Stop the runs held here whose stop another worker took; their ids."""

@@ -60,6 +60,7 @@ class LeaseKeeper:
         self.sender.take(await self.leases.claim_outbox())  # a dead worker's, of runs that ended
         if self.wakeups is not None:
             await self.wakeups.stop_requested(self.wakeups.held())
+            await self.wakeups.host_requested(self.wakeups.held())
 
     async def serve(self) -> None:
         """Renew every few seconds; act on wake-ups meanwhile."""

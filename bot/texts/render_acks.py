@@ -30,6 +30,8 @@ def ack_refused(lang: str, reason: object) -> str:
         return t(lang, "This question is not answered that way.")
     if value == "not_a_number":
         return t(lang, "That is not a number. Try again.")
+    if value == "paused":
+        return t(lang, "The host paused the game: answer once it goes on.")
     return t(lang, "This question is closed.")
 
 

@@ -44,6 +44,7 @@ _N = len(ANSWER_COLUMNS)  # $1.. the answer's columns, then the player's, the ti
 # the player's name is written only when it changed; the NOTIFY is delivered at the commit
 _INSERT_ANY = (
     "WITH asking AS (SELECT id FROM runs WHERE id = $1 AND status = 'open' AND phase = 'asking' AND idx = $2 "
+    "AND paused_left IS NULL "  # a hosted run's paused question takes no answer
     f"AND due > ${_N} FOR SHARE), "
     f"named AS (INSERT INTO players(key, platform, user_id, name, updated_at) "
     f"SELECT ${_N + 1}::text, ${_N + 2}::text, ${_N + 3}::text, ${_N + 4}::text, ${_N + 5}::float8 FROM asking "

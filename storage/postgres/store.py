@@ -369,6 +369,12 @@ class PostgresStore(
     async def stops_requested(self, run_ids: set[int]) -> set[int]:
         return await pg_wakeups.stops_requested(self._pool, run_ids)
 
+    async def request_host(self, run_id: int, action: str, by: str) -> bool:
+        return await pg_wakeups.request_host(self._pool, run_id, action, by)
+
+    async def host_requests(self, run_ids: set[int]) -> list[tuple[int, str, str]]:
+        return await pg_wakeups.take_host_requests(self._pool, run_ids)
+
     async def question_answers(self, run_id: int, index: int) -> list[AnswerRow]:
         return await pg_presses.question_answers(self._pool, run_id, index)
 
@@ -384,6 +390,9 @@ class PostgresStore(
             run_id,
         )
         return [AnswerRow.from_values(r) for r in rows]
+
+    async def discard_answers(self, run_id: int, index: int) -> None:
+        await self._pool.execute("DELETE FROM answers WHERE run_id = $1 AND idx = $2", run_id, index)
 
     async def run_partly_right(self, run_id: int) -> list[AnswerRow]:
         sql = f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE {PARTLY_RIGHT} ORDER BY idx, answered_at"

@@ -31,6 +31,12 @@ NOTIFY = f"SELECT pg_notify('{CHANNEL}', $1::bigint::text)"
 REQUEST_STOP = "UPDATE runs SET stop_by = $2 WHERE id = $1 AND status = 'open' RETURNING id"
 STOPS_REQUESTED = "SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND status = 'open' AND stop_by IS NOT NULL"
 
+REQUEST_HOST = (
+    "INSERT INTO host_requests(run_id, action, by_key) SELECT id, $2, $3 FROM runs "
+    "WHERE id = $1 AND status = 'open' RETURNING run_id"
+)
+TAKE_HOST_REQUESTS = "DELETE FROM host_requests WHERE run_id = ANY($1::bigint[]) RETURNING id, run_id, action, by_key"
+
 Woken = Callable[[int | None], None]
 
 
@@ -47,6 +53,23 @@ async def stops_requested(pool: asyncpg.Pool, run_ids: set[int]) -> set[int]:
     if not run_ids:
         return set()
     return {row["id"] for row in await pool.fetch(STOPS_REQUESTED, list(run_ids))}
+
+
+async def request_host(pool: asyncpg.Pool, run_id: int, action: str, by: str) -> bool:
+    """Store a host's action for the open run's owner and wake it; False when it is not open."""
+    async with pool.acquire() as conn, conn.transaction():
+        if await conn.fetchval(REQUEST_HOST, run_id, action, by) is None:
+            return False
+        await conn.execute(NOTIFY, run_id)
+    return True
+
+
+async def take_host_requests(pool: asyncpg.Pool, run_ids: set[int]) -> list[tuple[int, str, str]]:
+    """The host actions stored for these runs, oldest first, taken (deleted) as they are read."""
+    if not run_ids:
+        return []
+    rows = sorted(await pool.fetch(TAKE_HOST_REQUESTS, list(run_ids)), key=lambda r: r["id"])
+    return [(row["run_id"], row["action"], row["by_key"]) for row in rows]
 
 
 async def listen(url: str, woken: Woken) -> None:

@@ -340,6 +340,9 @@ class SqliteStore(
         rows = await self._db.fetchall(sql, (run_id,))
         return [AnswerRow.from_values(r) for r in rows]
 
+    async def discard_answers(self, run_id: int, index: int) -> None:
+        await self._write("DELETE FROM answers WHERE run_id=? AND idx=?", (run_id, index))
+
     async def run_partly_right(self, run_id: int) -> list[AnswerRow]:
         sql = f"SELECT {', '.join(ANSWER_COLUMNS)} FROM answers WHERE {PARTLY_RIGHT} ORDER BY idx, answered_at"
         return [AnswerRow.from_values(r) for r in await self._db.fetchall(sql.replace(":run", "?"), (run_id,))]

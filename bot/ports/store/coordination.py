@@ -79,5 +79,13 @@ class RunWakeups(Protocol):
     async def stops_requested(self, run_ids: set[int]) -> set[int]:
         """Those of the runs that are open and have a stop request."""
 
+    async def request_host(self, run_id: int, action: str, by: str) -> bool:
+        """Store a host's action (bot/domain/hosting.py HostAction) for the open run's owner and
+        wake it; committed before it resolves. False when the run is not open (any more)."""
+
+    async def host_requests(self, run_ids: set[int]) -> list[tuple[int, str, str]]:
+        """The host actions stored for these runs as (run id, action, host's key), oldest first,
+        taken as they are read: each is applied once."""
+
     async def question_answers(self, run_id: int, index: int) -> list[AnswerRow]:
         """Every stored answer to that question of the run, whichever worker took it."""

@@ -56,6 +56,10 @@ class RunRecords(Protocol):
     async def run_answers(self, run_id: int) -> list[AnswerRow]:
         """The run's stored answers, by question index, then by time of answer."""
 
+    async def discard_answers(self, run_id: int, index: int) -> None:
+        """Delete the stored answers to one question of an open run (its host skipped it), before
+        the state that moves the run past it is saved: no board or statistic ever counts them."""
+
     async def run_partly_right(self, run_id: int) -> list[AnswerRow]:
         """The run's scored answers that earned points without full credit (partly right), in
         `run_answers`' order: with the standings, all a podium needs of the answers."""

@@ -1,0 +1,67 @@
+"""A hosted game's words (/host, /next, /pause, /resume, /skip, /hint, /end) and its hints."""
+
+from __future__ import annotations
+
+from bot.domain.hosting import HostAction, HostRefusal
+from bot.domain.model import Reply
+from bot.texts.message import t
+
+
+def hosted(lang: str, host: str) -> str:
+    """Said under a hosted game's start: nothing comes until its host says so."""
+    return t(lang, "Hosted by {name}: the first question comes with /next.", name=host)
+
+
+def hint(lang: str, number: int, text: str) -> Reply:
+    return Reply(t(lang, "💡 Hint for question {number}: {hint}", number=number, hint=text), language=lang)
+
+
+def skipped_note(lang: str) -> str:
+    """A skipped question's reveal says so instead of who scored."""
+    return t(lang, "Skipped by the host: this question counts for nobody.")
+
+
+def paused_notice(lang: str, seconds: float) -> Reply:
+    return Reply(t(lang, "⏸ Paused by the host, {seconds} s left.", seconds=round(seconds)), language=lang)
+
+
+def resumed_notice(lang: str, seconds: float) -> Reply:
+    return Reply(t(lang, "▶️ Go on: {seconds} s left.", seconds=round(seconds)), language=lang)
+
+
+def done(lang: str, action: HostAction) -> Reply:
+    """The host's own reply once an action is taken (the chat sees its effect)."""
+    texts = {
+        HostAction.NEXT: t(lang, "Next."),
+        HostAction.PAUSE: t(lang, "Paused. /resume goes on."),
+        HostAction.RESUME: t(lang, "Resumed."),
+        HostAction.SKIP: t(lang, "Skipped."),
+        HostAction.HINT: t(lang, "Hint shown."),
+        HostAction.END: t(lang, "The game is over."),
+    }
+    return Reply(texts[action], language=lang, private=True)
+
+
+def refused(lang: str, why: HostRefusal) -> Reply:
+    texts = {
+        HostRefusal.NO_RUN: t(lang, "No game is running here. Start one with /host <topic>."),
+        HostRefusal.NOT_HOSTED: t(lang, "This quiz runs on the bot's clock: it has no host."),
+        HostRefusal.NOT_HOST: t(lang, "Only the host of this game can do that."),
+        HostRefusal.NO_QUESTION: t(lang, "No question is open: /next posts the next one."),
+        HostRefusal.POSTING: t(lang, "The question is on its way. Try again in a moment."),
+        HostRefusal.PAUSED: t(lang, "The game is paused already. /resume goes on."),
+        HostRefusal.NOT_PAUSED: t(lang, "The game is not paused."),
+        HostRefusal.NO_HINT: t(lang, "This question has no hint."),
+        HostRefusal.HINT_SHOWN: t(lang, "The hint is shown already."),
+    }
+    return Reply(texts[why], language=lang, kind="error", private=True)
+
+
+def may_not_host(lang: str) -> Reply:
+    """/host in a group by a member when only admins may host there."""
+    return Reply(
+        t(lang, "Only a chat admin can host a game here (an admin can allow anyone: /settings host anyone)."),
+        language=lang,
+        kind="error",
+        private=True,
+    )
