@@ -396,6 +396,7 @@ COMMANDS += (
             Option("topic", later("A quiz id, alias or title word, e.g. pipeline"), quizzes=True),
             Option("count", later("How many questions (all when empty)"), OptionKind.NUMBER, low=1, high=100),
         ),
+        rights=Rights.ADMINS,  # the platform is asked: in a group an admin hosts, unless the group lets anyone
         posts=True,
     ),
     Command(
