@@ -81,3 +81,26 @@ async def test_a_moved_chat_takes_its_settings_run_answers_and_board_along(store
     assert [(r.id, r.chat_key, r.chat_id) for r in await store.open_runs()] == [(row.id, new.key, new.chat_id)]
     assert [(s.name, s.points) for s in await store.leaderboard(new.key)] == [("Ann", 700)]
     assert await store.leaderboard(CHAT.key) == []
+
+
+async def test_a_hosted_run_keeps_its_host_pause_hint_and_skips(store):
+    """What a restart or another worker needs to go on with a hosted game as its host left it."""
+    await store.ensure_chat(CHAT)
+    row = run_row(CHAT, questions=3)
+    row.host_key = "test:host"
+    row.id = await store.create_run(row)
+    [stored] = await store.open_runs()
+    assert (stored.host_key, stored.paused_left, stored.hint_at, stored.skipped) == ("test:host", None, 0.0, ())
+    row.phase, row.index, row.paused_left, row.hint_at, row.skipped = Phase.ASKING, 1, 17.25, 1000.5, (0,)
+    await store.save_run(row)
+    [stored] = await store.open_runs()
+    assert (stored.paused_left, stored.hint_at, stored.skipped) == (17.25, 1000.5, (0,))
+    await store.insert_answer(answer(row.id, "test:ann", 1001.0, 700, index=1))
+    await store.discard_answers(row.id, 1)
+    assert await store.run_answers(row.id) == []
+
+
+async def test_who_may_host_is_a_chat_setting(store):
+    assert (await store.chat_settings(CHAT.key)).host_anyone is False
+    await store.update_chat_settings(CHAT, host_anyone=True)
+    assert (await store.chat_settings(CHAT.key)).host_anyone is True
