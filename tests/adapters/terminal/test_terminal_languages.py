@@ -125,6 +125,8 @@ COMMAND_WORDS = {
     "join",
     "balanced",
     "N",
+    # a hosted game's commands (issue #49), and who may host: /settings host anyone|admins
+    *("host", "next", "resume", "skip", "hint", "end", "anyone", "admins"),
 }
 
 
