@@ -36,6 +36,7 @@ from bot.content.chatquizzes import ChatQuizzes
 from bot.engine.assignments import Assignments
 from bot.engine.chats import Chats
 from bot.engine.core import Engine
+from bot.engine.host_panel import HostPanels
 from bot.engine.hosting import Hosting
 from bot.engine.presses import Presses
 from bot.engine.remote_press import RemoteRuns, RunQuizzes, answer_elsewhere, text_elsewhere
@@ -191,6 +192,7 @@ def build_commands(
     authoring = Authoring(store, clock, suggestions, Shelf(store, catalog, chat_quizzes))
     quizzes = QuizFinder(catalog, chat_quizzes)
     writing = WritingCommands(authoring, chats)
+    links = DeepLinks(store, web.address.secret)  # what signs "Answer" deep links and host panels' buttons
     groups = CommandGroups(
         quizzes=QuizCommands(engine, catalog, chat_quizzes, chats, review),
         boards=BoardCommands(catalog, chat_quizzes, standings, web),
@@ -199,7 +201,7 @@ def build_commands(
         assign=AssignCommands(assignments, quizzes, clock, chats),
         writing=writing,
         teams=TeamCommands(runs.teams, chats),
-        hosting=HostCommands(engine, chats, writing),
+        hosting=HostCommands(engine, chats, writing, links),
     )
     return Commands(
         engine=engine,
@@ -209,7 +211,7 @@ def build_commands(
         groups=groups,
         review=review,
         typed=TypedAnswers(store, engine, clock, runs.adapters, review),
-        links=DeepLinks(store, web.address.secret),  # what signs "Answer" deep links
+        links=links,
         budgets=ReplyBudgets(clock),  # what one user's commands and messages may make us say
     )
 
@@ -269,6 +271,8 @@ def build_runs(
         elsewhere=partial(answer_elsewhere, remote) if remote is not None else None,
         text_elsewhere=partial(text_elsewhere, remote) if remote is not None else None,
     )
+    panels = HostPanels(adapters, clock, runs)
+    presses.panels = panels
     hosted = Hosting(
         store=store,
         clock=clock,
@@ -278,6 +282,7 @@ def build_runs(
         lifecycle=lifecycle,
         chats=chats,
         wakeups=wakeups,
+        panels=panels,
     )
     engine = Engine(
         store=store,

@@ -171,6 +171,8 @@ class Commands:
             return await self.groups.writing.decide(data, caller)
         if kind is tokens.Kind.TEAM:
             return await self.groups.teams.press(data, caller)
+        if kind is tokens.Kind.HOST:
+            return await self.groups.hosting.panel_press(data, caller)
         if (target := tokens.form_target(data)) is not None:  # where no form opens (Discord opens one)
             return await self.groups.writing.form_button(target, caller)
         pick = tokens.pick(data)

@@ -11,23 +11,27 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from bot.commands.quizzes import split_count, started
+from bot.domain import tokens
 from bot.domain.hosting import HostAction
-from bot.domain.model import Reply
+from bot.domain.model import Ack, Reply
 from bot.engine.core import StartStatus
-from bot.texts import render_host
+from bot.engine.host_panel import panel
+from bot.texts import render, render_host
 from bot.texts.render import t
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
+    from bot.commands.deeplinks import DeepLinks
     from bot.commands.writing import WritingCommands
     from bot.engine.chats import Chats
     from bot.engine.core import Engine
 
 
 class HostCommands:
-    def __init__(self, engine: Engine, chats: Chats, writing: WritingCommands) -> None:
-        """`writing`: /hint is also an author's, for the quiz they are writing."""
-        self.engine, self.chats, self.writing = engine, chats, writing
+    def __init__(self, engine: Engine, chats: Chats, writing: WritingCommands, links: DeepLinks) -> None:
+        """`writing`: /hint is also an author's, for the quiz they are writing; `links`: the key
+        that signs the host panel's buttons."""
+        self.engine, self.chats, self.writing, self.links = engine, chats, writing, links
 
     async def cmd_host(self, args: str, caller: Caller, lang: str) -> Reply:
         if not await self.may_host(caller):
@@ -40,7 +44,34 @@ class HostCommands:
         if outcome.status is not StartStatus.STARTED or outcome.run is None:
             return reply
         rl = outcome.run.row.language
-        return dataclasses.replace(reply, text=f"{reply.text}\n{render_host.hosted(rl, caller.player.name)}")
+        reply = dataclasses.replace(reply, text=f"{reply.text}\n{render_host.hosted(rl, caller.player.name)}")
+        return await self._with_panel(reply, outcome.run.id, caller, rl)
+
+    async def _with_panel(self, reply: Reply, run_id: int, caller: Caller, lang: str) -> Reply:
+        """The host's panel: Discord's is the reply itself, shown to the host alone; elsewhere a
+        message in the host's private chat (a group's reply says where it is, or that the host
+        must start the bot there first)."""
+        key = await self.links.key()
+        if caller.private_replies:
+            run = self.engine.run_by_id(run_id)
+            if run is None:
+                return reply
+            shown = panel(run, key)
+            return dataclasses.replace(reply, text=f"{reply.text}\n\n{shown.text}", buttons=shown.buttons, private=True)
+        opened = await self.engine.open_host_panel(caller.chat, caller.player, key)
+        if caller.chat.is_private or caller.typed_only:
+            return reply
+        said = render_host.panel_sent(lang) if opened else render_host.no_panel(lang)
+        return dataclasses.replace(reply, text=f"{reply.text}\n{said}")
+
+    async def panel_press(self, data: str, caller: Caller) -> Ack:
+        """A host panel's button: what its command does; refused when its data was not signed here."""
+        lang = await self.chats.language_for(caller.chat, caller.player)
+        token = tokens.decode_host(data, await self.links.key())
+        if token is None:
+            return Ack(render.ack_invalid(lang), False, lang)
+        reply = await self.engine.host_run(token.run_id, HostAction(token.action), caller.player)
+        return Ack(reply.text, reply.kind != "error", reply.language)
 
     async def may_host(self, caller: Caller) -> bool:
         if caller.chat.is_private or caller.is_admin:

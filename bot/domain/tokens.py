@@ -33,6 +33,7 @@ class Kind(str, Enum):
     FORM = "df"  # a question's form: add one to the draft, edit one, or suggest one (Discord: a modal)
     SUGGESTION = "sg"  # approve or reject a member's suggested question (admins: bot/commands/suggestions.py)
     TEAM = "tj"  # join a team of the chat's line-up (bot/commands/teams.py)
+    HOST = "hp"  # a host panel's button: an action on a hosted run, signed (bot/commands/hosting.py)
 
     @property
     def prefix(self) -> str:
@@ -50,7 +51,10 @@ _UNDO = rf"du:{_DRAFT_QUESTION}"
 _SUGGESTION = r"sg:([ar]):([1-9][0-9]{0,5})"
 _FORM = rf"df:(add|suggest|{_DRAFT_QUESTION})"
 _TEAM = r"tj:([1-9][0-9]{0,11}):([1-9])"  # a line-up's id, a team's number
-PATTERN = f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION}|{_UNDO}|{_SUGGESTION}|{_FORM}|{_TEAM})"
+_HOST = r"hp:([1-9][0-9]{0,18}):(next|pause|resume|skip|hint|end):([0-9a-f]{16})"
+PATTERN = (
+    f"(?:{_ANSWER}|{_QUIZ}|{_LANGUAGE}|{_REVIEW}|{_PRIVATE}|{_QUESTION}|{_UNDO}|{_SUGGESTION}|{_FORM}|{_TEAM}|{_HOST})"
+)
 FORM_ADD, FORM_SUGGEST = "df:add", "df:suggest"  # a new question for the draft; one suggested to the group
 """A regular expression (source text) for any button data, for adapters to embed in theirs."""
 
@@ -269,3 +273,38 @@ def with_choice(token: str, choice: int) -> str:
 def in_private(payload: str) -> str:
     """A button that goes on in the private chat with the bot, as `/start <payload>` there."""
     return _checked(Kind.PRIVATE.prefix + payload)
+
+
+# a host panel's buttons (bot/commands/hosting.py) ------------------------------------------
+
+HOST_PROOF_CHARS = 16  # hex digits of the HMAC: 64 bits; the data stays well within Telegram's 64 bytes
+_HOST_FIELDS = re.compile(_HOST)
+
+
+@dataclass(frozen=True)
+class HostToken:
+    """A host panel's button: `action` (a HostAction's value) on run `run_id`, signed, so that
+    data nobody was given (another run's, another action's, a guess) is refused before anything
+    is looked up."""
+
+    run_id: int
+    action: str
+
+    def encode(self, key: bytes) -> str:
+        return f"{Kind.HOST.prefix}{self.run_id}:{self.action}:{_host_proof(key, self)}"
+
+
+def decode_host(data: object, key: bytes) -> HostToken | None:
+    """The panel button `data` proves, or None (not one, or not signed with `key`)."""
+    if not isinstance(data, str) or len(data) > MAX_BYTES:
+        return None
+    match = _HOST_FIELDS.fullmatch(data)
+    if match is None:
+        return None
+    token = HostToken(int(match.group(1)), match.group(2))
+    return token if hmac.compare_digest(match.group(3), _host_proof(key, token)) else None
+
+
+def _host_proof(key: bytes, token: HostToken) -> str:
+    message = f"{Kind.HOST.prefix}{token.run_id}:{token.action}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:HOST_PROOF_CHARS]

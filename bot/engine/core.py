@@ -182,3 +182,12 @@ class Engine:
         """An action another worker took for a run held here (bot/engine/wakeups.py)."""
         if self._hosting is not None:
             await self._hosting.apply(run_id, action, by)
+
+    async def host_run(self, run_id: int, action: HostAction, by: Player) -> Reply:
+        """A host panel's button (its data signed for that run and action)."""
+        assert self._hosting is not None, "the composition root builds the hosting"
+        return await self._hosting.host_run(run_id, action, by)
+
+    async def open_host_panel(self, chat: ChatRef, host: Player, key: bytes) -> bool:
+        """The host's panel in their private chat with the bot (Telegram); False where it could not be posted."""
+        return self._hosting is not None and await self._hosting.open_panel(chat, host, key)

@@ -17,6 +17,7 @@ from bot.domain.model import ChatRef, Player, Reply
 from bot.domain.records import RunStatus
 from bot.domain.session import Run
 from bot.engine.chats import Chats
+from bot.engine.host_panel import HostPanels
 from bot.engine.run_lifecycle import RunLifecycle
 from bot.engine.run_steps import RunSteps
 from bot.engine.run_table import RunTable
@@ -40,6 +41,27 @@ class Hosting:
     lifecycle: RunLifecycle
     chats: Chats
     wakeups: RunWakeups | None  # several workers on one database: actions for their runs
+    panels: HostPanels | None = None  # the host's panel (Telegram), kept current
+
+    async def host_run(self, run_id: int, action: HostAction, by: Player) -> Reply:
+        """A panel's button: the action on run `run_id` (its data was signed for it)."""
+        run = self.runs.by_id.get(run_id)
+        if run is not None:
+            return await self.host(run.chat, action, by, False)
+        lang = self.chats.client_language(by)
+        if self.wakeups is None:
+            return render_host.refused(lang, HostRefusal.NO_RUN)
+        await self.store.ensure_player(by)
+        taken = await self.wakeups.request_host(run_id, action, by.key)  # the owner checks its host
+        return render_host.done(lang, action) if taken else render_host.refused(lang, HostRefusal.NO_RUN)
+
+    async def open_panel(self, chat: ChatRef, host: Player, key: bytes) -> bool:
+        """The host's panel for the chat's hosted run, in the host's private chat: False when
+        there is none, or it could not be posted."""
+        run = self.runs.by_chat.get(chat.key)
+        if run is None or self.panels is None or not hosting.may_host(run.row, host.key):
+            return False
+        return await self.panels.open(run, host, key)
 
     async def host(self, chat: ChatRef, action: HostAction, by: Player, is_admin: bool) -> Reply:
         """The host's `action` on the chat's run; the reply to show the one who asked."""
@@ -78,6 +100,8 @@ class Hosting:
         run, flight = held
         if action is HostAction.END:
             return await self._end(run, by)
+        if not hosting.may_host(run.row, by):  # an action another worker took, or a panel's button
+            return HostRefusal.NOT_HOST
         advance = False
         async with flight.lock:
             if run.row.status != RunStatus.OPEN:
@@ -90,7 +114,12 @@ class Hosting:
         if advance:  # what was due later is due now: the close, or the next question
             await self.steps.advance(run)
         await self.sender.push(run.row.chat_key)
+        self._show(run.id)
         return None
+
+    def _show(self, run_id: int) -> None:
+        if self.panels is not None:
+            self.panels.changed(run_id)
 
     async def _take(self, run: Run, action: HostAction) -> bool:
         """Under the run's lock: change it and store it; True when a step is now due."""
@@ -118,4 +147,5 @@ class Hosting:
         if not await self.lifecycle.end_run(run.id):
             return HostRefusal.NO_RUN
         await self.store.record_stop(run.id, by)
+        self._show(run.id)
         return None

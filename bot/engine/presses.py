@@ -22,6 +22,7 @@ from bot.domain.records import AnswerRow
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import MAX_BYTES, AnswerToken, Kind, QuestionToken, decode, decode_question
 from bot.engine.chats import Chats
+from bot.engine.host_panel import HostPanels
 from bot.engine.run_steps import RunSteps
 from bot.engine.run_table import RunTable
 from bot.kinds import kind_of
@@ -55,6 +56,8 @@ class Presses:
     elsewhere: Elsewhere | None
     text_elsewhere: TextElsewhere | None = None
     outcomes: Counter[str] = field(default_factory=Counter)  # for /metrics (bot/adapters/ops/metrics.py)
+    # a hosted run's panel shows how many have answered (bot/engine/host_panel.py)
+    panels: HostPanels | None = None
     # (run, player) -> answers of theirs being committed now: what is held is ahead of the database
     _committing: dict[tuple[int, str], int] = field(default_factory=dict)
 
@@ -219,6 +222,8 @@ class Presses:
             return refused
         self.outcomes["accepted"] += 1
         self._close_early_if_all_answered(run)
+        if self.panels is not None and run.row.host_key:
+            self.panels.changed(run.id)
         return None
 
     async def _store_picks(self, run: Run, answer: AnswerRow, player: Player) -> Ack | None:

@@ -65,3 +65,48 @@ def may_not_host(lang: str) -> Reply:
         kind="error",
         private=True,
     )
+
+
+# the host's panel (bot/engine/host_panel.py) ----------------------------------------------
+
+
+def panel_title(lang: str, title: str) -> str:
+    return t(lang, "🎛 Host panel: {title}", title=title)
+
+
+def panel_text(lang: str, number: int, total: int, answered: int, playing: int, paused: bool, asking: bool) -> str:
+    if number == 0:
+        return t(lang, "Next posts the first question.")
+    lines = [t(lang, "Question {number} of {total}", number=number, total=total)]
+    if asking:
+        lines.append(t(lang, "{answered} of {playing} answered", answered=answered, playing=playing))
+    else:
+        lines.append(t(lang, "Closed: Next posts the next question."))
+    if paused:
+        lines.append(t(lang, "⏸ Paused"))
+    return "\n".join(lines)
+
+
+def button_label(lang: str, action: HostAction) -> str:
+    labels = {
+        HostAction.NEXT: t(lang, "Next"),
+        HostAction.PAUSE: t(lang, "Pause"),
+        HostAction.RESUME: t(lang, "Resume"),
+        HostAction.SKIP: t(lang, "Skip"),
+        HostAction.HINT: t(lang, "Hint"),
+        HostAction.END: t(lang, "End"),
+    }
+    return labels[action]
+
+
+def panel_over(lang: str) -> str:
+    return t(lang, "The game is over.")
+
+
+def no_panel(lang: str) -> str:
+    """Said in the group when the host's private chat cannot be written to."""
+    return t(lang, "I cannot write to you in private: start me there for the host panel. The commands work here.")
+
+
+def panel_sent(lang: str) -> str:
+    return t(lang, "Your host panel is in your private chat with me.")

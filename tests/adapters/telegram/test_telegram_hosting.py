@@ -56,3 +56,76 @@ async def test_a_host_paces_a_game_in_a_group(fake, clock, tmp_path):
         assert "Bob" in podium.text
         board = await bob.says("/leaderboard")
         assert "1/1" in board.text and "2/2" not in board.text, "the skipped question counts for nobody"
+
+
+def panel_button(panel, label: str) -> str:
+    return next(b["callback_data"] for b in panel.buttons() if b["text"] == label)
+
+
+async def test_the_host_panel_in_the_private_chat_paces_the_game_and_counts_the_answers(
+    fake,
+    clock,
+    tmp_path,
+):
+    group = fake.group(-1050, "Panel night")
+    ann_user = fake.user(51, "Ann")
+    ann, bob = Member(fake, group, ann_user), Member(fake, group, fake.user(52, "Bob"))
+    cy = Member(fake, group, fake.user(53, "Cy"))
+    fake.make_admin(group, ann_user)
+    private = fake.private(ann_user)
+    host = Member(fake, private, ann_user)
+    quiz = tiny(tmp_path)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        started = await ann.says("/host tiny")
+        assert "Your host panel is in your private chat with me." in started.text
+        panel = await fake.wait_for(lambda: next(iter(fake.sent_to(private)), None), what="the host panel")
+        assert "Host panel" in panel.text and "Next posts the first question." in panel.text
+        assert [b["text"] for b in panel.buttons()] == ["Next", "Pause", "Resume", "Skip", "Hint", "End"]
+
+        pressed = await host.presses_data(panel.message_id, panel_button(panel, "Next"))
+        assert pressed.text == "Next."
+        q1 = await next_question(fake, group, 1)
+        for member in (bob, cy):
+            await member.presses(q1, right_letter(q1, quiz))
+        clock.advance(5)  # the panel's edits are budgeted: one in a few seconds
+        await fake.wait_for(lambda: "2 of 2 answered" in panel.text, what="the panel's count")
+        await host.presses_data(panel.message_id, panel_button(panel, "Next"))  # closes question 1
+        await reveal_of(fake, group, q1)
+
+        await host.presses_data(panel.message_id, panel_button(panel, "Next"))
+        q2 = await next_question(fake, group, 2)
+        await bob.presses(q2, right_letter(q2, quiz))
+        clock.advance(5)
+        await fake.wait_for(lambda: "1 of 2 answered" in panel.text, what="the count of question 2")
+        paused = await host.presses_data(panel.message_id, panel_button(panel, "Pause"))
+        assert paused.text.startswith("Paused")
+        assert "paused" in (await cy.presses(q2, right_letter(q2, quiz))).text
+
+        forged = panel_button(panel, "End")[:-1] + ("0" if panel_button(panel, "End")[-1] != "0" else "1")
+        refused = await host.presses_data(panel.message_id, forged)
+        assert "not valid" in refused.text, "a button whose proof is not ours does nothing"
+        assert (
+            "Only the host"
+            in (await Member(fake, private, bob.user).presses_data(panel.message_id, panel_button(panel, "End"))).text
+        ), "the panel's buttons are its host's"
+        ended = await host.presses_data(panel.message_id, panel_button(panel, "End"))
+        assert ended.text == "The game is over."
+        await podium_of(fake, group, "Quiz stopped")
+
+
+async def test_a_host_who_never_started_the_bot_in_private_is_told_and_plays_with_commands(
+    fake,
+    clock,
+    tmp_path,
+):
+    group = fake.group(-1051, "No panel")
+    ann_user = fake.user(61, "Ann")
+    ann = Member(fake, group, ann_user)
+    fake.make_admin(group, ann_user)
+    fake.remove_bot(fake.private(ann_user))  # a bot may not write first: 403 there
+    fake.expected_refusals.add("Forbidden: bot was blocked by the user")
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        started = await ann.says("/host tiny")
+        assert "I cannot write to you in private" in started.text
+        await ann.says("/next")
+        await next_question(fake, group, 1)
