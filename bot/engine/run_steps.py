@@ -205,8 +205,8 @@ class RunSteps:
         close = [owed.close(run, message, note, self.clock.now())]
         if run.is_last:
             await self.finish(run, RunStatus.FINISHED, before=close)
-        else:
-            await self.save(run, close)
+        else:  # a round that ends with a skipped question still shows its standings
+            await self.save(run, [*close, *await self._round_standings(run)])
 
     async def _settle(self, run: Run) -> None:
         """Wait until the presses accepted so far (and those accepted meanwhile) are stored."""
