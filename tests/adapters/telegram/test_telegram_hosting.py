@@ -4,6 +4,7 @@ back the time left, /skip moves no board, /end gives the podium."""
 
 from __future__ import annotations
 
+from bot.content.catalog import Catalog, default_quiz_folders
 from tests.adapters.telegram.test_telegram_e2e import clock, podium_of, tiny  # noqa: F401
 from tests.support.telegram_harness import (
     Member,
@@ -129,3 +130,27 @@ async def test_a_host_who_never_started_the_bot_in_private_is_told_and_plays_wit
         assert "I cannot write to you in private" in started.text
         await ann.says("/next")
         await next_question(fake, group, 1)
+
+
+async def test_an_answer_after_the_hosts_hint_earns_half_the_speed_points(fake, clock, tmp_path):
+    quiz = Catalog.load(default_quiz_folders()).get("trivia-night")
+    assert quiz is not None
+    group = fake.group(-1052, "Hint night")
+    ann, bob = Member(fake, group, fake.user(71, "Ann")), Member(fake, group, fake.user(72, "Bob"))
+    fake.make_admin(group, ann.user)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await ann.says("/host trivia-night")  # in order: the first question has a hint
+        await ann.says("/next")
+        q1 = await next_question(fake, group, 1)
+        assert "Hint shown." in (await ann.says("/hint")).text
+        hint = await fake.wait_for(
+            lambda: next((m for m in fake.sent_to(group) if m.text.startswith("💡 Hint for question 1:")), None),
+            what="the hint",
+        )
+        asked = next(q for q in quiz.questions if q.prompt.get("en") in q1.text)
+        assert asked.hint is not None and asked.hint.get("en") in hint.text
+        clock.advance(10)  # a third of the 30 s: 833 speed points, half of them after the hint
+        await bob.presses(q1, right_letter(q1, quiz))
+        await ann.says("/end")
+        podium = await podium_of(fake, group, "Quiz stopped")
+        assert "Bob: 416 pts" in podium.text
