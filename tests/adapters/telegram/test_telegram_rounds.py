@@ -100,6 +100,7 @@ async def test_a_quiz_of_two_rounds_announces_each_doubles_the_second_and_ranks_
     assert said == [
         "Round 1 of 2: Warm-up",
         questions[0],
+        "💡 Hint for question 1: You see it every day.",  # half its time went by: a timed game's hint
         questions[1],
         "📊 Standings after Warm-up",
         "Round 2 of 2: Double or nothing · points ×2",
