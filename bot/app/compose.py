@@ -38,6 +38,7 @@ from bot.engine.chats import Chats
 from bot.engine.core import Engine
 from bot.engine.host_panel import HostPanels
 from bot.engine.hosting import Hosting
+from bot.engine.live import Broadcast
 from bot.engine.presses import Presses
 from bot.engine.remote_press import RemoteRuns, RunQuizzes, answer_elsewhere, text_elsewhere
 from bot.engine.review import ReviewDesk
@@ -51,8 +52,10 @@ from bot.engine.standings import Standings
 from bot.engine.teams import Teams
 from bot.ports.chat import ChatAdapter
 from bot.ports.clock import Clock, SystemClock
+from bot.ports.live import LiveEvents, SharedLive
 from bot.ports.offload import Offload
 from bot.ports.store import CoreStore, RunLeases, RunWakeups
+from storage.shared.live import LiveChannels
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class Runs:
     press_outcomes: dict[str, int]  # for /metrics (bot/adapters/ops/metrics.py)
     adapters: dict[str, ChatAdapter]  # by platform: Engine.attach fills it, the others read it
     teams: Teams  # the chats' line-ups, which their runs adopt
+    live: LiveEvents  # the runs' events for the big screen
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,7 @@ class House:
     assignments: Assignments
     web: WebCommands
     commands: Commands
+    live: LiveEvents  # the runs' events, which the big screen follows (bot/adapters/web/screen.py)
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,7 @@ def compose(
         assignments=assignments,
         web=web_commands,
         commands=commands,
+        live=runs.live,
     )
 
 
@@ -236,8 +242,19 @@ def build_runs(
     wakeups = store if isinstance(store, RunWakeups) else None
     chats = Chats(store, runs, settings.default_language)
     teams = Teams(store=store, clock=clock, adapters=adapters)
+    # the big screen's events: through the database between workers, else in this process's memory
+    live = store.live_events() if isinstance(store, SharedLive) else LiveChannels()
+    broadcast = Broadcast(live, store, clock)
     steps = RunSteps(
-        store=store, clock=clock, catalog=catalog, sender=sender, runs=runs, shared=shared, chats=chats, teams=teams
+        store=store,
+        clock=clock,
+        catalog=catalog,
+        sender=sender,
+        runs=runs,
+        shared=shared,
+        chats=chats,
+        teams=teams,
+        live=broadcast,
     )
     starter = RunStarter(
         catalog=catalog,
@@ -297,4 +314,4 @@ def build_runs(
         remote=remote,
         hosting=hosted,
     )
-    return Runs(engine, sender, chats, presses.outcomes, adapters, teams)
+    return Runs(engine, sender, chats, presses.outcomes, adapters, teams, live)

@@ -241,6 +241,8 @@ class Presses:
         if session.should_close_early(run):
             run.row.due = min(run.row.due, self.clock.now())
             self.runs.schedule(run)
+        if self.steps.live is not None:  # "N of M answered" on the big screen
+            self.steps.live.count_soon(run)
 
     async def count_stored(self, run_id: int, index: int, stored: list[AnswerRow]) -> None:
         """Answers to question `index` that other workers stored (read after a wake-up, bot/

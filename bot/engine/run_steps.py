@@ -19,6 +19,7 @@ from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, Run
 from bot.domain.session import Run
 from bot.engine import recall
 from bot.engine.chats import Chats
+from bot.engine.live import Broadcast
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
 from bot.engine.teams import Teams
@@ -51,6 +52,7 @@ class RunSteps:
     shared: RunLeases | None  # several workers on one database: a close seals the question first
     chats: Chats  # a chat's settings: whether a close also notifies it with a short reply
     teams: Teams | None = None  # a chat's line-up: adopted at the first question, standings at each close
+    live: Broadcast | None = None  # the big screen's events (bot/engine/live.py)
 
     async def step(self, run_id: int) -> None:
         if (run := self.runs.by_id.get(run_id)) is not None:
@@ -286,3 +288,5 @@ class RunSteps:
         for key in done:
             self.sender.discard(key)
         self.sender.add(send)
+        if self.live is not None:  # what the state just stored makes true, for the big screen
+            await self.live.saved(run, send, done)

@@ -1,0 +1,147 @@
+"""What a run tells the big screen (bot/ports/live.py): its question once posted, answers counted
+as they come, its close, its podium; published after the state that makes each true is stored
+(RunSteps.save), so a screen never runs ahead of the chat.
+
+A question's event holds what its message shows (never which option is right); the close
+brings the split, the right answer and the run's top five. Counting is throttled: a screen
+needs "N of M answered" a few times a second, not once per press of a hundred players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.domain import owed, session
+from bot.domain.model import MediaKind, QuestionCard, Reveal, Standing
+from bot.domain.records import MessageKind, OutboxMessage
+from bot.domain.session import Run
+from bot.ports.clock import Clock
+from bot.ports.live import LiveEvents, LiveKind
+from bot.ports.store import Boards
+
+log = logging.getLogger("quizhost.engine")
+
+COUNT_EVERY = 0.25  # seconds between two "N of M answered" of one run (the last answer always counts)
+TOP = 5  # the players a close shows
+PODIUM_ROWS = 10
+
+
+class LiveStore(Boards, Protocol):
+    """A run's standings, for its close and its podium."""
+
+
+@dataclass(eq=False)
+class Broadcast:
+    events: LiveEvents
+    store: LiveStore
+    clock: Clock
+    _counted: dict[int, tuple[int, float]] = field(default_factory=dict)  # run -> (count, when) published
+    _counting: set[asyncio.Task[None]] = field(default_factory=set)  # counts being published
+
+    async def saved(self, run: Run, send: Sequence[OutboxMessage], done: Sequence[str]) -> None:
+        """The events a stored step makes true: a question posted (its key settled), a close, a
+        podium. Never raises: a screen that misses an event must not stop the run."""
+        try:
+            if run.is_asking and owed.key(run, MessageKind.QUESTION) in done:
+                await self._publish(run, LiveKind.QUESTION, self._question(run, session.card(run)))
+            for message in send:
+                if message.kind is MessageKind.CLOSE and message.made is not None:
+                    await self._publish(run, LiveKind.CLOSED, await self._closed(run, message.made[1]))
+                elif message.kind is MessageKind.PODIUM:
+                    await self._publish(run, LiveKind.PODIUM, await self._podium(run))
+        except Exception:
+            log.exception("run %d: a live event was not published", run.id)
+
+    def count_soon(self, run: Run) -> None:
+        """An answer came: "N of M answered", at most every COUNT_EVERY seconds (and the last),
+        published beside the press (which does not wait for it)."""
+        answered, players = len(run.answers), _players(run)
+        before, when = self._counted.get(run.id, (-1, 0.0))
+        now = self.clock.now()
+        if answered == before or (now - when < COUNT_EVERY and answered < players):
+            return
+        self._counted[run.id] = (answered, now)
+        data = {"run": run.id, "number": run.row.index + 1, "answered": answered, "players": players}
+        task = asyncio.get_running_loop().create_task(self._count(run, data))
+        self._counting.add(task)
+        task.add_done_callback(self._counting.discard)
+
+    async def _count(self, run: Run, data: dict[str, Any]) -> None:
+        try:
+            await self._publish(run, LiveKind.ANSWERED, data)
+        except Exception:
+            log.exception("run %d: a live count was not published", run.id)
+
+    async def _publish(self, run: Run, kind: LiveKind, data: dict[str, Any]) -> None:
+        if kind is LiveKind.PODIUM:
+            self._counted.pop(run.id, None)
+        await self.events.publish(run.row.chat_key, run.id, kind, data, self.clock.now())
+
+    def _question(self, run: Run, card: QuestionCard) -> dict[str, Any]:
+        self._counted[run.id] = (0, 0.0)
+        return {
+            "run": run.id,
+            "lang": card.language,
+            "rtl": card.direction_rtl,
+            "title": card.quiz_title,
+            "number": card.number,
+            "total": card.total,
+            "prompt": card.prompt,
+            "options": [{"letter": o.letter, "text": o.text} for o in card.options],
+            "kind": str(card.kind),
+            "picture": _picture(run, card),
+            "deadline": card.deadline,
+            "seconds": card.seconds,
+            "answered": len(run.answers),
+            "players": _players(run),
+        }
+
+    async def _closed(self, run: Run, reveal: Reveal) -> dict[str, Any]:
+        standings = await self.store.run_standings(run.id)
+        return {
+            "run": run.id,
+            "number": reveal.card.number,
+            "right_letter": reveal.right_letter,
+            "right_text": reveal.right_text,
+            "explanation": reveal.explanation,
+            "letters": [o.letter for o in reveal.card.options],
+            "counts": list(reveal.counts),
+            "responses": [list(r) for r in reveal.responses],
+            "answered": len(reveal.answers),
+            "players": _players(run),
+            "top": _rows(standings[:TOP]),
+        }
+
+    async def _podium(self, run: Run) -> dict[str, Any]:
+        standings = await self.store.run_standings(run.id)
+        return {
+            "run": run.id,
+            "title": run.quiz.title.get(run.row.language),
+            "reason": str(run.row.status),
+            "standings": _rows(standings[:PODIUM_ROWS]),
+        }
+
+
+def _players(run: Run) -> int:
+    """M of "N of M answered": who has answered in this run so far, and who answers now."""
+    return len(run.players | run.answers.keys())
+
+
+def _picture(run: Run, card: QuestionCard) -> dict[str, Any] | None:
+    """A picture beside the quiz file, named by the quiz and the question's place in it (the page
+    serves it through its own link); a picture at a URL only by its words (the page loads from
+    its own site alone)."""
+    if card.media is None or card.media.kind is not MediaKind.IMAGE:
+        return None
+    if card.media.is_url:
+        return {"alt": card.media.alt}
+    number = next(i for i, q in enumerate(run.quiz.questions, 1) if q.id == run.question.id)
+    return {"quiz": run.quiz.id, "number": number, "alt": card.media.alt}
+
+
+def _rows(standings: Sequence[Standing]) -> list[dict[str, Any]]:
+    return [{"rank": s.rank, "name": s.name, "points": s.points, "correct": s.correct} for s in standings]
