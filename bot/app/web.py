@@ -38,7 +38,7 @@ def web_address(settings: Settings) -> WebAddress:
 
 def page_source(house: House) -> PageSource:
     """What the pages read, of the house's pieces."""
-    return PageSource(house.store, house.clock, house.results, house.settings.default_language)
+    return PageSource(house.store, house.clock, house.results, house.settings.default_language, house.live)
 
 
 def is_loopback(host: str) -> bool:

@@ -52,3 +52,6 @@ class BoardCommands:
 
     async def cmd_board(self, args: str, caller: Caller, lang: str) -> Reply:
         return await self.web.board(caller.chat, lang)
+
+    async def cmd_screen(self, args: str, caller: Caller, lang: str) -> Reply:
+        return await self.web.screen(caller.chat, caller.player, lang, may_configure(caller), args)

@@ -382,6 +382,14 @@ COMMANDS: tuple[Command, ...] = (
     ),
     # the terminal's own, as Ctrl-D: leave it (a running quiz is stopped)
     Command("quit", None, help=HelpLines(None, later("/quit: leave quizhost")), aliases=("exit",)),
+    # the big screen (bot/adapters/web/screen.py): anyone may watch; an admin also gets the controls
+    Command(
+        "screen",
+        lambda c: c.groups.boards.cmd_screen,
+        menu=later("A live page of the game for a projector or a stream"),
+        help=everywhere(later("/screen [join link]: a live page of the game for a projector or a stream")),
+        options=(Option("join", later("The link players join this chat with, shown as a QR code")),),
+    ),
 )
 
 

@@ -15,6 +15,8 @@ from bot.ports.store import ChatRecords, WebRecords
 from bot.texts.render import t
 
 BOARD_WORDS = {"public": True, "private": False}
+JOIN_SCHEMES = ("https://", "http://")  # a join link the big screen shows and draws as a QR code
+MAX_JOIN = 300
 
 
 class WebLinkStore(WebRecords, ChatRecords, Protocol):
@@ -98,3 +100,20 @@ class WebCommands:
         url = (await self.signer()).url(chat.key, Scope.BOARD, self.clock.now(), player.key)
         text = t(lang, "Your row on the web leaderboard (the link works for 24 hours):")
         return f"{text}\n{url}"
+
+    async def screen(self, chat: ChatRef, player: Player, lang: str, host: bool, args: str = "") -> Reply:
+        """/screen [join link]: the big screen of the chat's runs; a host (an admin) also gets the
+        link with controls, for their eyes only. The join link (the group's invite link, say) is
+        the host's to give: a bot cannot know how players reach every chat."""
+        join = args.strip()
+        if join and (not join.startswith(JOIN_SCHEMES) or len(join) > MAX_JOIN or any(c.isspace() for c in join)):
+            usage = t(lang, "Usage: /screen, or /screen followed by the link players join this chat with.")
+            return Reply(usage, language=lang, kind="error")
+        signer, now = await self.signer(), self.clock.now()
+        watch = signer.screen_url(chat.key, False, now, join=join)
+        text = t(lang, "This chat's big screen, for a projector or a stream (the link works for 24 hours):")
+        if not host:
+            return Reply(f"{text}\n{watch}", language=lang)
+        controls = signer.screen_url(chat.key, True, now, player.key, join)
+        own = t(lang, "The same screen with the host's controls; do not share this one:")
+        return Reply(f"{text}\n{watch}\n\n{own}\n{controls}", language=lang, kind="link", private=True)

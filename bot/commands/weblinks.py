@@ -28,6 +28,8 @@ DEFAULT_BASE_URL = "http://127.0.0.1:8080"  # `quizhost web`'s default address
 class Scope(StrEnum):
     ADMIN = "admin"  # every page of the chat, the upload form included
     BOARD = "board"  # the leaderboard only (the public link)
+    SCREEN = "screen"  # the big screen of the chat's runs, to watch (/screen)
+    HOST = "host"  # the big screen with the host's controls (/screen, for an admin)
 
 
 class Refusal(StrEnum):
@@ -44,6 +46,7 @@ class Link:
     expires: int  # unix seconds
     player_key: str = ""  # who asked for it, when it came from /stats
     issued: float = 0.0  # unix seconds, exact: a link given right after a revocation works
+    join: str = ""  # the big screen: the address players join the chat at, as the host gave it
 
 
 @dataclass(frozen=True)
@@ -72,17 +75,28 @@ class LinkSigner:
         return LinkSigner(self._key.decode(), base_url)
 
     def token(self, link: Link) -> str:
-        data = json.dumps(
-            {"c": link.chat_key, "s": link.scope.value, "x": link.expires, "p": link.player_key, "i": link.issued},
-            separators=(",", ":"),
-            ensure_ascii=False,
-        ).encode()
+        fields: dict[str, object] = {
+            "c": link.chat_key,
+            "s": link.scope.value,
+            "x": link.expires,
+            "p": link.player_key,
+            "i": link.issued,
+        }
+        if link.join:  # only the big screen's links have one: the others' tokens stay as they were
+            fields["j"] = link.join
+        data = json.dumps(fields, separators=(",", ":"), ensure_ascii=False).encode()
         body = _b64(data)
         return f"{body}.{self._sign(body)}"
 
     def url(self, chat_key: str, scope: Scope, now: float, player_key: str = "") -> str:
         link = Link(chat_key, scope, int(now) + VALID_SECONDS, player_key, now)
         return f"{self.base_url}/c/{quote(self.token(link), safe='')}/"
+
+    def screen_url(self, chat_key: str, host: bool, now: float, player_key: str = "", join: str = "") -> str:
+        """The big screen of the chat (bot/adapters/web/screen.py); `host`: with the host's controls."""
+        scope = Scope.HOST if host else Scope.SCREEN
+        link = Link(chat_key, scope, int(now) + VALID_SECONDS, player_key, now, join)
+        return f"{self.base_url}/s/{quote(self.token(link), safe='')}/"
 
     def check(self, token: str, now: float) -> Link | Refusal:
         body, _, signature = token.partition(".")
@@ -92,7 +106,8 @@ class LinkSigner:
             data = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
             expires = int(data["x"])  # a link from before "i" was issued VALID_SECONDS before it expires
             issued = float(data.get("i", expires - VALID_SECONDS))
-            link = Link(str(data["c"]), Scope(data["s"]), expires, str(data.get("p", "")), issued)
+            player, join = str(data.get("p", "")), str(data.get("j", ""))
+            link = Link(str(data["c"]), Scope(data["s"]), expires, player, issued, join)
         except (ValueError, KeyError, TypeError, binascii.Error):  # signed by us, so only an old format
             return Refusal.ALTERED
         return Refusal.EXPIRED if now >= link.expires else link

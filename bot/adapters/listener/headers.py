@@ -1,5 +1,6 @@
 """The headers every response carries, errors included: a Content-Security-Policy with no script
-at all, no sniffing, no referrer (a page's link is its key), no framing."""
+at all (the big screen alone sets its own, naming its one script: bot/adapters/web/screen.py), no
+sniffing, no referrer (a page's link is its key), no framing."""
 
 from __future__ import annotations
 
@@ -28,5 +29,8 @@ async def secured(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException as exc:  # redirects, 404s and 413s carry them too
         exc.headers.update(HEADERS)
         raise
+    csp = response.headers.get("Content-Security-Policy")  # the big screen's, which allows its script
     response.headers.update(HEADERS)
+    if csp is not None:
+        response.headers["Content-Security-Policy"] = csp
     return response

@@ -17,6 +17,7 @@ from bot.adapters.web.formats import FILTERS
 from bot.adapters.web.guard import no_store
 from bot.adapters.web.pages import Pages
 from bot.adapters.web.reports import ReportPages
+from bot.adapters.web.screen import ScreenPages
 from bot.adapters.web.upload_pages import UploadPages
 from bot.commands.weblinks import LinkSigner
 
@@ -46,6 +47,8 @@ def add_pages(app: web.Application, source: PageSource, signer: LinkSigner, uplo
     app.router.add_routes(UploadPages(pages, uploads).routes())
     app.router.add_routes(ReportPages(pages).routes())
     app.router.add_routes(AssignmentPages(pages).routes())
+    if source.live is not None:
+        app.router.add_routes(ScreenPages(pages, source.live).routes())
     app.router.add_static("/static", STATIC)
 
 

@@ -20,6 +20,7 @@ from bot.domain.questionstats import QuestionStats
 from bot.domain.records import RunStatus
 from bot.engine.standings import period_start
 from bot.ports.clock import Clock
+from bot.ports.live import LiveEvents
 from bot.ports.store import AssignmentRecords, Boards, ChatRecords, QuestionTallies, WebRecords
 
 
@@ -37,6 +38,7 @@ class PageSource:
     clock: Clock
     results: ResultSource
     default_language: str
+    live: LiveEvents | None = None  # the runs' events, for the big screen (none: no big screen here)
 
 
 @dataclass(frozen=True)

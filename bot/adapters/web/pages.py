@@ -30,6 +30,7 @@ from bot.texts import bidi
 from bot.texts.i18n import normalise
 
 PERIODS = ("all", "month", "week")
+SCREENS = (Scope.SCREEN, Scope.HOST)  # the big screen's links (bot/adapters/web/screen.py)
 QUIZ = f"{{quiz_id:{QUIZ_ID}}}"  # an address that names no possible quiz is no route: a 404
 
 
@@ -192,6 +193,9 @@ class Pages:
             return guard.refusal_page(request, self.source.default_language, found)
         if isinstance(found, Refusal):
             return guard.refusal_page(request, (await self.view(_chat_key(request, self.signer))).lang, found)
+        if (found.scope in SCREENS) != (scope in SCREENS):  # a big screen's link opens that page alone
+            reason = "screen_only" if found.scope in SCREENS else "not_screen"
+            return guard.refusal_page(request, (await self.view(found.chat_key)).lang, reason)
         if scope is Scope.ADMIN and found.scope is not Scope.ADMIN:
             return guard.refusal_page(request, (await self.view(found.chat_key)).lang, Refusal.FOREIGN)
         if found.scope is Scope.BOARD and not await self.store.board_public(found.chat_key):

@@ -204,6 +204,10 @@ def refused(lang: str) -> dict[str, str]:
             lang, "A chat admin has ended every link given before this one. Ask for a new one with /dashboard."
         ),
         "private": t(lang, "This chat's leaderboard is not public any more."),
+        "screen_only": t(
+            lang, "This link opens the big screen only. Chat admins get a link to the other pages with /dashboard."
+        ),
+        "not_screen": t(lang, "This link does not open the big screen: /screen in the chat gives one."),
         "form": t(lang, "The form has expired or did not come from this page. Open the page again and retry."),
         "home": t(lang, "quizhost web pages: open the link that /dashboard (admins) or /board gives in a chat."),
     }
@@ -264,3 +268,37 @@ def assignment_status(lang: str, status: AssignmentStatus) -> str:
 def attempts(lang: str, n: int) -> str:
     """How many members started an assignment, for its line in the run history."""
     return tn(lang, "{n} attempt", "{n} attempts", n)
+
+
+# the big screen (bot/adapters/web/screen.py): its words, and the words its script fills in
+# ({n}, {m}, {number}, {total}, {seconds} are put in by the page's script, in these words' order)
+
+
+def screen(lang: str) -> dict[str, str]:
+    return {
+        "title": t(lang, "Big screen"),
+        "waiting": t(lang, "Waiting for the next question…"),
+        "question": t(lang, "Question {number} of {total}"),
+        "answered": t(lang, "{n} of {m} answered"),
+        "seconds": t(lang, "{seconds} s left"),
+        "closed": t(lang, "Time is up"),
+        "right": t(lang, "The right answer"),
+        "top": t(lang, "Top five"),
+        "podium": t(lang, "Final standings"),
+        "points": t(lang, "Points"),
+        "paused": t(lang, "Paused"),
+        "hint": t(lang, "Hint"),
+        "join": t(lang, "Join the game"),
+        "join_chat": t(lang, "Play in the chat"),
+        "live": t(lang, "Live: following the game"),
+        "offline": t(lang, "Reconnecting…"),
+        "controls": t(lang, "Host controls"),
+        "next": t(lang, "Next question"),
+        "pause": t(lang, "Pause the game"),
+        "resume": t(lang, "Resume the game"),
+        "skip": t(lang, "Skip this question"),
+        "hint_now": t(lang, "Show the hint"),
+        "end": t(lang, "End the game"),
+        "no_hosting": t(lang, "This bot has no hosted games yet: the controls do nothing here."),
+        "busy": t(lang, "Too many screens follow this chat right now. Try again in a minute."),
+    }

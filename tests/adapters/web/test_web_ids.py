@@ -15,7 +15,7 @@ import pytest
 from bot.adapters.web import web_app
 from bot.app.web import page_source
 from bot.commands.core import Caller
-from bot.commands.weblinks import signer_for
+from bot.commands.weblinks import Scope, signer_for
 from bot.content.catalog import Catalog, default_quiz_folders
 from bot.engine.core import EngineSettings
 from bot.ports.store import Store
@@ -112,13 +112,15 @@ async def status_of(http: aiohttp.ClientSession, url: str) -> int:
 
 async def test_every_route_answers_an_id_no_row_has_with_404(site: Site) -> None:
     token = site.link(group()).rstrip("/").rsplit("/", 1)[-1]
+    screen = site.link(group(), Scope.SCREEN).rstrip("/").rsplit("/", 1)[-1]  # the big screen's pages
     run_id = (await house_of(site.engine).store.chat_runs(group().key))[0].run_id
-    filled = FILLED | {"token": token, "run_id": str(run_id)}
+    filled = FILLED | {"run_id": str(run_id)}
     templates = [t for t in await routes(site) if set(placeholders(t)) - {"token"}]
     assert any("run_id" in placeholders(t) for t in templates), "the sweep sees the run routes"
     found: dict[str, int] = {}
     async with aiohttp.ClientSession() as http:
         for template in templates:
+            filled["token"] = screen if template.startswith("/s/") else token
             good = site.base + template.format(**filled)
             assert await status_of(http, good) == 200, good
             for name in set(placeholders(template)) - {"token", "kind", "which"}:

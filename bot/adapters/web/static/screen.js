@@ -1,0 +1,170 @@
+// The big screen's event reader (bot/adapters/web/screen.py): follows the chat's runs over
+// Server-Sent Events and redraws the page. Text goes in as text (textContent), never as markup.
+// The browser reconnects by itself and sends the last id it saw; the server goes on from there.
+"use strict";
+
+(function () {
+  const root = document.getElementById("screen");
+  if (!root) return;
+  const words = JSON.parse(root.dataset.words);
+  const $ = (id) => document.getElementById(id);
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
+  let skew = 0; // the server's clock minus ours, from each event's sending time
+  let deadline = 0;
+  let paused = null; // seconds left when paused
+  let question = 0; // the number of the question shown
+  let ticking = null;
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  function show(id, on) {
+    $(id).hidden = !on;
+  }
+
+  function tick() {
+    const clock = $("clock");
+    if (paused !== null) {
+      clock.textContent = words.paused + " · " + fill(words.seconds, { seconds: Math.ceil(paused) });
+      return;
+    }
+    const left = Math.max(0, Math.ceil(deadline - (Date.now() / 1000 + skew)));
+    clock.textContent = left > 0 ? fill(words.seconds, { seconds: left }) : words.closed;
+  }
+
+  function answered(data) {
+    $("answered").textContent = fill(words.answered, { n: data.answered, m: Math.max(data.players, data.answered) });
+  }
+
+  function rows(title, standings) {
+    $("board-title").textContent = title;
+    const list = $("rows");
+    clear(list);
+    for (const row of standings) {
+      const item = document.createElement("li");
+      const name = document.createElement("bdi");
+      name.textContent = row.name;
+      const points = document.createElement("span");
+      points.className = "points";
+      points.dir = "ltr";
+      points.textContent = String(row.points);
+      item.append(String(row.rank) + ". ", name, " ", points);
+      list.append(item);
+    }
+    show("board", standings.length > 0);
+  }
+
+  function onQuestion(data) {
+    question = data.number;
+    deadline = data.deadline;
+    paused = null;
+    $("heading").textContent = fill(words.question, { number: data.number, total: data.total });
+    const prompt = $("prompt");
+    prompt.textContent = data.prompt;
+    prompt.dir = data.rtl ? "rtl" : "auto";
+    const list = $("options");
+    clear(list);
+    for (const option of data.options) {
+      const item = document.createElement("li");
+      item.dataset.letter = option.letter;
+      const letter = document.createElement("span");
+      letter.className = "letter";
+      letter.textContent = option.letter;
+      const text = document.createElement("bdi");
+      text.textContent = option.text;
+      const count = document.createElement("span");
+      count.className = "count";
+      count.dir = "ltr";
+      item.append(letter, " ", text, count);
+      list.append(item);
+    }
+    const picture = data.picture;
+    show("picture", Boolean(picture));
+    if (picture) {
+      const img = $("picture-img");
+      img.hidden = !picture.quiz;
+      if (picture.quiz) img.src = root.dataset.pictures + encodeURIComponent(picture.quiz) + "/" + picture.number;
+      img.alt = picture.alt || "";
+      $("picture-alt").textContent = picture.alt || "";
+    }
+    show("reveal", false);
+    show("board", false);
+    answered(data);
+    if (ticking === null) ticking = setInterval(tick, 250);
+    tick();
+  }
+
+  function onClosed(data) {
+    if (data.number !== question) return;
+    deadline = 0;
+    paused = null;
+    tick();
+    const letters = data.right_letter.split(/[^A-Z]+/).filter(Boolean);
+    const items = $("options").children;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      item.classList.toggle("right", letters.includes(item.dataset.letter));
+      const count = item.querySelector(".count");
+      if (count && i < data.counts.length) count.textContent = " " + data.counts[i];
+    }
+    $("right").textContent = [data.right_letter, data.right_text].filter(Boolean).join(" · ");
+    $("explanation").textContent = data.explanation || "";
+    show("reveal", Boolean(data.right_letter || data.right_text));
+    answered(data);
+    rows(words.top, data.top);
+  }
+
+  function onPodium(data) {
+    deadline = 0;
+    paused = null;
+    $("heading").textContent = words.podium;
+    $("prompt").textContent = data.title;
+    clear($("options"));
+    show("picture", false);
+    show("reveal", false);
+    $("answered").textContent = "";
+    $("clock").textContent = "";
+    rows(words.podium, data.standings);
+  }
+
+  const handlers = {
+    question: onQuestion,
+    answered: (data) => {
+      if (data.number === question && deadline) answered(data);
+    },
+    closed: onClosed,
+    podium: onPodium,
+    paused: (data) => {
+      paused = data.left;
+      tick();
+    },
+    resumed: (data) => {
+      paused = null;
+      deadline = data.deadline;
+      tick();
+    },
+    hint: (data) => {
+      $("explanation").textContent = words.hint + ": " + data.hint;
+    },
+  };
+
+  const status = $("status");
+  const source = new EventSource(root.dataset.events);
+  source.onopen = () => {
+    status.textContent = words.live;
+    status.dataset.state = "live";
+  };
+  source.onerror = () => {
+    status.textContent = words.offline;
+    status.dataset.state = "offline";
+  };
+  for (const [kind, handle] of Object.entries(handlers)) {
+    source.addEventListener(kind, (message) => {
+      const data = JSON.parse(message.data);
+      skew = data.now - Date.now() / 1000;
+      root.dataset.lastEvent = message.lastEventId;
+      handle(data);
+    });
+  }
+})();
