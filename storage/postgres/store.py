@@ -26,6 +26,7 @@ from storage.postgres import presence as pg_presence
 from storage.postgres import presses as pg_presses
 from storage.postgres import updates as pg_updates
 from storage.postgres import wakeups as pg_wakeups
+from storage.postgres.live import PostgresLive
 from storage.postgres.rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.postgres.schema import MIGRATIONS
 from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
@@ -101,6 +102,7 @@ class PostgresStore(
         self._poller: asyncpg.pool.PoolConnectionProxy | None = None  # holds POLLING_LOCK while we poll
         self._presence = pg_presence.Presence(url)  # this worker alive, and its name held (hold_name)
         self._name_refused = False  # another live worker has our name: its leases are not ours to let go
+        self._live = PostgresLive(pool, url)  # the big screen's events between workers
 
     @classmethod
     async def open(cls, url: str, setting: str = SETTING, owner: str = "") -> PostgresStore:
@@ -126,6 +128,7 @@ class PostgresStore(
         worker claims them at once rather than after their leases ran out), disconnect."""
         if self._pool.is_closing():
             return
+        await self._live.close()
         await self.writer.close()
         try:
             if not self._name_refused:
@@ -137,6 +140,10 @@ class PostgresStore(
                 await self._pool.release(self._poller)
                 self._poller = None
             await self._pool.close()
+
+    def live_events(self) -> PostgresLive:
+        """This worker's bus of the big screen's events (bot/ports/live.py SharedLive)."""
+        return self._live
 
     async def hold_polling(self) -> bool:
         """A session-level advisory lock on a connection of its own, kept until `close`: when

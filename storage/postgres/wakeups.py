@@ -75,21 +75,30 @@ async def take_host_requests(pool: asyncpg.Pool, run_ids: set[int]) -> list[tupl
 async def listen(url: str, woken: Woken) -> None:
     """Until cancelled: `woken(run_id)` for every notification, and `woken(None)` after each
     (re)connect, when notifications may have been missed. A lost connection is made again."""
+    await listen_on(
+        url, CHANNEL, APPLICATION, lambda payload: woken(None) if payload is None else _wake(woken, payload)
+    )
+
+
+async def listen_on(url: str, channel: str, application: str, heard: Callable[[str | None], None]) -> None:
+    """Until cancelled, on a connection of its own: `heard(payload)` for every notification on
+    `channel`, and `heard(None)` after each (re)connect, when notifications may have been missed.
+    A lost connection is made again (the big screen's events listen so too: storage/postgres/live.py)."""
     delay = RECONNECT_FIRST
     while True:
         try:
             conn = await asyncpg.connect(
-                url, timeout=CONNECT_SECONDS, server_settings={"application_name": APPLICATION}
+                url, timeout=CONNECT_SECONDS, server_settings={"application_name": application}
             )
         except Exception as error:  # the database away: the renewal tick still finds stops
-            log.warning("wake-ups: cannot connect (%s); trying again in %.1f s", scrub(str(error), url), delay)
+            log.warning("%s: cannot connect (%s); trying again in %.1f s", channel, scrub(str(error), url), delay)
         else:
             delay = RECONNECT_FIRST
             try:
-                await _until_lost(conn, woken)
+                await _until_lost(conn, channel, heard)
             except Exception as error:
                 log.warning(
-                    "wake-ups: the listening connection was lost (%s); connecting again", scrub(str(error), url)
+                    "%s: the listening connection was lost (%s); connecting again", channel, scrub(str(error), url)
                 )
             finally:
                 conn.terminate()  # gone already, or half-open: nothing to say goodbye to
@@ -97,12 +106,12 @@ async def listen(url: str, woken: Woken) -> None:
         delay = min(delay * 2, RECONNECT_MOST)
 
 
-async def _until_lost(conn: asyncpg.Connection, woken: Woken) -> None:
+async def _until_lost(conn: asyncpg.Connection, channel: str, heard: Callable[[str | None], None]) -> None:
     lost = asyncio.Event()
     conn.add_termination_listener(lambda _conn: lost.set())
-    await conn.add_listener(CHANNEL, lambda _conn, _pid, _channel, payload: _wake(woken, payload))
-    log.info("wake-ups: listening on %s", CHANNEL)
-    woken(None)
+    await conn.add_listener(channel, lambda _conn, _pid, _channel, payload: heard(str(payload)))
+    log.info("listening on %s", channel)
+    heard(None)
     while not lost.is_set():
         try:
             await asyncio.wait_for(lost.wait(), PROBE_SECONDS)
