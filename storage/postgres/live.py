@@ -75,8 +75,9 @@ class PostgresLive:
         self._start()
         self._watched[chat_key] += 1
         try:
-            if not self._local.last_id(chat_key):  # the first viewer here: the chat's backlog
-                await self._read(chat_key, LATEST, chat_key)
+            if self._watched[chat_key] == 1:  # nobody here read the chat's news: what is new since
+                last = self._local.last_id(chat_key)
+                await (self._read(chat_key, SINCE, chat_key, last) if last else self._read(chat_key, LATEST, chat_key))
             async for event in self._local.follow(chat_key, after):
                 yield event
         finally:
