@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.domain import owed, session
-from bot.domain.model import MediaKind, QuestionCard, Reveal, Standing
+from bot.domain.model import MediaKind, QuestionCard, Reply, Reveal, Standing
 from bot.domain.records import MessageKind, OutboxMessage
 from bot.domain.session import Run
 from bot.ports.clock import Clock
@@ -28,6 +28,8 @@ log = logging.getLogger("quizhost.engine")
 COUNT_EVERY = 0.25  # seconds between two "N of M answered" of one run (the last answer always counts)
 TOP = 5  # the players a close shows
 PODIUM_ROWS = 10
+# the key's end of a round's standings notice (bot/domain/owed.py round_notice): the board between rounds
+ROUND_STANDINGS = ":round-standings"
 
 
 class LiveStore(Boards, Protocol):
@@ -53,6 +55,8 @@ class Broadcast:
                     await self._publish(run, LiveKind.CLOSED, await self._closed(run, message.made[1]))
                 elif message.kind is MessageKind.PODIUM:
                     await self._publish(run, LiveKind.PODIUM, await self._podium(run))
+                elif message.kind is MessageKind.NOTICE and message.key.endswith(ROUND_STANDINGS) and message.made:
+                    await self._publish(run, LiveKind.ROUND, await self._round(run, message.made[1]))
         except Exception:
             log.exception("run %d: a live event was not published", run.id)
 
@@ -115,6 +119,11 @@ class Broadcast:
             "players": _players(run),
             "top": _rows(standings[:TOP]),
         }
+
+    async def _round(self, run: Run, reply: Reply) -> dict[str, Any]:
+        """The board between rounds: the chat's message (the round's name) and the standings."""
+        standings = await self.store.run_standings(run.id)
+        return {"run": run.id, "title": reply.text.split("\n", 1)[0], "standings": _rows(standings[:PODIUM_ROWS])}
 
     async def _podium(self, run: Run) -> dict[str, Any]:
         standings = await self.store.run_standings(run.id)

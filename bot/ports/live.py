@@ -26,6 +26,7 @@ class LiveKind(StrEnum):
     ANSWERED = "answered"  # N of M answered
     CLOSED = "closed"  # the split, the right answer, the top five
     PODIUM = "podium"  # the run's end
+    ROUND = "round"  # the run's standings between two rounds
     PAUSED = "paused"  # a host paused the run (with the time the question had left)
     RESUMED = "resumed"
     HINT = "hint"

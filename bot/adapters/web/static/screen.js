@@ -135,6 +135,7 @@
     },
     closed: onClosed,
     podium: onPodium,
+    round: (data) => rows(data.title, data.standings),
     paused: (data) => {
       paused = data.left;
       tick();
