@@ -151,9 +151,13 @@ async def play(settings: Settings, topic: str, lang: str | None, name: str | Non
         await engine.resume()
         timers = asyncio.create_task(engine.serve())
         schedules = asyncio.create_task(house.scheduler.serve())
+        from bot.app.web import web_pages_for_run
+
         try:
-            await open_terminal(house, console, topic, lang)
-            await console.serve(commands, stdin_lines(asyncio.get_running_loop()))
+            # with QUIZHOST_WEB_URL, the pages too: the big screen follows this process's runs
+            async with web_pages_for_run(settings, house, []):
+                await open_terminal(house, console, topic, lang)
+                await console.serve(commands, stdin_lines(asyncio.get_running_loop()))
         finally:
             for task in (timers, schedules):
                 task.cancel()

@@ -85,6 +85,7 @@ COMMAND_WORDS = {
     "remove",
     "dashboard",
     "board",
+    "screen",  # /screen: the big screen's link
     "week",
     "month",
     "all",
