@@ -51,6 +51,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "uses a schema of its own there, dropped after); default: SQLite files",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument(
+        "--screen",
+        type=int,
+        metavar="VIEWERS",
+        help="bench the big screen alone: VIEWERS streams of one chat over --screen-workers `quizhost web` "
+        "processes on PostgreSQL (--db, else a throwaway cluster); lag after each event's cause, memory per viewer",
+    )
+    parser.add_argument("--screen-workers", type=int, default=3, help="with --screen: the web workers")
     from bot.bench import tuning
 
     tuning.add_argument(parser)
@@ -61,6 +69,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "screen", None):
+        from bot.bench.screen import main as screen_main
+
+        return screen_main(args.screen, args.screen_workers, args.db)
     if getattr(args, "platform", None):
         from bot.bench.platform import main as platform_main
 
