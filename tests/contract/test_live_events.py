@@ -1,0 +1,101 @@
+"""The live events port (bot/ports/live.py), as each implementation keeps it: in one process's
+memory (SQLite) and through PostgreSQL between workers. Ids grow; a viewer gets what came after
+the id it names, a new viewer the current question's events, and then each event as it comes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.ports.live import LiveEvent, LiveEvents, LiveKind
+from storage.postgres.store import PostgresStore
+from storage.shared.live import LiveChannels
+
+CHAT, OTHER = "test:g1", "test:g2"
+
+
+@contextlib.asynccontextmanager
+async def two_workers(url: str) -> AsyncIterator[tuple[LiveEvents, LiveEvents]]:
+    first = await PostgresStore.open(url, owner="w1")
+    second = await PostgresStore.open(url, owner="w2")
+    try:
+        yield first.live_events(), second.live_events()
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def taken(events: LiveEvents, chat: str, after: int | None, count: int) -> list[LiveEvent]:
+    got: list[LiveEvent] = []
+    async with asyncio.timeout(10):
+        async for event in events.follow(chat, after):
+            got.append(event)
+            if len(got) == count:
+                return got
+    raise AssertionError("the stream ended")
+
+
+async def published(live: LiveEvents, chat: str, kinds: list[LiveKind]) -> None:
+    for n, kind in enumerate(kinds):
+        await live.publish(chat, 7, kind, {"n": n}, 1000.0 + n)
+
+
+async def after_an_id_then_each_as_it_comes(publisher: LiveEvents, viewer: LiveEvents) -> None:
+    await published(publisher, OTHER, [LiveKind.QUESTION])  # another chat's: never seen here
+    await published(publisher, CHAT, [LiveKind.QUESTION, LiveKind.ANSWERED, LiveKind.CLOSED])
+    first = await taken(viewer, CHAT, 0, 3)
+    assert [e.kind for e in first] == [LiveKind.QUESTION, LiveKind.ANSWERED, LiveKind.CLOSED]
+    assert [e.data["n"] for e in first] == [0, 1, 2] and all(e.chat_key == CHAT and e.run_id == 7 for e in first)
+    assert first[0].id < first[1].id < first[2].id
+
+    again = await taken(viewer, CHAT, first[0].id, 2)  # reconnecting after the first
+    assert [e.id for e in again] == [e.id for e in first[1:]]
+
+    waiting = asyncio.create_task(taken(viewer, CHAT, first[-1].id, 1))
+    await asyncio.sleep(0.1)
+    await published(publisher, CHAT, [LiveKind.PODIUM])
+    (podium,) = await waiting
+    assert podium.kind is LiveKind.PODIUM and podium.id > first[-1].id
+
+
+async def the_current_question_and_what_followed_it(publisher: LiveEvents, viewer: LiveEvents) -> None:
+    kinds = [LiveKind.QUESTION, LiveKind.CLOSED, LiveKind.QUESTION, LiveKind.ANSWERED]
+    await published(publisher, CHAT, kinds)
+    await asyncio.sleep(0.1)
+    snapshot = await taken(viewer, CHAT, None, 2)
+    assert [(e.kind, e.data["n"]) for e in snapshot] == [(LiveKind.QUESTION, 2), (LiveKind.ANSWERED, 3)]
+
+
+async def test_in_memory_a_viewer_gets_what_came_after_its_id_then_each_as_it_comes():
+    live = LiveChannels()
+    await after_an_id_then_each_as_it_comes(live, live)
+
+
+async def test_in_memory_a_new_viewer_gets_the_current_question_and_what_followed_it():
+    live = LiveChannels()
+    await the_current_question_and_what_followed_it(live, live)
+
+
+@pytest.mark.postgres
+async def test_between_workers_a_viewer_gets_what_came_after_its_id_then_each_as_it_comes(postgres_url):
+    async with two_workers(postgres_url) as (publisher, viewer):
+        await after_an_id_then_each_as_it_comes(publisher, viewer)
+
+
+@pytest.mark.postgres
+async def test_between_workers_a_new_viewer_gets_the_current_question_and_what_followed_it(postgres_url):
+    async with two_workers(postgres_url) as (publisher, viewer):
+        await the_current_question_and_what_followed_it(publisher, viewer)
+
+
+async def test_the_memory_backlog_is_bounded_per_chat():
+    live = LiveChannels(backlog=3)
+    for n in range(10):
+        live.deliver(LiveEvent(n + 1, CHAT, 1, LiveKind.ANSWERED, {"n": n}, 0.0))
+    live.deliver(LiveEvent(5, CHAT, 1, LiveKind.ANSWERED, {}, 0.0))  # an id seen already changes nothing
+    assert live.last_id(CHAT) == 10
+
+    assert [e.id for e in await taken(live, CHAT, 0, 3)] == [8, 9, 10]
