@@ -34,7 +34,9 @@
   }
 
   function answered(data) {
-    $("answered").textContent = fill(words.answered, { n: data.answered, m: Math.max(data.players, data.answered) });
+    // M is who has played this run so far: nobody yet on its first question, so no "0 of 0"
+    const m = Math.max(data.players, data.answered);
+    $("answered").textContent = m ? fill(words.answered, { n: data.answered, m: m }) : "";
   }
 
   function rows(title, standings) {
