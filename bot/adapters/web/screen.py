@@ -144,6 +144,7 @@ class ScreenPages:
             "csrf": self.pages.signer.form_token(token, "host") if link.scope is Scope.HOST else "",
             "actions": HOST_ACTIONS,
             "said": said,
+            "chat_title": view.name if view.name != link.chat_key else "",
             "events": f"/s/{token}/events",
             "pictures": f"/s/{token}/picture/",
         }
