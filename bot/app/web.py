@@ -16,6 +16,7 @@ import ipaddress
 import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
 
 from aiohttp import web
 
@@ -28,6 +29,8 @@ from bot.app.memory import return_large_buffers
 from bot.app.settings import Settings
 from bot.app.wiring import listen_address, open_house, signal_stop
 from bot.commands.weblinks import LinkSigner, Scope, WebAddress, signer_for
+from bot.domain.hosting import HostAction
+from bot.domain.model import ChatRef, Player, Reply
 
 log = logging.getLogger("quizhost")
 
@@ -38,7 +41,15 @@ def web_address(settings: Settings) -> WebAddress:
 
 def page_source(house: House) -> PageSource:
     """What the pages read, of the house's pieces."""
-    return PageSource(house.store, house.clock, house.results, house.settings.default_language, house.live)
+    engine, store = house.engine, house.store
+
+    async def host(chat: ChatRef, action: HostAction, by: Player) -> Reply:
+        """The host's press on the big screen: the link names the player, their name is the
+        one the chat gave (hosting stores the player: an empty name would replace it)."""
+        name = (await store.player_names({by.key})).get(by.key, by.name)
+        return await engine.host(chat, action, replace(by, name=name), True)  # the link is given to admins only
+
+    return PageSource(house.store, house.clock, house.results, house.settings.default_language, house.live, host)
 
 
 def is_loopback(host: str) -> bool:

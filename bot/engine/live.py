@@ -28,8 +28,8 @@ log = logging.getLogger("quizhost.engine")
 COUNT_EVERY = 0.25  # seconds between two "N of M answered" of one run (the last answer always counts)
 TOP = 5  # the players a close shows
 PODIUM_ROWS = 10
-# the key's end of a round's standings notice (bot/domain/owed.py round_notice): the board between rounds
-ROUND_STANDINGS = ":round-standings"
+# what a round's standings notice adds to its key (bot/domain/owed.py round_notice): the board between rounds
+ROUND_STANDINGS = "round-standings"
 
 
 class LiveStore(Boards, Protocol):
@@ -55,8 +55,8 @@ class Broadcast:
                     await self._publish(run, LiveKind.CLOSED, await self._closed(run, message.made[1]))
                 elif message.kind is MessageKind.PODIUM:
                     await self._publish(run, LiveKind.PODIUM, await self._podium(run))
-                elif message.kind is MessageKind.NOTICE and message.key.endswith(ROUND_STANDINGS) and message.made:
-                    await self._publish(run, LiveKind.ROUND, await self._round(run, message.made[1]))
+                elif message.kind is MessageKind.NOTICE and message.made is not None:
+                    await self._notice(run, message)
         except Exception:
             log.exception("run %d: a live event was not published", run.id)
 
@@ -119,6 +119,23 @@ class Broadcast:
             "players": _players(run),
             "top": _rows(standings[:TOP]),
         }
+
+    async def _notice(self, run: Run, message: OutboxMessage) -> None:
+        """A notice of the host's (paused, resumed, the hint) or a round's standings, told apart
+        by what its key adds to the question's notice key (bot/domain/owed.py)."""
+        what = message.key.removeprefix(owed.key(run, MessageKind.NOTICE)).split(":")[1:2]
+        number = run.row.index + 1
+        if what == ["paused"]:
+            await self._publish(run, LiveKind.PAUSED, {"number": number, "left": run.row.paused_left or 0.0})
+        elif what == ["resumed"]:
+            await self._publish(run, LiveKind.RESUMED, {"number": number, "deadline": run.row.due})
+        elif what == ["hint"]:
+            hint = run.question.hint
+            await self._publish(
+                run, LiveKind.HINT, {"number": number, "hint": hint.get(run.row.language) if hint else ""}
+            )
+        elif what == [ROUND_STANDINGS]:
+            await self._publish(run, LiveKind.ROUND, await self._round(run, message.made[1]))
 
     async def _round(self, run: Run, reply: Reply) -> dict[str, Any]:
         """The board between rounds: the chat's message (the round's name) and the standings."""

@@ -6,6 +6,7 @@ answers to the quiz.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -15,13 +16,17 @@ from bot.commands.learning import quiz_report
 from bot.commands.results import ResultSource, quiz_of
 from bot.domain import assignment as assigned
 from bot.domain.assignment import AssignmentSummary, Place
-from bot.domain.model import Question, Quiz, Standing
+from bot.domain.hosting import HostAction
+from bot.domain.model import ChatRef, Player, Question, Quiz, Reply, Standing
 from bot.domain.questionstats import QuestionStats
 from bot.domain.records import RunStatus
 from bot.engine.standings import period_start
 from bot.ports.clock import Clock
 from bot.ports.live import LiveEvents
 from bot.ports.store import AssignmentRecords, Boards, ChatRecords, QuestionTallies, WebRecords
+
+# a host's press on the big screen: (chat, action, who) -> what to tell them (Engine.host, as an admin)
+HostCall = Callable[[ChatRef, HostAction, Player], Awaitable[Reply]]
 
 
 class PageStore(WebRecords, Boards, QuestionTallies, ChatRecords, AssignmentRecords, Protocol):
@@ -39,6 +44,7 @@ class PageSource:
     results: ResultSource
     default_language: str
     live: LiveEvents | None = None  # the runs' events, for the big screen (none: no big screen here)
+    host: HostCall | None = None  # the big screen's controls: the engine's host actions
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import json
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from typing import Any
 
@@ -29,10 +28,12 @@ from markupsafe import Markup
 from bot.adapters.listener import within_body_time
 from bot.adapters.listener.headers import HEADERS
 from bot.adapters.web import media, texts
+from bot.adapters.web.figures import HostCall
 from bot.adapters.web.ids import id_in
 from bot.adapters.web.pages import Pages
 from bot.commands.results import quiz_of
 from bot.commands.weblinks import Link, Scope
+from bot.domain.hosting import HostAction
 from bot.domain.model import QUIZ_ID, ChatRef, Player
 from bot.ports.clock import Clock
 from bot.ports.live import LiveEvent, LiveEvents
@@ -45,18 +46,15 @@ CSP = (
 )
 MAX_VIEWERS = 500  # streams of one chat this process serves at once; one more is told to come back
 KEEP_ALIVE_SECONDS = 15.0
-HOST_ACTIONS = ("next", "pause", "resume", "skip", "hint", "end")
+HOST_ACTIONS = tuple(HostAction)  # the controls, in the host panel's order
 QR_SCALE = 6
-
-# a host's press on the page: (chat, action, who) -> what to tell them; None: no hosted games
-HostCall = Callable[[ChatRef, str, Player], Awaitable[str]]
 
 
 class ScreenPages:
     def __init__(self, pages: Pages, live: LiveEvents, host: HostCall | None = None) -> None:
         self.pages = pages
         self.live = live
-        self.host = host
+        self.host = host  # None: no engine here to act on (the page says so)
         self.viewers: Counter[str] = Counter()  # chat key -> streams open in this process
 
     def routes(self) -> list[web.RouteDef]:
@@ -112,8 +110,8 @@ class ScreenPages:
         if action not in HOST_ACTIONS:
             raise web.HTTPBadRequest()
         said = texts.screen(lang)["no_hosting"]
-        if self.host is not None:
-            said = await self.host(_chat(link.chat_key), action, _player(link))
+        if self.host is not None:  # the link was given to an admin: is_admin, as the chat said then
+            said = (await self.host(_chat(link.chat_key), HostAction(action), _player(link))).text
         return await self._render(request, link, said)
 
     async def picture(self, request: web.Request) -> web.StreamResponse:

@@ -92,6 +92,7 @@
     }
     show("reveal", false);
     show("board", false);
+    show("hint", false);
     answered(data);
     if (ticking === null) ticking = setInterval(tick, 250);
     tick();
@@ -125,6 +126,7 @@
     clear($("options"));
     show("picture", false);
     show("reveal", false);
+    show("hint", false);
     $("answered").textContent = "";
     $("clock").textContent = "";
     rows(words.podium, data.standings);
@@ -139,16 +141,20 @@
     podium: onPodium,
     round: (data) => rows(data.title, data.standings),
     paused: (data) => {
+      if (data.number !== question) return;
       paused = data.left;
       tick();
     },
     resumed: (data) => {
+      if (data.number !== question) return;
       paused = null;
       deadline = data.deadline;
       tick();
     },
     hint: (data) => {
-      $("explanation").textContent = words.hint + ": " + data.hint;
+      if (data.number !== question) return;
+      $("hint").textContent = words.hint + ": " + data.hint;
+      show("hint", true);
     },
   };
 
