@@ -48,7 +48,9 @@ def add_pages(app: web.Application, source: PageSource, signer: LinkSigner, uplo
     app.router.add_routes(ReportPages(pages).routes())
     app.router.add_routes(AssignmentPages(pages).routes())
     if source.live is not None:
-        app.router.add_routes(ScreenPages(pages, source.live, source.host).routes())
+        screen = ScreenPages(pages, source.live, source.host)
+        app.router.add_routes(screen.routes())
+        app.on_shutdown.append(screen.closing)
     app.router.add_static("/static", STATIC)
 
 

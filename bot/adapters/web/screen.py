@@ -56,6 +56,7 @@ class ScreenPages:
         self.live = live
         self.host = host  # None: no engine here to act on (the page says so)
         self.viewers: Counter[str] = Counter()  # chat key -> streams open in this process
+        self.streams: set[EventSourceResponse] = set()  # ended at once when the server stops
 
     def routes(self) -> list[web.RouteDef]:
         return [
@@ -83,19 +84,31 @@ class ScreenPages:
         try:
             headers = {**HEADERS, "Content-Security-Policy": CSP}
             async with sse_response(request, headers=headers, ping_interval=KEEP_ALIVE_SECONDS) as stream:
-                clock = self.pages.source.clock
-                pump = asyncio.create_task(_pump(stream, self.live, chat_key, _last_id(request), clock))
-                try:
-                    await stream.wait()  # until the viewer leaves (a keep-alive fails) or the pump ends
-                finally:
-                    pump.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, ConnectionError):
-                        await pump
+                await self._stream(stream, chat_key, _last_id(request))
             return stream
         finally:
             self.viewers[chat_key] -= 1
             if not self.viewers[chat_key]:
                 del self.viewers[chat_key]
+
+    async def _stream(self, stream: EventSourceResponse, chat_key: str, after: int | None) -> None:
+        """The chat's events into the stream until the viewer leaves (a keep-alive fails), the
+        server stops, or a send fails."""
+        self.streams.add(stream)
+        pump = asyncio.create_task(_pump(stream, self.live, chat_key, after, self.pages.source.clock))
+        try:
+            await stream.wait()
+        finally:
+            self.streams.discard(stream)
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                await pump
+
+    async def closing(self, app: web.Application) -> None:
+        """The server stops: every stream ends now (a browser reconnects to another worker, or
+        to this one when it is back), not when the stop's grace ends."""
+        for stream in list(self.streams):
+            stream.stop_streaming()
 
     async def host_action(self, request: web.Request) -> web.Response:
         link = await self.opened(request)
