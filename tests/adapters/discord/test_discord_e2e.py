@@ -253,6 +253,7 @@ async def test_command_descriptions_are_synced_in_hindi_where_translated(fake, c
         "round",  # a draft's rounds and hints (issue #49)
         "hint",
         *("host", "next", "pause", "resume", "skip", "end"),  # a hosted game (issue #49)
+        "screen",  # the big screen (issue #49)
     }
     assert [o["type"] for o in commands["upload"]["options"]] == [11]  # an attachment
     assert commands["quiz"]["description"] == "Start a quiz: /quiz [topic] [count]"
