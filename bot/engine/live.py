@@ -60,6 +60,17 @@ class Broadcast:
         except Exception:
             log.exception("run %d: a live event was not published", run.id)
 
+    async def asking(self, run: Run) -> None:
+        """A run taken up again (a restart, a worker's runs taken over) shows its open question
+        again, and that it is paused: a screen in memory lost what it had."""
+        try:
+            await self._publish(run, LiveKind.QUESTION, self._question(run, session.card(run)))
+            if run.row.paused_left is not None:
+                data = {"number": run.row.index + 1, "left": run.row.paused_left}
+                await self._publish(run, LiveKind.PAUSED, data)
+        except Exception:
+            log.exception("run %d: a live event was not published", run.id)
+
     def count_soon(self, run: Run) -> None:
         """An answer came: "N of M answered", at most every COUNT_EVERY seconds (and the last),
         published beside the press (which does not wait for it)."""
