@@ -16,10 +16,8 @@ import asyncio
 import contextlib
 import json
 from collections import Counter
-from http import HTTPStatus
 from typing import Any
 
-import aiohttp_jinja2
 import segno
 from aiohttp import web
 from aiohttp_sse import EventSourceResponse, sse_response
@@ -27,7 +25,7 @@ from markupsafe import Markup
 
 from bot.adapters.listener import within_body_time
 from bot.adapters.listener.headers import HEADERS
-from bot.adapters.web import media, texts
+from bot.adapters.web import guard, media, texts
 from bot.adapters.web.figures import HostCall
 from bot.adapters.web.ids import id_in
 from bot.adapters.web.pages import Pages
@@ -37,7 +35,6 @@ from bot.domain.hosting import HostAction
 from bot.domain.model import QUIZ_ID, ChatRef, Player
 from bot.ports.clock import Clock
 from bot.ports.live import LiveEvent, LiveEvents
-from bot.texts import bidi
 
 # the page may run its own script and read its own stream; nothing else changes from the others'
 CSP = (
@@ -118,7 +115,7 @@ class ScreenPages:
         token = request.match_info["token"]
         lang = (await self.pages.view(link.chat_key)).lang
         if link.scope is not Scope.HOST or not self.pages.signer.form_ok(token, "host", str(form.get("csrf", ""))):
-            return _refused(request, lang, texts.refused(lang)["form"])
+            return guard.refusal_page(request, lang, "form")
         action = str(form.get("action", ""))
         if action not in HOST_ACTIONS:
             raise web.HTTPBadRequest()
@@ -191,16 +188,6 @@ def _qr(join: str) -> Markup:
     """The join link as an inline SVG QR code (segno: no image library, no inline style)."""
     svg = segno.make(join, error="m").svg_inline(scale=QR_SCALE, dark="#000", light="#fff", title="QR")
     return Markup(svg)  # segno's own markup; the link inside it is escaped by segno
-
-
-def _refused(request: web.Request, lang: str, reason: str) -> web.Response:
-    words = texts.refused(lang)
-    values = {"lang": lang, "dir": "rtl" if bidi.is_rtl(lang) else "ltr", "L": words, "reason": reason}
-    response = aiohttp_jinja2.render_template(
-        "refused.html", request, {**values, "title": words["title"]}, status=HTTPStatus.FORBIDDEN
-    )
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 def _chat(chat_key: str) -> ChatRef:
