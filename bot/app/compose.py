@@ -244,7 +244,7 @@ def build_runs(
     teams = Teams(store=store, clock=clock, adapters=adapters)
     # the big screen's events: through the database between workers, else in this process's memory
     live = store.live_events() if isinstance(store, SharedLive) else LiveChannels()
-    broadcast = Broadcast(live, store, clock)
+    broadcast = Broadcast(live, store, clock, teams)
     steps = RunSteps(
         store=store,
         clock=clock,

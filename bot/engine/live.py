@@ -19,6 +19,8 @@ from bot.domain import owed, session
 from bot.domain.model import MediaKind, QuestionCard, Reply, Reveal, Standing
 from bot.domain.records import MessageKind, OutboxMessage
 from bot.domain.session import Run
+from bot.domain.teams import TeamStanding, shown_score
+from bot.engine.teams import Teams
 from bot.ports.clock import Clock
 from bot.ports.live import LiveEvents, LiveKind
 from bot.ports.store import Boards
@@ -41,6 +43,7 @@ class Broadcast:
     events: LiveEvents
     store: LiveStore
     clock: Clock
+    teams: Teams | None = None  # a run with teams shows their standings beside its players'
     _counted: dict[int, tuple[int, float]] = field(default_factory=dict)  # run -> (count, when) published
     _counting: set[asyncio.Task[None]] = field(default_factory=set)  # counts being published
 
@@ -129,6 +132,7 @@ class Broadcast:
             "answered": len(reveal.answers),
             "players": _players(run),
             "top": _rows(standings[:TOP]),
+            "teams": await self._teams(run, standings),
         }
 
     async def _notice(self, run: Run, message: OutboxMessage) -> None:
@@ -151,7 +155,12 @@ class Broadcast:
     async def _round(self, run: Run, reply: Reply) -> dict[str, Any]:
         """The board between rounds: the chat's message (the round's name) and the standings."""
         standings = await self.store.run_standings(run.id)
-        return {"run": run.id, "title": reply.text.split("\n", 1)[0], "standings": _rows(standings[:PODIUM_ROWS])}
+        return {
+            "run": run.id,
+            "title": reply.text.split("\n", 1)[0],
+            "standings": _rows(standings[:PODIUM_ROWS]),
+            "teams": await self._teams(run, standings),
+        }
 
     async def _podium(self, run: Run) -> dict[str, Any]:
         standings = await self.store.run_standings(run.id)
@@ -160,7 +169,12 @@ class Broadcast:
             "title": run.quiz.title.get(run.row.language),
             "reason": str(run.row.status),
             "standings": _rows(standings[:PODIUM_ROWS]),
+            "teams": await self._teams(run, standings),
         }
+
+    async def _teams(self, run: Run, standings: Sequence[Standing]) -> list[dict[str, Any]]:
+        """The run's teams ranked (none without teams): what a team scores, not who is in it."""
+        return _team_rows(await self.teams.ranked(run, standings)) if self.teams is not None else []
 
 
 def _players(run: Run) -> int:
@@ -182,3 +196,7 @@ def _picture(run: Run, card: QuestionCard) -> dict[str, Any] | None:
 
 def _rows(standings: Sequence[Standing]) -> list[dict[str, Any]]:
     return [{"rank": s.rank, "name": s.name, "points": s.points, "correct": s.correct} for s in standings]
+
+
+def _team_rows(teams: Sequence[TeamStanding]) -> list[dict[str, Any]]:
+    return [{"rank": s.rank, "name": s.name, "points": shown_score(s.score), "members": s.members} for s in teams]

@@ -200,6 +200,11 @@ class Teams:
         self._by_run.pop(run.id, None)
         return tuple(rules.standings(lineup, played(standings))) if lineup is not None else ()
 
+    async def ranked(self, run: Run, standings: Sequence[Standing]) -> list[TeamStanding]:
+        """The run's teams ranked from its players' `standings` (the big screen); [] without teams."""
+        lineup = await self._lineup(run)
+        return rules.standings(lineup, played(standings)) if lineup is not None else []
+
     async def _lineup(self, run: Run) -> Lineup | None:
         if run.id not in self._by_run:  # resumed after a restart, or taken over from another worker
             self._by_run[run.id] = await self.store.run_lineup(run.id)

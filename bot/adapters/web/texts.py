@@ -284,6 +284,7 @@ def screen(lang: str) -> dict[str, str]:
         "closed": t(lang, "Time is up"),
         "right": t(lang, "The right answer"),
         "top": t(lang, "Top five"),
+        "teams": t(lang, "Teams"),
         "podium": t(lang, "Final standings"),
         "points": t(lang, "Points"),
         "paused": t(lang, "Paused"),

@@ -39,9 +39,7 @@
     $("answered").textContent = m ? fill(words.answered, { n: data.answered, m: m }) : "";
   }
 
-  function rows(title, standings) {
-    $("board-title").textContent = title;
-    const list = $("rows");
+  function fillRows(list, standings) {
     clear(list);
     for (const row of standings) {
       const item = document.createElement("li");
@@ -54,7 +52,15 @@
       item.append(String(row.rank) + ". ", name, " ", points);
       list.append(item);
     }
-    show("board", standings.length > 0);
+  }
+
+  // the players' standings, and the teams' above them in a run with teams
+  function rows(title, standings, teams) {
+    $("board-title").textContent = title;
+    fillRows($("rows"), standings);
+    fillRows($("team-rows"), teams || []);
+    show("teams", Boolean(teams && teams.length));
+    show("board", standings.length > 0 || Boolean(teams && teams.length));
   }
 
   function onQuestion(data) {
@@ -115,7 +121,7 @@
     $("explanation").textContent = data.explanation || "";
     show("reveal", Boolean(data.right_letter || data.right_text));
     answered(data);
-    rows(words.top, data.top);
+    rows(words.top, data.top, data.teams);
   }
 
   function onPodium(data) {
@@ -129,7 +135,7 @@
     show("hint", false);
     $("answered").textContent = "";
     $("clock").textContent = "";
-    rows(words.podium, data.standings);
+    rows(words.podium, data.standings, data.teams);
   }
 
   const handlers = {
@@ -139,7 +145,7 @@
     },
     closed: onClosed,
     podium: onPodium,
-    round: (data) => rows(data.title, data.standings),
+    round: (data) => rows(data.title, data.standings, data.teams),
     paused: (data) => {
       if (data.number !== question) return;
       paused = data.left;
