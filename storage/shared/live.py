@@ -71,7 +71,8 @@ class LiveChannels:
 
     async def follow(self, chat_key: str, after: int | None) -> AsyncIterator[LiveEvent]:
         channel = self._channel(chat_key)
-        last = channel.snapshot_start() if after is None else after
+        # an id never given here (a process before a restart numbered them; a forged one): a snapshot
+        last = channel.snapshot_start() if after is None or after > channel.last_id else after
         while True:
             arrived = channel.arrived  # taken before yielding: an event meanwhile has set it
             for event in channel.after(last):
