@@ -46,9 +46,11 @@ def _parsed(block: str) -> Received | None:
 
 
 @contextlib.asynccontextmanager
-async def following(url: str, last_id: int | None = None) -> AsyncIterator[Stream]:
+async def following(url: str, last_id: int | None = None, raw_last_id: str | None = None) -> AsyncIterator[Stream]:
+    """`raw_last_id`: a Last-Event-ID header as a hostile client may send it, not an id."""
     stream = Stream()
-    headers = {"Last-Event-ID": str(last_id)} if last_id is not None else {}
+    said = str(last_id) if last_id is not None else raw_last_id
+    headers = {"Last-Event-ID": said} if said is not None else {}
 
     async def read(response: aiohttp.ClientResponse) -> None:
         async for chunk in response.content.iter_any():

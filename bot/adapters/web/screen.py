@@ -181,7 +181,8 @@ def _data(event: LiveEvent, now: float) -> str:
 def _last_id(request: web.Request) -> int | None:
     """Where a reconnecting viewer left off (the browser says it); None: a new viewer, a snapshot."""
     raw = request.headers.get("Last-Event-ID", "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+    # ASCII digits only: str.isdigit() takes "²" too, which int() refuses (a stream that dies at once)
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
 
 
 def _qr(join: str) -> Markup:
