@@ -98,10 +98,11 @@ class Hosting:
         if held is None:
             return HostRefusal.NO_RUN
         run, flight = held
+        # an action another worker took, or a panel's button: signed for the run, not for who pressed
+        if not hosting.may_host(run.row, by):
+            return HostRefusal.NOT_HOST
         if action is HostAction.END:
             return await self._end(run, by)
-        if not hosting.may_host(run.row, by):  # an action another worker took, or a panel's button
-            return HostRefusal.NOT_HOST
         advance = False
         async with flight.lock:
             if run.row.status != RunStatus.OPEN:

@@ -33,7 +33,7 @@ STOPS_REQUESTED = "SELECT id FROM runs WHERE id = ANY($1::bigint[]) AND status =
 
 REQUEST_HOST = (
     "INSERT INTO host_requests(run_id, action, by_key) SELECT id, $2, $3 FROM runs "
-    "WHERE id = $1 AND status = 'open' RETURNING run_id"
+    "WHERE id = $1 AND status = 'open' AND host_key = $3 RETURNING run_id"
 )
 TAKE_HOST_REQUESTS = "DELETE FROM host_requests WHERE run_id = ANY($1::bigint[]) RETURNING id, run_id, action, by_key"
 
@@ -56,7 +56,8 @@ async def stops_requested(pool: asyncpg.Pool, run_ids: set[int]) -> set[int]:
 
 
 async def request_host(pool: asyncpg.Pool, run_id: int, action: str, by: str) -> bool:
-    """Store a host's action for the open run's owner and wake it; False when it is not open."""
+    """Store a host's action for the open run's owner and wake it; False when it is not open,
+    or `by` is not its host."""
     async with pool.acquire() as conn, conn.transaction():
         if await conn.fetchval(REQUEST_HOST, run_id, action, by) is None:
             return False

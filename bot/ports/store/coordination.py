@@ -81,7 +81,8 @@ class RunWakeups(Protocol):
 
     async def request_host(self, run_id: int, action: str, by: str) -> bool:
         """Store a host's action (bot/domain/hosting.py HostAction) for the open run's owner and
-        wake it; committed before it resolves. False when the run is not open (any more)."""
+        wake it; committed before it resolves. False when the run is not open (any more), or
+        `by` is not its host."""
 
     async def host_requests(self, run_ids: set[int]) -> list[tuple[int, str, str]]:
         """The host actions stored for these runs as (run id, action, host's key), oldest first,
