@@ -42,6 +42,8 @@ CSP = (
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
 MAX_VIEWERS = 500  # streams of one chat this process serves at once; one more is told to come back
+# the host's link counts apart: a member's viewer link opened 500 times never locks the host out
+MAX_HOST_STREAMS = 20
 KEEP_ALIVE_SECONDS = 15.0
 HOST_ACTIONS = tuple(HostAction)  # the controls, in the host panel's order
 QR_SCALE = 6
@@ -52,7 +54,7 @@ class ScreenPages:
         self.pages = pages
         self.live = live
         self.host = host  # None: no engine here to act on (the page says so)
-        self.viewers: Counter[str] = Counter()  # chat key -> streams open in this process
+        self.viewers: Counter[str] = Counter()  # chat key (and its host's) -> streams open in this process
         self.streams: set[EventSourceResponse] = set()  # ended at once when the server stops
 
     def routes(self) -> list[web.RouteDef]:
@@ -74,19 +76,21 @@ class ScreenPages:
         if isinstance(link, web.Response):
             return link
         chat_key = link.chat_key
-        if self.viewers[chat_key] >= MAX_VIEWERS:
+        hosts = link.scope is Scope.HOST
+        seat = f"{chat_key} host" if hosts else chat_key  # whose streams this one counts among
+        if self.viewers[seat] >= (MAX_HOST_STREAMS if hosts else MAX_VIEWERS):
             lang = (await self.pages.view(chat_key)).lang
             raise web.HTTPServiceUnavailable(text=texts.screen(lang)["busy"], headers={"Retry-After": "60"})
-        self.viewers[chat_key] += 1
+        self.viewers[seat] += 1
         try:
             headers = {**HEADERS, "Content-Security-Policy": CSP}
             async with sse_response(request, headers=headers, ping_interval=KEEP_ALIVE_SECONDS) as stream:
                 await self._stream(stream, chat_key, _last_id(request))
             return stream
         finally:
-            self.viewers[chat_key] -= 1
-            if not self.viewers[chat_key]:
-                del self.viewers[chat_key]
+            self.viewers[seat] -= 1
+            if not self.viewers[seat]:
+                del self.viewers[seat]
 
     async def _stream(self, stream: EventSourceResponse, chat_key: str, after: int | None) -> None:
         """The chat's events into the stream until the viewer leaves (a keep-alive fails), the
