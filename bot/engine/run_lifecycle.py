@@ -115,6 +115,8 @@ class RunLifecycle:
                 row.due = min(row.due, self.clock.now())
             self.runs.track(run)
             adopted.add(run.id)
+            if run.is_asking and self.steps.teams is not None:
+                await self.steps.teams.taken_up(run)
             if run.is_asking and self.steps.live is not None:  # the big screen shows it again
                 await self.steps.live.asking(run)
         await self._load_owed(adopted, ended_runs_too)

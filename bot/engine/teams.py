@@ -185,6 +185,12 @@ class Teams:
         if lineup is not None:  # its buttons go: the message says the teams are locked
             self.show(run.chat, lineup.id, run.row.language)
 
+    async def taken_up(self, run: Run) -> None:
+        """A run taken up again at its first question (a restart, another worker): the lock its
+        post made, made now if a kill came between the two (the line-up would stay open)."""
+        if run.row.index == 0 and await self.store.run_lineup(run.id) is None:
+            await self.adopt(run)
+
     async def at_close(self, run: Run, reveal: Reveal) -> Reveal:
         """The reveal with the team standings (and who was placed in a team just now)."""
         lineup = await self._lineup(run)
