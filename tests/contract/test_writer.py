@@ -148,7 +148,9 @@ async def test_the_wal_starts_over_though_the_writer_never_pauses(store):
     await checkpoints
     assert len(await store.run_answers(run.id)) == 4000
     wal_mib = os.path.getsize(f"{store.path}-wal") / 2**20
-    assert wal_mib < 8, f"the WAL grew to {wal_mib:.1f} MiB"  # 38 MiB when the writer never checkpoints
+    # 38 MiB when the WAL never starts over; 3 to 16 MiB when it does, by how the machine's load
+    # spaces the checkpoints between the commits: half the first is the line between them
+    assert wal_mib < 19, f"the WAL grew to {wal_mib:.1f} MiB"
 
 
 async def _points(store: SqliteStore, chat) -> dict[str, int]:
