@@ -173,12 +173,15 @@ class RunSteps:
         return [owed.round_notice(run, reply, self.clock.now(), "start")]
 
     async def _round_standings(self, run: Run) -> list[OutboxMessage]:
-        """After a round's last question, when another round follows, the run's standings so far."""
+        """After a round's last question, when another round follows, the run's standings so far
+        (the teams' first: a quiz of rounds shows them here, not in each reveal)."""
         if not rounds.ends_between(run.quiz, run.row.question_ids, run.row.index):
             return []
         lang, ended = run.row.language, rounds.round_of(run.quiz, run.question.id)
         name = ended.name.get(lang) if ended else ""
-        reply = render_rounds.round_standings(lang, name, await self.store.run_standings(run.id))
+        standings = await self.store.run_standings(run.id)
+        teams = await self.teams.between_rounds(run, standings) if self.teams is not None else ()
+        reply = render_rounds.round_standings(lang, name, standings, teams)
         return [owed.round_notice(run, reply, self.clock.now(), "standings")]
 
     async def hint(self, run: Run) -> None:

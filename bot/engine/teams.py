@@ -4,7 +4,8 @@ The line-up is stored (storage/shared/teams.py) with the id of its message, whic
 players join (on a platform that edits messages: `MessageBoard`; the terminal shows it as a
 reply). The chat's next run adopts it when its first question is posted, which locks it; a
 player who first answers after that is placed in the smallest team at the close. Each close
-adds the team standings to the reveal, and the podium ranks the teams before the players.
+adds the team standings to the reveal (in a quiz of rounds, the round's standings message shows
+them instead), and the podium ranks the teams before the players.
 """
 
 from __future__ import annotations
@@ -192,13 +193,22 @@ class Teams:
             await self.adopt(run)
 
     async def at_close(self, run: Run, reveal: Reveal) -> Reveal:
-        """The reveal with the team standings (and who was placed in a team just now)."""
+        """The reveal with who was placed in a team just now, and the team standings unless the
+        quiz has rounds (then they are shown between rounds only: `between_rounds`)."""
         lineup = await self._lineup(run)
         if lineup is None:
             return reveal
         lineup, late = await self._place_late(run, lineup)
+        lang = run.row.language
+        if run.quiz.rounds:
+            return replace(reveal, teams=texts.placed_lines(lang, late))
         teams = rules.standings(lineup, played(await self.store.run_standings(run.id)))
-        return replace(reveal, teams=texts.reveal_lines(run.row.language, teams, late))
+        return replace(reveal, teams=texts.reveal_lines(lang, teams, late))
+
+    async def between_rounds(self, run: Run, standings: Sequence[Standing]) -> tuple[TeamStanding, ...]:
+        """The teams ranked for a round's standings message; () for a run without teams."""
+        lineup = await self._lineup(run)
+        return tuple(rules.standings(lineup, played(standings))) if lineup is not None else ()
 
     async def at_end(self, run: Run, standings: Sequence[Standing]) -> tuple[TeamStanding, ...]:
         """The teams ranked for the podium; () for a run without teams. The run is forgotten here."""

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from bot.domain.model import Reply, Standing
 from bot.domain.rounds import RoundPlace
+from bot.domain.teams import TeamStanding
+from bot.texts import render_teams
 from bot.texts.message import t, tn
 from bot.texts.render import standing_line
 
@@ -22,11 +24,15 @@ def round_start(lang: str, place: RoundPlace) -> Reply:
     return Reply(title, language=lang)
 
 
-def round_standings(lang: str, place_name: str, standings: Sequence[Standing]) -> Reply:
-    """The run's standings so far, after a round that another follows."""
+def round_standings(
+    lang: str, place_name: str, standings: Sequence[Standing], teams: Sequence[TeamStanding] = ()
+) -> Reply:
+    """The run's standings so far, after a round that another follows: the teams first, if any."""
     lines = [standing_line(lang, s) for s in standings[:STANDINGS_SHOWN]] or [t(lang, "Nobody scored this time.")]
     more = len(standings) - STANDINGS_SHOWN
     if more > 0:
         lines.append(tn(lang, "…and {n} more player", "…and {n} more players", more))
+    if teams:
+        lines = [*render_teams.podium_lines(lang, teams), *lines]
     title = t(lang, "📊 Standings after {name}", name=place_name)
     return Reply("\n".join(lines), title=title, language=lang, kind="leaderboard")

@@ -83,8 +83,12 @@ def standing_lines(lang: str, teams: Sequence[TeamStanding]) -> list[str]:
 
 def reveal_lines(lang: str, teams: Sequence[TeamStanding], late: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     """What a reveal adds in a run with teams: who was placed in a team late, then the standings."""
-    placed = [t(lang, "{name} joins team {team} (the teams were locked).", name=n, team=team) for n, team in late]
-    return (*placed, t(lang, "Teams:"), *standing_lines(lang, teams))
+    return (*placed_lines(lang, late), t(lang, "Teams:"), *standing_lines(lang, teams))
+
+
+def placed_lines(lang: str, late: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """Who was placed in a team late (name, team): all a reveal adds in a quiz of rounds."""
+    return tuple(t(lang, "{name} joins team {team} (the teams were locked).", name=n, team=team) for n, team in late)
 
 
 def podium_lines(lang: str, teams: Sequence[TeamStanding]) -> list[str]:

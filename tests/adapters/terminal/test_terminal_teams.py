@@ -18,3 +18,15 @@ def test_teams_at_the_keyboard(tmp_path):
     assert out.count("Teams:") == 3  # two reveals and the podium
     assert "Players:" in out
     assert "No teams are open here" in out  # the quiz took them: the next /teams opens new ones
+
+
+def test_in_a_quiz_of_rounds_the_teams_are_ranked_between_rounds_only(tmp_path):
+    stdin = "/teams Owls Foxes\n/join 2\n/quiz trivia-night\n" + "a\n" * 8
+    result = play(tmp_path, stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    # the standings after the first round and the podium rank the teams; the eight reveals do not
+    assert out.count("Teams:") == 2, out
+    marks = ["Question 4/8", "📊 Standings after Science and Nature", "Teams:", "🥇 Foxes:", "Players:", "Question 5/8"]
+    places = [out.find(mark) for mark in marks]
+    assert -1 not in places and places == sorted(places), dict(zip(marks, places, strict=True))
