@@ -287,7 +287,7 @@ class PressFacts:
     run: RunRow
     streak: int  # the player's right answers in a row as of the last closed question
     answered: int | None  # the option this player stored for the open question, if any
-    anyone_known: bool  # someone answered an earlier question of the run
-    unseen: int  # earlier answerers other than this player without an answer to this question (capped)
+    anyone_known: bool  # someone answered an earlier question of the run, or is in one of its teams
+    unseen: int  # those known, other than this player, without an answer to this question (capped)
     response: str = ""  # this player's stored response to the open question (multi: the picks so far)
     answered_at: float = 0.0  # when that response was stored (a multi question's last toggle)

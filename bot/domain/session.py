@@ -51,7 +51,7 @@ class Run:
     kind_of: KindOf  # the rules of each kind of question (bot/kinds/)
     answers: dict[str, AnswerRow] = field(default_factory=dict)  # this question, by player key
     names: dict[str, str] = field(default_factory=dict)  # this question's answerers
-    players: set[str] = field(default_factory=set)  # everyone who answered in this run
+    players: set[str] = field(default_factory=set)  # everyone who answered in this run, and its teams' members
     streaks: dict[str, int] = field(default_factory=dict)  # right answers in a row, as of the last close
     # (index, question, option order) of the open question: every press needs them
     _current: tuple[int, Question, tuple[int, ...]] | None = field(default=None, repr=False, compare=False)
@@ -263,7 +263,9 @@ def may_stop(row: RunRow, player_key: str, is_admin: bool) -> bool:
 def should_close_early(run: Run) -> bool:
     """Private chats close at the first answer; groups once every known player has answered.
 
-    The first question of a group run always waits for its deadline: nobody is known yet.
+    A group's known players are those who answered an earlier question, and the members of the
+    teams its run adopted (`Run.players`): without teams, its first question waits for its
+    deadline, as nobody is known yet.
     """
     if not run.answers:
         return False
@@ -274,10 +276,10 @@ def should_close_early(run: Run) -> bool:
         final = {key for key, a in run.answers.items() if a.option == PICKS_DONE}
         if run.row.is_private:
             return bool(final)
-        return run.row.index > 0 and bool(run.players) and run.players.issubset(final)
+        return bool(run.players) and run.players.issubset(final)
     if run.row.is_private:
         return True
-    if run.row.index == 0 or not run.players or len(run.answers) < len(run.players):
+    if not run.players or len(run.answers) < len(run.players):
         return False  # the cheap test first: this runs on every press
     return run.players.issubset(run.answers)
 
@@ -291,12 +293,12 @@ def may_complete(run: Run, player_key: str) -> bool:
 
 
 def wakes_owner(row: RunRow, anyone_known: bool, unseen: int) -> bool:
-    """`may_complete` from counts: whether anyone answered an earlier question, and how many of
-    those, other than the presser, have not answered this one (counting up to UNSEEN_PRESSES
-    is enough)."""
+    """`may_complete` from counts: whether anyone is known (answered an earlier question, or is
+    in a team of the run), and how many of those, other than the presser, have not answered this
+    one (counting up to UNSEEN_PRESSES is enough)."""
     if row.is_private:
         return True
-    if row.index == 0 or not anyone_known:
+    if not anyone_known:
         return False
     return unseen < UNSEEN_PRESSES
 

@@ -111,6 +111,8 @@ class RunLifecycle:
             answers = await self.store.run_answers(row.id)
             names = await self.store.player_names({a.player_key for a in answers})
             session.restore(run, answers, names)
+            if self.steps.teams is not None:
+                await self.steps.teams.resumed(run)
             if run.is_asking and session.should_close_early(run):  # its last answer came before the stop
                 row.due = min(row.due, self.clock.now())
             self.runs.track(run)

@@ -184,6 +184,7 @@ class Teams:
         lineup = await self.store.adopt_lineup(run.row.chat_key, run.id)
         self._by_run[run.id] = lineup
         if lineup is not None:  # its buttons go: the message says the teams are locked
+            _known(run, lineup)
             self.show(run.chat, lineup.id, run.row.language)
 
     async def taken_up(self, run: Run) -> None:
@@ -191,6 +192,11 @@ class Teams:
         post made, made now if a kill came between the two (the line-up would stay open)."""
         if run.row.index == 0 and await self.store.run_lineup(run.id) is None:
             await self.adopt(run)
+
+    async def resumed(self, run: Run) -> None:
+        """A run continued here (a restart, or taken over): its teams' members are known again."""
+        if (lineup := await self._lineup(run)) is not None:
+            _known(run, lineup)
 
     async def at_close(self, run: Run, reveal: Reveal) -> Reveal:
         """The reveal with who was placed in a team just now, and the team standings unless the
@@ -237,3 +243,9 @@ class Teams:
             late.append((name, lineup.names[team - 1]))
         self._by_run[run.id] = lineup
         return lineup, late
+
+
+def _known(run: Run, lineup: Lineup) -> None:
+    """The teams' members count as the run's known players: a question closes early once every
+    one of them has answered (the first one too)."""
+    run.players |= {m.player_key for m in lineup.members}

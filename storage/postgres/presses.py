@@ -25,15 +25,18 @@ from storage.postgres.writer import ANSWER_COLUMNS, ANSWER_TYPES
 from storage.shared.group_commit import answer_values
 from storage.shared.tables import REPLACED_COLUMNS
 
+# the run's known players are its earlier answerers and the members of the teams it adopted
+_MEMBERS = "SELECT m.player_key FROM team_members m JOIN team_lineups l ON l.id = m.lineup_id WHERE l.run_id = r.id"
 # $1 run id, $2 player key, $3 how far to count the unseen answerers
 _FACTS = (
     f"SELECT {RUN_COLUMNS}, "
     "COALESCE((SELECT streak FROM answers WHERE run_id = r.id AND idx = r.idx - 1 AND player_key = $2), 0) AS streak, "
     "mine.option AS answered, mine.response, mine.answered_at, "
-    "EXISTS (SELECT 1 FROM answers WHERE run_id = r.id AND idx < r.idx) AS anyone_known, "
-    "(SELECT count(*) FROM (SELECT DISTINCT a.player_key FROM answers a WHERE a.run_id = r.id AND a.idx < r.idx "
-    "AND a.player_key <> $2 AND NOT EXISTS (SELECT 1 FROM answers b WHERE b.run_id = r.id AND b.idx = r.idx "
-    "AND b.player_key = a.player_key) LIMIT $3) known) AS unseen "
+    f"EXISTS (SELECT 1 FROM answers WHERE run_id = r.id AND idx < r.idx) OR EXISTS ({_MEMBERS}) AS anyone_known, "
+    "(SELECT count(*) FROM (SELECT k.player_key FROM (SELECT a.player_key FROM answers a "
+    f"WHERE a.run_id = r.id AND a.idx < r.idx UNION {_MEMBERS}) k "
+    "WHERE k.player_key <> $2 AND NOT EXISTS (SELECT 1 FROM answers b WHERE b.run_id = r.id AND b.idx = r.idx "
+    "AND b.player_key = k.player_key) LIMIT $3) known) AS unseen "
     "FROM runs r JOIN chats c ON c.key = r.chat_key "
     # this player's answer to the open question, if any: one lookup of the answers' key
     "LEFT JOIN answers mine ON mine.run_id = r.id AND mine.idx = r.idx AND mine.player_key = $2 "

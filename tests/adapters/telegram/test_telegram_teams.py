@@ -6,6 +6,8 @@ the players. Forged or stale join buttons and non-admins are refused."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.adapters.telegram import runtime as telegram_runtime
 from bot.testing.fake_telegram import FakeBotApi, Sent
 from tests.adapters.telegram.test_telegram_e2e import clock, fake, podium_of, tiny  # noqa: F401  (fixtures)
@@ -150,3 +152,35 @@ async def test_balanced_teams_come_from_the_chats_boards(fake, clock, tmp_path, 
         await players[0].presses(q, th.right_letter(q, quiz))
         clock.advance(30)
         assert "Teams:" not in (await th.reveal_of(fake, group, q)).text  # a run without teams
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["as-posted", "after-a-restart"])
+async def test_the_first_question_closes_once_every_team_member_has_answered(fake, clock, tmp_path, restart):
+    """The line-up's members are the run's known players: the first question closes as soon as
+    they have all answered, no deadline waited for; also when the bot restarted after posting
+    it (the teams are read back with the run)."""
+    quiz = tiny(tmp_path)
+    group = fake.group(-3005, "Early close")
+    host_user = fake.user(95, "Hal")
+    fake.make_admin(group, host_user)
+    hal = th.Member(fake, group, host_user)
+    ann, bob = (th.Member(fake, group, fake.user(96 + i, name)) for i, name in enumerate(("Ann", "Bob")))
+    settings = th.settings_for(fake, tmp_path)
+    async with th.running_bot(fake, settings, clock):
+        await hal.says("/teams Owls Foxes")
+        posted = await fake.wait_for(lambda: lineup_message(fake, group), what="the teams message")
+        await ann.presses_data(posted.message_id, join_data(posted, 1))
+        await bob.presses_data(posted.message_id, join_data(posted, 2))
+        await hal.says("/quiz tiny")
+        q1 = await th.next_question(fake, group, 1)
+        if not restart:
+            await answer_both(fake, group, quiz, q1, ann, bob)
+    if restart:
+        async with th.running_bot(fake, settings, clock):
+            await answer_both(fake, group, quiz, q1, ann, bob)
+
+
+async def answer_both(fake: FakeBotApi, group: dict, quiz, q1: Sent, ann: th.Member, bob: th.Member) -> None:
+    await ann.presses(q1, th.right_letter(q1, quiz))
+    await bob.presses(q1, th.wrong_letter(q1, quiz))  # no deadline is near: only this answer closes it
+    assert "Teams:" in (await th.reveal_of(fake, group, q1)).text
