@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from bot.commands.quizzes import split_count, started
+from bot.commands.quizzes import split_count, split_seconds, started
 from bot.domain import tokens
 from bot.domain.hosting import HostAction
-from bot.domain.model import Ack, Reply
+from bot.domain.model import QUESTION_SECONDS, Ack, Reply
 from bot.engine.core import StartStatus
 from bot.engine.host_panel import panel
 from bot.texts import render, render_host
@@ -36,10 +36,13 @@ class HostCommands:
     async def cmd_host(self, args: str, caller: Caller, lang: str) -> Reply:
         if not await self.may_host(caller):
             return render_host.may_not_host(lang)
-        topic, count = split_count(args)
+        rest, seconds = split_seconds(args)
+        if seconds is not None and seconds not in QUESTION_SECONDS:
+            return render_host.seconds_out_of_range(lang, QUESTION_SECONDS.low, QUESTION_SECONDS.high)
+        topic, count = split_count(rest)
         if count is not None and count < 1:
             return Reply(t(lang, "The number of questions must be at least 1."), language=lang, kind="error")
-        outcome = await self.engine.start(caller.chat, topic, caller.player, count, hosted=True)
+        outcome = await self.engine.start(caller.chat, topic, caller.player, count, hosted=True, seconds=seconds)
         reply = started(outcome, topic, lang)
         if outcome.status is not StartStatus.STARTED or outcome.run is None:
             return reply

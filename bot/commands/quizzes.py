@@ -98,24 +98,7 @@ def started(outcome: StartOutcome, topic: str, lang: str) -> Reply:
     if outcome.status is StartStatus.STARTED and (run := outcome.run) is not None:
         rl = run.row.language
         limits = sorted({run.quiz_question(i).seconds or run.row.seconds for i in range(run.total)})
-        text = (
-            tn(
-                rl,
-                "{n} question, {seconds} s each. Get ready!",
-                "{n} questions, {seconds} s each. Get ready!",
-                run.total,
-                seconds=limits[0],
-            )
-            if len(limits) == 1
-            else tn(
-                rl,
-                "{n} question, {low} to {high} s each. Get ready!",
-                "{n} questions, {low} to {high} s each. Get ready!",
-                run.total,
-                low=limits[0],
-                high=limits[-1],
-            )
-        )  # a file that times its questions
+        text = get_ready(rl, run.total, limits)
         return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
     if outcome.status is StartStatus.RUNNING:
         quiz = outcome.run.quiz if outcome.run is not None else outcome.quizzes[0]
@@ -134,6 +117,41 @@ def started(outcome: StartOutcome, topic: str, lang: str) -> Reply:
     names = ", ".join(q.id for q in outcome.quizzes) or "-"
     text = t(lang, "No quiz matches “{topic}”. Available: {names}. /quizzes lists them.", topic=topic[:60], names=names)
     return Reply(text, buttons=buttons, language=lang, kind="error")
+
+
+def get_ready(lang: str, total: int, limits: list[int]) -> str:
+    """A start's first words: how many questions, and their time limits (0: none)."""
+    if 0 in limits:  # a hosted game's: each open until its host closes it, or at its own limit
+        return tn(
+            lang,
+            "{n} question: the host closes it. Get ready!",
+            "{n} questions: the host closes each. Get ready!",
+            total,
+        )
+    if len(limits) == 1:
+        return tn(
+            lang,
+            "{n} question, {seconds} s each. Get ready!",
+            "{n} questions, {seconds} s each. Get ready!",
+            total,
+            seconds=limits[0],
+        )
+    return tn(  # a file that times its questions
+        lang,
+        "{n} question, {low} to {high} s each. Get ready!",
+        "{n} questions, {low} to {high} s each. Get ready!",
+        total,
+        low=limits[0],
+        high=limits[-1],
+    )
+
+
+def split_seconds(args: str) -> tuple[str, int | None]:
+    """'science 10 45s' -> ('science 10', 45): a trailing number of seconds, written with its s."""
+    words = args.split()
+    if words and (last := words[-1].casefold()).endswith("s") and last[:-1].isdecimal() and len(last) <= 4:
+        return " ".join(words[:-1]), int(last[:-1])
+    return " ".join(words), None
 
 
 def split_count(args: str) -> tuple[str, int | None]:

@@ -1,8 +1,11 @@
 """A hosted run (/host): its host paces it. Pure transitions of the run's row, time passed in.
 
 Nothing in a hosted run advances by itself: after a close it waits for its host (`UNTIL_HOST`,
-a due time no clock reaches); a question's time limit stays a maximum, and it still closes
-early once everyone playing has answered (`session.should_close_early`). A pause keeps the time
+a due time no clock reaches). Its questions have no time limit unless the quiz file gives one
+its own `seconds` or the host gave one (`/host TOPIC 45s`); a limit is a maximum, and a question
+still closes early once everyone playing has answered (`session.should_close_early`). Without a
+limit, speed points count over a nominal window (`session.speed_window`) and no hint comes by
+itself. A pause keeps the time
 the open question had left (`RunRow.paused_left`), so a restart or another worker resumes it
 with that time; a skip closes the question for nobody (its answers are dropped, no streak, no
 review card, no board moves); a hint, shown by the host or at half time, halves the speed
@@ -14,7 +17,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from bot.domain.records import UNTIL_HOST, Phase, RunRow, RunStatus
-from bot.domain.session import Run, after_close, time_limit
+from bot.domain.session import Run, after_close, open_span, time_limit
 
 
 class HostAction(StrEnum):
@@ -87,11 +90,17 @@ def pause(row: RunRow, now: float) -> None:
 
 def resume(run: Run, now: float) -> None:
     """The open question gets the time it had left. Its start moves by the pause, so that
-    `due - asked_at` stays its time limit and an answer's time counts none of the pause."""
+    `due - asked_at` stays its span (`session.open_span`) and an answer's time counts none of
+    the pause."""
     row = run.row
     left = row.paused_left or 0.0
     row.due, row.paused_left = now + left, None
-    row.asked_at = row.due - time_limit(run)
+    row.asked_at = row.due - open_span(run)
+
+
+def time_left(run: Run) -> float | None:
+    """What the paused question has left of its time limit; None when it has none."""
+    return (run.row.paused_left or 0.0) if time_limit(run) else None
 
 
 def next_now(row: RunRow, now: float) -> None:

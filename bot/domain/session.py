@@ -12,6 +12,7 @@ from bot.domain.kind_rules import KindOf, KindRules
 from bot.domain.model import (
     LETTERS,
     NO_ANSWER,
+    QUESTION_SECONDS,
     ChatRef,
     OptionView,
     Question,
@@ -28,6 +29,13 @@ SILENT_QUESTIONS_TO_END = 2
 # presses stored at the same moment through other workers, unseen by each other, that still
 # wake the quiz's owner when together they complete a question's answers (may_complete)
 UNSEEN_PRESSES = 4
+# A hosted question without a time limit stays open until its host closes it (or everyone
+# playing has answered): it is due this long after it was shown, a time no game reaches, so a
+# pause keeps what it had left as for any question.
+NO_LIMIT_SPAN = 1e9
+# Its answers earn speed points over this nominal window from when it was shown (the bot's
+# default question time): 1000 at once down to 500 at its end, 500 after it, as in a timed one.
+SPEED_WINDOW_SECONDS = QUESTION_SECONDS.default
 
 
 class Refusal(str, Enum):
@@ -152,8 +160,19 @@ def card(run: Run) -> QuestionCard:
 
 
 def time_limit(run: Run) -> int:
-    """The open question's time limit: its own when the quiz file gives one, else the run's."""
+    """The open question's time limit: its own when the quiz file gives one, else the run's;
+    0 for none (a hosted game's, unless its host gave one)."""
     return run.question.seconds or run.row.seconds
+
+
+def open_span(run: Run) -> float:
+    """How long after it is shown the open question is due: its time limit, if it has one."""
+    return time_limit(run) or NO_LIMIT_SPAN
+
+
+def speed_window(run: Run) -> int:
+    """The seconds over which the open question's speed points fall from 1000 to 500."""
+    return time_limit(run) or SPEED_WINDOW_SECONDS
 
 
 def ask_next(run: Run, now: float, give_up_after: float) -> None:
@@ -169,7 +188,7 @@ def ask_next(run: Run, now: float, give_up_after: float) -> None:
 def shown(run: Run, message_id: str | None, now: float) -> None:
     """The platform shows the question from `now`: players get its whole time from there."""
     row = run.row
-    row.phase, row.asked_at, row.due, row.message_id = Phase.ASKING, now, now + time_limit(run), message_id
+    row.phase, row.asked_at, row.due, row.message_id = Phase.ASKING, now, now + open_span(run), message_id
 
 
 def check_open(run: Run, number: int, now: float) -> Refusal | None:
@@ -223,7 +242,7 @@ def answer_row(run: Run, player_key: str, now: float, option: int, response: str
     row, q = run.row, run.question
     elapsed = max(0.0, now - row.asked_at)
     kind = run.kind
-    judged = kind.judge(q, option, response, elapsed, time_limit(run), run.streaks.get(player_key, 0))
+    judged = kind.judge(q, option, response, elapsed, speed_window(run), run.streaks.get(player_key, 0))
     points = after_hint(judged.points, judged.correct, judged.streak) if row.hint_at else judged.points
     return AnswerRow(
         run_id=row.id,

@@ -100,9 +100,15 @@ class Engine:
     # commands -----------------------------------------------------------------------
 
     async def start(
-        self, chat: ChatRef, topic: str, by: Player, count: int | None = None, hosted: bool = False
+        self,
+        chat: ChatRef,
+        topic: str,
+        by: Player,
+        count: int | None = None,
+        hosted: bool = False,
+        seconds: int | None = None,
     ) -> StartOutcome:
-        return await self._starter.start(chat, topic, by, count, hosted)
+        return await self._starter.start(chat, topic, by, count, hosted, seconds)
 
     async def start_quiz(
         self,

@@ -130,10 +130,10 @@ class Hosting:
             return True
         if action is HostAction.PAUSE:
             hosting.pause(run.row, now)
-            left = run.row.paused_left or 0.0
+            left = hosting.time_left(run)
             await self.steps.save(run, [owed.host_notice(run, render_host.paused_notice(lang, left), now, "paused")])
         elif action is HostAction.RESUME:
-            left = run.row.paused_left or 0.0
+            left = hosting.time_left(run)
             hosting.resume(run, now)
             await self.steps.save(run, [owed.host_notice(run, render_host.resumed_notice(lang, left), now, "resumed")])
         elif action is HostAction.SKIP:

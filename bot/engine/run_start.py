@@ -69,9 +69,16 @@ class RunStarter:
     rng: random.Random
 
     async def start(
-        self, chat: ChatRef, topic: str, by: Player, count: int | None = None, hosted: bool = False
+        self,
+        chat: ChatRef,
+        topic: str,
+        by: Player,
+        count: int | None = None,
+        hosted: bool = False,
+        seconds: int | None = None,
     ) -> StartOutcome:
-        """/quiz (or /host, `hosted`: `by` paces the run) with the quiz a topic names."""
+        """/quiz (or /host, `hosted`: `by` paces the run, `seconds` its questions' time limit)
+        with the quiz a topic names."""
         topic = topic.strip()
         if not topic:
             return StartOutcome(StartStatus.CATALOG, quizzes=await self.playable(chat))
@@ -79,7 +86,7 @@ class RunStarter:
             return StartOutcome(StartStatus.RUNNING, run=running)
         own = await self.chat_quizzes.get(chat.key, topic.casefold())  # its id: shipped ids cannot clash
         if own is not None:
-            return await self.start_quiz(chat, own, by, count, hosted=hosted)
+            return await self.start_quiz(chat, own, by, count, seconds=seconds, hosted=hosted)
         matches = self.catalog.match(topic)
         if not matches:
             return StartOutcome(StartStatus.UNKNOWN, quizzes=await self.playable(chat))
@@ -88,7 +95,7 @@ class RunStarter:
         quiz = self.catalog.get(matches[0].id)
         if quiz is None:  # its file broke since the catalog was indexed
             return StartOutcome(StartStatus.UNKNOWN, quizzes=tuple(self.catalog.all()))
-        return await self.start_quiz(chat, quiz, by, count, hosted=hosted)
+        return await self.start_quiz(chat, quiz, by, count, seconds=seconds, hosted=hosted)
 
     async def playable(self, chat: ChatRef) -> tuple[QuizInfo, ...]:
         """What /quiz offers in this chat: the shipped quizzes, then the chat's own."""
@@ -143,7 +150,8 @@ class RunStarter:
             language=await self.chats.language_for(chat, by),
             seed=self.rng.getrandbits(31),
             question_ids=questions or session.pick_questions(quiz, count, self.rng),
-            seconds=seconds or settings.question_seconds or self.settings.question_seconds,
+            # a hosted game's questions have no time limit (0) unless the host gives one
+            seconds=seconds or (0 if hosted else settings.question_seconds or self.settings.question_seconds),
             pause=pause,
             started_by=by.key,
             started_at=now,

@@ -128,7 +128,7 @@ def media_lines(lang: str, media: MediaView | None, image_too: bool = False) -> 
 
 
 def time_limit(card: QuestionCard) -> str:
-    if card.seconds <= 0:  # a review card waits for its player
+    if card.seconds <= 0:  # a review card waits for its player; a hosted game's, for its host
         return t(card.language, "⏱ No time limit")
     return tn(card.language, "⏱ {n} second to answer", "⏱ {n} seconds to answer", card.seconds)
 

@@ -21,11 +21,16 @@ def skipped_note(lang: str) -> str:
     return t(lang, "Skipped by the host: this question counts for nobody.")
 
 
-def paused_notice(lang: str, seconds: float) -> Reply:
+def paused_notice(lang: str, seconds: float | None) -> Reply:
+    """`seconds`: what the question has left of its time limit; None when it has none."""
+    if seconds is None:
+        return Reply(t(lang, "⏸ Paused by the host."), language=lang)
     return Reply(t(lang, "⏸ Paused by the host, {seconds} s left.", seconds=round(seconds)), language=lang)
 
 
-def resumed_notice(lang: str, seconds: float) -> Reply:
+def resumed_notice(lang: str, seconds: float | None) -> Reply:
+    if seconds is None:
+        return Reply(t(lang, "▶️ Go on: answer now."), language=lang)
     return Reply(t(lang, "▶️ Go on: {seconds} s left.", seconds=round(seconds)), language=lang)
 
 
@@ -110,3 +115,9 @@ def no_panel(lang: str) -> str:
 
 def panel_sent(lang: str) -> str:
     return t(lang, "Your host panel is in your private chat with me.")
+
+
+def seconds_out_of_range(lang: str, low: int, high: int) -> Reply:
+    """/host TOPIC 900s: a time limit outside what a question may have."""
+    text = t(lang, "A question's time limit is {low} to {high} seconds, e.g. /host science 45s.", low=low, high=high)
+    return Reply(text, language=lang, kind="error")

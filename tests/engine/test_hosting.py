@@ -13,6 +13,7 @@ from bot.content.catalog import Catalog
 from bot.domain.model import Quiz
 from bot.engine.core import Engine, EngineSettings
 from bot.testing.fakes import RecordingAdapter, group, make_quiz, player, text
+from bot.texts import render
 from storage.sqlite.store import SqliteStore
 from tests.support.house import build, house_of
 
@@ -60,9 +61,13 @@ async def test_a_hosted_game_waits_for_its_host_and_ends_with_its_podium(hosted,
     await hosted.run_due()
     assert [c.number for c in adapter.questions] == [1]
     await hosted.answer(adapter.token(adapter.right_letter(hosted.run_in(group()).quiz)), MEMBER)
-    await wait(hosted, 600)  # the first question of a group closes at its limit (nobody known yet)...
+    await wait(hosted, 600)
+    assert adapter.reveals == [], "no time limit: the question stays open until its host closes it"
+    await say(hosted, "next")
+    await hosted.run_due()
     assert len(adapter.reveals) == 1
-    assert [c.number for c in adapter.questions] == [1], "...and the next waits for the host, ten minutes on"
+    await wait(hosted, 600)
+    assert [c.number for c in adapter.questions] == [1], "the next waits for the host, ten minutes on"
     await say(hosted, "next")
     await hosted.run_due()
     assert [c.number for c in adapter.questions] == [1, 2]
@@ -75,7 +80,7 @@ async def test_a_hosted_game_waits_for_its_host_and_ends_with_its_podium(hosted,
 
 
 async def test_a_pause_refuses_presses_and_resume_keeps_the_time_left(hosted, adapter, clock):
-    await say(hosted, "host", args="demo")
+    await say(hosted, "host", args="demo 30s")
     await say(hosted, "next")
     await hosted.run_due()
     await wait(hosted, 10)
@@ -95,7 +100,7 @@ async def test_a_pause_refuses_presses_and_resume_keeps_the_time_left(hosted, ad
 async def test_a_paused_question_keeps_its_time_across_a_restart(tmp_path, clock):
     first_adapter = RecordingAdapter()
     first = engine_on(await SqliteStore.open(tmp_path / "host.db"), clock, first_adapter)
-    await say(first, "host", args="demo")
+    await say(first, "host", args="demo 30s")
     await say(first, "next")
     await first.run_due()
     await wait(first, 12)
@@ -161,3 +166,35 @@ async def test_in_a_group_only_admins_host_unless_the_group_allows_anyone(hosted
     assert "Only a chat admin" in await say(hosted, "host", MEMBER_CALLER, "demo")
     await say(hosted, "settings", ADMIN_CALLER, "host anyone")
     assert "Hosted by Bob" in await say(hosted, "host", MEMBER_CALLER, "demo")
+
+
+async def test_an_untimed_hosted_question_scores_speed_over_a_nominal_window_that_pauses(hosted, adapter):
+    """No time limit: the card says so, and speed points fall over the bot's default question
+    time (30 s here too) from when the question was shown, a pause not counted."""
+    started = await say(hosted, "host", args="demo")
+    assert "the host closes each" in started
+    await say(hosted, "next")
+    await hosted.run_due()
+    card = adapter.questions[-1]
+    assert card.seconds == 0 and "No time limit" in render.question_body(card)
+    await wait(hosted, 15)
+    await say(hosted, "pause")
+    await hosted.run_due()
+    assert any(reply.text == "⏸ Paused by the host." for _, reply in adapter.sent)
+    await wait(hosted, 100)
+    await say(hosted, "resume")
+    await hosted.answer(adapter.token(adapter.right_letter(hosted.run_in(group()).quiz)), MEMBER)
+    await say(hosted, "next")
+    await hosted.run_due()
+    _, reveal = adapter.reveals[-1]
+    assert [(s.name, s.points) for s in reveal.answers] == [("Bob", 750)]  # 15 s of 30: 1000 - 250
+
+
+async def test_the_host_may_give_the_questions_a_time_limit(hosted, adapter):
+    assert "5 to 300 seconds" in await say(hosted, "host", args="demo 900s")
+    assert "2 questions, 20 s each" in await say(hosted, "host", args="demo 2 20s")
+    await say(hosted, "next")
+    await hosted.run_due()
+    assert adapter.questions[-1].seconds == 20
+    await wait(hosted, 21)
+    assert len(adapter.reveals) == 1, "a time limit the host gave closes the question"

@@ -31,7 +31,7 @@ async def main(db: str, mode: str, at: float) -> None:
     engine.attach(RecordingAdapter())
     await engine.resume()
     if mode == "pause":
-        await engine.start(group(), "demo", HOST, hosted=True)
+        await engine.start(group(), "demo", HOST, hosted=True, seconds=30)
         await engine.host(group(), HostAction.NEXT, HOST, True)
         await engine.run_due()
         clock.advance(10)

@@ -38,7 +38,7 @@ async def test_the_hosts_actions_through_another_worker_reach_the_owner(workers,
     chat = CHATS[0]
     listening = asyncio.create_task(a.keeper.wakeups.serve()) if a.keeper.wakeups else None
     try:
-        await a.engine.start(chat, "demo", HOST, hosted=True)
+        await a.engine.start(chat, "demo", HOST, hosted=True, seconds=30)
         clock.advance(600)
         await a.engine.run_due()
         assert a.adapter.questions == [], "a hosted game waits for its host"
@@ -71,7 +71,7 @@ async def test_the_hosts_actions_through_another_worker_reach_the_owner(workers,
 async def test_a_paused_game_keeps_its_time_left_on_the_worker_that_takes_it_over(workers, clock):
     a, b = workers
     chat = CHATS[1]
-    await a.engine.start(chat, "demo", HOST, hosted=True)
+    await a.engine.start(chat, "demo", HOST, hosted=True, seconds=30)
     await a.engine.host(chat, HostAction.NEXT, HOST, False)
     await a.engine.run_due()
     clock.advance(7)

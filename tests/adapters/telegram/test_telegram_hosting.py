@@ -25,7 +25,7 @@ async def test_a_host_paces_a_game_in_a_group(fake, clock, tmp_path):
     quiz = tiny(tmp_path)
     async with running_bot(fake, settings_for(fake, tmp_path), clock):
         assert "Only a chat admin can host" in (await bob.says("/host tiny")).text
-        started = await ann.says("/host tiny")
+        started = await ann.says("/host tiny 30s")  # a time limit the host gives: a pause keeps what is left
         assert "Hosted by Ann" in started.text and "/next" in started.text
         clock.advance(600)  # left alone for ten minutes
         assert "Only the host" in (await bob.says("/next")).text  # a round trip: the loop had its turn
