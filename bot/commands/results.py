@@ -2,7 +2,8 @@
 history (the downloads, `quizhost results`).
 
 Every line is one question asked of one player of a run: a stored answer, or "not answered" for
-a question the run asked that the player did not answer (0 points). So the points of the lines
+a question the run asked that the player did not answer (0 points), or "skipped by the host"
+for a question its host skipped (nobody's answer is kept; it counts in no accuracy). So the points of the lines
 add up to the boards exactly: the boards are sums of the same answers (storage/shared/boards.py).
 Letters are those the player saw: a run shuffles each question's options by its seed. Times are
 in the chat's zone.
@@ -21,7 +22,7 @@ from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
 from bot.domain.session import option_order
 from bot.domain.teams import Played, TeamScores, team_scores
-from bot.domain.worth import Verdict, Worth
+from bot.domain.worth import SKIPPED, Verdict, Worth
 from bot.domain.zones import zone
 from bot.kinds import kind_of, worth_of_answer
 from bot.ports.store import Boards, ChatRecords, PlayerNames, RunRecords, TeamRecords, WebRecords
@@ -77,7 +78,12 @@ class Line:
     @property
     def given(self) -> bool:
         """The player answered it (a vote included)."""
-        return self.worth.verdict is not Verdict.UNANSWERED
+        return self.worth.verdict not in (Verdict.UNANSWERED, Verdict.SKIPPED)
+
+    @property
+    def skipped(self) -> bool:
+        """Its host skipped the question: answered by nobody, scored for nobody."""
+        return self.worth.verdict is Verdict.SKIPPED
 
 
 @dataclass(frozen=True)
@@ -300,6 +306,7 @@ class _LineMaker:
         question_id = run.question_ids[index] if index < len(run.question_ids) else ""
         question = self._question(question_id)
         team, team_score = self.reading.teams.get(player_key, _NO_TEAM)
+        skipped = index in run.skipped
         return Line(
             run_id=run.run_id,
             started=datetime.fromtimestamp(run.started_at, self.where),
@@ -313,8 +320,8 @@ class _LineMaker:
             picks=(),
             letter="",
             chosen="",
-            worth=worth_of_answer(question, None),
-            scored=kind_of(question).is_scored if question else True,
+            worth=SKIPPED if skipped else worth_of_answer(question, None),
+            scored=not skipped and (kind_of(question).is_scored if question else True),
             seconds=None,
             points=0,
             answered=None,

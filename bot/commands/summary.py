@@ -29,8 +29,9 @@ class QuestionSummary:
     prompt: str
     players: int  # the players of the run it was asked of
     answered: int  # of them, those who answered it
-    share_right: float | None  # mean credit over `players`; None for a poll
+    share_right: float | None  # mean credit over `players`; None for a poll or a skipped question
     flags: tuple[Flag, ...]  # too easy or too hard, only from FLAG_PLAYERS players on
+    skipped: bool = False  # its host skipped it: scored for nobody
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class _QuestionSums:
     players: int = 0
     answered: int = 0
     credit: float = 0.0
+    skipped: bool = False
 
 
 @dataclass
@@ -132,6 +134,9 @@ class RunTally:
         p = self.players.setdefault(line.player_key, _PlayerSums(line.player))
         q.scored = q.scored and line.scored
         q.players += 1
+        if line.skipped:  # nobody's answer, no accuracy, not "not answered" either
+            q.skipped = True
+            return
         p.points += line.points
         if line.given:
             q.answered += 1
@@ -186,7 +191,9 @@ class RunTally:
 
 def _question(q: _QuestionSums) -> QuestionSummary:
     share = q.credit / q.players if q.scored and q.players else None
-    return QuestionSummary(q.number, q.question_id, q.prompt, q.players, q.answered, share, _flags(share, q.players))
+    return QuestionSummary(
+        q.number, q.question_id, q.prompt, q.players, q.answered, share, _flags(share, q.players), q.skipped
+    )
 
 
 def _flags(share: float | None, players: int) -> tuple[Flag, ...]:

@@ -134,6 +134,7 @@ class PastRun:
     stopped_by: str = ""  # the player key of whoever /stop-ped it; empty when nobody did
     seed: int = 0  # the run's seed: each question's options were shown in `option_order(seed, question)`
     asked: int = 0  # how many of question_ids it asked and closed (a stopped run: fewer than all)
+    skipped: tuple[int, ...] = ()  # the 0-based questions its host skipped (RunRow.skipped)
 
 
 def questions_asked(status: RunStatus, phase: Phase, index: int, total: int) -> int:

@@ -21,11 +21,13 @@ class Verdict(StrEnum):
     WRONG = "wrong"
     UNANSWERED = "not_answered"  # asked while the player played the run, not answered
     VOTE = "vote"  # a poll's answer: nothing is right, it scores nothing
+    SKIPPED = "skipped_by_host"  # its host skipped the question: scored for nobody, answered by none
 
     @property
     def counts(self) -> bool:
-        """It counts in accuracy: a scored question asked of the player (a poll's vote does not)."""
-        return self is not Verdict.VOTE
+        """It counts in accuracy: a scored question asked of the player (a poll's vote does not,
+        nor a question its host skipped)."""
+        return self not in (Verdict.VOTE, Verdict.SKIPPED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,7 @@ class Worth:
 
 NOT_ANSWERED = Worth(Verdict.UNANSWERED, 0.0)
 VOTED = Worth(Verdict.VOTE, 0.0)
+SKIPPED = Worth(Verdict.SKIPPED, 0.0)
 RIGHT = Worth(Verdict.RIGHT, 1.0)
 WRONG = Worth(Verdict.WRONG, 0.0)
 

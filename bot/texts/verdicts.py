@@ -13,6 +13,7 @@ MARKS = {
     Verdict.WRONG: "✗",
     Verdict.UNANSWERED: "–",
     Verdict.VOTE: "•",
+    Verdict.SKIPPED: "⏭",
 }
 
 
@@ -28,6 +29,7 @@ def verdict_text(lang: str, worth: Worth) -> str:
         Verdict.WRONG: i18n.t(lang, "wrong"),
         Verdict.UNANSWERED: i18n.t(lang, "not answered"),
         Verdict.VOTE: i18n.t(lang, "vote"),
+        Verdict.SKIPPED: i18n.t(lang, "skipped by the host"),
     }
     return words[verdict]
 

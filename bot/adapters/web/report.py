@@ -22,6 +22,7 @@ class QuestionSplit:
     question: Question | None  # None when the question is gone
     answers: int  # how many answered it in this run
     figure: Figure | None  # None when the question is gone
+    skipped: bool = False  # its host skipped it: nobody's answer was kept
 
 
 @dataclass(frozen=True)
@@ -39,13 +40,14 @@ def questions(results: RunResults, answers: list[AnswerRow], lang: str) -> list[
         by_number.setdefault(answer.index + 1, []).append(answer)
     shown = []
     for number, (question_id, question) in enumerate(results.questions, start=1):
-        answered = by_number.get(number, [])
+        answered, skipped = by_number.get(number, []), number - 1 in results.run.skipped
         if question is None:
-            shown.append(QuestionSplit(number, question_id, question_id, None, len(answered), None))
+            shown.append(QuestionSplit(number, question_id, question_id, None, len(answered), None, skipped))
             continue
         split, responses = _split(answered, len(question.options)), _responses(answered)
         figure = question_figure(question, lang, split, responses, _shown(results.run.seed, question))
-        shown.append(QuestionSplit(number, question_id, question.prompt.get(lang), question, len(answered), figure))
+        prompt = question.prompt.get(lang)
+        shown.append(QuestionSplit(number, question_id, prompt, question, len(answered), figure, skipped))
     return shown
 
 

@@ -111,6 +111,7 @@ def report(lang: str) -> dict[str, str]:
         "no_one": t(lang, "No one."),
         "poll": t(lang, "poll: nothing is right"),
         "not_asked": t(lang, "not asked"),
+        "skipped": t(lang, "skipped by the host"),
         "teams": t(lang, "Teams"),
         "team": t(lang, "Team"),
         "members": t(lang, "Members"),
