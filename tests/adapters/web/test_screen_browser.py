@@ -13,6 +13,7 @@ from playwright.async_api import Browser, Page, expect
 
 from bot.commands.core import Caller
 from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain.hosting import HostAction
 from bot.engine.core import EngineSettings, StartStatus
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
@@ -87,4 +88,27 @@ async def test_the_screen_follows_a_question_and_its_close_without_a_reload(
     await expect(page.locator("#rows li").first).to_contain_text("Ann")
     await page.screenshot(path=shots / f"screen-closed-{lang}.png", full_page=True)
     assert await page.evaluate("window.notReloaded === true"), "the page changed without a reload"
+    await page.close()
+
+
+async def test_a_hosted_question_without_a_time_limit_shows_no_countdown(
+    site: tuple[Site, RecordingAdapter], browser: Browser
+):
+    """Open until its host closes it: no seconds left, no "Time is up"; paused, just "Paused"."""
+    served, adapter = site
+    engine = served.engine
+    page = await opened(browser, screen_link(served))
+    assert (await engine.start(group(), "pipeline", ANN, hosted=True)).status is StartStatus.STARTED
+    await engine.host(group(), HostAction.NEXT, ANN, True)
+    await engine.run_due()
+    await expect(page.locator("#prompt")).to_have_text(adapter.questions[-1].prompt)
+    house_of(engine).clock.advance(60)  # type: ignore[attr-defined]
+    await page.wait_for_timeout(600)  # the page's clock ticks every 250 ms
+    await expect(page.locator("#clock")).to_have_text("")
+    await engine.host(group(), HostAction.PAUSE, ANN, True)
+    await engine.run_due()
+    await expect(page.locator("#clock")).to_have_text("Paused")
+    await engine.host(group(), HostAction.RESUME, ANN, True)
+    await engine.run_due()
+    await expect(page.locator("#clock")).to_have_text("")
     await page.close()

@@ -32,7 +32,7 @@ async def test_the_host_paces_the_game_from_the_screen_and_viewers_see_each_step
     engine = engine_on(store, clock, adapter)
     async with serving(engine) as site:
         _, (watch, host) = await screen(site, Caller(group(), HOST, True))
-        await say(engine, "host", args="demo")
+        await say(engine, "host", args="demo 30s")  # a time limit the host gives: the pause keeps what is left
         async with following(f"{watch}events") as stream, aiohttp.ClientSession() as http:
             async with http.get(host) as response:
                 found = re.search(r'name="csrf" value="([^"]+)"', await response.text())

@@ -11,6 +11,7 @@
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
   let skew = 0; // the server's clock minus ours, from each event's sending time
   let deadline = 0;
+  let timed = true; // false: a hosted question without a time limit, open until its host closes it
   let paused = null; // seconds left when paused
   let question = 0; // the number of the question shown
   let ticking = null;
@@ -26,7 +27,11 @@
   function tick() {
     const clock = $("clock");
     if (paused !== null) {
-      clock.textContent = words.paused + " · " + fill(words.seconds, { seconds: Math.ceil(paused) });
+      clock.textContent = timed ? words.paused + " · " + fill(words.seconds, { seconds: Math.ceil(paused) }) : words.paused;
+      return;
+    }
+    if (!timed && deadline) {
+      clock.textContent = ""; // no countdown: the host closes it
       return;
     }
     const left = Math.max(0, Math.ceil(deadline - (Date.now() / 1000 + skew)));
@@ -65,7 +70,8 @@
 
   function onQuestion(data) {
     question = data.number;
-    deadline = data.deadline;
+    timed = data.seconds > 0;
+    deadline = timed ? data.deadline : Infinity;
     paused = null;
     $("heading").textContent = fill(words.question, { number: data.number, total: data.total });
     const prompt = $("prompt");
@@ -154,7 +160,7 @@
     resumed: (data) => {
       if (data.number !== question) return;
       paused = null;
-      deadline = data.deadline;
+      deadline = timed ? data.deadline : Infinity;
       tick();
     },
     hint: (data) => {
