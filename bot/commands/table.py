@@ -399,7 +399,7 @@ COMMANDS += (
         "host",
         lambda c: c.groups.hosting.cmd_host,
         menu=later("Host a game you pace: /host [topic] [count]"),
-        help=everywhere(later("/host [topic] [count]: host a game: you post each question")),
+        help=everywhere(later("/host [topic] [count] [30s]: host a game: you post each question (30s: a time limit)")),
         options=(
             Option("topic", later("A quiz id, alias or title word, e.g. pipeline"), quizzes=True),
             Option("count", later("How many questions (all when empty)"), OptionKind.NUMBER, low=1, high=100),
