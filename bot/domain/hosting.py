@@ -128,7 +128,8 @@ def hint_due(run: Run) -> float | None:
         return None
     if run.question.hint is None or not (limit := time_limit(run)):
         return None
-    return row.due - limit / 2
+    half_time = row.asked_at + limit / 2  # from its start: a question closed early shows no hint
+    return half_time if half_time < row.due else None
 
 
 def wake_at(run: Run) -> float:

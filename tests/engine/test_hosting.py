@@ -198,3 +198,16 @@ async def test_the_host_may_give_the_questions_a_time_limit(hosted, adapter):
     assert adapter.questions[-1].seconds == 20
     await wait(hosted, 21)
     assert len(adapter.reveals) == 1, "a time limit the host gave closes the question"
+
+
+async def test_a_question_the_host_closes_early_shows_no_hint_first(hosted, adapter):
+    """The half-time hint counts from the question's start, not from its deadline: a close
+    that moves the deadline to now is a close, not the hint's moment."""
+    await say(hosted, "host", args="demo 30s")  # a time limit: its hint would come at 15 s
+    await say(hosted, "next")
+    await hosted.run_due()
+    await wait(hosted, 3)
+    await say(hosted, "next")  # closes question 1 at 3 of its 30 s
+    await hosted.run_due()
+    assert len(adapter.reveals) == 1
+    assert not any("Hint" in reply.text for _, reply in adapter.sent)
