@@ -365,8 +365,8 @@ def restore(run: Run, answers: list[AnswerRow], names: dict[str, str]) -> None:
             continue
         run.players.add(a.player_key)
     for index in range(row.index + (0 if open_question else 1)):
-        if not run.kind_of(run.quiz_question(index).kind).is_scored:
-            continue  # a poll left the streaks as they were
+        if index in row.skipped or not run.kind_of(run.quiz_question(index).kind).is_scored:
+            continue  # a question the host skipped, or a poll, left the streaks as they were
         answered = {a.player_key: a for a in answers if a.index == index}
         for key in run.players:
             run.streaks[key] = answered[key].streak if key in answered else 0

@@ -211,3 +211,35 @@ async def test_a_question_the_host_closes_early_shows_no_hint_first(hosted, adap
     await hosted.run_due()
     assert len(adapter.reveals) == 1
     assert not any("Hint" in reply.text for _, reply in adapter.sent)
+
+
+async def test_a_skipped_question_keeps_the_streaks_across_a_restart(tmp_path, clock):
+    """A skip moves no streak; the streaks rebuilt from the stored answers after a restart must
+    not read the skipped question (it has no answers) as everyone's miss."""
+    first_adapter = RecordingAdapter()
+    first = engine_on(await SqliteStore.open(tmp_path / "host.db"), clock, first_adapter)
+    await say(first, "host", args="demo")
+    await say(first, "next")
+    await first.run_due()
+    run = first.run_in(group())
+    assert run is not None
+    await first.answer(first_adapter.token(first_adapter.right_letter(run.quiz)), MEMBER)
+    for _ in range(2):  # closes question 1, posts question 2
+        await say(first, "next")
+        await first.run_due()
+    await first.run_due()
+    await say(first, "skip")  # question 2
+    await first.run_due()
+    await house_of(first).store.close()
+
+    adapter = RecordingAdapter()
+    second = engine_on(await SqliteStore.open(tmp_path / "host.db"), clock, adapter)
+    await second.resume()
+    await say(second, "next")
+    await second.run_due()
+    run = second.run_in(group())
+    assert run is not None and [c.number for c in adapter.questions] == [3]
+    await second.answer(adapter.token(adapter.right_letter(run.quiz)), MEMBER)
+    [answer] = run.answers.values()
+    assert answer.streak == 2, "right at question 1, question 2 skipped, right at question 3"
+    await house_of(second).store.close()

@@ -156,8 +156,10 @@ async def test_a_hosted_trivia_night_of_two_teams_to_its_podium(fake, clock, tmp
         for member in (bob, dee):
             await night.presses(member, q4, th.wrong_letter(q4, quiz))
         reveal = await th.reveal_of(fake, group, q4)
-        # at once: 1000 and Cy's streak; a third of the 30 s after the hint: half of 833
-        assert "Cy +1100 (0.0 s)" in reveal.text and "Ann +416 (10.0 s)" in reveal.text
+        assert "Cy +1100 (0.0 s) 🔥2" in reveal.text  # before the hint, at once: 1000 and a streak's 100
+        # after the hint, a third of the 30 s gone: half of 833 speed points, and the 200 of her
+        # streak whole (three in a row: the skipped question and the restart kept it)
+        assert "Ann +616 (10.0 s) 🔥3" in reveal.text
 
         for number in range(5, 9):  # round 2, paced from the panel and the chat in turn
             await (night.on_panel("Next") if number % 2 else night.says(tess, "/next"))
@@ -187,17 +189,17 @@ async def test_a_hosted_trivia_night_of_two_teams_to_its_podium(fake, clock, tmp
         ]
     )
     standings = next(m.text for m in fake.sent_to(group) if m.text.startswith("📊"))
-    assert "🥇 Ann: 2449 pts · 3/3 right" in standings, "the skipped question counts for nobody"
+    assert "🥇 Ann: 2649 pts · 3/3 right" in standings, "the skipped question counts for nobody"
 
     lines = podium.text.splitlines()
     teams_at, players_at = lines.index("Teams:"), lines.index("Players:")
-    # a team scores the mean of its members: Owls (12449 + 11233) / 2, Foxes (12833 + 10133) / 2
-    assert lines[teams_at + 1 : teams_at + 3] == ["🥇 Owls: 11841 · 👤 2", "🥈 Foxes: 11483 · 👤 2"]
+    # a team scores the mean of its members: Owls (14049 + 11233) / 2, Foxes (12833 + 10133) / 2
+    assert lines[teams_at + 1 : teams_at + 3] == ["🥇 Owls: 12641 · 👤 2", "🥈 Foxes: 11483 · 👤 2"]
     assert teams_at < players_at
-    assert [line.split(":")[0] for line in lines[players_at + 1 : players_at + 5]] == [
-        "🥇 Cy",
-        "🥈 Ann",
-        "🥉 Bob",
-        "4. Dee",
+    assert [line.split(" · ")[0] for line in lines[players_at + 1 : players_at + 5]] == [
+        "🥇 Ann: 14049 pts",
+        "🥈 Cy: 12833 pts",
+        "🥉 Bob: 11233 pts",
+        "4. Dee: 10133 pts",
     ]
     night.write("A trivia night on Telegram: a hosted game of two teams, two rounds, a restart")
