@@ -117,6 +117,8 @@ async def test_a_hosted_trivia_night_of_two_teams_on_discord(fake, clock, server
         skipped = await night.revealed(q3)
         assert "Skipped by the host" in skipped and "Ann +" not in skipped
 
+    night.log.flush()
+    night.log.lines.append("**(the bot restarts)**: stopped, started again on the same database")
     async with dh.running_bot(fake, settings, clock):  # a deploy in the middle: the game goes on
         assert await night.on_panel("Next") == "Next.", "the panel's buttons outlive the restart"
         q4 = await night.question(4)

@@ -83,6 +83,11 @@ class Night:
         shown = self.panel().text.replace("\n", "  \n    ")  # indented as the transcript shows the bot's
         self.log.lines.append((self.log.chats[self.private["id"]], "the panel, edited", shown))
 
+    def restarts(self) -> None:
+        self.log.flush()
+        said = "stopped, started again on the same database"
+        self.log.lines.append((self.log.chats[self.group["id"]], "(the bot restarts)", said))
+
     def write(self, heading: str) -> None:
         if TRANSCRIPT:
             self.log.write(Path(TRANSCRIPT), heading, NOTES)
@@ -150,6 +155,7 @@ async def test_a_hosted_trivia_night_of_two_teams_to_its_podium(fake, clock, tmp
         await night.presses(cy, q4, right(q4, quiz))
         assert await night.on_panel("Hint") == "Hint shown."
 
+    night.restarts()
     async with th.running_bot(fake, settings, clock):  # a deploy in the middle: the game goes on
         clock.advance(10)
         assert (await night.presses(ann, q4, right(q4, quiz))).startswith("Locked in")
