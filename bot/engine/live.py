@@ -153,11 +153,11 @@ class Broadcast:
             await self._publish(run, LiveKind.ROUND, await self._round(run, message.made[1]))
 
     async def _round(self, run: Run, reply: Reply) -> dict[str, Any]:
-        """The board between rounds: the chat's message (the round's name) and the standings."""
+        """The board between rounds: the chat's message's title (the round's name) and the standings."""
         standings = await self.store.run_standings(run.id)
         return {
             "run": run.id,
-            "title": reply.text.split("\n", 1)[0],
+            "title": reply.title,
             "standings": _rows(standings[:PODIUM_ROWS]),
             "teams": await self._teams(run, standings),
         }
