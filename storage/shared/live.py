@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -44,6 +45,15 @@ class _Channel:
         return self.events[0].id - 1 if self.events else 0
 
 
+def first_id() -> int:
+    """This process's first event id: the microseconds of the wall clock now, so that the ids
+    of a process started after another are above the other's (a count from 1 would restart
+    under them, and a browser that reconnects with the Last-Event-ID of the process before a
+    restart would be sent nothing until the count caught up). A process would need to publish
+    more than one event a microsecond, all along, to overtake the one started after it."""
+    return time.time_ns() // 1000
+
+
 class LiveChannels:
     """The in-memory bus: publish numbers each event; `deliver` takes one numbered elsewhere."""
 
@@ -51,7 +61,7 @@ class LiveChannels:
         self._backlog = backlog
         self._max_chats = max_chats
         self._chats: OrderedDict[str, _Channel] = OrderedDict()
-        self._ids = itertools.count(1)
+        self._ids = itertools.count(first_id())
 
     async def publish(self, chat_key: str, run_id: int, kind: LiveKind, data: Mapping[str, Any], at: float) -> None:
         self.deliver(LiveEvent(next(self._ids), chat_key, run_id, kind, data, at))

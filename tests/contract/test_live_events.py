@@ -99,3 +99,14 @@ async def test_the_memory_backlog_is_bounded_per_chat():
     assert live.last_id(CHAT) == 10
 
     assert [e.id for e in await taken(live, CHAT, 0, 3)] == [8, 9, 10]
+
+
+async def test_in_memory_a_process_started_later_numbers_its_events_above_the_one_before():
+    """A restart with SQLite: the browser reconnects with the last id it saw from the process
+    before, and must be sent what the new process publishes (the open question again)."""
+    before = LiveChannels()
+    await published(before, CHAT, [LiveKind.QUESTION, LiveKind.ANSWERED, LiveKind.CLOSED])
+    seen_last = before.last_id(CHAT)
+    after = LiveChannels()
+    await published(after, CHAT, [LiveKind.QUESTION])
+    assert [e.kind for e in await taken(after, CHAT, seen_last, 1)] == [LiveKind.QUESTION]
