@@ -2,9 +2,9 @@
 `quizhost run` with its web pages (real PTB, the fake Bot API, a FakeClock), the group's
 `/screen` link opened once, and the hosted game of two teams played in the group while the page
 follows it without a reload: each question, "N of M answered", the split after a close, the
-standings between the rounds, a restart of the bot in the middle (the page reconnects by
-itself), and the podium. In English and in Urdu (right to left); screenshots go to
-$SCREENSHOTS_DIR, else under the test's tmp_path."""
+standings between the rounds (the teams' beside the players'), a restart of the bot in the
+middle (the page reconnects by itself), and the podium. In English and in Urdu (right to
+left); screenshots go to $SCREENSHOTS_DIR, else under the test's tmp_path."""
 
 from __future__ import annotations
 
@@ -118,6 +118,7 @@ async def test_the_big_screen_follows_a_hosted_trivia_night_without_a_reload(
         round_name = quiz.rounds[0].name.get(lang)
         await expect(page.locator("#board-title")).to_contain_text(round_name)
         await expect(page.locator("#rows li")).to_have_count(4)
+        await expect(page.locator("#team-rows li")).to_have_count(2)  # the teams beside the players
         await page.screenshot(path=shots / f"night-round-{lang}.png", full_page=True)
 
         await night.says(tess, "/next")
@@ -138,6 +139,7 @@ async def test_the_big_screen_follows_a_hosted_trivia_night_without_a_reload(
                 await member.presses(q, right(q))
             await th.reveal_of(fake, group, q)
         await expect(page.locator("#heading")).to_have_text(shown_as(t(lang, "Final standings")))
+        await expect(page.locator("#team-rows li").first).to_contain_text("Owls")  # Ann and Bob's
         await expect(page.locator("#rows li").first).to_contain_text("Ann")
         await page.screenshot(path=shots / f"night-podium-{lang}.png")
         assert await page.evaluate("window.notReloaded === true"), "the page changed without a reload"
