@@ -141,6 +141,6 @@ async def test_the_big_screen_follows_a_hosted_trivia_night_without_a_reload(
         await expect(page.locator("#heading")).to_have_text(shown_as(t(lang, "Final standings")))
         await expect(page.locator("#team-rows li").first).to_contain_text("Owls")  # Ann and Bob's
         await expect(page.locator("#rows li").first).to_contain_text("Ann")
-        await page.screenshot(path=shots / f"night-podium-{lang}.png")
+        await page.screenshot(path=shots / f"night-podium-{lang}.png", full_page=True)
         assert await page.evaluate("window.notReloaded === true"), "the page changed without a reload"
         await page.close()
