@@ -89,7 +89,7 @@ async def test_a_hosted_trivia_night_of_two_teams_on_discord(fake, clock, server
             await night.log.step(user.name, f"(presses {label})", press)
         await showing(fake, channel, "2. Foxes (2): Cy, Dee")
 
-        night.panel = await night.slash(night.tess, "host", topic="trivia-night")
+        night.panel = await night.slash(night.tess, "host", topic="trivia-night 30s")
         assert night.panel["ephemeral"] and "Hosted by Tess" in night.panel["embeds"][0]["description"]
         assert await night.on_panel("Next") == "Next."
         q1 = await night.question(1)

@@ -80,7 +80,7 @@ async def test_the_big_screen_follows_a_hosted_trivia_night_without_a_reload(
         link = (await night.says(tess, "/screen")).split()[-1]
         page = await opened(browser, link)
         assert await page.get_attribute("html", "dir") == ("rtl" if lang == "ur" else "ltr")
-        await night.says(tess, "/host trivia-night")
+        await night.says(tess, "/host trivia-night 30s")
 
         await night.says(tess, "/next")
         q1 = await th.next_question(fake, group, 1)

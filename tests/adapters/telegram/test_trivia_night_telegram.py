@@ -117,7 +117,7 @@ async def test_a_hosted_trivia_night_of_two_teams_to_its_podium(fake, clock, tmp
         shown = await edited(fake, group, "2. Foxes (2): Cy, Dee")
         assert "1. Owls (2): Ann, Bob" in shown.text
 
-        started = await night.says(tess, "/host trivia-night")
+        started = await night.says(tess, "/host trivia-night 30s")
         assert "Hosted by Tess" in started and "Your host panel is in your private chat with me." in started
         await fake.wait_for(lambda: fake.sent_to(night.private), what="the host panel")
         assert [b["text"] for b in night.panel().buttons()] == ["Next", "Pause", "Resume", "Skip", "Hint", "End"]
