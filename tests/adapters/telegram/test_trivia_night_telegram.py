@@ -196,6 +196,8 @@ async def test_a_hosted_trivia_night_of_two_teams_to_its_podium(fake, clock, tmp
     )
     standings = next(m.text for m in fake.sent_to(group) if m.text.startswith("📊"))
     assert "🥇 Ann: 2649 pts · 3/3 right" in standings, "the skipped question counts for nobody"
+    assert "🥇 Owls: 2341 · 👤 2" in standings  # the teams too: (2649 + 2033) / 2
+    assert not any("Teams:" in q.text for q in fake.questions(group)), "no standings in a round's reveals"
 
     lines = podium.text.splitlines()
     teams_at, players_at = lines.index("Teams:"), lines.index("Players:")
