@@ -59,6 +59,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "processes on PostgreSQL (--db, else a throwaway cluster); lag after each event's cause, memory per viewer",
     )
     parser.add_argument("--screen-workers", type=int, default=3, help="with --screen: the web workers")
+    parser.add_argument(
+        "--host",
+        type=int,
+        metavar="QUESTIONS",
+        help="bench a hosted game alone: /next until the next question is handed to the chat, a run left "
+        "alone, a long pause (SQLite, no platform)",
+    )
     from bot.bench import tuning
 
     tuning.add_argument(parser)
@@ -69,6 +76,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "host", None):
+        from bot.bench.hosting import main as host_main
+
+        return host_main(args.host)
     if getattr(args, "screen", None):
         from bot.bench.screen import main as screen_main
 

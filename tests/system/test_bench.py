@@ -272,3 +272,10 @@ def test_the_corpus_table_counts_every_file_the_importers_read(tmp_path, capsys)
     assert rows[4] == "| **2 files** | | **4** | **3** | **1** | **1** | |"
     assert "| gift | 1 | 4 | 3 | 75.0% |" in rows
     assert rows[-1] == "Imported texts with HTML tags left: 0; with Cloze markup left: 0"
+
+
+def test_the_hosted_game_bench_says_nothing_moves_without_its_host(capsys):
+    assert main(["bench", "--host", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "left alone 600 s of game clock: 0 questions posted" in out
+    assert "paused 3600 s with 20.00 s left: 20.00 s left after the resume" in out
