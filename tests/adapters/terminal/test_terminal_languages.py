@@ -128,6 +128,7 @@ COMMAND_WORDS = {
     "N",
     # a hosted game's commands (issue #49), and who may host: /settings host anyone|admins
     *("host", "next", "resume", "skip", "hint", "end", "anyone", "admins"),
+    "s",  # a host's time limit, typed as is: /host trivia-night 30s
 }
 
 
