@@ -243,8 +243,9 @@ def build_runs(
     chats = Chats(store, runs, settings.default_language)
     teams = Teams(store=store, clock=clock, adapters=adapters)
     # the big screen's events: through the database between workers, else in this process's memory
-    live = store.live_events() if isinstance(store, SharedLive) else LiveChannels()
+    live = store.live_events() if isinstance(store, SharedLive) else LiveChannels(now=clock.now)
     broadcast = Broadcast(live, store, clock, teams)
+    live.watching(lambda chat_key: broadcast.shown(runs.by_chat.get(chat_key)))  # the owner of its open run
     steps = RunSteps(
         store=store,
         clock=clock,

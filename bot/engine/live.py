@@ -5,6 +5,10 @@ as they come, its close, its podium; published after the state that makes each t
 A question's event holds what its message shows (never which option is right); the close
 brings the split, the right answer and the run's top five. Counting is throttled: a screen
 needs "N of M answered" a few times a second, not once per press of a hundred players.
+
+Only a chat someone watches gets events (`LiveEvents.watched`): a run nobody looks at reads no
+standings for a screen and publishes nothing. When a chat becomes watched, its open run's state
+is published again (`shown`), so the viewer who came sees it at once.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any, Protocol
 
 from bot.domain import owed, session
 from bot.domain.model import MediaKind, QuestionCard, Reply, Reveal, Standing
-from bot.domain.records import MessageKind, OutboxMessage
+from bot.domain.records import MessageKind, OutboxMessage, Phase
 from bot.domain.session import Run
 from bot.domain.teams import TeamStanding, shown_score
 from bot.engine.teams import Teams
@@ -50,6 +54,8 @@ class Broadcast:
     async def saved(self, run: Run, send: Sequence[OutboxMessage], done: Sequence[str]) -> None:
         """The events a stored step makes true: a question posted (its key settled), a close, a
         podium. Never raises: a screen that misses an event must not stop the run."""
+        if not self.events.watched(run.row.chat_key):
+            return
         try:
             if run.is_asking and owed.key(run, MessageKind.QUESTION) in done:
                 await self._publish(run, LiveKind.QUESTION, self._question(run, session.card(run)))
@@ -66,6 +72,8 @@ class Broadcast:
     async def asking(self, run: Run) -> None:
         """A run taken up again (a restart, a worker's runs taken over) shows its open question
         again, and that it is paused: a screen in memory lost what it had."""
+        if not self.events.watched(run.row.chat_key):
+            return
         try:
             await self._publish(run, LiveKind.QUESTION, self._question(run, session.card(run)))
             if run.row.paused_left is not None:
@@ -74,9 +82,34 @@ class Broadcast:
         except Exception:
             log.exception("run %d: a live event was not published", run.id)
 
+    async def shown(self, run: Run | None) -> None:
+        """The chat became watched: what its open run (if any) shows now, its question (and that
+        it is paused) or, between two questions, its standings (before its first: nothing yet)."""
+        if run is None:
+            return
+        if run.is_asking:
+            await self.asking(run)
+            return
+        closed = run.row.index if run.row.phase is Phase.PAUSING else run.row.index - 1  # questions closed - 1
+        if closed < 0:
+            return
+        try:
+            standings = await self.store.run_standings(run.id)
+            data = {
+                "run": run.id,
+                "title": run.quiz.title.get(run.row.language),
+                "standings": _rows(standings[:PODIUM_ROWS]),
+                "teams": await self._teams(run, standings),
+            }
+            await self._publish(run, LiveKind.ROUND, data)
+        except Exception:
+            log.exception("run %d: a live event was not published", run.id)
+
     def count_soon(self, run: Run) -> None:
         """An answer came: "N of M answered", at most every COUNT_EVERY seconds (and the last),
         published beside the press (which does not wait for it)."""
+        if not self.events.watched(run.row.chat_key):
+            return
         answered, players = len(run.answers), _players(run)
         before, when = self._counted.get(run.id, (-1, 0.0))
         now = self.clock.now()

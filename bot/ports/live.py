@@ -9,16 +9,26 @@ that moment, never more (a question's right option travels only in its close).
 One process keeps them in memory (storage/shared/live.py); several workers on PostgreSQL pass
 them through a table and `LISTEN`/`NOTIFY` (storage/postgres/live.py), so a viewer on any worker
 sees every run's events.
+
+Only chats someone watches are published: a bot with thousands of chats would otherwise pay
+for screens nobody opened (a backlog per chat, a database round trip per event). A chat is
+watched while a viewer follows it, anywhere, and for GRACE_SECONDS after the last one left (a
+reconnect resumes from its last id); when a chat becomes watched the engine publishes its open
+run's state again (`watching`), so a new viewer's snapshot is never empty.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 BACKLOG = 256  # events kept per chat for viewers that reconnect: many questions' worth
+GRACE_SECONDS = 60.0  # a chat stays watched this long after its last viewer left (a reconnect resumes)
+
+# the chat's key, when it becomes watched: the engine publishes its open run's state again
+Shown = Callable[[str], Awaitable[None]]
 
 
 class LiveKind(StrEnum):
@@ -51,6 +61,13 @@ class LiveEvents(Protocol):
         """The chat's events with an id above `after`, from the backlog kept, then each as it
         comes, until the caller stops; `after` None: the current question's events only (from
         its question event on: a snapshot), then each as it comes."""
+
+    def watched(self, chat_key: str) -> bool:
+        """Whether a viewer follows the chat (on any worker, or did within the grace): only then
+        is an event worth making."""
+
+    def watching(self, shown: Shown) -> None:
+        """Call `shown(chat_key)` each time a chat becomes watched (on any worker)."""
 
     async def close(self) -> None:
         """Stop listening to other workers (if any)."""

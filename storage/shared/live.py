@@ -1,32 +1,39 @@
-"""Live events in this process's memory (bot/ports/live.py): a bounded backlog per chat that
-every viewer reads from, and one wake-up per event, however many viewers wait.
+"""Live events in this process's memory (bot/ports/live.py): a bounded backlog per watched chat
+that every viewer reads from, and one wake-up per event, however many viewers wait.
 
 A viewer costs a position in its chat's backlog and a waiter on one `asyncio.Event`, not a
-queue of its own: 300 viewers of one screen share each event object. It is the whole bus with
-one process (SQLite), and each worker's local fan-out with several (storage/postgres/live.py
-feeds it from the table, in the ids the database gave).
+queue of its own: 300 viewers of one screen share each event object. A chat nobody watches has
+no backlog at all (its events are not kept, nor made: `watched`); one whose last viewer left is
+kept for the grace, so a reconnect resumes where it stopped. It is the whole bus with one
+process (SQLite), and each worker's local fan-out with several (storage/postgres/live.py feeds
+it from the table, in the ids the database gave).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from bot.ports.live import BACKLOG, LiveEvent, LiveKind
+from bot.ports.live import BACKLOG, GRACE_SECONDS, LiveEvent, LiveKind, Shown
 
-MAX_CHATS = 2000  # chats whose backlog is kept; the one quiet longest is forgotten first
+log = logging.getLogger("quizhost.storage")
+
+MAX_CHATS = 2000  # chats whose backlog is kept after their viewers left; the one left longest goes first
 
 
 class _Channel:
-    __slots__ = ("arrived", "events")
+    __slots__ = ("arrived", "events", "left_at", "viewers")
 
-    def __init__(self, backlog: int) -> None:
+    def __init__(self, backlog: int, now: float) -> None:
         self.events: deque[LiveEvent] = deque(maxlen=backlog)
         self.arrived = asyncio.Event()
+        self.viewers = 0
+        self.left_at = now  # when its last viewer left (or it was made): the grace runs from here
 
     @property
     def last_id(self) -> int:
@@ -57,14 +64,24 @@ def first_id() -> int:
 class LiveChannels:
     """The in-memory bus: publish numbers each event; `deliver` takes one numbered elsewhere."""
 
-    def __init__(self, backlog: int = BACKLOG, max_chats: int = MAX_CHATS) -> None:
+    def __init__(
+        self,
+        backlog: int = BACKLOG,
+        max_chats: int = MAX_CHATS,
+        now: Callable[[], float] = time.monotonic,
+        grace: float = GRACE_SECONDS,
+    ) -> None:
         self._backlog = backlog
         self._max_chats = max_chats
+        self._now = now
+        self._grace = grace
         self._chats: OrderedDict[str, _Channel] = OrderedDict()
         self._ids = itertools.count(first_id())
+        self._shown: list[Shown] = []
 
     async def publish(self, chat_key: str, run_id: int, kind: LiveKind, data: Mapping[str, Any], at: float) -> None:
-        self.deliver(LiveEvent(next(self._ids), chat_key, run_id, kind, data, at))
+        if self.watched(chat_key):
+            self.deliver(LiveEvent(next(self._ids), chat_key, run_id, kind, data, at))
 
     def deliver(self, event: LiveEvent) -> None:
         """Add an event to its chat's backlog (ids must grow) and wake its viewers."""
@@ -75,22 +92,54 @@ class LiveChannels:
         arrived, channel.arrived = channel.arrived, asyncio.Event()
         arrived.set()
 
+    def watched(self, chat_key: str) -> bool:
+        channel = self._chats.get(chat_key)
+        if channel is None:
+            return False
+        if channel.viewers or self._now() - channel.left_at <= self._grace:
+            return True
+        del self._chats[chat_key]  # nobody came back: its backlog goes
+        return False
+
+    def watching(self, shown: Shown) -> None:
+        self._shown.append(shown)
+
+    def viewed(self, chat_key: str) -> bool:
+        """Whether a viewer follows the chat in this process now (the grace aside)."""
+        channel = self._chats.get(chat_key)
+        return channel is not None and channel.viewers > 0
+
     def last_id(self, chat_key: str) -> int:
         channel = self._chats.get(chat_key)
         return channel.last_id if channel is not None else 0
 
     async def follow(self, chat_key: str, after: int | None) -> AsyncIterator[LiveEvent]:
+        fresh = not self.watched(chat_key)
         channel = self._channel(chat_key)
-        # an id never given here (a process before a restart numbered them; a forged one): a snapshot
-        last = channel.snapshot_start() if after is None or after > channel.last_id else after
-        while True:
-            arrived = channel.arrived  # taken before yielding: an event meanwhile has set it
-            for event in channel.after(last):
-                last = event.id
-                yield event
-            if channel.last_id <= last:
-                await arrived.wait()
-            channel = self._channel(chat_key)  # forgotten meanwhile: a new one, read from its start
+        channel.viewers += 1
+        try:
+            if fresh:  # its open run's state, published again: the snapshot below starts from it
+                await self.shown(chat_key)
+            # an id never given here (a process before a restart numbered them; a forged one): a snapshot
+            last = channel.snapshot_start() if after is None or after > channel.last_id else after
+            while True:
+                arrived = channel.arrived  # taken before yielding: an event meanwhile has set it
+                for event in channel.after(last):
+                    last = event.id
+                    yield event
+                if channel.last_id <= last:
+                    await arrived.wait()
+        finally:
+            channel.viewers -= 1
+            channel.left_at = self._now()
+
+    async def shown(self, chat_key: str) -> None:
+        """Tell the engine the chat is watched now (it publishes its open run's state)."""
+        for shown in self._shown:
+            try:
+                await shown(chat_key)
+            except Exception:
+                log.exception("live events: chat %s: its state was not published again", chat_key)
 
     async def close(self) -> None:
         return None
@@ -98,9 +147,15 @@ class LiveChannels:
     def _channel(self, chat_key: str) -> _Channel:
         channel = self._chats.get(chat_key)
         if channel is None:
-            channel = self._chats[chat_key] = _Channel(self._backlog)
+            channel = self._chats[chat_key] = _Channel(self._backlog, self._now())
             if len(self._chats) > self._max_chats:
-                self._chats.popitem(last=False)[1].arrived.set()  # its viewers read the new one
+                self._forget_one()
         else:
             self._chats.move_to_end(chat_key)
         return channel
+
+    def _forget_one(self) -> None:
+        """The backlog of the chat quiet longest that nobody follows now (one followed stays)."""
+        quiet = next((key for key, channel in self._chats.items() if not channel.viewers), None)
+        if quiet is not None:
+            del self._chats[quiet]

@@ -1,6 +1,7 @@
 """The live events port (bot/ports/live.py), as each implementation keeps it: in one process's
 memory (SQLite) and through PostgreSQL between workers. Ids grow; a viewer gets what came after
-the id it names, a new viewer the current question's events, and then each event as it comes."""
+the id it names, a new viewer the current question's events, and then each event as it comes.
+Only a chat someone watches keeps events: one nobody watches publishes nothing."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
+import asyncpg
 import pytest
 
-from bot.ports.live import LiveEvent, LiveEvents, LiveKind
+from bot.ports.live import GRACE_SECONDS, LiveEvent, LiveEvents, LiveKind
+from bot.testing.clock import FakeClock
 from storage.postgres.store import PostgresStore
 from storage.shared.live import LiveChannels
+from tests.support.screen_stream import until
 
 CHAT, OTHER = "test:g1", "test:g2"
 
@@ -38,12 +42,30 @@ async def taken(events: LiveEvents, chat: str, after: int | None, count: int) ->
     raise AssertionError("the stream ended")
 
 
+@contextlib.asynccontextmanager
+async def watching(publisher: LiveEvents, viewer: LiveEvents, chat: str) -> AsyncIterator[None]:
+    """A viewer that stays on the chat (through `viewer`), once `publisher` knows of it."""
+    staying = asyncio.create_task(taken(viewer, chat, None, 1_000_000))
+    try:
+        await until(lambda: publisher.watched(chat), f"{chat} watched")
+        yield
+    finally:
+        staying.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await staying
+
+
 async def published(live: LiveEvents, chat: str, kinds: list[LiveKind]) -> None:
     for n, kind in enumerate(kinds):
         await live.publish(chat, 7, kind, {"n": n}, 1000.0 + n)
 
 
 async def after_an_id_then_each_as_it_comes(publisher: LiveEvents, viewer: LiveEvents) -> None:
+    async with watching(publisher, viewer, CHAT):
+        await _after_an_id_then_each_as_it_comes(publisher, viewer)
+
+
+async def _after_an_id_then_each_as_it_comes(publisher: LiveEvents, viewer: LiveEvents) -> None:
     await published(publisher, OTHER, [LiveKind.QUESTION])  # another chat's: never seen here
     await published(publisher, CHAT, [LiveKind.QUESTION, LiveKind.ANSWERED, LiveKind.CLOSED])
     first = await taken(viewer, CHAT, 0, 3)
@@ -63,9 +85,10 @@ async def after_an_id_then_each_as_it_comes(publisher: LiveEvents, viewer: LiveE
 
 async def the_current_question_and_what_followed_it(publisher: LiveEvents, viewer: LiveEvents) -> None:
     kinds = [LiveKind.QUESTION, LiveKind.CLOSED, LiveKind.QUESTION, LiveKind.ANSWERED]
-    await published(publisher, CHAT, kinds)
-    await asyncio.sleep(0.1)
-    snapshot = await taken(viewer, CHAT, None, 2)
+    async with watching(publisher, viewer, CHAT):
+        await published(publisher, CHAT, kinds)
+        await asyncio.sleep(0.1)
+        snapshot = await taken(viewer, CHAT, None, 2)
     assert [(e.kind, e.data["n"]) for e in snapshot] == [(LiveKind.QUESTION, 2), (LiveKind.ANSWERED, 3)]
 
 
@@ -105,8 +128,58 @@ async def test_in_memory_a_process_started_later_numbers_its_events_above_the_on
     """A restart with SQLite: the browser reconnects with the last id it saw from the process
     before, and must be sent what the new process publishes (the open question again)."""
     before = LiveChannels()
-    await published(before, CHAT, [LiveKind.QUESTION, LiveKind.ANSWERED, LiveKind.CLOSED])
+    async with watching(before, before, CHAT):
+        await published(before, CHAT, [LiveKind.QUESTION, LiveKind.ANSWERED, LiveKind.CLOSED])
     seen_last = before.last_id(CHAT)
     after = LiveChannels()
-    await published(after, CHAT, [LiveKind.QUESTION])
-    assert [e.kind for e in await taken(after, CHAT, seen_last, 1)] == [LiveKind.QUESTION]
+    async with watching(after, after, CHAT):
+        await published(after, CHAT, [LiveKind.QUESTION])
+        assert [e.kind for e in await taken(after, CHAT, seen_last, 1)] == [LiveKind.QUESTION]
+
+
+async def nothing_kept_for_a_chat_nobody_watches(publisher: LiveEvents, viewer: LiveEvents) -> list[str]:
+    """A chat published to before anyone watched it: its first viewer gets only what came after it
+    arrived; the chats the engine was asked to show again, in order."""
+    shown: list[str] = []
+
+    async def show(chat_key: str) -> None:
+        shown.append(chat_key)
+
+    publisher.watching(show)
+    assert not publisher.watched(CHAT)
+    await published(publisher, CHAT, [LiveKind.QUESTION, LiveKind.ANSWERED])
+    async with watching(publisher, viewer, CHAT):
+        await until(lambda: shown, "the chat shown again")
+        await published(publisher, CHAT, [LiveKind.QUESTION])
+        (now,) = await taken(viewer, CHAT, 0, 1)
+        assert (now.kind, now.data["n"]) == (LiveKind.QUESTION, 0), "the ones before the viewer were not kept"
+    return shown
+
+
+async def test_in_memory_a_chat_nobody_watches_keeps_nothing_and_its_first_viewer_has_it_shown():
+    live = LiveChannels()
+    assert await nothing_kept_for_a_chat_nobody_watches(live, live) == [CHAT]
+
+
+@pytest.mark.postgres
+async def test_between_workers_a_chat_nobody_watches_writes_nothing_and_its_owner_shows_it(postgres_url):
+    async with two_workers(postgres_url) as (publisher, viewer):
+        assert await nothing_kept_for_a_chat_nobody_watches(publisher, viewer) == [CHAT]
+        conn = await asyncpg.connect(postgres_url)
+        try:
+            kinds = await conn.fetch("SELECT kind FROM live_events WHERE chat_key = $1", CHAT)
+        finally:
+            await conn.close()
+        assert [row["kind"] for row in kinds] == ["question"], "only what came while it was watched"
+
+
+async def test_in_memory_a_chat_stays_watched_for_the_grace_then_its_backlog_goes():
+    clock = FakeClock()
+    live = LiveChannels(now=clock.now)
+    async with watching(live, live, CHAT):
+        await published(live, CHAT, [LiveKind.QUESTION])
+        (asked,) = await taken(live, CHAT, None, 1)
+    clock.advance(GRACE_SECONDS)
+    assert live.watched(CHAT) and live.last_id(CHAT) == asked.id, "a reconnect within the grace resumes"
+    clock.advance(1)
+    assert not live.watched(CHAT) and live.last_id(CHAT) == 0
