@@ -90,11 +90,14 @@ class Broadcast:
         if run.is_asking:
             await self.asking(run)
             return
-        closed = run.row.index if run.row.phase is Phase.PAUSING else run.row.index - 1  # questions closed - 1
-        if closed < 0:
-            return
+        last_closed = run.row.index if run.row.phase is Phase.PAUSING else run.row.index - 1
+        if last_closed < 0:
+            return  # no question closed yet: the first one's event comes when it is posted
+        where = (run.row.index, run.row.phase)
         try:
             standings = await self.store.run_standings(run.id)
+            if (run.row.index, run.row.phase) != where:
+                return  # the run moved on while they were read: its own events show it
             data = {
                 "run": run.id,
                 "title": run.quiz.title.get(run.row.language),

@@ -83,9 +83,10 @@ class PostgresLive:
         self._tasks: list[asyncio.Task[None]] = []
         self._publisher: asyncio.Task[None] | None = None
         self._showing: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     async def publish(self, chat_key: str, run_id: int, kind: LiveKind, data: Mapping[str, Any], at: float) -> None:
-        if not self.watched(chat_key):
+        if self._closed or not self.watched(chat_key):
             return
         payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         self._queue.put_nowait((chat_key, run_id, kind, payload, at))
@@ -132,6 +133,7 @@ class PostgresLive:
                 self._elsewhere[chat_key] = time.monotonic() + EXPIRE_SECONDS  # the grace, here too
 
     async def close(self) -> None:
+        self._closed = True
         if self._publisher is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._queue.join(), FLUSH_SECONDS)
@@ -147,7 +149,7 @@ class PostgresLive:
 
     def _start(self) -> None:
         """Listen from the first viewer or run here on: news of watched chats, and who watches."""
-        if not self._tasks:
+        if not self._tasks and not self._closed:
             loop = asyncio.get_running_loop()
             self._tasks = [
                 loop.create_task(listen_on(self._url, CHANNEL, APPLICATION, self._heard)),

@@ -13,6 +13,7 @@ import pytest
 
 from bot.commands.weblinks import signer_for
 from bot.content.catalog import Catalog, default_quiz_folders
+from bot.domain.model import Quiz
 from bot.engine.core import EngineSettings, StartStatus
 from bot.testing.clock import FakeClock
 from bot.testing.fakes import RecordingAdapter, group, player
@@ -53,6 +54,35 @@ async def test_a_screen_opened_mid_game_shows_the_question_then_resumes_after_a_
                 assert "question" not in [e.kind for e in stream.events], "resumed, not shown again"
     finally:
         await store.close()
+
+
+async def test_a_screen_opened_between_two_questions_shows_the_standings(tmp_path: Path):
+    store, clock, engine, adapter = await shipped_engine(tmp_path / "quizhost.db")
+    try:
+        assert (await engine.start(group(), "pipeline", ANN)).status is StartStatus.STARTED
+        clock.advance(5)
+        await engine.run_due()
+        assert (await engine.answer(adapter.token(adapter.right_letter(pipeline())), ANN, group())).accepted
+        clock.advance(30)
+        await engine.run_due()  # closed; the next question comes after the pause
+        async with serving(engine) as site:
+            page = (await signer_for(store)).at(site.base).screen_url(group().key, False, clock.now())
+            async with following(f"{page}events") as stream:
+                (board,) = await seen(stream, "round", 1)
+                assert [(row["name"], row["rank"]) for row in board.data["standings"]] == [("Ann", 1)]
+                assert board.data["standings"][0]["points"] > 0
+                clock.advance(5)
+                await engine.run_due()
+                (asked,) = await seen(stream, "question", 1)
+                assert asked.data["number"] == 2 and asked.id > board.id
+    finally:
+        await store.close()
+
+
+def pipeline() -> Quiz:
+    quiz = Catalog.load(default_quiz_folders()).get("pipeline")
+    assert quiz is not None
+    return quiz
 
 
 @pytest.mark.postgres
