@@ -218,11 +218,15 @@ class PostgresLive:
             log.warning("live events: watching not said (%s)", error)
 
     async def _heartbeat(self) -> None:
-        """Every few seconds while this worker has viewers: which chats they watch."""
+        """Every few seconds while this worker has viewers: which chats they watch (and what is
+        no longer watched, forgotten)."""
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             if self._viewers:
                 await self._say([WATCH + key for key in self._viewers])
+            for chat_key in list(self._elsewhere):  # forget the chats nobody watches any more
+                self.watched(chat_key)
+            self._local.sweep()
 
     async def _reading(self) -> None:
         """One reader per worker: each chat's news read in order, whatever the notifications' pace."""

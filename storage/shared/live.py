@@ -101,6 +101,11 @@ class LiveChannels:
         del self._chats[chat_key]  # nobody came back: its backlog goes
         return False
 
+    def sweep(self) -> None:
+        """Forget the backlogs of chats whose grace ended (a chat no run publishes to any more)."""
+        for chat_key in list(self._chats):
+            self.watched(chat_key)
+
     def watching(self, shown: Shown) -> None:
         self._shown.append(shown)
 
@@ -114,6 +119,7 @@ class LiveChannels:
         return channel.last_id if channel is not None else 0
 
     async def follow(self, chat_key: str, after: int | None) -> AsyncIterator[LiveEvent]:
+        self.sweep()
         fresh = not self.watched(chat_key)
         channel = self._channel(chat_key)
         channel.viewers += 1

@@ -182,4 +182,5 @@ async def test_in_memory_a_chat_stays_watched_for_the_grace_then_its_backlog_goe
     clock.advance(GRACE_SECONDS)
     assert live.watched(CHAT) and live.last_id(CHAT) == asked.id, "a reconnect within the grace resumes"
     clock.advance(1)
-    assert not live.watched(CHAT) and live.last_id(CHAT) == 0
+    live.sweep()
+    assert live.last_id(CHAT) == 0 and not live.watched(CHAT)
