@@ -47,6 +47,7 @@ HEARTBEAT_SECONDS = 20.0
 EXPIRE_SECONDS = GRACE_SECONDS  # a chat nobody said they watch for this long is not watched
 CONNECTED_SECONDS = 5.0  # a first viewer waits this long at most for the listener before reading
 FLUSH_SECONDS = 5.0  # events still queued at close are written within this, or dropped
+MAX_QUEUED = 10_000  # events waiting to be written (the database slow or away); more are dropped
 
 PUBLISH = f"""
     WITH e AS (
@@ -73,7 +74,7 @@ class PostgresLive:
         self._url = url
         self._local = LiveChannels()
         self._published = 0
-        self._queue: asyncio.Queue[Queued] = asyncio.Queue()
+        self._queue: asyncio.Queue[Queued] = asyncio.Queue(MAX_QUEUED)
         self._viewers: Counter[str] = Counter()  # chat key -> this worker's viewers
         self._elsewhere: dict[str, float] = {}  # chat key -> when its watching, as heard, expires
         self._shown: list[Shown] = []
@@ -89,7 +90,11 @@ class PostgresLive:
         if self._closed or not self.watched(chat_key):
             return
         payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        self._queue.put_nowait((chat_key, run_id, kind, payload, at))
+        try:
+            self._queue.put_nowait((chat_key, run_id, kind, payload, at))
+        except asyncio.QueueFull:
+            log.warning("live events: chat %s: one dropped, %d waiting to be written", chat_key, MAX_QUEUED)
+            return
         if self._publisher is None:
             self._publisher = asyncio.get_running_loop().create_task(self._publishing())
 
