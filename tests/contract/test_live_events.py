@@ -34,8 +34,8 @@ async def two_workers(url: str) -> AsyncIterator[tuple[LiveEvents, LiveEvents]]:
 
 async def taken(events: LiveEvents, chat: str, after: int | None, count: int) -> list[LiveEvent]:
     got: list[LiveEvent] = []
-    async with asyncio.timeout(10):
-        async for event in events.follow(chat, after):
+    async with asyncio.timeout(10), contextlib.aclosing(events.follow(chat, after)) as following:
+        async for event in following:  # closed on return: the viewer leaves, as a dropped stream does
             got.append(event)
             if len(got) == count:
                 return got
