@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable
 from typing import Protocol
 
 
 class Clock(Protocol):
     def now(self) -> float: ...
-    async def sleep(self, seconds: float) -> None: ...
+
+    def sleep(self, seconds: float) -> Awaitable[None]:
+        """Wake `seconds` after the call, not after the awaitable first runs: a sleep handed to
+        a task (the timer loop's) is not put off by the turns before that task starts."""
+        ...
 
 
 class SystemClock:
@@ -18,5 +23,5 @@ class SystemClock:
     def now(self) -> float:
         return time.time()
 
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds))
+    def sleep(self, seconds: float) -> Awaitable[None]:
+        return asyncio.sleep(max(0.0, seconds))  # starts late by a loop turn at most: real time moves alike

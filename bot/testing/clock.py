@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 
 
 class FakeClock:
@@ -15,10 +16,15 @@ class FakeClock:
     def now(self) -> float:
         return self._now
 
-    async def sleep(self, seconds: float) -> None:
+    def sleep(self, seconds: float) -> Awaitable[None]:
+        """A sleeper from now: a coroutine would count from when its task first runs, and a test
+        that moves time in between would leave it asleep (the timer loop's sleep, in a task)."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._sleepers.append((self._now + max(0.0, seconds), fut))
-        await fut
+        if seconds <= 0:
+            fut.set_result(None)  # as asyncio.sleep(0): it returns, it does not wait for a move
+        else:
+            self._sleepers.append((self._now + seconds, fut))
+        return fut
 
     def next_wake(self) -> float | None:
         """When the earliest sleeper wakes (None: nobody sleeps)."""

@@ -46,3 +46,39 @@ async def test_a_press_goes_between_steps_that_came_due_together():
         await asyncio.gather(serving, return_exceptions=True)
     assert sorted(happened) == sorted(["press", *(f"close {n}" for n in range(50))])
     assert happened.index("press") < 5, happened[:10]
+
+
+async def test_a_step_comes_when_time_moves_as_the_loop_lies_down_again():
+    """A question is shown: its run, due at the give-up time until then, is rescheduled to its
+    deadline and the loop wakes to sleep until it. Time moves on at that very moment (a test's
+    clock, or a busy machine's turn): the close still comes, not one whole time limit late."""
+    clock = FakeClock()
+    stepped: list[int] = []
+    due = {1: clock.now() + 600}
+
+    async def step(run_id: int) -> None:
+        stepped.append(run_id)
+        due.pop(run_id)
+
+    timers = Timers(clock, step, due.get)
+    timers.schedule(1, due[1])
+    serving = asyncio.create_task(timers.serve())
+    try:
+        await _turns_until(lambda: clock.next_wake() == due[1])
+        due[1] = clock.now() + 30
+        timers.schedule(1, due[1])
+        await _turns_until(lambda: clock.next_wake() != clock.now() + 600)  # the loop took it in
+        clock.advance(30)
+        await _turns_until(lambda: stepped)
+    finally:
+        serving.cancel()
+        await asyncio.gather(serving, return_exceptions=True)
+    assert stepped == [1]
+
+
+async def test_a_sleep_counts_from_when_it_is_asked_and_zero_does_not_wait():
+    clock = FakeClock()
+    sleeping = asyncio.ensure_future(clock.sleep(30))  # its task has not run yet
+    clock.advance(30)
+    await asyncio.wait_for(sleeping, 1)
+    await asyncio.wait_for(clock.sleep(0), 1)  # as asyncio.sleep(0): no move of time needed
