@@ -185,6 +185,12 @@ def ask_next(run: Run, now: float, give_up_after: float) -> None:
     run.names.clear()
 
 
+def being_posted(row: RunRow, number: int | None) -> bool:
+    """Whether question `number` (1-based) is on its way to the chat: a press on it proves its
+    message is there, ahead of the bot hearing so (`shown`), so it waits a moment for that."""
+    return number == row.index + 1 and row.status == RunStatus.OPEN and row.phase == Phase.POSTING
+
+
 def shown(run: Run, message_id: str | None, now: float) -> None:
     """The platform shows the question from `now`: players get its whole time from there."""
     row = run.row

@@ -8,6 +8,7 @@ replacing the last) until its "Done" or its deadline; a typed or numeric questio
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -32,6 +33,10 @@ from bot.texts import render
 from bot.texts.textcut import clean
 
 log = logging.getLogger("quizhost.engine")
+
+# a press on a question this worker is still posting: its message is there, the platform's
+# answer to the post not yet heard (a busy moment); look again this often, for 1 s at most
+POSTING_LOOKS, POSTING_PAUSE = 100, 0.01
 
 # a press for a run another worker holds: (outcome for /metrics, the acknowledgement); bot/engine/remote_press.py
 Elsewhere = Callable[[AnswerToken | QuestionToken, Player, ChatRef | None], Awaitable[tuple[str, Ack]]]
@@ -78,6 +83,8 @@ class Presses:
             if isinstance(found, Ack):
                 return found
             run = found
+        if session.being_posted(run.row, token.number):  # rare: no coroutine on the usual path
+            await _until_shown(run, token.number)
         lang, now, key = run.row.language, self.clock.now(), player.key
         refusal = session.check_press(run, token, key, now)
         if refusal is not None:
@@ -157,6 +164,8 @@ class Presses:
             return self._invalid(player)
         if run_id is None and not takes_text(run, reply_to):
             return None
+        if session.being_posted(run.row, number or run.row.index + 1):
+            await _until_shown(run, number or run.row.index + 1)
         lang, now, key = run.row.language, self.clock.now(), player.key
         refusal = answer_moves.check_text(run, number or run.row.index + 1, key, now)
         if refusal is not None:
@@ -287,6 +296,15 @@ def done_ack(run: Run, answer: AnswerRow) -> Ack:
     lang = run.row.language
     said = run.kind.answered_label(run.question, run.order, NO_ANSWER, answer.response)
     return Ack(render.ack_done(lang, said), True, lang)
+
+
+async def _until_shown(run: Run, number: int) -> None:
+    """Wait, briefly, while question `number` is still being posted (the press proves it is
+    there): it is then answered as shown, not refused as closed. Real time, not the quiz's."""
+    for _ in range(POSTING_LOOKS):
+        if not session.being_posted(run.row, number):
+            return
+        await asyncio.sleep(POSTING_PAUSE)
 
 
 def takes_text(run: Run, reply_to: str | None) -> bool:

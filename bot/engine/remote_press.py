@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.domain import answer_moves, session
 from bot.domain.answering import PICKS_DONE, shortened
 from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, Quiz
-from bot.domain.records import AnswerRow, Phase, PressFacts, RunRow, RunStatus
+from bot.domain.records import AnswerRow, PressFacts, RunRow
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
 from bot.engine.presses import done_ack, picks_ack, refusal_ack, takes_text
@@ -185,7 +185,7 @@ async def _open_run(remote: RemoteRuns, run_id: int, player: Player, number: int
     lang = remote.chats.client_language(player)
     facts = await remote.shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
     for _ in range(SHOWN_READS):
-        if facts is None or not _being_shown(facts.run, number):
+        if facts is None or not session.being_posted(facts.run, number):
             break
         await asyncio.sleep(SHOWN_WAIT)  # real time: another worker's commit, not the quiz's clock
         facts = await remote.shared.press_facts(run_id, player.key, session.UNSEEN_PRESSES)
@@ -198,10 +198,6 @@ async def _open_run(remote: RemoteRuns, run_id: int, player: Player, number: int
     if quiz is None:
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     return _Open(session.Run(facts.run, quiz, kind_of, streaks={player.key: facts.streak}), facts)
-
-
-def _being_shown(row: RunRow, number: int | None) -> bool:
-    return number == row.index + 1 and row.status == RunStatus.OPEN and row.phase == Phase.POSTING
 
 
 async def _insert(

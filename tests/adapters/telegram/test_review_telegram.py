@@ -28,8 +28,11 @@ async def test_telegram_podium_links_to_a_review_in_the_private_chat(fake, clock
         await ann.says("/quiz tiny")
         for number in (1, 2, 3):
             q = await th.next_question(fake, group, number)
-            await ann.presses(q, th.wrong_letter(q, quiz) if number == 1 else th.right_letter(q, quiz))
-            await bob.presses(q, th.right_letter(q, quiz))
+            acks = [
+                await ann.presses(q, th.wrong_letter(q, quiz) if number == 1 else th.right_letter(q, quiz)),
+                await bob.presses(q, th.right_letter(q, quiz)),
+            ]
+            assert all(ack.text.startswith("Locked in") for ack in acks), [ack.text for ack in acks]
             if number == 1:
                 clock.advance(30)  # the first question waits for its deadline
             await th.reveal_of(fake, group, q)
