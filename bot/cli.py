@@ -214,6 +214,8 @@ def _validate(args: argparse.Namespace, settings: Settings) -> int:
         print("\n".join(f"{p}: no such file or folder" for p in missing))
         return 1
     found = validate(paths, strict=args.strict)
+    for warning in found.warnings:  # worth fixing, never a failure
+        print(f"warning: {warning}")
     for problem in found.problems:
         print(problem)
     if found.problems:

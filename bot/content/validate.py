@@ -9,16 +9,18 @@ from pathlib import Path
 from bot.content import media
 from bot.content.catalog import QuizProblem, default_quiz_folders, find_quiz_files, load_quiz_files, strict_problems
 from bot.domain.answering import media_view
-from bot.domain.model import FALLBACK_LANGUAGE, Quiz
+from bot.domain.model import FALLBACK_LANGUAGE, Media, MediaKind, Quiz
 
 
 @dataclass(frozen=True)
 class Validation:
-    """What `validate` found: the files read, how many gave a playable quiz, every problem."""
+    """What `validate` found: the files read, how many gave a playable quiz, every problem, and
+    what is worth fixing but plays all the same (warnings)."""
 
     files: int
     loaded: int
     problems: tuple[QuizProblem, ...]
+    warnings: tuple[QuizProblem, ...] = ()
 
     @property
     def failed(self) -> int:
@@ -36,7 +38,8 @@ def validate(paths: Sequence[Path], strict: bool = False) -> Validation:
     problems += [p for quiz in quizzes.values() for p in media_problems(quiz)]
     if strict:
         problems += [p for quiz in quizzes.values() for p in strict_problems(quiz)]
-    return Validation(len(files), len(quizzes), tuple(problems))
+    warnings = tuple(w for quiz in quizzes.values() for w in undescribed_pictures(quiz))
+    return Validation(len(files), len(quizzes), tuple(problems), warnings)
 
 
 def media_problems(quiz: Quiz) -> list[QuizProblem]:
@@ -48,6 +51,21 @@ def media_problems(quiz: Quiz) -> list[QuizProblem]:
             if view is not None and (problem := media.problem(view)) is not None:
                 found.append(QuizProblem(quiz.source, f"question {question.id}: {where}", problem))
     return found
+
+
+def undescribed_pictures(quiz: Quiz) -> list[QuizProblem]:
+    """Pictures without `alt`: a screen reader can say nothing of them (Discord's alt text, a
+    plain-text chat's caption), by question."""
+    return [
+        QuizProblem(quiz.source, f"question {question.id}: {where}", "a picture without alt: describe it in `alt`")
+        for question in quiz.questions
+        for where, medium in (("media", question.media), ("explanation_media", question.explanation_media))
+        if medium is not None and medium.kind is MediaKind.IMAGE and not _described(medium)
+    ]
+
+
+def _described(medium: Media) -> bool:
+    return medium.alt is not None and bool(medium.alt.get(FALLBACK_LANGUAGE).strip())
 
 
 def validate_paths(paths: Sequence[Path], strict: bool = False) -> list[QuizProblem]:

@@ -152,3 +152,22 @@ def test_the_first_command_leaves_nothing_git_would_add(tmp_path):
     assert (tmp_path / "quizhost.db").exists(), "the default database, beside where it was run"
     status = subprocess.run(["git", "status", "--porcelain"], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert status.stdout.splitlines() == ["?? .gitignore"]
+
+
+def test_validate_warns_of_a_picture_without_alt_and_passes(tmp_path):
+    (tmp_path / "pics").mkdir()
+    picture = Path(__file__).resolve().parents[2] / "quizzes" / "kinds-tour" / "pipeline-bubble.png"
+    (tmp_path / "pics" / "chart.png").write_bytes(picture.read_bytes())
+    quiz = tmp_path / "pictures.yaml"
+    quiz.write_text(
+        "id: pictures\ntitle: Pictures\ndescription: d\nquestions:\n"
+        "  - id: bare\n    prompt: p\n    media: pics/chart.png\n    options: [a, b]\n    answer: 0\n"
+        "  - id: described\n    prompt: p\n    media: {src: pics/chart.png, alt: A chart}\n"
+        "    options: [a, b]\n    answer: 0\n",
+        encoding="utf-8",
+    )
+    result = cli(tmp_path, "validate", str(quiz))
+    assert result.returncode == 0, result.stdout + result.stderr
+    (warning,) = [line for line in result.stdout.splitlines() if line.startswith("warning:")]
+    assert "pictures.yaml" in warning and "question bare: media" in warning and "alt" in warning
+    assert "1 quiz file(s) OK" in result.stdout
