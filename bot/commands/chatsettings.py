@@ -60,7 +60,8 @@ class SettingsCommands:
                 kind="error",
             )
         await self.chats.update(caller.chat, language=code)
-        return Reply(t(code, "Language set to {name}.", name=LANGUAGE_NAMES[code]), language=code)
+        lang = await self.chats.language_for(caller.chat, caller.player)  # the new one, plain or not
+        return Reply(t(lang, "Language set to {name}.", name=LANGUAGE_NAMES[code]), language=lang)
 
     async def cmd_settings(self, args: str, caller: Caller, lang: str) -> Reply:
         words = args.lower().split()
@@ -72,6 +73,7 @@ class SettingsCommands:
             error = await self._apply_settings(words, caller.chat, lang)
             if error:
                 return Reply(error, language=lang, kind="error")
+            lang = await self.chats.language_for(caller.chat, caller.player)  # plain text from now on, or not
         current = await self.chats.settings(caller.chat)
         seconds = current.question_seconds or self.settings.question_seconds
         pause = current.pause_seconds if current.pause_seconds is not None else self.settings.pause_seconds
@@ -89,11 +91,19 @@ class SettingsCommands:
             if current.host_anyone
             else t(lang, "Who may host a game (/host): admins")
         )
+        text += "\n" + (
+            t(lang, "Plain text for screen readers: on")
+            if current.plain_text
+            else t(lang, "Plain text for screen readers: off")
+        )
         usage = t(lang, "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins).")
         usage += "\n" + t(
             lang, "/settings notify on: a short reply as well when a question closes (off: the edit only)."
         )
         usage += "\n" + t(lang, "/settings host anyone: any member may host a game (admins: only admins).")
+        usage += "\n" + t(
+            lang, "/settings plain on: messages for screen readers, without bars or emoji (in a private chat: yours)."
+        )
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
@@ -103,6 +113,11 @@ class SettingsCommands:
             if words[1:] not in (["anyone"], ["admins"]):
                 return t(lang, "Usage: /settings host anyone or /settings host admins.")
             await self.chats.update(chat, host_anyone=words[1] == "anyone")
+            return None
+        if words[0] == "plain":
+            if words[1:] not in (["on"], ["off"]):
+                return t(lang, "Usage: /settings plain on or /settings plain off.")
+            await self.chats.update(chat, plain_text=words[1] == "on")
             return None
         if words[0] == "notify":
             if words[1:] not in (["on"], ["off"]):

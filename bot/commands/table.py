@@ -205,6 +205,11 @@ COMMANDS: tuple[Command, ...] = (
                 later("Who may host a game (/host)"),
                 choices=((later("anyone"), "anyone"), (later("admins"), "admins")),
             ),
+            Option(
+                "plain",
+                later("Plain text for screen readers: no bars or emoji, counts in words"),
+                choices=(("on", "on"), ("off", "off")),
+            ),
         ),
         rights=Rights.ADMINS,
         apart=True,

@@ -35,6 +35,25 @@ RTL_LANGUAGES = frozenset(lang.code for lang in SPOKEN if lang.rtl)
 LETTERS = "ABCDEFGHIJ"  # at most 10 options a question
 QUIZ_ID = "[a-z0-9-]{1,40}"  # a quiz's id: in its file, in /quiz, in button data
 
+# Plain text for screen readers (/settings plain on) travels with the chat's language as a BCP 47
+# private-use subtag ("ur-x-plain"), so every renderer handed the language also knows to write
+# counts in words, without bars or decorative emoji; the run keeps it with its language.
+PLAIN_SUBTAG = "-x-plain"
+
+
+def spoken(lang: str) -> str:
+    """The language itself ("ur" of "ur-x-plain"): what catalogs and quiz texts are keyed by."""
+    return lang.removesuffix(PLAIN_SUBTAG)
+
+
+def is_plain(lang: str) -> bool:
+    return lang.endswith(PLAIN_SUBTAG)
+
+
+def written(lang: str, plain: bool) -> str:
+    """`lang`, plain or not."""
+    return spoken(lang) + (PLAIN_SUBTAG if plain else "")
+
 
 @dataclass(frozen=True)
 class SettingRange:
@@ -75,10 +94,10 @@ class LocalText:
     by_lang: Mapping[str, str]
 
     def get(self, lang: str) -> str:
-        return self.by_lang.get(lang) or self.by_lang[FALLBACK_LANGUAGE]
+        return self.by_lang.get(spoken(lang)) or self.by_lang[FALLBACK_LANGUAGE]
 
     def has(self, lang: str) -> bool:
-        return bool(self.by_lang.get(lang))
+        return bool(self.by_lang.get(spoken(lang)))
 
     def all(self) -> tuple[str, ...]:
         return tuple(self.by_lang.values())

@@ -166,6 +166,7 @@ class ChatSettings:
     time_zone: str | None = None  # an IANA name (/settings tz); None: UTC
     close_notice: bool = False  # a short reply besides the closing edit (/settings notify on)
     host_anyone: bool = False  # /settings host anyone: any member may /host a game here, not only admins
+    plain_text: bool = False  # /settings plain on: messages for screen readers (bot/texts/plain.py)
 
 
 @dataclass(slots=True)  # slots: one per open run, thousands at once

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from bot.domain.model import ChatRef, Player
+from bot.domain.model import ChatRef, Player, written
 from bot.domain.records import ChatSettings
 from bot.engine.run_table import RunTable
 from bot.ports.store import AnswerQueue, ChatRecords
@@ -36,9 +36,10 @@ class Chats:
         self._settings.pop(chat.key, None)
 
     async def language_for(self, chat: ChatRef, player: Player | None = None) -> str:
-        """The chat's /language, else the user's client language, else the bot's default."""
-        chosen = normalise((await self.settings(chat)).language)
-        return chosen or self.client_language(player)
+        """The chat's /language, else the user's client language, else the bot's default; plain
+        text where the chat asks for it (/settings plain on)."""
+        settings = await self.settings(chat)
+        return written(normalise(settings.language) or self.client_language(player), settings.plain_text)
 
     def client_language(self, player: Player | None) -> str:
         """The user's client language ("hi-IN" -> "hi") if we speak it, else QUIZHOST_LANGUAGE."""

@@ -69,6 +69,8 @@ class Kind:
     instruction: ClassVar[str] = ""
     # the reveal's line naming the right answer: a message id with {letter} and {text}
     reveal_title: ClassVar[str] = later("Right answer: {letter}) {text}")
+    # the same said as a sentence, for screen readers (/settings plain on)
+    said_title: ClassVar[str] = later("Right answer: {letter}, {text}.")
     # a kind that collects picks: what a press's ack says of them so far (message ids, {letter})
     picks_message: ClassVar[str] = later("Your picks: {letter}")
     no_picks_message: ClassVar[str] = later("No option picked.")
@@ -224,6 +226,7 @@ class TextKind(Kind):
 
     has_options = False
     reveal_title = later("Right answer: {text}")
+    said_title = later("Right answer: {text}.")
 
     def question_fields(self, answer: Any, tolerance: float | None) -> dict[str, Any]:
         return {"answer": NO_ANSWER}

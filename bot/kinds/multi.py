@@ -19,6 +19,7 @@ class Multi(Kind):
     collects_picks = True
     instruction = later("Select all that apply")
     reveal_title = later("Right answers: {letter}")
+    said_title = later("Right answers: {letter}, {text}.")
     answer_shape = "a list of the right options' 0-based indices"
     own_keys = frozenset({"scoring"})
 

@@ -54,6 +54,7 @@ class Ordering(Kind):
     always_shuffled = True
     instruction = later("Put these in order: press them first to last (press one again to take it back)")
     reveal_title = later("Right order: {letter}")
+    said_title = later("Right order: {text}.")
     picks_message = later("Your order: {letter}")
     no_picks_message = later("No option placed.")
     split_title = later("Put in its right place:")

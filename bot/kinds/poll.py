@@ -15,6 +15,7 @@ class Poll(Kind):
     is_scored = False
     instruction = later("Poll: no right answer, pick one")
     reveal_title = later("Poll results")
+    said_title = later("Poll results")
 
     def question_fields(self, answer: Any, tolerance: float | None) -> dict[str, Any]:
         return {"answer": NO_ANSWER}

@@ -20,6 +20,7 @@ ROWS_MAX = 5
 CONTENT_MAX = 2000
 EMBEDS_MAX = 10
 EMBED_TITLE_MAX = 256
+ATTACHMENT_DESCRIPTION_MAX = 1024
 EMBED_DESCRIPTION_MAX = 4096
 EMBED_TOTAL_MAX = 6000
 CHOICES_MAX = 25
@@ -256,8 +257,13 @@ def message_problems(data: dict[str, Any], creating: bool = True) -> list[str]:
 
 
 def attachment_problems(data: dict[str, Any], files: list[str]) -> list[str]:
-    """An embed image `attachment://name` must name a file of the message."""
-    problems = []
+    """An embed image `attachment://name` must name a file of the message; an attachment's
+    description (its alt text) is at most 1024 characters."""
+    problems = [
+        f"attachments[{i}].description: {len(a['description'])} characters > {ATTACHMENT_DESCRIPTION_MAX}"
+        for i, a in enumerate(data.get("attachments") or [])
+        if len(a.get("description") or "") > ATTACHMENT_DESCRIPTION_MAX
+    ]
     for i, embed in enumerate(data.get("embeds") or []):
         url = str((embed.get("image") or {}).get("url") or "")
         if url.startswith("attachment://") and url.removeprefix("attachment://") not in files:

@@ -240,7 +240,7 @@ class RestRoutes:
         if first is not None:
             return _json(first.data)
         stored = self._store(channel_id, data)
-        self._attach_files(stored, files)
+        self._attach_files(stored, files, described=data)
         if data.get("nonce") is not None:
             stored.replace(nonce=data["nonce"])
             if data.get("enforce_nonce"):
@@ -279,7 +279,7 @@ class RestRoutes:
         if problems:
             return self._invalid(problems)
         edited = self._edit(stored, data)
-        self._attach_files(edited, files, keep=True)
+        self._attach_files(edited, files, keep=True, described=data)
         _resolve_images(edited)
         return _json(edited.data)
 
@@ -375,14 +375,28 @@ class RestRoutes:
         self.messages[message_id] = stored
         return stored
 
-    def _attach_files(self, stored: FakeMessage, files: list[tuple[str, bytes]], keep: bool = False) -> None:
-        """Files sent with a message become its attachments, on the CDN; an embed's
+    def _attach_files(
+        self,
+        stored: FakeMessage,
+        files: list[tuple[str, bytes]],
+        keep: bool = False,
+        described: dict[str, Any] | None = None,
+    ) -> None:
+        """Files sent with a message become its attachments, on the CDN, with the description
+        (alt text) the message's `attachments` gave each by its file name; an embed's
         `attachment://name` becomes the attachment's address, as Discord rewrites it."""
         if not files:
             return
+        said = {
+            a.get("filename"): a["description"]
+            for a in (described or {}).get("attachments") or []
+            if a.get("description")
+        }
         attached = [self.attach(stored.channel_id, name, data) for name, data in files]
+        made = [dict(self.attachments[a][0], ephemeral=False) for a in attached]
+        made = [dict(a, description=said[a["filename"]]) if a["filename"] in said else a for a in made]
         before = stored.data.get("attachments", []) if keep else []
-        stored.replace(attachments=before + [dict(self.attachments[a][0], ephemeral=False) for a in attached])
+        stored.replace(attachments=before + made)
         self.uploads += [name for name, _ in files]
         _resolve_images(stored)
 

@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
-from bot.domain.model import RTL_LANGUAGES
+from bot.domain.model import RTL_LANGUAGES, spoken
 
 LRI, RLI, FSI, PDI = "\u2066", "\u2067", "\u2068", "\u2069"
 LRM, RLM, ALM = "\u200e", "\u200f", "\u061c"
@@ -46,7 +46,7 @@ _GROUP = re.compile(r"[+#]?\{(\w+)\}(?:/\{(\w+)\})?%?")
 
 
 def is_rtl(lang: str) -> bool:
-    return lang in RTL_LANGUAGES
+    return spoken(lang) in RTL_LANGUAGES
 
 
 def strip(text: str) -> str:

@@ -32,7 +32,8 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.domain.model import FALLBACK_LANGUAGE, LANGUAGES
+from bot.domain.model import FALLBACK_LANGUAGE, LANGUAGES, is_plain, spoken
+from bot.texts.plain import undecorated
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 DOMAIN = "quizhost"
@@ -61,12 +62,17 @@ def catalog(lang: str) -> _gettext.NullTranslations:
 
 
 def template(lang: str, message: str) -> str:
-    """The translation of `message` with its placeholders still in it (English if none)."""
-    return catalog(lang).gettext(message)
+    """The translation of `message` with its placeholders still in it (English if none), without
+    decorative emoji where `lang` is plain (bot/texts/plain.py)."""
+    return _as_written(lang, catalog(spoken(lang)).gettext(message))
 
 
 def plural_template(lang: str, singular: str, plural: str, n: int) -> str:
-    return catalog(lang).ngettext(singular, plural, n)
+    return _as_written(lang, catalog(spoken(lang)).ngettext(singular, plural, n))
+
+
+def _as_written(lang: str, text: str) -> str:
+    return undecorated(text) if is_plain(lang) else text
 
 
 def t(lang: str, message: str, **values: object) -> str:

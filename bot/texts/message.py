@@ -30,6 +30,7 @@ LTR_VALUES = frozenset(
         "codes",
         "names",
         "command",
+        "percent",
     }
 )
 EMBEDDED_VALUES = frozenset({"title", "text", "scope", "verdict"})

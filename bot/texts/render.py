@@ -21,12 +21,14 @@ from bot.domain.model import (
     Reveal,
     Scorer,
     Standing,
+    is_plain,
 )
 from bot.domain.records import RunStatus
 from bot.domain.worth import Record, Verdict
 from bot.kinds import AnswerWay, kind_of
 from bot.texts import bidi, i18n, render_teams, textcut
 from bot.texts.message import EMBEDDED_VALUES, LTR_VALUES, shown, t, tn
+from bot.texts.plain import decor
 from bot.texts.render_acks import (
     ack_done,
     ack_ended,
@@ -69,7 +71,6 @@ __all__ = [
     "tn",
 ]
 
-MEDALS = ("🥇", "🥈", "🥉")
 BAR_WIDTH = 10
 
 # a question and its reveal ---------------------------------------------------------------
@@ -105,7 +106,7 @@ def option_line(lang: str, letter: str, text: str, mark: str = "", suffix: str =
 
 
 def option_lines(card: QuestionCard, marks: dict[str, str] | None = None) -> list[str]:
-    marks = marks or {}
+    marks = {letter: decor(card.language, mark) for letter, mark in (marks or {}).items()}
     return [
         option_line(card.language, o.letter, o.text, marks.get(o.letter, ""), rtl=card.direction_rtl)
         for o in card.options
@@ -127,6 +128,14 @@ def media_lines(lang: str, media: MediaView | None, image_too: bool = False) -> 
     return []
 
 
+def picture_said(lang: str, media: MediaView | None) -> str:
+    """A picture's description said first where the chat reads plain text and the platform has
+    no place of its own for it (a Telegram caption): "Picture: a lion". Else nothing."""
+    if not is_plain(lang) or media is None or media.kind is not MediaKind.IMAGE or not media.alt:
+        return ""
+    return t(lang, "Picture: {alt}", alt=media.alt)
+
+
 def time_limit(card: QuestionCard) -> str:
     if card.seconds <= 0:  # a review card waits for its player; a hosted game's, for its host
         return t(card.language, "⏱ No time limit")
@@ -145,21 +154,37 @@ def question_body(card: QuestionCard, way: AnswerWay = AnswerWay.REPLY) -> str:
 
 
 def answer_bars(reveal: Reveal) -> list[str]:
-    """'B ▓▓▓░░ 3'; in RTL the letter stands at the right and the bar grows leftwards."""
-    d = content_direction(reveal.card)
+    """'B 3 ▓▓▓░░', the count before its bar; in RTL the letter stands at the right and the bar
+    grows leftwards. In plain text the split said in words: 'B: 3 answers, 60%'."""
+    d, lang = content_direction(reveal.card), reveal.card.language
     # a share of the answers where the kind's bars count them (an ordering's: its right places)
     total = (len(reveal.answers) if kind_of(reveal.kind).split_of_answers else sum(reveal.counts)) or 1
     lines = []
     for option, count in zip(reveal.card.options, reveal.counts):
+        if is_plain(lang):
+            percent = round(100 * count / total)
+            lines.append(
+                tn(
+                    lang,
+                    "{letter}: {n} answer, {percent}%",
+                    "{letter}: {n} answers, {percent}%",
+                    count,
+                    letter=option.letter,
+                    percent=percent,
+                )
+            )
+            continue
         filled = round(BAR_WIDTH * count / total)
         bar = "▓" * filled + "░" * (BAR_WIDTH - filled)
-        lines.append(d.line(f"{d.ltr(option.letter)} {bar} {d.ltr(str(count))}"))
+        lines.append(d.line(f"{d.ltr(option.letter)} {d.ltr(str(count))} {bar}"))
     return lines
 
 
 def reveal_title(reveal: Reveal) -> str:
-    """The right answer, as each kind has it; a poll's results have none."""
-    title = kind_of(reveal.kind).reveal_title
+    """The right answer, as each kind has it (in plain text said as a sentence: "Right answer:
+    B, Paris."); a poll's results have none."""
+    kind = kind_of(reveal.kind)
+    title = kind.said_title if is_plain(reveal.card.language) else kind.reveal_title
     given = {"letter": reveal.right_letter, "text": reveal.right_text}
     return t(reveal.card.language, title, **{k: v for k, v in given.items() if f"{{{k}}}" in title})
 
@@ -192,7 +217,7 @@ def _scorer_line(lang: str, s: Scorer) -> str:
     line = t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points, seconds=f"{s.seconds:.1f}")
     if s.worth.verdict is Verdict.PARTIAL:
         line += " · " + verdict_text(lang, s.worth)
-    return line + (f" 🔥{bidi.direction(lang).ltr(str(s.streak))}" if s.streak > 1 else "")
+    return line + (decor(lang, f" 🔥{bidi.direction(lang).ltr(str(s.streak))}") if s.streak > 1 else "")
 
 
 def revealed(reveal: Reveal, room: int, measure: Callable[[str], int] = len) -> str:
@@ -226,7 +251,8 @@ def _revealed_head(reveal: Reveal) -> str:
         lines += ["", *option_lines(card, marks), "", *counted, *answer_bars(reveal)]
     if reveal.responses:
         lines += ["", *response_lines(reveal)]
-    return "\n".join(lines) + "\n\n" + ("✅ " if kind_of(reveal.kind).is_scored else "📊 ") + reveal_title(reveal)
+    mark = decor(lang, "✅ " if kind.is_scored else "📊 ")
+    return "\n".join(lines) + "\n\n" + mark + reveal_title(reveal)
 
 
 def closed_notice(reveal: Reveal) -> Reply:
@@ -258,7 +284,7 @@ def standing_line(lang: str, s: Standing, record: Record | None = None) -> str:
     """A player's place on a board (right of the answers given), or at the end of a run with
     their `record` (right of the scored questions asked, partly right ones, and accuracy with
     partial credit by its share)."""
-    medal = MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}."
+    medal = render_teams.place(lang, s.rank)
     right, counted, accuracy = (
         (record.right, record.asked, record.accuracy) if record else (s.correct, s.answered, s.accuracy)
     )
@@ -385,7 +411,7 @@ def quiz_line(lang: str, quiz: QuizInfo) -> str:
 def quiz_heading(lang: str, title: str) -> str:
     """The title of the reply that starts a quiz."""
     d = bidi.direction(lang)
-    return d.line(f"🎯 {d.embed(title)}")
+    return d.line(f"{decor(lang, '🎯 ')}{d.embed(title)}")
 
 
 def difficulty(lang: str, level: str) -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.domain.model import LETTERS, Quiz, Reply
+from bot.domain.model import LETTERS, Quiz, Reply, is_plain
 from bot.domain.questionstats import FLAG_PLAYERS, Flag, FlagNote, QuestionStats
-from bot.texts import bidi
+from bot.texts import bidi, i18n
+from bot.texts.plain import decor
 from bot.texts.render import t
 
 PROMPT_CHARS = 48
@@ -25,10 +26,15 @@ def index(value: float | None) -> str:
     return "-" if value is None else f"{value:+.2f}"
 
 
-def split(s: QuestionStats) -> str:
+def split(s: QuestionStats, right_mark: str = "✓") -> str:
     """'A 3 · B 9✓ · C 0 · D 1', options in authoring order, the right ones marked (a multi
     question's counts are the answers that picked each)."""
-    return " · ".join(f"{LETTERS[i]} {n}{'✓' if i in s.rights else ''}" for i, n in enumerate(s.split))
+    return " · ".join(f"{LETTERS[i]} {n}{right_mark if i in s.rights else ''}" for i, n in enumerate(s.split))
+
+
+def right_mark(lang: str) -> str:
+    """How a split marks the right options: "✓", or in plain text the word: "B 9 (right)"."""
+    return f" ({i18n.t(lang, 'right')})" if is_plain(lang) else "✓"
 
 
 def reason(lang: str, s: QuestionStats, note: FlagNote) -> str:
@@ -70,8 +76,8 @@ def chat_report(lang: str, quiz: Quiz, stats: Sequence[QuestionStats]) -> Reply:
             median=seconds(s.median_seconds),
             index=index(s.discrimination),
         )
-        lines = [head, figures, *([d.line(d.ltr(split(s)))] if s.split else [])]
-        lines += ["⚠️ " + reason(lang, s, note) for note in s.flags]
+        lines = [head, figures, *([d.line(d.ltr(split(s, right_mark(lang))))] if s.split else [])]
+        lines += [decor(lang, "⚠️ ") + reason(lang, s, note) for note in s.flags]
         blocks.append("\n".join(lines))
     if not any(s.attempts for s in stats):
         blocks = [t(lang, "Nobody here has answered this quiz yet.")]

@@ -6,12 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain import tokens
-from bot.domain.model import Button, Reply
+from bot.domain.model import Button, Reply, is_plain
 from bot.domain.teams import Lineup, Member, TeamScoring, TeamStanding, shown_score
 from bot.texts import i18n
 from bot.texts.message import t, tn
 
 MEDALS = ("🥇", "🥈", "🥉")
+
+
+def place(lang: str, rank: int) -> str:
+    """A place on a podium or board: a medal for the first three, else "4." (always in plain text)."""
+    return MEDALS[rank - 1] if rank <= len(MEDALS) and not is_plain(lang) else f"{rank}."
 
 
 def default_names(lang: str, count: int) -> tuple[str, ...]:
@@ -67,18 +72,18 @@ def _join_button(lineup: Lineup, team: int, name: str) -> Button:
 
 
 def standing_lines(lang: str, teams: Sequence[TeamStanding]) -> list[str]:
-    """One short line per team: its place, name, score and members."""
-    return [
-        t(
-            lang,
-            "{medal} {team}: {points} · 👤 {n}",
-            medal=MEDALS[s.rank - 1] if s.rank <= len(MEDALS) else f"{s.rank}.",
-            team=s.name,
-            points=shown_score(s.score),
-            n=s.members,
+    """One short line per team: its place, name, score and members (in plain text the members
+    counted in words)."""
+    return [_standing_line(lang, s) for s in teams]
+
+
+def _standing_line(lang: str, s: TeamStanding) -> str:
+    values = {"medal": place(lang, s.rank), "team": s.name, "points": shown_score(s.score)}
+    if is_plain(lang):
+        return tn(
+            lang, "{medal} {team}: {points} · {n} member", "{medal} {team}: {points} · {n} members", s.members, **values
         )
-        for s in teams
-    ]
+    return t(lang, "{medal} {team}: {points} · 👤 {n}", n=s.members, **values)
 
 
 def reveal_lines(lang: str, teams: Sequence[TeamStanding], late: Sequence[tuple[str, str]]) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.domain.worth import Verdict, Worth
 from bot.texts import i18n
+from bot.texts.plain import decor
 
 # a mark beside the word, never instead of it (meaning not by colour or symbol alone)
 MARKS = {
@@ -35,5 +36,5 @@ def verdict_text(lang: str, worth: Worth) -> str:
 
 
 def marked(lang: str, worth: Worth) -> str:
-    """The verdict's mark and its words: "✓ right"."""
-    return f"{MARKS[worth.verdict]} {verdict_text(lang, worth)}"
+    """The verdict's mark and its words: "✓ right" (in plain text the words alone)."""
+    return f"{decor(lang, MARKS[worth.verdict] + ' ')}{verdict_text(lang, worth)}"

@@ -22,8 +22,9 @@ _BOARD_SUMS = (
 STATEMENTS = (
     # the new chat row first: runs reference it
     "INSERT INTO chats(key, platform, chat_id, title, is_private, language, question_seconds, pause_seconds, "
-    "close_notice, host_anyone, created_at) SELECT $2, platform, $3, title, is_private, language, question_seconds, "
-    "pause_seconds, close_notice, host_anyone, created_at FROM chats WHERE key = $1 ON CONFLICT (key) DO NOTHING",
+    "close_notice, host_anyone, plain_text, created_at) SELECT $2, platform, $3, title, is_private, language, "
+    "question_seconds, pause_seconds, close_notice, host_anyone, plain_text, created_at FROM chats WHERE key = $1 "
+    "ON CONFLICT (key) DO NOTHING",
     # a run already open in the new chat keeps it; the old chat's open run then stays behind
     "UPDATE runs SET chat_key = $2 WHERE chat_key = $1 AND NOT (status = 'open' AND EXISTS "
     "(SELECT 1 FROM runs o WHERE o.chat_key = $2 AND o.status = 'open'))",

@@ -555,6 +555,9 @@ MIGRATIONS += (
     """,
 )
 
+# plain text for screen readers (issue #50): /settings plain on
+MIGRATIONS += ("ALTER TABLE chats ADD COLUMN plain_text BOOLEAN NOT NULL DEFAULT false;",)
+
 
 def version() -> int:
     return len(MIGRATIONS)

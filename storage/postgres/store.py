@@ -229,7 +229,7 @@ class PostgresStore(
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         row = await self._pool.fetchrow(
-            "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone "
+            "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text "
             "FROM chats WHERE key = $1",
             chat_key,
         )

@@ -27,8 +27,9 @@ async def move_chat(db: SqliteConnection, old_key: str, new_key: str, new_chat_i
         # the new chat row first: runs reference it (foreign keys are on)
         await conn.execute(
             "INSERT OR IGNORE INTO chats(key, platform, chat_id, title, is_private, language, "
-            "question_seconds, pause_seconds, close_notice, host_anyone, created_at) SELECT ?, platform, ?, title, "
-            "is_private, language, question_seconds, pause_seconds, close_notice, host_anyone, created_at "
+            "question_seconds, pause_seconds, close_notice, host_anyone, plain_text, created_at) SELECT ?, platform, "
+            "?, title, is_private, language, question_seconds, pause_seconds, close_notice, host_anyone, plain_text, "
+            "created_at "
             "FROM chats WHERE key = ?",
             (new_key, new_chat_id, old_key),
         )

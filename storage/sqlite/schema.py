@@ -578,3 +578,6 @@ MIGRATIONS += (
     ALTER TABLE chats ADD COLUMN host_anyone INTEGER NOT NULL DEFAULT 0;
     """,
 )
+
+# plain text for screen readers (issue #50): /settings plain on
+MIGRATIONS += ("ALTER TABLE chats ADD COLUMN plain_text INTEGER NOT NULL DEFAULT 0;",)

@@ -223,13 +223,14 @@ class SqliteStore(
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
-        columns = "language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone"
+        columns = "language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text"
         sql = f"SELECT {columns} FROM chats WHERE key=?"
         row = await self._db.fetchone(sql, (chat_key,))
         if row is None:
             return ChatSettings()
-        language, seconds, pause, zone, notice, host_anyone = row
-        return ChatSettings(language, seconds, pause, zone, bool(notice), bool(host_anyone))  # SQLite keeps 0/1
+        language, seconds, pause, zone, notice, host_anyone, plain_text = row
+        # SQLite keeps 0/1
+        return ChatSettings(language, seconds, pause, zone, bool(notice), bool(host_anyone), bool(plain_text))
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""

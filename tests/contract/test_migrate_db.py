@@ -98,6 +98,7 @@ async def test_names_an_older_version_stored_with_a_nul_or_an_override_move_clea
         for name in ("host_key", "paused_left", "hint_at", "skipped"):
             db.execute(f"ALTER TABLE runs DROP COLUMN {name}")
         db.execute("ALTER TABLE chats DROP COLUMN host_anyone")
+        db.execute("ALTER TABLE chats DROP COLUMN plain_text")
         db.execute(f"PRAGMA user_version = {_before_cleaning()}")
 
     moved = cli(tmp_path, "migrate-db", "--from", f"sqlite:///{path}", "--to", postgres_url)

@@ -116,7 +116,7 @@ async def test_each_unreadable_event_is_skipped_and_the_next_press_is_answered(f
         clock.advance(30)
         revealed = await fake.wait_message(channel_b, lambda m: "Right answer" in m.text)
         # the split in the reveal (the question's edit): a press after each new session, each counted once
-        assert revealed.id == qb.id and re.search(r"^B [▓░]{10} 3$", revealed.text, re.M), revealed.text
+        assert revealed.id == qb.id and re.search(r"^B 3 [▓░]{10}$", revealed.text, re.M), revealed.text
 
     errors = gateway_errors(caplog)
     assert len(errors) == len(events)

@@ -70,10 +70,10 @@ def test_urdu_reveal_isolates_points_seconds_bars_and_formulas():
     assert render.reveal_title(r) == RLM + "درست جواب: " + iso("B") + ") " + RLI + iso("GPU") + " میموری" + PDI
     lines = render.revealed(r, 4096).split("\n")
     assert lines[-12:] == [
-        RLM + iso("A") + " ▓▓▓░░░░░░░ " + iso("1"),
-        RLM + iso("B") + " ▓▓▓▓▓▓▓░░░ " + iso("2"),
-        RLM + iso("C") + " ░░░░░░░░░░ " + iso("0"),
-        RLM + iso("D") + " ░░░░░░░░░░ " + iso("0"),
+        RLM + iso("A") + " " + iso("1") + " ▓▓▓░░░░░░░",
+        RLM + iso("B") + " " + iso("2") + " ▓▓▓▓▓▓▓░░░",
+        RLM + iso("C") + " " + iso("0") + " ░░░░░░░░░░",
+        RLM + iso("D") + " " + iso("0") + " ░░░░░░░░░░",
         "",
         "✅ " + render.reveal_title(r),
         "",

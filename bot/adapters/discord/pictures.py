@@ -16,6 +16,8 @@ from bot.content import media as media_files
 from bot.domain.model import MediaKind, MediaView
 
 UNSAFE = re.compile(r"[^A-Za-z0-9._-]")  # Discord's attachment:// names: plain ASCII
+DESCRIPTION_LIMIT = 1024  # an attachment's description (its alt text)
+FOOTER_LIMIT = 2048  # an embed footer's text
 
 
 def attachment_name(media: MediaView) -> str:
@@ -34,11 +36,12 @@ def add_picture(embed: discord.Embed, media: MediaView | None, upload: bool) -> 
     """Show `media` in `embed`; the file to send with the message when `upload` and it is local."""
     if media is None or not shows(media):
         return None
+    if media.alt:  # the embed's text, for readers without the attachment's description (a URL has none)
+        embed.set_footer(text=media.alt[:FOOTER_LIMIT])
     if media.is_url:
         embed.set_image(url=media.location)
         return None
     name = attachment_name(media)
     embed.set_image(url=f"attachment://{name}")
-    if media.alt:
-        embed.set_footer(text=media.alt[:2048])
-    return discord.File(media.location, filename=name, description=media.alt[:1024] or None) if upload else None
+    described = media.alt[:DESCRIPTION_LIMIT] or None  # the attachment's alt text, as screen readers say it
+    return discord.File(media.location, filename=name, description=described) if upload else None

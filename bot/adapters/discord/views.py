@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.domain import tokens
-from bot.domain.model import RTL_LANGUAGES, Ack, Button, QuestionCard, Reply, Reveal
+from bot.domain.model import Ack, Button, QuestionCard, Reply, Reveal
 from bot.texts import answer_buttons, bidi, render
 from bot.texts.i18n import t
 
@@ -78,7 +78,7 @@ def cut(text: str, limit: int) -> str:
 
 def directed(text: str, lang: str) -> str:
     """Every Urdu line starts with an RLM (bot/texts/bidi.py), also once escaped for markdown."""
-    return bidi.line(text) if lang in RTL_LANGUAGES else text
+    return bidi.line(text) if bidi.is_rtl(lang) else text
 
 
 def option_label(letter: str, text: str, suffix: str = "") -> str:

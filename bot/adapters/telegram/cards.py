@@ -106,7 +106,7 @@ async def edit_closed(bot: Bot, chat_id: int | str, message_id: int, reveal: Rev
 
 async def _edit(bot: Bot, chat_id: int | str, message_id: int, reveal: Reveal, as_caption: bool) -> None:
     if as_caption:
-        caption = fmt.revealed_html(reveal, fmt.CAPTION_LIMIT)
+        caption = fmt.revealed_caption(reveal, reveal.card.media)
         await with_retries(
             lambda: bot.edit_message_caption(
                 chat_id=chat_id, message_id=message_id, caption=caption, parse_mode=ParseMode.HTML
@@ -130,7 +130,7 @@ async def _edit(bot: Bot, chat_id: int | str, message_id: int, reveal: Reveal, a
 async def _edit_media(
     bot: Bot, chat_id: int | str, message_id: int, reveal: Reveal, photo: str | InputFile, photos: PhotoIds
 ) -> None:
-    caption = fmt.revealed_html(reveal, fmt.CAPTION_LIMIT)
+    caption = fmt.revealed_caption(reveal, reveal.explanation_media)
     media = InputMediaPhoto(photo, caption=caption, parse_mode=ParseMode.HTML)
     edited = await with_retries(
         lambda: bot.edit_message_media(media, chat_id=chat_id, message_id=message_id), "closing a question"

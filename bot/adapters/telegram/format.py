@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.constants import InlineKeyboardButtonLimit, InlineKeyboardMarkupLimit, MessageLimit
 
-from bot.domain.model import Button, QuestionCard, Reply, Reveal
+from bot.domain.model import Button, MediaView, QuestionCard, Reply, Reveal
 from bot.texts import answer_buttons, render, textcut
 
 log = logging.getLogger("quizhost.telegram")
@@ -82,12 +82,24 @@ def question_caption(card: QuestionCard) -> str | None:
     photo goes first with `photo_title` and the question follows as text: cutting a question
     could cut the options the buttons point at)."""
     title, body = fit(render.question_title(card), 256), render.question_body(card, answer_way(card))
-    return titled(title, body, CAPTION_LIMIT) if units(title) + 2 + units(body) <= CAPTION_LIMIT else None
+    said = picture_said(card.language, card.media)
+    room = CAPTION_LIMIT - (units(said) + 2 if said else 0)
+    return described(said, titled(title, body, room)) if units(title) + 2 + units(body) <= room else None
 
 
 def photo_title(card: QuestionCard) -> str:
     """The caption of a picture sent ahead of a question too long to be its caption."""
-    return f"<b>{escape(fit(render.question_title(card), 256))}</b>"
+    return described(picture_said(card.language, card.media), f"<b>{escape(fit(render.question_title(card), 256))}</b>")
+
+
+def picture_said(lang: str, media: MediaView | None) -> str:
+    """A picture's description for the start of its caption in plain text (Telegram has no
+    alt text of its own), cut to leave most of the caption to the question."""
+    return fit(render.picture_said(lang, media), CAPTION_LIMIT // 2)
+
+
+def described(said: str, caption_html: str) -> str:
+    return f"{escape(said)}\n\n{caption_html}" if said else caption_html
 
 
 def question_keyboard(card: QuestionCard, bot_username: str = "", answer_start: str = "") -> InlineKeyboardMarkup:
@@ -121,6 +133,13 @@ def revealed_html(reveal: Reveal, limit: int = TEXT_LIMIT) -> str:
     photo's caption: 1024, render.revealed cuts who scored and why first)."""
     title = fit(render.question_title(reveal.card), 256)
     return titled(title, render.revealed(reveal, limit - units(title) - 2, units), limit)
+
+
+def revealed_caption(reveal: Reveal, picture: MediaView | None) -> str:
+    """The reveal as the caption of `picture` (the question's, or the explanation's in its place),
+    its description first in plain text."""
+    said = picture_said(reveal.card.language, picture)
+    return described(said, revealed_html(reveal, CAPTION_LIMIT - (units(said) + 2 if said else 0)))
 
 
 # replies to commands and presses ----------------------------------------------------------

@@ -8,7 +8,9 @@ from bot.domain.model import ChatRef, Player
 from bot.domain.records import ChatQuizRow, ChatSettings, DraftRow, QuizShare, Suggestion, SuggestionStatus
 
 # what update_chat_settings sets
-CHAT_SETTINGS = frozenset({"language", "question_seconds", "pause_seconds", "time_zone", "close_notice", "host_anyone"})
+CHAT_SETTINGS = frozenset(
+    {"language", "question_seconds", "pause_seconds", "time_zone", "close_notice", "host_anyone", "plain_text"}
+)
 
 
 class ChatRecords(Protocol):

@@ -59,7 +59,7 @@ async def test_three_members_play_a_whole_quiz_in_a_channel(fake, clock, server,
         closed = fake.messages[q1.id]
         assert closed.buttons() == [], "the live buttons are gone"
         assert f"✅ {right}) Mars" in closed.text
-        bars = re.findall(r"^([A-D]) [▓░]{10} (\d+)$", closed.text, re.M)
+        bars = re.findall(r"^([A-D]) (\d+) [▓░]{10}$", closed.text, re.M)
         assert sorted(count for _, count in bars) == ["0", "0", "1", "1"]  # forged: not counted
         late = await fake.press(cy, q1.id, late_button, stale=True)  # the edit had not reached Cy
         assert late["ephemeral"] and "closed" in late["content"]

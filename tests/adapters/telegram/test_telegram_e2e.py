@@ -111,7 +111,7 @@ async def first_question_with_every_kind_of_press(fake, clock, quiz, ann, bob, c
         "the reveal is the question's edit: no reply"
     )
     assert q1.keyboard == [], "a closed question keeps no buttons"
-    assert f"✅ {right}) " in q1.text and len(re.findall(r"^[A-D] [▓░]{10} 1$", q1.text, re.M)) == 2  # the split
+    assert f"✅ {right}) " in q1.text and len(re.findall(r"^[A-D] 1 [▓░]{10}$", q1.text, re.M)) == 2  # the split
     assert quiz.questions[0].explanation.get("en") in reveal.text
     assert "Ann +1000" in reveal.text and "Bob +" not in reveal.text
     assert "closed" in (await cy.presses_data(q1.message_id, late)).text

@@ -194,7 +194,7 @@ async def poll(fake, log, ann, bob, cy) -> None:
     await reveal_of(fake, ann.chat, q6)
     log.shows("edits question 6 into its reveal", q6)
     assert "Right answer" not in q6.text and "✅" not in q6.text, "a poll has no right answer: only its split"
-    assert re.search(r"^[A-D] ▓▓▓▓▓▓▓░░░ 2$", strip(q6.text), re.M), "FSDP: two of the three votes"
+    assert re.search(r"^[A-D] 2 ▓▓▓▓▓▓▓░░░$", strip(q6.text), re.M), "FSDP: two of the three votes"
 
 
 async def in_order(fake, log, ann, bob, cy) -> None:

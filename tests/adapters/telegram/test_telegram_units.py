@@ -59,7 +59,7 @@ def test_a_reveal_too_long_for_one_message_cuts_who_scored_then_the_explanation_
     r = Reveal(c, "A", c.options[0].text, "Because " + "it is so 🎯. " * 600, (300, 0, 0, 0), scorers)
     shown, bold = parse_html(fmt.revealed_html(r))
     assert utf16_len(shown) <= 4096 and bold == ["Question 1/2 · Quiz <1>"]
-    assert "A ▓▓▓▓▓▓▓▓▓▓ 300" in shown and "D ░░░░░░░░░░ 0" in shown and "✅ Right answer: A) option 0 🎯" in shown
+    assert "A 300 ▓▓▓▓▓▓▓▓▓▓" in shown and "D 0 ░░░░░░░░░░" in shown and "✅ Right answer: A) option 0 🎯" in shown
     kept = re.findall(r"^Player \d+ ", shown, re.M)
     assert 10 <= len(kept) < 300 and shown.endswith(f"… and {300 - len(kept)} more"), "whole lines, then a count"
     assert "Because it is so" in shown and "it is so 🎯. " * 600 not in shown, "the explanation is cut, not dropped"
@@ -241,7 +241,7 @@ async def test_closing_a_question_twice_is_not_an_error(tmp_path, monkeypatch):
         await adapter.close_question(message, reveal(question))
         await adapter.close_question(message, reveal(question))
     sent = fake.questions({"id": -1007})[0]
-    assert sent.edits == 1 and sent.keyboard == [] and "✅ A) one" in sent.text and "A ▓▓▓▓▓▓▓▓▓▓ 1" in sent.text
+    assert sent.edits == 1 and sent.keyboard == [] and "✅ A) one" in sent.text and "A 1 ▓▓▓▓▓▓▓▓▓▓" in sent.text
     assert [c.error[:36] for c in fake.refused()] == ["Bad Request: message is not modified"]
     # the reveal is the edit itself: the chat has one message, revealed once
     assert [m.message_id for m in fake.sent_to({"id": -1007})] == [sent.message_id]

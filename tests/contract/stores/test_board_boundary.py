@@ -66,6 +66,7 @@ LATER_UNDONE = [
     "ALTER TABLE runs DROP COLUMN hint_at",
     "ALTER TABLE runs DROP COLUMN skipped",
     "ALTER TABLE chats DROP COLUMN host_anyone",
+    "ALTER TABLE chats DROP COLUMN plain_text",
 ]
 # SQLite drops no column a trigger reads: the board triggers of the kinds' migration and the
 # statistics triggers that count responses go first, and those they replaced come back after

@@ -104,3 +104,9 @@ async def test_who_may_host_is_a_chat_setting(store):
     assert (await store.chat_settings(CHAT.key)).host_anyone is False
     await store.update_chat_settings(CHAT, host_anyone=True)
     assert (await store.chat_settings(CHAT.key)).host_anyone is True
+
+
+async def test_plain_text_is_a_chat_setting(store):
+    assert (await store.chat_settings(CHAT.key)).plain_text is False
+    await store.update_chat_settings(CHAT, plain_text=True)
+    assert (await store.chat_settings(CHAT.key)).plain_text is True

@@ -278,6 +278,7 @@ def _responses_migration(migrations: Sequence[str]) -> int:
 HOSTED_UNDONE = [
     *(f"ALTER TABLE runs DROP COLUMN {name}" for name in ("host_key", "paused_left", "hint_at", "skipped")),
     "ALTER TABLE chats DROP COLUMN host_anyone",
+    "ALTER TABLE chats DROP COLUMN plain_text",
 ]
 
 
