@@ -159,25 +159,27 @@ def answer_bars(reveal: Reveal) -> list[str]:
     d, lang = content_direction(reveal.card), reveal.card.language
     # a share of the answers where the kind's bars count them (an ordering's: its right places)
     total = (len(reveal.answers) if kind_of(reveal.kind).split_of_answers else sum(reveal.counts)) or 1
-    lines = []
-    for option, count in zip(reveal.card.options, reveal.counts):
-        if is_plain(lang):
-            percent = round(100 * count / total)
-            lines.append(
-                tn(
-                    lang,
-                    "{letter}: {n} answer, {percent}%",
-                    "{letter}: {n} answers, {percent}%",
-                    count,
-                    letter=option.letter,
-                    percent=percent,
-                )
-            )
-            continue
-        filled = round(BAR_WIDTH * count / total)
-        bar = "▓" * filled + "░" * (BAR_WIDTH - filled)
-        lines.append(d.line(f"{d.ltr(option.letter)} {d.ltr(str(count))} {bar}"))
-    return lines
+    split = list(zip((o.letter for o in reveal.card.options), reveal.counts))
+    if is_plain(lang):
+        return [_counted(lang, letter, count, total) for letter, count in split]
+    return [d.line(f"{d.ltr(letter)} {d.ltr(str(count))} {_bar(count, total)}") for letter, count in split]
+
+
+def _bar(count: int, total: int) -> str:
+    filled = round(BAR_WIDTH * count / total)
+    return "▓" * filled + "░" * (BAR_WIDTH - filled)
+
+
+def _counted(lang: str, letter: str, count: int, total: int) -> str:
+    percent = round(100 * count / total)
+    return tn(
+        lang,
+        "{letter}: {n} answer, {percent}%",
+        "{letter}: {n} answers, {percent}%",
+        count,
+        letter=letter,
+        percent=percent,
+    )
 
 
 def reveal_title(reveal: Reveal) -> str:

@@ -65,6 +65,13 @@ def test_urdu_question_isolates_counter_letters_numbers_and_latin_terms():
     ]
 
 
+def test_urdu_in_plain_text_counts_in_words_and_says_the_right_answer_with_isolates():
+    lines = render.revealed(reveal(card("ur-x-plain")), 4096).split("\n")
+    assert RLM + iso("B") + ": " + iso("2") + " جوابات، " + iso("67%") in lines, "no bar: the count and share"
+    assert RLM + "درست جواب: " + iso("B") + "، " + RLI + iso("GPU") + " میموری" + PDI + "۔" in lines
+    assert not [line for line in lines if "▓" in line or "✅" in line or "🔥" in line]
+
+
 def test_urdu_reveal_isolates_points_seconds_bars_and_formulas():
     r = reveal(card())
     assert render.reveal_title(r) == RLM + "درست جواب: " + iso("B") + ") " + RLI + iso("GPU") + " میموری" + PDI
