@@ -25,6 +25,7 @@ from bot.domain.records import DraftRow
 from bot.ports.clock import Clock
 from bot.ports.store import QuizDrafts
 from bot.texts.i18n import shown
+from bot.texts.plain import decor
 from bot.texts.render import t, tn
 from bot.texts.textcut import clean
 
@@ -368,4 +369,5 @@ class Authoring:
                 Button(t(lang, "Edit {number}", number=i), tokens.form_edit(q["id"])),
                 Button(t(lang, "Delete {number}", number=i), tokens.draft_undo(q["id"])),
             ]
-        return Reply("\n".join(lines)[:3500], title=f"📝 {draft.title}", buttons=tuple(buttons), language=lang)
+        title = decor(lang, "📝 ") + draft.title
+        return Reply("\n".join(lines)[:3500], title=title, buttons=tuple(buttons), language=lang)

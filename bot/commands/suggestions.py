@@ -22,11 +22,11 @@ from bot.content.drafts import PollSpec, Refusal
 from bot.content.quiz_check import raw_questions
 from bot.content.reading import UploadStatus
 from bot.domain import tokens
-from bot.domain.model import QUIZ_ID, Ack, Button, ChatRef, Player, Reply
+from bot.domain.model import QUIZ_ID, Ack, Button, ChatRef, Player, Reply, is_plain
 from bot.domain.records import DraftRow, Suggestion, SuggestionStatus
 from bot.ports.chat import ChatAdapter, MembershipUnknown, PrivateChats
 from bot.ports.store import ChatQuizRecords, QuizDrafts, SuggestionRecords
-from bot.texts import render_acks
+from bot.texts import i18n, render_acks
 from bot.texts.i18n import shown
 from bot.texts.render import t, tn
 
@@ -178,7 +178,7 @@ class SuggestionDesk:
         for s in waiting[:SHOWN]:
             q = json.loads(s.content)
             lines.append(f"#{s.number} · {s.player_name}: {q['prompt']}")
-            lines += [f"   {'✓' if _right(q, i) else '·'} {o}" for i, o in enumerate(q.get("options", []))]
+            lines += [_suggested_option(who.lang, o, _right(q, i)) for i, o in enumerate(q.get("options", []))]
             buttons += [
                 Button(t(who.lang, "Approve #{number}", number=s.number), tokens.suggestion_pick(True, s.number)),
                 Button(t(who.lang, "Reject #{number}", number=s.number), tokens.suggestion_pick(False, s.number)),
@@ -312,3 +312,10 @@ def _usage(lang: str) -> str:
         lang,
         "/suggestions approve N [quiz] · /suggestions reject N [why] · /suggestions edit N prompt | *right | option",
     )
+
+
+def _suggested_option(lang: str, text: str, right: bool) -> str:
+    """'   ✓ Paris' for a right option, '   · Rome' for another; in plain text the word: '   · Paris (right)'."""
+    if is_plain(lang):
+        return f"   · {text}" + (f" ({i18n.t(lang, 'right')})" if right else "")
+    return f"   {'✓' if right else '·'} {text}"

@@ -32,7 +32,7 @@ from bot.content.quizfile import (
     ROUND_NAME_MAX,
     TITLE_MAX,
 )
-from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS
+from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, QUESTION_SECONDS, spoken
 from bot.kinds import DEFAULT, by_right_options
 from bot.texts.i18n import Later, later
 from bot.texts.textcut import clean
@@ -189,7 +189,7 @@ def quiz_data(
     return {
         "id": quiz_id,
         "difficulty": "medium",  # what an export writes, so the stored file and its export are the same
-        "language": language,
+        "language": spoken(language),  # the author's chat may read plain text ("en-x-plain"): not the quiz's
         "title": title,
         "description": description,
         **({"rounds": rounds} if rounds else {"questions": questions}),

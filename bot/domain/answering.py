@@ -7,7 +7,7 @@ from __future__ import annotations
 import os.path
 from collections.abc import Iterable
 
-from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, Media, MediaView, NumericAnswer, Question, Quiz
+from bot.domain.model import FALLBACK_LANGUAGE, LETTERS, Media, MediaView, NumericAnswer, Question, Quiz, spoken
 from bot.domain.scoring import MAX_TYPED
 
 # a multi answer whose player pressed "Done" (a private chat): its picks are final and the
@@ -89,6 +89,7 @@ def media_view(media: Media | None, quiz: Quiz, lang: str) -> MediaView | None:
 def content_rtl(quiz: Quiz, question: Question, lang: str) -> bool:
     """Whether the question shows in a right-to-left script: its translation into `lang` where
     it has one, else the quiz's default texts, in the quiz's own language."""
+    lang = spoken(lang)
     shown = lang if lang != FALLBACK_LANGUAGE and question.prompt.has(lang) else quiz.language
     tag = shown.lower().replace("_", "-")
     return tag in RTL_SCRIPTS or tag.split("-")[0] in RTL_SCRIPTS

@@ -23,7 +23,8 @@ def test_a_whole_session_in_plain_text(tmp_path):
     game = play(
         tmp_path, stdin="/teams Owls Foxes\n/join 1\n/quiz kinds-tour\n" + TOUR_ANSWERS + "/leaderboard\n/stats\n"
     )
-    hosted = play(tmp_path, stdin="/host pipeline 1\n/next\na\n/next\n/end\n")  # a game waits for its host
+    writing = "/newquiz Rivers\nLongest river? | *Nile | Amazon > About 6650 km.\n/done\n"  # a quiz of the chat's own
+    hosted = play(tmp_path, stdin=writing + "/host pipeline 1\n/next\na\n/next\n/end\n")  # a game waits for its host
     assert game.returncode == hosted.returncode == 0, game.stderr + hosted.stderr
     out = game.stdout
     assert f"[image: {alt}]" in out, "the picture said in words"
@@ -32,4 +33,5 @@ def test_a_whole_session_in_plain_text(tmp_path):
     assert (
         "Teams:\n1. Owls: " in out and "Quiz over" in out and re.search(r"^Quiz (over|stopped): ", hosted.stdout, re.M)
     )
+    assert "Saved “Rivers”: 1 question." in hosted.stdout, "written in a plain chat, saved in its own language"
     assert unplain(out.splitlines() + hosted.stdout.splitlines()) == []
