@@ -129,6 +129,7 @@ COMMAND_WORDS = {
     # a hosted game's commands (issue #49), and who may host: /settings host anyone|admins
     *("host", "next", "resume", "skip", "hint", "end", "anyone", "admins"),
     "s",  # a host's time limit, typed as is: /host trivia-night 30s
+    "plain",  # plain text for screen readers: /settings plain on|off
 }
 
 
