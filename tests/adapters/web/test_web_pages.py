@@ -179,8 +179,8 @@ async def test_the_upload_preview_shows_every_kinds_answer_key(site):
     assert status == 200 and "Save this quiz" in html
     preview = text_of(html.split('<ol class="preview-questions">')[1].split("<form")[0])
     assert preview.strip() == (
-        "Capital of France? Lyon Paris ✓ "
-        "Primes? 2 ✓ 4 5 ✓ "
+        "Capital of France? Lyon Paris ✓ right answer "
+        "Primes? 2 ✓ right answer 4 5 ✓ right answer "
         "Spell it Right answer: colour / color "
         "Pi? Right answer: 3.14 ± 0.01 "
         "Tea or coffee? Tea Coffee A poll: no answer is right."

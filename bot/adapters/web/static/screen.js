@@ -14,6 +14,7 @@
   let timed = true; // false: a hosted question without a time limit, open until its host closes it
   let paused = null; // seconds left when paused
   let question = 0; // the number of the question shown
+  let written = ""; // the language the question is written in (the page's may differ)
   let ticking = null;
 
   function clear(node) {
@@ -36,6 +37,30 @@
     }
     const left = Math.max(0, Math.ceil(deadline - (Date.now() / 1000 + skew)));
     clock.textContent = left > 0 ? fill(words.seconds, { seconds: left }) : words.closed;
+  }
+
+  // quiz text in its own language and direction, inside a page in the chat's
+  function quizText(node, text) {
+    node.textContent = text;
+    if (written) node.lang = written;
+  }
+
+  // the right options say so in a mark and a word, not by their colour alone
+  function markRight(item, right) {
+    item.classList.toggle("right", right);
+    const mark = item.querySelector(".mark");
+    if (mark) mark.remove();
+    if (!right) return;
+    const added = document.createElement("span");
+    added.className = "mark";
+    const tick = document.createElement("span");
+    tick.setAttribute("aria-hidden", "true");
+    tick.textContent = "✓ ";
+    const word = document.createElement("span");
+    word.className = "sr";
+    word.textContent = words.right_mark;
+    added.append(tick, word);
+    item.querySelector(".letter").after(added);
   }
 
   function answered(data) {
@@ -70,12 +95,13 @@
 
   function onQuestion(data) {
     question = data.number;
+    written = data.lang || "";
     timed = data.seconds > 0;
     deadline = timed ? data.deadline : Infinity;
     paused = null;
     $("heading").textContent = fill(words.question, { number: data.number, total: data.total });
     const prompt = $("prompt");
-    prompt.textContent = data.prompt;
+    quizText(prompt, data.prompt);
     prompt.dir = data.rtl ? "rtl" : "auto";
     const list = $("options");
     clear(list);
@@ -86,7 +112,7 @@
       letter.className = "letter";
       letter.textContent = option.letter;
       const text = document.createElement("bdi");
-      text.textContent = option.text;
+      quizText(text, option.text);
       const count = document.createElement("span");
       count.className = "count";
       count.dir = "ltr";
@@ -100,7 +126,8 @@
       img.hidden = !picture.quiz;
       if (picture.quiz) img.src = root.dataset.pictures + encodeURIComponent(picture.quiz) + "/" + picture.number;
       img.alt = picture.alt || "";
-      $("picture-alt").textContent = picture.alt || "";
+      if (written) img.lang = written;
+      quizText($("picture-alt"), picture.alt || "");
     }
     show("reveal", false);
     show("board", false);
@@ -119,12 +146,12 @@
     const items = $("options").children;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      item.classList.toggle("right", letters.includes(item.dataset.letter));
+      markRight(item, letters.includes(item.dataset.letter));
       const count = item.querySelector(".count");
       if (count && i < data.counts.length) count.textContent = " " + data.counts[i];
     }
-    $("right").textContent = [data.right_letter, data.right_text].filter(Boolean).join(" · ");
-    $("explanation").textContent = data.explanation || "";
+    quizText($("right"), [data.right_letter, data.right_text].filter(Boolean).join(" · "));
+    quizText($("explanation"), data.explanation || "");
     show("reveal", Boolean(data.right_letter || data.right_text));
     answered(data);
     rows(words.top, data.top, data.teams);
@@ -134,7 +161,7 @@
     deadline = 0;
     paused = null;
     $("heading").textContent = words.podium;
-    $("prompt").textContent = data.title;
+    quizText($("prompt"), data.title); // the run's quiz: the language its questions were in
     clear($("options"));
     show("picture", false);
     show("reveal", false);
@@ -165,7 +192,9 @@
     },
     hint: (data) => {
       if (data.number !== question) return;
-      $("hint").textContent = words.hint + ": " + data.hint;
+      const hint = document.createElement("bdi");
+      quizText(hint, data.hint);
+      $("hint").replaceChildren(words.hint + ": ", hint);
       show("hint", true);
     },
   };
