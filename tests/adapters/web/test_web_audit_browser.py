@@ -269,3 +269,44 @@ async def the_table_says_what_the_bars_show(chart: Locator, Q: dict[str, str]) -
         right = "right" in (await bars.nth(i).get_attribute("class") or "")
         said = strip(await rows.nth(i).locator("th").text_content() or "")
         assert said.endswith(f"✓ {strip(Q['right_option'])}") == right, (i, said)
+
+
+async def test_the_audit_fails_a_page_with_a_serious_violation(browser: Browser):
+    """The audit is not blind: a picture without a text alternative and grey on white fail it."""
+    page = await browser.new_page()
+    await page.set_content(
+        '<html lang="en"><title>t</title><main><h1>t</h1><img src="x.png">'
+        '<p style="color:#bbb">too pale</p></main></html>'
+    )
+    with pytest.raises(AssertionError, match=r"(?s)color-contrast \(serious\).*image-alt \(critical\)"):
+        await audited(page, "broken")
+    await page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+async def test_the_keyboard_reaches_every_link_in_order_and_shows_where_it_is(
+    site: tuple[Site, RecordingAdapter, int], browser: Browser, lang: str
+):
+    """Tab goes through the report's links, buttons and scroll boxes in the page's order (its
+    reading order, right to left in Urdu), each drawn with a visible outline when focused."""
+    served, _, run_id = site
+    await house_of(served.engine).chats.update(group(), language=lang)
+    page = await opened(browser, served.link(group()) + f"runs/{run_id}")
+    focusable = "a[href], button, input:not([type=hidden]), summary, [tabindex='0']"
+    expected = await page.locator(focusable).count()
+    seen: list[str] = []
+    for _ in range(expected):
+        await page.keyboard.press("Tab")
+        seen.append(await page.evaluate(FOCUSED))
+    order = await page.evaluate(f"[...document.querySelectorAll({focusable!r})].map(e => e.outerHTML.slice(0, 80))")
+    assert [s.split("|", 1)[1] for s in seen] == order, "the keyboard follows the page's order"
+    thin = [s for s in seen if float(s.split("|", 1)[0]) < 2]
+    assert not thin, f"no visible focus on {thin[:3]}"
+
+
+# what has the focus, and how wide its outline is drawn: "width|the element's start"
+FOCUSED = """() => {
+  const e = document.activeElement;
+  return parseFloat(getComputedStyle(e).outlineWidth) * (getComputedStyle(e).outlineStyle === "none" ? 0 : 1)
+    + "|" + e.outerHTML.slice(0, 80);
+}"""
