@@ -291,6 +291,7 @@ def screen(lang: str) -> dict[str, str]:
         "right_mark": t(lang, "right answer"),
         "top": t(lang, "Top five"),
         "teams": t(lang, "Teams"),
+        "players": t(lang, "Players"),
         "podium": t(lang, "Final standings"),
         "points": t(lang, "Points"),
         "paused": t(lang, "Paused"),
