@@ -148,6 +148,11 @@ async def test_every_page_has_no_serious_violation(
     await page.goto(link + "no-such-page")
     await audited(page, f"missing-{lang}")
     await speaks(page, lang)
+    # the downloads' refusal (a date that is none); a busy download's page is this one in other words
+    refused = await page.goto(link + "results.csv?since=2026-13-45")
+    assert refused is not None and refused.status == 400
+    await audited(page, f"download-refused-{lang}")
+    await speaks(page, lang)
 
     await the_screen_audited(served, adapter, browser, shots, lang)
 
