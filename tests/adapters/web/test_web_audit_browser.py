@@ -315,3 +315,31 @@ FOCUSED = """() => {
   return parseFloat(getComputedStyle(e).outlineWidth) * (getComputedStyle(e).outlineStyle === "none" ? 0 : 1)
     + "|" + e.outerHTML.slice(0, 80);
 }"""
+
+
+async def test_the_bars_and_the_focus_outline_stand_out_from_the_page(
+    site: tuple[Site, RecordingAdapter, int], browser: Browser
+):
+    """What axe does not measure: the contrast of things that are not text (WCAG 1.4.11, at least
+    3:1 against the page): a chart's bars, right or not, and the focus outline."""
+    served = site[0]
+    page = await opened(browser, served.link(group()) + "quizzes/kinds-tour")
+    paper = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+    fills = await page.locator("figure.chart svg rect").evaluate_all("rs => rs.map(r => getComputedStyle(r).fill)")
+    await page.keyboard.press("Tab")
+    outline = await page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert len(set(fills)) == 2, fills  # the right answers' bars and the others'
+    for colour in {*fills, outline}:
+        assert contrast(colour, paper) >= 3, (colour, paper, contrast(colour, paper))
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two CSS colours as the browser computes them ("rgb(r, g, b)")."""
+
+    def luminance(css: str) -> float:
+        channels = [int(c) / 255 for c in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
