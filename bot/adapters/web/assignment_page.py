@@ -14,7 +14,7 @@ from aiohttp import web
 
 from bot.adapters.web import texts
 from bot.adapters.web.figures import PageSource
-from bot.adapters.web.formats import number
+from bot.adapters.web.formats import number, shown_language
 from bot.adapters.web.ids import id_in
 from bot.adapters.web.pages import Pages
 from bot.commands.results import RunResults, quiz_of, run_results
@@ -48,6 +48,8 @@ class AssignmentView:
     not_started: tuple[tuple[str, str], ...]  # (player key, name)
     summary: Summary | None  # the attempts as one class (bot/commands/summary.py); None for none
     asked: tuple[tuple[str, Question | None], ...]  # the assignment's questions, by place
+    written: str = ""  # the quiz's own language; "" for a quiz gone (its title is its id)
+    title_lang: str = ""  # the language `title` is shown in
 
     @property
     def combined(self) -> float | None:
@@ -74,6 +76,8 @@ async def assignment_view(source: PageSource, chat_key: str, assignment_id: int,
         roll.not_started,
         attempts_summary(await _reports(source, chat_key, attempts, lang)),
         tuple((qid, kept.get(qid)) for qid in row.question_ids),
+        quiz.language if quiz else "",
+        shown_language(quiz.title, lang, quiz.language) if quiz else "",
     )
 
 

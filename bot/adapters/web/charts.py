@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import repeat
 
 from bot.adapters.web.formats import shown_language
-from bot.domain.model import NO_ANSWER, Question
+from bot.domain.model import FALLBACK_LANGUAGE, NO_ANSWER, Question
 from bot.kinds import kind_of
 
 WIDTH = 320  # viewBox units; the SVG scales to the page
@@ -73,12 +73,14 @@ def question_figure(
     split: tuple[int, ...],
     responses: Mapping[str, int],
     shown: Sequence[int] = (),
+    written: str = FALLBACK_LANGUAGE,
 ) -> Figure:
     """How a question's answers split, by its kind: the options (one right, several right, or
     none for a poll), or the most common typed or numeric answers with the right ones marked.
     `split`: answers per option (authoring order); `responses`: what was typed or picked, counted;
     `shown`: the order one run showed the options in (displayed position -> authoring index), so
-    its report letters them as its players saw them (default: the file's order).
+    its report letters them as its players saw them (default: the file's order); `written`: the
+    quiz's own language (what its options are in where they have no translation into `lang`).
     Every share is of the players who answered: a typed question's chart shows only its most
     common answers, and a select-all answer picks several options."""
     kind = kind_of(question)
@@ -91,7 +93,7 @@ def question_figure(
         listed = tuple(Listed(t, i in right_ranks) for i, t in enumerate(texts))
         return Figure(chart, listed, "1", accepted=kind.key_text(question, lang))
     if kind.always_shuffled:  # the order is the answer
-        return _places_figure(question, lang, responses, shown)
+        return _places_figure(question, lang, responses, shown, written)
     if kind.collects_picks:  # each pick counts for its option: the bars say how often each was picked
         counts = [0] * len(question.options)
         for response, n in responses.items():
@@ -105,11 +107,13 @@ def question_figure(
     chart = split_chart(
         LETTERS, texts, tuple(split[i] for i in order), rights, of=answers if kind.collects_picks else None
     )
-    listed = tuple(Listed(o.get(lang), i in rights, shown_language(o, lang)) for i, o in enumerate(options))
+    listed = tuple(Listed(o.get(lang), i in rights, shown_language(o, lang, written)) for i, o in enumerate(options))
     return Figure(chart, listed, "A")
 
 
-def _places_figure(question: Question, lang: str, responses: Mapping[str, int], shown: Sequence[int] = ()) -> Figure:
+def _places_figure(
+    question: Question, lang: str, responses: Mapping[str, int], shown: Sequence[int], written: str
+) -> Figure:
     """An ordering's options in the right order, each bar the answers that put it in its place;
     beside them the share of places right and of orders right (the tallies count options chosen,
     not orders). With `shown`, each option names the letter the players saw it under."""
@@ -126,7 +130,8 @@ def _places_figure(question: Question, lang: str, responses: Mapping[str, int], 
     chart = split_chart(numbers, options, tuple(counts), range(size), of=answers)
     seen = {index: LETTERS[position] for position, index in enumerate(shown)}
     listed = tuple(  # the list itself is the answer
-        Listed(o.get(lang), False, shown_language(o, lang), seen.get(i, "")) for i, o in enumerate(question.options)
+        Listed(o.get(lang), False, shown_language(o, lang, written), seen.get(i, ""))
+        for i, o in enumerate(question.options)
     )
     if not answers:
         return Figure(chart, listed, "1")

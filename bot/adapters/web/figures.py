@@ -94,7 +94,7 @@ async def run_lines(source: PageSource, chat_key: str, lang: str, limit: int, of
     for line in await source.store.chat_history(chat_key, limit, offset):
         quiz = await quiz_of(source.results, chat_key, line.quiz_id)
         title = quiz.title.get(lang) if quiz else line.quiz_id
-        written = shown_language(quiz.title, lang) if quiz else ""
+        written = shown_language(quiz.title, lang, quiz.language) if quiz else ""
         if isinstance(line, AssignmentSummary):
             lines.append(replace(await _assignment_line(source, line, title), title_lang=written))
             continue

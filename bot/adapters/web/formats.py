@@ -41,15 +41,17 @@ def when(context: Context, instant: float | datetime) -> str:
     return moment.astimezone(context["zone"]).strftime("%Y-%m-%d %H:%M %Z")
 
 
-def shown_language(text: LocalText, lang: str) -> str:
-    """The language `text.get(lang)` is written in: the page's, or the fallback it falls back to."""
-    return lang if text.has(lang) else FALLBACK_LANGUAGE
+def shown_language(text: LocalText, lang: str, written: str = FALLBACK_LANGUAGE) -> str:
+    """The language `text.get(lang)` is written in: the page's when the quiz is translated into
+    it, else the quiz's own (`written`: its `language`, which its default texts, kept under the
+    fallback's key, are in; an Urdu quiz shown in an English page is Urdu)."""
+    return lang if lang != FALLBACK_LANGUAGE and text.has(lang) else written
 
 
 @pass_context
-def written_in(context: Context, text: LocalText) -> str:
-    """{{ question.prompt | written_in }}: the language the page shows that quiz text in."""
-    return shown_language(text, context["lang"])
+def written_in(context: Context, text: LocalText, written: str | None = None) -> str:
+    """{{ question.prompt | written_in(quiz.language) }}: the language the page shows that quiz text in."""
+    return shown_language(text, context["lang"], written or FALLBACK_LANGUAGE)
 
 
 def direction(lang: str) -> str:

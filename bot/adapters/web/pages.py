@@ -148,7 +148,11 @@ class Pages:
                     "flags": flags,
                     "few": item.stats.scored and item.stats.players < FLAG_PLAYERS,  # a poll has no flags
                     "figure": question_figure(
-                        item.question, lang, item.stats.split, responses.get(item.question.id, {})
+                        item.question,
+                        lang,
+                        item.stats.split,
+                        responses.get(item.question.id, {}),
+                        written=quiz.language,
                     ),
                     "media": media.shown(quiz, item.number, item.question, lang, f"/c/{request.match_info['token']}"),
                 }

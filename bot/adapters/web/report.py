@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bot.adapters.web.charts import Figure, question_figure
 from bot.commands.results import Line, RunResults
-from bot.domain.model import Question, Standing
+from bot.domain.model import FALLBACK_LANGUAGE, Question, Standing
 from bot.domain.records import AnswerRow
 from bot.domain.session import option_order
 from bot.kinds import kind_of
@@ -39,13 +39,14 @@ def questions(results: RunResults, answers: list[AnswerRow], lang: str) -> list[
     for answer in answers:
         by_number.setdefault(answer.index + 1, []).append(answer)
     shown = []
+    written = results.quiz.language if results.quiz else FALLBACK_LANGUAGE  # what its untranslated text is in
     for number, (question_id, question) in enumerate(results.questions, start=1):
         answered, skipped = by_number.get(number, []), number - 1 in results.run.skipped
         if question is None:
             shown.append(QuestionSplit(number, question_id, question_id, None, len(answered), None, skipped))
             continue
         split, responses = _split(answered, len(question.options)), _responses(answered)
-        figure = question_figure(question, lang, split, responses, _shown(results.run.seed, question))
+        figure = question_figure(question, lang, split, responses, _shown(results.run.seed, question), written)
         prompt = question.prompt.get(lang)
         shown.append(QuestionSplit(number, question_id, prompt, question, len(answered), figure, skipped))
     return shown

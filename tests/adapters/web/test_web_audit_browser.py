@@ -343,3 +343,35 @@ def contrast(one: str, other: str) -> float:
 
     high, low = sorted((luminance(one), luminance(other)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+URDU_QUIZ = """
+id: urdu-capitals
+language: ur
+title: "دارالحکومت"
+description: "یورپ کے دارالحکومت"
+questions:
+  - {id: fr, prompt: "فرانس کا دارالحکومت کیا ہے؟", options: ["پیرس", "لیون"], answer: 0}
+"""
+
+
+async def test_an_urdu_quiz_in_an_english_page_says_its_language(
+    site: tuple[Site, RecordingAdapter, int], browser: Browser
+):
+    """A quiz written in Urdu, uploaded to an English chat: its text on the English page carries
+    lang="ur" dir="rtl", and the page passes the audit."""
+    served = site[0]
+    link = served.link(group())
+    page = await opened(browser, link + "upload")
+    await page.locator("#file").set_input_files(
+        {"name": "urdu.yaml", "mimeType": "text/yaml", "buffer": URDU_QUIZ.encode()}
+    )
+    await page.locator("form.upload button").click()
+    await page.get_by_role("button", name="Save this quiz for the chat").click()
+    await expect(page.get_by_role("status")).to_contain_text("Saved")
+    await page.goto(link + "quizzes/urdu-capitals")
+    await speaks(page, "en")
+    for quiz_text in (page.locator("h1 bdi"), page.locator("section.question h2 bdi"), page.locator("ol.options bdi")):
+        await expect(quiz_text.first).to_have_attribute("lang", "ur")
+        await expect(quiz_text.first).to_have_attribute("dir", "rtl")
+    await audited(page, "quiz-urdu-in-en")
