@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from bot.commands import upload_replies
 from bot.commands.group import may_configure
 from bot.domain import tokens
+from bot.domain.extra_time import stretched
 from bot.domain.model import Button, Reply
 from bot.engine.core import StartOutcome, StartStatus, StopStatus
 from bot.texts import render
@@ -96,8 +97,9 @@ class QuizCommands:
 def started(outcome: StartOutcome, topic: str, lang: str) -> Reply:
     """The reply to a start: its first words, or why none started (with the quizzes to pick from)."""
     if outcome.status is StartStatus.STARTED and (run := outcome.run) is not None:
-        rl = run.row.language
-        limits = sorted({run.quiz_question(i).seconds or run.row.seconds for i in range(run.total)})
+        row, rl = run.row, run.row.language
+        own = {run.quiz_question(i).seconds or row.seconds for i in range(run.total)}
+        limits = sorted({stretched(seconds, row.time_factor) for seconds in own})  # with the player's extra time
         text = get_ready(rl, run.total, limits)
         return Reply(text, title=render.quiz_heading(rl, run.quiz.title.get(rl)), language=rl, kind="start")
     if outcome.status is StartStatus.RUNNING:

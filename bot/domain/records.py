@@ -203,6 +203,8 @@ class RunRow:
     # when the open question's hint was shown (0.0: not shown): answers after it earn half the speed points
     hint_at: float = 0.0
     skipped: tuple[int, ...] = ()  # the 0-based questions the host skipped: asked, but scored for nobody
+    # its player's extra time (bot/domain/extra_time.py): every time limit and speed window times this
+    time_factor: float = 1.0
 
     @property
     def board_key(self) -> str:

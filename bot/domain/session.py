@@ -8,6 +8,7 @@ from enum import Enum
 
 from bot.domain import reveal, rounds
 from bot.domain.answering import PICKS_DONE, content_rtl, media_view
+from bot.domain.extra_time import stretched
 from bot.domain.kind_rules import KindOf, KindRules
 from bot.domain.model import (
     LETTERS,
@@ -160,9 +161,9 @@ def card(run: Run) -> QuestionCard:
 
 
 def time_limit(run: Run) -> int:
-    """The open question's time limit: its own when the quiz file gives one, else the run's;
-    0 for none (a hosted game's, unless its host gave one)."""
-    return run.question.seconds or run.row.seconds
+    """The open question's time limit: its own when the quiz file gives one, else the run's,
+    stretched by the player's extra time; 0 for none (a hosted game's, unless its host gave one)."""
+    return stretched(run.question.seconds or run.row.seconds, run.row.time_factor)
 
 
 def open_span(run: Run) -> float:
@@ -172,7 +173,7 @@ def open_span(run: Run) -> float:
 
 def speed_window(run: Run) -> int:
     """The seconds over which the open question's speed points fall from 1000 to 500."""
-    return time_limit(run) or SPEED_WINDOW_SECONDS
+    return time_limit(run) or stretched(SPEED_WINDOW_SECONDS, run.row.time_factor)
 
 
 def ask_next(run: Run, now: float, give_up_after: float) -> None:

@@ -23,11 +23,13 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from bot.domain import assignment as rules
+from bot.domain import extra_time
 from bot.domain.assignment import AssignmentRow, AssignmentStatus, Place, Progress
+from bot.domain.extra_time import ExtraTime
 from bot.domain.model import ChatRef, MessageRef, Player, Quiz, Reply
 from bot.engine.run_start import StartOutcome, StartStatus
 from bot.ports.chat import ChatAdapter, ChatUnreachable, MemberGroups, MembershipUnknown, MessageBoard
-from bot.ports.store import AssignmentRecords, ChatRecords, PlayerNames, WebRecords
+from bot.ports.store import AssignmentRecords, ChatRecords, ExtraTimeRecords, PlayerNames, WebRecords
 from bot.texts import render_assign as texts
 
 if TYPE_CHECKING:
@@ -42,8 +44,9 @@ log = logging.getLogger("quizhost.assignments")
 POLL_SECONDS = 15.0  # members finish and other workers add assignments: look this often
 
 
-class AssignmentStore(AssignmentRecords, ChatRecords, PlayerNames, WebRecords, Protocol):
-    """Assignments and their plays, the group made known (and its name, for who is not in it)."""
+class AssignmentStore(AssignmentRecords, ExtraTimeRecords, ChatRecords, PlayerNames, WebRecords, Protocol):
+    """Assignments and their plays, the group made known (and its name, for who is not in it),
+    members' extra time."""
 
 
 class Joined(StrEnum):
@@ -104,6 +107,10 @@ class Assignments:
         await self._post(row, now)
         return row
 
+    async def give_extra(self, row: AssignmentRow, member: Player, factor: float) -> None:
+        """`member` gets `factor` times the time on each question of this assignment."""
+        await self.store.set_extra_time(ExtraTime(row.chat.key, member.key, factor, row.id, member.name))
+
     async def cancel(self, chat: ChatRef, assignment_id: int) -> bool:
         """End an open assignment of the chat without a podium; its message says so."""
         row = await self.store.assignment(assignment_id)
@@ -145,8 +152,9 @@ class Assignments:
         await self.store.ensure_player(player)
         if not await self.store.join_assignment(row.id, player.key, self.clock.now()):
             return Join(Joined.REPEATED, row, await self._place(row, player))  # a second press, at once
+        factor = extra_time.factor_for(await self.store.player_extra_times(row.chat.key, player.key), row.id)
         started = await self.engine.start_quiz(
-            chat, quiz, player, questions=row.question_ids, seconds=row.seconds, board=row.chat.key
+            chat, quiz, player, questions=row.question_ids, seconds=row.seconds, board=row.chat.key, time_factor=factor
         )
         if started.status is not StartStatus.STARTED or started.run is None:
             await self.store.set_play_run(row.id, player.key, None)

@@ -119,8 +119,9 @@ class Engine:
         questions: tuple[str, ...] | None = None,
         seconds: int | None = None,
         board: str = "",
+        time_factor: float | None = None,
     ) -> StartOutcome:
-        return await self._starter.start_quiz(chat, quiz, by, count, questions, seconds, board)
+        return await self._starter.start_quiz(chat, quiz, by, count, questions, seconds, board, time_factor=time_factor)
 
     async def answer(self, data: str | bytes | None, player: Player, chat: ChatRef | None = None) -> Ack:
         return await self._presses.answer(data, player, chat)

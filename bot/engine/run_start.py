@@ -9,7 +9,8 @@ from typing import Protocol
 
 from bot.content.catalog import Catalog
 from bot.content.chatquizzes import ChatQuizzes
-from bot.domain import session
+from bot.domain import extra_time, session
+from bot.domain.extra_time import NO_EXTRA
 from bot.domain.model import (
     PAUSE_SECONDS,
     QUESTION_SECONDS,
@@ -26,7 +27,7 @@ from bot.engine.chats import Chats
 from bot.engine.run_table import RunTable
 from bot.kinds import kind_of
 from bot.ports.clock import Clock
-from bot.ports.store import ChatRecords, PlayerNames, RunRecords
+from bot.ports.store import ChatRecords, ExtraTimeRecords, PlayerNames, RunRecords
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,8 @@ class StartOutcome:
     quizzes: tuple[QuizInfo, ...] = ()
 
 
-class StartStore(ChatRecords, PlayerNames, RunRecords, Protocol):
-    """/quiz: the chat and the player made known, and the new run stored."""
+class StartStore(ChatRecords, PlayerNames, RunRecords, ExtraTimeRecords, Protocol):
+    """/quiz: the chat and the player made known, the player's extra time, and the new run stored."""
 
 
 @dataclass(eq=False)
@@ -111,17 +112,20 @@ class RunStarter:
         seconds: int | None = None,
         board: str = "",
         hosted: bool = False,
+        time_factor: float | None = None,
     ) -> StartOutcome:
         """Start `quiz` (`count` random questions, or exactly `questions`; `seconds` to answer
         each instead of the chat's setting: a question of the day stays open for hours; `board`
-        the key of the chat whose boards count it, when not this one: an assignment's group)."""
+        the key of the chat whose boards count it, when not this one: an assignment's group;
+        `time_factor` its player's extra time, else their own rule in a private chat)."""
         if (running := self.runs.by_chat.get(chat.key)) is not None:
             return StartOutcome(StartStatus.RUNNING, run=running)
         if (starting := self.runs.starting.get(chat.key)) is not None:  # another /quiz here is being set up
             return StartOutcome(StartStatus.RUNNING, quizzes=(starting,))
         self.runs.starting[chat.key] = quiz
         try:
-            return await self._create_run(chat, quiz, by, count, questions, seconds, board, hosted)
+            factor = time_factor if time_factor is not None else await self._own_factor(chat, by)
+            return await self._create_run(chat, quiz, by, count, questions, seconds, board, hosted, factor)
         finally:
             del self.runs.starting[chat.key]
 
@@ -135,6 +139,7 @@ class RunStarter:
         seconds: int | None,
         board: str = "",
         hosted: bool = False,
+        time_factor: float = NO_EXTRA,
     ) -> StartOutcome:
         await self.store.ensure_chat(chat)
         await self.store.ensure_player(by)
@@ -158,8 +163,16 @@ class RunStarter:
             due=UNTIL_HOST if hosted else now + min(pause, 3.0),  # a host posts the first question
             board_chat=board,
             host_key=by.key if hosted else "",
+            time_factor=time_factor,
         )
         row.id = await self.store.create_run(row)
         run = Run(row, quiz, kind_of)
         self.runs.track(run)
         return StartOutcome(StartStatus.STARTED, run=run)
+
+    async def _own_factor(self, chat: ChatRef, by: Player) -> float:
+        """The extra time a player gave their own play, in their private chat (a group's time
+        limit is the room's: no factor there)."""
+        if not chat.is_private:
+            return NO_EXTRA
+        return extra_time.factor_for(await self.store.player_extra_times(chat.key, by.key))

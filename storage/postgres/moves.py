@@ -8,6 +8,7 @@ import asyncpg
 
 from storage.shared import ranks
 from storage.shared.drafts import DRAFT_MOVES
+from storage.shared.extra_time import MOVES as EXTRA_TIME_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
@@ -53,6 +54,7 @@ STATEMENTS = (
             *DRAFT_MOVES,
             *ranks.MOVES,
             *TEAM_MOVES,
+            *EXTRA_TIME_MOVES,
         )
     ),
     "DELETE FROM board_days WHERE chat_key = $1",

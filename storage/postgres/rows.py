@@ -14,7 +14,8 @@ from bot.domain.records import Phase, RunRow, RunStatus
 RUN_COLUMNS = (
     "r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
     "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
-    "r.silent, r.board_chat, r.host_key, r.paused_left, r.hint_at, r.skipped, c.chat_id, c.platform, c.is_private"
+    "r.silent, r.board_chat, r.host_key, r.paused_left, r.hint_at, r.skipped, r.time_factor, "
+    "c.chat_id, c.platform, c.is_private"
 )
 
 
@@ -59,6 +60,7 @@ def run_from_row(row: asyncpg.Record) -> RunRow:
         paused_left=row["paused_left"],
         hint_at=row["hint_at"],
         skipped=tuple(json.loads(row["skipped"])),
+        time_factor=row["time_factor"],
     )
 
 

@@ -34,6 +34,7 @@ from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
 from storage.shared.awaited import AwaitedQueries
 from storage.shared.drafts import DraftQueries
+from storage.shared.extra_time import ExtraTimeQueries
 from storage.shared.group_commit import (
     GroupCommitAnswers,
     StoredNames,
@@ -79,6 +80,7 @@ class PostgresStore(
     LearningQueries,
     AssignmentQueries,
     TeamQueries,
+    ExtraTimeQueries,
     StatisticsQueries,
     ReviewQueries,
     UpdateClaims,
@@ -269,9 +271,9 @@ class PostgresStore(
             return await self._pool.fetchval(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
                 "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until, board_chat, "
-                "host_key, paused_left, hint_at, skipped) "
+                "host_key, paused_left, hint_at, skipped, time_factor) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
-                "now() + make_interval(secs => $18), $19, $20, $21, $22, $23) RETURNING id",
+                "now() + make_interval(secs => $18), $19, $20, $21, $22, $23, $24) RETURNING id",
                 run.chat_key,
                 run.quiz_id,
                 run.language,
@@ -295,6 +297,7 @@ class PostgresStore(
                 run.paused_left,
                 run.hint_at,
                 json.dumps(run.skipped),
+                run.time_factor,
             )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "runs_one_open_per_chat":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from storage.shared import ranks
 from storage.shared.drafts import DRAFT_MOVES
+from storage.shared.extra_time import MOVES as EXTRA_TIME_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
 from storage.shared.review import REVIEW_MOVE_STATEMENTS
 from storage.shared.statistics import MOVE_STATEMENTS as STATISTICS_MOVES
@@ -63,6 +64,7 @@ async def move_chat(db: SqliteConnection, old_key: str, new_key: str, new_chat_i
             *DRAFT_MOVES,
             *ranks.MOVES,
             *TEAM_MOVES,
+            *EXTRA_TIME_MOVES,
         ):
             await conn.execute(statement, {"old": old_key, "new": new_key, "chat_id": new_chat_id})
         await conn.execute("DELETE FROM board_days WHERE chat_key = ?", (old_key,))

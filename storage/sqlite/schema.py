@@ -11,6 +11,7 @@ from storage.shared.assignments import TABLES as ASSIGNMENT_TABLES
 from storage.shared.awaited import BY_RUN as AWAITED_BY_RUN
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
 from storage.shared.drafts import DRAFT_TABLES
+from storage.shared.extra_time import TABLE as EXTRA_TIME_TABLE
 from storage.shared.interactions import TABLE as SEEN_INTERACTIONS
 from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
@@ -581,3 +582,12 @@ MIGRATIONS += (
 
 # plain text for screen readers (issue #50): /settings plain on
 MIGRATIONS += ("ALTER TABLE chats ADD COLUMN plain_text INTEGER NOT NULL DEFAULT 0;",)
+
+# extra time (issue #50): the factor a run's time limits are stretched by, read once as it starts;
+# the rules admins gave members (storage/shared/extra_time.py)
+MIGRATIONS += (
+    """
+    ALTER TABLE runs ADD COLUMN time_factor REAL NOT NULL DEFAULT 1;
+    """
+    + EXTRA_TIME_TABLE.format(real="REAL"),
+)

@@ -21,6 +21,7 @@ from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
 from storage.shared.awaited import AwaitedQueries
 from storage.shared.drafts import DraftQueries
+from storage.shared.extra_time import ExtraTimeQueries
 from storage.shared.group_commit import (
     GroupCommitAnswers,
     StoredNames,
@@ -50,7 +51,7 @@ log = logging.getLogger("quizhost.storage")
 _RUN_COLUMNS = (
     "id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
     "started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat, "
-    "host_key, paused_left, hint_at, skipped"
+    "host_key, paused_left, hint_at, skipped, time_factor"
 )
 
 
@@ -60,6 +61,7 @@ class SqliteStore(
     LearningQueries,
     AssignmentQueries,
     TeamQueries,
+    ExtraTimeQueries,
     StatisticsQueries,
     ReviewQueries,
     UpdateClaims,
@@ -267,8 +269,8 @@ class SqliteStore(
             written = await self._write(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
                 "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat, "
-                "host_key, paused_left, hint_at, skipped) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "host_key, paused_left, hint_at, skipped, time_factor) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.chat_key,
                     run.quiz_id,
@@ -291,6 +293,7 @@ class SqliteStore(
                     run.paused_left,
                     run.hint_at,
                     json.dumps(run.skipped),
+                    run.time_factor,
                 ),
             )
         except sqlite3.IntegrityError as error:
@@ -439,6 +442,7 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         paused_left,
         hint_at,
         skipped,
+        time_factor,
         chat_id,
         platform,
         is_private,
@@ -469,4 +473,5 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         paused_left=paused_left,
         hint_at=hint_at,
         skipped=tuple(json.loads(skipped)),
+        time_factor=time_factor,
     )

@@ -12,7 +12,7 @@ The roles, by module (and who uses them):
   AwaitedAnswers (what a player's next private message answers)
 - boards.py: Boards (leaderboards), WebRecords (the web pages' secret, public boards, past runs)
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
-- assignments.py: AssignmentRecords (/assign)
+- assignments.py: AssignmentRecords (/assign), ExtraTimeRecords (members' extra time)
 - teams.py: TeamRecords (/teams)
 - coordination.py: RunLeases, RunWakeups: several workers on one database (PostgreSQL only)
 - platforms.py: TelegramUpdates, PlatformMedia, DiscordIdentify, DiscordInteractions: for one platform's
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.ports.store.assignments import AssignmentRecords
+from bot.ports.store.assignments import AssignmentRecords, ExtraTimeRecords
 from bot.ports.store.boards import Boards, WebRecords
 from bot.ports.store.chats import (
     CHAT_SETTINGS,
@@ -60,6 +60,7 @@ __all__ = [
     "DiscordIdentify",
     "DiscordInteractions",
     "DiscordStore",
+    "ExtraTimeRecords",
     "Outbox",
     "PlatformMedia",
     "PlayerNames",
@@ -113,6 +114,7 @@ class CoreStore(
     QuestionTallies,
     ScheduleRecords,
     AssignmentRecords,
+    ExtraTimeRecords,
     TeamRecords,
     Protocol,
 ):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.domain.assignment import AssignmentRow, AssignmentStatus, AssignmentSummary, Attempt, Place
+from bot.domain.extra_time import EVERY_ASSIGNMENT, ExtraTime
 from bot.domain.records import RunSummary
 
 
@@ -61,3 +62,18 @@ class AssignmentRecords(Protocol):
     async def members_seen(self, chat_key: str) -> dict[str, str]:
         """The group's members the store knows of, key -> name: everyone with an answer counted
         for the chat (played in it, or an assignment of it in private) or who started a quiz in it."""
+
+
+class ExtraTimeRecords(Protocol):
+    """Extra time admins gave members (bot/domain/extra_time.py): a standing rule of a chat
+    (assignment id 0) or one assignment's."""
+
+    async def set_extra_time(self, rule: ExtraTime) -> None:
+        """Store the rule in place of the one for the same chat, player and assignment; a factor
+        of 1.0 deletes it."""
+
+    async def extra_times(self, chat_key: str, assignment_id: int = EVERY_ASSIGNMENT) -> list[ExtraTime]:
+        """The chat's rules for one assignment (0: its standing rules), by player key."""
+
+    async def player_extra_times(self, chat_key: str, player_key: str) -> list[ExtraTime]:
+        """Every rule of the chat for the player: the standing one and each assignment's."""

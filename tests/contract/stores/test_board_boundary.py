@@ -45,7 +45,7 @@ async def test_presses_committed_before_the_question_shown_state_count_once(stor
 # what migrations after the recount add that running them again would refuse (the seen_updates
 # claims' holder and lease, a chat's close notice, the review log and the FSRS cards, which are made
 # from boxed ones, the assignments, an answer's response and whether it is scored, Discord's
-# interactions taken, a hosted run's columns and who may host); the others
+# interactions taken, a hosted run's columns and who may host, plain text, a run's time factor); the others
 # (revoked links, run stops) are written to run twice
 LATER_UNDONE = [
     "ALTER TABLE seen_updates DROP COLUMN holder",
@@ -67,6 +67,7 @@ LATER_UNDONE = [
     "ALTER TABLE runs DROP COLUMN skipped",
     "ALTER TABLE chats DROP COLUMN host_anyone",
     "ALTER TABLE chats DROP COLUMN plain_text",
+    "ALTER TABLE runs DROP COLUMN time_factor",
 ]
 # SQLite drops no column a trigger reads: the board triggers of the kinds' migration and the
 # statistics triggers that count responses go first, and those they replaced come back after

@@ -274,11 +274,12 @@ def _responses_migration(migrations: Sequence[str]) -> int:
     return next(i for i, script in enumerate(migrations) if "CREATE TABLE IF NOT EXISTS stat_responses" in script)
 
 
-# what the hosted games' migration after it adds, which running it again would refuse
+# what the migrations after it add (hosted games, plain text, extra time), which running them again would refuse
 HOSTED_UNDONE = [
     *(f"ALTER TABLE runs DROP COLUMN {name}" for name in ("host_key", "paused_left", "hint_at", "skipped")),
     "ALTER TABLE chats DROP COLUMN host_anyone",
     "ALTER TABLE chats DROP COLUMN plain_text",
+    "ALTER TABLE runs DROP COLUMN time_factor",
 ]
 
 
