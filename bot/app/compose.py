@@ -19,6 +19,7 @@ from bot.commands.budget import ReplyBudgets
 from bot.commands.chatsettings import SettingsCommands
 from bot.commands.core import CommandGroups, Commands
 from bot.commands.deeplinks import DeepLinks
+from bot.commands.extra import ExtraTimeSettings
 from bot.commands.finding import QuizFinder
 from bot.commands.hosting import HostCommands
 from bot.commands.learning import LearningCommands
@@ -202,7 +203,7 @@ def build_commands(
     groups = CommandGroups(
         quizzes=QuizCommands(engine, catalog, chat_quizzes, chats, review),
         boards=BoardCommands(catalog, chat_quizzes, standings, web),
-        settings=SettingsCommands(chats, parts.settings, web),
+        settings=SettingsCommands(chats, parts.settings, web, ExtraTimeSettings(store)),
         learning=LearningCommands(store, quizzes, chats, review, scheduler),
         assign=AssignCommands(assignments, quizzes, clock, chats),
         writing=writing,

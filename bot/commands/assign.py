@@ -9,13 +9,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from bot.commands import extra
 from bot.commands.quizzes import started
 from bot.domain import assignment as rules
 from bot.domain import zones
 from bot.domain.assignment import UntilError
+from bot.domain.extra_time import NO_EXTRA
 from bot.domain.model import ChatRef, Reply
 from bot.engine.assignments import Assignments, Joined
 from bot.texts import render_assign as texts
+from bot.texts import render_extra
 
 if TYPE_CHECKING:
     from bot.commands.core import Caller
@@ -44,6 +47,10 @@ class AssignCommands:
 
     async def _assign(self, words: list[str], caller: Caller, lang: str) -> Reply:
         zone_name = await self._zone(caller.chat)
+        words, clause = extra.split_extra(words, after=rules.UNTIL)
+        asked = None if clause is None else extra.read_extra(clause, caller, off_allowed=False)
+        if isinstance(asked, extra.ExtraRefused):
+            return extra.refusal(lang, asked)
         split = rules.split_until(words)
         if isinstance(split, UntilError):
             return texts.until_error(lang, split, zone_name, rules.MAX_DAYS)
@@ -55,7 +62,12 @@ class AssignCommands:
         if isinstance(quiz, Reply):
             return quiz
         row = await self.assignments.create(caller.chat, quiz, caller.player, deadline.at)
-        return texts.created(lang, row, zone_name, deadline)
+        reply = texts.created(lang, row, zone_name, deadline)
+        if asked is None:
+            return reply
+        await self.assignments.give_extra(row, asked.member, asked.factor)
+        given = render_extra.given_for_assignment(lang, asked.member.name, asked.factor)
+        return replace(reply, text=f"{reply.text}\n{given}")
 
     async def _cancel(self, words: list[str], chat: ChatRef, lang: str) -> Reply:
         number = words[0].lstrip("#") if len(words) == 1 else ""
@@ -70,7 +82,10 @@ class AssignCommands:
         zone_name = await self._zone(row.chat) if row is not None else None
         if join.status is Joined.STARTED and join.started is not None and row is not None:
             reply = started(join.started, "", lang)
-            return replace(reply, text=f"{texts.starting(reply.language, row, zone_name)}\n{reply.text}")
+            head = texts.starting(reply.language, row, zone_name)
+            if join.started.run is not None and (factor := join.started.run.row.time_factor) != NO_EXTRA:
+                head += "\n" + render_extra.own_time(reply.language, factor)
+            return replace(reply, text=f"{head}\n{reply.text}")
         if join.status is Joined.REPEATED:
             return texts.repeated(lang, join.place)
         if join.status is Joined.BUSY:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.commands.extra import EXTRA, ExtraTimeSettings
 from bot.commands.group import may_configure
 from bot.domain import tokens, zones
 from bot.domain.model import (
@@ -20,7 +21,7 @@ from bot.domain.model import (
     Reply,
     SettingRange,
 )
-from bot.texts import i18n
+from bot.texts import i18n, render_extra
 from bot.texts.render import t
 
 if TYPE_CHECKING:
@@ -37,9 +38,10 @@ SETTINGS: dict[str, tuple[str, SettingRange]] = {
 
 
 class SettingsCommands:
-    def __init__(self, chats: Chats, settings: EngineSettings, web: WebCommands) -> None:
-        """`settings`: the bot's defaults a chat's own settings replace; `web`: /settings board."""
-        self.chats, self.settings, self.web = chats, settings, web
+    def __init__(self, chats: Chats, settings: EngineSettings, web: WebCommands, extra: ExtraTimeSettings) -> None:
+        """`settings`: the bot's defaults a chat's own settings replace; `web`: /settings board;
+        `extra`: members' extra time."""
+        self.chats, self.settings, self.web, self.extra = chats, settings, web, extra
 
     async def cmd_language(self, args: str, caller: Caller, lang: str) -> Reply:
         code = i18n.normalise(args.strip()) or args.strip().lower()  # "hi-IN", "UR" name hi, ur
@@ -70,8 +72,10 @@ class SettingsCommands:
                 return _admins_only(lang)
             if words[0] == "board":
                 return await self.web.set_board(caller.chat, words[1:], lang)
-            error = await self._apply_settings(words, caller.chat, lang)
-            if error:
+            if words[0] == EXTRA:
+                if (refused := await self.extra.apply(words[1:], caller, lang)) is not None:
+                    return refused
+            elif error := await self._apply_settings(words, caller.chat, lang):
                 return Reply(error, language=lang, kind="error")
             lang = await self.chats.language_for(caller.chat, caller.player)  # plain text from now on, or not
         current = await self.chats.settings(caller.chat)
@@ -96,6 +100,8 @@ class SettingsCommands:
             if current.plain_text
             else t(lang, "Plain text for screen readers: off")
         )
+        if extra := await self.extra.listed(caller, lang):
+            text += "\n" + extra
         usage = t(lang, "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins).")
         usage += "\n" + t(
             lang, "/settings notify on: a short reply as well when a question closes (off: the edit only)."
@@ -104,6 +110,7 @@ class SettingsCommands:
         usage += "\n" + t(
             lang, "/settings plain on: messages for screen readers, without bars or emoji (in a private chat: yours)."
         )
+        usage += "\n" + render_extra.usage(lang)
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:

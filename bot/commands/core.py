@@ -48,6 +48,9 @@ class Caller:
     private_replies: bool = False  # the platform shows a reply to the caller alone, even in a group (Discord)
     # the chat has no buttons, polls or forms: answers and questions are typed (the terminal)
     typed_only: bool = False
+    # the members the command names, as its platform marks them (a mention, the author of the
+    # message it replies to), in order: /settings extra and /assign … extra take one
+    mentions: tuple[Player, ...] = ()
 
 
 def known(name: str) -> bool:

@@ -210,6 +210,7 @@ COMMANDS: tuple[Command, ...] = (
                 later("Plain text for screen readers: no bars or emoji, counts in words"),
                 choices=(("on", "on"), ("off", "off")),
             ),
+            Option("extra", later("A member's extra time in assignments and private play: @member 1.5x, 2x or off")),
         ),
         rights=Rights.ADMINS,
         apart=True,

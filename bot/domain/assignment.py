@@ -24,6 +24,7 @@ HOLD_SECONDS = 60.0  # a worker's claim on an assignment (to post, edit or close
 MAX_DAYS = 90  # the latest deadline, from now
 DEFAULT_CLOCK = (23, 59)  # "until fri": the end of that day
 PODIUM_PLACES = 3
+UNTIL = "until"  # the word before the deadline in /assign's words
 START_PREFIX = "assign_"  # the /start payload of the group message's button: assign_<id>
 
 
@@ -126,9 +127,9 @@ def assignment_of(payload: str) -> int | None:
 def split_until(words: list[str]) -> tuple[str, list[str]] | UntilError:
     """'tiny until fri 18:00' -> ('tiny', ['fri', '18:00'])."""
     lowered = [w.casefold() for w in words]
-    if "until" not in lowered:
+    if UNTIL not in lowered:
         return UntilError.USAGE
-    at = lowered.index("until")
+    at = lowered.index(UNTIL)
     topic, rest = " ".join(words[:at]), words[at + 1 :]
     return (topic, rest) if topic and rest else UntilError.USAGE
 

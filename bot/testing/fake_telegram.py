@@ -13,7 +13,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -311,26 +311,50 @@ class FakeBotApi(BotApiMethods, UserPolls):
         await self._deliver(update)
         return update["message"]["message_id"]
 
-    def text_update(self, chat: dict, user: dict, text: str, sender_chat: dict | None = None) -> dict:
-        """An update for `text` typed by `user` (a /command gets its bot_command entity, as Telegram adds it)."""
-        message = {
+    def text_update(
+        self, chat: dict, user: dict, text: str, sender_chat: dict | None = None, mentions: Sequence[dict] = ()
+    ) -> dict:
+        """An update for `text` typed by `user` (a /command gets its bot_command entity, as Telegram
+        adds it; each user of `mentions` a text_mention entity over their first name in the text,
+        as a member picked from the mention list who has no username)."""
+        message: dict[str, Any] = {
             "message_id": self._next_message_id(chat["id"]),
             "date": int(time.time()),
             "chat": chat,
             "from": user,
             "text": text,
         }
+        entities: list[dict[str, Any]] = []
         if text.startswith("/"):
-            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+            entities.append({"type": "bot_command", "offset": 0, "length": len(text.split()[0])})
+        for mentioned in mentions:
+            at = text.index(mentioned["first_name"])
+            units = len(text[:at].encode("utf-16-le")) // 2  # Telegram counts UTF-16 code units
+            length = len(mentioned["first_name"].encode("utf-16-le")) // 2
+            entities.append({"type": "text_mention", "offset": units, "length": length, "user": mentioned})
+        if entities:
+            message["entities"] = entities
         if sender_chat is not None:
             message["sender_chat"] = sender_chat
         return {"update_id": next(self._update_ids), "message": message}
 
-    async def send_text(self, chat: dict, user: dict, text: str, sender_chat: dict | None = None) -> int:
-        """A user types `text`; returns the id of their message."""
-        update = self.text_update(chat, user, text, sender_chat)
+    async def send_text(
+        self,
+        chat: dict,
+        user: dict,
+        text: str,
+        sender_chat: dict | None = None,
+        mentions: Sequence[dict] = (),
+        reply_to: int | None = None,
+    ) -> int:
+        """A user types `text` (replying to message `reply_to` of a user's); returns the id of their message."""
+        update = self.text_update(chat, user, text, sender_chat, mentions)
+        message = update["message"]
+        if reply_to is not None:
+            message["reply_to_message"] = self.messages_sent_by_users[(chat["id"], reply_to)]
+        self.messages_sent_by_users[(chat["id"], message["message_id"])] = message
         await self._deliver(update)
-        return update["message"]["message_id"]
+        return message["message_id"]
 
     async def press(self, chat: dict, user: dict, message_id: int, data: str, inaccessible: bool = False) -> str:
         """A user presses a button with `data` under message `message_id`; returns the query id."""

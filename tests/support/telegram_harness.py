@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -134,11 +134,14 @@ class Member:
     def name(self) -> str:
         return " ".join(filter(None, [self.user["first_name"], self.user.get("last_name")]))
 
-    async def says(self, text: str, sender_chat: dict | None = None) -> Sent:
-        """Type `text`; returns the bot's reply. In a group the bot answers the command itself
-        (quoting it); in a private chat, its next message that is neither a question nor a reveal."""
+    async def says(
+        self, text: str, sender_chat: dict | None = None, mentions: Sequence[dict] = (), reply_to: int | None = None
+    ) -> Sent:
+        """Type `text` (with a text mention of each user of `mentions`; replying to message
+        `reply_to` of a user's); returns the bot's reply. In a group the bot answers the command
+        itself (quoting it); in a private chat, its next message that is neither a question nor a reveal."""
         seen = {m.message_id for m in self.fake.sent_to(self.chat)}
-        typed = await self.fake.send_text(self.chat, self.user, text, sender_chat)
+        typed = await self.fake.send_text(self.chat, self.user, text, sender_chat, mentions, reply_to)
 
         def reply() -> Sent | None:
             fresh = [m for m in self.fake.sent_to(self.chat) if m.message_id not in seen]

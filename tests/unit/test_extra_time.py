@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.commands.extra import split_extra
 from bot.domain.extra_time import ExtraTime, factor_for, factor_word, read_factor, stretched
 from bot.domain.scoring import points_for
 
@@ -40,3 +41,9 @@ def test_an_assignments_own_rule_wins_over_the_standing_one():
         1.5,
     )
     assert factor_for([own], 5) == 1.0
+
+
+def test_the_clause_of_assign_comes_after_until():
+    words = ["extra", "until", "fri", "extra", "Ann", "2x"]
+    assert split_extra(words, after="until") == (["extra", "until", "fri"], ["Ann", "2x"])
+    assert split_extra(["extra", "until", "fri"], after="until") == (["extra", "until", "fri"], None)

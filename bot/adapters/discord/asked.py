@@ -8,6 +8,7 @@ state (which needs a gateway session). Both give the same `Asker`, handled one w
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from bot.texts.textcut import clean
 
 PLATFORM = "discord"
 THREADS = frozenset({10, 11, 12})  # channel types of threads (announcement, public, private)
+_MENTION = re.compile(r"<@!?(\d{1,20})>")  # a user's mention as Discord writes it in text
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,13 @@ class Asker:
         perms = self.permissions
         admin = self.chat.is_private or perms.manage_guild or (moderated and perms.manage_messages)
         return Caller(self.chat, self.player, is_admin=bool(admin), private_replies=True)  # ephemeral replies
+
+
+def mentioned(words: tuple[str, ...]) -> tuple[Player, ...]:
+    """The members a command's words mention, each once, in order: a member picked in an option's
+    text arrives as `<@id>`, which is also their name here (Discord shows it as the member's)."""
+    ids = dict.fromkeys(m.group(1) for word in words for m in _MENTION.finditer(word))
+    return tuple(Player(PLATFORM, user_id, f"<@{user_id}>") for user_id in ids)
 
 
 def of_interaction(interaction: discord.Interaction) -> Asker:

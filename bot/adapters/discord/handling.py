@@ -9,11 +9,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
-from bot.adapters.discord.asked import Asker
+from bot.adapters.discord.asked import Asker, mentioned
 from bot.commands.authoring import FORM_NEW, FORM_SUGGESTED
 from bot.commands.budget import slow_down
 from bot.commands.core import Caller, Commands
@@ -73,7 +73,8 @@ class Handling:
         every interaction answered (else "The application did not respond"), and an ephemeral
         answer costs nothing of the bot's limits and is seen by nobody else: over the budget, the
         command is not carried out and its answer is the slow-down, for the user alone."""
-        commands, caller = self.commands, asker.caller(_moderated(name))
+        commands = self.commands
+        caller = replace(asker.caller(_moderated(name)), mentions=mentioned(args))
 
         async def work() -> Reply:
             return await self._carried_out(asker, name, args, caller)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from telegram import Chat, ChatMember, Message, Update, User
+from telegram import Chat, ChatMember, Message, MessageEntity, Update, User
 from telegram.constants import ChatID, ChatType
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
@@ -46,6 +46,18 @@ def budget_holder(player: Player, sender_chat: Chat | None) -> Player:
     return player
 
 
+def mentioned(message: Message) -> tuple[Player, ...]:
+    """The members a command names: each text mention (a member picked from the list who has no
+    username; a @username comes with no id, and the Bot API cannot tell a bot whose it is), then
+    the author of the message the command replies to (not a bot, not a forum topic's opening)."""
+    users = [e.user for e in message.entities if e.type == MessageEntity.TEXT_MENTION and e.user is not None]
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and replied.forum_topic_created is None:
+        users.append(replied.from_user)
+    unique = {u.id: u for u in users if not u.is_bot}
+    return tuple(_player(u) for u in unique.values())
+
+
 class UpdateHandlers(TelegramSending):
     """The update handlers of TelegramAdapter but presses and typed answers."""
 
@@ -70,7 +82,8 @@ class UpdateHandlers(TelegramSending):
             # rights are asked only of commands that have a use for them (a getChatMember call)
             asks = found is not None and found.rights is not Rights.ANYONE
             is_admin = asks and await self._may_configure(message.chat, user, message)
-            return await self._carry_out(name, found, args, message, Caller(chat, player, is_admin))
+            caller = Caller(chat, player, is_admin, mentions=mentioned(message))
+            return await self._carry_out(name, found, args, message, caller)
 
         asker = Caller(chat, budget_holder(player, message.sender_chat))
         reply = await commands.within_budget(name, args, asker, work)  # a flood costs no admin checks

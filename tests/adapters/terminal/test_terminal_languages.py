@@ -130,6 +130,7 @@ COMMAND_WORDS = {
     *("host", "next", "resume", "skip", "hint", "end", "anyone", "admins"),
     "s",  # a host's time limit, typed as is: /host trivia-night 30s
     "plain",  # plain text for screen readers: /settings plain on|off
+    *("extra", "x"),  # a member's extra time (issue #50), typed as is: /settings extra @member 1.5x
 }
 
 
