@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.domain.model import MessageRef, QuestionCard
 from bot.testing.fakes import RecordingAdapter, group, player
 
@@ -25,34 +27,34 @@ class SlowReplyAdapter(RecordingAdapter):
         return ref
 
 
-async def test_a_press_before_the_post_is_confirmed_counts(engine, clock):
+@pytest.fixture
+async def posting(engine, clock):
+    """The first question is in the chat; the platform's reply saying so has not come back."""
     slow = SlowReplyAdapter()
     engine.attach(slow)
     await engine.start(group(), "demo", player(1))
     clock.advance(5)  # the pause before the first question
     sending = asyncio.create_task(engine.run_due())
     await asyncio.wait_for(slow.shown.wait(), 10)
-    press = asyncio.create_task(engine.answer(slow.token("A"), player(2), group()))
+    yield slow
+    slow.reply.set()
+    await sending
+
+
+async def test_a_press_before_the_post_is_confirmed_counts(engine, clock, posting):
+    press = asyncio.create_task(engine.answer(posting.token("A"), player(2), group()))
     await asyncio.sleep(0.05)
     assert not press.done(), "the press waits for the post's answer instead of being refused"
-    slow.reply.set()
+    posting.reply.set()
     ack = await asyncio.wait_for(press, 10)
-    await sending
     assert ack.accepted and ack.text == "Locked in: A"
+    await engine.run_due()
     clock.advance(30)
     await engine.run_due()
-    reveal = slow.reveals[-1][1]
+    reveal = posting.reveals[-1][1]
     assert reveal.card.number == 1 and [a.name for a in reveal.answers] == [player(2).name]
 
 
-async def test_a_press_on_a_post_never_confirmed_is_refused_after_a_moment(engine, clock):
-    slow = SlowReplyAdapter()
-    engine.attach(slow)
-    await engine.start(group(), "demo", player(1))
-    clock.advance(5)  # the pause before the first question
-    sending = asyncio.create_task(engine.run_due())
-    await asyncio.wait_for(slow.shown.wait(), 10)
-    ack = await asyncio.wait_for(engine.answer(slow.token("A"), player(2), group()), 10)
+async def test_a_press_on_a_post_never_confirmed_is_refused_after_a_moment(engine, posting):
+    ack = await asyncio.wait_for(engine.answer(posting.token("A"), player(2), group()), 10)
     assert not ack.accepted and ack.text == "This question is closed."
-    slow.reply.set()
-    await sending
