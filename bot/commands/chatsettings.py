@@ -21,6 +21,8 @@ from bot.domain.model import (
     Reply,
     SettingRange,
 )
+from bot.domain.records import ChatSettings
+from bot.domain.scoring import ACCURACY_POINTS, Scoring
 from bot.texts import i18n, render_extra
 from bot.texts.render import t
 
@@ -29,6 +31,13 @@ if TYPE_CHECKING:
     from bot.commands.web import WebCommands
     from bot.engine.chats import Chats
     from bot.engine.run_start import EngineSettings
+
+# /settings words that choose a run's rules -> (the chat setting, its value for each word)
+RULES: dict[str, tuple[str, dict[str, object]]] = {
+    "scoring": ("scoring", {"speed": Scoring.SPEED, "accuracy": Scoring.ACCURACY}),
+    "streaks": ("streaks", {"on": True, "off": False}),
+    "board": ("board_end", {"live": False, "end": True}),
+}
 
 # /settings words -> (the chat setting, its range)
 SETTINGS: dict[str, tuple[str, SettingRange]] = {
@@ -70,7 +79,7 @@ class SettingsCommands:
         if words:
             if not may_configure(caller):
                 return _admins_only(lang)
-            if words[0] == "board":
+            if words[0] == "board" and words[1:] not in (["end"], ["live"]):  # public or private: the web board
                 return await self.web.set_board(caller.chat, words[1:], lang)
             if words[0] == EXTRA:
                 if (refused := await self.extra.apply(words[1:], caller, lang)) is not None:
@@ -102,6 +111,7 @@ class SettingsCommands:
         )
         if extra := await self.extra.listed(caller, lang):
             text += "\n" + extra
+        text += "\n" + "\n".join(_rules_lines(lang, current))
         usage = t(lang, "Change them with /settings time 20, /settings pause 3 or /settings tz Asia/Kolkata (admins).")
         usage += "\n" + t(
             lang, "/settings notify on: a short reply as well when a question closes (off: the edit only)."
@@ -111,6 +121,11 @@ class SettingsCommands:
             lang, "/settings plain on: messages for screen readers, without bars or emoji (in a private chat: yours)."
         )
         usage += "\n" + render_extra.usage(lang)
+        usage += "\n" + t(
+            lang,
+            "/settings scoring accuracy: no speed points · /settings streaks off: no streak bonus · "
+            "/settings board end: no standings before the podium.",
+        )
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
@@ -126,6 +141,8 @@ class SettingsCommands:
                 return t(lang, "Usage: /settings plain on or /settings plain off.")
             await self.chats.update(chat, plain_text=words[1] == "on")
             return None
+        if words[0] in RULES:
+            return await self._set_rule(words, chat, lang)
         if words[0] == "notify":
             if words[1:] not in (["on"], ["off"]):
                 return t(lang, "Usage: /settings notify on or /settings notify off.")
@@ -146,6 +163,14 @@ class SettingsCommands:
         await self.chats.update(chat, **{field: value})
         return None
 
+    async def _set_rule(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
+        """/settings scoring, streaks or board end|live: the rules of the chat's next runs."""
+        field, values = RULES[words[0]]
+        if len(words) != 2 or words[1] not in values:
+            return _rule_usage(lang, words[0])
+        await self.chats.update(chat, **{field: values[words[1]]})
+        return None
+
     async def _set_time_zone(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
         name = zones.canonical(words[0]) if len(words) == 1 else None
         if name is None:
@@ -156,6 +181,25 @@ class SettingsCommands:
             )
         await self.chats.update(chat, time_zone=name)
         return None
+
+
+def _rule_usage(lang: str, word: str) -> str:
+    if word == "scoring":
+        return t(lang, "Usage: /settings scoring speed or /settings scoring accuracy.")
+    if word == "streaks":
+        return t(lang, "Usage: /settings streaks on or /settings streaks off.")
+    return t(lang, "Usage: /settings board live or /settings board end.")
+
+
+def _rules_lines(lang: str, current: ChatSettings) -> list[str]:
+    """How the chat's runs score and when they show standings (each run keeps them as it started)."""
+    return [
+        t(lang, "Scoring: accuracy (every right answer earns {points})", points=ACCURACY_POINTS)
+        if current.scoring is Scoring.ACCURACY
+        else t(lang, "Scoring: speed (a faster right answer earns more)"),
+        t(lang, "Streak bonus: on") if current.streaks else t(lang, "Streak bonus: off"),
+        t(lang, "Standings: at the end only") if current.board_end else t(lang, "Standings: shown during the game"),
+    ]
 
 
 def _admins_only(lang: str) -> Reply:

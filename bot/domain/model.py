@@ -386,6 +386,8 @@ class Reveal:
     explanation_media: MediaView | None = None
     # a run with teams: who was placed in a team at this close, then the team standings, in words
     teams: tuple[str, ...] = ()
+    # whether the answers' times earned points (speed scoring): with accuracy scoring none is shown
+    timed: bool = True
 
     @property
     def scorers(self) -> tuple[Scorer, ...]:

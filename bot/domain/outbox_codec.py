@@ -82,6 +82,7 @@ def load_close(payload: str) -> tuple[MessageRef | None, Reveal]:
         tuple((text, count) for text, count in r.get("responses", ())),
         _media(r.get("explanation_media")),
         tuple(r.get("teams", ())),  # messages stored before teams have none
+        r.get("timed", True),  # messages stored before accuracy scoring were all timed
     )
     return message, reveal
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from bot.domain.scoring import Scoring
+
 # the largest id a store's row holds: SQLite's INTEGER and PostgreSQL's BIGINT are 64-bit signed
 ROW_ID_MAX = 2**63 - 1
 
@@ -167,6 +169,9 @@ class ChatSettings:
     close_notice: bool = False  # a short reply besides the closing edit (/settings notify on)
     host_anyone: bool = False  # /settings host anyone: any member may /host a game here, not only admins
     plain_text: bool = False  # /settings plain on: messages for screen readers (bot/texts/plain.py)
+    scoring: Scoring = Scoring.SPEED  # /settings scoring accuracy: no speed points
+    streaks: bool = True  # /settings streaks off: no streak bonus
+    board_end: bool = False  # /settings board end: no standings before the podium
 
 
 @dataclass(slots=True)  # slots: one per open run, thousands at once
@@ -205,6 +210,10 @@ class RunRow:
     skipped: tuple[int, ...] = ()  # the 0-based questions the host skipped: asked, but scored for nobody
     # its player's extra time (bot/domain/extra_time.py): every time limit and speed window times this
     time_factor: float = 1.0
+    # the chat's rules as the run started (ChatSettings): a change mid-run leaves a running game be
+    scoring: Scoring = Scoring.SPEED
+    streaks: bool = True
+    board_end: bool = False
 
     @property
     def board_key(self) -> str:

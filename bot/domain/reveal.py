@@ -18,9 +18,10 @@ def build(
     order: tuple[int, ...],
     answers: Mapping[str, AnswerRow],
     names: Mapping[str, str],
+    timed: bool = True,
 ) -> Reveal:
     """The reveal of question `q` (of that kind), as `shown` (options in `order`), from its
-    answers by player key."""
+    answers by player key (`timed`: their times earned points)."""
     lang = shown.language
     position = {src: pos for pos, src in enumerate(order)}
     counts = [0] * len(order)
@@ -53,4 +54,5 @@ def build(
         kind=q.kind,
         responses=responses,
         explanation_media=media_view(q.explanation_media, quiz, lang),
+        timed=timed,
     )

@@ -5,11 +5,24 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from enum import StrEnum
 
 from rapidfuzz import fuzz
 
 STREAK_STEP = 100
 STREAK_CAP = 500
+
+
+class Scoring(StrEnum):
+    """How a chat's runs score a right answer (/settings scoring)."""
+
+    SPEED = "speed"  # speed points: 1000 at once down to 500 at the deadline
+    ACCURACY = "accuracy"  # no speed points: every right answer earns ACCURACY_POINTS
+
+
+# what a right answer earns with accuracy scoring: the speed points of an answer given at once,
+# so a game scored either way tops out at the same figure
+ACCURACY_POINTS = 1000
 
 
 def speed_points(elapsed: float, limit: float) -> int:
@@ -38,6 +51,23 @@ def partial_points(credit: float, elapsed: float, limit: float, streak: int) -> 
     if credit >= 1:
         return points_for(True, elapsed, limit, streak)
     return round(credit * speed_points(elapsed, limit))
+
+
+def scored_elapsed(elapsed: float, scoring: Scoring) -> float:
+    """The time an answer is scored as having taken: its own, or none at all with accuracy
+    scoring, where every right answer earns the points of one given at once (ACCURACY_POINTS)
+    and a partly right one that share of them."""
+    return elapsed if scoring is Scoring.SPEED else 0.0
+
+
+def ruled_points(points: int, correct: bool, streak: int, hinted: bool, streaks: bool) -> int:
+    """An answer's judged `points` under the run's rules: after the question's hint it earns
+    half its speed points (the streak bonus of a fully right answer stays whole); without
+    streak bonuses (/settings streaks off) it earns no bonus at all. A partly right answer's
+    points are all speed."""
+    bonus = streak_bonus(streak) if correct and points else 0
+    speed = round((points - bonus) / 2) if hinted else points - bonus
+    return speed + (bonus if streaks else 0)
 
 
 def multi_credit(right: frozenset[int], picked: frozenset[int]) -> float:

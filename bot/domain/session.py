@@ -23,7 +23,7 @@ from bot.domain.model import (
     RunEnd,
 )
 from bot.domain.records import UNTIL_HOST, AnswerRow, Phase, RunRow, RunStatus
-from bot.domain.scoring import streak_bonus
+from bot.domain.scoring import Scoring, ruled_points, scored_elapsed
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
 
 SILENT_QUESTIONS_TO_END = 2
@@ -62,6 +62,8 @@ class Run:
     names: dict[str, str] = field(default_factory=dict)  # this question's answerers
     players: set[str] = field(default_factory=set)  # everyone who answered in this run, and its teams' members
     streaks: dict[str, int] = field(default_factory=dict)  # right answers in a row, as of the last close
+    # the 0-based question each player first answered, as of the last close: they joined the run there
+    joined: dict[str, int] = field(default_factory=dict)
     # (index, question, option order) of the open question: every press needs them
     _current: tuple[int, Question, tuple[int, ...]] | None = field(default=None, repr=False, compare=False)
 
@@ -249,8 +251,11 @@ def answer_row(run: Run, player_key: str, now: float, option: int, response: str
     row, q = run.row, run.question
     elapsed = max(0.0, now - row.asked_at)
     kind = run.kind
-    judged = kind.judge(q, option, response, elapsed, speed_window(run), run.streaks.get(player_key, 0))
-    points = after_hint(judged.points, judged.correct, judged.streak) if row.hint_at else judged.points
+    scored_as = scored_elapsed(elapsed, row.scoring)
+    judged = kind.judge(q, option, response, scored_as, speed_window(run), run.streaks.get(player_key, 0))
+    points = judged.points
+    if row.hint_at or not row.streaks:
+        points = ruled_points(points, judged.correct, judged.streak, bool(row.hint_at), row.streaks)
     return AnswerRow(
         run_id=row.id,
         index=row.index,
@@ -267,13 +272,6 @@ def answer_row(run: Run, player_key: str, now: float, option: int, response: str
         response=response,
         scored=kind.is_scored,
     )
-
-
-def after_hint(points: int, correct: bool, streak: int) -> int:
-    """An answer after the question's hint was shown earns half its speed points; the streak
-    bonus (of a fully right answer) stays whole. A partly right answer's points are all speed."""
-    bonus = streak_bonus(streak) if correct and points else 0
-    return bonus + round((points - bonus) / 2)
 
 
 def after_close(row: RunRow, now: float) -> float:
@@ -337,10 +335,13 @@ def close_question(run: Run, now: float) -> Reveal:
         for key in run.players | set(run.answers):
             answer = run.answers.get(key)
             run.streaks[key] = answer.streak if answer else 0
+    for key in run.answers.keys() - run.joined.keys():
+        run.joined[key] = row.index
     run.players |= set(run.answers)
     row.silent = 0 if run.answers else row.silent + 1
     row.phase, row.due, row.paused_left = Phase.PAUSING, after_close(row, now), None
-    return reveal.build(run.quiz, q, kind, shown, run.order, run.answers, run.names)
+    timed = row.scoring is Scoring.SPEED
+    return reveal.build(run.quiz, q, kind, shown, run.order, run.answers, run.names, timed)
 
 
 def missed_by(run: Run) -> list[str]:
@@ -371,6 +372,7 @@ def restore(run: Run, answers: list[AnswerRow], names: dict[str, str]) -> None:
             run.names[a.player_key] = names.get(a.player_key, a.player_key)
             continue
         run.players.add(a.player_key)
+        run.joined[a.player_key] = min(a.index, run.joined.get(a.player_key, a.index))
     for index in range(row.index + (0 if open_question else 1)):
         if index in row.skipped or not run.kind_of(run.quiz_question(index).kind).is_scored:
             continue  # a question the host skipped, or a poll, left the streaks as they were

@@ -81,6 +81,7 @@ class Record:
     partly: int = 0
     answered: int = 0
     credit: float = 0.0
+    late: bool = False  # they joined after the first scored question: `asked` counts those since
 
     @property
     def accuracy(self) -> float:

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from bot.domain import owed, session
 from bot.domain.model import MediaKind, QuestionCard, Reply, Reveal, Standing
-from bot.domain.records import MessageKind, OutboxMessage, Phase
+from bot.domain.records import MessageKind, OutboxMessage, Phase, RunStatus
 from bot.domain.session import Run
 from bot.domain.teams import TeamStanding, shown_score
 from bot.engine.teams import Teams
@@ -95,7 +95,7 @@ class Broadcast:
             return  # no question closed yet: the first one's event comes when it is posted
         where = (run.row.index, run.row.phase)
         try:
-            standings = await self.store.run_standings(run.id)
+            standings = await self._standings(run)
             if (run.row.index, run.row.phase) != where:
                 return  # the run moved on while they were read: its own events show it
             data = {
@@ -155,7 +155,7 @@ class Broadcast:
         }
 
     async def _closed(self, run: Run, reveal: Reveal) -> dict[str, Any]:
-        standings = await self.store.run_standings(run.id)
+        standings = await self._standings(run)
         return {
             "run": run.id,
             "number": reveal.card.number,
@@ -208,9 +208,22 @@ class Broadcast:
             "teams": await self._teams(run, standings),
         }
 
+    async def _standings(self, run: Run) -> list[Standing]:
+        """The open run's standings so far: none while its board is hidden until the podium
+        (/settings board end)."""
+        return [] if _hidden(run) else await self.store.run_standings(run.id)
+
     async def _teams(self, run: Run, standings: Sequence[Standing]) -> list[dict[str, Any]]:
-        """The run's teams ranked (none without teams): what a team scores, not who is in it."""
+        """The run's teams ranked (none without teams, nor while the board is hidden): what a team
+        scores, not who is in it."""
+        if _hidden(run):
+            return []
         return _team_rows(await self.teams.ranked(run, standings)) if self.teams is not None else []
+
+
+def _hidden(run: Run) -> bool:
+    """Whether the run's standings are hidden now: a board shown at the end only, before the end."""
+    return run.row.board_end and run.row.status is RunStatus.OPEN
 
 
 def _players(run: Run) -> int:

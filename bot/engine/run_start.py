@@ -164,6 +164,9 @@ class RunStarter:
             board_chat=board,
             host_key=by.key if hosted else "",
             time_factor=time_factor,
+            scoring=settings.scoring,
+            streaks=settings.streaks,
+            board_end=settings.board_end,
         )
         row.id = await self.store.create_run(row)
         run = Run(row, quiz, kind_of)

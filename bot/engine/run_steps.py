@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.content.catalog import Catalog
-from bot.domain import hosting, owed, reveal, rounds, session
+from bot.domain import hosting, owed, ranking, reveal, rounds, session
 from bot.domain.deck import Misses
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
 from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus, questions_asked
@@ -23,7 +23,7 @@ from bot.engine.live import Broadcast
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
 from bot.engine.teams import Teams
-from bot.kinds import scored_count, standing_records
+from bot.kinds import standing_records
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, Boards, Outbox, PlayerNames, RunLeases, RunRecords
 from bot.texts import render, render_host, render_rounds
@@ -175,8 +175,8 @@ class RunSteps:
     async def _round_standings(self, run: Run) -> list[OutboxMessage]:
         """After a round's last question, when another round follows, the run's standings so far
         (the teams' first: a quiz of rounds shows them here, not in each reveal)."""
-        if not rounds.ends_between(run.quiz, run.row.question_ids, run.row.index):
-            return []
+        if run.row.board_end or not rounds.ends_between(run.quiz, run.row.question_ids, run.row.index):
+            return []  # a board hidden until the podium (/settings board end) shows no standings between rounds
         lang, ended = run.row.language, rounds.round_of(run.quiz, run.question.id)
         name = ended.name.get(lang) if ended else ""
         standings = await self.store.run_standings(run.id)
@@ -245,27 +245,35 @@ class RunSteps:
         self, run: Run, reason: RunEnd, before: Sequence[OutboxMessage] = (), missed: Misses | None = None
     ) -> None:
         """End the run; its last messages and the podium are owed in the same transaction."""
+        podium = await self._podium(run, reason)
+        # a question still waiting to be posted is not posted any more
+        unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()
+        run.row.status = reason
+        await self.save(run, [*before, owed.podium(run, render.podium(podium), self.clock.now())], unposted, missed)
+        self.runs.untrack(run)
+
+    async def _podium(self, run: Run, reason: RunEnd) -> Podium:
+        """The run's final standings: each player's record over the scored questions asked since
+        they joined, ranked as its scoring says (bot/domain/ranking.py)."""
         standings = await self.store.run_standings(run.id)
         questions = {q.id: q for q in run.quiz.questions}
         # a question still waiting to be posted was never shown: not asked, as its report says
         shown = questions_asked(reason, run.row.phase, run.row.index, len(run.row.question_ids))
         counted = hosting.scored_questions(run.row, shown)  # a skipped question counts for nobody
         asked = [questions.get(run.row.question_ids[i]) for i in counted]
-        podium = Podium(
+        scored = [i for i, q in zip(counted, asked) if q is None or run.kind_of(q.kind).is_scored]
+        records = standing_records(standings, await self.store.run_partly_right(run.id), asked)
+        records = ranking.joined_records(records, run.joined, scored)
+        return Podium(
             run.chat,
             run.row.language,
             run.quiz.title.get(run.row.language),
             reason,
-            tuple(standings),
-            scored_count(asked),
-            standing_records(standings, await self.store.run_partly_right(run.id), asked),
+            ranking.podium_order(standings, records, run.row.scoring),
+            len(scored),
+            records,
             await self.teams.at_end(run, standings) if self.teams is not None else (),
         )
-        # a question still waiting to be posted is not posted any more
-        unposted = (owed.key(run, MessageKind.QUESTION),) if run.row.phase == Phase.POSTING else ()
-        run.row.status = reason
-        await self.save(run, [*before, owed.podium(run, render.podium(podium), self.clock.now())], unposted, missed)
-        self.runs.untrack(run)
 
     async def save(
         self, run: Run, send: Sequence[OutboxMessage] = (), done: Sequence[str] = (), missed: Misses | None = None

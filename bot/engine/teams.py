@@ -206,7 +206,7 @@ class Teams:
             return reveal
         lineup, late = await self._place_late(run, lineup)
         lang = run.row.language
-        if run.quiz.rounds:
+        if run.quiz.rounds or run.row.board_end:  # no team standings here (/settings board end: none until the podium)
             return replace(reveal, teams=texts.placed_lines(lang, late))
         teams = rules.standings(lineup, played(await self.store.run_standings(run.id)))
         return replace(reveal, teams=texts.reveal_lines(lang, teams, late))

@@ -211,12 +211,15 @@ def outcome_lines(reveal: Reveal) -> list[str]:
         return [tn(lang, "{n} vote", "{n} votes", votes) if votes else t(lang, "Nobody answered.")]
     scored = [s for s in reveal.answers if s.correct or s.points > 0]
     if scored:
-        return [t(lang, "Scored:"), *(_scorer_line(lang, s) for s in scored)]
+        return [t(lang, "Scored:"), *(_scorer_line(lang, s, reveal.timed) for s in scored)]
     return [t(lang, "Nobody got it right.") if reveal.answers else t(lang, "Nobody answered.")]
 
 
-def _scorer_line(lang: str, s: Scorer) -> str:
-    line = t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points, seconds=f"{s.seconds:.1f}")
+def _scorer_line(lang: str, s: Scorer, timed: bool) -> str:
+    if timed:
+        line = t(lang, "{name} +{points} ({seconds} s)", name=s.name, points=s.points, seconds=f"{s.seconds:.1f}")
+    else:  # accuracy scoring: the time earned nothing, so it is not shown
+        line = t(lang, "{name} +{points}", name=s.name, points=s.points)
     if s.worth.verdict is Verdict.PARTIAL:
         line += " · " + verdict_text(lang, s.worth)
     return line + (decor(lang, f" 🔥{bidi.direction(lang).ltr(str(s.streak))}") if s.streak > 1 else "")
@@ -305,6 +308,27 @@ def standing_line(lang: str, s: Standing, record: Record | None = None) -> str:
     return line
 
 
+def _podium_line(lang: str, s: Standing, record: Record) -> str:
+    """A player's place at the end of a run: a late joiner's record says it counts the questions
+    asked since they joined (bot/domain/ranking.py)."""
+    if not record.late:
+        return standing_line(lang, s, record)
+    medal = render_teams.place(lang, s.rank)
+    line = t(
+        lang,
+        "{medal} {name}: {points} pts · {correct} of the {asked} asked since joining · {accuracy}%",
+        medal=medal,
+        name=s.name,
+        points=s.points,
+        correct=record.right,
+        asked=record.asked,
+        accuracy=round(100 * record.accuracy),
+    )
+    if record.partly:
+        line += " · " + tn(lang, "{n} partly right", "{n} partly right", record.partly)
+    return line
+
+
 REVIEW_START = "review"  # the /start payload of "Review my misses" (Telegram deep link ?start=review)
 
 
@@ -319,7 +343,7 @@ def podium(p: Podium) -> Reply:
         RunStatus.STOPPED: t(lang, "⏹ Quiz stopped: {title}", title=p.quiz_title),
         RunStatus.SILENT: t(lang, "💤 Quiz ended after two questions without answers: {title}", title=p.quiz_title),
     }
-    lines = [standing_line(lang, s, p.records.get(s.player_key, Record(p.questions_asked))) for s in p.standings[:10]]
+    lines = [_podium_line(lang, s, p.records.get(s.player_key, Record(p.questions_asked))) for s in p.standings[:10]]
     lines = lines or [t(lang, "Nobody scored this time.")]
     if p.teams:  # the teams first, then the players
         lines = [*render_teams.podium_lines(lang, p.teams), *lines]

@@ -10,12 +10,13 @@ import re
 import asyncpg
 
 from bot.domain.records import Phase, RunRow, RunStatus
+from bot.domain.scoring import Scoring
 
 RUN_COLUMNS = (
     "r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
     "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
     "r.silent, r.board_chat, r.host_key, r.paused_left, r.hint_at, r.skipped, r.time_factor, "
-    "c.chat_id, c.platform, c.is_private"
+    "r.scoring, r.streaks, r.board_end, c.chat_id, c.platform, c.is_private"
 )
 
 
@@ -61,6 +62,9 @@ def run_from_row(row: asyncpg.Record) -> RunRow:
         hint_at=row["hint_at"],
         skipped=tuple(json.loads(row["skipped"])),
         time_factor=row["time_factor"],
+        scoring=Scoring(row["scoring"]),
+        streaks=row["streaks"],
+        board_end=row["board_end"],
     )
 
 

@@ -568,6 +568,18 @@ MIGRATIONS += (
     + EXTRA_TIME_TABLE.format(real="DOUBLE PRECISION"),
 )
 
+# scoring that fits the room (as SQLite's): a chat's rules and each run's copy of them
+MIGRATIONS += (
+    """
+    ALTER TABLE chats ADD COLUMN scoring TEXT NOT NULL DEFAULT 'speed';
+    ALTER TABLE chats ADD COLUMN streaks BOOLEAN NOT NULL DEFAULT true;
+    ALTER TABLE chats ADD COLUMN board_end BOOLEAN NOT NULL DEFAULT false;
+    ALTER TABLE runs ADD COLUMN scoring TEXT NOT NULL DEFAULT 'speed';
+    ALTER TABLE runs ADD COLUMN streaks BOOLEAN NOT NULL DEFAULT true;
+    ALTER TABLE runs ADD COLUMN board_end BOOLEAN NOT NULL DEFAULT false;
+    """,
+)
+
 
 def version() -> int:
     return len(MIGRATIONS)

@@ -18,6 +18,7 @@ import asyncpg
 from bot.domain.deck import Misses
 from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, PressFacts, RunRow, RunStatus
+from bot.domain.scoring import Scoring
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.postgres import leases as pg_leases
@@ -231,11 +232,15 @@ class PostgresStore(
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         row = await self._pool.fetchrow(
-            "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text "
-            "FROM chats WHERE key = $1",
+            "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text, "
+            "scoring, streaks, board_end FROM chats WHERE key = $1",
             chat_key,
         )
-        return ChatSettings(*row) if row else ChatSettings()
+        if row is None:
+            return ChatSettings()
+        language, seconds, pause, zone, notice, host_anyone, plain_text, scoring, streaks, board_end = row
+        flags = notice, host_anyone, plain_text
+        return ChatSettings(language, seconds, pause, zone, *flags, Scoring(scoring), streaks, board_end)
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""
@@ -271,9 +276,9 @@ class PostgresStore(
             return await self._pool.fetchval(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
                 "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until, board_chat, "
-                "host_key, paused_left, hint_at, skipped, time_factor) "
+                "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
-                "now() + make_interval(secs => $18), $19, $20, $21, $22, $23, $24) RETURNING id",
+                "now() + make_interval(secs => $18), $19, $20, $21, $22, $23, $24, $25, $26, $27) RETURNING id",
                 run.chat_key,
                 run.quiz_id,
                 run.language,
@@ -298,6 +303,9 @@ class PostgresStore(
                 run.hint_at,
                 json.dumps(run.skipped),
                 run.time_factor,
+                run.scoring,
+                run.streaks,
+                run.board_end,
             )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "runs_one_open_per_chat":

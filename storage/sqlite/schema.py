@@ -591,3 +591,16 @@ MIGRATIONS += (
     """
     + EXTRA_TIME_TABLE.format(real="REAL"),
 )
+
+# Scoring that fits the room (issue #50): a chat's rules (/settings scoring, streaks, board),
+# and each run's copy of them as it started
+MIGRATIONS += (
+    """
+    ALTER TABLE chats ADD COLUMN scoring TEXT NOT NULL DEFAULT 'speed';
+    ALTER TABLE chats ADD COLUMN streaks INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE chats ADD COLUMN board_end INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN scoring TEXT NOT NULL DEFAULT 'speed';
+    ALTER TABLE runs ADD COLUMN streaks INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE runs ADD COLUMN board_end INTEGER NOT NULL DEFAULT 0;
+    """,
+)

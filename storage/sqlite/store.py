@@ -16,6 +16,7 @@ from typing import Any
 from bot.domain.deck import Misses
 from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, Phase, RunRow, RunStatus
+from bot.domain.scoring import Scoring
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
@@ -51,7 +52,7 @@ log = logging.getLogger("quizhost.storage")
 _RUN_COLUMNS = (
     "id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
     "started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat, "
-    "host_key, paused_left, hint_at, skipped, time_factor"
+    "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end"
 )
 
 
@@ -226,13 +227,14 @@ class SqliteStore(
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         columns = "language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text"
+        columns += ", scoring, streaks, board_end"
         sql = f"SELECT {columns} FROM chats WHERE key=?"
         row = await self._db.fetchone(sql, (chat_key,))
         if row is None:
             return ChatSettings()
-        language, seconds, pause, zone, notice, host_anyone, plain_text = row
-        # SQLite keeps 0/1
-        return ChatSettings(language, seconds, pause, zone, bool(notice), bool(host_anyone), bool(plain_text))
+        language, seconds, pause, zone, notice, host_anyone, plain_text, scoring, streaks, board_end = row
+        flags = bool(notice), bool(host_anyone), bool(plain_text)  # SQLite keeps booleans as 0/1
+        return ChatSettings(language, seconds, pause, zone, *flags, Scoring(scoring), bool(streaks), bool(board_end))
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""
@@ -269,8 +271,8 @@ class SqliteStore(
             written = await self._write(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
                 "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat, "
-                "host_key, paused_left, hint_at, skipped, time_factor) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.chat_key,
                     run.quiz_id,
@@ -294,6 +296,9 @@ class SqliteStore(
                     run.hint_at,
                     json.dumps(run.skipped),
                     run.time_factor,
+                    run.scoring,
+                    int(run.streaks),
+                    int(run.board_end),
                 ),
             )
         except sqlite3.IntegrityError as error:
@@ -443,6 +448,9 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         hint_at,
         skipped,
         time_factor,
+        scoring,
+        streaks,
+        board_end,
         chat_id,
         platform,
         is_private,
@@ -474,4 +482,7 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         hint_at=hint_at,
         skipped=tuple(json.loads(skipped)),
         time_factor=time_factor,
+        scoring=Scoring(scoring),
+        streaks=bool(streaks),
+        board_end=bool(board_end),
     )

@@ -46,6 +46,8 @@ async def test_presses_committed_before_the_question_shown_state_count_once(stor
 # claims' holder and lease, a chat's close notice, the review log and the FSRS cards, which are made
 # from boxed ones, the assignments, an answer's response and whether it is scored, Discord's
 # interactions taken, a hosted run's columns and who may host, plain text, a run's time factor); the others
+# interactions taken, a hosted run's columns and who may host, the scoring rules of chats and
+# runs); the others
 # (revoked links, run stops) are written to run twice
 LATER_UNDONE = [
     "ALTER TABLE seen_updates DROP COLUMN holder",
@@ -68,6 +70,12 @@ LATER_UNDONE = [
     "ALTER TABLE chats DROP COLUMN host_anyone",
     "ALTER TABLE chats DROP COLUMN plain_text",
     "ALTER TABLE runs DROP COLUMN time_factor",
+    "ALTER TABLE chats DROP COLUMN scoring",
+    "ALTER TABLE chats DROP COLUMN streaks",
+    "ALTER TABLE chats DROP COLUMN board_end",
+    "ALTER TABLE runs DROP COLUMN scoring",
+    "ALTER TABLE runs DROP COLUMN streaks",
+    "ALTER TABLE runs DROP COLUMN board_end",
 ]
 # SQLite drops no column a trigger reads: the board triggers of the kinds' migration and the
 # statistics triggers that count responses go first, and those they replaced come back after

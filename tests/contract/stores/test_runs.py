@@ -8,6 +8,7 @@ import pytest
 
 from bot.domain.model import ChatRef, Player
 from bot.domain.records import Phase, RunStatus
+from bot.domain.scoring import Scoring
 from bot.ports.store import RunAlreadyOpen
 from tests.contract.stores.rows import CHAT, answer, run_row, stored_run
 
@@ -110,3 +111,20 @@ async def test_plain_text_is_a_chat_setting(store):
     assert (await store.chat_settings(CHAT.key)).plain_text is False
     await store.update_chat_settings(CHAT, plain_text=True)
     assert (await store.chat_settings(CHAT.key)).plain_text is True
+
+
+async def test_the_scoring_rules_are_chat_settings_each_run_keeps_as_it_started(store):
+    """/settings scoring, streaks and board are the chat's; a run stores them as it starts, so a
+    restart keeps them and a change mid-run leaves it be."""
+    assert (await store.chat_settings(CHAT.key)).scoring is Scoring.SPEED
+    await store.update_chat_settings(CHAT, scoring=Scoring.ACCURACY, streaks=False, board_end=True)
+    settings = await store.chat_settings(CHAT.key)
+    assert (settings.scoring, settings.streaks, settings.board_end) == (Scoring.ACCURACY, False, True)
+    assert type(settings.scoring) is Scoring and settings.streaks is False and settings.board_end is True
+    row = run_row(CHAT)
+    row.scoring, row.streaks, row.board_end = Scoring.ACCURACY, False, True
+    row.id = await store.create_run(row)
+    await store.update_chat_settings(CHAT, scoring=Scoring.SPEED, streaks=True, board_end=False)
+    [stored] = await store.open_runs()
+    assert (stored.scoring, stored.streaks, stored.board_end) == (Scoring.ACCURACY, False, True)
+    assert type(stored.scoring) is Scoring

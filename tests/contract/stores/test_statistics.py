@@ -275,11 +275,18 @@ def _responses_migration(migrations: Sequence[str]) -> int:
 
 
 # what the migrations after it add (hosted games, plain text, extra time), which running them again would refuse
+# what the hosted games' migration after it adds, and the scoring rules' after that, which
+# running them again would refuse
 HOSTED_UNDONE = [
     *(f"ALTER TABLE runs DROP COLUMN {name}" for name in ("host_key", "paused_left", "hint_at", "skipped")),
     "ALTER TABLE chats DROP COLUMN host_anyone",
     "ALTER TABLE chats DROP COLUMN plain_text",
     "ALTER TABLE runs DROP COLUMN time_factor",
+    *(
+        f"ALTER TABLE {table} DROP COLUMN {name}"
+        for table in ("chats", "runs")
+        for name in ("scoring", "streaks", "board_end")
+    ),
 ]
 
 
