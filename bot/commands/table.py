@@ -194,7 +194,12 @@ COMMANDS: tuple[Command, ...] = (
             Option(
                 "board",
                 later("Whether the leaderboard has a public link (/board)"),
-                choices=(("public", "public"), ("private", "private")),
+                choices=(
+                    ("public", "public"),
+                    ("private", "private"),
+                    (later("live: standings during the game"), "live"),
+                    (later("end: no standings before the podium"), "end"),
+                ),
             ),
             Option("tz", later("The chat's time zone, e.g. Asia/Kolkata")),
             Option(
@@ -211,6 +216,15 @@ COMMANDS: tuple[Command, ...] = (
                 choices=(("on", "on"), ("off", "off")),
             ),
             Option("extra", later("A member's extra time in assignments and private play: @member 1.5x, 2x or off")),
+            Option(
+                "scoring",
+                later("How a right answer scores"),
+                choices=(
+                    (later("speed: a faster right answer earns more"), "speed"),
+                    (later("accuracy: every right answer earns the same"), "accuracy"),
+                ),
+            ),
+            Option("streaks", later("A bonus for right answers in a row"), choices=(("on", "on"), ("off", "off"))),
         ),
         rights=Rights.ADMINS,
         apart=True,
