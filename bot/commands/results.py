@@ -2,7 +2,8 @@
 history (the downloads, `quizhost results`).
 
 Every line is one question asked of one player of a run: a stored answer, or "not answered" for
-a question the run asked that the player did not answer (0 points), or "skipped by the host"
+a question the run asked that the player did not answer (0 points) once they had joined it (with
+the first question they answered: those before were not asked of them), or "skipped by the host"
 for a question its host skipped (nobody's answer is kept; it counts in no accuracy). So the points of the lines
 add up to the boards exactly: the boards are sums of the same answers (storage/shared/boards.py).
 Letters are those the player saw: a run shuffles each question's options by its seed. Times are
@@ -187,13 +188,17 @@ class _Reading:
         self.whole = whole and run is not None
         self.index = -1  # the question being read, 0-based
         self.seen: set[str] = set()  # the players who answered it
+        # the players who answered it or an earlier one: a player joins a run at the first question
+        # they answer, and the questions before it were not asked of them (bot/domain/ranking.py)
+        self.joined: set[str] = set()
         self.orders: dict[str, tuple[int, ...]] = {}  # question id -> displayed position -> authoring index
         self.told: dict[tuple[str, int, str, bool, bool, bool], _Told] = {}  # by what an answer holds
 
 
 class _LineMaker:
     """Answers into lines, a run at a time (the store gives them by run), with a "not answered"
-    line for every question the run asked one of its players who did not answer it; the quizzes
+    line for every question the run asked one of its players, since they joined, that they did
+    not answer; the quizzes
     the runs played kept from page to page (a few per chat)."""
 
     def __init__(
@@ -256,9 +261,11 @@ class _LineMaker:
         each question left behind."""
         reading, lines = self.reading, []
         while reading.index < index:
+            reading.joined |= reading.seen
             if reading.index >= 0 and reading.whole and reading.run is not None:
                 run, left = reading.run, reading.index
-                lines += [self.unanswered(run, left, p) for p in reading.players if p not in reading.seen]
+                missed = (p for p in reading.players if p in reading.joined and p not in reading.seen)
+                lines += [self.unanswered(run, left, p) for p in missed]
             reading.index += 1
             reading.seen = set()
         return lines

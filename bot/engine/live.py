@@ -24,10 +24,11 @@ from bot.domain.model import MediaKind, QuestionCard, Reply, Reveal, Standing
 from bot.domain.records import MessageKind, OutboxMessage, Phase, RunStatus
 from bot.domain.session import Run
 from bot.domain.teams import TeamStanding, shown_score
+from bot.engine import podium
+from bot.engine.podium import PodiumStore
 from bot.engine.teams import Teams
 from bot.ports.clock import Clock
 from bot.ports.live import LiveEvents, LiveKind
-from bot.ports.store import Boards
 
 log = logging.getLogger("quizhost.engine")
 
@@ -38,7 +39,7 @@ PODIUM_ROWS = 10
 ROUND_STANDINGS = "round-standings"
 
 
-class LiveStore(Boards, Protocol):
+class LiveStore(PodiumStore, Protocol):
     """A run's standings, for its close and its podium."""
 
 
@@ -102,7 +103,7 @@ class Broadcast:
                 "run": run.id,
                 "title": run.quiz.title.get(run.row.language),
                 "standings": _rows(standings[:PODIUM_ROWS]),
-                "teams": await self._teams(run, standings),
+                "teams": await self._board_teams(run, standings),
             }
             await self._publish(run, LiveKind.ROUND, data)
         except Exception:
@@ -168,7 +169,7 @@ class Broadcast:
             "answered": len(reveal.answers),
             "players": _players(run),
             "top": _rows(standings[:TOP]),
-            "teams": await self._teams(run, standings),
+            "teams": await self._board_teams(run, standings),
         }
 
     async def _notice(self, run: Run, message: OutboxMessage) -> None:
@@ -199,31 +200,31 @@ class Broadcast:
         }
 
     async def _podium(self, run: Run) -> dict[str, Any]:
-        standings = await self.store.run_standings(run.id)
+        """The chat's podium, as ranked there (its teams from the points)."""
+        reason = run.row.status
+        assert reason is not RunStatus.OPEN, "a podium comes once its run ended"
+        ended = await podium.final(self.store, run, reason)
+        standings = ended.standings
         return {
             "run": run.id,
             "title": run.quiz.title.get(run.row.language),
             "reason": str(run.row.status),
             "standings": _rows(standings[:PODIUM_ROWS]),
-            "teams": await self._teams(run, standings),
+            "teams": await self._teams(run, ended.points_order),
         }
 
     async def _standings(self, run: Run) -> list[Standing]:
-        """The open run's standings so far: none while its board is hidden until the podium
-        (/settings board end)."""
-        return [] if _hidden(run) else await self.store.run_standings(run.id)
+        """The run's standings before its podium: none where they are hidden until then (/settings
+        board end)."""
+        return [] if run.row.board_end else await self.store.run_standings(run.id)
+
+    async def _board_teams(self, run: Run, standings: Sequence[Standing]) -> list[dict[str, Any]]:
+        """The teams beside the standings before the podium: none where those are hidden."""
+        return [] if run.row.board_end else await self._teams(run, standings)
 
     async def _teams(self, run: Run, standings: Sequence[Standing]) -> list[dict[str, Any]]:
-        """The run's teams ranked (none without teams, nor while the board is hidden): what a team
-        scores, not who is in it."""
-        if _hidden(run):
-            return []
+        """The run's teams ranked (none without teams): what a team scores, not who is in it."""
         return _team_rows(await self.teams.ranked(run, standings)) if self.teams is not None else []
-
-
-def _hidden(run: Run) -> bool:
-    """Whether the run's standings are hidden now: a board shown at the end only, before the end."""
-    return run.row.board_end and run.row.status is RunStatus.OPEN
 
 
 def _players(run: Run) -> int:

@@ -12,18 +12,17 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.content.catalog import Catalog
-from bot.domain import hosting, owed, ranking, reveal, rounds, session
+from bot.domain import hosting, owed, reveal, rounds, session
 from bot.domain.deck import Misses
 from bot.domain.model import MessageRef, Podium, Reply, RunEnd
-from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus, questions_asked
+from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, RunStatus
 from bot.domain.session import Run
-from bot.engine import recall
+from bot.engine import podium, recall
 from bot.engine.chats import Chats
 from bot.engine.live import Broadcast
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
 from bot.engine.teams import Teams
-from bot.kinds import standing_records
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, Boards, Outbox, PlayerNames, RunLeases, RunRecords
 from bot.texts import render, render_host, render_rounds
@@ -253,26 +252,16 @@ class RunSteps:
         self.runs.untrack(run)
 
     async def _podium(self, run: Run, reason: RunEnd) -> Podium:
-        """The run's final standings: each player's record over the scored questions asked since
-        they joined, ranked as its scoring says (bot/domain/ranking.py)."""
-        standings = await self.store.run_standings(run.id)
-        questions = {q.id: q for q in run.quiz.questions}
-        # a question still waiting to be posted was never shown: not asked, as its report says
-        shown = questions_asked(reason, run.row.phase, run.row.index, len(run.row.question_ids))
-        counted = hosting.scored_questions(run.row, shown)  # a skipped question counts for nobody
-        asked = [questions.get(run.row.question_ids[i]) for i in counted]
-        scored = [i for i, q in zip(counted, asked) if q is None or run.kind_of(q.kind).is_scored]
-        records = standing_records(standings, await self.store.run_partly_right(run.id), asked)
-        records = ranking.joined_records(records, run.joined, scored)
+        ended = await podium.final(self.store, run, reason)
         return Podium(
             run.chat,
             run.row.language,
             run.quiz.title.get(run.row.language),
             reason,
-            ranking.podium_order(standings, records, run.row.scoring),
-            len(scored),
-            records,
-            await self.teams.at_end(run, standings) if self.teams is not None else (),
+            ended.standings,
+            ended.scored,
+            ended.records,
+            await self.teams.at_end(run, ended.points_order) if self.teams is not None else (),
         )
 
     async def save(

@@ -160,7 +160,8 @@ async def test_the_run_report_says_what_each_answer_was_worth(
     players = summary.locator("table.players tbody tr")
     await expect(players).to_have_count(4)
     dee = players.filter(has_text="Dee")
-    await expect(dee.locator("td").nth(2)).to_have_text("5")  # five of seven not answered
+    # four of the six asked since she joined not answered: she first answered the second
+    await expect(dee.locator("td").nth(2)).to_have_text("4")
     # Bob (2.5 of 6 scored, a wrong pick costing his select-all), Cy (2 of 6) and Dee
     await expect(summary.locator(".needs-help li")).to_have_count(3)
     await expect(summary.locator(".needs-help")).to_contain_text("Dee")
@@ -171,7 +172,8 @@ async def test_the_run_report_says_what_each_answer_was_worth(
     await expect(rows).to_have_count(4)
     dee_cells = rows.filter(has_text="Dee").locator("td.cell")
     await expect(dee_cells).to_have_count(7)
-    await expect(dee_cells.nth(0)).to_contain_text(words(lang, Verdict.UNANSWERED))
+    await expect(dee_cells.nth(0)).to_contain_text(P["not_asked"])  # asked before she joined
+    await expect(dee_cells.nth(2)).to_contain_text(words(lang, Verdict.UNANSWERED))
     await expect(dee_cells.nth(1)).to_contain_text(words(lang, Verdict.PARTIAL, 2 / 3))
     await expect(dee_cells.nth(1)).to_contain_text("◐")  # a mark and a word, not colour alone
     await expect(dee_cells.nth(5)).to_contain_text(words(lang, Verdict.VOTE))
