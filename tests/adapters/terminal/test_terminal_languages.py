@@ -131,6 +131,8 @@ COMMAND_WORDS = {
     "s",  # a host's time limit, typed as is: /host trivia-night 30s
     "plain",  # plain text for screen readers: /settings plain on|off
     *("extra", "x"),  # a member's extra time (issue #50), typed as is: /settings extra @member 1.5x
+    # how a chat's runs score (issue #50): /settings scoring speed|accuracy, streaks on|off, board live|end
+    *("scoring", "speed", "accuracy", "streaks", "live"),
 }
 
 
