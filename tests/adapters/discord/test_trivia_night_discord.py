@@ -174,7 +174,7 @@ async def test_a_hosted_trivia_night_of_two_teams_on_discord(fake, clock, server
         "🥇 Ann: 14049 pts · 7/7 right · 100%",
         "🥈 Cy: 12833 pts · 6/7 right · 86%",
         "🥉 Bob: 11233 pts · 6/7 right · 86%",
-        "4. Dee: 10133 pts · 5/7 right · 71%",
+        "4. Dee: 10133 pts · 5 of the 6 asked since joining · 83%",  # she joined after the first
     ]
     if TRANSCRIPT:
         night.log.write(Path(TRANSCRIPT), "A trivia night on Discord: two teams, two rounds, a restart", NOTES)
