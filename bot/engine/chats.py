@@ -27,9 +27,12 @@ class Chats:
         self._settings: dict[str, ChatSettings] = {}
 
     async def settings(self, chat: ChatRef) -> ChatSettings:
-        if chat.key not in self._settings:
-            self._settings[chat.key] = await self.store.chat_settings(chat.key)
-        return self._settings[chat.key]
+        return await self.settings_of(chat.key)
+
+    async def settings_of(self, chat_key: str) -> ChatSettings:
+        if chat_key not in self._settings:
+            self._settings[chat_key] = await self.store.chat_settings(chat_key)
+        return self._settings[chat_key]
 
     async def update(self, chat: ChatRef, **fields: object) -> None:
         await self.store.update_chat_settings(chat, **fields)

@@ -146,6 +146,8 @@ class RunStarter:
         settings = await self.chats.settings(chat)
         now = self.clock.now()
         pause = settings.pause_seconds if settings.pause_seconds is not None else self.settings.pause_seconds
+        # a run played for a group (an assignment) is scored as the group scores: its rules
+        rules = await self.chats.settings_of(board) if board else settings
         row = RunRow(
             chat_key=chat.key,
             chat_id=chat.chat_id,
@@ -164,9 +166,9 @@ class RunStarter:
             board_chat=board,
             host_key=by.key if hosted else "",
             time_factor=time_factor,
-            scoring=settings.scoring,
-            streaks=settings.streaks,
-            board_end=settings.board_end,
+            scoring=rules.scoring,
+            streaks=rules.streaks,
+            board_end=rules.board_end,
         )
         row.id = await self.store.create_run(row)
         run = Run(row, quiz, kind_of)

@@ -128,3 +128,24 @@ async def test_only_members_of_the_group_start_it_and_an_unknown_membership_is_a
     places = await house_of(engine).store.assignment_places(1)
     assert [p.player_key for p in places] == [ann.key]
     assert "Eve" not in (await say(commands, group(), ann, "leaderboard")).text
+
+
+async def test_an_assignment_is_scored_as_its_group_scores(store):
+    """The group plays for accuracy: a member's assignment run, in their private chat whose
+    own setting is speed, earns the flat points of a right answer, however slow."""
+    clock = FakeClock(START)
+    engine, ann = make_engine(store, clock), player(2, "Ann")
+    commands = house_of(engine).commands
+    assert "accuracy" in (await say(commands, group(), ADMIN, "settings scoring accuracy", admin=True)).text
+    await say(commands, group(), ADMIN, "assign demo until mon 18:00", admin=True)
+    chat = ChatRef("test", f"p{ann.user_id}", is_private=True)
+    await say(commands, chat, ann, "start assign_1")
+    await engine.run_due()
+    adapter = house_of(engine).adapters["test"]
+    card = adapter.questions[-1]
+    clock.advance(15)  # three quarters of the 20 s: speed scoring would give far less
+    assert (await engine.answer(adapter.token(adapter.right_letter(QUIZ, card), card), ann, chat)).accepted
+    clock.advance(20)
+    await engine.run_due()
+    (scorer,) = adapter.reveals[-1][1].answers
+    assert scorer.correct and scorer.points == 1000
