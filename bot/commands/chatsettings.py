@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from bot.commands.extra import EXTRA, ExtraTimeSettings
 from bot.commands.group import may_configure
-from bot.domain import tokens, zones
+from bot.domain import fairplay, tokens, zones
 from bot.domain.model import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -23,7 +23,7 @@ from bot.domain.model import (
 )
 from bot.domain.records import ChatSettings
 from bot.domain.scoring import ACCURACY_POINTS, Scoring
-from bot.texts import i18n, render_extra
+from bot.texts import i18n, render_extra, render_fairplay
 from bot.texts.render import t
 
 if TYPE_CHECKING:
@@ -126,6 +126,9 @@ class SettingsCommands:
             "/settings scoring accuracy: no speed points · /settings streaks off: no streak bonus · "
             "/settings board end: no standings before the podium.",
         )
+        if caller.chat.platform == fairplay.DISCORD:
+            text += "\n" + render_fairplay.min_age_line(lang, current.min_age)
+            usage += "\n" + render_fairplay.min_age_usage(lang)
         return Reply(f"{text}\n{usage}", title=t(lang, "⚙️ Settings"), language=lang)
 
     async def _apply_settings(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
@@ -143,6 +146,8 @@ class SettingsCommands:
             return None
         if words[0] in RULES:
             return await self._set_rule(words, chat, lang)
+        if words[0] == "min_age":
+            return await self._set_min_age(words[1:], chat, lang)
         if words[0] == "notify":
             if words[1:] not in (["on"], ["off"]):
                 return t(lang, "Usage: /settings notify on or /settings notify off.")
@@ -169,6 +174,17 @@ class SettingsCommands:
         if len(words) != 2 or words[1] not in values:
             return _rule_usage(lang, words[0])
         await self.chats.update(chat, **{field: values[words[1]]})
+        return None
+
+    async def _set_min_age(self, words: list[str], chat: ChatRef, lang: str) -> str | None:
+        """How old a Discord account must be to score here, from the next game on (a run keeps
+        the age it started with)."""
+        if chat.platform != fairplay.DISCORD:
+            return render_fairplay.min_age_not_here(lang)
+        seconds = fairplay.parse_min_age(words[0]) if len(words) == 1 else None
+        if seconds is None:
+            return render_fairplay.min_age_bad(lang)
+        await self.chats.update(chat, min_age=seconds)
         return None
 
     async def _set_time_zone(self, words: list[str], chat: ChatRef, lang: str) -> str | None:

@@ -225,6 +225,7 @@ COMMANDS: tuple[Command, ...] = (
                 ),
             ),
             Option("streaks", later("A bonus for right answers in a row"), choices=(("on", "on"), ("off", "off"))),
+            Option("min_age", later("Discord only: how old an account must be to score (7d, 12h or off)")),
         ),
         rights=Rights.ADMINS,
         apart=True,

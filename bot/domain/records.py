@@ -172,6 +172,8 @@ class ChatSettings:
     scoring: Scoring = Scoring.SPEED  # /settings scoring accuracy: no speed points
     streaks: bool = True  # /settings streaks off: no streak bonus
     board_end: bool = False  # /settings board end: no standings before the podium
+    # /settings min_age: how old (seconds) a Discord account must be to score here; 0: any age
+    min_age: int = 0
 
 
 @dataclass(slots=True)  # slots: one per open run, thousands at once
@@ -214,6 +216,9 @@ class RunRow:
     scoring: Scoring = Scoring.SPEED
     streaks: bool = True
     board_end: bool = False
+    # its board chat's /settings min_age as the run started (bot/domain/fairplay.py): each press is
+    # checked against the run, with no read of the chat's settings
+    min_age: int = 0
 
     @property
     def board_key(self) -> str:

@@ -30,6 +30,7 @@ class Chats:
         return await self.settings_of(chat.key)
 
     async def settings_of(self, chat_key: str) -> ChatSettings:
+        """A chat's settings by its key (an assignment's run names its group by key alone)."""
         if chat_key not in self._settings:
             self._settings[chat_key] = await self.store.chat_settings(chat_key)
         return self._settings[chat_key]

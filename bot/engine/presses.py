@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from bot.domain import answer_moves, session
+from bot.domain import answer_moves, fairplay, session
 from bot.domain.answering import PICKS_DONE, shortened
 from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player
 from bot.domain.records import AnswerRow
@@ -29,7 +29,7 @@ from bot.engine.run_table import RunTable
 from bot.kinds import kind_of
 from bot.ports.clock import Clock
 from bot.ports.store import AnswerQueue, RunLeases, RunRecords
-from bot.texts import render
+from bot.texts import render, render_fairplay
 from bot.texts.textcut import clean
 
 log = logging.getLogger("quizhost.engine")
@@ -37,6 +37,7 @@ log = logging.getLogger("quizhost.engine")
 # a press on a question this worker is still posting: its message is there, the platform's
 # answer to the post not yet heard (a busy moment); look again this often, for 1 s at most
 POSTING_LOOKS, POSTING_PAUSE = 100, 0.01
+TOO_YOUNG = "too_young"  # /metrics: a press refused for the account's age (bot/domain/fairplay.py)
 
 # a press for a run another worker holds: (outcome for /metrics, the acknowledgement); bot/engine/remote_press.py
 Elsewhere = Callable[[AnswerToken | QuestionToken, Player, ChatRef | None], Awaitable[tuple[str, Ack]]]
@@ -83,6 +84,8 @@ class Presses:
             if isinstance(found, Ack):
                 return found
             run = found
+        if run.row.min_age and (young := too_young_ack(run.row.min_age, player, self.clock.now(), self.chats)):
+            return self._counted(young)
         if session.being_posted(run.row, token.number):  # rare: no coroutine on the usual path
             await _until_shown(run, token.number)
         lang, now, key = run.row.language, self.clock.now(), player.key
@@ -164,6 +167,8 @@ class Presses:
             return self._invalid(player)
         if run_id is None and not takes_text(run, reply_to):
             return None
+        if run.row.min_age and (young := too_young_ack(run.row.min_age, player, self.clock.now(), self.chats)):
+            return self._counted(young)
         if session.being_posted(run.row, number or run.row.index + 1):
             await _until_shown(run, number or run.row.index + 1)
         lang, now, key = run.row.language, self.clock.now(), player.key
@@ -208,6 +213,10 @@ class Presses:
         lang = self.chats.client_language(player)
         self.outcomes["invalid"] += 1
         return Ack(render.ack_invalid(lang), False, lang)
+
+    def _counted(self, young: Ack) -> Ack:
+        self.outcomes[TOO_YOUNG] += 1
+        return young
 
     def _refused(self, run: Run, refusal: Refusal, key: str) -> Ack:
         self.outcomes[refusal.value] += 1
@@ -281,6 +290,16 @@ class Presses:
         if run.answers.get(answer.player_key) is answer:
             del run.answers[answer.player_key]
         return refused
+
+
+def too_young_ack(min_age: int, player: Player, now: float, chats: Chats) -> Ack | None:
+    """A press or typed answer from a Discord account younger than the run's `min_age` (its
+    chat's /settings min_age as it started): refused in the player's own language, nothing
+    stored; None for anyone old enough."""
+    if not fairplay.too_young(player, min_age, now):
+        return None
+    lang = chats.client_language(player)
+    return Ack(render_fairplay.ack_too_young(lang, min_age), False, lang)
 
 
 def picks_ack(run: Run, answer: AnswerRow) -> Ack:

@@ -22,7 +22,7 @@ from bot.domain.model import LETTERS, NO_ANSWER, Ack, ChatRef, Player, Quiz
 from bot.domain.records import AnswerRow, PressFacts, RunRow
 from bot.domain.session import Refusal, Run
 from bot.domain.tokens import AnswerToken, Kind, QuestionToken
-from bot.engine.presses import done_ack, picks_ack, refusal_ack, takes_text
+from bot.engine.presses import TOO_YOUNG, done_ack, picks_ack, refusal_ack, takes_text, too_young_ack
 from bot.kinds import kind_of
 from bot.ports.store import RunLeases, RunRecords, RunWakeups
 from bot.texts import render
@@ -85,8 +85,10 @@ async def answer_elsewhere(
         return "invalid", Ack(render.ack_invalid(lang), False, lang)
     lang, now, key = run.row.language, remote.clock.now(), player.key
     previous = answer_moves.stored_answer(run, facts, key)
-    if isinstance(token, QuestionToken):
+    if isinstance(token, QuestionToken):  # "Done" or "Answer": a young account has nothing to finish
         return await _question_button(remote.shared, run, facts, token, player, previous, now)
+    if run.row.min_age and (young := too_young_ack(run.row.min_age, player, now, remote.chats)):
+        return TOO_YOUNG, young
     refusal = session.check_press(run, token, key, now)  # closed or out of range, before repeated
     refusal = refusal or session.repeated(run, key, previous)
     if refusal is not None:
@@ -128,6 +130,8 @@ async def text_elsewhere(
     if number is None and not takes_text(run, reply_to):
         return "ignored", None
     lang, now, key = run.row.language, remote.clock.now(), player.key
+    if run.row.min_age and (young := too_young_ack(run.row.min_age, player, now, remote.chats)):
+        return TOO_YOUNG, young
     previous = answer_moves.stored_answer(run, facts, key)
     refusal = answer_moves.check_text(run, number or run.row.index + 1, key, now, previous)
     if refusal is not None:

@@ -169,6 +169,7 @@ class RunStarter:
             scoring=rules.scoring,
             streaks=rules.streaks,
             board_end=rules.board_end,
+            min_age=rules.min_age,  # how old an account must be to score, as the group asks
         )
         row.id = await self.store.create_run(row)
         run = Run(row, quiz, kind_of)

@@ -84,8 +84,10 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
 
     # set-up ------------------------------------------------------------------------------
 
-    def new_id(self) -> int:
-        return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) + next(self._ids)
+    def new_id(self, made_at: float | None = None) -> int:
+        """A snowflake: its top bits say when (`made_at`, seconds since 1970; default now) it was made."""
+        at = time.time() if made_at is None else made_at
+        return ((int(at * 1000) - DISCORD_EPOCH_MS) << 22) + next(self._ids)
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> FakeDiscord:
         app = web.Application(middlewares=[self._middleware])
@@ -134,8 +136,11 @@ class FakeDiscord(RestRoutes, EndpointMode, ModalUsers):
         self.guilds[guild_id]["channels"].append(channel_id)
         return channel_id
 
-    def add_user(self, name: str, permissions: int = p.MEMBER_PERMISSIONS, locale: str = "en-US") -> FakeUser:
-        user = FakeUser(self.new_id(), name, locale, permissions)
+    def add_user(
+        self, name: str, permissions: int = p.MEMBER_PERMISSIONS, locale: str = "en-US", made_at: float | None = None
+    ) -> FakeUser:
+        """A user whose account was made at `made_at` (seconds since 1970; default now): its id says so."""
+        user = FakeUser(self.new_id(made_at), name, locale, permissions)
         self.users[user.id] = user
         return user
 

@@ -16,7 +16,7 @@ RUN_COLUMNS = (
     "r.id, r.chat_key, r.quiz_id, r.language, r.seed, r.question_ids, r.seconds, r.pause, "
     "r.started_by, r.started_at, r.status, r.phase, r.idx, r.asked_at, r.due, r.message_id, "
     "r.silent, r.board_chat, r.host_key, r.paused_left, r.hint_at, r.skipped, r.time_factor, "
-    "r.scoring, r.streaks, r.board_end, c.chat_id, c.platform, c.is_private"
+    "r.scoring, r.streaks, r.board_end, r.min_age, c.chat_id, c.platform, c.is_private"
 )
 
 
@@ -65,6 +65,7 @@ def run_from_row(row: asyncpg.Record) -> RunRow:
         scoring=Scoring(row["scoring"]),
         streaks=row["streaks"],
         board_end=row["board_end"],
+        min_age=row["min_age"],
     )
 
 

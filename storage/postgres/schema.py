@@ -581,5 +581,14 @@ MIGRATIONS += (
 )
 
 
+# fair play (as SQLite's): a chat's minimum Discord account age to score, and each run's copy
+MIGRATIONS += (
+    """
+    ALTER TABLE chats ADD COLUMN min_age INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN min_age INTEGER NOT NULL DEFAULT 0;
+    """,
+)
+
+
 def version() -> int:
     return len(MIGRATIONS)

@@ -233,14 +233,14 @@ class PostgresStore(
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         row = await self._pool.fetchrow(
             "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text, "
-            "scoring, streaks, board_end FROM chats WHERE key = $1",
+            "scoring, streaks, board_end, min_age FROM chats WHERE key = $1",
             chat_key,
         )
         if row is None:
             return ChatSettings()
-        language, seconds, pause, zone, notice, host_anyone, plain_text, scoring, streaks, board_end = row
+        language, seconds, pause, zone, notice, host_anyone, plain_text, scoring, streaks, board_end, min_age = row
         flags = notice, host_anyone, plain_text
-        return ChatSettings(language, seconds, pause, zone, *flags, Scoring(scoring), streaks, board_end)
+        return ChatSettings(language, seconds, pause, zone, *flags, Scoring(scoring), streaks, board_end, min_age)
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""
@@ -276,9 +276,9 @@ class PostgresStore(
             return await self._pool.fetchval(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
                 "started_at, status, phase, idx, asked_at, due, message_id, silent, owner, lease_until, board_chat, "
-                "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end) "
+                "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end, min_age) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
-                "now() + make_interval(secs => $18), $19, $20, $21, $22, $23, $24, $25, $26, $27) RETURNING id",
+                "now() + make_interval(secs => $18), $19, $20, $21, $22, $23, $24, $25, $26, $27, $28) RETURNING id",
                 run.chat_key,
                 run.quiz_id,
                 run.language,
@@ -306,6 +306,7 @@ class PostgresStore(
                 run.scoring,
                 run.streaks,
                 run.board_end,
+                run.min_age,
             )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "runs_one_open_per_chat":

@@ -604,3 +604,12 @@ MIGRATIONS += (
     ALTER TABLE runs ADD COLUMN board_end INTEGER NOT NULL DEFAULT 0;
     """,
 )
+
+# fair play (issue #50): how old a Discord account must be to score in a chat (/settings min_age,
+# seconds, 0: any), and each run's copy of it as it started (bot/domain/fairplay.py)
+MIGRATIONS += (
+    """
+    ALTER TABLE chats ADD COLUMN min_age INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN min_age INTEGER NOT NULL DEFAULT 0;
+    """,
+)

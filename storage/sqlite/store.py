@@ -52,7 +52,7 @@ log = logging.getLogger("quizhost.storage")
 _RUN_COLUMNS = (
     "id, chat_key, quiz_id, language, seed, question_ids, seconds, pause, started_by, "
     "started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat, "
-    "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end"
+    "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end, min_age"
 )
 
 
@@ -227,14 +227,16 @@ class SqliteStore(
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
         columns = "language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text"
-        columns += ", scoring, streaks, board_end"
+        columns += ", scoring, streaks, board_end, min_age"
         sql = f"SELECT {columns} FROM chats WHERE key=?"
         row = await self._db.fetchone(sql, (chat_key,))
         if row is None:
             return ChatSettings()
-        language, seconds, pause, zone, notice, host_anyone, plain_text, scoring, streaks, board_end = row
+        language, seconds, pause, zone, notice, host_anyone, plain_text, scoring, streaks, board_end, min_age = row
         flags = bool(notice), bool(host_anyone), bool(plain_text)  # SQLite keeps booleans as 0/1
-        return ChatSettings(language, seconds, pause, zone, *flags, Scoring(scoring), bool(streaks), bool(board_end))
+        return ChatSettings(
+            language, seconds, pause, zone, *flags, Scoring(scoring), bool(streaks), bool(board_end), min_age
+        )
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""
@@ -271,8 +273,8 @@ class SqliteStore(
             written = await self._write(
                 "INSERT INTO runs(chat_key, quiz_id, language, seed, question_ids, seconds, pause, "
                 "started_by, started_at, status, phase, idx, asked_at, due, message_id, silent, board_chat, "
-                "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "host_key, paused_left, hint_at, skipped, time_factor, scoring, streaks, board_end, min_age) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.chat_key,
                     run.quiz_id,
@@ -299,6 +301,7 @@ class SqliteStore(
                     run.scoring,
                     int(run.streaks),
                     int(run.board_end),
+                    run.min_age,
                 ),
             )
         except sqlite3.IntegrityError as error:
@@ -451,6 +454,7 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         scoring,
         streaks,
         board_end,
+        min_age,
         chat_id,
         platform,
         is_private,
@@ -485,4 +489,5 @@ def _run_from_row(row: Sequence[Any]) -> RunRow:
         scoring=Scoring(scoring),
         streaks=bool(streaks),
         board_end=bool(board_end),
+        min_age=min_age,
     )

@@ -94,10 +94,9 @@ async def test_names_an_older_version_stored_with_a_nul_or_an_override_move_clea
     with sqlite3.connect(path) as db:
         db.execute("UPDATE players SET name = char(8238) || name || char(0) WHERE name = 'Ann'")
         db.execute("UPDATE chats SET title = title || char(0, 8238) WHERE title = 'Group'")
-        # the migrations after the cleaning run again (hosted games, plain text, extra time): their columns go first
-        # the hosted games' and the scoring rules' migrations after the cleaning run again: their
-        # columns go first
-        for name in ("host_key", "paused_left", "hint_at", "skipped"):
+        # the migrations after the cleaning run again (hosted games, plain text, extra time, the scoring
+        # rules, fair play): their columns go first
+        for name in ("host_key", "paused_left", "hint_at", "skipped", "min_age"):
             db.execute(f"ALTER TABLE runs DROP COLUMN {name}")
         db.execute("ALTER TABLE chats DROP COLUMN host_anyone")
         db.execute("ALTER TABLE chats DROP COLUMN plain_text")
@@ -105,6 +104,7 @@ async def test_names_an_older_version_stored_with_a_nul_or_an_override_move_clea
         for table in ("chats", "runs"):
             for name in ("scoring", "streaks", "board_end"):
                 db.execute(f"ALTER TABLE {table} DROP COLUMN {name}")
+        db.execute("ALTER TABLE chats DROP COLUMN min_age")
         db.execute(f"PRAGMA user_version = {_before_cleaning()}")
 
     moved = cli(tmp_path, "migrate-db", "--from", f"sqlite:///{path}", "--to", postgres_url)

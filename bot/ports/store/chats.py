@@ -10,7 +10,7 @@ from bot.domain.records import ChatQuizRow, ChatSettings, DraftRow, QuizShare, S
 # what update_chat_settings sets
 CHAT_SETTINGS = frozenset(
     {"language", "question_seconds", "pause_seconds", "time_zone", "close_notice", "host_anyone", "plain_text"}
-    | {"scoring", "streaks", "board_end"}
+    | {"scoring", "streaks", "board_end", "min_age"}
 )
 
 

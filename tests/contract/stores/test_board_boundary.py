@@ -76,6 +76,8 @@ LATER_UNDONE = [
     "ALTER TABLE runs DROP COLUMN scoring",
     "ALTER TABLE runs DROP COLUMN streaks",
     "ALTER TABLE runs DROP COLUMN board_end",
+    "ALTER TABLE chats DROP COLUMN min_age",  # fair play: a chat's minimum account age, and its runs' copy
+    "ALTER TABLE runs DROP COLUMN min_age",
 ]
 # SQLite drops no column a trigger reads: the board triggers of the kinds' migration and the
 # statistics triggers that count responses go first, and those they replaced come back after

@@ -128,3 +128,15 @@ async def test_the_scoring_rules_are_chat_settings_each_run_keeps_as_it_started(
     [stored] = await store.open_runs()
     assert (stored.scoring, stored.streaks, stored.board_end) == (Scoring.ACCURACY, False, True)
     assert type(stored.scoring) is Scoring
+
+
+async def test_a_chats_minimum_account_age_and_its_runs_copy_are_kept(store):
+    """/settings min_age, and the age a run started with: what every worker checks a press against."""
+    assert (await store.chat_settings(CHAT.key)).min_age == 0
+    await store.update_chat_settings(CHAT, min_age=7 * 86400)
+    assert (await store.chat_settings(CHAT.key)).min_age == 7 * 86400
+    row = run_row(CHAT)
+    row.min_age = 12 * 3600
+    row.id = await store.create_run(row)
+    [stored] = await store.open_runs()
+    assert stored.min_age == 12 * 3600

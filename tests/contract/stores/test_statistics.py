@@ -274,9 +274,8 @@ def _responses_migration(migrations: Sequence[str]) -> int:
     return next(i for i, script in enumerate(migrations) if "CREATE TABLE IF NOT EXISTS stat_responses" in script)
 
 
-# what the migrations after it add (hosted games, plain text, extra time), which running them again would refuse
-# what the hosted games' migration after it adds, and the scoring rules' after that, which
-# running them again would refuse
+# what the migrations after it add (hosted games, plain text, extra time, the scoring rules, fair
+# play), which running them again would refuse
 HOSTED_UNDONE = [
     *(f"ALTER TABLE runs DROP COLUMN {name}" for name in ("host_key", "paused_left", "hint_at", "skipped")),
     "ALTER TABLE chats DROP COLUMN host_anyone",
@@ -287,6 +286,8 @@ HOSTED_UNDONE = [
         for table in ("chats", "runs")
         for name in ("scoring", "streaks", "board_end")
     ),
+    "ALTER TABLE chats DROP COLUMN min_age",
+    "ALTER TABLE runs DROP COLUMN min_age",
 ]
 
 
