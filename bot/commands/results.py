@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
+from bot.domain.fairplay import faster_than_reading, reading_seconds
 from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
 from bot.domain.session import option_order
@@ -75,6 +76,8 @@ class Line:
     answered: datetime | None  # in the chat's zone; None: not answered
     team: str = ""  # the player's team in a run with teams (bot/engine/teams.py), else empty
     team_score: float | None = None  # that team's score at the run's end, as its podium gave it
+    # right sooner than its prompt and options can be read (bot/domain/fairplay.py): flagged, still scored
+    too_fast: bool = False
 
     @property
     def given(self) -> bool:
@@ -165,8 +168,9 @@ class _KeptQuiz:
 
 
 # what an answer says, whoever gave it: the question's prompt, the picks, their letters and
-# texts, its worth, whether the question scores
-_Told = tuple[str, tuple[int, ...], str, str, Worth, bool]
+# texts, its worth, whether the question scores, and for a right answer the seconds its question
+# takes to read (0: not right)
+_Told = tuple[str, tuple[int, ...], str, str, Worth, bool, float]
 
 
 class _Reading:
@@ -276,7 +280,7 @@ class _LineMaker:
         key = (a.question_id, a.option, a.response, a.correct, a.scored, a.points > 0)
         if (told := reading.told.get(key)) is None:
             told = reading.told[key] = self._told(a)
-        question, picks, letter, chosen, worth, scored = told
+        question, picks, letter, chosen, worth, scored, read_in = told
         team, team_score = reading.teams.get(a.player_key, _NO_TEAM)
         return Line(
             run_id=a.run_id,
@@ -298,6 +302,7 @@ class _LineMaker:
             answered=datetime.fromtimestamp(a.answered_at, self.where),
             team=team,
             team_score=team_score,
+            too_fast=faster_than_reading(a.elapsed, read_in),
         )
 
     def _told(self, a: AnswerRow) -> _Told:
@@ -307,7 +312,15 @@ class _LineMaker:
         prompt = question.prompt.get(self.lang) if question else a.question_id
         # as the run stored it, as the boards count it and the verdict says (a vote or not), even
         # when the question has become another kind since
-        return prompt, picks, letter, chosen, worth_of_answer(question, a), a.scored
+        worth = worth_of_answer(question, a)
+        read_in = 0.0  # seconds to read the question (in the language the run asked it in), if right
+        if question is not None and worth.verdict is Verdict.RIGHT:
+            read_in = reading_seconds(question, self._shown_in())
+        return prompt, picks, letter, chosen, worth, a.scored, read_in
+
+    def _shown_in(self) -> str:
+        run = self.reading.run
+        return run.language if run is not None else self.lang
 
     def unanswered(self, run: PastRun, index: int, player_key: str) -> Line:
         question_id = run.question_ids[index] if index < len(run.question_ids) else ""

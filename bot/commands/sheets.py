@@ -29,6 +29,7 @@ from openpyxl.utils import get_column_letter
 
 from bot.commands.results import Line
 from bot.commands.summary import NEEDS_HELP, PlayerSummary, RunTally, Summary, TeamSummary
+from bot.domain.fairplay import READING_WORDS_PER_MINUTE, SEVERAL_TOO_FAST
 
 FORMATS = ("csv", "xlsx")
 MEDIA_TYPES = {
@@ -56,6 +57,8 @@ HEADINGS = (
     "answered_at",  # empty: not answered
     "team",  # a run with teams: the player's; empty without
     "team_score",  # that team's score at the run's end (mean, sum or top 3, as the run's teams scored)
+    # "yes": right sooner than the prompt and options can be read (bot/domain/fairplay.py); still scored
+    "faster_than_reading",
 )
 DATE_HEADINGS = ("started", "answered_at")  # the .xlsx names the chat's zone beside them
 FORMULA_STARTS = "=+-@\t\r"
@@ -115,6 +118,7 @@ def _cells(x: Line) -> tuple[Cell, ...]:
         x.answered,
         x.team,
         None if x.team_score is None else round(x.team_score, 2),
+        "yes" if x.too_fast else "",
     )
 
 
@@ -221,7 +225,16 @@ class XlsxSheet:
 
 
 QUESTION_HEADINGS = ("question_number", "question_id", "question (hardest first)", "players", "answered", "share_right")
-PLAYER_HEADINGS = ("player", "player_id", None, "accuracy", "points", "not_answered", "last_answered")
+PLAYER_HEADINGS = (
+    "player",
+    "player_id",
+    None,
+    "accuracy",
+    "points",
+    "not_answered",
+    "last_answered",
+    "faster_than_reading",
+)
 TEAM_HEADINGS = ("team", "members", "score", "accuracy")
 
 
@@ -254,6 +267,11 @@ class _SummarySheet:
         self._players("", summary.players, headed=True)
         self._players(f"needs help (accuracy under {round(100 * NEEDS_HELP)}%)", summary.needs_help)
         self._players("did not finish (left before the last question)", summary.did_not_finish)
+        self._players(
+            f"right faster than reading ({READING_WORDS_PER_MINUTE} words a minute) "
+            f"{SEVERAL_TOO_FAST} times or more: still scored",
+            summary.too_fast,
+        )
 
     def _teams(self, teams: Sequence[TeamSummary]) -> None:
         """A run with teams: each team's members, score and accuracy, the best first."""
@@ -273,7 +291,8 @@ class _SummarySheet:
         sheet.append(PLAYER_HEADINGS if headed else [title, len(players)])
         for p in players:
             named = [_text(sheet, p.name), _text(sheet, p.player_key), None]
-            sheet.append([*named, _numbered(sheet, p.accuracy, PERCENT), p.points, p.not_answered, p.last_answered])
+            figures = [p.points, p.not_answered, p.last_answered, p.too_fast]
+            sheet.append([*named, _numbered(sheet, p.accuracy, PERCENT), *figures])
 
     def write_all(self, latest_first: list[Summary], runs: int) -> None:
         """The summaries kept, the latest run's first; what was left out of `runs`, said."""

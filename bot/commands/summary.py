@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot.commands.results import Line, RunResults
+from bot.domain.fairplay import SEVERAL_TOO_FAST
 from bot.domain.questionstats import FLAG_PLAYERS, TOO_EASY, TOO_HARD, Flag
 
 NEEDS_HELP = 0.5  # a player's accuracy under this: the teacher should look at their answers
@@ -42,6 +43,7 @@ class PlayerSummary:
     points: int
     not_answered: int  # questions asked they did not answer (polls included)
     last_answered: int  # the number of the last question they answered, 0 for none
+    too_fast: int = 0  # right answers sooner than their question can be read (bot/domain/fairplay.py)
 
     @property
     def needs_help(self) -> bool:
@@ -82,6 +84,13 @@ class Summary:
         """Left before the end: the last question asked (and maybe more before it) unanswered."""
         return tuple(p for p in self.players if p.last_answered < (self.finish_line or self.asked))
 
+    @property
+    def too_fast(self) -> tuple[PlayerSummary, ...]:
+        """Several right answers sooner than their questions can be read, the most first: flagged
+        for the teacher to look at, never unscored."""
+        several = (p for p in self.players if p.too_fast >= SEVERAL_TOO_FAST)
+        return tuple(sorted(several, key=lambda p: -p.too_fast))
+
 
 @dataclass
 class _QuestionSums:
@@ -103,6 +112,7 @@ class _PlayerSums:
     points: int = 0
     not_answered: int = 0
     last_answered: int = 0
+    too_fast: int = 0
 
 
 @dataclass
@@ -138,6 +148,7 @@ class RunTally:
             q.skipped = True
             return
         p.points += line.points
+        p.too_fast += line.too_fast
         if line.given:
             q.answered += 1
             p.last_answered = max(p.last_answered, line.number)
@@ -163,7 +174,13 @@ class RunTally:
         questions.sort(key=lambda q: (q.share_right is None, q.share_right or 0.0, q.number))
         players = [
             PlayerSummary(
-                key, p.name, p.credit / p.scored if p.scored else None, p.points, p.not_answered, p.last_answered
+                key,
+                p.name,
+                p.credit / p.scored if p.scored else None,
+                p.points,
+                p.not_answered,
+                p.last_answered,
+                p.too_fast,
             )
             for key, p in self.players.items()
         ]

@@ -6,6 +6,7 @@ One function per page family keeps extraction simple: each label is a literal `t
 from __future__ import annotations
 
 from bot.domain.assignment import AssignmentStatus
+from bot.domain.fairplay import READING_WORDS_PER_MINUTE, SEVERAL_TOO_FAST
 from bot.domain.questionstats import FLAG_PLAYERS, Flag
 from bot.domain.worth import Worth
 from bot.texts.render import t, tn  # right-to-left texts get isolates around their Latin runs (bot/texts/bidi.py)
@@ -116,6 +117,17 @@ def report(lang: str) -> dict[str, str]:
         "team": t(lang, "Team"),
         "members": t(lang, "Members"),
         "score": t(lang, "Team score"),
+        # fair play (bot/domain/fairplay.py): flagged, never unscored
+        "too_fast": t(lang, "⚡ faster than it can be read"),
+        "too_fast_h": t(lang, "Right faster than they could read"),
+        "too_fast_count": t(lang, "answers faster than reading"),
+        "about_too_fast": t(
+            lang,
+            "Players with {several} or more right answers given sooner than the question and its options "
+            "can be read ({words} words a minute). Their points stand: look at their answers.",
+            several=SEVERAL_TOO_FAST,
+            words=READING_WORDS_PER_MINUTE,
+        ),
     }
 
 

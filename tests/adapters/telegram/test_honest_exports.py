@@ -178,10 +178,10 @@ async def test_the_xlsx_opens_on_the_summary_and_its_answers_are_a_table(fake, c
 
     answers = book["Answers"]
     assert answers.freeze_panes == "A2", "the header row stays in view"
-    assert answers.auto_filter.ref == "A1:R29", "a filter over every row and column (team, team_score last)"
+    assert answers.auto_filter.ref == "A1:S29", "a filter over every row and column (faster_than_reading last)"
     headings = [c.value for c in answers[1]]
     assert headings[1] == f"started ({ZONE})" and headings[15] == f"answered_at ({ZONE})"
-    assert headings[16:] == ["team", "team_score"]
+    assert headings[16:] == ["team", "team_score", "faster_than_reading"]
     started, answered = answers["B2"], answers["P2"]
     assert started.is_date and started.data_type == "d" and answered.is_date
     in_zone = datetime.fromisoformat(first["started"])

@@ -34,7 +34,8 @@ async def test_a_skipped_question_is_named_so_in_the_report_and_the_downloads(en
         assert "⏭ skipped by the host" in words  # Bob's cell of the second question
         assert "1. Question 1? 100% 1/1 2. Question 2? skipped by the host 0/1" in words  # the summary
         assert '<p class="skipped">skipped by the host</p>' in html  # the question's own section
-        assert "✓ right 0.0 s · 1,000 ⏭ skipped by the host not asked" in words  # Bob's cells
+        # Bob's cells: right at once, sooner than the question can be read, so flagged (still scored)
+        assert "✓ right ⚡ faster than it can be read 0.0 s · 1,000 ⏭ skipped by the host not asked" in words
         assert "100% 1,000 0 Needs help" in words, "Bob's accuracy and questions not answered leave it out"
 
         status, data, _ = await download(site.link(chat) + f"runs/{run.run_id}/results.csv")
