@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from bot.testing.fake_discord_modals import text_inputs
 from bot.testing.fake_discord_payloads import MANAGE_GUILD, MEMBER_PERMISSIONS, visible_text
 from tests.support.discord_harness import (  # noqa: F401
     button_id,
@@ -18,6 +19,16 @@ from tests.support.discord_harness import (  # noqa: F401
 )
 
 DAY = 86400
+TYPED_QUIZ = """\
+id: typed
+title: One typed question
+description: For the age rule on typed answers.
+questions:
+  - id: red
+    kind: typed
+    prompt: Which planet is red? Type its name.
+    accept: [Mars]
+"""
 REFUSED_IN_HINDI = "यहाँ स्कोर करने के लिए आपका खाता कम से कम 7 दिन पुराना होना चाहिए।"
 
 
@@ -88,4 +99,24 @@ async def test_a_hosted_game_refuses_a_young_account_too_and_off_lets_it_in(fake
         assert taken["content"].startswith("Locked in")
         await fake.slash(boss, channel, "stop")
     assert answered(tmp_path / "quizhost.db") == {f"discord:{young.id}"}
+    assert fake.violations == []
+
+
+async def test_a_typed_answer_from_a_young_account_is_refused_too(fake, clock, server, tmp_path):
+    _, channel = server
+    boss = fake.add_user("Boss", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD, made_at=clock.now() - 900 * DAY)
+    young = fake.add_user("Young", made_at=clock.now() - 2 * DAY)
+    settings = make_settings(tmp_path, fake)
+    (tmp_path / "quizzes" / "typed.yaml").write_text(TYPED_QUIZ, encoding="utf-8")
+    async with running_bot(fake, settings, clock):
+        await fake.slash(boss, channel, "settings", min_age="7d")
+        await fake.slash(boss, channel, "quiz", topic="typed")
+        q1 = await fake.wait_message(channel, is_question(1))
+        answer = next(b for b in q1.buttons() if b["custom_id"].startswith("quizhost:qt:"))
+        modal = await fake.press(young, q1.id, answer["custom_id"])  # the form opens: only its answer counts
+        field = text_inputs(modal)[0]
+        shown = await fake.submit_modal(young, channel, modal, {field["label"]: "Mars"})
+        assert shown["ephemeral"] and shown["content"] == "Your account must be at least 7 days old to score here."
+        await fake.slash(boss, channel, "stop")
+    assert answered(tmp_path / "quizhost.db") == set()
     assert fake.violations == []
