@@ -37,5 +37,5 @@ def min_age_bad(lang: str) -> str:
 def min_age_not_here(lang: str) -> str:
     return t(
         lang,
-        "A minimum account age works only on Discord: a Telegram user id does not tell how old the account is.",
+        "A minimum account age works only on Discord, whose user ids tell how old an account is.",
     )
