@@ -7,6 +7,7 @@ import re
 import asyncpg
 
 from storage.shared import ranks
+from storage.shared.chat_settings import MOVED_COLUMNS
 from storage.shared.drafts import DRAFT_MOVES
 from storage.shared.extra_time import MOVES as EXTRA_TIME_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
@@ -22,10 +23,8 @@ _BOARD_SUMS = (
 
 STATEMENTS = (
     # the new chat row first: runs reference it
-    "INSERT INTO chats(key, platform, chat_id, title, is_private, language, question_seconds, pause_seconds, "
-    "close_notice, host_anyone, plain_text, created_at) SELECT $2, platform, $3, title, is_private, language, "
-    "question_seconds, pause_seconds, close_notice, host_anyone, plain_text, created_at FROM chats WHERE key = $1 "
-    "ON CONFLICT (key) DO NOTHING",
+    f"INSERT INTO chats(key, platform, chat_id, {MOVED_COLUMNS}) SELECT $2, platform, $3, {MOVED_COLUMNS} "
+    "FROM chats WHERE key = $1 ON CONFLICT (key) DO NOTHING",
     # a run already open in the new chat keeps it; the old chat's open run then stays behind
     "UPDATE runs SET chat_key = $2 WHERE chat_key = $1 AND NOT (status = 'open' AND EXISTS "
     "(SELECT 1 FROM runs o WHERE o.chat_key = $2 AND o.status = 'open'))",

@@ -18,7 +18,6 @@ import asyncpg
 from bot.domain.deck import Misses
 from bot.domain.model import ChatRef, Player, PlayerStats, Standing
 from bot.domain.records import AnswerRow, ChatQuizRow, ChatSettings, OutboxMessage, PressFacts, RunRow, RunStatus
-from bot.domain.scoring import Scoring
 from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.dburl import SETTING, StoreUnavailable, masked, scrub
 from storage.postgres import leases as pg_leases
@@ -34,6 +33,7 @@ from storage.postgres.writer import UPSERT_PLAYER, PgAnswerWriter
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
 from storage.shared.awaited import AwaitedQueries
+from storage.shared.chat_settings import SETTING_COLUMNS, settings_from
 from storage.shared.drafts import DraftQueries
 from storage.shared.extra_time import ExtraTimeQueries
 from storage.shared.group_commit import (
@@ -231,16 +231,8 @@ class PostgresStore(
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
-        row = await self._pool.fetchrow(
-            "SELECT language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text, "
-            "scoring, streaks, board_end, min_age FROM chats WHERE key = $1",
-            chat_key,
-        )
-        if row is None:
-            return ChatSettings()
-        language, seconds, pause, zone, notice, host_anyone, plain_text, scoring, streaks, board_end, min_age = row
-        flags = notice, host_anyone, plain_text
-        return ChatSettings(language, seconds, pause, zone, *flags, Scoring(scoring), streaks, board_end, min_age)
+        row = await self._pool.fetchrow(f"SELECT {', '.join(SETTING_COLUMNS)} FROM chats WHERE key = $1", chat_key)
+        return ChatSettings() if row is None else settings_from(row)
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""

@@ -7,6 +7,7 @@ leaderboard and a quiz in progress carry on where the group left them.
 from __future__ import annotations
 
 from storage.shared import ranks
+from storage.shared.chat_settings import MOVED_COLUMNS
 from storage.shared.drafts import DRAFT_MOVES
 from storage.shared.extra_time import MOVES as EXTRA_TIME_MOVES
 from storage.shared.learning import MOVE_STATEMENTS
@@ -27,11 +28,8 @@ async def move_chat(db: SqliteConnection, old_key: str, new_key: str, new_chat_i
     async with db.transaction() as (conn, _):
         # the new chat row first: runs reference it (foreign keys are on)
         await conn.execute(
-            "INSERT OR IGNORE INTO chats(key, platform, chat_id, title, is_private, language, "
-            "question_seconds, pause_seconds, close_notice, host_anyone, plain_text, created_at) SELECT ?, platform, "
-            "?, title, is_private, language, question_seconds, pause_seconds, close_notice, host_anyone, plain_text, "
-            "created_at "
-            "FROM chats WHERE key = ?",
+            f"INSERT OR IGNORE INTO chats(key, platform, chat_id, {MOVED_COLUMNS}) "
+            f"SELECT ?, platform, ?, {MOVED_COLUMNS} FROM chats WHERE key = ?",
             (new_key, new_chat_id, old_key),
         )
         # a run already open in the new chat keeps it; the old chat's open run then stays behind

@@ -21,6 +21,7 @@ from bot.ports.store import CHAT_SETTINGS, RunAlreadyOpen
 from storage.shared import boards, outbox
 from storage.shared.assignments import AssignmentQueries
 from storage.shared.awaited import AwaitedQueries
+from storage.shared.chat_settings import SETTING_COLUMNS, settings_from
 from storage.shared.drafts import DraftQueries
 from storage.shared.extra_time import ExtraTimeQueries
 from storage.shared.group_commit import (
@@ -226,17 +227,8 @@ class SqliteStore(
         self._chats.add(chat.key)
 
     async def chat_settings(self, chat_key: str) -> ChatSettings:
-        columns = "language, question_seconds, pause_seconds, time_zone, close_notice, host_anyone, plain_text"
-        columns += ", scoring, streaks, board_end, min_age"
-        sql = f"SELECT {columns} FROM chats WHERE key=?"
-        row = await self._db.fetchone(sql, (chat_key,))
-        if row is None:
-            return ChatSettings()
-        language, seconds, pause, zone, notice, host_anyone, plain_text, scoring, streaks, board_end, min_age = row
-        flags = bool(notice), bool(host_anyone), bool(plain_text)  # SQLite keeps booleans as 0/1
-        return ChatSettings(
-            language, seconds, pause, zone, *flags, Scoring(scoring), bool(streaks), bool(board_end), min_age
-        )
+        row = await self._db.fetchone(f"SELECT {', '.join(SETTING_COLUMNS)} FROM chats WHERE key=?", (chat_key,))
+        return ChatSettings() if row is None else settings_from(row)
 
     async def update_chat_settings(self, chat: ChatRef, **fields: object) -> None:
         """Set the chat settings named in CHAT_SETTINGS (bot/ports/store.py)."""

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import asdict
 
 import pytest
 
 from bot.domain.model import ChatRef, Player
-from bot.domain.records import Phase, RunStatus
+from bot.domain.records import ChatSettings, Phase, RunStatus
 from bot.domain.scoring import Scoring
 from bot.ports.store import RunAlreadyOpen
 from tests.contract.stores.rows import CHAT, answer, run_row, stored_run
@@ -69,7 +70,10 @@ async def test_a_finished_run_leaves_the_open_ones(store):
 
 async def test_a_moved_chat_takes_its_settings_run_answers_and_board_along(store):
     new = ChatRef("test", "g1-new", title="Group one")
-    await store.update_chat_settings(CHAT, language="sn")
+    chosen = ChatSettings(  # every setting away from its default: a move keeps them all
+        "sn", 45, 7.5, "Asia/Kolkata", True, True, True, Scoring.ACCURACY, False, True, 7 * 86400
+    )
+    await store.update_chat_settings(CHAT, **asdict(chosen))
     await store.ensure_player(Player("test", "u1", "Ann"))
     row = run_row()
     row.id = await store.create_run(row)
@@ -78,7 +82,7 @@ async def test_a_moved_chat_takes_its_settings_run_answers_and_board_along(store
     assert await store.insert_answer(answer(row.id, "test:u1", 5.0, 700))
     await store.move_chat(CHAT.key, new)
     await store.move_chat(CHAT.key, new)  # told twice: nothing more happens
-    assert (await store.chat_settings(new.key)).language == "sn"
+    assert await store.chat_settings(new.key) == chosen
     assert [(r.id, r.chat_key, r.chat_id) for r in await store.open_runs()] == [(row.id, new.key, new.chat_id)]
     assert [(s.name, s.points) for s in await store.leaderboard(new.key)] == [("Ann", 700)]
     assert await store.leaderboard(CHAT.key) == []
