@@ -5,7 +5,7 @@ that share, ties kept in the points order; the points an answer earns by the run
 from __future__ import annotations
 
 from bot.domain.model import Standing
-from bot.domain.ranking import podium_order, since_joining
+from bot.domain.ranking import podium_order, since_joining, weighed_share
 from bot.domain.scoring import ACCURACY_POINTS, Scoring, points_for, ruled_points, scored_elapsed
 from bot.domain.worth import Record
 
@@ -52,3 +52,22 @@ def test_the_rules_halve_the_speed_points_after_a_hint_and_may_drop_the_streak_b
     assert ruled_points(judged, True, 3, hinted=True, streaks=False) == 500
     assert ruled_points(600, False, 0, hinted=True, streaks=False) == 300, "a partly right answer: all speed"
     assert ruled_points(0, False, 0, hinted=True, streaks=False) == 0
+
+
+def test_sitting_out_to_answer_one_question_does_not_win_on_accuracy():
+    """Nine of ten right from the start beats one of one after sitting out nine questions; five
+    of five since joining late stands beside nine of ten."""
+    standings = [
+        Standing(1, "a", "Ann", 9000, 9, 10),
+        Standing(2, "s", "Sly", 1000, 1, 1),
+        Standing(3, "l", "Lee", 5000, 5, 5),
+    ]
+    records = {
+        "a": Record(10, 9, 0, 10, 9.0),
+        "s": Record(1, 1, 0, 1, 1.0, late=True),
+        "l": Record(5, 5, 0, 5, 5.0, late=True),
+    }
+    ranked = podium_order(standings, records, Scoring.ACCURACY)
+    assert [s.name for s in ranked] == ["Ann", "Lee", "Sly"]
+    assert round(weighed_share(1, 1), 2) == 0.21 and round(weighed_share(9, 10), 2) == 0.60
+    assert round(weighed_share(5, 5), 2) == 0.57
