@@ -87,7 +87,7 @@ class SettingsCommands:
             elif error := await self._apply_settings(words, caller.chat, lang):
                 return Reply(error, language=lang, kind="error")
             lang = await self.chats.language_for(caller.chat, caller.player)  # plain text from now on, or not
-        current = await self.chats.settings(caller.chat)
+        current = await self.chats.fresh_settings(caller.chat.key)  # as stored: set on any worker
         seconds = current.question_seconds or self.settings.question_seconds
         pause = current.pause_seconds if current.pause_seconds is not None else self.settings.pause_seconds
         text = t(

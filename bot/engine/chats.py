@@ -35,6 +35,13 @@ class Chats:
             self._settings[chat_key] = await self.store.chat_settings(chat_key)
         return self._settings[chat_key]
 
+    async def fresh_settings(self, chat_key: str) -> ChatSettings:
+        """A chat's settings as stored now, for what keeps them (a run starting, /settings shown):
+        another worker may have changed them since this one cached them, and a run must not
+        start with a minimum age or scoring rule an admin has already changed."""
+        self._settings.pop(chat_key, None)
+        return await self.settings_of(chat_key)
+
     async def update(self, chat: ChatRef, **fields: object) -> None:
         await self.store.update_chat_settings(chat, **fields)
         self._settings.pop(chat.key, None)

@@ -143,11 +143,11 @@ class RunStarter:
     ) -> StartOutcome:
         await self.store.ensure_chat(chat)
         await self.store.ensure_player(by)
-        settings = await self.chats.settings(chat)
+        settings = await self.chats.fresh_settings(chat.key)
         now = self.clock.now()
         pause = settings.pause_seconds if settings.pause_seconds is not None else self.settings.pause_seconds
         # a run played for a group (an assignment) is scored as the group scores: its rules
-        rules = await self.chats.settings_of(board) if board else settings
+        rules = await self.chats.fresh_settings(board) if board else settings
         row = RunRow(
             chat_key=chat.key,
             chat_id=chat.chat_id,
