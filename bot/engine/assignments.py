@@ -273,7 +273,8 @@ class Assignments:
         return rules.progress(await self.store.assignment_places(row.id))
 
     async def _message(self, row: AssignmentRow, shown: Progress, now: float) -> Reply:
-        return texts.group_message(row, await self.title(row), shown, now, await self._zone(row))
+        settings = await self.chats.settings(row.chat)  # board end: no top three before the podium
+        return texts.group_message(row, await self.title(row), shown, now, settings.time_zone, not settings.board_end)
 
     async def _zone(self, row: AssignmentRow) -> str | None:
         return (await self.chats.settings(row.chat)).time_zone

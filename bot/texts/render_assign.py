@@ -54,8 +54,11 @@ def _zone(zone_name: str | None) -> str:
     return zone_name or "UTC"
 
 
-def group_message(row: AssignmentRow, title: str, shown: Progress, now: float, zone_name: str | None) -> Reply:
-    """The group's one message: how to play, the deadline, who finished and the top three so far."""
+def group_message(
+    row: AssignmentRow, title: str, shown: Progress, now: float, zone_name: str | None, top: bool = True
+) -> Reply:
+    """The group's one message: how to play, the deadline, who finished and the top three so far
+    (`top` False: none, the group keeps its standings for the podium, /settings board end)."""
     lang = row.language
     lines = [
         tn(
@@ -77,7 +80,7 @@ def group_message(row: AssignmentRow, title: str, shown: Progress, now: float, z
             started=shown.started,
         ),
     ]
-    lines += [standing_line(lang, s) for s in _standings(shown.top)]
+    lines += [standing_line(lang, s) for s in _standings(shown.top)] if top else []
     start = Button(i18n.t(lang, "▶️ Start"), start_payload(row.id), in_private=True)
     return Reply("\n".join(lines), title=heading(lang, title), buttons=(start,), language=lang)
 
