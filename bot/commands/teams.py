@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.domain import tokens
+from bot.domain import fairplay, tokens
 from bot.domain.model import Ack, Reply
 from bot.domain.teams import MAX_TEAMS, MIN_TEAMS, NAME_CHARS, Lineup, TeamScoring
 from bot.engine.chats import Chats
 from bot.engine.teams import JoinStatus, Teams
+from bot.texts import render_fairplay
 from bot.texts import render_teams as texts
 from bot.texts.textcut import clean
 
@@ -115,6 +116,8 @@ class TeamCommands:
         return await self._join(caller, *pressed, lang)
 
     async def _join(self, caller: Caller, lineup_id: int, team: int, lang: str) -> Ack:
+        if (young := await self._too_young(caller)) is not None:
+            return young
         joined = await self.teams.join(caller.chat, caller.player, lineup_id, team, lang)
         refusals = {
             JoinStatus.STALE: texts.refused_stale(lang),
@@ -124,3 +127,13 @@ class TeamCommands:
         if joined.status is JoinStatus.JOINED:
             return Ack(texts.joined(lang, joined.team), accepted=True, language=lang)
         return Ack(refusals[joined.status], accepted=False, language=lang)
+
+    async def _too_young(self, caller: Caller) -> Ack | None:
+        """A Discord account younger than the chat's /settings min_age joins no team: it could not
+        score, and as a member who never answers it would pull a team's mean down to sabotage it.
+        Refused in the player's own language, as their presses would be."""
+        min_age = (await self.chats.fresh_settings(caller.chat.key)).min_age  # set on any worker
+        if not fairplay.too_young(caller.player, min_age, self.teams.clock.now()):
+            return None
+        lang = self.chats.client_language(caller.player)
+        return Ack(render_fairplay.ack_too_young(lang, min_age), accepted=False, language=lang)
