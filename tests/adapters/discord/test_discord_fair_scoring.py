@@ -14,19 +14,9 @@ from bot.testing.clock import FakeClock
 from bot.testing.fake_discord import FakeDiscord
 from bot.testing.fake_discord_payloads import MANAGE_GUILD, MEMBER_PERMISSIONS, FakeUser, visible_text
 from tests.support.discord_harness import button_id, fake, is_question, make_settings, running_bot  # noqa: F401
+from tests.support.steady_quiz import RIGHT, STEADY, WRONG
 
-STEADY = """\
-id: steady
-title: Steady
-description: Three questions whose options keep their order.
-questions:
-  - {id: s1, prompt: "2 + 2?", options: ["3", "4", "5"], answer: 1, shuffle: false}
-  - {id: s2, prompt: "Capital of France?", options: ["Paris", "Rome"], answer: 0, shuffle: false}
-  - {id: s3, prompt: "Largest planet?", options: ["Mars", "Venus", "Jupiter"], answer: 2, shuffle: false}
-"""
-RIGHT = ("B", "A", "C")
 _TIME = re.compile(r"<t:\d+(:\w)?>")  # a question's countdown names the moment it ends: the later game's is later
-WRONG = ("A", "B", "A")
 
 
 def versions(fake: FakeDiscord, channel: int) -> list[list[tuple[str, list[tuple[str, bool]]]]]:

@@ -17,19 +17,7 @@ from bot.testing.fake_telegram import FakeBotApi, Sent
 from tests.adapters.telegram.test_telegram_e2e import clock, fake, podium_of  # noqa: F401  (fixtures)
 from tests.adapters.telegram.test_telegram_teams import edited, join_data, lineup_message
 from tests.support import telegram_harness as th
-
-# three questions whose options keep their order, so that two runs show the same buttons
-STEADY = """\
-id: steady
-title: Steady
-description: Three questions whose options keep their order.
-questions:
-  - {id: s1, prompt: "2 + 2?", options: ["3", "4", "5"], answer: 1, shuffle: false}
-  - {id: s2, prompt: "Capital of France?", options: ["Paris", "Rome"], answer: 0, shuffle: false}
-  - {id: s3, prompt: "Largest planet?", options: ["Mars", "Venus", "Jupiter"], answer: 2, shuffle: false}
-"""
-RIGHT = ("B", "A", "C")
-WRONG = ("A", "B", "A")
+from tests.support.steady_quiz import RIGHT, STEADY, WRONG
 
 
 class Room:
