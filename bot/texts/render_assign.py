@@ -28,10 +28,14 @@ def heading(lang: str, title: str) -> str:
 
 
 def usage(lang: str) -> str:
-    return t(
-        lang,
-        "Usage: /assign <quiz> until <date> [HH:MM], e.g. /assign pipeline until 2026-12-24 18:00 or "
-        "/assign pipeline until fri. /assign lists the open ones; /assign cancel <id> ends one.",
+    return (
+        t(
+            lang,
+            "Usage: /assign <quiz> until <date> [HH:MM], e.g. /assign pipeline until 2026-12-24 18:00 or "
+            "/assign pipeline until fri. /assign lists the open ones; /assign cancel <id> ends one.",
+        )
+        + " "
+        + t(lang, "Add extra @member 2x (or 1.5x) to give a member more time to answer.")
     )
 
 

@@ -149,3 +149,9 @@ async def test_an_assignment_is_scored_as_its_group_scores(store):
     await engine.run_due()
     (scorer,) = adapter.reveals[-1][1].answers
     assert scorer.correct and scorer.points == 1000
+
+
+async def test_the_assign_usage_tells_how_to_give_a_member_more_time(store):
+    engine = make_engine(store, FakeClock(START))
+    told = await say(house_of(engine).commands, group(), ADMIN, "assign demo", admin=True)
+    assert told.text.startswith("Usage: /assign") and "extra @member 2x (or 1.5x)" in told.text
