@@ -56,6 +56,22 @@ def worker_env(fake: FakeDiscord, tmp_path: Path, db: str) -> dict[str, str]:
     }
 
 
+def http_workers(fake: FakeDiscord, tmp_path: Path, db: str, ports: list[int]) -> list[subprocess.Popen]:
+    """One worker per port, each with its own endpoint; the fake balances over them."""
+    env = worker_env(fake, tmp_path, db)
+    fake.use_endpoints(*(f"http://127.0.0.1:{port}/interactions" for port in ports))
+    return [
+        start_worker(
+            fake,
+            env,
+            f"http-{n}",
+            DISCORD_INTERACTIONS_LISTEN=f"127.0.0.1:{port}/interactions",
+            DISCORD_PUBLIC_KEY=fake.public_key,
+        )
+        for n, port in enumerate(ports)
+    ]
+
+
 def open_question(fake: FakeDiscord, channel: int, number: int) -> FakeMessage | None:
     """Question `number` as players can still press it (after a re-post, the newest), else None."""
     asked = [m for m in fake.channel_messages(channel) if is_question(number)(m)]

@@ -14,7 +14,6 @@ import json
 import signal
 import subprocess
 from collections import defaultdict
-from pathlib import Path
 
 import asyncpg
 import pytest
@@ -24,32 +23,15 @@ from tests.support.discord_harness import button_id, fake, is_question  # noqa: 
 from tests.support.discord_workers import (
     Press,
     assert_counted_once,
+    http_workers,
     open_question,
     play,
-    start_worker,
     stop,
-    worker_env,
 )
 
 pytestmark = pytest.mark.postgres
 SERVERS = 2
 PLAYERS = 3
-
-
-def http_workers(fake: FakeDiscord, tmp_path: Path, db: str, ports: list[int]) -> list[subprocess.Popen]:
-    """One worker per port, each with its own endpoint; the fake balances over them."""
-    env = worker_env(fake, tmp_path, db)
-    fake.use_endpoints(*(f"http://127.0.0.1:{port}/interactions" for port in ports))
-    return [
-        start_worker(
-            fake,
-            env,
-            f"http-{n}",
-            DISCORD_INTERACTIONS_LISTEN=f"127.0.0.1:{port}/interactions",
-            DISCORD_PUBLIC_KEY=fake.public_key,
-        )
-        for n, port in enumerate(ports)
-    ]
 
 
 async def started(fake: FakeDiscord, workers: list[subprocess.Popen], channels: list[int], players) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from bot.testing.fake_discord_payloads import MANAGE_GUILD, MEMBER_PERMISSIONS
 from tests.support.discord_harness import button_id, fake, is_question, right_letter  # noqa: F401
-from tests.support.discord_workers import start_worker, stop, worker_env
+from tests.support.discord_workers import http_workers, stop
 
 pytestmark = pytest.mark.postgres
 DAY = 86400
@@ -28,19 +28,7 @@ async def pressed(fake, user, message_id: int, custom_id: str) -> tuple[dict, in
 
 
 def two_workers(fake, tmp_path, postgres_url, unused_tcp_port_factory) -> list:
-    env = worker_env(fake, tmp_path, postgres_url)
-    ports = [unused_tcp_port_factory() for _ in range(2)]
-    fake.use_endpoints(*(f"http://127.0.0.1:{port}/interactions" for port in ports))
-    return [
-        start_worker(
-            fake,
-            env,
-            f"http-{n}",
-            DISCORD_INTERACTIONS_LISTEN=f"127.0.0.1:{port}/interactions",
-            DISCORD_PUBLIC_KEY=fake.public_key,
-        )
-        for n, port in enumerate(ports)
-    ]
+    return http_workers(fake, tmp_path, postgres_url, [unused_tcp_port_factory() for _ in range(2)])
 
 
 async def test_both_workers_refuse_a_two_day_old_account_where_the_server_asks_seven_days(
