@@ -26,6 +26,7 @@ from storage.postgres import presence as pg_presence
 from storage.postgres import presses as pg_presses
 from storage.postgres import updates as pg_updates
 from storage.postgres import wakeups as pg_wakeups
+from storage.postgres.connection import open_pool
 from storage.postgres.live import PostgresLive
 from storage.postgres.rows import RUN_COLUMNS, connect_problem, numbered, run_from_row
 from storage.postgres.schema import MIGRATIONS
@@ -72,7 +73,9 @@ async def _no_session_state(conn: asyncpg.Connection) -> None:
     release, which a press made several times. asyncpg still rolls back an open transaction
     first. No pooled connection keeps session state: the advisory locks of identifies and
     migrations are transaction-scoped, the polling lock is held on a connection kept out of the
-    pool until `close` unlocks it, the wake-up listener connects on its own, and nothing SETs."""
+    pool until `close` unlocks it, the wake-up listener connects on its own, and nothing SETs.
+    A connection the server dropped, which this reset would not notice, is renewed when a
+    query finds it lost (storage/postgres/connection.py)."""
 
 
 class PostgresStore(
@@ -113,9 +116,7 @@ class PostgresStore(
         that names `setting` (where the URL came from) and never the password. `owner`: this
         worker's name in the runs it leases (default: host:pid, leases.worker_id)."""
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_SECONDS, reset=_no_session_state
-            )
+            pool = await open_pool(url, POOL_SIZE, CONNECT_SECONDS, _no_session_state)
         except Exception as exc:  # every way of failing becomes the same one clear line
             raise StoreUnavailable(f"{setting}: cannot use {masked(url)}: {scrub(connect_problem(exc), url)}") from None
         store = cls(pool, url, owner)
