@@ -19,7 +19,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
-from bot.domain.fairplay import faster_than_reading, reading_seconds
+from bot.domain.extra_time import stretched
+from bot.domain.fairplay import faster_than_reading, reading_allowed, reading_seconds
 from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
 from bot.domain.session import option_order
@@ -315,12 +316,20 @@ class _LineMaker:
         worth = worth_of_answer(question, a)
         read_in = 0.0  # seconds to read the question (in the language the run asked it in), if right
         if question is not None and worth.verdict is Verdict.RIGHT:
-            read_in = reading_seconds(question, self._shown_in())
+            read_in = reading_allowed(reading_seconds(question, self._shown_in()), self._limit(question))
         return prompt, picks, letter, chosen, worth, a.scored, read_in
 
     def _shown_in(self) -> str:
         run = self.reading.run
         return run.language if run is not None else self.lang
+
+    def _limit(self, question: Question) -> int:
+        """The seconds the run gave `question` (as session.time_limit: its own or the run's, times
+        the player's extra time); 0 when its host paced it, or the run is gone."""
+        run = self.reading.run
+        if run is None:
+            return 0
+        return stretched(question.seconds or run.seconds, run.time_factor)
 
     def unanswered(self, run: PastRun, index: int, player_key: str) -> Line:
         question_id = run.question_ids[index] if index < len(run.question_ids) else ""

@@ -64,6 +64,14 @@ def reading_seconds(question: Question, lang: str) -> float:
     return words * 60 / READING_WORDS_PER_MINUTE
 
 
+def reading_allowed(reading: float, limit: float) -> float:
+    """The reading time an answer is held to: `reading`, but at most half the question's time
+    limit (`limit` seconds; 0 for none). A question given less time than it takes to read at
+    READING_WORDS_PER_MINUTE asks to be skimmed, and holding its every right answer to the
+    whole reading time would flag them all."""
+    return min(reading, limit / 2) if limit > 0 else reading
+
+
 def faster_than_reading(seconds: float, reading: float) -> bool:
     """An answer given in `seconds` came before a question that takes `reading` seconds to read
     could be read."""

@@ -137,6 +137,8 @@ class PastRun:
     seed: int = 0  # the run's seed: each question's options were shown in `option_order(seed, question)`
     asked: int = 0  # how many of question_ids it asked and closed (a stopped run: fewer than all)
     skipped: tuple[int, ...] = ()  # the 0-based questions its host skipped (RunRow.skipped)
+    seconds: int = 0  # its time limit for a question without its own (RunRow.seconds; 0: its host paced it)
+    time_factor: float = 1.0  # its player's extra time (RunRow.time_factor)
 
 
 def questions_asked(status: RunStatus, phase: Phase, index: int, total: int) -> int:

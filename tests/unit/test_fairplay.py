@@ -11,6 +11,7 @@ from bot.domain.fairplay import (
     account_created,
     faster_than_reading,
     parse_min_age,
+    reading_allowed,
     reading_seconds,
     too_young,
 )
@@ -66,3 +67,9 @@ def test_a_thirty_word_question_takes_about_seven_and_a_half_seconds_to_read():
     assert reading_seconds(question, "hi") == pytest.approx(10 * 60 / 238), "the prompt in the run's language"
     assert faster_than_reading(0.3, reading_seconds(question, "en"))
     assert not faster_than_reading(8.0, reading_seconds(question, "en"))
+
+
+def test_a_question_given_less_time_than_it_takes_to_read_is_held_to_half_its_limit():
+    assert reading_allowed(20.0, 12) == 6.0
+    assert reading_allowed(5.0, 12) == 5.0, "time enough to read it: the whole reading time"
+    assert reading_allowed(20.0, 0) == 20.0, "paced by its host: no limit to go by"

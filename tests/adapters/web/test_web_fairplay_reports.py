@@ -99,3 +99,22 @@ async def test_the_downloads_flag_them_in_a_column_of_their_own_and_keep_the_poi
     start = next(i for i, row in enumerate(summary) if row and str(row[0]).startswith("right faster than reading"))
     assert summary[start][1] == 1, "one player gave 2 or more"
     assert summary[start + 1][0] == "Ann" and summary[start + 1][-1] == 2
+
+
+def skimmed() -> Quiz:
+    """One question of 80 words (about 20 s to read) that its author gave 12 s: it asks to be skimmed."""
+    [question] = make_quiz(questions=1).questions
+    words = " ".join(["word"] * 71)  # and a 72nd; 4 options of 2 words each
+    long = dataclasses.replace(question, prompt=LocalText({"en": f"{words} {question.id}?"}), seconds=12)
+    return dataclasses.replace(make_quiz(questions=1), questions=(long,))
+
+
+@pytest.mark.parametrize("quiz", [skimmed()])
+async def test_a_question_given_less_time_than_it_takes_to_read_flags_only_answers_in_its_first_half(
+    engine, adapter, quiz
+):
+    await play_at(engine, adapter, quiz, {ANN: [2.0], CY: [7.0]})
+    async with serving(engine) as site:
+        _, data, _ = await download(site.link(group()) + f"runs/{await the_run(engine)}/results.csv")
+    flagged = {r["player"]: r["faster_than_reading"] for r in csv_rows(data)}
+    assert flagged == {"Ann": "yes", "Cy": ""}, "7 s of 12 is reading fast, not skipping it"
