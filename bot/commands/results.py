@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.domain.extra_time import stretched
-from bot.domain.fairplay import faster_than_reading, reading_allowed, reading_seconds
+from bot.domain.fairplay import faster_than_reading, reading_allowed, reading_seconds, scoring_members
 from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
 from bot.domain.session import option_order
@@ -217,7 +217,7 @@ class _LineMaker:
     async def known(self, run: PastRun, standings: tuple[Standing, ...]) -> None:
         """Read that run's answers next: its players are those standings'."""
         await self._keep_quiz(run)
-        teams = await self._teams(run.run_id, standings)
+        teams = await self._teams(run.run_id, run, standings)
         self.reading = _Reading(run.run_id, run, {s.player_key: s.name for s in standings}, teams=teams)
 
     async def of(self, answers: list[AnswerRow]) -> list[Line]:
@@ -248,12 +248,16 @@ class _LineMaker:
         standings = await store.run_standings(run_id)
         players = {s.player_key: s.name for s in standings}
         whole = run is not None and (self.since is None or run.started_at >= self.since)
-        self.reading = _Reading(run_id, run, players, whole, await self._teams(run_id, standings))
+        self.reading = _Reading(run_id, run, players, whole, await self._teams(run_id, run, standings))
 
-    async def _teams(self, run_id: int, standings: list[Standing] | tuple[Standing, ...]) -> TeamScores:
+    async def _teams(
+        self, run_id: int, run: PastRun | None, standings: list[Standing] | tuple[Standing, ...]
+    ) -> TeamScores:
         lineup = await self.source.store.run_lineup(run_id)
         if lineup is None:
             return {}
+        if run is not None:  # as the run counted them
+            lineup = scoring_members(lineup, run.min_age, run.started_at)
         return team_scores(lineup, {s.player_key: Played(s.points, s.correct, s.answered) for s in standings})
 
     async def _keep_quiz(self, run: PastRun) -> None:

@@ -10,8 +10,10 @@ so the rule is Discord's alone.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot.domain.model import Player, Question
+from bot.domain.teams import Lineup
 
 DISCORD = "discord"
 DISCORD_EPOCH_MS = 1_420_070_400_000  # 2015-01-01T00:00:00Z, the snowflakes' zero
@@ -42,6 +44,12 @@ def too_young(player: Player, min_age: int, now: float) -> bool:
         return False
     created = account_created(player)
     return created is not None and now - created < min_age
+
+
+def key_too_young(player_key: str, min_age: int, now: float) -> bool:
+    """`too_young` for the player with this key (Player.key: "platform:user id")."""
+    platform, _, user_id = player_key.partition(":")
+    return too_young(Player(platform, user_id, ""), min_age, now)
 
 
 def parse_min_age(word: str) -> int | None:
@@ -76,3 +84,13 @@ def faster_than_reading(seconds: float, reading: float) -> bool:
     """An answer given in `seconds` came before a question that takes `reading` seconds to read
     could be read."""
     return seconds < reading
+
+
+def scoring_members(lineup: Lineup, min_age: int, started_at: float) -> Lineup:
+    """The line-up as a run counts it: without a member whose account was too young to score
+    under the run's min_age when it started (set after they joined). Never answering, they would
+    pull their team's mean down, and a hosted question would wait for them."""
+    if not min_age:
+        return lineup
+    young = {m.player_key for m in lineup.members if key_too_young(m.player_key, min_age, started_at)}
+    return replace(lineup, members=tuple(m for m in lineup.members if m.player_key not in young))

@@ -139,6 +139,7 @@ class PastRun:
     skipped: tuple[int, ...] = ()  # the 0-based questions its host skipped (RunRow.skipped)
     seconds: int = 0  # its time limit for a question without its own (RunRow.seconds; 0: its host paced it)
     time_factor: float = 1.0  # its player's extra time (RunRow.time_factor)
+    min_age: int = 0  # its chat's /settings min_age as it started (RunRow.min_age)
 
 
 def questions_asked(status: RunStatus, phase: Phase, index: int, total: int) -> int:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Protocol
 
+from bot.domain import fairplay
 from bot.domain import teams as rules
 from bot.domain.model import ChatRef, MessageRef, Player, Reply, Reveal, Standing
 from bot.domain.session import Run
@@ -181,8 +182,7 @@ class Teams:
     async def adopt(self, run: Run) -> None:
         """The run's first question is posted: the chat's open line-up is the run's, locked (a
         group's; and the terminal's, which plays a trivia night at one keyboard)."""
-        lineup = await self.store.adopt_lineup(run.row.chat_key, run.id)
-        self._by_run[run.id] = lineup
+        lineup = self._by_run[run.id] = self._scorers(run, await self.store.adopt_lineup(run.row.chat_key, run.id))
         if lineup is not None:  # its buttons go: the message says the teams are locked
             _known(run, lineup)
             self.show(run.chat, lineup.id, run.row.language)
@@ -229,8 +229,11 @@ class Teams:
 
     async def _lineup(self, run: Run) -> Lineup | None:
         if run.id not in self._by_run:  # resumed after a restart, or taken over from another worker
-            self._by_run[run.id] = await self.store.run_lineup(run.id)
+            self._by_run[run.id] = self._scorers(run, await self.store.run_lineup(run.id))
         return self._by_run[run.id]
+
+    def _scorers(self, run: Run, lineup: Lineup | None) -> Lineup | None:
+        return fairplay.scoring_members(lineup, run.row.min_age, run.row.started_at) if lineup is not None else None
 
     async def _place_late(self, run: Run, lineup: Lineup) -> tuple[Lineup, list[tuple[str, str]]]:
         """Who answered the closed question and is in no team goes to the smallest one."""

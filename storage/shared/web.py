@@ -119,7 +119,7 @@ class WebQueries:
     async def past_run(self, chat_key: str, run_id: int) -> PastRun | None:
         rows = await self._fetch(
             f"SELECT r.id, {_BOARD_OF_RUN}, r.quiz_id, r.language, r.question_ids, r.started_by, r.started_at, "
-            "r.status, s.stopped_by, r.seed, r.phase, r.idx, r.skipped, r.seconds, r.time_factor "
+            "r.status, s.stopped_by, r.seed, r.phase, r.idx, r.skipped, r.seconds, r.time_factor, r.min_age "
             "FROM runs r LEFT JOIN run_stops s ON s.run_id = r.id "
             f"WHERE r.id = :run AND {_RUN_OF_CHAT}",
             {"run": run_id, "chat": chat_key},
@@ -144,6 +144,7 @@ class WebQueries:
             skipped=tuple(json.loads(r[12])),
             seconds=int(r[13]),
             time_factor=float(r[14]),
+            min_age=int(r[15]),
         )
 
     async def chat_answers(self, chat_key: str, since: float | None = None) -> list[AnswerRow]:

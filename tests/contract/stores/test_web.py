@@ -111,7 +111,7 @@ async def test_a_past_run_names_who_stopped_it_and_never_opens_another_chats(sto
     mine, other = ChatRef("test", "1"), ChatRef("test", "2")
     for chat in (mine, other):
         await store.ensure_chat(chat)
-    finished = await store.create_run(replace(run(mine, "capitals", 100.0), time_factor=1.5))
+    finished = await store.create_run(replace(run(mine, "capitals", 100.0), time_factor=1.5, min_age=7 * 86400))
     stopped = await store.create_run(run(mine, "birds", 200.0, RunStatus.STOPPED))
     await store.record_stop(stopped, "test:9")
     await store.record_stop(stopped, "test:10")  # the first one noted stays
@@ -126,7 +126,7 @@ async def test_a_past_run_names_who_stopped_it_and_never_opens_another_chats(sto
     )
     plain = await store.past_run(mine.key, finished)
     assert plain is not None and plain.stopped_by == "" and plain.started_by == "test:1"
-    assert (plain.seconds, plain.time_factor) == (30, 1.5), "its time limits, for the reading flags"
+    assert (plain.seconds, plain.time_factor, plain.min_age) == (30, 1.5, 7 * 86400), "its rules, for the report"
     assert await store.past_run(other.key, stopped) is None, "another chat's run"
     assert await store.past_run(mine.key, 999_999) is None
 
