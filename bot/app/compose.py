@@ -70,6 +70,7 @@ class Runs:
     adapters: dict[str, ChatAdapter]  # by platform: Engine.attach fills it, the others read it
     teams: Teams  # the chats' line-ups, which their runs adopt
     live: LiveEvents  # the runs' events for the big screen
+    panels: HostPanels  # the hosts' panels, whose buttons the commands' links sign
 
 
 @dataclass(frozen=True)
@@ -200,6 +201,7 @@ def build_commands(
     quizzes = QuizFinder(catalog, chat_quizzes)
     writing = WritingCommands(authoring, chats)
     links = DeepLinks(store, web.address.secret)  # what signs "Answer" deep links and host panels' buttons
+    runs.panels.key = links.key  # a panel read back after a restart is signed as it was
     groups = CommandGroups(
         quizzes=QuizCommands(engine, catalog, chat_quizzes, chats, review),
         boards=BoardCommands(catalog, chat_quizzes, standings, web),
@@ -290,7 +292,7 @@ def build_runs(
         elsewhere=partial(answer_elsewhere, remote) if remote is not None else None,
         text_elsewhere=partial(text_elsewhere, remote) if remote is not None else None,
     )
-    panels = HostPanels(adapters, clock, runs)
+    panels = HostPanels(adapters, clock, runs, store)
     presses.panels = panels
     hosted = Hosting(
         store=store,
@@ -316,4 +318,4 @@ def build_runs(
         remote=remote,
         hosting=hosted,
     )
-    return Runs(engine, sender, chats, presses.outcomes, adapters, teams, live)
+    return Runs(engine, sender, chats, presses.outcomes, adapters, teams, live, panels)

@@ -4,24 +4,26 @@ the host's actions (signed: bot/domain/tokens.py HostToken), kept current ("ques
 
 Edits are budgeted (docs/PLATFORMS.md: edits count towards Telegram's limits): at most one a
 PANEL_EDIT_SECONDS per panel; a change in between is shown by one edit when that time is up.
-A panel is held in memory: after a restart its buttons still work (they are signed), and the
-next panel shows again at the next /host.
+Where each panel is is stored (HostPanelRecords): after a restart, or on another worker that
+took the run up, the run's first change reads it back and the panel is kept current again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.domain.hosting import HostAction, is_paused
-from bot.domain.model import Button, MessageRef, Player, Reply
+from bot.domain.model import Button, ChatRef, MessageRef, Player, Reply
 from bot.domain.records import Phase
 from bot.domain.session import Run
 from bot.domain.tokens import HostToken
 from bot.engine.run_table import RunTable
 from bot.ports.chat import ChatAdapter, MessageBoard, PrivateChats
 from bot.ports.clock import Clock
+from bot.ports.store import HostPanelRecords
 from bot.texts import render_host
 
 log = logging.getLogger("quizhost.engine")
@@ -43,7 +45,12 @@ class HostPanels:
     adapters: dict[str, ChatAdapter]
     clock: Clock
     runs: RunTable
+    store: HostPanelRecords
+    # what signs the panels' buttons (the commands' DeepLinks.key), for a panel read back
+    key: Callable[[], Awaitable[bytes]] | None = None
     _panels: dict[int, _Panel] = field(default_factory=dict)
+    _read_back: set[int] = field(default_factory=set)  # runs whose stored panel was looked up here
+    _tasks: set[asyncio.Task] = field(default_factory=set)
 
     async def open(self, run: Run, host: Player, key: bytes) -> bool:
         """Post the panel in the host's private chat; False where the platform has none, or the
@@ -58,15 +65,40 @@ class HostPanels:
             log.info("run %d: no host panel in %s's private chat", run.id, host.key, exc_info=True)
             return False
         self._panels[run.id] = _Panel(message, key, run.row.language, self.clock.now())
+        try:
+            await self.store.keep_host_panel(run.id, message.chat.chat_id, message.message_id)
+        except Exception:  # the panel works; only a restart will not find it
+            log.warning("run %d: where the host panel is was not stored", run.id, exc_info=True)
         return True
 
     def changed(self, run_id: int) -> None:
         """The run moved (an action, an answer): its panel shows it now, or once its edit budget allows."""
         held = self._panels.get(run_id)
-        if held is None or held.waiting is not None:
+        if held is None:
+            if run_id not in self._read_back and self.key is not None:
+                self._read_back.add(run_id)
+                task = asyncio.ensure_future(self._read(run_id, self.key))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            return
+        if held.waiting is not None:
             return
         wait = held.edited_at + PANEL_EDIT_SECONDS - self.clock.now()
         held.waiting = asyncio.ensure_future(self._edit_after(run_id, held, max(0.0, wait)))
+
+    async def _read(self, run_id: int, key: Callable[[], Awaitable[bytes]]) -> None:
+        """A panel posted before a restart, or by another worker: read back, then kept current."""
+        try:
+            stored = await self.store.host_panel(run_id)
+            run = self.runs.by_id.get(run_id)
+            if stored is None or run is None or run_id in self._panels:
+                return
+            chat_id, message_id = stored
+            message = MessageRef(ChatRef(run.row.platform, chat_id, is_private=True), message_id)
+            self._panels[run_id] = _Panel(message, await key(), run.row.language, edited_at=0.0)
+            self.changed(run_id)
+        except Exception:
+            log.info("run %d: the host panel was not read back", run_id, exc_info=True)
 
     async def _edit_after(self, run_id: int, held: _Panel, wait: float) -> None:
         try:
@@ -76,6 +108,7 @@ class HostPanels:
             run = self.runs.by_id.get(run_id)
             if run is None:  # the game is over: the panel says so, without buttons
                 self._panels.pop(run_id, None)
+                self._read_back.discard(run_id)
             board = self.adapters.get(held.message.chat.platform)
             if isinstance(board, MessageBoard):
                 held.edited_at = self.clock.now()

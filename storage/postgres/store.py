@@ -45,6 +45,7 @@ from storage.shared.group_commit import (
     review_ops,
     run_state,
 )
+from storage.shared.host_panels import HostPanelQueries
 from storage.shared.interactions import CLAIM_POSTGRES as CLAIM_INTERACTIONS
 from storage.shared.interactions import InteractionClaims
 from storage.shared.learning import LearningQueries
@@ -85,6 +86,7 @@ class PostgresStore(
     AssignmentQueries,
     TeamQueries,
     ExtraTimeQueries,
+    HostPanelQueries,
     StatisticsQueries,
     ReviewQueries,
     UpdateClaims,

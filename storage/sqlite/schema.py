@@ -12,6 +12,7 @@ from storage.shared.awaited import BY_RUN as AWAITED_BY_RUN
 from storage.shared.awaited import TABLE as AWAITED_ANSWERS
 from storage.shared.drafts import DRAFT_TABLES
 from storage.shared.extra_time import TABLE as EXTRA_TIME_TABLE
+from storage.shared.host_panels import TABLE as HOST_PANELS_TABLE
 from storage.shared.interactions import TABLE as SEEN_INTERACTIONS
 from storage.shared.media import TABLE as MEDIA_IDS
 from storage.shared.review import fsrs_migration
@@ -613,3 +614,7 @@ MIGRATIONS += (
     ALTER TABLE runs ADD COLUMN min_age INTEGER NOT NULL DEFAULT 0;
     """,
 )
+
+
+# where each hosted run's panel is (storage/shared/host_panels.py): kept current after a restart
+MIGRATIONS += (HOST_PANELS_TABLE,)

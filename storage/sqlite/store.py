@@ -32,6 +32,7 @@ from storage.shared.group_commit import (
     review_ops,
     run_state,
 )
+from storage.shared.host_panels import HostPanelQueries
 from storage.shared.interactions import CLAIM_SQLITE as CLAIM_INTERACTIONS
 from storage.shared.interactions import InteractionClaims
 from storage.shared.learning import LearningQueries
@@ -64,6 +65,7 @@ class SqliteStore(
     AssignmentQueries,
     TeamQueries,
     ExtraTimeQueries,
+    HostPanelQueries,
     StatisticsQueries,
     ReviewQueries,
     UpdateClaims,

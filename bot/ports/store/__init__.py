@@ -14,6 +14,7 @@ The roles, by module (and who uses them):
 - learning.py: ReviewDecks (/review), QuestionTallies (question statistics), ScheduleRecords
 - assignments.py: AssignmentRecords (/assign), ExtraTimeRecords (members' extra time)
 - teams.py: TeamRecords (/teams)
+- host_panels.py: HostPanelRecords (where each hosted run's panel is)
 - coordination.py: RunLeases, RunWakeups: several workers on one database (PostgreSQL only)
 - platforms.py: TelegramUpdates, PlatformMedia, DiscordIdentify, DiscordInteractions: for one platform's
   adapter (and the wiring) only
@@ -36,6 +37,7 @@ from bot.ports.store.chats import (
     SuggestionRecords,
 )
 from bot.ports.store.coordination import RunLeases, RunWakeups
+from bot.ports.store.host_panels import HostPanelRecords
 from bot.ports.store.learning import QuestionTallies, ReviewDecks, ScheduleRecords
 from bot.ports.store.platforms import (
     DiscordIdentify,
@@ -61,6 +63,7 @@ __all__ = [
     "DiscordInteractions",
     "DiscordStore",
     "ExtraTimeRecords",
+    "HostPanelRecords",
     "Outbox",
     "PlatformMedia",
     "PlayerNames",
@@ -116,6 +119,7 @@ class CoreStore(
     AssignmentRecords,
     ExtraTimeRecords,
     TeamRecords,
+    HostPanelRecords,
     Protocol,
 ):
     """Everything the engine, the commands and the bench keep: chats, players, runs, answers,

@@ -29,8 +29,7 @@ NOTES = [
     "Written by tests/adapters/telegram/test_trivia_night_telegram.py (the fake Bot API, a fake clock):",
     "the group as its members see it at the end (a question shows its reveal), and the host's",
     "private chat with the panel; the panel's edits are shown where the test waited for them.",
-    "After the restart the panel's buttons still work (they are signed) but it is no longer edited",
-    "(bot/engine/host_panel.py holds a panel in memory): it shows its last count.",
+    "After the restart the same panel is kept current: where it is was stored with the game.",
 ]
 
 
@@ -166,6 +165,7 @@ async def test_a_hosted_trivia_night_of_two_teams_to_its_podium(fake, clock, tmp
         # after the hint, a third of the 30 s gone: half of 833 speed points, and the 200 of her
         # streak whole (three in a row: the skipped question and the restart kept it)
         assert "Ann +616 (10.0 s) 🔥3" in reveal.text
+        await night.panel_shows("Question 4 of 8\nClosed")  # the panel posted before the restart, kept current
 
         for number in range(5, 9):  # round 2, paced from the panel and the chat in turn
             await (night.on_panel("Next") if number % 2 else night.says(tess, "/next"))
