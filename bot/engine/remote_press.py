@@ -216,8 +216,17 @@ async def _insert(
         landed = await shared.insert_answer_if_asking(answer, player, wake_owner=wake, replace=replace)
     except Exception:  # nothing was stored: the player may press again
         return "not_saved", Ack(render.ack_not_saved(lang), False, lang, retry=True)
-    if landed is None:  # the owner closed the question meanwhile
-        return Refusal.CLOSED.value, Ack(render.ack_refused(lang, Refusal.CLOSED), False, lang)
+    if landed is None:  # the owner closed the question meanwhile, or its host paused it
+        why = await _why_not_asking(shared, run, player)
+        return why.value, Ack(render.ack_refused(lang, why), False, lang)
     if not landed:  # the same player's press, a moment before, through another worker
         return Refusal.REPEATED.value, Ack(render.ack_refused(lang, Refusal.REPEATED), False, lang)
     return "accepted", None
+
+
+async def _why_not_asking(shared: ElsewhereStore, run: Run, player: Player) -> Refusal:
+    """The question took no answer after all: read again whether its host paused the game
+    (a pause stored between this press's read and its insert), else it closed."""
+    again = await shared.press_facts(run.id, player.key, session.UNSEEN_PRESSES)
+    paused = again is not None and again.run.paused_left is not None
+    return Refusal.PAUSED if paused else Refusal.CLOSED

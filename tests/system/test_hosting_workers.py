@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from bot.domain.hosting import HostAction
-from bot.testing.fakes import player
+from bot.testing.fakes import group, player
 from tests.system.test_workers import CHATS, QUIZ, start_worker
 
 pytestmark = pytest.mark.postgres
@@ -33,6 +33,16 @@ async def until(condition, what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
+async def stored(worker, chat, condition, what: str) -> None:
+    """Until the run as the database has it (what another worker reads) meets `condition`."""
+    for _ in range(500):
+        row = await worker.store.chat_run(chat.key)
+        if row is not None and condition(row):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never stored: {what}")
+
+
 async def test_the_hosts_actions_through_another_worker_reach_the_owner(workers, clock):
     a, b = workers
     chat = CHATS[0]
@@ -53,6 +63,7 @@ async def test_the_hosts_actions_through_another_worker_reach_the_owner(workers,
         await b.engine.host(chat, HostAction.PAUSE, HOST, False)
         await until(lambda: run.row.paused_left is not None, "the pause applied by the owner")
         assert run.row.paused_left == pytest.approx(20, abs=0.2)
+        await stored(b, chat, lambda row: row.paused_left is not None, "the pause")
         card = a.adapter.questions[-1]
         pressed = await b.engine.answer(a.adapter.token(a.adapter.right_letter(QUIZ, card), card), player(3), chat)
         assert not pressed.accepted and "paused" in pressed.text, "a paused question takes no press on any worker"
@@ -83,3 +94,21 @@ async def test_a_paused_game_keeps_its_time_left_on_the_worker_that_takes_it_ove
     clock.advance(3600)
     await b.engine.host(chat, HostAction.RESUME, HOST, False)
     assert run.row.due - clock.now() == pytest.approx(23, abs=0.2)
+
+
+async def test_a_press_through_another_worker_that_races_the_pause_is_told_the_game_is_paused(workers, clock):
+    a, b = workers
+    chat = group("g3")
+    await a.engine.start(chat, "demo", HOST, hosted=True, seconds=30)
+    await a.engine.host(chat, HostAction.NEXT, HOST, False)
+    await a.engine.run_due()
+    card = a.adapter.questions[-1]
+    inserting = b.store.insert_answer_if_asking
+
+    async def after_the_pause(*args, **kwargs):  # the host pauses between the press's read and its insert
+        await a.engine.host(chat, HostAction.PAUSE, HOST, False)
+        return await inserting(*args, **kwargs)
+
+    b.store.insert_answer_if_asking = after_the_pause  # type: ignore[method-assign]
+    pressed = await b.engine.answer(a.adapter.token(a.adapter.right_letter(QUIZ, card), card), player(3), chat)
+    assert not pressed.accepted and "paused" in pressed.text, "not 'closed': the game goes on once resumed"
