@@ -293,7 +293,7 @@ def build_runs(
         text_elsewhere=partial(text_elsewhere, remote) if remote is not None else None,
     )
     panels = HostPanels(adapters, clock, runs, store)
-    presses.panels = panels
+    presses.panels = steps.panels = panels
     hosted = Hosting(
         store=store,
         clock=clock,

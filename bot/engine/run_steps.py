@@ -19,6 +19,7 @@ from bot.domain.records import AnswerRow, MessageKind, OutboxMessage, Phase, Run
 from bot.domain.session import Run
 from bot.engine import podium, recall
 from bot.engine.chats import Chats
+from bot.engine.host_panel import HostPanels
 from bot.engine.live import Broadcast
 from bot.engine.run_table import RunTable
 from bot.engine.sender import Sender
@@ -52,6 +53,7 @@ class RunSteps:
     chats: Chats  # a chat's settings: whether a close also notifies it with a short reply
     teams: Teams | None = None  # a chat's line-up: adopted at the first question, standings at each close
     live: Broadcast | None = None  # the big screen's events (bot/engine/live.py)
+    panels: HostPanels | None = None  # the hosts' panels: a question posted, closed or paused shows there
 
     async def step(self, run_id: int) -> None:
         if (run := self.runs.by_id.get(run_id)) is not None:
@@ -290,3 +292,5 @@ class RunSteps:
         self.sender.add(send)
         if self.live is not None:  # what the state just stored makes true, for the big screen
             await self.live.saved(run, send, done)
+        if self.panels is not None and run.row.host_key:
+            self.panels.changed(run.id)

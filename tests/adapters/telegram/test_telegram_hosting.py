@@ -154,3 +154,19 @@ async def test_an_answer_after_the_hosts_hint_earns_half_the_speed_points(fake, 
         await ann.says("/end")
         podium = await podium_of(fake, group, "Quiz stopped")
         assert "Bob: 416 pts" in podium.text
+
+
+async def test_the_host_panel_says_when_a_question_closes_at_its_time_limit(fake, clock, tmp_path):
+    group = fake.group(-1053, "Timed night")
+    ann_user = fake.user(81, "Ann")
+    fake.make_admin(group, ann_user)
+    private = fake.private(ann_user)
+    async with running_bot(fake, settings_for(fake, tmp_path), clock):
+        await Member(fake, group, ann_user).says("/host tiny 30s")
+        panel = await fake.wait_for(lambda: next(iter(fake.sent_to(private)), None), what="the host panel")
+        await Member(fake, private, ann_user).presses_data(panel.message_id, panel_button(panel, "Next"))
+        q1 = await next_question(fake, group, 1)
+        clock.advance(31)  # nobody answers: the time limit closes it, no press nor host action
+        await reveal_of(fake, group, q1)
+        clock.advance(5)  # the panel's edit budget
+        await fake.wait_for(lambda: "Closed: Next posts the next question." in panel.text, what="the panel's close")
