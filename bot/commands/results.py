@@ -19,11 +19,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 from zoneinfo import ZoneInfo
 
-from bot.domain.extra_time import stretched
 from bot.domain.fairplay import faster_than_reading, reading_allowed, reading_seconds, scoring_members
 from bot.domain.model import LETTERS, Question, Quiz, Standing
 from bot.domain.records import AnswerRow, PastRun
-from bot.domain.session import option_order
+from bot.domain.session import option_order, question_limit
 from bot.domain.teams import Played, TeamScores, team_scores
 from bot.domain.worth import SKIPPED, Verdict, Worth
 from bot.domain.zones import zone
@@ -328,12 +327,9 @@ class _LineMaker:
         return run.language if run is not None else self.lang
 
     def _limit(self, question: Question) -> int:
-        """The seconds the run gave `question` (as session.time_limit: its own or the run's, times
-        the player's extra time); 0 when its host paced it, or the run is gone."""
+        """The seconds the run gave `question`; 0 when its host paced it, or the run is gone."""
         run = self.reading.run
-        if run is None:
-            return 0
-        return stretched(question.seconds or run.seconds, run.time_factor)
+        return question_limit(question, run.seconds, run.time_factor) if run is not None else 0
 
     def unanswered(self, run: PastRun, index: int, player_key: str) -> Line:
         question_id = run.question_ids[index] if index < len(run.question_ids) else ""

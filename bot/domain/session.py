@@ -163,9 +163,15 @@ def card(run: Run) -> QuestionCard:
 
 
 def time_limit(run: Run) -> int:
-    """The open question's time limit: its own when the quiz file gives one, else the run's,
-    stretched by the player's extra time; 0 for none (a hosted game's, unless its host gave one)."""
-    return stretched(run.question.seconds or run.row.seconds, run.row.time_factor)
+    """The open question's time limit (question_limit)."""
+    return question_limit(run.question, run.row.seconds, run.row.time_factor)
+
+
+def question_limit(question: Question, run_seconds: int, time_factor: float) -> int:
+    """A question's time limit in a run: its own when the quiz file gives one, else the run's
+    (`run_seconds`), stretched by the player's extra time; 0 for none (a hosted game's, unless
+    its host gave one)."""
+    return stretched(question.seconds or run_seconds, time_factor)
 
 
 def open_span(run: Run) -> float:
