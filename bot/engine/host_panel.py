@@ -75,7 +75,9 @@ class HostPanels:
         """The run moved (an action, an answer): its panel shows it now, or once its edit budget allows."""
         held = self._panels.get(run_id)
         if held is None:
-            if run_id not in self._read_back and self.key is not None:
+            if run_id not in self.runs.by_id:  # over (or not held here): nothing more to read back
+                self._read_back.discard(run_id)
+            elif run_id not in self._read_back and self.key is not None:
                 self._read_back.add(run_id)
                 task = asyncio.ensure_future(self._read(run_id, self.key))
                 self._tasks.add(task)
